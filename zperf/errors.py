@@ -1,0 +1,59 @@
+"""The zperf exception tree.
+
+Every message that reaches a user carries a position: the file, the record or
+line number and the byte offset, so that an analyst can open the dump with a hex
+viewer and see the damage for themselves.
+"""
+
+from __future__ import annotations
+
+
+class ZperfError(Exception):
+    """Base class of every error zperf raises on purpose."""
+
+
+class InputError(ZperfError):
+    """An input file cannot be used as it is (bad bytes, bad transfer, bad text)."""
+
+    def __init__(
+        self,
+        file: str,
+        what: str,
+        *,
+        record: int | None = None,
+        offset: int | None = None,
+        line: int | None = None,
+    ) -> None:
+        self.file = file
+        self.what = what
+        self.record = record
+        self.offset = offset
+        self.line = line
+        super().__init__(self.__str__())
+
+    def position(self) -> str:
+        """The 'record N at offset 0x..' or 'line N' part of the message."""
+        parts = []
+        if self.record is not None:
+            parts.append(f"record {self.record}")
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.offset is not None:
+            parts.append(f"at offset 0x{self.offset:X}")
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        pos = self.position()
+        return f"{self.file}: {pos}: {self.what}" if pos else f"{self.file}: {self.what}"
+
+
+class ParseError(InputError):
+    """A record or line is malformed: a length, a triplet, a packed field is wrong."""
+
+
+class TransferError(InputError):
+    """The file was moved off z/OS in a way that destroyed it (text mode, no RDWs)."""
+
+
+class UsageError(ZperfError):
+    """A call to the library or the command line asks for something impossible."""

@@ -1,0 +1,160 @@
+"""Broken 72.3 records: one class split by RMF over several records.
+
+A class with more period, distribution or state sections than fit one record
+is written as several "broken" records (SMF72RAN = 1).  Each carries a
+reassembly area: how many pieces there are, which one this is, and for every
+section kind the number of sections in the original record and the 1-based
+position of the first one carried here.  The pieces are put back together
+into the original logical record before decoding, so the class is one class.
+
+The order of the information blocks (one per section triplet after the
+product section: WM, SS, RG, SC, RT, WR, DN) is inferred from the mapping,
+not seen in a real dump; zperf's writer produces the same layout.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from zperf.formats._tally import Tally
+from zperf.formats.smf import type72_fields as f72
+from zperf.formats.smf.header import PRODUCT
+from zperf.formats.smf.physical import Batch
+
+_TRIPLET = struct.Struct(">IHH")
+_U16 = struct.Struct(">H")
+_KINDS = f72.SECTIONS[1:]
+_RAN = PRODUCT.offset_of("SMF72RAN")
+_RAO = PRODUCT.offset_of("SMF72RAO")
+
+
+@dataclass
+class _Piece:
+    sequence: int
+    count: int
+    record: bytes
+    number: int
+    offset: int
+
+
+@dataclass
+class BrokenRecords:
+    """Collects pieces across batches; hands back whole logical records."""
+
+    pending: dict[bytes, list[_Piece]] = field(default_factory=dict)
+    ready: list[tuple[bytes, int, int]] = field(default_factory=list)
+
+    def add(self, batch: Batch, tally: Tally, encoding: str) -> None:
+        for start, length, number, offset in zip(batch.starts.tolist(), batch.lengths.tolist(),
+                                                 batch.numbers.tolist(), batch.offsets.tolist(),
+                                                 strict=True):
+            record = bytes(batch.data[start : start + length])
+            prs = _TRIPLET.unpack_from(record, 28)[0]
+            wms = _TRIPLET.unpack_from(record, 36)[0]
+            rao = struct.unpack_from(">I", record, prs + _RAO)[0]
+            if prs + rao + 16 > length:
+                tally.problem(f"reassembly area at +0x{prs + rao:X} lies outside the record",
+                              record=number, offset=offset, raw=record)
+                continue
+            count, sequence = struct.unpack_from(">HH", record, prs + rao)
+            if not 1 <= sequence <= count:
+                tally.problem(f"broken record says it is piece {sequence} of {count}",
+                              record=number, offset=offset, raw=record)
+                continue
+            # The same class of the same interval on the same system: header SID,
+            # interval date and time, class name and kind.
+            key = (record[14:18] + record[prs + 10 : prs + 18]
+                   + record[wms + 120 : wms + 128] + bytes([record[wms] & 0x80]))
+            pieces = self.pending.setdefault(key, [])
+            if any(p.sequence == sequence for p in pieces):
+                tally.problem(f"broken record piece {sequence} of {count} appears twice",
+                              record=number, offset=offset, raw=record)
+                continue
+            pieces.append(_Piece(sequence, count, record, number, offset))
+            if len(pieces) == count:
+                del self.pending[key]
+                pieces.sort(key=lambda p: p.sequence)
+                self.ready.append((_combine(pieces), pieces[0].number, pieces[0].offset))
+                tally.parsed += count - 1  # the combined record counts once when decoded
+
+    def take(self) -> Batch | None:
+        """The logical records completed so far, as a batch (or None)."""
+        if not self.ready:
+            return None
+        done, self.ready = self.ready, []
+        blob = b"".join(r for r, _, _ in done)
+        lengths = np.array([len(r) for r, _, _ in done], dtype=np.int64)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+        return Batch(memoryview(blob), starts, lengths,
+                     np.array([n for _, n, _ in done], dtype=np.int64),
+                     np.array([o for _, _, o in done], dtype=np.int64))
+
+    def finish(self, tally: Tally) -> None:
+        """End of input: pieces whose siblings never came are skipped, with the reason."""
+        for pieces in self.pending.values():
+            have = sorted(p.sequence for p in pieces)
+            missing = sorted(set(range(1, pieces[0].count + 1)) - set(have))
+            for p in pieces:
+                tally.problem(f"broken record piece {p.sequence} of {p.count}: piece(s) "
+                              f"{', '.join(map(str, missing))} never came", record=p.number,
+                              offset=p.offset, raw=p.record)
+        self.pending.clear()
+
+
+def _sections(record: bytes, k: int) -> tuple[int, list[bytes]]:
+    """(section length, sections) of triplet ``k`` (0 = product) of a record."""
+    offset, length, count = _TRIPLET.unpack_from(record, 28 + 8 * k)
+    return length, [record[offset + i * length : offset + (i + 1) * length]
+                    for i in range(count)]
+
+
+def _combine(pieces: list[_Piece]) -> bytes:
+    """Rebuild the original record from its pieces (sections at their positions)."""
+    first = pieces[0].record
+    trn = min(_U16.unpack_from(first, 24)[0], len(f72.SECTIONS))
+    prs = _TRIPLET.unpack_from(first, 28)[0]
+    product = bytearray(first[prs : prs + PRODUCT.size])
+    struct.pack_into(">IHH", product, _RAO, 0, 0, 0)  # RAO, RAL, RAN: whole now
+    assert _RAN == _RAO + 6
+    kinds: list[tuple[int, list[bytes]]] = []
+    for k in range(1, trn):
+        length = 0
+        slots: dict[int, bytes] = {}
+        total = 0
+        for piece in pieces:
+            rec = piece.record
+            p_prs = _TRIPLET.unpack_from(rec, 28)[0]
+            rao = struct.unpack_from(">I", rec, p_prs + _RAO)[0]
+            rio, ril, rin = struct.unpack_from(">IHH", rec, p_prs + rao + 4)
+            sec_len, secs = _sections(rec, k)
+            length = length or sec_len
+            if k == 1:  # the control section is repeated in every piece: keep the first
+                slots.setdefault(0, secs[0] if secs else b"")
+                total = 1
+                continue
+            if k - 1 < rin:
+                nn, pp = struct.unpack_from(">HH", rec, p_prs + rao + rio + (k - 1) * ril)
+                total = max(total, nn)
+                for i, sec in enumerate(secs):
+                    slots[pp - 1 + i] = sec
+            elif piece is pieces[0]:
+                slots.update(enumerate(secs))
+                total = len(secs)
+        total = max(total, len(slots))
+        kinds.append((length, [slots.get(i, bytes(length)) for i in range(total)]))
+    offset = f72.RECORD_HEAD.size
+    triplets = bytearray(first[24:28]) + _TRIPLET.pack(offset, len(product), 1)
+    offset += len(product)
+    body = bytearray()
+    for length, secs in kinds:
+        triplets += _TRIPLET.pack(offset if secs else 0, length, len(secs))
+        blob = b"".join(secs)
+        body += blob
+        offset += len(blob)
+    triplets += bytes(f72.RECORD_HEAD.size - 24 - len(triplets))
+    record = bytearray(first[:24]) + triplets + product + body
+    _U16.pack_into(record, 0, min(len(record), 0xFFFF))
+    return bytes(record)

@@ -1,0 +1,371 @@
+"""The physical layer of SMF dumps moved to Linux: descriptors and blocking.
+
+Three shapes reach analysts (see ``docs``/man page): records with their RDWs
+(``quote site rdw``), whole blocks with BDWs (RECFM=U transfer), and either
+of them with VBS spanned segments.  Two shapes cannot be read at all and are
+refused with advice: a binary transfer without RDWs and a text transfer.
+
+The file is read in chunks (memory stays flat whatever its size) and walked
+descriptor by descriptor; records of unwanted types cost one ``unpack`` each.
+Wanted records are handed over as batches of offsets into the chunk.
+"""
+
+from __future__ import annotations
+
+import re
+import struct
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+import numpy as np
+import numpy.typing as npt
+
+from zperf.errors import TransferError
+from zperf.formats._tally import Tally
+
+CHUNK_SIZE = 8 * 1024 * 1024
+MAX_DESCRIPTOR = 32760  # largest record or segment length in a descriptor
+RETRANSFER = (
+    "transfer the data set again in binary with `quote site rdw` "
+    "(or read it as RECFM=U to keep the block descriptors)"
+)
+
+_RDW = struct.Struct(">HBB")
+_U16 = struct.Struct(">H")
+_U32 = struct.Struct(">I")
+
+#: record type -> wanted subtypes (None: every subtype)
+Wanted = dict[int, frozenset[int] | None]
+
+
+@dataclass
+class Batch:
+    """Wanted records of one chunk: positions into ``data`` in file order."""
+
+    data: memoryview
+    starts: npt.NDArray[np.int64]
+    lengths: npt.NDArray[np.int64]
+    numbers: npt.NDArray[np.int64]
+    offsets: npt.NDArray[np.int64]
+
+
+# ------------------------------------------------------------ detection
+
+_BCD = bytes(h << 4 | l for h in range(10) for l in range(10))
+_BCD_CLASS = b"[" + b"".join(re.escape(bytes([b])) for b in _BCD) + b"]"
+_LAST = bytes(h << 4 | s for h in range(10) for s in (0xC, 0xF))
+_LAST_CLASS = b"[" + b"".join(re.escape(bytes([b])) for b in _LAST) + b"]"
+_BCD_SET = frozenset(_BCD)
+_LAST_SET = frozenset(_LAST)
+_DATE = b"[\x00\x01]" + _BCD_CLASS + _BCD_CLASS + _LAST_CLASS
+#: A plausible record start: RDW (segment code 0 or 1), flag, type, time, packed date.
+_RECORD_START = re.compile(b"(?s)..[\x00\x01]\x00......" + _DATE)
+
+
+def _date_ok(data: bytes, pos: int) -> bool:
+    """Is there a packed SMF date ``0cyydddF`` at ``pos``?"""
+    if len(data) < pos + 4:
+        return False
+    c, yy, dd, dl = data[pos : pos + 4]
+    day = (dd >> 4) * 100 + (dd & 15) * 10 + (dl >> 4)
+    return (c <= 1 and yy in _BCD_SET and dd in _BCD_SET and dl in _LAST_SET
+            and 1 <= day <= 366)
+
+
+def _rdw_ok(data: bytes, pos: int) -> bool:
+    if len(data) < pos + 4:
+        return False
+    length, seg, zero = _RDW.unpack_from(data, pos)
+    return 18 <= length <= MAX_DESCRIPTOR and seg <= 3 and zero == 0
+
+
+def _bdw_length(data: bytes, pos: int) -> int | None:
+    """Block length from a BDW (plain or extended), or None if it cannot be one."""
+    if len(data) < pos + 4:
+        return None
+    if data[pos] & 0x80:
+        return int(_U32.unpack_from(data, pos)[0] & 0x7FFF_FFFF)
+    length = int(_U16.unpack_from(data, pos)[0])
+    return length if data[pos + 2] == 0 and data[pos + 3] == 0 else None
+
+
+def detect_framing(head: bytes, file: str) -> str:
+    """Say whether ``head`` starts an RDW ('rdw') or a BDW ('bdw') file, or refuse it."""
+    if not head:
+        return "rdw"
+    if len(head) < 18:
+        raise TransferError(file, f"only {len(head)} bytes: too short for an SMF record",
+                            record=1, offset=0)
+    if _rdw_ok(head, 0) and _date_ok(head, 10):
+        return "rdw"
+    block = _bdw_length(head, 0)
+    if block is not None and block >= 22 and _rdw_ok(head, 4) and _date_ok(head, 14):
+        return "bdw"
+    if _date_ok(head, 6) and head[0] & 0xC0:
+        raise TransferError(file, "no record descriptor words: the file was transferred in "
+                            f"binary without `quote site rdw`; {RETRANSFER}", record=1, offset=0)
+    sample = head[:65536]
+    printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13))
+    if b"\r\n" in sample or b"RMF " in sample or printable > 0.85 * len(sample):
+        raise TransferError(file, "this is text, not binary SMF: a text-mode (ASCII) transfer "
+                            f"translates EBCDIC and destroys binary fields; {RETRANSFER}",
+                            record=1, offset=0)
+    raise TransferError(file, f"not an SMF dump: no record or block descriptor word at the "
+                        f"start (bytes {head[:8].hex().upper()})", record=1, offset=0)
+
+
+# ------------------------------------------------------------ walking
+
+
+class _Walker:
+    """Walks descriptors chunk by chunk, keeping state across chunk borders."""
+
+    def __init__(self, framing: str, wanted: Wanted, tally: Tally) -> None:
+        self.framing = framing
+        self.wanted = wanted
+        self.tally = tally
+        self.span: list[bytes] | None = None  # payloads of an open spanned record
+        self.span_offset = 0
+        self.span_number = 0
+        self.span_wanted = False
+        self.lost_at: int | None = None  # file offset where framing was lost
+        self.lost_why = ""
+        self.spanned_done: list[tuple[bytes, int, int]] = []  # (record, number, offset)
+
+    # -- helpers -------------------------------------------------------
+
+    def _is_wanted(self, data: bytes | memoryview, pos: int, length: int) -> bool:
+        """Type/subtype test on a record header at ``pos`` (RDW included)."""
+        if length < 6:
+            return False
+        subtypes = self.wanted.get(data[pos + 5], False)
+        if subtypes is False:
+            return False
+        if subtypes is None:
+            return True
+        return (length >= 24 and bool(data[pos + 4] & 0x40)
+                and (data[pos + 22] << 8 | data[pos + 23]) in subtypes)
+
+    def _bad(self, reason: str, offset: int, raw: bytes | None = None) -> None:
+        self.tally.read += 1
+        self.tally.problem(reason, record=self.tally.read, offset=offset, raw=raw)
+
+    def _close_span(self, why: str) -> None:
+        if self.span is not None:
+            span, self.span = self.span, None
+            self.tally.read += 1
+            self.tally.problem(why, record=self.span_number, offset=self.span_offset,
+                               raw=b"".join(span))
+
+    def _segment(self, data: bytes, pos: int, length: int, seg: int, base: int) -> None:
+        payload = data[pos + 4 : pos + length]
+        if seg == 1:
+            self._close_span(f"spanned record has no last segment (a first segment follows at "
+                             f"offset 0x{base + pos:X})")
+            self.span = [payload]
+            self.span_offset = base + pos
+            self.span_number = self.tally.read + 1
+            self.span_wanted = True  # decided at the end, when the header is whole
+            return
+        if self.span is None:
+            name = "middle" if seg == 3 else "last"
+            self._bad(f"orphan {name} segment (code {seg}) with no first segment before it",
+                      base + pos, payload)
+            return
+        self.span.append(payload)
+        if seg == 2:
+            body = b"".join(self.span)
+            self.span = None
+            self.tally.read += 1
+            record = _U16.pack(min(len(body) + 4, 0xFFFF)) + b"\x00\x00" + body
+            if self._is_wanted(record, 0, len(record)):
+                self.spanned_done.append((record, self.tally.read, self.span_offset))
+            else:
+                self.tally.other += 1
+
+    # -- the hot loop --------------------------------------------------
+
+    def walk_records(self, data: bytes, pos: int, end: int, base: int, in_block: bool,
+                     out: list[int], numbers: list[int]) -> int:
+        """Walk RDWs from ``pos`` up to ``end``; return where it stopped.
+
+        Stops early (to wait for more data) only outside blocks; inside a
+        block every record must end within the block.
+        """
+        unpack = _RDW.unpack_from
+        wanted = self.wanted
+        tally = self.tally
+        while pos + 4 <= end:
+            length, seg, zero = unpack(data, pos)
+            if length < 5 or zero or seg > 3 or length > MAX_DESCRIPTOR:
+                if in_block:
+                    self._bad(f"BDW/RDW mismatch: bad record descriptor "
+                              f"{data[pos:pos + 4].hex().upper()} inside the block",
+                              base + pos, data[pos:end])
+                    return end
+                if length == 0:
+                    why = "zero length in the record descriptor word"
+                elif length < 5:
+                    why = f"record descriptor length {length} is less than 5"
+                else:
+                    why = f"record descriptor word {data[pos:pos + 4].hex().upper()} is not valid"
+                self._lose(why, base + pos)
+                return pos
+            if pos + length > end:
+                if in_block:
+                    self._bad(f"BDW/RDW mismatch: the record at 0x{base + pos:X} is {length} "
+                              f"bytes but its block ends at 0x{base + end:X}", base + pos,
+                              data[pos:end])
+                    return end
+                return pos
+            if seg == 0:
+                if self.span is not None:
+                    self._close_span(f"spanned record has no last segment (a complete record "
+                                     f"follows at offset 0x{base + pos:X})")
+                tally.read += 1
+                rtype = data[pos + 5]
+                if rtype in wanted and self._is_wanted(data, pos, length):
+                    out.append(pos)
+                    numbers.append(tally.read)
+                else:
+                    tally.other += 1
+            else:
+                self._segment(data, pos, length, seg, base)
+            pos += length
+        if in_block and pos != end:
+            self._bad(f"BDW/RDW mismatch: {end - pos} bytes left over at the end of the block "
+                      f"(too few for a record descriptor)", base + pos, data[pos:end])
+            return end
+        return pos
+
+    def walk_blocks(self, data: bytes, pos: int, base: int, out: list[int],
+                    numbers: list[int]) -> int:
+        end = len(data)
+        while pos + 4 <= end:
+            block = _bdw_length(data, pos)
+            if block is None or block < 8:
+                text = data[pos:pos + 4].hex().upper()
+                self._lose(f"block descriptor word {text} is not valid", base + pos)
+                return pos
+            if pos + block > end:
+                return pos
+            self.walk_records(data, pos + 4, pos + block, base, True, out, numbers)
+            pos += block
+        return pos
+
+    def _lose(self, why: str, offset: int) -> None:
+        """Framing is lost: raise, or remember where and look for the next record."""
+        if self.tally.on_error == "raise":
+            self._bad(why, offset)
+        self.lost_why = why
+        self.lost_at = offset
+
+    def resync(self, data: bytes, pos: int, base: int, final: bool) -> int | None:
+        """Find the next plausible record (or block) start at or after ``pos + 1``."""
+        shift = 4 if self.framing == "bdw" else 0
+        for match in _RECORD_START.finditer(data, pos + 1 + shift):
+            start = match.start() - shift
+            if start < pos + 1:
+                continue
+            if not _rdw_ok(data, start + shift):
+                continue
+            if shift and _bdw_length(data, start) is None:
+                continue
+            assert self.lost_at is not None
+            self._bad(f"{self.lost_why}; {base + start - self.lost_at} bytes skipped up to the "
+                      f"next record at offset 0x{base + start:X}", self.lost_at,
+                      data[max(0, self.lost_at - base):start])
+            self.lost_at = None
+            return start
+        if final:
+            assert self.lost_at is not None
+            self._bad(f"{self.lost_why}; no further record found: the rest of the file "
+                      f"({base + len(data) - self.lost_at} bytes) was skipped", self.lost_at)
+            self.lost_at = None
+        return None
+
+    def finish(self, leftover: bytes, base: int) -> None:
+        """End of file: whatever is left over is a truncated record or block."""
+        if leftover:
+            if self.framing == "bdw":
+                block = _bdw_length(leftover, 0)
+                why = (f"truncated block: the block descriptor says {block} bytes but only "
+                       f"{len(leftover)} are left in the file" if block is not None and
+                       len(leftover) >= 4 else
+                       f"truncated block descriptor word: only {len(leftover)} bytes left "
+                       f"at the end of the file")
+            elif len(leftover) < 4:
+                why = (f"truncated record descriptor word: only {len(leftover)} bytes left "
+                       f"at the end of the file")
+            else:
+                why = (f"truncated record: the record descriptor says "
+                       f"{_U16.unpack_from(leftover, 0)[0]} bytes but only {len(leftover)} "
+                       f"are left in the file")
+            self._bad(why, base, leftover)
+        self._close_span("spanned record has no last segment at the end of the file")
+
+
+def scan(
+    stream: BinaryIO,
+    tally: Tally,
+    wanted: Wanted,
+    head: bytes = b"",
+    chunk_size: int = CHUNK_SIZE,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[Batch]:
+    """Yield batches of wanted records from an SMF dump, in file order.
+
+    ``head`` is what a caller already read from ``stream`` to sniff it.
+    """
+    first = head + stream.read(max(0, chunk_size - len(head)))
+    framing = detect_framing(first, tally.file)
+    walker = _Walker(framing, wanted, tally)
+    data, base = first, 0
+    while True:
+        more = stream.read(chunk_size) if data else b""
+        final = not more
+        if more:
+            data += more  # one copy of the chunk; the walk below reads it in place
+        pos = 0
+        starts: list[int] = []
+        numbers: list[int] = []
+        while True:
+            if walker.lost_at is not None:
+                found = walker.resync(data, pos, base, final)
+                if found is None:
+                    pos = len(data) if final else max(pos, len(data) - 64)
+                    break
+                pos = found
+            if framing == "rdw":
+                pos = walker.walk_records(data, pos, len(data), base, False, starts, numbers)
+            else:
+                pos = walker.walk_blocks(data, pos, base, starts, numbers)
+            if walker.lost_at is None:
+                break
+        view = memoryview(data)
+        if starts:
+            idx = np.array(starts, dtype=np.int64)
+            arr = np.frombuffer(data, dtype=np.uint8)
+            lengths = arr[idx].astype(np.int64) << 8 | arr[idx + 1]
+            yield Batch(view, idx, lengths, np.array(numbers, dtype=np.int64), idx + base)
+        if walker.spanned_done:
+            yield _spanned_batch(walker.spanned_done)
+            walker.spanned_done = []
+        tally.bytes_read = base + pos
+        if progress is not None:
+            progress(base + pos)
+        if final:
+            walker.finish(data[pos:], base + pos)
+            return
+        data, base = data[pos:], base + pos
+
+
+def _spanned_batch(done: list[tuple[bytes, int, int]]) -> Batch:
+    """Reassembled spanned records as one batch (their lengths can pass 32 KiB)."""
+    blob = b"".join(r for r, _, _ in done)
+    lengths = np.array([len(r) for r, _, _ in done], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    return Batch(memoryview(blob), starts, lengths,
+                 np.array([n for _, n, _ in done], dtype=np.int64),
+                 np.array([o for _, _, o in done], dtype=np.int64))
