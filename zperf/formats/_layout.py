@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -128,7 +129,7 @@ class Layout:
 
     def column(
         self, rows: npt.NDArray[np.void], name: str, encoding: str = dec.DEFAULT_ENCODING
-    ) -> npt.NDArray[np.generic]:
+    ) -> npt.NDArray[Any]:
         """Decode one field for every row, by its kind (HFP to float, text to str...)."""
         f = self.by_name[name]
         raw = rows[name]
@@ -164,7 +165,7 @@ class Layout:
             elif f.kind == "text":
                 rows[name] = [dec.encode_text(str(v), f.length, encoding) for v in values]
             elif f.kind == "packed":
-                rows[name] = [np.frombuffer(v, dtype=np.uint8) for v in values]  # type: ignore[call-overload]
+                rows[name] = [np.frombuffer(v, dtype=np.uint8) for v in values]  # type: ignore[arg-type]
             else:
                 rows[name] = values
         return rows

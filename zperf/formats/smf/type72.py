@@ -9,6 +9,8 @@ RMF prints it.  All arithmetic is vectorized over the records of a batch.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
 import polars as pl
@@ -21,14 +23,23 @@ from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
-F = npt.NDArray[np.float64]
-I = npt.NDArray[np.int64]
+# numpy's overloads are too narrow for mixed int/float/object columns under
+# strict mypy; arrays here are typed loosely on purpose.
+F = npt.NDArray[Any]
+Ints = npt.NDArray[Any]
 
 SOURCE_FORMAT = "smf72.3"
 _MS_PER_1024US = 1.024
 _GOAL_TYPES = ((0x80, "percentile_response"), (0x40, "average_response"), (0x20, "velocity"),
                (0x10, "discretionary"), (0x08, "system"))
 _GOAL_UNITS_MS = ((0x80, 1.0), (0x40, 1000.0), (0x20, 60_000.0), (0x10, 3_600_000.0))
+
+
+def _nullable(mask: npt.ArrayLike, values: npt.ArrayLike) -> npt.NDArray[np.object_]:
+    """``values`` where ``mask`` holds, null (None) elsewhere."""
+    out = np.asarray(values).astype(object)
+    out[~np.asarray(mask, dtype=bool)] = None
+    return out
 
 
 def _ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> F:
@@ -66,7 +77,7 @@ def _subset(batch: Batch, keep: npt.NDArray[np.bool_]) -> Batch:
                  batch.offsets[keep])
 
 
-def _check_layout(batch: Batch, checks: _Checks) -> tuple[npt.NDArray[np.void], dict[str, I]]:
+def _check_layout(batch: Batch, checks: _Checks) -> tuple[npt.NDArray[np.void], dict[str, Ints]]:
     """Read header and triplets; fail records whose triplets do not fit them."""
     length = batch.lengths
     checks.fail(length < f72.RECORD_HEAD.size,
@@ -76,7 +87,7 @@ def _check_layout(batch: Batch, checks: _Checks) -> tuple[npt.NDArray[np.void], 
     trn = head["SMF72TRN"].astype(np.int64)
     checks.fail(trn < 5, lambda i: f"SMF72TRN is {trn[i]}: a 72.3 record has at least 5 "
                                    "triplets")
-    trip: dict[str, I] = {}
+    trip: dict[str, Ints] = {}
     area_end = 28 + 8 * trn
     for k, name in enumerate(f72.SECTIONS):
         present = trn > k
@@ -145,7 +156,7 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
                         date[keep], tod[keep], interval[keep], source, encoding)
 
 
-def _check_periods(batch: Batch, trip: dict[str, I], checks: _Checks) -> npt.NDArray[np.bool_]:
+def _check_periods(batch: Batch, trip: dict[str, Ints], checks: _Checks) -> npt.NDArray[np.bool_]:
     """Every period must point at a response time entry the record has."""
     ok = checks.ok.copy()
     if not ok.any():
@@ -160,7 +171,7 @@ def _check_periods(batch: Batch, trip: dict[str, I], checks: _Checks) -> npt.NDA
     crtx = raw[pstart].astype(np.int64) << 8 | raw[pstart + 1]
     bad_p = (crtx > 0) & (crtx >= trip["RTN"][rec])
     if bad_p.any():
-        first = {}
+        first: dict[int, int] = {}
         for p in np.flatnonzero(bad_p).tolist():
             first.setdefault(int(rec[p]), p)
         bad = np.zeros(len(counts), dtype=bool)
@@ -171,8 +182,8 @@ def _check_periods(batch: Batch, trip: dict[str, I], checks: _Checks) -> npt.NDA
 
 
 def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
-                 wms: npt.NDArray[np.void], trip: dict[str, I],
-                 date: npt.NDArray[np.datetime64], tod: I, interval: F, source: str,
+                 wms: npt.NDArray[np.void], trip: dict[str, Ints],
+                 date: npt.NDArray[np.datetime64], tod: Ints, interval: F, source: str,
                  encoding: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     counts = trip["SCN"]
     rec = np.repeat(np.arange(len(counts)), counts)
@@ -224,7 +235,7 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         goal = np.where(col["R723CRGF"] & bit, name, goal)
     unit_ms = np.zeros(rec.size)
     for bit, factor in _GOAL_UNITS_MS:
-        unit_ms = np.where((col["R723CRTF"] & bit) & (unit_ms == 0), factor, unit_ms)
+        unit_ms = np.where(((col["R723CRTF"] & bit) > 0) & (unit_ms == 0), factor, unit_ms)
     is_rt = (goal == "average_response") | (goal == "percentile_response")
     service = ~report_class[rec]
     velocity_samples = col["R723CTOU"] + col["R723CTOT"]
@@ -249,7 +260,7 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         "class_kind": np.where(report_class[rec], "report", "service"),
         "class_name": text["R723MCNM"], "description": text["R723MCDE"],
         "period": col["R723CPER"],
-        "importance": np.where(service & (is_rt | (goal == "velocity")), col["R723CIMP"], None),
+        "importance": _nullable(service & (is_rt | (goal == "velocity")), col["R723CIMP"]),
         "trans_avg": col["R723CTAT"] * 1.024e-3 / secs,
         "trans_mpl": col["R723CTRR"] * 1.024e-3 / secs,
         "trans_ended": ended, "trans_end_per_sec": ended / secs,
@@ -267,13 +278,13 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         "appl_iip_pct": iip_s / secs * 100, "appl_aapcp_pct": aapcp_s / secs * 100,
         "appl_aap_pct": aap_s / secs * 100,
         "resource_group": rg_name[rec],
-        "goal_type": np.where(service, goal, None),
-        "goal_response_ms": np.where(service & is_rt, col["R723CVAL"] * unit_ms, None),
-        "goal_percentile": np.where(service & (goal == "percentile_response"),
-                                    col["R723CPCT"], None),
-        "goal_velocity_pct": np.where(service & (goal == "velocity"), col["R723CVAL"], None),
-        "ex_vel_pct": np.where(velocity_samples > 0,
-                               _ratio(col["R723CTOU"] * 100.0, velocity_samples), None),
+        "goal_type": _nullable(service, goal),
+        "goal_response_ms": _nullable(service & is_rt, col["R723CVAL"] * unit_ms),
+        "goal_percentile": _nullable(service & (goal == "percentile_response"),
+                                     col["R723CPCT"]),
+        "goal_velocity_pct": _nullable(service & (goal == "velocity"), col["R723CVAL"]),
+        "ex_vel_pct": _nullable(velocity_samples > 0,
+                                _ratio(col["R723CTOU"] * 100.0, velocity_samples)),
         "policy_activated": f72.WMS.column(wms, "R723MTPA")[rec],
         "trans_swaps": col["R723CSWC"], "trans_abnormal": col["R723CARC"],
         "enc_avg": col["R723CIEA"] * 1.024e-3 / secs,
@@ -307,12 +318,12 @@ def _frame(names: list[str], columns: dict[str, object]) -> pl.DataFrame:
         if isinstance(value, np.ndarray) and value.dtype == object:
             series.append(pl.Series(name, value.tolist(), strict=False))
         else:
-            series.append(pl.Series(name, value))
+            series.append(pl.Series(name, value))  # type: ignore[arg-type]
     return WORKLOAD.conform(pl.DataFrame(series)) if names == WORKLOAD.names \
         else pl.DataFrame(series)
 
 
-def _release(mvs: npt.NDArray[np.object_]) -> npt.NDArray[np.object_]:
+def _release(mvs: npt.NDArray[Any]) -> npt.NDArray[np.object_]:
     """'ZV020400' -> 'V2R4' (as RMF prints the release); anything else as it is."""
     out = []
     for text in mvs.tolist():
@@ -320,11 +331,11 @@ def _release(mvs: npt.NDArray[np.object_]) -> npt.NDArray[np.object_]:
         if len(t) >= 6 and t.startswith("ZV") and t[2:6].isdigit():
             out.append(f"V{int(t[2:4])}R{int(t[4:6])}")
         else:
-            out.append(t or None)
+            out.append(t if t else None)  # type: ignore[arg-type]
     return np.array(out, dtype=object)
 
 
-def _distribution(batch: Batch, trip: dict[str, I], rec: I, col: dict[str, F],
+def _distribution(batch: Batch, trip: dict[str, Ints], rec: Ints, col: dict[str, F],
                   columns: dict[str, object]) -> pl.DataFrame:
     crtx = col["R723CRTX"].astype(np.int64)
     has = (crtx > 0) & (trip["RTN"][rec] > 0)
@@ -348,8 +359,8 @@ def _distribution(batch: Batch, trip: dict[str, I], rec: I, col: dict[str, F],
                                    "class_kind", "class_name", "period")}
     data["_record"] = np.repeat(batch.numbers[rec][has], k)
     data.update(bucket=np.tile(np.arange(1, k + 1), int(has.sum())),
-                bucket_limit_pct=np.where(limits_ok, limits, None),
-                bucket_limit_ms=np.where(limits_ok, midpoint * limits / 100.0, None),
+                bucket_limit_pct=_nullable(limits_ok, limits),
+                bucket_limit_ms=_nullable(limits_ok, midpoint * limits / 100.0),
                 trans_ended=counts)
     frame = _frame([*DISTRIBUTION.names, "_record"], data)
     return DISTRIBUTION.conform(frame).with_columns(frame["_record"])

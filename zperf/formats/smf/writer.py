@@ -210,7 +210,7 @@ def _segments(record: bytes, room: int) -> list[bytes]:
     body = record[4:]
     if len(record) <= room:
         return [record[:2] + b"\x00\x00" + body]
-    parts = []
+    parts: list[bytes] = []
     pos = 0
     while pos < len(body):
         take = body[pos : pos + room - 4]

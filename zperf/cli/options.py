@@ -1,0 +1,47 @@
+"""Option groups shared by every command that reads input or writes tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from zperf.formats import KINDS
+from zperf.formats._decode import DEFAULT_ENCODING
+from zperf.formats._tally import ON_ERROR_CHOICES
+from zperf.report import FORMATS
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def input_options(func: F) -> F:
+    """--from, --on-error, --errors, --encoding."""
+    for option in reversed([
+        click.option("--from", "kind", type=click.Choice(sorted(KINDS)), default=None,
+                     help="Input kind; sniffed from the first bytes when not given."),
+        click.option("--on-error", type=click.Choice(ON_ERROR_CHOICES), default="raise",
+                     show_default=True,
+                     help="raise: stop at the first bad record. skip: carry on, report what "
+                          "was skipped, exit 1. keep: as skip, and keep the raw bytes in the "
+                          "--errors table."),
+        click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
+                     help="Write the skipped records (file, record, offset, reason) as CSV."),
+        click.option("--encoding", default=DEFAULT_ENCODING, show_default=True,
+                     help="EBCDIC code page of text fields (cp037, cp1047, cp500, cp1140...)."),
+    ]):
+        func = option(func)
+    return func
+
+
+def output_options(func: F) -> F:
+    """--to and -o/--output."""
+    for option in reversed([
+        click.option("--to", "fmt", type=click.Choice(list(FORMATS)), default=None,
+                     help="Output format. Default: table on a terminal, csv otherwise."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+                     default="-", show_default=True,
+                     help="Output file; written whole or not at all. '-' is stdout."),
+    ]):
+        func = option(func)
+    return func

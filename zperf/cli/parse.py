@@ -1,0 +1,123 @@
+"""``zperf parse``: read input files and print or write their tables."""
+
+from __future__ import annotations
+
+import collections
+import sys
+from collections.abc import Callable
+
+import click
+
+from zperf import formats, report
+from zperf.cli.options import input_options, output_options
+from zperf.errors import UsageError
+from zperf.formats._tally import OnError
+from zperf.report import files
+from zperf.report._write import open_output
+from zperf.tables import SCHEMAS
+
+PROGRESS_MIN_BYTES = 32 * 1024 * 1024
+TABLES = ("workload", "distribution")
+
+
+def _progress_factory() -> formats.Progress | None:
+    """A rich progress bar on stderr for large files, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    from rich.console import Console
+    from rich.progress import Progress
+
+    def factory(name: str, size: int | None) -> Callable[[int], None] | None:
+        if size is None or size < PROGRESS_MIN_BYTES:
+            return None
+        bar = Progress(transient=True, console=Console(stderr=True))
+        task = bar.add_task(f"reading {name}", total=size)
+        bar.start()
+
+        def tick(done: int) -> None:
+            bar.update(task, completed=done)
+            if done >= size:
+                bar.stop()
+
+        return tick
+
+    return factory
+
+
+@click.command()
+@input_options
+@output_options
+@click.option("--table", "table", type=click.Choice(TABLES), default="workload",
+              show_default=True,
+              help="workload: one row per system, interval, class and period. distribution: "
+                   "response time distribution buckets.")
+@click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
+                                "table shows a summary).")
+@click.option("-v", "--verbose", is_flag=True,
+              help="Print records read = parsed + skipped + other types, per file.")
+@click.argument("paths", metavar="FILE...", nargs=-1, required=True)
+def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_path: str | None,
+          encoding: str, fmt: str | None, output: str, table: str, columns: str | None,
+          verbose: bool) -> None:
+    """Parse input files into a table.
+
+    Reads binary SMF dumps (type 72 subtype 3, workload activity) in any
+    framing: records with RDWs (`quote site rdw`), blocks with BDWs (RECFM=U)
+    and VBS spanned records. '-' reads standard input.
+
+    \b
+    Examples:
+      zperf parse samples/smf/paper-figures.smf
+      zperf parse --to csv -o workload.csv smf.dump
+      cat smf.dump | zperf parse - | grep CICS
+      zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
+    """
+    terminal = output == "-" and sys.stdout.isatty()
+    fmt = fmt or ("table" if terminal else "csv")
+    if report.FORMATS[fmt] and terminal:
+        raise click.UsageError(f"{fmt} is binary: give -o FILE or redirect standard output")
+    result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
+                          progress=_progress_factory())
+    frame = result.tables[table]
+    if columns:
+        wanted = [c.strip() for c in columns.split(",") if c.strip()]
+        unknown = [c for c in wanted if c not in frame.columns]
+        if unknown:
+            raise UsageError(f"unknown column(s) {', '.join(unknown)}; "
+                             f"see the columns of the {table} table in `man zperf-parse`")
+        frame = frame.select(wanted)
+    elif fmt == "table":
+        frame = frame.select(report.SUMMARY_COLUMNS[table])
+    _tell(result, verbose, errors_path)
+    if frame.height == 0:
+        click.echo(f"zperf: no rows for the {table} table in the input", err=True)
+    report.render(frame, fmt, output, table=table, terminal=terminal)
+    if result.skipped:
+        sys.exit(1)
+
+
+def _tell(result: formats.ParseResult, verbose: bool, errors_path: str | None) -> None:
+    """Messages to stderr: counts, duplicates, skipped records and their reasons."""
+    for tally in result.tallies:
+        if verbose:
+            click.echo(f"zperf: {tally.summary()}", err=True)
+        if tally.duplicates and not verbose:
+            click.echo(f"zperf: {tally.file}: {tally.duplicates} duplicate class periods "
+                       "(same system, interval, class and period) dropped", err=True)
+        for warning in tally.warnings:
+            click.echo(f"zperf: warning: {tally.file}: {warning}", err=True)
+        if tally.skipped:
+            click.echo(f"zperf: {tally.file}: {tally.skipped} records skipped:", err=True)
+            reasons = collections.Counter(
+                p.reason if len(p.reason) < 160 else p.reason[:157] + "..."
+                for p in tally.problems)
+            for reason, count in reasons.most_common(10):
+                first = next(p for p in tally.problems if p.reason.startswith(reason[:40]))
+                where = f"record {first.record} at offset 0x{first.offset or 0:X}"
+                click.echo(f"  {count} x {reason} (first: {where})", err=True)
+            if len(reasons) > 10:
+                click.echo(f"  ... and {len(reasons) - 10} other reasons (see --errors)",
+                           err=True)
+    if errors_path:
+        with open_output(errors_path) as out:
+            files.write_csv(SCHEMAS["problems"].conform(result.problems()), out)

@@ -1,0 +1,50 @@
+"""Renderers: a table in, bytes out, in the format the user asked for.
+
+``render`` writes through :func:`open_output`, so ``-`` is standard output
+and a file is either written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from zperf.errors import UsageError
+from zperf.report import files, text
+from zperf.report._write import open_output
+
+#: Output formats and whether they are binary.
+FORMATS: dict[str, bool] = {
+    "table": False, "csv": False, "json": False, "ndjson": False, "parquet": True, "arrow": True,
+}
+
+#: Columns shown by the human-readable table of each table kind (all columns go to files).
+SUMMARY_COLUMNS: dict[str, list[str]] = {
+    "workload": ["system", "interval_start", "class_kind", "class_name", "period",
+                 "trans_ended", "trans_end_per_sec", "resp_actual_ms", "cpu_seconds",
+                 "srb_seconds", "iip_seconds", "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct"],
+    "distribution": ["system", "interval_start", "class_name", "period", "bucket",
+                     "bucket_limit_ms", "trans_ended"],
+}
+
+
+def render(frame: pl.DataFrame, fmt: str, path: str | None, *, table: str,
+           terminal: bool = False, width: int | None = None) -> None:
+    """Write ``frame`` (a table named ``table``) as ``fmt`` to ``path`` (None/'-' = stdout)."""
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown output format {fmt!r}; known: {', '.join(FORMATS)}")
+    if terminal and fmt == "table" and (path is None or path == "-"):
+        text.write_table(frame, None, terminal=True, width=width)  # type: ignore[arg-type]
+        return
+    with open_output(path) as out:
+        if fmt == "table":
+            text.write_table(frame, out, terminal=False, width=width)
+        elif fmt == "csv":
+            files.write_csv(frame, out)
+        elif fmt == "json":
+            files.write_json(frame, out)
+        elif fmt == "ndjson":
+            files.write_ndjson(frame, out)
+        elif fmt == "parquet":
+            files.write_parquet(frame, out, table)
+        else:
+            files.write_arrow(frame, out, table)

@@ -1,0 +1,59 @@
+"""Human-readable tables: rich on a terminal, plain aligned text in a pipe.
+
+Numbers are formatted here with a fixed, locale-free format chosen by the
+column's unit suffix, so output is the same on every machine.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import BinaryIO
+
+import polars as pl
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+_DECIMALS = (("_pct", 2), ("_seconds", 3), ("_ms", 1), ("_per_sec", 2), ("trans_avg", 2),
+             ("trans_mpl", 2), ("coefficient", 4))
+
+
+def format_value(name: str, value: object) -> str:
+    """Format one cell: fixed decimals by unit, integers for service units."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        for suffix, places in _DECIMALS:
+            if name.endswith(suffix):
+                return f"{value:.{places}f}"
+        if name.startswith("su_"):
+            return f"{value:.0f}"
+        return f"{value:.6g}"
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    return str(value)
+
+
+def write_table(frame: pl.DataFrame, out: BinaryIO, *, terminal: bool, width: int | None = None,
+                title: str | None = None) -> None:
+    """Render ``frame`` as a table: boxed and coloured on a terminal, plain otherwise."""
+    table = Table(title=title, box=box.SIMPLE_HEAD if terminal else box.SIMPLE,
+                  show_edge=False, pad_edge=False)
+    numeric = {n for n, t in frame.schema.items() if t.is_numeric()}
+    for name in frame.columns:
+        table.add_column(name, justify="right" if name in numeric else "left",
+                         overflow="fold")
+    for row in frame.iter_rows():
+        table.add_row(*(format_value(n, v) for n, v in zip(frame.columns, row, strict=True)))
+    if terminal:
+        console = Console(file=None, width=width, highlight=False, stderr=False)
+        console.print(table)
+        return
+    import io
+
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width or 400, no_color=True, color_system=None,
+                      force_terminal=False, highlight=False)
+    console.print(table)
+    text = "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
+    out.write(text.encode())
