@@ -1,0 +1,1 @@
+"""Jinja2 templates of zperf, installed as the package ``zperf.templates``."""

@@ -1,0 +1,138 @@
+"""Generate the man pages from the click definitions.
+
+    python -m zperf.cli.manpage man/
+
+The pages are built from the same help texts ``--help`` prints, plus the
+sections below (formats, columns, exit status), through the jinja2 template
+``templates/manpage.1.j2``.  tests/test_docs.py regenerates them and fails when
+a committed page differs, so the manual cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from jinja2 import Environment, PackageLoader
+
+from zperf import __version__
+from zperf.formats import KINDS
+from zperf.tables import DISTRIBUTION, PROBLEMS, WORKLOAD, TableSchema
+
+
+def _roff(text: str) -> str:
+    """Escape text for roff: backslashes, leading dots and quotes, dashes."""
+    text = text.replace("\\", "\\e").replace("-", "\\-")
+    return "\n".join("\\&" + line if line.startswith((".", "'")) else line
+                     for line in text.splitlines())
+
+
+def _paragraphs(help_text: str) -> list[str]:
+    """Split a click docstring into paragraphs; \\b blocks keep their lines."""
+    out = []
+    for block in help_text.strip().split("\n\n"):
+        lines = [line.strip() for line in block.strip().splitlines()]
+        if lines and lines[0] == "\b":
+            out.append(".nf\n" + _roff("\n".join(lines[1:])) + "\n.fi")
+        else:
+            out.append(_roff(" ".join(lines)))
+    return out
+
+
+def _options(command: click.Command, ctx: click.Context) -> list[dict[str, str]]:
+    out = []
+    for param in command.get_params(ctx):
+        if not isinstance(param, click.Option) or param.hidden:
+            continue
+        record = param.get_help_record(ctx)
+        if record is None:
+            continue
+        names, help_text = record
+        metavar = ""
+        if " " in names and not param.is_flag:
+            names, metavar = names.rsplit(" ", 1)
+        out.append({"names": _roff(names), "metavar": _roff(metavar),
+                    "help": _roff(help_text)})
+    return out
+
+
+def _columns(schema: TableSchema) -> dict[str, Any]:
+    rows = [f".TP\n.B {_roff(c.name)}\n{_roff(c.description)}" for c in schema.columns]
+    return {"title": f"{schema.name.upper()} TABLE COLUMNS",
+            "paragraphs": [_roff(schema.description + ".") + "\n" + "\n".join(rows)]}
+
+
+EXIT_STATUS = {"title": "EXIT STATUS", "paragraphs": [
+    ".TP\n.B 0\nSuccess.\n.TP\n.B 1\nThe run finished but input records were skipped "
+    "(\\-\\-on\\-error skip or keep); the reasons are on standard error.\n.TP\n.B 2\n"
+    "Bad input or bad usage: one line on standard error, "
+    "\\fBzperf: error: FILE: record N at offset 0x...: what was wrong\\fR."]}
+
+INPUT = {"title": "INPUT", "paragraphs": [
+    *(f".TP\n.B {_roff(k)}\n{_roff(v)}" for k, v in KINDS.items()),
+    _roff("SMF dumps must keep their record descriptor words. From z/OS, transfer in binary "
+          "with `quote site rdw` (records with RDWs), or read the data set as RECFM=U to keep "
+          "the block descriptor words too; VBS spanned records are put back together. A plain "
+          "binary transfer (no RDWs) and a text-mode transfer (EBCDIC translated to ASCII) "
+          "destroy the data: zperf refuses them and says how to transfer again. Records of "
+          "other types and the dump header and trailer (types 2 and 3) are counted and "
+          "skipped."),
+    _roff("Values are derived as the RMF Postprocessor Workload Activity report derives "
+          "them: SERVICE TIME CPU includes zIIP and zAAP time normalized to CP speed; IIP and "
+          "AAP are raw engine seconds; APPL% CP subtracts the normalized specialty time. A "
+          "class split by RMF over several (broken) records is put back together. Repeated "
+          "records of the same system, interval, class and period are dropped and counted."),
+]}
+
+PAGES: dict[str, dict[str, Any]] = {
+    "zperf": {"extra": [EXIT_STATUS],
+              "see_also": ".BR zperf\\-parse (1)"},
+    "zperf-parse": {"extra": [INPUT, _columns(WORKLOAD), _columns(DISTRIBUTION),
+                              _columns(PROBLEMS), EXIT_STATUS],
+                    "see_also": ".BR zperf (1)"},
+}
+
+
+def render(group: click.Group, name: str) -> str:
+    """The roff text of the man page ``name`` ('zperf' or 'zperf-SUBCOMMAND')."""
+    env = Environment(loader=PackageLoader("zperf.templates", "."), autoescape=False,
+                      keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    template = env.get_template("manpage.1.j2")
+    parent = click.Context(group, info_name="zperf", **group.context_settings)
+    command: click.Command = group
+    ctx = parent
+    if name != "zperf":
+        sub = group.get_command(parent, name.removeprefix("zperf-"))
+        assert sub is not None
+        command = sub
+        ctx = click.Context(command, info_name=name.removeprefix("zperf-"), parent=parent)
+    commands = []
+    if isinstance(command, click.Group):
+        commands = [{"name": n, "short": _roff(c.get_short_help_str(200)),
+                     "page": f"zperf\\-{n}"}
+                    for n, c in sorted(command.commands.items())]
+    return template.render(
+        title=name.upper().replace("-", "\\-"), name=_roff(name.replace("-", " ")),
+        version=__version__, short=_roff(command.get_short_help_str(200)),
+        usage=_roff(" ".join(command.collect_usage_pieces(ctx))),
+        description=_paragraphs(command.help or ""), commands=commands,
+        options=_options(command, ctx), **PAGES[name])
+
+
+def write_all(folder: Path) -> list[Path]:
+    from zperf.cli import cli
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in PAGES:
+        path = folder / f"{name}.1"
+        path.write_text(render(cli, name))
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for page in write_all(Path(sys.argv[1] if len(sys.argv) > 1 else "man")):
+        print(f"wrote {page}")
