@@ -1,0 +1,64 @@
+"""Documentation that cannot drift: man pages, README, CI script."""
+
+from __future__ import annotations
+
+import re
+
+import click
+
+from conftest import ROOT
+from zperf.cli import cli
+from zperf.cli.manpage import PAGES, render
+from zperf.tables import WORKLOAD
+
+README = (ROOT / "README.md").read_text()
+
+
+def test_man_pages_are_current() -> None:
+    for name in PAGES:
+        committed = (ROOT / "man" / f"{name}.1").read_text()
+        assert committed == render(cli, name), (
+            f"man/{name}.1 is stale: run `python -m zperf.cli.manpage man/`")
+
+
+def test_every_command_has_a_man_page_and_a_readme_section() -> None:
+    for name, command in cli.commands.items():
+        assert f"zperf-{name}" in PAGES
+        assert command.help and command.short_help is None or command.help
+        assert f"zperf {name}" in README
+
+
+def test_every_option_is_in_the_man_page() -> None:
+    ctx = click.Context(cli, info_name="zperf")
+    for name, command in cli.commands.items():
+        page = (ROOT / "man" / f"zperf-{name}.1").read_text()
+        for param in command.get_params(ctx):
+            if isinstance(param, click.Option):
+                for opt in param.opts:
+                    assert opt.replace("-", "\\-") in page, f"{opt} missing from zperf-{name}.1"
+
+
+def test_every_workload_column_is_documented() -> None:
+    page = (ROOT / "man" / "zperf-parse.1").read_text()
+    for column in WORKLOAD.names:
+        assert f".B {column.replace('-', chr(92) + '-')}\n" in page
+
+
+def _readme_commands() -> list[str]:
+    block = re.search(r"```sh\n(.*?)```", README, re.S)
+    assert block is not None
+    return [line for line in block.group(1).splitlines() if line.strip()]
+
+
+def test_readme_starts_with_exactly_two_setup_commands() -> None:
+    assert README.startswith("# zperf\n\n```sh\n")
+    commands = _readme_commands()
+    assert len(commands) == 2
+    assert "zperf parse samples/" in commands[0] and "pytest" in commands[1]
+    for command in commands:
+        assert command.startswith("python3 -m venv ")
+
+
+def test_ci_runs_the_readme_test_command_word_for_word() -> None:
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert _readme_commands()[1] in ci
