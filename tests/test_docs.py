@@ -24,7 +24,7 @@ def test_man_pages_are_current() -> None:
 def test_every_command_has_a_man_page_and_a_readme_section() -> None:
     for name, command in cli.commands.items():
         assert f"zperf-{name}" in PAGES
-        assert command.help and command.short_help is None or command.help
+        assert command.help, f"zperf {name} has no help text"
         assert f"zperf {name}" in README
 
 

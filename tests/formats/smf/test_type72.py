@@ -132,9 +132,9 @@ def _interval(**changes: Any) -> writer.ClassInterval:
     period = writer.period_values(interval_seconds=900, adj=4000, ended=900, cpu_seconds=90.0,
                                   srb_seconds=9.0, resp_ms=120.0, trans_avg=2.0,
                                   trans_mpl=1.5)
-    base: dict[str, Any] = dict(system="SYS1", sysplex="PLEXA", start=START,
-                                interval_seconds=900.0, class_name="ONLINE",
-                                periods=[period])
+    base: dict[str, Any] = {"system": "SYS1", "sysplex": "PLEXA", "start": START,
+                                "interval_seconds": 900.0, "class_name": "ONLINE",
+                                "periods": [period]}
     base.update(changes)
     return writer.ClassInterval(**base)
 
