@@ -7,12 +7,16 @@ returns every table the readers produced together with their tallies.
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
+import lzma
 import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 import polars as pl
 
@@ -46,6 +50,19 @@ class ParseResult:
         return pl.concat(frames) if frames else PROBLEMS.empty()
 
 
+class _Guarded:
+    """Turn decompression errors in the middle of a file into input errors."""
+
+    def __init__(self, stream: BinaryIO, name: str) -> None:
+        self.stream, self.name = stream, name
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self.stream.read(size)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise InputError(self.name, f"cannot decompress: {exc}") from None
+
+
 def sniff(head: bytes) -> str:
     """Name the input kind from a file's first bytes.
 
@@ -53,6 +70,46 @@ def sniff(head: bytes) -> str:
     wrong with a file that is not a usable dump (text transfer, no RDWs).
     """
     return "smf"
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream that first returns bytes already read (to sniff), then the rest."""
+
+    def __init__(self, head: bytes, rest: BinaryIO) -> None:
+        self.head, self.rest = head, rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.head:
+            n = min(len(buffer), len(self.head))
+            buffer[:n] = self.head[:n]
+            self.head = self.head[n:]
+            return n
+        data = self.rest.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+_COMPRESSED: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "lzma"))
+
+
+def _decompressed(stream: BinaryIO, head: bytes) -> tuple[BinaryIO, bytes]:
+    """Unwrap gzip, bzip2 and xz files (dumps are often moved compressed)."""
+    for magic, module in _COMPRESSED:
+        if head.startswith(magic):
+            raw = _Prefixed(head, stream)
+            opened: BinaryIO
+            if module == "gzip":
+                opened = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
+            elif module == "bz2":
+                opened = bz2.BZ2File(raw)  # type: ignore[assignment]
+            else:
+                opened = lzma.LZMAFile(cast(BinaryIO, raw))  # type: ignore[assignment]
+            return opened, opened.read(len(head) or 65536)
+    return stream, head
 
 
 def _open(path: str) -> tuple[BinaryIO, str, int | None]:
@@ -87,10 +144,14 @@ def read(
         stream, name, size = _open(path)
         try:
             head = stream.read(64 * 1024)
+            try:
+                data, head = _decompressed(stream, head)
+            except (OSError, EOFError, lzma.LZMAError) as exc:
+                raise InputError(name, f"cannot decompress: {exc}") from None
             chosen = kind or sniff(head)
             assert chosen == "smf"
             tick = progress(name, size) if progress else None
-            w, d, tally = read_smf72(stream, name, on_error=on_error, encoding=encoding,
+            w, d, tally = read_smf72(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error, encoding=encoding,
                                      head=head, progress=tick)
         finally:
             if stream is not sys.stdin.buffer:

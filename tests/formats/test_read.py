@@ -1,0 +1,51 @@
+"""zperf.formats.read: several files, compressed dumps, stdin-like streams."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES
+from zperf.errors import InputError, UsageError
+from zperf.formats import read
+
+SAMPLE = SAMPLES / "smf" / "paper-figures.smf"
+
+
+@pytest.mark.parametrize("compress", [gzip.compress, bz2.compress, lzma.compress],
+                         ids=["gzip", "bzip2", "xz"])
+def test_compressed_dumps_read_like_plain_ones(tmp_path: Path, compress: object) -> None:
+    packed = tmp_path / "dump.smf.z"
+    packed.write_bytes(compress(SAMPLE.read_bytes()))  # type: ignore[operator]
+    plain = read([str(SAMPLE)]).tables["workload"].drop("source")
+    result = read([str(packed)])
+    assert result.tables["workload"].drop("source").equals(plain)
+    assert result.tallies[0].read == 11
+
+
+def test_cut_compressed_file_is_an_input_error(tmp_path: Path) -> None:
+    cut = tmp_path / "cut.gz"
+    cut.write_bytes(gzip.compress(SAMPLE.read_bytes())[:200])
+    with pytest.raises(InputError, match=r"cut.gz: cannot decompress: Compressed file ended"):
+        read([str(cut)])
+
+
+def test_several_files_concatenate_with_their_source(tmp_path: Path) -> None:
+    copy = tmp_path / "copy.smf"
+    copy.write_bytes(SAMPLE.read_bytes())
+    result = read([str(SAMPLE), str(copy)])
+    work = result.tables["workload"]
+    assert work.height == 10
+    assert work["source"].unique(maintain_order=True).to_list() == [str(SAMPLE), str(copy)]
+    assert [t.file for t in result.tallies] == [str(SAMPLE), str(copy)]
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(UsageError, match="on_error must be one of raise, skip, keep"):
+        read([str(SAMPLE)], on_error="ignore")  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="unknown input kind 'rmf'"):
+        read([str(SAMPLE)], kind="rmf")
