@@ -78,7 +78,7 @@ INPUT = {"title": "INPUT", "paragraphs": [
           "binary transfer (no RDWs) and a text-mode transfer (EBCDIC translated to ASCII) "
           "destroy the data: zperf refuses them and says how to transfer again. Records of "
           "other types and the dump header and trailer (types 2 and 3) are counted and "
-          "skipped."),
+          "skipped. Files compressed with gzip, bzip2 or xz are read as they are."),
     _roff("Values are derived as the RMF Postprocessor Workload Activity report derives "
           "them: SERVICE TIME CPU includes zIIP and zAAP time normalized to CP speed; IIP and "
           "AAP are raw engine seconds; APPL% CP subtracts the normalized specialty time. A "
