@@ -89,18 +89,22 @@ def encode_text(text: str, width: int, encoding: str = DEFAULT_ENCODING) -> byte
 # ---------------------------------------------------------------- HFP long
 
 
+# Scale of the 56-bit fraction for every sign-and-exponent byte: +-16^(e - 64) / 2^56.
+# Powers of two, so the product below is exact (the same as ldexp).
+_HFP_SCALE = np.ldexp(1.0, 4 * (np.arange(256) % 128 - 64) - 56) * np.where(
+    np.arange(256) >= 128, -1.0, 1.0)
+
+
 def hfp_to_float(raw: U64) -> F64:
     """Convert IBM hexadecimal floating point long (as uint64) to IEEE doubles.
 
     value = (-1)^sign x 0.fraction x 16^(exponent - 64), fraction 56 bits.
-    The 56-bit fraction rounds to the 53 bits of a double (nearest).
+    The 56-bit fraction rounds to the 53 bits of a double (nearest); the
+    sign and exponent byte picks a power-of-two scale from a 256-entry table.
     """
     raw = np.asarray(raw, dtype=np.uint64)
-    exponent = ((raw >> np.uint64(56)) & np.uint64(0x7F)).astype(np.int32)
     fraction = (raw & np.uint64(0x00FF_FFFF_FFFF_FFFF)).astype(np.float64)
-    value = np.ldexp(fraction, 4 * (exponent - 64) - 56)
-    negative = (raw >> np.uint64(63)).astype(bool)
-    return np.where(negative, -value, value)
+    return fraction * _HFP_SCALE[raw >> np.uint64(56)]  # type: ignore[no-any-return]
 
 
 def float_to_hfp(values: npt.ArrayLike) -> U64:

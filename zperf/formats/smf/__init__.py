@@ -10,14 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import BinaryIO
 
+import numpy as np
 import polars as pl
 
 from zperf.formats._decode import DEFAULT_ENCODING
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.smf.broken import BrokenRecords
-from zperf.formats.smf.physical import CHUNK_SIZE, scan
+from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan
 from zperf.formats.smf.type72 import decode_batch
 from zperf.tables import DISTRIBUTION, WORKLOAD
+
+#: Bytes of wanted records decoded together: large enough to amortize the fixed
+#: cost of a batch, small enough to stay in cache (measured best at 2-8 MiB).
+DECODE_BATCH_BYTES = 4 * 1024 * 1024
 
 #: Columns that identify a row of the workload table.
 WORKLOAD_KEY = ["sysplex", "system", "interval_start", "class_kind", "class_name", "period"]
@@ -42,20 +47,45 @@ def read_smf72(
     frames: list[pl.DataFrame] = []
     dists: list[pl.DataFrame] = []
 
-    def decode(batch: object) -> None:
-        work, dist = decode_batch(batch, tally, file, encoding, broken)  # type: ignore[arg-type]
+    def decode(batch: Batch) -> None:
+        work, dist = decode_batch(batch, tally, file, encoding, broken)
         if work.height:
             frames.append(work)
         if dist.height:
             dists.append(dist)
 
+    pending: list[Batch] = []
+    count = 0
     for batch in scan(stream, tally, {72: frozenset({3})}, head, chunk_size, progress):
-        decode(batch)
-        combined = broken.take()
-        if combined is not None:
-            decode(combined)
+        pending.append(batch)
+        count += int(batch.lengths.sum())
+        if count >= DECODE_BATCH_BYTES:
+            decode(_merge(pending))
+            pending, count = [], 0
+    if pending:
+        decode(_merge(pending))
+    combined = broken.take()
+    if combined is not None:
+        decode(combined)
     broken.finish(tally)
     return (*_finish(frames, dists, tally), tally)
+
+
+def _merge(batches: list[Batch]) -> Batch:
+    """One batch from several: the records copied next to each other.
+
+    Decoding has a fixed cost per batch (building columns and frames), so
+    wanted records from many chunks are decoded together.
+    """
+    if len(batches) == 1:
+        return batches[0]
+    blob = b"".join([b.data[s : s + n] for b in batches
+                     for s, n in zip(b.starts.tolist(), b.lengths.tolist(), strict=True)])
+    lengths = np.concatenate([b.lengths for b in batches])
+    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    return Batch(memoryview(blob), starts, lengths,
+                 np.concatenate([b.numbers for b in batches]),
+                 np.concatenate([b.offsets for b in batches]))
 
 
 def _finish(frames: list[pl.DataFrame], dists: list[pl.DataFrame],
@@ -64,14 +94,19 @@ def _finish(frames: list[pl.DataFrame], dists: list[pl.DataFrame],
     interval dumped twice) are dropped and counted."""
     if not frames:
         return WORKLOAD.empty(), DISTRIBUTION.empty()
-    work = pl.concat(frames).sort("_record", "period", maintain_order=True)
-    unique = work.unique(subset=WORKLOAD_KEY, keep="first", maintain_order=True)
+    work = pl.concat(frames, rechunk=False)
+    if not work["_record"].is_sorted():  # spanned and broken records come after their batch
+        work = work.sort("_record", "period", maintain_order=True)
+    unique = work.filter(pl.struct(WORKLOAD_KEY).is_first_distinct())
     tally.duplicates = work.height - unique.height
     kept = unique["_record"].unique()
     dist = DISTRIBUTION.empty()
     if dists:
-        dist = (pl.concat(dists).filter(pl.col("_record").is_in(kept.implode()))
-                .sort("_record", "period", "bucket", maintain_order=True)
-                .unique(subset=[*WORKLOAD_KEY, "bucket"], keep="first", maintain_order=True)
-                .drop("_record"))
+        dist = pl.concat(dists, rechunk=False)
+        if tally.duplicates:
+            dist = dist.filter(pl.col("_record").is_in(kept.implode()))
+        if not dist["_record"].is_sorted():
+            dist = dist.sort("_record", "period", "bucket", maintain_order=True)
+        dist = dist.filter(pl.struct([*WORKLOAD_KEY, "bucket"]).is_first_distinct())
+        dist = dist.drop("_record")
     return unique.drop("_record"), dist

@@ -35,19 +35,83 @@ _GOAL_TYPES = ((0x80, "percentile_response"), (0x40, "average_response"), (0x20,
 _GOAL_UNITS_MS = ((0x80, 1.0), (0x40, 1000.0), (0x20, 60_000.0), (0x10, 3_600_000.0))
 
 
-def _nullable(mask: npt.ArrayLike, values: npt.ArrayLike) -> npt.NDArray[np.object_]:
-    """``values`` where ``mask`` holds, null (None) elsewhere."""
-    out = np.asarray(values).astype(object)
-    out[~np.asarray(mask, dtype=bool)] = None
-    return out
-
-
 def _ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> F:
     """num / den, and 0 where den is 0 (RMF prints 0, never a division error)."""
     n = np.asarray(num, dtype=np.float64)
     d = np.asarray(den, dtype=np.float64)
     positive = d > 0
     return np.where(positive, n / np.where(positive, d, 1.0), 0.0)
+
+
+#: Period-section fields the derivations read (decoded block by block, see below).
+PERIOD_FIELDS = (
+    "R723CPER", "R723CRTX", "R723CRGF", "R723CRTF", "R723CVAL", "R723CPCT", "R723CIMP",
+    "R723CSRV", "R723CCPU", "R723CIOC", "R723CMSO", "R723CSRB", "R723CTRR", "R723CTAT",
+    "R723CRCT", "R723CIIT", "R723CHST", "R723CSWC", "R723CRCP", "R723CARC", "R723CNCP",
+    "R723CTET", "R723CXET", "R723CETS", "R723CICT", "R723CIWT", "R723CIDT", "R723CIRC",
+    "R723CTOU", "R723CTOT", "R723CIOT", "R723CQDT", "R723CADT", "R723CCVT", "R723CIQT",
+    "R723CIEA", "R723CXEA", "R723CFEA", "R723CSUP", "R723CSUC", "R723CIFA", "R723CIFC",
+    "R723RTDM", "R723CTETX", "R723CXETX", "R723CETSX", "R723CQDTX", "R723CADTX",
+    "R723CCVTX", "R723CIQTX",
+)
+#: Records per block: their period sections (about 1.6 MB) stay in the CPU cache
+#: while every field is pulled out of them.
+BLOCK_RECORDS = 1024
+
+
+def _period_columns(batch: Batch, trip: dict[str, Ints], counts: Ints,
+                    rec: Ints) -> dict[str, F]:
+    """Decode PERIOD_FIELDS of every period, a block of records at a time."""
+    uniform = bool(np.all(trip["SCL"][counts > 0] == f72.SCS.size))
+    first_period = np.cumsum(counts) - counts
+    parts: dict[str, list[F]] = {name: [] for name in PERIOD_FIELDS}
+    for lo in range(0, len(counts), BLOCK_RECORDS):
+        hi = min(len(counts), lo + BLOCK_RECORDS)
+        starts = batch.starts[lo:hi] + trip["SCS"][lo:hi]
+        if uniform:
+            rows = f72.SCS.gather_runs(batch.data, starts, counts[lo:hi])
+        else:
+            p_lo, p_hi = (first_period[lo], first_period[hi - 1] + counts[hi - 1])
+            r = rec[p_lo:p_hi]
+            within = np.arange(p_lo, p_hi) - first_period[r]
+            pstart = batch.starts[r] + trip["SCS"][r] + within * trip["SCL"][r]
+            rows = f72.SCS.gather(batch.data, pstart, available=trip["SCL"][r])
+        for name in PERIOD_FIELDS:
+            parts[name].append(f72.SCS.column(rows, name))
+    return {name: np.concatenate(values) if values else np.zeros(0)
+            for name, values in parts.items()}
+
+
+def _text(raw: npt.NDArray[Any], index: Ints, encoding: str,
+          convert: Any = None) -> pl.Series:
+    """Decode an EBCDIC column once per distinct value, then spread it by ``index``.
+
+    Fields of 8 bytes or less are compared as integers (a fast sort); longer
+    ones as byte strings.
+    """
+    width = raw.dtype.itemsize
+    if width <= 8 and raw.size:
+        padded = np.zeros((raw.size, 8), dtype=np.uint8)
+        padded[:, :width] = np.ascontiguousarray(raw).view(np.uint8).reshape(raw.size, width)
+        keys, first, inverse = np.unique(padded.view(np.uint64).reshape(-1),
+                                         return_index=True, return_inverse=True)
+        uniq = raw[first]
+    else:
+        uniq, inverse = np.unique(raw, return_inverse=True)
+    texts = [u.decode(encoding, errors="replace").strip(" \x00") for u in uniq.tolist()]
+    if convert is not None:
+        texts = [convert(t) for t in texts]
+    return pl.Series(texts, dtype=pl.String).gather(inverse.reshape(-1)[index])
+
+
+def _masked(mask: npt.ArrayLike, values: npt.ArrayLike | pl.Series) -> pl.Series:
+    """``values`` where ``mask`` holds, null elsewhere (vectorized, no Python objects)."""
+    keep = np.asarray(mask, dtype=bool)
+    if isinstance(values, pl.Series):
+        nulls = pl.repeat(None, len(values), dtype=values.dtype, eager=True)
+        return values.zip_with(pl.Series(keep), nulls)
+    numbers = np.asarray(values, dtype=np.float64)
+    return pl.Series(np.where(keep, numbers, np.nan), nan_to_null=True)
 
 
 class _Checks:
@@ -187,14 +251,7 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
                  encoding: str) -> tuple[pl.DataFrame, pl.DataFrame]:
     counts = trip["SCN"]
     rec = np.repeat(np.arange(len(counts)), counts)
-    if bool(np.all(trip["SCL"][counts > 0] == f72.SCS.size)):
-        scs = f72.SCS.gather_runs(batch.data, batch.starts + trip["SCS"], counts)
-    else:
-        within = np.arange(rec.size) - np.repeat(np.cumsum(counts) - counts, counts)
-        pstart = batch.starts[rec] + trip["SCS"][rec] + within * trip["SCL"][rec]
-        scs = f72.SCS.gather(batch.data, pstart, available=trip["SCL"][rec])
-    col = {name: f72.SCS.column(scs, name) for name in f72.SCS.by_name
-           if f72.SCS.by_name[name].kind in ("hfp", "u4", "u2", "u1", "bits")}
+    col = _period_columns(batch, trip, counts, rec)
     secs = interval[rec]
     mcpu = wms["R723MCPU"].astype(np.float64)[rec]
     msrb = wms["R723MSRB"].astype(np.float64)[rec]
@@ -230,37 +287,46 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
     dasd = {k: _ratio(col[f] * 0.128, circ) for k, f in (
         ("dasd_conn_ms", "R723CICT"), ("dasd_disc_ms", "R723CIDT"),
         ("dasd_qpend_ms", "R723CIWT"), ("dasd_iosq_ms", "R723CIOT"))}
-    goal = np.full(rec.size, None, dtype=object)
-    for bit, name in reversed(_GOAL_TYPES):
-        goal = np.where(col["R723CRGF"] & bit, name, goal)
+    goal_names = [None, *(name for _, name in _GOAL_TYPES)]
+    goal_code = np.zeros(rec.size, dtype=np.int64)
+    for code in range(len(_GOAL_TYPES), 0, -1):  # the highest flag bit wins
+        goal_code = np.where(col["R723CRGF"] & _GOAL_TYPES[code - 1][0], code, goal_code)
+
+    def is_goal(name: str) -> npt.NDArray[np.bool_]:
+        return goal_code == goal_names.index(name)
+
+    goal = pl.Series(goal_names, dtype=pl.String).gather(goal_code)
     unit_ms = np.zeros(rec.size)
     for bit, factor in _GOAL_UNITS_MS:
         unit_ms = np.where(((col["R723CRTF"] & bit) > 0) & (unit_ms == 0), factor, unit_ms)
-    is_rt = (goal == "average_response") | (goal == "percentile_response")
+    is_rt = is_goal("average_response") | is_goal("percentile_response")
     service = ~report_class[rec]
     velocity_samples = col["R723CTOU"] + col["R723CTOT"]
-    text = {name: f72.WMS.column(wms, name, encoding)[rec]
+    text = {name: _text(wms[name], rec, encoding)
             for name in ("R723MNSP", "R723MWNM", "R723MCNM", "R723MCDE")}
-    system = dec.decode_text(head["SMFSID"], encoding)[rec]
-    sysplex = dec.decode_text(prod["SMF72XNM"], encoding)[rec]
+    system = _text(head["SMFSID"], rec, encoding)
+    sysplex = _text(prod["SMF72XNM"], rec, encoding)
     start = (date.astype("datetime64[us]") + tod.astype("timedelta64[s]"))[rec]
     csrv = col["R723CSRV"]
-    rg_name = np.full(len(counts), None, dtype=object)
+    rg_name = pl.Series([None] * rec.size, dtype=pl.String)
     has_rg = trip["RGN"] > 0
     if has_rg.any():
-        rgs = f72.RGS.gather(batch.data, (batch.starts + trip["RGS"])[has_rg])
-        rg_name[has_rg] = f72.RGS.column(rgs, "R723GGNM", encoding)
+        starts = np.where(has_rg, batch.starts + trip["RGS"], batch.starts)
+        rgs = f72.RGS.gather(batch.data, starts)
+        rg_name = _masked(has_rg[rec], _text(rgs["R723GGNM"], rec, encoding))
     columns: dict[str, object] = {
-        "source": np.full(rec.size, source, dtype=object),
-        "source_format": np.full(rec.size, SOURCE_FORMAT, dtype=object),
+        "source": pl.Series([source], dtype=pl.String).gather(np.zeros(rec.size, np.int64)),
+        "source_format": pl.Series([SOURCE_FORMAT], dtype=pl.String).gather(
+            np.zeros(rec.size, np.int64)),
         "sysplex": sysplex, "system": system,
-        "zos_release": _release(PRODUCT.column(prod, "SMF72MVS", encoding))[rec],
+        "zos_release": _text(prod["SMF72MVS"], rec, encoding, _release),
         "interval_start": start, "interval_seconds": secs,
         "policy": text["R723MNSP"], "workload": text["R723MWNM"],
-        "class_kind": np.where(report_class[rec], "report", "service"),
+        "class_kind": pl.Series(["service", "report"]).gather(
+            report_class[rec].astype(np.int64)),
         "class_name": text["R723MCNM"], "description": text["R723MCDE"],
         "period": col["R723CPER"],
-        "importance": _nullable(service & (is_rt | (goal == "velocity")), col["R723CIMP"]),
+        "importance": _masked(service & (is_rt | is_goal("velocity")), col["R723CIMP"]),
         "trans_avg": col["R723CTAT"] * 1.024e-3 / secs,
         "trans_mpl": col["R723CTRR"] * 1.024e-3 / secs,
         "trans_ended": ended, "trans_end_per_sec": ended / secs,
@@ -277,13 +343,13 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         "appl_cp_pct": cp_s / secs * 100, "appl_iipcp_pct": iipcp_s / secs * 100,
         "appl_iip_pct": iip_s / secs * 100, "appl_aapcp_pct": aapcp_s / secs * 100,
         "appl_aap_pct": aap_s / secs * 100,
-        "resource_group": rg_name[rec],
-        "goal_type": _nullable(service, goal),
-        "goal_response_ms": _nullable(service & is_rt, col["R723CVAL"] * unit_ms),
-        "goal_percentile": _nullable(service & (goal == "percentile_response"),
+        "resource_group": rg_name,
+        "goal_type": _masked(service, goal),
+        "goal_response_ms": _masked(service & is_rt, col["R723CVAL"] * unit_ms),
+        "goal_percentile": _masked(service & is_goal("percentile_response"),
                                      col["R723CPCT"]),
-        "goal_velocity_pct": _nullable(service & (goal == "velocity"), col["R723CVAL"]),
-        "ex_vel_pct": _nullable(velocity_samples > 0,
+        "goal_velocity_pct": _masked(service & is_goal("velocity"), col["R723CVAL"]),
+        "ex_vel_pct": _masked(velocity_samples > 0,
                                 _ratio(col["R723CTOU"] * 100.0, velocity_samples)),
         "policy_activated": f72.WMS.column(wms, "R723MTPA")[rec],
         "trans_swaps": col["R723CSWC"], "trans_abnormal": col["R723CARC"],
@@ -315,7 +381,9 @@ def _frame(names: list[str], columns: dict[str, object]) -> pl.DataFrame:
     series = []
     for name in names:
         value = columns[name]
-        if isinstance(value, np.ndarray) and value.dtype == object:
+        if isinstance(value, pl.Series):
+            series.append(value.alias(name))
+        elif isinstance(value, np.ndarray) and value.dtype == object:
             series.append(pl.Series(name, value.tolist(), strict=False))
         else:
             series.append(pl.Series(name, value))  # type: ignore[arg-type]
@@ -323,16 +391,11 @@ def _frame(names: list[str], columns: dict[str, object]) -> pl.DataFrame:
         else pl.DataFrame(series)
 
 
-def _release(mvs: npt.NDArray[Any]) -> npt.NDArray[np.object_]:
+def _release(mvs: str) -> str | None:
     """'ZV020400' -> 'V2R4' (as RMF prints the release); anything else as it is."""
-    out = []
-    for text in mvs.tolist():
-        t = str(text)
-        if len(t) >= 6 and t.startswith("ZV") and t[2:6].isdigit():
-            out.append(f"V{int(t[2:4])}R{int(t[4:6])}")
-        else:
-            out.append(t if t else None)  # type: ignore[arg-type]
-    return np.array(out, dtype=object)
+    if len(mvs) >= 6 and mvs.startswith("ZV") and mvs[2:6].isdigit():
+        return f"V{int(mvs[2:4])}R{int(mvs[4:6])}"
+    return mvs or None
 
 
 def _distribution(batch: Batch, trip: dict[str, Ints], rec: Ints, col: dict[str, F],
@@ -351,16 +414,20 @@ def _distribution(batch: Batch, trip: dict[str, Ints], rec: Ints, col: dict[str,
     midpoint = np.repeat(col["R723RTDM"][has], f72.RTD_BUCKETS)
     k = f72.RTD_BUCKETS
 
+    index = np.repeat(np.flatnonzero(has), k)
+
     def spread(name: str) -> object:
-        value = np.asarray(columns[name])[has]
-        return np.repeat(value, k)
+        value = columns[name]
+        if isinstance(value, pl.Series):
+            return value.gather(index)
+        return np.asarray(value)[index]
 
     data = {n: spread(n) for n in ("source", "sysplex", "system", "interval_start",
                                    "class_kind", "class_name", "period")}
     data["_record"] = np.repeat(batch.numbers[rec][has], k)
     data.update(bucket=np.tile(np.arange(1, k + 1), int(has.sum())),
-                bucket_limit_pct=_nullable(limits_ok, limits),
-                bucket_limit_ms=_nullable(limits_ok, midpoint * limits / 100.0),
+                bucket_limit_pct=_masked(limits_ok, limits),
+                bucket_limit_ms=_masked(limits_ok, midpoint * limits / 100.0),
                 trans_ended=counts)
     frame = _frame([*DISTRIBUTION.names, "_record"], data)
     return DISTRIBUTION.conform(frame).with_columns(frame["_record"])
