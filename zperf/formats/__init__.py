@@ -107,7 +107,7 @@ def _decompressed(stream: BinaryIO, head: bytes) -> tuple[BinaryIO, bytes]:
             elif module == "bz2":
                 opened = bz2.BZ2File(raw)  # type: ignore[assignment]
             else:
-                opened = lzma.LZMAFile(cast(BinaryIO, raw))  # type: ignore[assignment]
+                opened = lzma.LZMAFile(cast(BinaryIO, raw))  # type: ignore[assignment]  # noqa: SIM115
             return opened, opened.read(len(head) or 65536)
     return stream, head
 
@@ -151,8 +151,9 @@ def read(
             chosen = kind or sniff(head)
             assert chosen == "smf"
             tick = progress(name, size) if progress else None
-            w, d, tally = read_smf72(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error, encoding=encoding,
-                                     head=head, progress=tick)
+            w, d, tally = read_smf72(cast(BinaryIO, _Guarded(data, name)), name,
+                                     on_error=on_error, encoding=encoding, head=head,
+                                     progress=tick)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()

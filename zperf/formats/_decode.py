@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import codecs
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +39,7 @@ def _build_cp1047() -> codecs.CodecInfo:
     def encode(text: str, errors: str = "strict") -> tuple[bytes, int]:
         return codecs.charmap_encode(text, errors, encoding)
 
-    def decode(data: bytes, errors: str = "strict") -> tuple[str, int]:
+    def decode(data: Any, errors: str = "strict") -> tuple[str, int]:
         return codecs.charmap_decode(data, errors, decoding)
 
     return codecs.CodecInfo(encode, decode, name="cp1047")
@@ -75,7 +76,7 @@ def decode_text(column: npt.NDArray[np.bytes_], encoding: str = DEFAULT_ENCODING
         [u.decode(encoding, errors="replace").strip(" \x00") for u in uniq.tolist()],
         dtype=object,
     )
-    return texts[inverse.reshape(-1)]  # type: ignore[no-any-return]
+    return np.asarray(texts[inverse.reshape(-1)], dtype=object)
 
 
 def encode_text(text: str, width: int, encoding: str = DEFAULT_ENCODING) -> bytes:
@@ -238,7 +239,8 @@ def stck_to_datetime(raw: U64) -> npt.NDArray[np.datetime64]:
 
 def datetime_to_stck(moment: np.datetime64) -> int:
     """Encode a datetime64 as an STCK value."""
-    micros = int((np.datetime64(moment, "us") - _TOD_EPOCH) // np.timedelta64(1, "us"))
+    micros = int((np.asarray(moment).astype("datetime64[us]") - _TOD_EPOCH)
+                 // np.timedelta64(1, "us"))
     return micros << 12
 
 

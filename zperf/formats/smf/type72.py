@@ -93,7 +93,7 @@ def _text(raw: npt.NDArray[Any], index: Ints, encoding: str,
     if width <= 8 and raw.size:
         padded = np.zeros((raw.size, 8), dtype=np.uint8)
         padded[:, :width] = np.ascontiguousarray(raw).view(np.uint8).reshape(raw.size, width)
-        keys, first, inverse = np.unique(padded.view(np.uint64).reshape(-1),
+        _, first, inverse = np.unique(padded.view(np.uint64).reshape(-1),
                                          return_index=True, return_inverse=True)
         uniq = raw[first]
     else:
@@ -293,7 +293,7 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         goal_code = np.where(col["R723CRGF"] & _GOAL_TYPES[code - 1][0], code, goal_code)
 
     def is_goal(name: str) -> npt.NDArray[np.bool_]:
-        return goal_code == goal_names.index(name)
+        return np.asarray(goal_code == goal_names.index(name), dtype=bool)
 
     goal = pl.Series(goal_names, dtype=pl.String).gather(goal_code)
     unit_ms = np.zeros(rec.size)
