@@ -34,6 +34,15 @@ def format_value(name: str, value: object) -> str:
     return str(value)
 
 
+def _two_lines(name: str) -> str:
+    """Split a column name at the underscore nearest its middle."""
+    if len(name) <= 8 or "_" not in name:
+        return name
+    cuts = [i for i, c in enumerate(name) if c == "_"]
+    cut = min(cuts, key=lambda i: abs(i - len(name) / 2))
+    return name[: cut + 1] + "\n" + name[cut + 1 :]
+
+
 def write_table(frame: pl.DataFrame, out: BinaryIO, *, terminal: bool, width: int | None = None,
                 title: str | None = None) -> None:
     """Render ``frame`` as a table: boxed and coloured on a terminal, plain otherwise."""
@@ -41,8 +50,10 @@ def write_table(frame: pl.DataFrame, out: BinaryIO, *, terminal: bool, width: in
                   show_edge=False, pad_edge=False)
     numeric = {n for n, t in frame.schema.items() if t.is_numeric()}
     for name in frame.columns:
-        table.add_column(name, justify="right" if name in numeric else "left",
-                         overflow="fold")
+        # On a terminal, long names break at an underscore so that values keep one line.
+        header = _two_lines(name) if terminal else name
+        table.add_column(header, justify="right" if name in numeric else "left",
+                         no_wrap=terminal, overflow="fold")
     for row in frame.iter_rows():
         table.add_row(*(format_value(n, v) for n, v in zip(frame.columns, row, strict=True)))
     if terminal:
