@@ -21,6 +21,7 @@ from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
+from zperf.formats.smf.type72_checks import Checks, check_layout, check_periods, subset
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 # numpy's overloads are too narrow for mixed int/float/object columns under
@@ -114,77 +115,11 @@ def _masked(mask: npt.ArrayLike, values: npt.ArrayLike | pl.Series) -> pl.Series
     return pl.Series(np.where(keep, numbers, np.nan), nan_to_null=True)
 
 
-class _Checks:
-    """Collects per-record reasons; the earliest bad record is reported first."""
-
-    def __init__(self, batch: Batch) -> None:
-        self.batch = batch
-        self.ok = np.ones(len(batch.starts), dtype=bool)
-        self.reasons: dict[int, str] = {}
-
-    def fail(self, bad: npt.NDArray[np.bool_], message: object) -> None:
-        """Mark records as bad; ``message(i)`` builds the reason of record ``i``."""
-        for i in np.flatnonzero(bad & self.ok).tolist():
-            self.reasons[i] = message(i)  # type: ignore[operator]
-        self.ok &= ~bad
-
-    def report(self, tally: Tally) -> None:
-        b = self.batch
-        for i in sorted(self.reasons):
-            start, length = int(b.starts[i]), int(b.lengths[i])
-            tally.problem(self.reasons[i], record=int(b.numbers[i]), offset=int(b.offsets[i]),
-                          raw=bytes(b.data[start : start + length]))
-
-
-def _subset(batch: Batch, keep: npt.NDArray[np.bool_]) -> Batch:
-    return Batch(batch.data, batch.starts[keep], batch.lengths[keep], batch.numbers[keep],
-                 batch.offsets[keep])
-
-
-def _check_layout(batch: Batch, checks: _Checks) -> tuple[npt.NDArray[np.void], dict[str, Ints]]:
-    """Read header and triplets; fail records whose triplets do not fit them."""
-    length = batch.lengths
-    checks.fail(length < f72.RECORD_HEAD.size,
-                lambda i: f"record is {length[i]} bytes, too short for the 72.3 header and "
-                          f"triplets ({f72.RECORD_HEAD.size} bytes)")
-    head = f72.RECORD_HEAD.gather(batch.data, batch.starts, available=length)
-    trn = head["SMF72TRN"].astype(np.int64)
-    checks.fail(trn < 5, lambda i: f"SMF72TRN is {trn[i]}: a 72.3 record has at least 5 "
-                                   "triplets")
-    trip: dict[str, Ints] = {}
-    area_end = 28 + 8 * trn
-    for k, name in enumerate(f72.SECTIONS):
-        present = trn > k
-        s = np.where(present, head[f"SMF72{name}S"].astype(np.int64), 0)
-        ln = np.where(present, head[f"SMF72{name}L"].astype(np.int64), 0)
-        n = np.where(present, head[f"SMF72{name}N"].astype(np.int64), 0)
-        trip[name + "S"], trip[name + "L"], trip[name + "N"] = s, ln, n
-        where = 28 + 8 * k
-        checks.fail((n > 0) & ((s < area_end) | (s + ln * n > length)),
-                    lambda i, s=s, ln=ln, n=n, name=name, where=where:
-                    f"the {name} section triplet at +0x{where:X} (offset {s[i]}, length "
-                    f"{ln[i]}, count {n[i]}) points outside the record ({length[i]} bytes)")
-    need = (("PR", PRODUCT.end_of("SMF72SNM"), "product"),
-            ("WM", f72.WMS_MIN_LENGTH, "workload manager control"))
-    for name, minimum, text in need:
-        checks.fail((trip[name + "N"] < 1) | (trip[name + "L"] < minimum),
-                    lambda i, name=name, minimum=minimum, text=text:
-                    f"the {text} section is missing or too short ({trip[name + 'L'][i]} "
-                    f"bytes, count {trip[name + 'N'][i]}; {minimum} bytes needed)")
-    checks.fail((trip["SCN"] > 0) & (trip["SCL"] < f72.SCS_MIN_LENGTH),
-                lambda i: f"period sections are {trip['SCL'][i]} bytes, at least "
-                          f"{f72.SCS_MIN_LENGTH} needed")
-    checks.fail((trip["RTN"] > 0) & (trip["RTL"] < f72.RTS.size),
-                lambda i: f"response time entries are {trip['RTL'][i]} bytes, "
-                          f"{f72.RTS.size} needed")
-    return head, trip
-
-
 def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
                  broken: BrokenRecords) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Decode one batch of 72.3 records into (workload rows, distribution rows)."""
-    checks = _Checks(batch)
-    head, trip = _check_layout(batch, checks)
+    checks = Checks(batch)
+    head, trip = check_layout(batch, checks)
     starts = batch.starts
     safe = np.where(checks.ok, starts + trip["PRS"], starts)
     prod = PRODUCT.gather(batch.data, safe, available=np.where(checks.ok, PRODUCT.size, 0))
@@ -207,42 +142,17 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
     ran = prod["SMF72RAN"].astype(np.int64)
     is_broken = checks.ok & (ran == 1)
     if is_broken.any():
-        broken.add(_subset(batch, is_broken), tally, encoding)
+        broken.add(subset(batch, is_broken), tally, encoding)
     checks.ok &= ~is_broken
-    periods_ok = _check_periods(batch, trip, checks)
+    periods_ok = check_periods(batch, trip, checks)
     checks.report(tally)
     keep = checks.ok & periods_ok
     tally.parsed += int(keep.sum())
     if not keep.any():
         return WORKLOAD.empty(), DISTRIBUTION.empty()
     sub = {k: v[keep] for k, v in trip.items()}
-    return _decode_good(_subset(batch, keep), head[keep], prod[keep], wms[keep], sub,
+    return _decode_good(subset(batch, keep), head[keep], prod[keep], wms[keep], sub,
                         date[keep], tod[keep], interval[keep], source, encoding)
-
-
-def _check_periods(batch: Batch, trip: dict[str, Ints], checks: _Checks) -> npt.NDArray[np.bool_]:
-    """Every period must point at a response time entry the record has."""
-    ok = checks.ok.copy()
-    if not ok.any():
-        return ok
-    counts = np.where(ok, trip["SCN"], 0)
-    rec = np.repeat(np.arange(len(counts)), counts)
-    if rec.size == 0:
-        return ok
-    within = np.arange(rec.size) - np.repeat(np.cumsum(counts) - counts, counts)
-    pstart = batch.starts[rec] + trip["SCS"][rec] + within * trip["SCL"][rec]
-    raw = np.frombuffer(batch.data, dtype=np.uint8)
-    crtx = raw[pstart].astype(np.int64) << 8 | raw[pstart + 1]
-    bad_p = (crtx > 0) & (crtx >= trip["RTN"][rec])
-    if bad_p.any():
-        first: dict[int, int] = {}
-        for p in np.flatnonzero(bad_p).tolist():
-            first.setdefault(int(rec[p]), p)
-        bad = np.zeros(len(counts), dtype=bool)
-        bad[list(first)] = True
-        checks.fail(bad, lambda i: f"period {within[first[i]] + 1} points to response time "
-                    f"entry {crtx[first[i]]} but the record has {trip['RTN'][i]}")
-    return checks.ok.copy()
 
 
 def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
