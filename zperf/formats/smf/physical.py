@@ -52,7 +52,7 @@ class Batch:
 
 # ------------------------------------------------------------ detection
 
-_BCD = bytes(h << 4 | l for h in range(10) for l in range(10))
+_BCD = bytes(hi << 4 | lo for hi in range(10) for lo in range(10))
 _BCD_CLASS = b"[" + b"".join(re.escape(bytes([b])) for b in _BCD) + b"]"
 _LAST = bytes(h << 4 | s for h in range(10) for s in (0xC, 0xF))
 _LAST_CLASS = b"[" + b"".join(re.escape(bytes([b])) for b in _LAST) + b"]"
@@ -77,7 +77,7 @@ def _rdw_ok(data: bytes, pos: int) -> bool:
     if len(data) < pos + 4:
         return False
     length, seg, zero = _RDW.unpack_from(data, pos)
-    return 18 <= length <= MAX_DESCRIPTOR and seg <= 3 and zero == 0
+    return bool(18 <= length <= MAX_DESCRIPTOR and seg <= 3 and zero == 0)
 
 
 def _bdw_length(data: bytes, pos: int) -> int | None:
@@ -139,13 +139,30 @@ class _Walker:
         """Type/subtype test on a record header at ``pos`` (RDW included)."""
         if length < 6:
             return False
-        subtypes = self.wanted.get(data[pos + 5], False)
-        if subtypes is False:
+        if data[pos + 5] not in self.wanted:
             return False
+        subtypes = self.wanted[data[pos + 5]]
         if subtypes is None:
             return True
         return (length >= 24 and bool(data[pos + 4] & 0x40)
                 and (data[pos + 22] << 8 | data[pos + 23]) in subtypes)
+
+    def _bad_descriptor(self, data: bytes, pos: int, end: int, base: int, in_block: bool,
+                        length: int) -> int:
+        """A record descriptor that cannot be one: report it, return where to go on."""
+        if in_block:
+            self._bad(f"BDW/RDW mismatch: bad record descriptor "
+                      f"{data[pos:pos + 4].hex().upper()} inside the block",
+                      base + pos, data[pos:end])
+            return end
+        if length == 0:
+            why = "zero length in the record descriptor word"
+        elif length < 5:
+            why = f"record descriptor length {length} is less than 5"
+        else:
+            why = f"record descriptor word {data[pos:pos + 4].hex().upper()} is not valid"
+        self._lose(why, base + pos)
+        return pos
 
     def _bad(self, reason: str, offset: int, raw: bytes | None = None) -> None:
         self.tally.read += 1
@@ -196,43 +213,49 @@ class _Walker:
         unpack = _RDW.unpack_from
         wanted = self.wanted
         tally = self.tally
-        while pos + 4 <= end:
-            length, seg, zero = unpack(data, pos)
-            if length < 5 or zero or seg > 3 or length > MAX_DESCRIPTOR:
-                if in_block:
-                    self._bad(f"BDW/RDW mismatch: bad record descriptor "
-                              f"{data[pos:pos + 4].hex().upper()} inside the block",
-                              base + pos, data[pos:end])
-                    return end
-                if length == 0:
-                    why = "zero length in the record descriptor word"
-                elif length < 5:
-                    why = f"record descriptor length {length} is less than 5"
+        read = other = 0  # local counters: attribute updates cost in this loop
+        try:
+            while pos + 4 <= end:
+                length, seg, zero = unpack(data, pos)
+                if length < 5 or zero or seg > 3 or length > MAX_DESCRIPTOR:
+                    tally.read += read
+                    tally.other += other
+                    read = other = 0
+                    return self._bad_descriptor(data, pos, end, base, in_block, length)
+                if pos + length > end:
+                    if in_block:
+                        tally.read += read
+                        tally.other += other
+                        read = other = 0
+                        self._bad(f"BDW/RDW mismatch: the record at 0x{base + pos:X} is "
+                                  f"{length} bytes but its block ends at 0x{base + end:X}",
+                                  base + pos, data[pos:end])
+                        return end
+                    return pos
+                if seg == 0 and self.span is None:
+                    read += 1
+                    rtype = data[pos + 5] if length >= 6 else -1
+                    if rtype in wanted and (
+                            (subtypes := wanted[rtype]) is None
+                            or (length >= 24 and data[pos + 4] & 0x40
+                                and (data[pos + 22] << 8 | data[pos + 23]) in subtypes)):
+                        out.append(pos)
+                        numbers.append(tally.read + read)
+                    else:
+                        other += 1
                 else:
-                    why = f"record descriptor word {data[pos:pos + 4].hex().upper()} is not valid"
-                self._lose(why, base + pos)
-                return pos
-            if pos + length > end:
-                if in_block:
-                    self._bad(f"BDW/RDW mismatch: the record at 0x{base + pos:X} is {length} "
-                              f"bytes but its block ends at 0x{base + end:X}", base + pos,
-                              data[pos:end])
-                    return end
-                return pos
-            if seg == 0:
-                if self.span is not None:
-                    self._close_span(f"spanned record has no last segment (a complete record "
-                                     f"follows at offset 0x{base + pos:X})")
-                tally.read += 1
-                rtype = data[pos + 5]
-                if rtype in wanted and self._is_wanted(data, pos, length):
-                    out.append(pos)
-                    numbers.append(tally.read)
-                else:
-                    tally.other += 1
-            else:
-                self._segment(data, pos, length, seg, base)
-            pos += length
+                    tally.read += read
+                    tally.other += other
+                    read = other = 0
+                    if seg == 0:
+                        self._close_span(f"spanned record has no last segment (a complete "
+                                         f"record follows at offset 0x{base + pos:X})")
+                        continue  # the complete record is walked again, now with no span
+                    self._segment(data, pos, length, seg, base)
+                pos += length
+        finally:
+            tally.read += read
+            tally.other += other
         if in_block and pos != end:
             self._bad(f"BDW/RDW mismatch: {end - pos} bytes left over at the end of the block "
                       f"(too few for a record descriptor)", base + pos, data[pos:end])
