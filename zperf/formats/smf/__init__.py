@@ -22,7 +22,7 @@ from zperf.tables import DISTRIBUTION, WORKLOAD
 
 #: Bytes of wanted records decoded together: large enough to amortize the fixed
 #: cost of a batch, small enough to stay in cache (measured best at 2-8 MiB).
-DECODE_BATCH_BYTES = 4 * 1024 * 1024
+DECODE_BATCH_BYTES = 16 * 1024 * 1024
 
 #: Columns that identify a row of the workload table.
 WORKLOAD_KEY = ["sysplex", "system", "interval_start", "class_kind", "class_name", "period"]

@@ -57,7 +57,7 @@ PERIOD_FIELDS = (
 )
 #: Records per block: their period sections (about 1.6 MB) stay in the CPU cache
 #: while every field is pulled out of them.
-BLOCK_RECORDS = 1024
+BLOCK_RECORDS = 2048
 
 
 def _period_columns(batch: Batch, trip: dict[str, Ints], counts: Ints,
