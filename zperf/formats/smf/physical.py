@@ -26,6 +26,7 @@ from zperf.formats._tally import Tally
 
 CHUNK_SIZE = 8 * 1024 * 1024
 MAX_DESCRIPTOR = 32760  # largest record or segment length in a descriptor
+MAX_BLOCK = 1024 * 1024  # largest block an extended BDW may give (LBI blocks are 256 KiB)
 RETRANSFER = (
     "transfer the data set again in binary with `quote site rdw` "
     "(or read it as RECFM=U to keep the block descriptors)"
@@ -80,12 +81,44 @@ def _rdw_ok(data: bytes, pos: int) -> bool:
     return bool(18 <= length <= MAX_DESCRIPTOR and seg <= 3 and zero == 0)
 
 
+def _chain_ok(data: bytes, start: int, framing: str, hops: int = 4) -> bool:
+    """Does a plausible chain of descriptors start here? (resynchronisation test)
+
+    A record header can appear by chance inside other data; a run of several
+    descriptors that follow each other exactly (to the end of the data at the
+    most) almost never does.
+    """
+    if framing == "bdw":
+        block = _bdw_length(data, start)
+        if block is None or block < 22 or not _rdw_ok(data, start + 4):
+            return False
+        pos, end = start + 4, min(len(data), start + block)
+        while pos + 4 <= end:
+            length, seg, zero = _RDW.unpack_from(data, pos)
+            if length < 5 or seg > 3 or zero:
+                return False
+            pos += length
+        return pos == end or end < start + block
+    if not _rdw_ok(data, start):
+        return False
+    pos = start
+    for _ in range(hops):
+        length, seg, zero = _RDW.unpack_from(data, pos)
+        if length < 5 or seg > 3 or zero:
+            return False
+        pos += length
+        if pos + 4 > len(data):
+            return True
+    return True
+
+
 def _bdw_length(data: bytes, pos: int) -> int | None:
     """Block length from a BDW (plain or extended), or None if it cannot be one."""
     if len(data) < pos + 4:
         return None
-    if data[pos] & 0x80:
-        return int(_U32.unpack_from(data, pos)[0] & 0x7FFF_FFFF)
+    if data[pos] & 0x80:  # extended BDW: large blocks (tape, the large block interface)
+        length = int(_U32.unpack_from(data, pos)[0] & 0x7FFF_FFFF)
+        return length if length <= MAX_BLOCK else None
     length = int(_U16.unpack_from(data, pos)[0])
     return length if data[pos + 2] == 0 and data[pos + 3] == 0 else None
 
@@ -102,7 +135,7 @@ def detect_framing(head: bytes, file: str) -> str:
     block = _bdw_length(head, 0)
     if block is not None and block >= 22 and _rdw_ok(head, 4) and _date_ok(head, 14):
         return "bdw"
-    if _date_ok(head, 6) and head[0] & 0xC0:
+    if _date_ok(head, 6) and _U32.unpack_from(head, 2)[0] < 8_640_000:  # time < 24 h
         raise TransferError(file, "no record descriptor words: the file was transferred in "
                             f"binary without `quote site rdw`; {RETRANSFER}", record=1, offset=0)
     sample = head[:65536]
@@ -291,9 +324,7 @@ class _Walker:
             start = match.start() - shift
             if start < pos + 1:
                 continue
-            if not _rdw_ok(data, start + shift):
-                continue
-            if shift and _bdw_length(data, start) is None:
+            if not _chain_ok(data, start, self.framing):
                 continue
             assert self.lost_at is not None
             self._bad(f"{self.lost_why}; {base + start - self.lost_at} bytes skipped up to the "
