@@ -376,10 +376,11 @@ def scan(
     framing = detect_framing(first, tally.file)
     walker = _Walker(framing, wanted, tally)
     data, base = first, 0
+    final = not first
     while True:
-        more = stream.read(chunk_size) if data else b""
-        final = not more
-        if more:
+        if not final:
+            more = stream.read(chunk_size)
+            final = not more  # only an empty read is the end: a chunk can end on a record
             data += more  # one copy of the chunk; the walk below reads it in place
         pos = 0
         starts: list[int] = []
