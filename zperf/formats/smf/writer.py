@@ -247,11 +247,10 @@ def frame_bdw(records: Iterable[bytes], block_size: int = 27998, spanned: bool =
 
     for record in records:
         pending = [record[:2] + b"\x00\x00" + record[4:]]
+        if spanned and len(record) > block_size - used and block_size - used < 64:
+            close()  # too little room left to be worth a first segment
         if spanned and len(record) > block_size - used:
             room = block_size - used
-            if room < 64:
-                close()
-                room = block_size - 4
             body = record[4:]
             first = body[: room - 4]
             pending = [_U16.pack(len(first) + 4) + b"\x01\x00" + first]
