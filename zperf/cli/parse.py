@@ -77,7 +77,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     if report.FORMATS[fmt] and terminal:
         raise click.UsageError(f"{fmt} is binary: give -o FILE or redirect standard output")
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory())
+                          progress=_progress_factory(), tables=[table])
     frame = result.tables[table]
     if columns:
         wanted = [c.strip() for c in columns.split(",") if c.strip()]

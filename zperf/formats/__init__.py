@@ -129,8 +129,13 @@ def read(
     on_error: OnError = "raise",
     encoding: str = DEFAULT_ENCODING,
     progress: Progress | None = None,
+    tables: Sequence[str] | None = None,
 ) -> ParseResult:
-    """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3)."""
+    """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3).
+
+    ``tables`` names the tables wanted (default: all); a table not wanted may
+    be skipped while reading and then comes back empty.
+    """
     if on_error not in ON_ERROR_CHOICES:
         raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
     if kind is not None and kind not in KINDS:
@@ -153,7 +158,8 @@ def read(
             tick = progress(name, size) if progress else None
             w, d, tally = read_smf72(cast(BinaryIO, _Guarded(data, name)), name,
                                      on_error=on_error, encoding=encoding, head=head,
-                                     progress=tick)
+                                     progress=tick,
+                                     distribution=tables is None or "distribution" in tables)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()

@@ -37,10 +37,13 @@ def read_smf72(
     head: bytes = b"",
     chunk_size: int = CHUNK_SIZE,
     progress: Callable[[int], None] | None = None,
+    distribution: bool = True,
 ) -> tuple[pl.DataFrame, pl.DataFrame, Tally]:
     """Read SMF 72.3 records from ``stream`` into (workload, distribution, tally).
 
-    ``file`` names the input in messages and in the ``source`` column.
+    ``file`` names the input in messages and in the ``source`` column.  With
+    ``distribution=False`` the (14 times larger) distribution table is not
+    built and comes back empty.
     """
     tally = Tally(file, on_error)
     broken = BrokenRecords()
@@ -48,7 +51,7 @@ def read_smf72(
     dists: list[pl.DataFrame] = []
 
     def decode(batch: Batch) -> None:
-        work, dist = decode_batch(batch, tally, file, encoding, broken)
+        work, dist = decode_batch(batch, tally, file, encoding, broken, distribution)
         if work.height:
             frames.append(work)
         if dist.height:
@@ -57,7 +60,7 @@ def read_smf72(
     pending: list[Batch] = []
     count = 0
     for batch in scan(stream, tally, {72: frozenset({3})}, head, chunk_size, progress):
-        pending.append(batch)
+        pending.append(_compact(batch))  # lets the chunk go: memory stays flat
         count += int(batch.lengths.sum())
         if count >= DECODE_BATCH_BYTES:
             decode(_merge(pending))
@@ -71,16 +74,23 @@ def read_smf72(
     return (*_finish(frames, dists, tally), tally)
 
 
+def _compact(batch: Batch) -> Batch:
+    """The batch's records copied out of their chunk, next to each other."""
+    blob = b"".join([batch.data[s : s + n] for s, n in
+                     zip(batch.starts.tolist(), batch.lengths.tolist(), strict=True)])
+    starts = np.concatenate(([0], np.cumsum(batch.lengths)[:-1])).astype(np.int64)
+    return Batch(memoryview(blob), starts, batch.lengths, batch.numbers, batch.offsets)
+
+
 def _merge(batches: list[Batch]) -> Batch:
-    """One batch from several: the records copied next to each other.
+    """One batch from several compact ones.
 
     Decoding has a fixed cost per batch (building columns and frames), so
     wanted records from many chunks are decoded together.
     """
     if len(batches) == 1:
         return batches[0]
-    blob = b"".join([b.data[s : s + n] for b in batches
-                     for s, n in zip(b.starts.tolist(), b.lengths.tolist(), strict=True)])
+    blob = b"".join([b.data for b in batches])
     lengths = np.concatenate([b.lengths for b in batches])
     starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
     return Batch(memoryview(blob), starts, lengths,
@@ -97,16 +107,16 @@ def _finish(frames: list[pl.DataFrame], dists: list[pl.DataFrame],
     work = pl.concat(frames, rechunk=False)
     if not work["_record"].is_sorted():  # spanned and broken records come after their batch
         work = work.sort("_record", "period", maintain_order=True)
-    unique = work.filter(pl.struct(WORKLOAD_KEY).is_first_distinct())
+    first = work.select(pl.struct(WORKLOAD_KEY).is_first_distinct()).to_series()
+    unique = work.filter(first)
     tally.duplicates = work.height - unique.height
-    kept = unique["_record"].unique()
     dist = DISTRIBUTION.empty()
     if dists:
         dist = pl.concat(dists, rechunk=False)
-        if tally.duplicates:
-            dist = dist.filter(pl.col("_record").is_in(kept.implode()))
+        if tally.duplicates:  # drop the buckets of the dropped class periods
+            dist = dist.join(unique.select("_record", "period"), on=["_record", "period"],
+                             how="semi", maintain_order="left")
         if not dist["_record"].is_sorted():
             dist = dist.sort("_record", "period", "bucket", maintain_order=True)
-        dist = dist.filter(pl.struct([*WORKLOAD_KEY, "bucket"]).is_first_distinct())
         dist = dist.drop("_record")
     return unique.drop("_record"), dist

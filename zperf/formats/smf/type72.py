@@ -115,14 +115,38 @@ def _masked(mask: npt.ArrayLike, values: npt.ArrayLike | pl.Series) -> pl.Series
     return pl.Series(np.where(keep, numbers, np.nan), nan_to_null=True)
 
 
+def _control_sections(batch: Batch, trip: dict[str, Ints],
+                      checks: Checks) -> tuple[npt.NDArray[np.void], npt.NDArray[np.void]]:
+    """The product and workload manager sections of every record.
+
+    RMF writes them back to back after the triplets; then one slice per
+    record serves both (viewed at their offsets), else each is cut alone.
+    """
+    starts, ok = batch.starts, checks.ok
+    product_at, wms_at = f72.RECORD_HEAD.size, f72.RECORD_HEAD.size + PRODUCT.size
+    if bool(np.all(ok & (trip["PRS"] == product_at) & (trip["PRL"] == PRODUCT.size)
+                   & (trip["WMS"] == wms_at) & (trip["WML"] >= f72.WMS.size))):
+        span = PRODUCT.size + f72.WMS.size
+        blob = b"".join([batch.data[s : s + span] for s in (starts + product_at).tolist()])
+        n = len(starts)
+        prod = np.ndarray((n,), PRODUCT.dtype, buffer=blob, offset=0, strides=(span,))
+        wms = np.ndarray((n,), f72.WMS.dtype, buffer=blob, offset=PRODUCT.size,
+                         strides=(span,))
+        return prod, wms
+    safe = np.where(ok, starts + trip["PRS"], starts)
+    prod = PRODUCT.gather(batch.data, safe, available=np.where(ok, PRODUCT.size, 0))
+    safe = np.where(ok, starts + trip["WMS"], starts)
+    wms = f72.WMS.gather(batch.data, safe, available=np.where(ok, trip["WML"], 0))
+    return prod, wms
+
+
 def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
-                 broken: BrokenRecords) -> tuple[pl.DataFrame, pl.DataFrame]:
+                 broken: BrokenRecords,
+                 distribution: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Decode one batch of 72.3 records into (workload rows, distribution rows)."""
     checks = Checks(batch)
     head, trip = check_layout(batch, checks)
-    starts = batch.starts
-    safe = np.where(checks.ok, starts + trip["PRS"], starts)
-    prod = PRODUCT.gather(batch.data, safe, available=np.where(checks.ok, PRODUCT.size, 0))
+    prod, wms = _control_sections(batch, trip, checks)
     date, date_ok = dec.smf_date(prod["SMF72DAT"])
     tod, tod_ok = dec.smf_time_of_day(prod["SMF72IST"])
     interval, int_ok = dec.rmf_duration(prod["SMF72INT"])
@@ -132,8 +156,6 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
     checks.fail(~int_ok | (interval <= 0), lambda i: "interval length SMF72INT "
                 f"{prod['SMF72INT'][i].tobytes().hex().upper()} is not a valid non-zero "
                 "mmsstttF value")
-    safe = np.where(checks.ok, starts + trip["WMS"], starts)
-    wms = f72.WMS.gather(batch.data, safe, available=np.where(checks.ok, trip["WML"], 0))
     for field, label in (("R723MCPU", "CPU service coefficient"), ("R723MSRB",
                          "SRB service coefficient"), ("R723MADJ", "CPU rate adjustment")):
         value = wms[field]
@@ -152,13 +174,13 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
         return WORKLOAD.empty(), DISTRIBUTION.empty()
     sub = {k: v[keep] for k, v in trip.items()}
     return _decode_good(subset(batch, keep), head[keep], prod[keep], wms[keep], sub,
-                        date[keep], tod[keep], interval[keep], source, encoding)
+                        date[keep], tod[keep], interval[keep], source, encoding, distribution)
 
 
 def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
                  wms: npt.NDArray[np.void], trip: dict[str, Ints],
                  date: npt.NDArray[np.datetime64], tod: Ints, interval: F, source: str,
-                 encoding: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+                 encoding: str, distribution: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
     counts = trip["SCN"]
     rec = np.repeat(np.arange(len(counts)), counts)
     col = _period_columns(batch, trip, counts, rec)
@@ -283,8 +305,9 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
     }
     frame = _frame(WORKLOAD.names, columns).with_columns(
         pl.Series("_record", batch.numbers[rec]))
-    dist = _distribution(batch, trip, rec, col, columns)
-    return frame, dist
+    if not distribution:
+        return frame, DISTRIBUTION.empty()
+    return frame, _distribution(batch, trip, rec, col, frame)
 
 
 def _frame(names: list[str], columns: dict[str, object]) -> pl.DataFrame:
@@ -309,36 +332,33 @@ def _release(mvs: str) -> str | None:
 
 
 def _distribution(batch: Batch, trip: dict[str, Ints], rec: Ints, col: dict[str, F],
-                  columns: dict[str, object]) -> pl.DataFrame:
+                  work: pl.DataFrame) -> pl.DataFrame:
+    """Bucket rows of the periods that point at a distribution entry.
+
+    Key columns are taken from the workload rows just built, with one
+    gather, rather than built again column by column.
+    """
     crtx = col["R723CRTX"].astype(np.int64)
     has = (crtx > 0) & (trip["RTN"][rec] > 0)
     if not has.any():
-        return DISTRIBUTION.empty()
+        return DISTRIBUTION.empty().with_columns(pl.lit(None, pl.Int64).alias("_record"))
     base = batch.starts[rec][has] + trip["RTS"][rec][has]
     entries = f72.RTS.gather(batch.data, base + crtx[has] * trip["RTL"][rec][has])
     maps = f72.RTS.gather(batch.data, base)
     names = [f"R723RB{b + 1:02d}" for b in range(f72.RTD_BUCKETS)]
+    k = f72.RTD_BUCKETS
     counts = np.stack([entries[n].astype(np.int64) for n in names], axis=1).reshape(-1)
     limits = np.stack([maps[n].astype(np.int64) for n in names], axis=1).reshape(-1)
     limits_ok = (limits > 0) & (limits < 0xFFFF0000)
-    midpoint = np.repeat(col["R723RTDM"][has], f72.RTD_BUCKETS)
-    k = f72.RTD_BUCKETS
-
-    index = np.repeat(np.flatnonzero(has), k)
-
-    def spread(name: str) -> object:
-        value = columns[name]
-        if isinstance(value, pl.Series):
-            return value.gather(index)
-        return np.asarray(value)[index]
-
-    data = {n: spread(n) for n in ("source", "sysplex", "system", "interval_start",
-                                   "class_kind", "class_name", "period")}
-    data["_record"] = np.repeat(batch.numbers[rec][has], k)
-    data.update(bucket=np.tile(np.arange(1, k + 1), int(has.sum())),
-                bucket_limit_pct=_masked(limits_ok, limits),
-                bucket_limit_ms=_masked(limits_ok, midpoint * limits / 100.0),
-                trans_ended=counts)
-    frame = _frame([*DISTRIBUTION.names, "_record"], data)
-    return DISTRIBUTION.conform(frame).with_columns(frame["_record"])
-
+    midpoint = np.repeat(col["R723RTDM"][has], k).astype(np.float64)
+    keys = work.select(*DISTRIBUTION.names[:7], "_record")[np.repeat(np.flatnonzero(has), k)]
+    return keys.with_columns(
+        pl.Series("bucket", np.tile(np.arange(1, k + 1, dtype=np.int32), int(has.sum()))),
+        pl.Series("bucket_limit_pct", np.where(limits_ok, limits, 0)),
+        pl.Series("bucket_limit_ms", np.where(limits_ok, midpoint * limits / 100.0, np.nan),
+                  nan_to_null=True),
+        pl.Series("trans_ended", counts),
+        pl.Series("_ok", limits_ok),
+    ).with_columns(
+        pl.when(pl.col("_ok")).then(pl.col("bucket_limit_pct")).alias("bucket_limit_pct"),
+    ).select(*DISTRIBUTION.names, "_record")

@@ -73,7 +73,7 @@ class ClassInterval:
     start: dt.datetime
     interval_seconds: float
     class_name: str
-    periods: list[Mapping[str, object]]
+    periods: Sequence[Mapping[str, object]]
     report_class: bool = False
     policy: str = "POLICY"
     workload: str = "WORKLOAD"

@@ -1,0 +1,244 @@
+"""Benchmark of the binary SMF reader: scan rate and 72.3 decode rate.
+
+    python benchmarks/smf_read.py [--size-mb 1024] [--framing rdw|bdw] [--out FILE]
+
+Builds (once, then reuses) a mixed dump of about ``--size-mb`` megabytes in
+which 10 % of the bytes are SMF 72.3 records (1 to 3 periods per service
+class, 1 per report class) and the rest are records of other types with
+typical sizes (SMF 30, 42, 70, 74, 110...).  Then, each in a fresh process so
+that peak memory is its own, it measures:
+
+* scan: walking every record descriptor and picking out the 72.3 records;
+* decode: ``read_smf72`` end to end (workload and distribution tables);
+* baseline: a straightforward decoder that unpacks each needed field with
+  ``struct.unpack_from`` and converts HFP in Python, on the first 64 MB.
+
+It prints MB/s, period rows/s, the speed-up over the baseline and the peak
+resident memory of each phase.  Numbers vary with the machine: compare runs
+made on the same one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import math
+import random
+import resource
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from zperf.formats import _decode as dec
+from zperf.formats._tally import Tally
+from zperf.formats.smf import read_smf72, writer
+from zperf.formats.smf.physical import scan
+
+HERE = Path(__file__).resolve().parent
+OTHER_SIZES = {30: (1500, 3200), 42: (600, 1400), 70: (5000, 7000), 74: (3000, 5000),
+               110: (20000, 30000), 14: (300, 600), 89: (1500, 2500), 113: (1000, 1800)}
+START = dt.datetime(2026, 1, 5, 0, 0)
+
+
+def _interval_records(rng: random.Random) -> list[bytes]:
+    """The 72.3 records of one interval: 45 service classes, 25 report classes."""
+    records = []
+    for i in range(70):
+        report = i >= 45
+        n = 1 if report else 1 + i % 3
+        periods = [writer.period_values(
+            interval_seconds=900, adj=4000, ended=rng.randrange(0, 10**6),
+            executed=rng.randrange(0, 10**5), cpu_seconds=rng.uniform(0, 900),
+            srb_seconds=rng.uniform(0, 50), iip_seconds=rng.uniform(0, 300),
+            iipcp_seconds=rng.uniform(0, 30), resp_ms=rng.uniform(0.1, 2000),
+            trans_avg=rng.uniform(0, 50), trans_mpl=rng.uniform(0, 50)) for _ in range(n)]
+        records += writer.build_type72_3(writer.ClassInterval(
+            system=f"SY{i % 4:02d}", sysplex="PLEXBNCH", start=START, interval_seconds=900.0,
+            class_name=f"{'RC' if report else 'SC'}{i:04d}", periods=periods,
+            report_class=report, rtd=[[rng.randrange(1000) for _ in range(14)]] * n))
+    return records
+
+
+def _patch_interval(record: bytes, when: dt.datetime) -> bytes:
+    """The same record for another interval: new SMF72IST/SMF72DAT in the product section."""
+    buf = bytearray(record)
+    prs = struct.unpack_from(">I", buf, 28)[0]
+    buf[prs + 10 : prs + 14] = dec.encode_time_of_day(
+        when.hour * 3600 + when.minute * 60)
+    buf[prs + 14 : prs + 18] = dec.encode_smf_date(when.year, when.timetuple().tm_yday)
+    return bytes(buf)
+
+
+def build(path: Path, size_mb: int, framing: str) -> None:
+    rng = random.Random(72)
+    template = _interval_records(rng)
+    template_bytes = sum(len(r) for r in template)
+    others = [writer.other_record(t, rng.randrange(*OTHER_SIZES[t]), START,
+                                  fill=rng.randrange(256))
+              for t in OTHER_SIZES for _ in range(6)]
+    target = size_mb * 1024 * 1024
+    written, interval = 0, 0
+    with path.open("wb") as out:
+        out.write(writer.frame_rdw([writer.dump_header(START)]))
+        while written < target:
+            when = START + dt.timedelta(minutes=15 * interval)
+            group = [_patch_interval(r, when) for r in template]
+            filler: list[bytes] = []
+            fill_bytes = 0
+            while fill_bytes < 9 * template_bytes:
+                record = rng.choice(others)
+                filler.append(record)
+                fill_bytes += len(record)
+            step = max(1, len(filler) // len(group))
+            mixed = []
+            for i, record in enumerate(group):
+                mixed += [*filler[i * step:(i + 1) * step], record]
+            mixed += filler[len(group) * step :]
+            blob = (writer.frame_rdw(mixed) if framing == "rdw"
+                    else writer.frame_bdw(mixed, 27998, spanned=True))
+            out.write(blob)
+            written += len(blob)
+            interval += 1
+        out.write(writer.frame_rdw([writer.dump_trailer(START)]))
+
+
+# ------------------------------------------------------------ phases (own process)
+
+
+def _hfp(raw: bytes) -> float:
+    sign = -1.0 if raw[0] & 0x80 else 1.0
+    fraction = int.from_bytes(raw[1:8], "big")
+    return sign * math.ldexp(fraction, 4 * ((raw[0] & 0x7F) - 64) - 56)
+
+
+_HFP_FIELDS = {"CSRV": 24, "CCPU": 32, "CIOC": 40, "CMSO": 48, "CSRB": 56, "CTRR": 136,
+               "CTAT": 144, "CRCT": 152, "CIIT": 160, "CHST": 168, "CTET": 200, "CXET": 208,
+               "CETS": 216, "CICT": 316, "CIWT": 324, "CIDT": 332, "CIOT": 396, "CQDT": 404,
+               "CADT": 412, "CCVT": 420, "CIQT": 428, "CIEA": 436, "CXEA": 444, "CFEA": 452,
+               "CSUP": 544, "CSUC": 552, "CIFA": 560, "CIFC": 568, "CTETX": 720}
+_U4_FIELDS = {"CSWC": 176, "CRCP": 184, "CARC": 188, "CNCP": 192, "CCUS": 224, "CTOT": 228,
+              "CIRC": 340, "CTOU": 344, "CVAL": 12, "RTDM": 608}
+
+
+def baseline(path: Path, limit: int) -> dict[str, float]:
+    """A per-field struct decoder, as one would write it first."""
+    data = path.read_bytes()[:limit]
+    rows = []
+    t0 = time.perf_counter()
+    pos = 0
+    while pos + 4 <= len(data):
+        length = struct.unpack_from(">H", data, pos)[0]
+        if pos + length > len(data):
+            break
+        if data[pos + 5] == 72 and struct.unpack_from(">H", data, pos + 22)[0] == 3:
+            rec = data[pos : pos + length]
+            prs = struct.unpack_from(">I", rec, 28)[0]
+            wms = struct.unpack_from(">I", rec, 36)[0]
+            scs, scl, scn = struct.unpack_from(">IHH", rec, 60)
+            interval = rec[prs + 18 : prs + 22].hex()
+            seconds = int(interval[0:2]) * 60 + int(interval[2:4]) + int(interval[4:7]) / 1000
+            mcpu = struct.unpack_from(">I", rec, wms + 52)[0]
+            madj = struct.unpack_from(">I", rec, wms + 172)[0]
+            name = rec[wms + 120 : wms + 128].decode("cp037").strip()
+            for p in range(scn):
+                base = scs + p * scl
+                row: dict[str, object] = {"class": name, "period": rec[base + 8]}
+                for field, off in _HFP_FIELDS.items():
+                    row[field] = _hfp(rec[base + off : base + off + 8])
+                for field, off in _U4_FIELDS.items():
+                    row[field] = struct.unpack_from(">I", rec, base + off)[0]
+                row["cpu_seconds"] = float(row["CCPU"]) * madj / (1600 * mcpu)  # type: ignore[arg-type]
+                row["end_per_sec"] = float(row["CRCP"]) / seconds  # type: ignore[arg-type]
+                rows.append(row)
+        pos += length
+    elapsed = time.perf_counter() - t0
+    return {"seconds": elapsed, "rows": len(rows), "mb": len(data) / 1e6}
+
+
+def phase_scan(path: Path) -> dict[str, float]:
+    tally = Tally(str(path))
+    t0 = time.perf_counter()
+    wanted = 0
+    with path.open("rb") as stream:
+        for batch in scan(stream, tally, {72: frozenset({3})}):
+            wanted += len(batch.starts)
+    return {"seconds": time.perf_counter() - t0, "records": tally.read, "wanted": wanted}
+
+
+def phase_decode(path: Path, distribution: bool) -> dict[str, float]:
+    t0 = time.perf_counter()
+    with path.open("rb") as stream:
+        work, dist, tally = read_smf72(stream, str(path), distribution=distribution)
+    return {"seconds": time.perf_counter() - t0, "rows": work.height,
+            "distribution_rows": dist.height, "records": tally.read,
+            "balanced": tally.balanced()}
+
+
+def _run_phase(name: str, path: Path) -> dict[str, float]:
+    result = subprocess.run([sys.executable, __file__, "--phase", name, "--out", str(path)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)  # type: ignore[no-any-return]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size-mb", type=int, default=1024)
+    parser.add_argument("--framing", choices=["rdw", "bdw"], default="rdw")
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--phase", choices=["scan", "decode", "decode-all", "baseline"],
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--baseline-mb", type=int, default=64)
+    args = parser.parse_args()
+    path = args.out or HERE / "data" / f"mixed-{args.size_mb}mb-{args.framing}.smf"
+    if args.phase:
+        if args.phase == "scan":
+            result = phase_scan(path)
+        elif args.phase == "baseline":
+            result = baseline(path, args.baseline_mb * 1024 * 1024)
+        else:
+            result = phase_decode(path, distribution=args.phase == "decode-all")
+        result["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(json.dumps(result))
+        return 0
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        t0 = time.perf_counter()
+        build(path, args.size_mb, args.framing)
+        print(f"built {path} in {time.perf_counter() - t0:.1f} s")
+    size_mb = path.stat().st_size / 1e6
+    with path.open("rb") as stream:  # warm the page cache
+        while stream.read(64 * 1024 * 1024):
+            pass
+    scan_r = _run_phase("scan", path)
+    decode_r = _run_phase("decode", path)
+    all_r = _run_phase("decode-all", path)
+    base_r = _run_phase("baseline", path)
+    decode_only = decode_r["seconds"] - scan_r["seconds"]
+    rows = decode_r["rows"]
+    base_rate = base_r["rows"] / base_r["seconds"]
+    lines = [
+        f"file            {path.name}: {size_mb:.0f} MB, {scan_r['records']:.0f} records, "
+        f"{scan_r['wanted']:.0f} of them 72.3, {rows:.0f} period rows",
+        f"scan            {scan_r['seconds']:.2f} s  {size_mb / scan_r['seconds']:.0f} MB/s"
+        f"   peak RSS {scan_r['max_rss_mb']:.0f} MB",
+        f"parse (total)   {decode_r['seconds']:.2f} s  {size_mb / decode_r['seconds']:.0f} MB/s"
+        f"  {rows / decode_r['seconds']:,.0f} rows/s   peak RSS {decode_r['max_rss_mb']:.0f} MB",
+        f"decode only     {rows / decode_only:,.0f} period rows/s (total minus scan)",
+        f"with buckets    {all_r['seconds']:.2f} s  {rows / all_r['seconds']:,.0f} rows/s with "
+        f"the distribution table ({all_r['distribution_rows']:,.0f} bucket rows)   peak RSS "
+        f"{all_r['max_rss_mb']:.0f} MB",
+        f"baseline        {base_rate:,.0f} period rows/s (struct per field, first "
+        f"{base_r['mb']:.0f} MB)",
+        f"speed-up        {rows / decode_r['seconds'] / base_rate:.1f}x end to end, "
+        f"{rows / decode_only / base_rate:.1f}x decode only",
+        f"tally balanced  {bool(decode_r['balanced'])}",
+    ]
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
