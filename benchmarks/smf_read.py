@@ -82,7 +82,9 @@ def build(path: Path, size_mb: int, framing: str) -> None:
     target = size_mb * 1024 * 1024
     written, interval = 0, 0
     with path.open("wb") as out:
-        out.write(writer.frame_rdw([writer.dump_header(START)]))
+        frame = (writer.frame_rdw if framing == "rdw"
+                 else lambda records: writer.frame_bdw(records, 27998, spanned=True))
+        out.write(frame([writer.dump_header(START)]))
         while written < target:
             when = START + dt.timedelta(minutes=15 * interval)
             group = [_patch_interval(r, when) for r in template]
@@ -97,12 +99,11 @@ def build(path: Path, size_mb: int, framing: str) -> None:
             for i, record in enumerate(group):
                 mixed += [*filler[i * step:(i + 1) * step], record]
             mixed += filler[len(group) * step :]
-            blob = (writer.frame_rdw(mixed) if framing == "rdw"
-                    else writer.frame_bdw(mixed, 27998, spanned=True))
+            blob = frame(mixed)
             out.write(blob)
             written += len(blob)
             interval += 1
-        out.write(writer.frame_rdw([writer.dump_trailer(START)]))
+        out.write(frame([writer.dump_trailer(START)]))
 
 
 # ------------------------------------------------------------ phases (own process)
@@ -123,16 +124,35 @@ _U4_FIELDS = {"CSWC": 176, "CRCP": 184, "CARC": 188, "CNCP": 192, "CCUS": 224, "
               "CIRC": 340, "CTOU": 344, "CVAL": 12, "RTDM": 608}
 
 
-def baseline(path: Path, limit: int) -> dict[str, float]:
+def _baseline_records(data: bytes, framing: str) -> list[tuple[int, int]]:
+    """(start, length) of every complete record, walked one descriptor at a time."""
+    found = []
+    blocks = [(0, len(data))]
+    if framing == "bdw":
+        blocks, pos = [], 0
+        while pos + 4 <= len(data):
+            size = struct.unpack_from(">H", data, pos)[0]
+            if size < 8 or pos + size > len(data):
+                break
+            blocks.append((pos + 4, pos + size))
+            pos += size
+    for pos, end in blocks:
+        while pos + 4 <= end:
+            length, seg = struct.unpack_from(">HB", data, pos)
+            if length < 4 or pos + length > end:
+                break
+            if seg == 0:
+                found.append((pos, length))
+            pos += length
+    return found
+
+
+def baseline(path: Path, limit: int, framing: str) -> dict[str, float]:
     """A per-field struct decoder, as one would write it first."""
     data = path.read_bytes()[:limit]
     rows = []
     t0 = time.perf_counter()
-    pos = 0
-    while pos + 4 <= len(data):
-        length = struct.unpack_from(">H", data, pos)[0]
-        if pos + length > len(data):
-            break
+    for pos, length in _baseline_records(data, framing):
         if data[pos + 5] == 72 and struct.unpack_from(">H", data, pos + 22)[0] == 3:
             rec = data[pos : pos + length]
             prs = struct.unpack_from(">I", rec, 28)[0]
@@ -153,7 +173,6 @@ def baseline(path: Path, limit: int) -> dict[str, float]:
                 row["cpu_seconds"] = float(row["CCPU"]) * madj / (1600 * mcpu)  # type: ignore[arg-type]
                 row["end_per_sec"] = float(row["CRCP"]) / seconds  # type: ignore[arg-type]
                 rows.append(row)
-        pos += length
     elapsed = time.perf_counter() - t0
     return {"seconds": elapsed, "rows": len(rows), "mb": len(data) / 1e6}
 
@@ -178,7 +197,9 @@ def phase_decode(path: Path, distribution: bool) -> dict[str, float]:
 
 
 def _run_phase(name: str, path: Path) -> dict[str, float]:
-    result = subprocess.run([sys.executable, __file__, "--phase", name, "--out", str(path)],
+    framing = "bdw" if path.stem.endswith("bdw") else "rdw"
+    result = subprocess.run([sys.executable, __file__, "--phase", name, "--out", str(path),
+                             "--framing", framing],
                             capture_output=True, text=True, check=True)
     return json.loads(result.stdout)  # type: ignore[no-any-return]
 
@@ -197,7 +218,7 @@ def main() -> int:
         if args.phase == "scan":
             result = phase_scan(path)
         elif args.phase == "baseline":
-            result = baseline(path, args.baseline_mb * 1024 * 1024)
+            result = baseline(path, args.baseline_mb * 1024 * 1024, args.framing)
         else:
             result = phase_decode(path, distribution=args.phase == "decode-all")
         result["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
