@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from zperf.formats._decode import DEFAULT_ENCODING
@@ -57,16 +58,13 @@ def read_smf72(
         if dist.height:
             dists.append(dist)
 
-    pending: list[Batch] = []
-    count = 0
+    pending = _Pending()
     for batch in scan(stream, tally, {72: frozenset({3})}, head, chunk_size, progress):
-        pending.append(_compact(batch))  # lets the chunk go: memory stays flat
-        count += int(batch.lengths.sum())
-        if count >= DECODE_BATCH_BYTES:
-            decode(_merge(pending))
-            pending, count = [], 0
-    if pending:
-        decode(_merge(pending))
+        pending.add(batch)  # copies the wanted records out: the chunk can go
+        if len(pending.blob) >= DECODE_BATCH_BYTES:
+            decode(pending.take())
+    if pending.lengths:
+        decode(pending.take())
     combined = broken.take()
     if combined is not None:
         decode(combined)
@@ -74,28 +72,36 @@ def read_smf72(
     return (*_finish(frames, dists, tally), tally)
 
 
-def _compact(batch: Batch) -> Batch:
-    """The batch's records copied out of their chunk, next to each other."""
-    blob = b"".join([batch.data[s : s + n] for s, n in
-                     zip(batch.starts.tolist(), batch.lengths.tolist(), strict=True)])
-    starts = np.concatenate(([0], np.cumsum(batch.lengths)[:-1])).astype(np.int64)
-    return Batch(memoryview(blob), starts, batch.lengths, batch.numbers, batch.offsets)
-
-
-def _merge(batches: list[Batch]) -> Batch:
-    """One batch from several compact ones.
+class _Pending:
+    """Wanted records gathered from several chunks, copied once, decoded together.
 
     Decoding has a fixed cost per batch (building columns and frames), so
-    wanted records from many chunks are decoded together.
+    records from many chunks are decoded at once; copying them out of their
+    chunk lets the chunk be freed, so memory does not grow with the file.
     """
-    if len(batches) == 1:
-        return batches[0]
-    blob = b"".join([b.data for b in batches])
-    lengths = np.concatenate([b.lengths for b in batches])
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    return Batch(memoryview(blob), starts, lengths,
-                 np.concatenate([b.numbers for b in batches]),
-                 np.concatenate([b.offsets for b in batches]))
+
+    def __init__(self) -> None:
+        self.blob = bytearray()
+        self.lengths: list[npt.NDArray[np.int64]] = []
+        self.numbers: list[npt.NDArray[np.int64]] = []
+        self.offsets: list[npt.NDArray[np.int64]] = []
+
+    def add(self, batch: Batch) -> None:
+        extend = self.blob.extend
+        for start, length in zip(batch.starts.tolist(), batch.lengths.tolist(), strict=True):
+            extend(batch.data[start : start + length])
+        self.lengths.append(batch.lengths)
+        self.numbers.append(batch.numbers)
+        self.offsets.append(batch.offsets)
+
+    def take(self) -> Batch:
+        lengths = np.concatenate(self.lengths)
+        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+        batch = Batch(memoryview(self.blob), starts, lengths, np.concatenate(self.numbers),
+                      np.concatenate(self.offsets))
+        self.blob = bytearray()
+        self.lengths, self.numbers, self.offsets = [], [], []
+        return batch
 
 
 def _finish(frames: list[pl.DataFrame], dists: list[pl.DataFrame],
