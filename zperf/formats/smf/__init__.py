@@ -17,7 +17,7 @@ import polars as pl
 from zperf.formats._decode import DEFAULT_ENCODING
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.smf.broken import BrokenRecords
-from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan
+from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
 from zperf.formats.smf.type72 import decode_batch
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
@@ -96,9 +96,8 @@ class _Pending:
 
     def take(self) -> Batch:
         lengths = np.concatenate(self.lengths)
-        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-        batch = Batch(memoryview(self.blob), starts, lengths, np.concatenate(self.numbers),
-                      np.concatenate(self.offsets))
+        batch = Batch(memoryview(self.blob), starts_of(lengths), lengths,
+                      np.concatenate(self.numbers), np.concatenate(self.offsets))
         self.blob = bytearray()
         self.lengths, self.numbers, self.offsets = [], [], []
         return batch

@@ -17,8 +17,6 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from zperf.formats._tally import Tally
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.header import PRODUCT
@@ -85,12 +83,7 @@ class BrokenRecords:
         if not self.ready:
             return None
         done, self.ready = self.ready, []
-        blob = b"".join(r for r, _, _ in done)
-        lengths = np.array([len(r) for r, _, _ in done], dtype=np.int64)
-        starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-        return Batch(memoryview(blob), starts, lengths,
-                     np.array([n for _, n, _ in done], dtype=np.int64),
-                     np.array([o for _, _, o in done], dtype=np.int64))
+        return Batch.of_records(done)
 
     def finish(self, tally: Tally) -> None:
         """End of input: pieces whose siblings never came are skipped, with the reason."""

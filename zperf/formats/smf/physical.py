@@ -50,6 +50,19 @@ class Batch:
     numbers: npt.NDArray[np.int64]
     offsets: npt.NDArray[np.int64]
 
+    @classmethod
+    def of_records(cls, done: list[tuple[bytes, int, int]]) -> Batch:
+        """A batch of whole records given as (bytes, record number, file offset)."""
+        lengths = np.array([len(r) for r, _, _ in done], dtype=np.int64)
+        return cls(memoryview(b"".join(r for r, _, _ in done)), starts_of(lengths), lengths,
+                   np.array([n for _, n, _ in done], dtype=np.int64),
+                   np.array([o for _, _, o in done], dtype=np.int64))
+
+
+def starts_of(lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Start offsets of records of these lengths laid end to end."""
+    return np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+
 
 # ------------------------------------------------------------ detection
 
@@ -405,7 +418,7 @@ def scan(
             lengths = arr[idx].astype(np.int64) << 8 | arr[idx + 1]
             yield Batch(view, idx, lengths, np.array(numbers, dtype=np.int64), idx + base)
         if walker.spanned_done:
-            yield _spanned_batch(walker.spanned_done)
+            yield Batch.of_records(walker.spanned_done)
             walker.spanned_done = []
         tally.bytes_read = base + pos
         if progress is not None:
@@ -414,13 +427,3 @@ def scan(
             walker.finish(data[pos:], base + pos)
             return
         data, base = data[pos:], base + pos
-
-
-def _spanned_batch(done: list[tuple[bytes, int, int]]) -> Batch:
-    """Reassembled spanned records as one batch (their lengths can pass 32 KiB)."""
-    blob = b"".join(r for r, _, _ in done)
-    lengths = np.array([len(r) for r, _, _ in done], dtype=np.int64)
-    starts = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-    return Batch(memoryview(blob), starts, lengths,
-                 np.array([n for _, n, _ in done], dtype=np.int64),
-                 np.array([o for _, _, o in done], dtype=np.int64))
