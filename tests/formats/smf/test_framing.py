@@ -94,3 +94,16 @@ def test_non_seekable_stream() -> None:
     work, _, _ = read_smf72(_Pipe(FRAMINGS["vbs"]), "-")  # type: ignore[arg-type]
     assert work.drop("source").equals(REFERENCE[0].drop("source"))
     assert work["source"].unique().to_list() == ["-"]
+
+
+def test_blocked_file_whose_first_time_reads_like_a_date() -> None:
+    """A record written at 00:01:02.23 has SMFTME 00 00 18 4F, a valid packed
+    date at offset 10 of a BDW file: the block chain must settle the framing."""
+    when = dt.datetime(2000, 1, 1, 0, 1, 2)
+    record = writer.build_type72_3(writer.ClassInterval(
+        system="S", sysplex="P", start=when - dt.timedelta(seconds=0.23) * 0,
+        interval_seconds=0.23, class_name="C",
+        periods=[writer.period_values(interval_seconds=1, adj=4000, ended=1)]))[0]
+    assert record[6:10] == bytes.fromhex("0000184F")
+    work, _, tally = parse(writer.frame_bdw([record], 4000))
+    assert work.height == 1 and tally.parsed == 1

@@ -143,10 +143,17 @@ def detect_framing(head: bytes, file: str) -> str:
     if len(head) < 18:
         raise TransferError(file, f"only {len(head)} bytes: too short for an SMF record",
                             record=1, offset=0)
+    # Blocks first: a BDW file can look like an RDW file when its first record's
+    # time of day happens to read as a packed date, but the records of a block
+    # must also add up to the block length, which settles it.
+    block = _bdw_length(head, 0)
+    looks_blocked = (block is not None and block >= 22 and _rdw_ok(head, 4)
+                     and _date_ok(head, 14))
+    if looks_blocked and _chain_ok(head, 0, "bdw"):
+        return "bdw"
     if _rdw_ok(head, 0) and _date_ok(head, 10):
         return "rdw"
-    block = _bdw_length(head, 0)
-    if block is not None and block >= 22 and _rdw_ok(head, 4) and _date_ok(head, 14):
+    if looks_blocked:  # a damaged first block: the walk will say where
         return "bdw"
     if _date_ok(head, 6) and _U32.unpack_from(head, 2)[0] < 8_640_000:  # time < 24 h
         raise TransferError(file, "no record descriptor words: the file was transferred in "
