@@ -1,0 +1,347 @@
+"""RMF Workload Activity (WLMGL) listings into the canonical workload table.
+
+The report is read by its labels and headings, not by column positions, so
+the same code reads SYSOUT with ASA control characters, listings without
+them, and extracts pasted into documents with tabs.  Each class (period)
+block starts at its key line (``REPORT BY: POLICY=... SERVICE CLASS=...``);
+its data rows are ``LABEL value`` pairs that belong, left to right, to the
+column groups named by the heading line above them (rmf_wlmgl_fields).
+Columns the listing does not print stay null; ``source_format`` is
+'rmf-wlmgl'.  Other reports on the same SYSOUT are counted and skipped.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from zperf.formats._tally import OnError, Tally
+from zperf.formats.listing import Line, listing_lines
+from zperf.formats.rmf_wlmgl_fields import (
+    GROUPS,
+    HEADING,
+    IGNORE,
+    LABEL_ALIASES,
+    TIME_MS,
+    Group,
+)
+from zperf.tables import WORKLOAD
+
+SOURCE_FORMAT = "rmf-wlmgl"
+_VALUE = re.compile(r"^(?:[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:\.\d+)*[KMGT]?%?|N/A|\*+)$")
+_KEY = re.compile(r"(REPORT CLASS|SERVICE CLASS|RESOURCE GROUP|I/O PRIORITY GROUP|POLICY|"
+                  r"WORKLOAD|PERIOD|IMPORTANCE|CRITICAL|DESCRIPTION|HETEROGENEOUS|"
+                  r"HOMOGENEOUS)\s*=\s*")
+_SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_HEADER = {
+    "zos_release": re.compile(r"(?:z/OS|OS/390)\s+(V\d+R\d+)"),
+    "sysplex": re.compile(r"SYSPLEX\s+(\S+)"),
+    "date": re.compile(r"(?<!/)DATE\s+(\d\d/\d\d/\d{4})"),
+    "time": re.compile(r"(?<![-/])TIME\s+(\d\d\.\d\d\.\d\d)\b"),
+    "interval": re.compile(r"INTERVAL\s+(\d+\.\d\d\.\d+)"),
+    "activated": re.compile(r"POLICY ACTIVATION DATE/TIME\s+(\d\d/\d\d/\d{4})\s+"
+                            r"(\d\d\.\d\d\.\d\d)"),
+}
+_GOAL = re.compile(r"GOAL:\s*(?:EXECUTION VELOCITY\s+(\d+(?:\.\d+)?)%|RESPONSE TIME\s+"
+                   r"([\d.]+)\s+(?:FOR\s+(\d+)%|AVG)|(DISCRETIONARY)|(SYSTEM))")
+_STOP_BLOCK = ("RESPONSE TIME DISTRIBUTION", "STATE SAMPLES", "-TIME-", "SUB  P",
+               "SUB P", "TYPE ")
+
+
+@dataclass
+class _Header:
+    zos_release: str | None = None
+    sysplex: str | None = None
+    date: str | None = None
+    time: str | None = None
+    interval: str | None = None
+    activated: tuple[str, str] | None = None
+
+
+@dataclass
+class _Block:
+    """One class (period) being read."""
+
+    line: Line
+    header: _Header
+    keys: dict[str, str]
+    values: dict[str, Any] = field(default_factory=dict)
+    filled: set[tuple[str, str]] = field(default_factory=set)
+    rows_in_band: int = 0
+    bands: int = 0
+    error: str | None = None
+    error_line: Line | None = None
+
+
+def _number(text: str) -> float | None:
+    """A printed number: '4876K' = 4876000, 'N/A' and '*****' (overflow) are unknown."""
+    if text == "N/A" or text.startswith("*"):
+        return None
+    text = text.rstrip("%").replace(",", "")
+    scale = _SUFFIX.get(text[-1:], 1.0)
+    return float(text[:-1] if scale != 1.0 else text) * scale
+
+
+def _time_ms(text: str, micro: bool) -> float | None:
+    """A printed time HHH.MM.SS.TTT (or .FFFFFF) with leading parts left off, in ms."""
+    if text == "N/A" or text.startswith("*"):
+        return None
+    parts = [int(p or 0) for p in text.split(".")]
+    fraction = parts.pop() / (1000.0 if micro else 1.0)
+    seconds = 0.0
+    for weight, value in zip((1, 60, 3600), reversed(parts), strict=False):
+        seconds += weight * value
+    return seconds * 1000.0 + fraction
+
+
+def _interval_seconds(text: str) -> float:
+    """'01.00.000' (mm.ss.ttt) -> 60.0; duration reports print 'hh.mm.ss'."""
+    a, b, c = text.split(".")
+    if len(c) == 3:
+        return int(a) * 60 + int(b) + int(c) / 1000
+    return int(a) * 3600 + int(b) * 60 + int(c)
+
+
+def _pairs(text: str) -> list[tuple[str, list[str]]]:
+    """Split a data row into (label, values); a bad number raises ValueError."""
+    out: list[tuple[str, list[str]]] = []
+    label: list[str] = []
+    for token in text.split():
+        if _VALUE.match(token):
+            if label:
+                out.append((" ".join(label), [token]))
+                label = []
+            elif out:
+                out[-1][1].append(token)
+        else:
+            if token[0].isdigit() and token not in LABEL_ALIASES:
+                raise ValueError(f"{token!r} is not a number")
+            label.append(token)
+    return out
+
+
+def _split_keys(text: str) -> dict[str, str]:
+    keys: dict[str, str] = {}
+    matches = list(_KEY.finditer(text))
+    for i, m in enumerate(matches):
+        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
+        value = text[m.end() : end].strip()
+        if m.group(1) != "DESCRIPTION":
+            value = value.split()[0] if value.split() else ""
+        keys[m.group(1)] = value
+    return keys
+
+
+class _Reader:
+    def __init__(self, file: str, tally: Tally) -> None:
+        self.file, self.tally = file, tally
+        self.header = _Header()
+        self.block: _Block | None = None
+        self.groups: list[Group] = []
+        self.micro = False
+        self.rows: list[dict[str, Any]] = []
+        self.other_report = False
+
+    def feed(self, line: Line) -> None:
+        text = line.text
+        if not text.strip():
+            return
+        squeezed = text.replace(" ", "")
+        if line.new_page or "ACTIVITY" in squeezed[:80]:
+            if "WORKLOADACTIVITY" in squeezed:
+                self.other_report = False
+                self._read_header(text)
+                return
+            if line.new_page or squeezed.strip("-").endswith("ACTIVITY"):
+                self.close()
+                if not self.other_report:
+                    self.tally.read += 1
+                    self.tally.other += 1
+                self.other_report = True
+                return
+        if self.other_report:
+            return
+        if _KEY.search(text):
+            keys = _split_keys(text)
+            if "POLICY" in keys or "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
+                self.close()
+                self.tally.read += 1
+                if "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
+                    self.block = _Block(line, self.header, keys)
+                else:  # a workload or policy summary: not a class period
+                    self.tally.other += 1
+                self.groups = []
+            elif self.block is not None:
+                self.block.keys.update(keys)
+            return
+        if any(k in text for k in ("SYSPLEX", "RPT VERSION", "POLICY ACTIVATION")):
+            self._read_header(text)
+            return
+        goal = _GOAL.search(text)
+        if goal and self.block is not None:
+            self._read_goal(goal)
+            self.groups = []
+            return
+        headings = [GROUPS[int(k[1:])] for m in HEADING.finditer(text)
+                    for k, v in m.groupdict().items() if v]
+        if headings and not _pairs_safe(text):
+            self.groups = headings
+            self.micro = "FFFFFF" in text
+            if self.block is not None:
+                self.block.bands += 1
+                self.block.rows_in_band = 0
+            return
+        if any(s in text for s in _STOP_BLOCK):
+            self.groups = []
+            return
+        if self.block is not None and self.groups and self.block.error is None:
+            self._read_row(line)
+
+    def _read_header(self, text: str) -> None:
+        changed = False
+        for name, pattern in _HEADER.items():
+            m = pattern.search(text)
+            if m:
+                value: Any = m.groups() if name == "activated" else m.group(1)
+                if getattr(self.header, name) != value:
+                    changed = True
+                setattr(self.header, name, value)
+        if changed:  # a new interval or sysplex: blocks from now on belong to it
+            self.close()
+            self.header = _Header(**vars(self.header))
+
+    def _read_goal(self, goal: re.Match[str]) -> None:
+        assert self.block is not None
+        v = self.block.values
+        velocity, response, percentile, discretionary, _system = goal.groups()
+        if velocity:
+            v.update(goal_type="velocity", goal_velocity_pct=float(velocity))
+        elif response:
+            v.update(goal_type="percentile_response" if percentile else "average_response",
+                     goal_response_ms=_time_ms(response, False))
+            if percentile:
+                v["goal_percentile"] = int(percentile)
+        else:
+            v["goal_type"] = "discretionary" if discretionary else "system"
+
+    def _read_row(self, line: Line) -> None:
+        block = self.block
+        assert block is not None
+        try:
+            pairs = _pairs(line.text)
+        except ValueError as exc:
+            block.error, block.error_line = f"{exc} in {line.text.strip()!r}", line
+            return
+        if not pairs:
+            return
+        block.rows_in_band += 1
+        start = 0
+        for label, values in pairs:
+            label = LABEL_ALIASES.get(label, label)
+            slot = self._slot(block, label, start)
+            if slot is None:
+                self.tally.warnings.append(f"line {line.number}: label {label!r} is not "
+                                           "recognised in this block; its value was ignored")
+                continue
+            index, (column, kind) = slot
+            start = index + 1
+            group = self.groups[index]
+            block.filled.add((group.name, label))
+            if kind == IGNORE or not column:
+                continue
+            try:
+                value = (_time_ms(values[0], self.micro) if kind == TIME_MS
+                         else _number(values[0]))
+            except ValueError:
+                block.error = f"{group.name} {label} value {values[0]!r} is not a number"
+                block.error_line = line
+                return
+            block.values[column] = value
+
+    def _slot(self, block: _Block, label: str, start: int) -> tuple[int, tuple[str, str]] | None:
+        """The first group from ``start`` on that has ``label`` still free."""
+        order = list(range(start, len(self.groups))) + list(range(start))
+        for i in order:
+            group = self.groups[i]
+            if label in group.labels and (group.name, label) not in block.filled:
+                return i, group.labels[label]
+        return None
+
+    def close(self, at_end: bool = False) -> None:
+        block, self.block = self.block, None
+        if block is None:
+            return
+        if block.error is not None:
+            assert block.error_line is not None
+            raw = block.error_line.text.encode() if self.tally.on_error == "keep" else None
+            self.tally.problem(block.error, line=block.error_line.number,
+                               offset=block.error_line.offset, raw=raw)
+            return
+        if at_end and (block.bands == 0 or block.rows_in_band < 4):
+            self.tally.warnings.append(
+                f"line {block.line.number}: the listing ends in the middle of class "
+                f"{_class_name(block.keys)}: its values are partial")
+        try:
+            self.rows.append(self._row(block))
+        except ValueError as exc:
+            self.tally.problem(str(exc), line=block.line.number, offset=block.line.offset)
+            return
+        self.tally.parsed += 1
+
+    def _row(self, block: _Block) -> dict[str, Any]:
+        h, keys = block.header, block.keys
+        start = None
+        if h.date and h.time:
+            start = dt.datetime.strptime(f"{h.date} {h.time}", "%m/%d/%Y %H.%M.%S")
+        activated = None
+        if h.activated:
+            activated = dt.datetime.strptime(" ".join(h.activated), "%m/%d/%Y %H.%M.%S")
+        report = "REPORT CLASS" in keys
+        importance = keys.get("IMPORTANCE")
+        group = keys.get("RESOURCE GROUP")
+        row: dict[str, Any] = {
+            "source": self.file, "source_format": SOURCE_FORMAT, "sysplex": h.sysplex,
+            "zos_release": h.zos_release, "interval_start": start,
+            "interval_seconds": _interval_seconds(h.interval) if h.interval else None,
+            "policy": keys.get("POLICY"), "workload": keys.get("WORKLOAD"),
+            "class_kind": "report" if report else "service", "class_name": _class_name(keys),
+            "description": keys.get("DESCRIPTION") or None,
+            "period": int(keys["PERIOD"]) if keys.get("PERIOD", "").isdigit() else None,
+            "importance": int(importance) if importance and importance.isdigit() else None,
+            "resource_group": None if not group or group.startswith("*") else group,
+            "policy_activated": activated,
+        }
+        row.update(block.values)
+        return row
+
+
+def _class_name(keys: dict[str, str]) -> str:
+    return keys.get("SERVICE CLASS") or keys.get("REPORT CLASS") or ""
+
+
+def _pairs_safe(text: str) -> bool:
+    """Does the line hold label/value pairs (a data row rather than a heading)?"""
+    try:
+        pairs = _pairs(text)
+    except ValueError:
+        return True
+    return any(not v[0].replace(".", "").isalpha() and "HHH" not in label
+               for label, v in pairs)
+
+
+def read_wlmgl(data: bytes, file: str, *,
+               on_error: OnError = "raise") -> tuple[pl.DataFrame, Tally]:
+    """Parse a WLMGL listing (bytes of the whole file) into (workload, tally)."""
+    tally = Tally(file, on_error)
+    reader = _Reader(file, tally)
+    for line in listing_lines(data):
+        reader.feed(line)
+    reader.close(at_end=True)
+    if not reader.rows:
+        return WORKLOAD.empty(), tally
+    frame = pl.DataFrame(reader.rows, infer_schema_length=None)
+    return WORKLOAD.conform(frame), tally
