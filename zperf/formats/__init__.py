@@ -23,13 +23,19 @@ import polars as pl
 from zperf.errors import InputError, UsageError
 from zperf.formats._decode import DEFAULT_ENCODING, check_encoding
 from zperf.formats._tally import ON_ERROR_CHOICES, OnError, Tally
+from zperf.formats.listing import listing_encoding, looks_like_text
+from zperf.formats.rmf_wlmgl import read_wlmgl
 from zperf.formats.smf import read_smf72
 from zperf.tables import DISTRIBUTION, PROBLEMS, WORKLOAD
 
 #: Input kinds zperf reads, and what each is.
 KINDS: dict[str, str] = {
     "smf": "binary SMF dump: type 72 subtype 3 workload activity (RDW, BDW or VBS framing)",
+    "rmf-wlmgl": "RMF Postprocessor Workload Activity report (WLMGL) listing, as text",
 }
+
+_WLMGL_MARKS = ("W O R K L O A D", "WORKLOAD ACTIVITY", "REPORT CLASS=", "SERVICE CLASS=",
+                "REPORT BY: POLICY=")
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
 
@@ -66,9 +72,14 @@ class _Guarded:
 def sniff(head: bytes) -> str:
     """Name the input kind from a file's first bytes.
 
-    Only binary SMF is known so far; the SMF reader itself explains what is
+    Text that carries a Workload Activity title or key line is an RMF WLMGL
+    listing; anything else goes to the SMF reader, which explains what is
     wrong with a file that is not a usable dump (text transfer, no RDWs).
     """
+    if looks_like_text(head):
+        text = head.decode(listing_encoding(head), errors="replace")
+        if any(mark in text for mark in _WLMGL_MARKS):
+            return "rmf-wlmgl"
     return "smf"
 
 
@@ -154,7 +165,12 @@ def read(
             except (OSError, EOFError, lzma.LZMAError) as exc:
                 raise InputError(name, f"cannot decompress: {exc}") from None
             chosen = kind or sniff(head)
-            assert chosen == "smf"
+            if chosen == "rmf-wlmgl":
+                w, tally = read_wlmgl(head + _Guarded(data, name).read(), name,
+                                      on_error=on_error)
+                work.append(w)
+                tallies.append(tally)
+                continue
             tick = progress(name, size) if progress else None
             w, d, tally = read_smf72(cast(BinaryIO, _Guarded(data, name)), name,
                                      on_error=on_error, encoding=encoding, head=head,

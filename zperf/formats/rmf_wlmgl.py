@@ -150,7 +150,7 @@ class _Reader:
         text = line.text
         if not text.strip():
             return
-        squeezed = text.replace(" ", "")
+        squeezed = "".join(text.split())
         if line.new_page or "ACTIVITY" in squeezed[:80]:
             if "WORKLOADACTIVITY" in squeezed:
                 self.other_report = False
@@ -195,6 +195,8 @@ class _Reader:
                 self.block.bands += 1
                 self.block.rows_in_band = 0
             return
+        if headings and self.groups:  # a heading printed below a shorter group
+            self.groups += [g for g in headings if g not in self.groups]
         if any(s in text for s in _STOP_BLOCK):
             self.groups = []
             return
@@ -260,6 +262,9 @@ class _Reader:
                 block.error = f"{group.name} {label} value {values[0]!r} is not a number"
                 block.error_line = line
                 return
+            if value is None and values[0].startswith("*"):
+                self.tally.warnings.append(f"line {line.number}: {group.name} {label} printed "
+                                           f"as {values[0]} (too large for its column): null")
             block.values[column] = value
 
     def _slot(self, block: _Block, label: str, start: int) -> tuple[int, tuple[str, str]] | None:
