@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from pathlib import Path
@@ -210,9 +211,7 @@ def test_mutated_listings_only_raise_the_parse_error(
         if not lines:
             break
     data = "\n".join(lines).encode()[:truncate]
-    try:
+    with contextlib.suppress(InputError):
         parse(data)
-    except InputError:
-        pass
     _, tally = parse(data, on_error="skip")
     assert tally.read == tally.parsed + tally.skipped + tally.other

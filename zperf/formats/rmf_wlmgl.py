@@ -48,6 +48,8 @@ _HEADER = {
 }
 _GOAL = re.compile(r"GOAL:\s*(?:EXECUTION VELOCITY\s+(\d+(?:\.\d+)?)%|RESPONSE TIME\s+"
                    r"([\d.]+)\s+(?:FOR\s+(\d+)%|AVG)|(DISCRETIONARY)|(SYSTEM))")
+#: Words of which a heading line has at least one (a cheap test before HEADING).
+_MAY_HEAD = re.compile(r"TRANS|SERVICE|APPL|DASD|STORAGE|PROMOTED|RATES|ENCLAVES")
 _STOP_BLOCK = ("RESPONSE TIME DISTRIBUTION", "STATE SAMPLES", "-TIME-", "SUB  P",
                "SUB P", "TYPE ")
 
@@ -79,6 +81,10 @@ class _Block:
 
 def _number(text: str) -> float | None:
     """A printed number: '4876K' = 4876000, 'N/A' and '*****' (overflow) are unknown."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
     if text == "N/A" or text.startswith("*"):
         return None
     text = text.rstrip("%").replace(",", "")
@@ -106,20 +112,29 @@ def _interval_seconds(text: str) -> float:
     return int(a) * 3600 + int(b) * 60 + int(c)
 
 
+def _is_value(token: str) -> bool:
+    first = token[0]
+    if first.isdigit() or first == ".":
+        return token not in LABEL_ALIASES
+    if first in "-+" and len(token) > 1:
+        return token[1].isdigit() or token[1] == "."
+    return token == "N/A" or (first == "*" and token.strip("*") == "")
+
+
 def _pairs(text: str) -> list[tuple[str, list[str]]]:
     """Split a data row into (label, values); a bad number raises ValueError."""
     out: list[tuple[str, list[str]]] = []
     label: list[str] = []
     for token in text.split():
-        if _VALUE.match(token):
+        if _is_value(token):
+            if not _VALUE.match(token):
+                raise ValueError(f"{token!r} is not a number")
             if label:
                 out.append((" ".join(label), [token]))
                 label = []
             elif out:
                 out[-1][1].append(token)
         else:
-            if token[0].isdigit() and token not in LABEL_ALIASES:
-                raise ValueError(f"{token!r} is not a number")
             label.append(token)
     return out
 
@@ -141,7 +156,8 @@ class _Reader:
         self.file, self.tally = file, tally
         self.header = _Header()
         self.block: _Block | None = None
-        self.groups: list[Group] = []
+        self._groups: list[Group] = []
+        self.slots: dict[str, list[int]] = {}  # label -> indices of groups that have it
         self.micro = False
         self.rows: list[dict[str, Any]] = []
         self.other_report = False
@@ -150,10 +166,17 @@ class _Reader:
         text = line.text
         if not text.strip():
             return
+        if (self.slots and self.block is not None and not line.new_page and "=" not in text
+                and ":" not in text and "ACTIVITY" not in text and "A C T" not in text
+                and "-" not in text and "HHH" not in text):
+            if self.block.error is None:
+                self._read_row(line)  # the common case: a data row of the current block
+            return
         squeezed = "".join(text.split())
         if line.new_page or "ACTIVITY" in squeezed[:80]:
             if "WORKLOADACTIVITY" in squeezed:
                 self.other_report = False
+                self.groups = []  # a page ends every band of data rows
                 self._read_header(text)
                 return
             if line.new_page or squeezed.strip("-").endswith("ACTIVITY"):
@@ -181,13 +204,16 @@ class _Reader:
         if any(k in text for k in ("SYSPLEX", "RPT VERSION", "POLICY ACTIVATION")):
             self._read_header(text)
             return
-        goal = _GOAL.search(text)
-        if goal and self.block is not None:
-            self._read_goal(goal)
-            self.groups = []
-            return
-        headings = [GROUPS[int(k[1:])] for m in HEADING.finditer(text)
-                    for k, v in m.groupdict().items() if v]
+        if "GOAL" in text:
+            goal = _GOAL.search(text)
+            if goal and self.block is not None:
+                self._read_goal(goal)
+                self.groups = []
+                return
+        if self.block is None or not (self.groups or _MAY_HEAD.search(text)):
+            return  # goal-versus-actual and distribution lines, summaries: not data rows
+        headings = [GROUPS[int(m.lastgroup[1:])] for m in HEADING.finditer(text)
+                    if m.lastgroup]
         if headings and not _pairs_safe(text):
             self.groups = headings
             self.micro = "FFFFFF" in text
@@ -196,12 +222,24 @@ class _Reader:
                 self.block.rows_in_band = 0
             return
         if headings and self.groups:  # a heading printed below a shorter group
-            self.groups += [g for g in headings if g not in self.groups]
+            self.groups = self.groups + [g for g in headings if g not in self.groups]
         if any(s in text for s in _STOP_BLOCK):
             self.groups = []
             return
         if self.block is not None and self.groups and self.block.error is None:
             self._read_row(line)
+
+    @property
+    def groups(self) -> list[Group]:
+        return self._groups
+
+    @groups.setter
+    def groups(self, groups: list[Group]) -> None:
+        self._groups = groups
+        self.slots = {}
+        for i, group in enumerate(groups):
+            for label in group.labels:
+                self.slots.setdefault(label, []).append(i)
 
     def _read_header(self, text: str) -> None:
         changed = False
@@ -269,10 +307,12 @@ class _Reader:
 
     def _slot(self, block: _Block, label: str, start: int) -> tuple[int, tuple[str, str]] | None:
         """The first group from ``start`` on that has ``label`` still free."""
-        order = list(range(start, len(self.groups))) + list(range(start))
-        for i in order:
-            group = self.groups[i]
-            if label in group.labels and (group.name, label) not in block.filled:
+        candidates = self.slots.get(label)
+        if not candidates:
+            return None
+        for i in sorted(candidates, key=lambda j: j < start):  # from start on, then wrap
+            group = self._groups[i]
+            if (group.name, label) not in block.filled:
                 return i, group.labels[label]
         return None
 
