@@ -149,7 +149,7 @@ def test_missing_file_and_bad_options(tmp_path: Path,
 def test_text_transfer_is_refused_with_advice(tmp_path: Path,
                                               capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     text = tmp_path / "ascii.txt"
-    text.write_bytes(b"1  WORKLOAD ACTIVITY\r\n  z/OS V2R4  SYSPLEX PLEX1\r\n" * 20)
+    text.write_bytes(b"SMF DUMP OF SYS1\r\n  TYPE 72 RECORDS FOLLOW\r\n" * 20)
     code, _, err = run(["parse", str(text)], capsysbinary)
     assert code == 2
     assert err.startswith(f"zperf: error: {text}: record 1 at offset 0x0: this is text, not "

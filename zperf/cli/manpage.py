@@ -79,6 +79,13 @@ INPUT = {"title": "INPUT", "paragraphs": [
           "destroy the data: zperf refuses them and says how to transfer again. Records of "
           "other types and the dump header and trailer (types 2 and 3) are counted and "
           "skipped. Files compressed with gzip, bzip2 or xz are read as they are."),
+    _roff("RMF Workload Activity (WLMGL) listings are read by their labels and headings, "
+          "not by column positions: SYSOUT with or without the ASA control column, form "
+          "feeds, EBCDIC, and extracts pasted with tabs. Header, key lines, the TRANSACTIONS, "
+          "TRANS-TIME, ENCLAVES, DASD I/O, SERVICE, SERVICE TIME(S), SERVICE RATES and APPL % "
+          "blocks and the GOAL line fill the workload table; K and M suffixes are expanded, "
+          "N/A and ***** are null. Other reports on the same SYSOUT are counted and "
+          "skipped."),
     _roff("Values are derived as the RMF Postprocessor Workload Activity report derives "
           "them: SERVICE TIME CPU includes zIIP and zAAP time normalized to CP speed; IIP and "
           "AAP are raw engine seconds; APPL% CP subtracts the normalized specialty time. A "
