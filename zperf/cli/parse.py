@@ -63,12 +63,14 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
 
     Reads binary SMF dumps (type 72 subtype 3, workload activity) in any
     framing: records with RDWs (`quote site rdw`), blocks with BDWs (RECFM=U)
-    and VBS spanned records. '-' reads standard input.
+    and VBS spanned records; gzip, bzip2 and xz files as they are; and RMF
+    Workload Activity (WLMGL) listings as text. '-' reads standard input.
 
     \b
     Examples:
       zperf parse samples/smf/paper-figures.smf
       zperf parse --to csv -o workload.csv smf.dump
+      zperf parse wlmgl-sysout.txt
       cat smf.dump | zperf parse - | grep CICS
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
     """
