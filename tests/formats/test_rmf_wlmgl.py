@@ -215,3 +215,46 @@ def test_mutated_listings_only_raise_the_parse_error(
         parse(data)
     _, tally = parse(data, on_error="skip")
     assert tally.read == tally.parsed + tally.skipped + tally.other
+
+
+def test_old_layout_service_rates_and_ss_ttt() -> None:
+    """OS/390-era: TRANS.-TIME SS.TTT, --SERVICE RATES-- with TCB and APPL %."""
+    row = one(RMF / "old-service-rates.txt")
+    assert row["zos_release"] is None and row["sysplex"] == "WASPLEX"  # OS/390: no VnRm
+    assert (row["resp_actual_ms"], row["resp_execution_ms"], row["resp_queued_ms"],
+            row["resp_std_dev_ms"]) == (245.0, 230.0, 15.0, 120.0)
+    assert (row["trans_executed"], row["trans_ended"], row["trans_end_per_sec"]) == (
+        7100, 7200, 4.0)
+    assert (row["cpu_seconds"], row["srb_seconds"], row["iit_seconds"]) == (237.5, 5.5, 0.4)
+    assert (row["su_absrptn"], row["su_trx_serv"], row["su_cpu"]) == (1350.0, 1296.0,
+                                                                     950000.0)
+    assert row["appl_cp_pct"] == 13.5
+    assert row["interval_seconds"] == 1800.0
+    assert (row["goal_type"], row["goal_response_ms"]) == ("average_response", 500.0)
+
+
+def test_cics_ts_transaction_time_and_text_importance() -> None:
+    row = one(RMF / "cics-ts31-transaction-time.txt")
+    assert (row["zos_release"], row["class_name"], row["importance"]) == ("V1R6", "CICSHR",
+                                                                         None)
+    assert (row["trans_ended"], row["trans_executed"]) == (1648, 1009)
+    assert (row["resp_actual_ms"], row["resp_execution_ms"], row["resp_std_dev_ms"]) == (
+        111.0, 123.0, 351.0)
+    assert (row["goal_type"], row["goal_response_ms"], row["goal_percentile"]) == (
+        "percentile_response", 600.0, 80)
+
+
+def test_microsecond_times_and_second_band() -> None:
+    """HHH.MM.SS.FFFFFF: the last part is microseconds; SERVICE comes in a second band."""
+    row = one(RMF / "v2r5-microseconds.txt")
+    assert (row["resp_actual_ms"], row["resp_execution_ms"], row["resp_queued_ms"]) == (
+        12.345, 12.0, 0.345)
+    assert row["resp_std_dev_ms"] == 1500.0
+    assert (row["class_kind"], row["class_name"], row["period"]) == ("report", "ZCEEAPI", 1)
+    assert row["description"] == "z/OS Connect APIs"
+    assert (row["enc_avg"], row["trans_end_per_sec"]) == (3.7, 300.0)
+    assert (row["su_cpu"], row["su_total"], row["su_per_sec"]) == (3_075_000.0,
+                                                                  3_105_000.0, 10350.0)
+    assert (row["cpu_seconds"], row["iip_seconds"], row["appl_cp_pct"],
+            row["appl_iip_pct"]) == (61.5, 55.2, 2.17, 18.4)
+    assert row["interval_seconds"] == 300.0
