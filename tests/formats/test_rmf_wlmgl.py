@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -13,10 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA
+from conftest import DATA, SAMPLES
 from zperf.errors import InputError, ParseError
 from zperf.formats import read, sniff
 from zperf.formats.rmf_wlmgl import read_wlmgl
+from zperf.formats.rmf_wlmgl_writer import write_listing
+from zperf.formats.smf import read_smf72
 
 RMF = DATA / "rmf"
 V2R4 = (RMF / "v2r4-asa-sysout.txt").read_bytes()
@@ -258,3 +261,30 @@ def test_microsecond_times_and_second_band() -> None:
     assert (row["cpu_seconds"], row["iip_seconds"], row["appl_cp_pct"],
             row["appl_iip_pct"]) == (61.5, 55.2, 2.17, 18.4)
     assert row["interval_seconds"] == 300.0
+
+
+def test_binary_and_listing_of_the_same_values_agree(sample_builder: Any) -> None:
+    """Rows read from binary SMF, printed as RMF prints them, read back from the text:
+    the same values to the printed precision."""
+    binary, _, _ = read_smf72(io.BytesIO(sample_builder.build(
+        SAMPLES / "smf" / "paper-figures.toml")), "b")
+    for asa in (True, False):
+        text, tally = parse(write_listing(binary.iter_rows(named=True), asa=asa).encode())
+        assert text.height == binary.height and tally.skipped == 0 and not tally.warnings
+        for b, t in zip(binary.iter_rows(named=True), text.iter_rows(named=True), strict=True):
+            for key in ("sysplex", "zos_release", "interval_start", "policy", "workload",
+                        "class_kind", "class_name", "description", "period", "importance"):
+                assert t[key] == b[key], key
+            assert t["interval_seconds"] == pytest.approx(b["interval_seconds"], abs=5e-4)
+            for column, places in (("trans_avg", 2), ("trans_end_per_sec", 2),
+                                   ("appl_cp_pct", 2), ("appl_iipcp_pct", 2),
+                                   ("appl_iip_pct", 2), ("cpu_seconds", 3),
+                                   ("srb_seconds", 3), ("iip_seconds", 3),
+                                   ("dasd_ssch_per_sec", 1)):
+                assert t[column] == pytest.approx(b[column], abs=0.51 * 10**-places), column
+            for column in ("trans_ended", "trans_executed"):
+                assert t[column] == b[column], column
+            for column in ("resp_actual_ms", "resp_std_dev_ms", "resp_queued_ms"):
+                assert t[column] == pytest.approx(b[column], abs=0.5), column
+            for column in ("su_cpu", "su_srb", "su_total", "su_ioc"):
+                assert t[column] == pytest.approx(b[column], abs=500), column

@@ -242,17 +242,15 @@ class _Reader:
                 self.slots.setdefault(label, []).append(i)
 
     def _read_header(self, text: str) -> None:
-        changed = False
+        found: dict[str, Any] = {}
         for name, pattern in _HEADER.items():
             m = pattern.search(text)
             if m:
-                value: Any = m.groups() if name == "activated" else m.group(1)
-                if getattr(self.header, name) != value:
-                    changed = True
-                setattr(self.header, name, value)
-        if changed:  # a new interval or sysplex: blocks from now on belong to it
+                found[name] = m.groups() if name == "activated" else m.group(1)
+        if any(getattr(self.header, k) != v for k, v in found.items()):
+            # A new interval or sysplex: the open class belongs to the old header.
             self.close()
-            self.header = _Header(**vars(self.header))
+            self.header = _Header(**{**vars(self.header), **found})
 
     def _read_goal(self, goal: re.Match[str]) -> None:
         assert self.block is not None

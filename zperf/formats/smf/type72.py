@@ -99,7 +99,8 @@ def _text(raw: npt.NDArray[Any], index: Ints, encoding: str,
         uniq = raw[first]
     else:
         uniq, inverse = np.unique(raw, return_inverse=True)
-    texts = [u.decode(encoding, errors="replace").strip(" \x00") for u in uniq.tolist()]
+    texts = [u.decode(encoding, errors="replace").strip(" \x00") or None
+             for u in uniq.tolist()]  # a blank field is null, as in a listing
     if convert is not None:
         texts = [convert(t) for t in texts]
     return pl.Series(texts, dtype=pl.String).gather(inverse.reshape(-1)[index])
@@ -324,9 +325,9 @@ def _frame(names: list[str], columns: dict[str, object]) -> pl.DataFrame:
         else pl.DataFrame(series)
 
 
-def _release(mvs: str) -> str | None:
+def _release(mvs: str | None) -> str | None:
     """'ZV020400' -> 'V2R4' (as RMF prints the release); anything else as it is."""
-    if len(mvs) >= 6 and mvs.startswith("ZV") and mvs[2:6].isdigit():
+    if mvs and len(mvs) >= 6 and mvs.startswith("ZV") and mvs[2:6].isdigit():
         return f"V{int(mvs[2:4])}R{int(mvs[4:6])}"
     return mvs or None
 

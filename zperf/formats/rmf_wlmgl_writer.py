@@ -1,0 +1,150 @@
+"""Write RMF Workload Activity (WLMGL) listings from workload rows.
+
+The build direction of :mod:`zperf.formats.rmf_wlmgl`: given rows of the
+canonical workload table (from binary SMF, or from the simulator), print the
+report as the RMF Postprocessor would, in the z/OS V2R4 layout, with or
+without the ASA control column.  Values are rounded as RMF prints them:
+service units above six digits with a K suffix, times in the shortest form
+of HHH.MM.SS.TTT, percentages with two decimals.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+Fmt = Callable[[Any], str]
+
+
+def _fixed(places: int) -> Fmt:
+    return lambda v: "N/A" if v is None else f"{v:.{places}f}"
+
+
+def _count(v: Any) -> str:
+    if v is None:
+        return "N/A"
+    if v >= 10_000_000:
+        return f"{round(v / 1000)}K"
+    return f"{v:.0f}"
+
+
+def _units(v: Any) -> str:
+    """Service units: up to six digits as they are, then thousands with K, millions with M."""
+    if v is None:
+        return "N/A"
+    if v >= 1e9:
+        return f"{round(v / 1e6)}M"
+    if v >= 1e6:
+        return f"{round(v / 1e3)}K"
+    return f"{v:.0f}"
+
+
+def _rate(v: Any) -> str:
+    """ABSRPTN and TRX SERV print in a narrow column: K from five digits on."""
+    if v is None:
+        return "N/A"
+    return f"{round(v / 1000)}K" if v >= 10_000 else f"{v:.0f}"
+
+
+def time_text(ms: Any) -> str:
+    """Milliseconds in the shortest form of HHH.MM.SS.TTT, as RMF prints them."""
+    if ms is None:
+        return "N/A"
+    total = round(ms)
+    hours, rest = divmod(total, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    seconds, millis = divmod(rest, 1000)
+    if hours:
+        return f"{hours}.{minutes:02d}.{seconds:02d}.{millis:03d}"
+    if minutes:
+        return f"{minutes}.{seconds:02d}.{millis:03d}"
+    if seconds:
+        return f"{seconds}.{millis:03d}"
+    return f"{millis}"
+
+
+#: Column groups of the first band: heading, then (label, column, format) rows.
+BAND: tuple[tuple[str, tuple[tuple[str, str, Fmt], ...]], ...] = (
+    ("-TRANSACTIONS-", (
+        ("AVG", "trans_avg", _fixed(2)), ("MPL", "trans_mpl", _fixed(2)),
+        ("ENDED", "trans_ended", _count), ("END/S", "trans_end_per_sec", _fixed(2)),
+        ("#SWAPS", "trans_swaps", _count), ("EXCTD", "trans_executed", _count),
+        ("AVG ENC", "enc_avg", _fixed(2)), ("REM ENC", "enc_rem", _fixed(2)),
+        ("MS ENC", "enc_ms", _fixed(2)))),
+    ("TRANS-TIME HHH.MM.SS.TTT", (
+        ("ACTUAL", "resp_actual_ms", time_text), ("EXECUTION", "resp_execution_ms", time_text),
+        ("QUEUED", "resp_queued_ms", time_text), ("R/S AFFIN", "resp_rs_affinity_ms",
+                                                  time_text),
+        ("INELIGIBLE", "resp_ineligible_ms", time_text),
+        ("CONVERSION", "resp_conversion_ms", time_text),
+        ("STD DEV", "resp_std_dev_ms", time_text))),
+    ("--DASD I/O--", (
+        ("SSCHRT", "dasd_ssch_per_sec", _fixed(1)), ("RESP", "dasd_resp_ms", _fixed(1)),
+        ("CONN", "dasd_conn_ms", _fixed(1)), ("DISC", "dasd_disc_ms", _fixed(1)),
+        ("Q+PEND", "dasd_qpend_ms", _fixed(1)), ("IOSQ", "dasd_iosq_ms", _fixed(1)))),
+    ("---SERVICE---", (
+        ("IOC", "su_ioc", _units), ("CPU", "su_cpu", _units), ("MSO", "su_mso", _units),
+        ("SRB", "su_srb", _units), ("TOT", "su_total", _units), ("/SEC", "su_per_sec", _units),
+        ("ABSRPTN", "su_absrptn", _rate), ("TRX SERV", "su_trx_serv", _rate))),
+    ("SERVICE TIME", (
+        ("CPU", "cpu_seconds", _fixed(3)), ("SRB", "srb_seconds", _fixed(3)),
+        ("RCT", "rct_seconds", _fixed(3)), ("IIT", "iit_seconds", _fixed(3)),
+        ("HST", "hst_seconds", _fixed(3)), ("AAP", "aap_seconds", _fixed(3)),
+        ("IIP", "iip_seconds", _fixed(3)))),
+    ("---APPL %---", (
+        ("CP", "appl_cp_pct", _fixed(2)), ("AAPCP", "appl_aapcp_pct", _fixed(2)),
+        ("IIPCP", "appl_iipcp_pct", _fixed(2)), ("AAP", "appl_aap_pct", _fixed(2)),
+        ("IIP", "appl_iip_pct", _fixed(2)))),
+)
+_WIDTHS = (17, 26, 16, 18, 16, 14)
+
+
+def _interval(seconds: float) -> str:
+    millis = round(seconds * 1000)
+    minutes, rest = divmod(millis, 60_000)
+    return f"{minutes:02d}.{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def _page(row: Mapping[str, Any], page: int) -> list[tuple[str, str]]:
+    start: dt.datetime = row["interval_start"]
+    return [
+        ("1", " " * 44 + "W O R K L O A D   A C T I V I T Y"),
+        (" ", " " * 110 + f"PAGE {page:4d}"),
+        (" ", f"           z/OS {row.get('zos_release') or 'V2R4':<8}        SYSPLEX "
+              f"{row.get('sysplex') or '':<8}          DATE {start:%m/%d/%Y}           INTERVAL "
+              f"{_interval(row['interval_seconds'])}   MODE = GOAL"),
+        (" ", f"{'':36}RPT VERSION V2R4 RMF      TIME {start:%H.%M.%S}"),
+    ]
+
+
+def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True) -> str:
+    """A WLMGL listing with one page per class period, in the V2R4 layout."""
+    out: list[tuple[str, str]] = []
+    for page, row in enumerate(rows, start=1):
+        out += _page(row, page)
+        section = "REPORT CLASS PERIODS" if row["class_kind"] == "report" else \
+            "SERVICE CLASS PERIODS"
+        out.append(("0", "-" * 100 + " " + section))
+        kind = "REPORT CLASS" if row["class_kind"] == "report" else "SERVICE CLASS"
+        key = f"POLICY={row.get('policy') or ''}   WORKLOAD={row.get('workload') or ''}   " \
+              f"{kind}={row['class_name']}"
+        if row.get("period") is not None:
+            key += f"   PERIOD={row['period']}"
+        if row.get("importance") is not None:
+            key += f" IMPORTANCE={row['importance']}"
+        out.append(("0", key))
+        if row.get("description"):
+            out.append((" ", f"{'':18}DESCRIPTION ={row['description']}"))
+        out.append(("0", "".join(h.ljust(w) for (h, _), w in zip(BAND, _WIDTHS, strict=True))))
+        for i in range(max(len(rows_) for _, rows_ in BAND)):
+            cells = []
+            for (_, rows_), width in zip(BAND, _WIDTHS, strict=True):
+                if i < len(rows_):
+                    label, column, fmt = rows_[i]
+                    text = fmt(row.get(column))
+                    cells.append(f"{label} {text:>{width - len(label) - 3}}  ")
+                else:
+                    cells.append(" " * width)
+            out.append((" ", "".join(cells).rstrip()))
+    return "".join((code if asa else "") + text + "\n" for code, text in out)
