@@ -92,6 +92,15 @@ def _number(text: str) -> float | None:
     return float(text[:-1] if scale != 1.0 else text) * scale
 
 
+def _convert(kind: str, text: str, micro: bool) -> float | None:
+    if kind == TIME_MS:
+        return _time_ms(text, micro)
+    try:
+        return float(text)
+    except ValueError:
+        return _number(text)
+
+
 def _time_ms(text: str, micro: bool) -> float | None:
     """A printed time HHH.MM.SS.TTT (or .FFFFFF) with leading parts left off, in ms."""
     if text == "N/A" or text.startswith("*"):
@@ -158,6 +167,9 @@ class _Reader:
         self.block: _Block | None = None
         self._groups: list[Group] = []
         self.slots: dict[str, list[int]] = {}  # label -> indices of groups that have it
+        self.band_key: tuple[str, ...] = ()
+        self.plans: dict[tuple[tuple[str, ...], tuple[str, ...]],
+                         list[tuple[tuple[str, str], str, str]] | None] = {}
         self.micro = False
         self.rows: list[dict[str, Any]] = []
         self.other_report = False
@@ -236,6 +248,7 @@ class _Reader:
     @groups.setter
     def groups(self, groups: list[Group]) -> None:
         self._groups = groups
+        self.band_key = tuple(g.name for g in groups)
         self.slots = {}
         for i, group in enumerate(groups):
             for label in group.labels:
@@ -270,6 +283,54 @@ class _Reader:
         block = self.block
         assert block is not None
         try:
+            found = _pairs(line.text)
+        except ValueError:
+            found = None  # the careful path below reports it
+        if found:  # convert through the plan remembered for this band and row shape
+            key = (self.band_key, tuple(label for label, _ in found))
+            if key not in self.plans:
+                self.plans[key] = self._plan(key[1])
+            plan = self.plans[key]
+            if plan is not None and not any(slot in block.filled for slot, _, _ in plan):
+                block.rows_in_band += 1
+                values = block.values
+                for (slot, column, kind), (_, texts) in zip(plan, found, strict=True):
+                    block.filled.add(slot)
+                    if column:
+                        text = texts[0]
+                        try:
+                            values[column] = _convert(kind, text, self.micro)
+                        except ValueError:
+                            break
+                        if text[0] == "*":
+                            self._overflow(line, slot, text)
+                else:
+                    return
+        self._read_row_slowly(line)
+
+    def _plan(self, labels: tuple[str, ...]) -> list[tuple[tuple[str, str], str, str]] | None:
+        """Where each label of a row goes (group order, left to right), or None."""
+        plan = []
+        start = 0
+        for raw in labels:
+            label = LABEL_ALIASES.get(raw, raw)
+            index = next((i for i in self.slots.get(label, ()) if i >= start), None)
+            if index is None:
+                return None
+            start = index + 1
+            group = self._groups[index]
+            column, kind = group.labels[label]
+            plan.append(((group.name, label), column if kind != IGNORE else "", kind))
+        return plan
+
+    def _overflow(self, line: Line, slot: tuple[str, str], text: str) -> None:
+        self.tally.warnings.append(f"line {line.number}: {slot[0]} {slot[1]} printed as "
+                                   f"{text} (too large for its column): null")
+
+    def _read_row_slowly(self, line: Line) -> None:
+        block = self.block
+        assert block is not None
+        try:
             pairs = _pairs(line.text)
         except ValueError as exc:
             block.error, block.error_line = f"{exc} in {line.text.strip()!r}", line
@@ -299,8 +360,7 @@ class _Reader:
                 block.error_line = line
                 return
             if value is None and values[0].startswith("*"):
-                self.tally.warnings.append(f"line {line.number}: {group.name} {label} printed "
-                                           f"as {values[0]} (too large for its column): null")
+                self._overflow(line, (group.name, label), values[0])
             block.values[column] = value
 
     def _slot(self, block: _Block, label: str, start: int) -> tuple[int, tuple[str, str]] | None:
