@@ -26,7 +26,8 @@ V2R4 = (RMF / "v2r4-asa-sysout.txt").read_bytes()
 
 
 def parse(data: bytes, **kwargs: Any) -> tuple[pl.DataFrame, Any]:
-    return read_wlmgl(data, "report.txt", **kwargs)
+    work, _, tally = read_wlmgl(data, "report.txt", **kwargs)
+    return work, tally
 
 
 def one(path: Path) -> dict[str, Any]:
@@ -288,3 +289,13 @@ def test_binary_and_listing_of_the_same_values_agree(sample_builder: Any) -> Non
                 assert t[column] == pytest.approx(b[column], abs=0.5), column
             for column in ("su_cpu", "su_srb", "su_total", "su_ioc"):
                 assert t[column] == pytest.approx(b[column], abs=500), column
+
+
+def test_response_time_distribution() -> None:
+    _, dist, _ = read_wlmgl(V2R4, "report.txt")
+    assert dist["class_name"].unique().to_list() == ["CICSHIGH"]
+    assert dist["bucket"].to_list() == [1, 2, 3]
+    assert dist["bucket_limit_ms"].to_list() == [50.0, 60.0, None]
+    assert dist["trans_ended"].to_list() == [200000, 50000, 200000]
+    assert dist["trans_ended"].sum() == 450000  # the class's ENDED
+    assert dist["interval_start"].to_list() == [dt.datetime(2024, 3, 1, 9, 0)] * 3

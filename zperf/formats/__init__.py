@@ -166,9 +166,10 @@ def read(
                 raise InputError(name, f"cannot decompress: {exc}") from None
             chosen = kind or sniff(head)
             if chosen == "rmf-wlmgl":
-                w, tally = read_wlmgl(head + _Guarded(data, name).read(), name,
-                                      on_error=on_error)
+                w, d, tally = read_wlmgl(head + _Guarded(data, name).read(), name,
+                                         on_error=on_error)
                 work.append(w)
+                dist.append(d)
                 tallies.append(tally)
                 continue
             tick = progress(name, size) if progress else None

@@ -29,7 +29,7 @@ from zperf.formats.rmf_wlmgl_fields import (
     TIME_MS,
     Group,
 )
-from zperf.tables import WORKLOAD
+from zperf.tables import DISTRIBUTION, WORKLOAD
 
 SOURCE_FORMAT = "rmf-wlmgl"
 _VALUE = re.compile(r"^(?:[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:\.\d+)*[KMGT]?%?|N/A|\*+)$")
@@ -46,6 +46,7 @@ _HEADER = {
     "activated": re.compile(r"POLICY ACTIVATION DATE/TIME\s+(\d\d/\d\d/\d{4})\s+"
                             r"(\d\d\.\d\d\.\d\d)"),
 }
+_BUCKET = re.compile(r"\s*(<=|<|>)\s*(\d+(?:\.\d+)+)\s+(\d+[KM]?)\s+(\d+[KM]?)\b")
 _GOAL = re.compile(r"GOAL:\s*(?:EXECUTION VELOCITY\s+(\d+(?:\.\d+)?)%|RESPONSE TIME\s+"
                    r"([\d.]+)\s+(?:FOR\s+(\d+)%|AVG)|(DISCRETIONARY)|(SYSTEM))")
 #: Words of which a heading line has at least one (a cheap test before HEADING).
@@ -77,6 +78,7 @@ class _Block:
     bands: int = 0
     error: str | None = None
     error_line: Line | None = None
+    buckets: list[tuple[float | None, int]] = field(default_factory=list)
 
 
 def _number(text: str) -> float | None:
@@ -172,6 +174,7 @@ class _Reader:
                          list[tuple[tuple[str, str], str, str]] | None] = {}
         self.micro = False
         self.rows: list[dict[str, Any]] = []
+        self.buckets: list[list[tuple[float | None, int]]] = []
         self.other_report = False
 
     def feed(self, line: Line) -> None:
@@ -180,7 +183,7 @@ class _Reader:
             return
         if (self.slots and self.block is not None and not line.new_page and "=" not in text
                 and ":" not in text and "ACTIVITY" not in text and "A C T" not in text
-                and "-" not in text and "HHH" not in text):
+                and "-" not in text and "HHH" not in text and text.lstrip()[:1] not in "<>"):
             if self.block.error is None:
                 self._read_row(line)  # the common case: a data row of the current block
             return
@@ -222,6 +225,9 @@ class _Reader:
                 self._read_goal(goal)
                 self.groups = []
                 return
+        if self.block is not None and text.lstrip()[:1] in ("<", ">"):
+            self._read_bucket(line)
+            return
         if self.block is None or not (self.groups or _MAY_HEAD.search(text)):
             return  # goal-versus-actual and distribution lines, summaries: not data rows
         headings = [GROUPS[int(m.lastgroup[1:])] for m in HEADING.finditer(text)
@@ -264,6 +270,18 @@ class _Reader:
             # A new interval or sysplex: the open class belongs to the old header.
             self.close()
             self.header = _Header(**{**vars(self.header), **found})
+
+    def _read_bucket(self, line: Line) -> None:
+        """A row of the RESPONSE TIME DISTRIBUTION: limit, cumulative and bucket counts."""
+        assert self.block is not None
+        m = _BUCKET.match(line.text)
+        if m is None:
+            return
+        op, limit, _, in_bucket = m.groups()
+        count = _number(in_bucket)
+        if count is None:
+            return
+        self.block.buckets.append((None if op == ">" else _time_ms(limit, False), int(count)))
 
     def _read_goal(self, goal: re.Match[str]) -> None:
         assert self.block is not None
@@ -390,6 +408,7 @@ class _Reader:
                 f"{_class_name(block.keys)}: its values are partial")
         try:
             self.rows.append(self._row(block))
+            self.buckets.append(block.buckets)
         except ValueError as exc:
             self.tally.problem(str(exc), line=block.line.number, offset=block.line.offset)
             return
@@ -437,14 +456,28 @@ def _pairs_safe(text: str) -> bool:
 
 
 def read_wlmgl(data: bytes, file: str, *,
-               on_error: OnError = "raise") -> tuple[pl.DataFrame, Tally]:
-    """Parse a WLMGL listing (bytes of the whole file) into (workload, tally)."""
+               on_error: OnError = "raise") -> tuple[pl.DataFrame, pl.DataFrame, Tally]:
+    """Parse a WLMGL listing (bytes of the whole file) into (workload, distribution, tally).
+
+    The distribution rows come from the RESPONSE TIME DISTRIBUTION tables: the
+    bucket's upper limit in ms (null for the last, 'more than' bucket) and
+    the transactions in the bucket; the limit as a % of the midpoint is not
+    printed and stays null.
+    """
     tally = Tally(file, on_error)
     reader = _Reader(file, tally)
     for line in listing_lines(data):
         reader.feed(line)
     reader.close(at_end=True)
     if not reader.rows:
-        return WORKLOAD.empty(), tally
-    frame = pl.DataFrame(reader.rows, infer_schema_length=None)
-    return WORKLOAD.conform(frame), tally
+        return WORKLOAD.empty(), DISTRIBUTION.empty(), tally
+    work = WORKLOAD.conform(pl.DataFrame(reader.rows, infer_schema_length=None))
+    keys = ["source", "sysplex", "system", "interval_start", "class_kind", "class_name",
+            "period"]
+    rows = [{**{k: row.get(k) for k in keys}, "bucket": i + 1, "bucket_limit_ms": limit,
+             "trans_ended": count}
+            for row, buckets in zip(reader.rows, reader.buckets, strict=True)
+            for i, (limit, count) in enumerate(buckets)]
+    dist = (DISTRIBUTION.conform(pl.DataFrame(rows, infer_schema_length=None)) if rows
+            else DISTRIBUTION.empty())
+    return work, dist, tally
