@@ -1,0 +1,81 @@
+"""Benchmark of the RMF Workload Activity (WLMGL) listing parser.
+
+    python benchmarks/wlmgl_read.py [--size-mb 50]
+
+Writes (once) a multi-page listing with the zperf WLMGL writer: classes of
+one to three periods over many intervals, ASA control characters, V2R4
+layout; then parses it and prints MB/s and class periods per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import random
+import sys
+import time
+from pathlib import Path
+
+from zperf.formats.rmf_wlmgl import read_wlmgl
+from zperf.formats.rmf_wlmgl_writer import write_listing
+
+HERE = Path(__file__).resolve().parent
+
+
+def _rows(rng: random.Random, when: dt.datetime) -> list[dict[str, object]]:
+    rows = []
+    for i in range(60):
+        report = i >= 40
+        for period in range(1, 2 if report else 2 + i % 3):
+            ended = rng.randrange(0, 10**6)
+            rows.append({
+                "sysplex": "PLEXB", "zos_release": "V2R4", "interval_start": when,
+                "interval_seconds": 900.0, "policy": "DAYTIME", "workload": f"WL{i % 7}",
+                "class_kind": "report" if report else "service",
+                "class_name": f"{'RC' if report else 'SC'}{i:04d}", "period": period,
+                "importance": None if report else 1 + i % 5,
+                "trans_avg": rng.uniform(0, 50), "trans_mpl": rng.uniform(0, 50),
+                "trans_ended": ended, "trans_end_per_sec": ended / 900,
+                "trans_executed": ended, "resp_actual_ms": rng.uniform(0, 5000),
+                "resp_execution_ms": rng.uniform(0, 5000), "su_cpu": rng.uniform(0, 1e8),
+                "su_srb": rng.uniform(0, 1e6), "su_total": rng.uniform(0, 1e8),
+                "cpu_seconds": rng.uniform(0, 900), "srb_seconds": rng.uniform(0, 9),
+                "iip_seconds": rng.uniform(0, 900), "appl_cp_pct": rng.uniform(0, 300),
+                "appl_iipcp_pct": rng.uniform(0, 30), "appl_iip_pct": rng.uniform(0, 100),
+            })
+    return rows
+
+
+def build(path: Path, size_mb: int) -> None:
+    rng = random.Random(3)
+    start = dt.datetime(2026, 3, 2)
+    with path.open("w") as out:
+        written, interval = 0, 0
+        while written < size_mb * 1024 * 1024:
+            text = write_listing(_rows(rng, start + dt.timedelta(minutes=15 * interval)))
+            out.write(text)
+            written += len(text)
+            interval += 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size-mb", type=int, default=50)
+    args = parser.parse_args()
+    path = HERE / "data" / f"wlmgl-{args.size_mb}mb.txt"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        build(path, args.size_mb)
+    data = path.read_bytes()
+    t0 = time.perf_counter()
+    work, _, tally = read_wlmgl(data, str(path))
+    elapsed = time.perf_counter() - t0
+    print(f"file      {path.name}: {len(data) / 1e6:.0f} MB, {work.height} class periods")
+    print(f"parse     {elapsed:.2f} s  {len(data) / 1e6 / elapsed:.1f} MB/s  "
+          f"{work.height / elapsed:,.0f} class periods/s  (target 50 MB/s)")
+    print(f"tally     {tally.summary()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
