@@ -192,3 +192,18 @@ def test_broken_pipe_is_quiet() -> None:
     result = subprocess.run(["bash", "-o", "pipefail", "-c", cmd], input=big * 1, cwd=ROOT,
                             capture_output=True, check=False)
     assert b"Traceback" not in result.stderr
+
+
+def test_listing_errors_name_the_line(tmp_path: Path,
+                                      capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    listing = (ROOT / "tests" / "data" / "rmf" / "v2r4-asa-sysout.txt").read_text()
+    bad = tmp_path / "bad.txt"
+    bad.write_text(listing.replace("CPU  1350.000", "CPU  13S0.000"))
+    code, out, err = run(["parse", str(bad)], capsysbinary)
+    assert code == 2 and out == b""
+    assert err.startswith(f"zperf: error: {bad}: line 16 at offset 0x603: '13S0.000' is not "
+                          "a number in 'AVG ")
+    code, out, err = run(["parse", "--on-error", "skip", "--columns", "class_name",
+                          str(bad)], capsysbinary)
+    assert code == 1 and out.decode().split() == ["class_name", "BATCHLOW", "RCICS1"]
+    assert "(first: line 16 at offset 0x603)" in err

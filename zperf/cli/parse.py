@@ -115,7 +115,8 @@ def _tell(result: formats.ParseResult, verbose: bool, errors_path: str | None) -
                 for p in tally.problems)
             for reason, count in reasons.most_common(10):
                 first = next(p for p in tally.problems if p.reason.startswith(reason[:40]))
-                where = f"record {first.record} at offset 0x{first.offset or 0:X}"
+                where = (f"line {first.line}" if first.line is not None
+                         else f"record {first.record}") + f" at offset 0x{first.offset or 0:X}"
                 click.echo(f"  {count} x {reason} (first: {where})", err=True)
             if len(reasons) > 10:
                 click.echo(f"  ... and {len(reasons) - 10} other reasons (see --errors)",
