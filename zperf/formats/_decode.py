@@ -23,9 +23,11 @@ OBJ = npt.NDArray[np.object_]
 
 # ---------------------------------------------------------------- EBCDIC
 
-_CP1047_SWAPS = {  # byte: character, where code page 1047 differs from 037
-    0x15: "\n", 0x25: "\x85", 0x5F: "^", 0xAD: "[", 0xB0: "\xac",
-    0xBA: "\xdd", 0xBB: "\xa8", 0xBD: "]",
+# byte: character, where code page 1047 differs from 037.  The controls are the
+# same in both (X'15' NL = U+0085, X'25' LF = U+000A); only z/OS UNIX text
+# conversion swaps LF and NL, which is not the code page.
+_CP1047_SWAPS = {
+    0x5F: "^", 0xAD: "[", 0xB0: "\xac", 0xBA: "\xdd", 0xBB: "\xa8", 0xBD: "]",
 }
 
 

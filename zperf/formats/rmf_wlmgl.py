@@ -21,6 +21,15 @@ import polars as pl
 
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.listing import Line, listing_lines
+from zperf.formats.rmf_values import (
+    KEY_PATTERN,
+    convert,
+    interval_seconds,
+    number,
+    pairs,
+    split_keys,
+    time_ms,
+)
 from zperf.formats.rmf_wlmgl_fields import (
     GROUPS,
     HEADING,
@@ -32,11 +41,6 @@ from zperf.formats.rmf_wlmgl_fields import (
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 SOURCE_FORMAT = "rmf-wlmgl"
-_VALUE = re.compile(r"^(?:[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:\.\d+)*[KMGT]?%?|N/A|\*+)$")
-_KEY = re.compile(r"(REPORT CLASS|SERVICE CLASS|RESOURCE GROUP|I/O PRIORITY GROUP|POLICY|"
-                  r"WORKLOAD|PERIOD|IMPORTANCE|CRITICAL|DESCRIPTION|HETEROGENEOUS|"
-                  r"HOMOGENEOUS)\s*=\s*")
-_SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _HEADER = {
     "zos_release": re.compile(r"(?:z/OS|OS/390)\s+(V\d+R\d+)"),
     "sysplex": re.compile(r"SYSPLEX\s+(\S+)"),
@@ -81,87 +85,6 @@ class _Block:
     buckets: list[tuple[float | None, int]] = field(default_factory=list)
 
 
-def _number(text: str) -> float | None:
-    """A printed number: '4876K' = 4876000, 'N/A' and '*****' (overflow) are unknown."""
-    try:
-        return float(text)
-    except ValueError:
-        pass
-    if text == "N/A" or text.startswith("*"):
-        return None
-    text = text.rstrip("%").replace(",", "")
-    scale = _SUFFIX.get(text[-1:], 1.0)
-    return float(text[:-1] if scale != 1.0 else text) * scale
-
-
-def _convert(kind: str, text: str, micro: bool) -> float | None:
-    if kind == TIME_MS:
-        return _time_ms(text, micro)
-    try:
-        return float(text)
-    except ValueError:
-        return _number(text)
-
-
-def _time_ms(text: str, micro: bool) -> float | None:
-    """A printed time HHH.MM.SS.TTT (or .FFFFFF) with leading parts left off, in ms."""
-    if text == "N/A" or text.startswith("*"):
-        return None
-    parts = [int(p or 0) for p in text.split(".")]
-    fraction = parts.pop() / (1000.0 if micro else 1.0)
-    seconds = 0.0
-    for weight, value in zip((1, 60, 3600), reversed(parts), strict=False):
-        seconds += weight * value
-    return seconds * 1000.0 + fraction
-
-
-def _interval_seconds(text: str) -> float:
-    """'01.00.000' (mm.ss.ttt) -> 60.0; duration reports print 'hh.mm.ss'."""
-    a, b, c = text.split(".")
-    if len(c) == 3:
-        return int(a) * 60 + int(b) + int(c) / 1000
-    return int(a) * 3600 + int(b) * 60 + int(c)
-
-
-def _is_value(token: str) -> bool:
-    first = token[0]
-    if first.isdigit() or first == ".":
-        return token not in LABEL_ALIASES
-    if first in "-+" and len(token) > 1:
-        return token[1].isdigit() or token[1] == "."
-    return token == "N/A" or (first == "*" and token.strip("*") == "")
-
-
-def _pairs(text: str) -> list[tuple[str, list[str]]]:
-    """Split a data row into (label, values); a bad number raises ValueError."""
-    out: list[tuple[str, list[str]]] = []
-    label: list[str] = []
-    for token in text.split():
-        if _is_value(token):
-            if not _VALUE.match(token):
-                raise ValueError(f"{token!r} is not a number")
-            if label:
-                out.append((" ".join(label), [token]))
-                label = []
-            elif out:
-                out[-1][1].append(token)
-        else:
-            label.append(token)
-    return out
-
-
-def _split_keys(text: str) -> dict[str, str]:
-    keys: dict[str, str] = {}
-    matches = list(_KEY.finditer(text))
-    for i, m in enumerate(matches):
-        end = matches[i + 1].start() if i + 1 < len(matches) else len(text)
-        value = text[m.end() : end].strip()
-        if m.group(1) != "DESCRIPTION":
-            value = value.split()[0] if value.split() else ""
-        keys[m.group(1)] = value
-    return keys
-
-
 class _Reader:
     def __init__(self, file: str, tally: Tally) -> None:
         self.file, self.tally = file, tally
@@ -203,8 +126,8 @@ class _Reader:
                 return
         if self.other_report:
             return
-        if _KEY.search(text):
-            keys = _split_keys(text)
+        if KEY_PATTERN.search(text):
+            keys = split_keys(text)
             if "POLICY" in keys or "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
                 self.close()
                 self.tally.read += 1
@@ -278,10 +201,10 @@ class _Reader:
         if m is None:
             return
         op, limit, _, in_bucket = m.groups()
-        count = _number(in_bucket)
+        count = number(in_bucket)
         if count is None:
             return
-        self.block.buckets.append((None if op == ">" else _time_ms(limit, False), int(count)))
+        self.block.buckets.append((None if op == ">" else time_ms(limit, False), int(count)))
 
     def _read_goal(self, goal: re.Match[str]) -> None:
         assert self.block is not None
@@ -291,7 +214,7 @@ class _Reader:
             v.update(goal_type="velocity", goal_velocity_pct=float(velocity))
         elif response:
             v.update(goal_type="percentile_response" if percentile else "average_response",
-                     goal_response_ms=_time_ms(response, False))
+                     goal_response_ms=time_ms(response, False))
             if percentile:
                 v["goal_percentile"] = int(percentile)
         else:
@@ -301,7 +224,7 @@ class _Reader:
         block = self.block
         assert block is not None
         try:
-            found = _pairs(line.text)
+            found = pairs(line.text)
         except ValueError:
             found = None  # the careful path below reports it
         if found:  # convert through the plan remembered for this band and row shape
@@ -317,7 +240,7 @@ class _Reader:
                     if column:
                         text = texts[0]
                         try:
-                            values[column] = _convert(kind, text, self.micro)
+                            values[column] = convert(kind, text, self.micro)
                         except ValueError:
                             break
                         if text[0] == "*":
@@ -349,15 +272,15 @@ class _Reader:
         block = self.block
         assert block is not None
         try:
-            pairs = _pairs(line.text)
+            row = pairs(line.text)
         except ValueError as exc:
             block.error, block.error_line = f"{exc} in {line.text.strip()!r}", line
             return
-        if not pairs:
+        if not row:
             return
         block.rows_in_band += 1
         start = 0
-        for label, values in pairs:
+        for label, values in row:
             label = LABEL_ALIASES.get(label, label)
             slot = self._slot(block, label, start)
             if slot is None:
@@ -371,8 +294,8 @@ class _Reader:
             if kind == IGNORE or not column:
                 continue
             try:
-                value = (_time_ms(values[0], self.micro) if kind == TIME_MS
-                         else _number(values[0]))
+                value = (time_ms(values[0], self.micro) if kind == TIME_MS
+                         else number(values[0]))
             except ValueError:
                 block.error = f"{group.name} {label} value {values[0]!r} is not a number"
                 block.error_line = line
@@ -428,7 +351,7 @@ class _Reader:
         row: dict[str, Any] = {
             "source": self.file, "source_format": SOURCE_FORMAT, "sysplex": h.sysplex,
             "zos_release": h.zos_release, "interval_start": start,
-            "interval_seconds": _interval_seconds(h.interval) if h.interval else None,
+            "interval_seconds": interval_seconds(h.interval) if h.interval else None,
             "policy": keys.get("POLICY"), "workload": keys.get("WORKLOAD"),
             "class_kind": "report" if report else "service", "class_name": _class_name(keys),
             "description": keys.get("DESCRIPTION") or None,
@@ -448,11 +371,11 @@ def _class_name(keys: dict[str, str]) -> str:
 def _pairs_safe(text: str) -> bool:
     """Does the line hold label/value pairs (a data row rather than a heading)?"""
     try:
-        pairs = _pairs(text)
+        found = pairs(text)
     except ValueError:
         return True
     return any(not v[0].replace(".", "").isalpha() and "HHH" not in label
-               for label, v in pairs)
+               for label, v in found)
 
 
 def read_wlmgl(data: bytes, file: str, *,

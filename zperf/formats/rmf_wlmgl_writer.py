@@ -21,30 +21,25 @@ def _fixed(places: int) -> Fmt:
     return lambda v: "N/A" if v is None else f"{v:.{places}f}"
 
 
-def _count(v: Any) -> str:
-    if v is None:
-        return "N/A"
-    if v >= 10_000_000:
-        return f"{round(v / 1000)}K"
-    return f"{v:.0f}"
+def _suffixed(thousands_from: float) -> Fmt:
+    """Whole numbers as RMF prints them in a narrow column: in thousands with K from
+    ``thousands_from`` on, in millions with M from a billion on."""
+
+    def fmt(v: Any) -> str:
+        if v is None:
+            return "N/A"
+        if v >= 1e9:
+            return f"{round(v / 1e6)}M"
+        if v >= thousands_from:
+            return f"{round(v / 1e3)}K"
+        return f"{v:.0f}"
+
+    return fmt
 
 
-def _units(v: Any) -> str:
-    """Service units: up to six digits as they are, then thousands with K, millions with M."""
-    if v is None:
-        return "N/A"
-    if v >= 1e9:
-        return f"{round(v / 1e6)}M"
-    if v >= 1e6:
-        return f"{round(v / 1e3)}K"
-    return f"{v:.0f}"
-
-
-def _rate(v: Any) -> str:
-    """ABSRPTN and TRX SERV print in a narrow column: K from five digits on."""
-    if v is None:
-        return "N/A"
-    return f"{round(v / 1000)}K" if v >= 10_000 else f"{v:.0f}"
+_count = _suffixed(1e7)  # transaction counts
+_units = _suffixed(1e6)  # service units: six digits, then K
+_rate = _suffixed(1e4)  # ABSRPTN and TRX SERV: a narrower column
 
 
 def time_text(ms: Any) -> str:
