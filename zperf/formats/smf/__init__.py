@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from zperf.errors import InputError
 from zperf.formats._decode import DEFAULT_ENCODING
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.smf.broken import BrokenRecords
@@ -59,16 +60,24 @@ def read_smf72(
             dists.append(dist)
 
     pending = _Pending()
-    for batch in scan(stream, tally, {72: frozenset({3})}, head, chunk_size, progress):
-        pending.add(batch)  # copies the wanted records out: the chunk can go
-        if len(pending.blob) >= DECODE_BATCH_BYTES:
+    try:
+        for batch in scan(stream, tally, {72: frozenset({3})}, head, chunk_size, progress):
+            pending.add(batch)  # copies the wanted records out: the chunk can go
+            if len(pending.blob) >= DECODE_BATCH_BYTES:
+                decode(pending.take())
+    except InputError:
+        # Damage further on stops the scan; a bad record before it must be named first.
+        if pending.lengths:
             decode(pending.take())
+        raise
     if pending.lengths:
         decode(pending.take())
     combined = broken.take()
     if combined is not None:
         decode(combined)
     broken.finish(tally)
+    # Decoding lags the scan, so problems are put back in file order.
+    tally.problems.sort(key=lambda p: -1 if p.offset is None else p.offset)
     return (*_finish(frames, dists, tally), tally)
 
 

@@ -58,6 +58,12 @@ class BrokenRecords:
                               record=number, offset=offset, raw=record)
                 continue
             count, sequence = struct.unpack_from(">HH", record, prs + rao)
+            rio, ril, rin = struct.unpack_from(">IHH", record, prs + rao + 4)
+            if rin and (ril < 4 or prs + rao + rio + rin * ril > length):
+                tally.problem(f"reassembly information blocks at +0x{prs + rao + rio:X} "
+                              f"({rin} of {ril} bytes) lie outside the record",
+                              record=number, offset=offset, raw=record)
+                continue
             if not 1 <= sequence <= count:
                 tally.problem(f"broken record says it is piece {sequence} of {count}",
                               record=number, offset=offset, raw=record)

@@ -21,11 +21,12 @@ from typing import BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from zperf.errors import TransferError
-from zperf.formats._tally import Tally
+from zperf.errors import ParseError, TransferError
+from zperf.formats._tally import RAW_KEEP_LIMIT, Tally
 
 CHUNK_SIZE = 8 * 1024 * 1024
 MAX_DESCRIPTOR = 32760  # largest record or segment length in a descriptor
+SNIFF_SIZE = 4096  # bytes the framing is judged on, at least (unless the file is shorter)
 MAX_BLOCK = 1024 * 1024  # largest block an extended BDW may give (LBI blocks are 256 KiB)
 RETRANSFER = (
     "transfer the data set again in binary with `quote site rdw` "
@@ -74,7 +75,7 @@ _BCD_SET = frozenset(_BCD)
 _LAST_SET = frozenset(_LAST)
 _DATE = b"[\x00\x01]" + _BCD_CLASS + _BCD_CLASS + _LAST_CLASS
 #: A plausible record start: RDW (segment code 0 or 1), flag, type, time, packed date.
-_RECORD_START = re.compile(b"(?s)..[\x00\x01]\x00......" + _DATE)
+_RECORD_START = re.compile(b"(?s)(?=..[\x00\x01]\x00......" + _DATE + b")")
 
 
 def _date_ok(data: bytes, pos: int) -> bool:
@@ -94,12 +95,15 @@ def _rdw_ok(data: bytes, pos: int) -> bool:
     return bool(18 <= length <= MAX_DESCRIPTOR and seg <= 3 and zero == 0)
 
 
-def _chain_ok(data: bytes, start: int, framing: str, hops: int = 4) -> bool:
+def _chain_ok(data: bytes, start: int, framing: str, hops: int = 4,
+              ended: bool = True) -> bool | None:
     """Does a plausible chain of descriptors start here? (resynchronisation test)
 
     A record header can appear by chance inside other data; a run of several
     descriptors that follow each other exactly (to the end of the data at the
-    most) almost never does.
+    most) almost never does.  When ``data`` is not the end of the file and the
+    chain runs past it, the answer is None: read more before judging, or the
+    verdict would depend on where a chunk happens to end.
     """
     if framing == "bdw":
         block = _bdw_length(data, start)
@@ -111,7 +115,9 @@ def _chain_ok(data: bytes, start: int, framing: str, hops: int = 4) -> bool:
             if length < 5 or seg > 3 or zero:
                 return False
             pos += length
-        return pos == end or end < start + block
+        if end < start + block:
+            return True if ended else None
+        return pos == end
     if not _rdw_ok(data, start):
         return False
     pos = start
@@ -121,7 +127,7 @@ def _chain_ok(data: bytes, start: int, framing: str, hops: int = 4) -> bool:
             return False
         pos += length
         if pos + 4 > len(data):
-            return True
+            return True if ended else None
     return True
 
 
@@ -184,6 +190,8 @@ class _Walker:
         self.span_wanted = False
         self.lost_at: int | None = None  # file offset where framing was lost
         self.lost_why = ""
+        self.undecided: int | None = None  # a resync candidate that needs more data
+        self.lost_raw = bytearray()  # skipped bytes of chunks already let go (on_error=keep)
         self.spanned_done: list[tuple[bytes, int, int]] = []  # (record, number, offset)
 
     # -- helpers -------------------------------------------------------
@@ -336,26 +344,47 @@ class _Walker:
             self._bad(why, offset)
         self.lost_why = why
         self.lost_at = offset
+        self.lost_raw = bytearray()
+
+    def skipped(self, data: bytes, base: int, end: int) -> bytes:
+        """The bytes skipped since framing was lost, up to ``end`` in ``data``."""
+        assert self.lost_at is not None
+        return bytes(self.lost_raw) + data[max(0, self.lost_at - base):end]
+
+    def let_go(self, data: bytes, base: int, end: int) -> None:
+        """``data`` up to ``end`` is dropped while lost: keep what ``keep`` will report."""
+        if self.tally.on_error == "keep" and len(self.lost_raw) < RAW_KEEP_LIMIT:
+            self.lost_raw += self.skipped(data, base, end)[len(self.lost_raw):RAW_KEEP_LIMIT]
 
     def resync(self, data: bytes, pos: int, base: int, final: bool) -> int | None:
-        """Find the next plausible record (or block) start at or after ``pos + 1``."""
+        """Find the next plausible record (or block) start at or after ``pos + 1``.
+
+        None when there is none in ``data``; ``undecided`` is then set if a
+        candidate could not be judged before the end of ``data``.
+        """
         shift = 4 if self.framing == "bdw" else 0
+        self.undecided = None
         for match in _RECORD_START.finditer(data, pos + 1 + shift):
             start = match.start() - shift
             if start < pos + 1:
                 continue
-            if not _chain_ok(data, start, self.framing):
+            ok = _chain_ok(data, start, self.framing, ended=final)
+            if ok is None:
+                self.undecided = start
+                return None
+            if not ok:
                 continue
             assert self.lost_at is not None
             self._bad(f"{self.lost_why}; {base + start - self.lost_at} bytes skipped up to the "
                       f"next record at offset 0x{base + start:X}", self.lost_at,
-                      data[max(0, self.lost_at - base):start])
+                      self.skipped(data, base, start))
             self.lost_at = None
             return start
         if final:
             assert self.lost_at is not None
             self._bad(f"{self.lost_why}; no further record found: the rest of the file "
-                      f"({base + len(data) - self.lost_at} bytes) was skipped", self.lost_at)
+                      f"({base + len(data) - self.lost_at} bytes) was skipped", self.lost_at,
+                      self.skipped(data, base, len(data)))
             self.lost_at = None
         return None
 
@@ -380,6 +409,32 @@ class _Walker:
         self._close_span("spanned record has no last segment at the end of the file")
 
 
+def _in_file_order(data: bytes, starts: list[int], numbers: list[int], base: int,
+                   spanned: list[tuple[bytes, int, int]]) -> Iterator[Batch]:
+    """Batches of a chunk's wanted records, the reassembled spanned ones in their place.
+
+    Records are decoded, and bad ones reported, in the order they come; file
+    order makes that order the same whatever the chunk size.
+    """
+    idx = np.array(starts, dtype=np.int64)
+    nums = np.array(numbers, dtype=np.int64)
+    arr = np.frombuffer(data, dtype=np.uint8)
+    lengths = arr[idx].astype(np.int64) << 8 | arr[idx + 1] if starts else idx
+    view = memoryview(data)
+    lo = i = 0
+    while lo < len(idx) or i < len(spanned):
+        upto = len(idx) if i == len(spanned) else int(np.searchsorted(nums, spanned[i][1]))
+        if upto > lo:
+            yield Batch(view, idx[lo:upto], lengths[lo:upto], nums[lo:upto], idx[lo:upto] + base)
+            lo = upto
+        j = i
+        while j < len(spanned) and (lo == len(idx) or spanned[j][1] < nums[lo]):
+            j += 1
+        if j > i:
+            yield Batch.of_records(spanned[i:j])
+            i = j
+
+
 def scan(
     stream: BinaryIO,
     tally: Tally,
@@ -393,6 +448,10 @@ def scan(
     ``head`` is what a caller already read from ``stream`` to sniff it.
     """
     first = head + stream.read(max(0, chunk_size - len(head)))
+    # A pipe may return less than asked, and a chunk may be tiny: the framing is
+    # judged on SNIFF_SIZE bytes (or the whole file), never on a scrap of it.
+    while len(first) < SNIFF_SIZE and (more := stream.read(SNIFF_SIZE - len(first))):
+        first += more
     framing = detect_framing(first, tally.file)
     walker = _Walker(framing, wanted, tally)
     data, base = first, 0
@@ -405,27 +464,32 @@ def scan(
         pos = 0
         starts: list[int] = []
         numbers: list[int] = []
-        while True:
-            if walker.lost_at is not None:
-                found = walker.resync(data, pos, base, final)
-                if found is None:
-                    pos = len(data) if final else max(pos, len(data) - 64)
+        try:
+            while True:
+                if walker.lost_at is not None:
+                    found = walker.resync(data, pos, base, final)
+                    if found is None:
+                        pos = len(data) if final else max(pos, len(data) - 64)
+                        if walker.undecided is not None:  # judge it again with more data
+                            pos = min(pos, walker.undecided - 1)
+                        if walker.lost_at is not None:
+                            walker.let_go(data, base, pos)
+                        break
+                    pos = found
+                if framing == "rdw":
+                    pos = walker.walk_records(data, pos, len(data), base, False, starts, numbers)
+                else:
+                    pos = walker.walk_blocks(data, pos, base, starts, numbers)
+                if walker.lost_at is None:
                     break
-                pos = found
-            if framing == "rdw":
-                pos = walker.walk_records(data, pos, len(data), base, False, starts, numbers)
-            else:
-                pos = walker.walk_blocks(data, pos, base, starts, numbers)
-            if walker.lost_at is None:
-                break
-        view = memoryview(data)
-        if starts:
-            idx = np.array(starts, dtype=np.int64)
-            arr = np.frombuffer(data, dtype=np.uint8)
-            lengths = arr[idx].astype(np.int64) << 8 | arr[idx + 1]
-            yield Batch(view, idx, lengths, np.array(numbers, dtype=np.int64), idx + base)
-        if walker.spanned_done:
-            yield Batch.of_records(walker.spanned_done)
+        except ParseError:
+            # on_error=raise: the records before the damage go first, so that a bad one
+            # among them is named rather than this later damage.
+            if starts or walker.spanned_done:
+                yield from _in_file_order(data, starts, numbers, base, walker.spanned_done)
+            raise
+        if starts or walker.spanned_done:
+            yield from _in_file_order(data, starts, numbers, base, walker.spanned_done)
             walker.spanned_done = []
         tally.bytes_read = base + pos
         if progress is not None:

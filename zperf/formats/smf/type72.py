@@ -245,7 +245,7 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
     has_rg = trip["RGN"] > 0
     if has_rg.any():
         starts = np.where(has_rg, batch.starts + trip["RGS"], batch.starts)
-        rgs = f72.RGS.gather(batch.data, starts)
+        rgs = f72.RGS.gather(batch.data, starts, available=np.where(has_rg, trip["RGL"], 0))
         rg_name = _masked(has_rg[rec], _text(rgs["R723GGNM"], rec, encoding))
     columns: dict[str, object] = {
         "source": pl.Series([source], dtype=pl.String).gather(np.zeros(rec.size, np.int64)),
