@@ -715,3 +715,12 @@ def test_a_damaged_spanned_record_is_reported_in_file_order(chunk: int | None) -
         "least 5 triplets")
     _, _, tally = parse(data, on_error="skip", **kwargs)
     assert [p.record for p in tally.problems] == [3, 7]
+
+
+def test_broken_record_with_an_absurd_section_count() -> None:
+    """A damaged SMF72RNN must not make the reader build a gigabyte logical record."""
+    rio = struct.unpack_from(">I", PIECES[0], 92 + RAO + 4)[0]
+    data = _piece(0, rio + 3 * 4, b"\xff\xff")  # the SC block's SMF72RNN
+    assert message(data) == (
+        "bad.smf: record 1 at offset 0x0: reassembly information says the original record "
+        "had 65535 sections of one kind (at most 4096)")

@@ -23,6 +23,9 @@ from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
 
 _TRIPLET = struct.Struct(">IHH")
+#: More sections of one kind than a 72.3 class can have (8 periods, 9 distribution
+#: entries, a few hundred work manager states): the count is damaged.
+MAX_SECTIONS = 4096
 _U16 = struct.Struct(">H")
 _KINDS = f72.SECTIONS[1:]
 _RAN = PRODUCT.offset_of("SMF72RAN")
@@ -66,6 +69,13 @@ class BrokenRecords:
                 continue
             if not 1 <= sequence <= count:
                 tally.problem(f"broken record says it is piece {sequence} of {count}",
+                              record=number, offset=offset, raw=record)
+                continue
+            sections = max((struct.unpack_from(">H", record, prs + rao + rio + i * ril)[0]
+                            for i in range(rin)), default=0)
+            if sections > MAX_SECTIONS:  # a damaged count would make a huge logical record
+                tally.problem(f"reassembly information says the original record had "
+                              f"{sections} sections of one kind (at most {MAX_SECTIONS})",
                               record=number, offset=offset, raw=record)
                 continue
             # The same class of the same interval on the same system: header SID,
