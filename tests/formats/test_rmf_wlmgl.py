@@ -299,3 +299,9 @@ def test_response_time_distribution() -> None:
     assert dist["trans_ended"].to_list() == [200000, 50000, 200000]
     assert dist["trans_ended"].sum() == 450000  # the class's ENDED
     assert dist["interval_start"].to_list() == [dt.datetime(2024, 3, 1, 9, 0)] * 3
+
+
+def test_duration_report_interval_in_hours() -> None:
+    """Duration reports (DINTV) print INTERVAL as hh.mm.ss."""
+    work, _ = parse(V2R4.replace(b"INTERVAL 14.59.998", b"INTERVAL 08.00.00 "))
+    assert work["interval_seconds"].to_list() == [8 * 3600.0] * 3
