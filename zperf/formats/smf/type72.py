@@ -304,16 +304,17 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         "cpu_adj_16th_us_per_su": adj.astype(np.int64), "ziip_nff": nffs.astype(np.int64),
         "zaap_nff": nffi.astype(np.int64), "rtd_midpoint_ms": col["R723RTDM"],
     }
-    frame = _frame(WORKLOAD.names, columns).with_columns(
+    frame = _frame(columns).with_columns(
         pl.Series("_record", batch.numbers[rec]))
     if not distribution:
         return frame, DISTRIBUTION.empty()
     return frame, _distribution(batch, trip, rec, col, frame)
 
 
-def _frame(names: list[str], columns: dict[str, object]) -> pl.DataFrame:
+def _frame(columns: dict[str, object]) -> pl.DataFrame:
+    """The workload columns (numpy arrays or polars series) as a conforming frame."""
     series = []
-    for name in names:
+    for name in WORKLOAD.names:
         value = columns[name]
         if isinstance(value, pl.Series):
             series.append(value.alias(name))
@@ -321,8 +322,7 @@ def _frame(names: list[str], columns: dict[str, object]) -> pl.DataFrame:
             series.append(pl.Series(name, value.tolist(), strict=False))
         else:
             series.append(pl.Series(name, value))  # type: ignore[arg-type]
-    return WORKLOAD.conform(pl.DataFrame(series)) if names == WORKLOAD.names \
-        else pl.DataFrame(series)
+    return WORKLOAD.conform(pl.DataFrame(series))
 
 
 def _release(mvs: str | None) -> str | None:
