@@ -21,7 +21,10 @@ def test_wheel_has_templates_and_man_pages(tmp_path: Path) -> None:
     wheel = next(tmp_path.glob("zperf-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "zperf/templates/manpage.1.j2" in names
-    assert any(n.endswith(".data/data/share/man/man1/zperf-parse.1") for n in names)
+    for page in (ROOT / "man").glob("*.1"):
+        assert any(n.endswith(f".data/data/share/man/man1/{page.name}") for n in names), page
+    for module in (ROOT / "zperf").rglob("*.py"):  # every package is listed in setup.cfg
+        assert module.relative_to(ROOT).as_posix() in names, module
     assert "zperf/py.typed" in names
     assert not any(n.startswith(("tests/", "samples/")) for n in names)
     site = tmp_path / "site"

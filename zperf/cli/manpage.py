@@ -18,8 +18,8 @@ import click
 from jinja2 import Environment, PackageLoader
 
 from zperf import __version__
-from zperf.formats import KINDS
-from zperf.tables import DISTRIBUTION, PROBLEMS, WORKLOAD, TableSchema
+from zperf.formats import KINDS, table_names
+from zperf.tables import SCHEMAS, TableSchema
 
 
 def _roff(text: str) -> str:
@@ -96,10 +96,20 @@ INPUT = {"title": "INPUT", "paragraphs": [
 PAGES: dict[str, dict[str, Any]] = {
     "zperf": {"extra": [EXIT_STATUS],
               "see_also": ".BR zperf\\-parse (1)"},
-    "zperf-parse": {"extra": [INPUT, _columns(WORKLOAD), _columns(DISTRIBUTION),
-                              _columns(PROBLEMS), EXIT_STATUS],
+    "zperf-parse": {"extra": [INPUT, *(_columns(SCHEMAS[t]) for t in table_names()),
+                              _columns(SCHEMAS["problems"]), EXIT_STATUS],
                     "see_also": ".BR zperf (1)"},
 }
+
+#: Page of a command that PAGES does not describe further.
+DEFAULT_PAGE: dict[str, Any] = {"extra": [EXIT_STATUS], "see_also": ".BR zperf (1)"}
+
+
+def page_names() -> list[str]:
+    """'zperf' and one 'zperf-COMMAND' per subcommand."""
+    from zperf.cli import cli
+
+    return ["zperf", *(f"zperf-{name}" for name in sorted(cli.commands))]
 
 
 def render(group: click.Group, name: str) -> str:
@@ -125,7 +135,7 @@ def render(group: click.Group, name: str) -> str:
         version=__version__, short=_roff(command.get_short_help_str(200)),
         usage=_roff(" ".join(command.collect_usage_pieces(ctx))),
         description=_paragraphs(command.help or ""), commands=commands,
-        options=_options(command, ctx), **PAGES[name])
+        options=_options(command, ctx), **PAGES.get(name, DEFAULT_PAGE))
 
 
 def write_all(folder: Path) -> list[Path]:
@@ -133,7 +143,7 @@ def write_all(folder: Path) -> list[Path]:
 
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for name in PAGES:
+    for name in page_names():
         path = folder / f"{name}.1"
         path.write_text(render(cli, name))
         written.append(path)

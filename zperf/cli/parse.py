@@ -17,7 +17,7 @@ from zperf.report._write import open_output
 from zperf.tables import SCHEMAS
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
-TABLES = ("workload", "distribution")
+TABLES = formats.table_names()
 
 
 def _progress_factory() -> formats.Progress | None:
@@ -49,8 +49,8 @@ def _progress_factory() -> formats.Progress | None:
 @output_options
 @click.option("--table", "table", type=click.Choice(TABLES), default="workload",
               show_default=True,
-              help="workload: one row per system, interval, class and period. distribution: "
-                   "response time distribution buckets.")
+              help="Table to output; see TABLES in `man zperf-parse` (workload: one row per "
+                   "system, interval, class and period; distribution: response time buckets).")
 @click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
                                 "table shows a summary).")
 @click.option("-v", "--verbose", is_flag=True,
@@ -89,7 +89,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
                              f"see the columns of the {table} table in `man zperf-parse`")
         frame = frame.select(wanted)
     elif fmt == "table":
-        frame = frame.select(report.SUMMARY_COLUMNS[table])
+        frame = frame.select(report.summary_columns(table, frame.columns))
     _tell(result, verbose, errors_path)
     if frame.height == 0:
         click.echo(f"zperf: no rows for the {table} table in the input", err=True)

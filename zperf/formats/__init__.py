@@ -1,8 +1,10 @@
 """Input formats: files in, declared tables out.
 
-An explicit registry maps each input kind to its reader.  ``read`` opens the
-files (``-`` is standard input), sniffs the kind when it is not given, and
-returns every table the readers produced together with their tallies.
+An explicit registry maps each input kind to its reader: ``smf`` (binary
+dumps, one decoder per record type in :data:`zperf.formats.smf.DECODERS`)
+and the text kinds of ``TEXT_KINDS``.  ``read`` opens the files (``-`` is
+standard input), sniffs the kind when it is not given, and returns every
+table the readers produced together with their tallies.
 """
 
 from __future__ import annotations
@@ -22,20 +24,27 @@ import polars as pl
 
 from zperf.errors import InputError, UsageError
 from zperf.formats._decode import DEFAULT_ENCODING, check_encoding
+from zperf.formats._kinds import TextKind
 from zperf.formats._tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.formats.listing import listing_encoding, looks_like_text
-from zperf.formats.rmf_wlmgl import read_wlmgl
-from zperf.formats.smf import read_smf72
-from zperf.tables import DISTRIBUTION, PROBLEMS, WORKLOAD
+from zperf.formats.rmf_wlmgl import WLMGL
+from zperf.formats.smf import DECODERS, read_smf, smf_tables
+from zperf.tables import PROBLEMS, SCHEMAS
+
+#: Text input kinds, tried in this order when sniffing.  Add new formats here.
+TEXT_KINDS: tuple[TextKind, ...] = (
+    WLMGL,
+)
 
 #: Input kinds zperf reads, and what each is.
 KINDS: dict[str, str] = {
-    "smf": "binary SMF dump: type 72 subtype 3 workload activity (RDW, BDW or VBS framing)",
-    "rmf-wlmgl": "RMF Postprocessor Workload Activity report (WLMGL) listing, as text",
+    "smf": "binary SMF dump (RDW, BDW or VBS framing): "
+           + "; ".join(f"type {d.smf_type}"
+                       + (f" subtype {','.join(map(str, sorted(d.subtypes)))}"
+                          if d.subtypes else "")
+                       + f" {d.description}" for d in DECODERS),
+    **{k.name: k.description for k in TEXT_KINDS},
 }
-
-_WLMGL_MARKS = ("W O R K L O A D", "WORKLOAD ACTIVITY", "REPORT CLASS=", "SERVICE CLASS=",
-                "REPORT BY: POLICY=")
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
 
@@ -72,15 +81,24 @@ class _Guarded:
 def sniff(head: bytes) -> str:
     """Name the input kind from a file's first bytes.
 
-    Text that carries a Workload Activity title or key line is an RMF WLMGL
-    listing; anything else goes to the SMF reader, which explains what is
-    wrong with a file that is not a usable dump (text transfer, no RDWs).
+    Text is offered to each text kind in turn; anything else, and text no
+    kind recognises, goes to the SMF reader, which explains what is wrong
+    with a file that is not a usable dump (text transfer, no RDWs).
     """
     if looks_like_text(head):
         text = head.decode(listing_encoding(head), errors="replace")
-        if any(mark in text for mark in _WLMGL_MARKS):
-            return "rmf-wlmgl"
+        for kind in TEXT_KINDS:
+            if kind.sniff(text):
+                return kind.name
     return "smf"
+
+
+def table_names() -> tuple[str, ...]:
+    """Every table a reader can fill, in registry order."""
+    names = list(smf_tables())
+    for kind in TEXT_KINDS:
+        names += [t for t in kind.tables if t not in names]
+    return tuple(names)
 
 
 class _Prefixed(io.RawIOBase):
@@ -142,7 +160,10 @@ def read(
     progress: Progress | None = None,
     tables: Sequence[str] | None = None,
 ) -> ParseResult:
-    """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3).
+    """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3...).
+
+    Every table of :func:`table_names` is in the result, empty when no file
+    filled it.
 
     ``tables`` names the tables wanted (default: all); a table not wanted may
     be skipped while reading and then comes back empty.
@@ -155,7 +176,9 @@ def read(
         encoding = check_encoding(encoding)
     except LookupError:
         raise UsageError(f"unknown encoding {encoding!r}") from None
-    work, dist, tallies = [], [], []
+    collected: dict[str, list[pl.DataFrame]] = {}
+    tallies: list[Tally] = []
+    text_kinds = {k.name: k for k in TEXT_KINDS}
     for path in paths:
         stream, name, size = _open(path)
         try:
@@ -165,26 +188,20 @@ def read(
             except (OSError, EOFError, lzma.LZMAError) as exc:
                 raise InputError(name, f"cannot decompress: {exc}") from None
             chosen = kind or sniff(head)
-            if chosen == "rmf-wlmgl":
-                w, d, tally = read_wlmgl(head + _Guarded(data, name).read(), name,
-                                         on_error=on_error)
-                work.append(w)
-                dist.append(d)
-                tallies.append(tally)
-                continue
-            tick = progress(name, size) if progress else None
-            w, d, tally = read_smf72(cast(BinaryIO, _Guarded(data, name)), name,
-                                     on_error=on_error, encoding=encoding, head=head,
-                                     progress=tick,
-                                     distribution=tables is None or "distribution" in tables)
+            if chosen in text_kinds:
+                got, tally = text_kinds[chosen].read(head + _Guarded(data, name).read(), name,
+                                                     on_error)
+            else:
+                tick = progress(name, size) if progress else None
+                got, tally = read_smf(cast(BinaryIO, _Guarded(data, name)), name,
+                                      on_error=on_error, encoding=encoding, head=head,
+                                      progress=tick, tables=tables)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()
-        work.append(w)
-        dist.append(d)
+        for table, frame in got.items():
+            collected.setdefault(table, []).append(frame)
         tallies.append(tally)
-    return ParseResult(
-        {"workload": pl.concat(work) if work else WORKLOAD.empty(),
-         "distribution": pl.concat(dist) if dist else DISTRIBUTION.empty()},
-        tallies,
-    )
+    out = {name: SCHEMAS[name].empty() for name in table_names()}
+    out.update({name: pl.concat(frames) for name, frames in collected.items()})
+    return ParseResult(out, tallies)

@@ -19,6 +19,7 @@ from typing import Any
 
 import polars as pl
 
+from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.listing import Line, listing_lines
 from zperf.formats.rmf_values import (
@@ -404,3 +405,17 @@ def read_wlmgl(data: bytes, file: str, *,
     dist = (DISTRIBUTION.conform(pl.DataFrame(rows, infer_schema_length=None)) if rows
             else DISTRIBUTION.empty())
     return work, dist, tally
+
+
+_MARKS = ("W O R K L O A D", "WORKLOAD ACTIVITY", "REPORT CLASS=", "SERVICE CLASS=",
+          "REPORT BY: POLICY=")
+
+
+def _read(data: bytes, file: str, on_error: OnError) -> tuple[dict[str, pl.DataFrame], Tally]:
+    work, dist, tally = read_wlmgl(data, file, on_error=on_error)
+    return {"workload": work, "distribution": dist}, tally
+
+
+WLMGL = TextKind(
+    "rmf-wlmgl", "RMF Postprocessor Workload Activity report (WLMGL) listing, as text",
+    ("workload", "distribution"), lambda text: any(mark in text for mark in _MARKS), _read)

@@ -27,6 +27,11 @@ SUMMARY_COLUMNS: dict[str, list[str]] = {
 }
 
 
+def summary_columns(table: str, columns: list[str], most: int = 12) -> list[str]:
+    """The columns a terminal shows for ``table``: its chosen summary, or the first few."""
+    return SUMMARY_COLUMNS.get(table, [c for c in columns if c != "source"][:most])
+
+
 def render(frame: pl.DataFrame, fmt: str, path: str | None, *, table: str,
            terminal: bool = False, width: int | None = None) -> None:
     """Write ``frame`` (a table named ``table``) as ``fmt`` to ``path`` (None/'-' = stdout)."""

@@ -1,13 +1,14 @@
 """Binary SMF dumps: the physical reader and the record decoders.
 
-``read_smf72`` reads a dump (any framing: RDW, BDW, VBS) and returns the
-workload and distribution tables of its type 72 subtype 3 records, skipping
-every other record type cheaply.
+``read_smf`` reads a dump (any framing: RDW, BDW, VBS) once and hands each
+wanted record to the decoder of its type (``DECODERS``); every other record
+type is skipped cheaply and counted.  ``read_smf72`` is the type 72 subtype 3
+reader alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import BinaryIO
 
 import numpy as np
@@ -17,17 +18,72 @@ import polars as pl
 from zperf.errors import InputError
 from zperf.formats._decode import DEFAULT_ENCODING
 from zperf.formats._tally import OnError, Tally
-from zperf.formats.smf.broken import BrokenRecords
+from zperf.formats.smf.decoders import DecoderSpec, RecordDecoder
 from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
-from zperf.formats.smf.type72 import decode_batch
-from zperf.tables import DISTRIBUTION, WORKLOAD
+from zperf.formats.smf.type72_reader import TYPE72_3
 
 #: Bytes of wanted records decoded together: large enough to amortize the fixed
 #: cost of a batch, small enough to stay in cache (measured best at 2-8 MiB).
 DECODE_BATCH_BYTES = 16 * 1024 * 1024
 
-#: Columns that identify a row of the workload table.
-WORKLOAD_KEY = ["sysplex", "system", "interval_start", "class_kind", "class_name", "period"]
+#: Every SMF record decoder, in the order their tables are listed.
+DECODERS: tuple[DecoderSpec, ...] = (
+    TYPE72_3,
+)
+
+
+def smf_tables() -> tuple[str, ...]:
+    """Names of every table an SMF dump can fill."""
+    return tuple(name for spec in DECODERS for name in spec.tables)
+
+
+def read_smf(
+    stream: BinaryIO,
+    file: str,
+    *,
+    on_error: OnError = "raise",
+    encoding: str = DEFAULT_ENCODING,
+    head: bytes = b"",
+    chunk_size: int = CHUNK_SIZE,
+    progress: Callable[[int], None] | None = None,
+    tables: Iterable[str] | None = None,
+    decoders: Iterable[DecoderSpec] = DECODERS,
+) -> tuple[dict[str, pl.DataFrame], Tally]:
+    """Read an SMF dump into the tables of its decoded record types, and a tally.
+
+    ``tables`` names the tables wanted (default: all); decoders none of whose
+    tables are wanted are not run, and their records count as other types.
+    """
+    wanted_tables = frozenset(smf_tables() if tables is None else tables)
+    specs = [s for s in decoders if wanted_tables & set(s.tables)]
+    tally = Tally(file, on_error)
+    by_type: dict[int, tuple[RecordDecoder, _Pending]] = {
+        s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables)), _Pending())
+        for s in specs}
+    if len(by_type) != len(specs):
+        raise ValueError("two SMF decoders for the same record type")
+    wanted = {s.smf_type: s.subtypes for s in specs}
+
+    def drain(force: bool) -> None:
+        for decoder, pending in by_type.values():
+            if pending.lengths and (force or len(pending.blob) >= DECODE_BATCH_BYTES):
+                decoder.decode(pending.take())
+
+    try:
+        for batch in scan(stream, tally, wanted, head, chunk_size, progress):
+            _split(batch, by_type)  # copies the wanted records out: the chunk can go
+            drain(False)
+    except InputError:
+        # Damage further on stops the scan; a bad record before it must be named first.
+        drain(True)
+        raise
+    drain(True)
+    out: dict[str, pl.DataFrame] = {}
+    for decoder, _ in by_type.values():
+        out.update(decoder.finish())
+    # Decoding lags the scan, so problems are put back in file order.
+    tally.problems.sort(key=lambda p: -1 if p.offset is None else p.offset)
+    return out, tally
 
 
 def read_smf72(
@@ -47,38 +103,26 @@ def read_smf72(
     ``distribution=False`` the (14 times larger) distribution table is not
     built and comes back empty.
     """
-    tally = Tally(file, on_error)
-    broken = BrokenRecords()
-    frames: list[pl.DataFrame] = []
-    dists: list[pl.DataFrame] = []
+    wanted = ("workload", "distribution") if distribution else ("workload",)
+    tables, tally = read_smf(stream, file, on_error=on_error, encoding=encoding, head=head,
+                             chunk_size=chunk_size, progress=progress, tables=wanted,
+                             decoders=(TYPE72_3,))
+    return tables["workload"], tables["distribution"], tally
 
-    def decode(batch: Batch) -> None:
-        work, dist = decode_batch(batch, tally, file, encoding, broken, distribution)
-        if work.height:
-            frames.append(work)
-        if dist.height:
-            dists.append(dist)
 
-    pending = _Pending()
-    try:
-        for batch in scan(stream, tally, {72: frozenset({3})}, head, chunk_size, progress):
-            pending.add(batch)  # copies the wanted records out: the chunk can go
-            if len(pending.blob) >= DECODE_BATCH_BYTES:
-                decode(pending.take())
-    except InputError:
-        # Damage further on stops the scan; a bad record before it must be named first.
-        if pending.lengths:
-            decode(pending.take())
-        raise
-    if pending.lengths:
-        decode(pending.take())
-    combined = broken.take()
-    if combined is not None:
-        decode(combined)
-    broken.finish(tally)
-    # Decoding lags the scan, so problems are put back in file order.
-    tally.problems.sort(key=lambda p: -1 if p.offset is None else p.offset)
-    return (*_finish(frames, dists, tally), tally)
+def _split(batch: Batch, by_type: dict[int, tuple[RecordDecoder, _Pending]]) -> None:
+    """Hand each record of a mixed batch to the pending batch of its type."""
+    if len(by_type) == 1:
+        next(iter(by_type.values()))[1].add(batch)
+        return
+    types = np.frombuffer(batch.data, dtype=np.uint8)[batch.starts + 5]
+    for smf_type, (_, pending) in by_type.items():
+        mine = types == smf_type
+        if mine.all():
+            pending.add(batch)
+        elif mine.any():
+            pending.add(Batch(batch.data, batch.starts[mine], batch.lengths[mine],
+                              batch.numbers[mine], batch.offsets[mine]))
 
 
 class _Pending:
@@ -110,27 +154,3 @@ class _Pending:
         self.blob = bytearray()
         self.lengths, self.numbers, self.offsets = [], [], []
         return batch
-
-
-def _finish(frames: list[pl.DataFrame], dists: list[pl.DataFrame],
-            tally: Tally) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """File order, and one row per class period: repeated records (the same
-    interval dumped twice) are dropped and counted."""
-    if not frames:
-        return WORKLOAD.empty(), DISTRIBUTION.empty()
-    work = pl.concat(frames, rechunk=False)
-    if not work["_record"].is_sorted():  # spanned and broken records come after their batch
-        work = work.sort("_record", "period", maintain_order=True)
-    first = work.select(pl.struct(WORKLOAD_KEY).is_first_distinct()).to_series()
-    unique = work.filter(first)
-    tally.duplicates = work.height - unique.height
-    dist = DISTRIBUTION.empty()
-    if dists:
-        dist = pl.concat(dists, rechunk=False)
-        if tally.duplicates:  # drop the buckets of the dropped class periods
-            dist = dist.join(unique.select("_record", "period"), on=["_record", "period"],
-                             how="semi", maintain_order="left")
-        if not dist["_record"].is_sorted():
-            dist = dist.sort("_record", "period", "bucket", maintain_order=True)
-        dist = dist.drop("_record")
-    return unique.drop("_record"), dist

@@ -1,0 +1,35 @@
+"""Declared schemas of every table zperf produces.
+
+Column names are a contract: readers fill these tables, and the calculator, the
+renderers and users' own scripts select columns by these names.  One module per
+family of tables; ``SCHEMAS`` lists them all by name.
+"""
+
+from __future__ import annotations
+
+from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
+from zperf.tables.workload import DISTRIBUTION, PROBLEMS, WORKLOAD
+
+#: Every table by name.  Add a new family's schemas here.
+SCHEMAS: dict[str, TableSchema] = {
+    s.name: s
+    for s in (
+        WORKLOAD,
+        DISTRIBUTION,
+        PROBLEMS,
+    )
+}
+
+__all__ = [
+    "DISTRIBUTION",
+    "F64",
+    "I32",
+    "I64",
+    "PROBLEMS",
+    "SCHEMAS",
+    "STR",
+    "TS",
+    "WORKLOAD",
+    "Column",
+    "TableSchema",
+]
