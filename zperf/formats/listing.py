@@ -14,6 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
 ASA_CODES = frozenset(" 01-+")
 
 
@@ -80,3 +84,72 @@ def listing_lines(data: bytes) -> Iterator[Line]:
         except UnicodeDecodeError:
             text = line.decode("latin-1")
         yield Line(number, start, text.replace("\f", "").rstrip(), new_page)
+
+
+@dataclass
+class Listing:
+    """All lines of a listing at once, as columns (what ``listing_lines`` yields one by one).
+
+    Readers that must keep up with large SYSOUTs classify lines with
+    vectorized string operations on ``text`` and make :class:`Line` objects
+    only for the few lines they look at one by one.
+    """
+
+    text: pl.Series
+    numbers: npt.NDArray[np.int64]
+    offsets: npt.NDArray[np.int64]
+    new_page: npt.NDArray[np.bool_]
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    def lines(self, indices: npt.NDArray[np.int64]) -> list[Line]:
+        """The lines at these positions, as Line objects."""
+        texts = self.text.gather(indices).to_list()
+        return [Line(n, o, t, p) for n, o, t, p in zip(
+            self.numbers[indices].tolist(), self.offsets[indices].tolist(), texts,
+            self.new_page[indices].tolist(), strict=True)]
+
+
+def listing_table(data: bytes) -> Listing:
+    """The lines of a listing as columns, exactly as ``listing_lines`` gives them."""
+    encoding = listing_encoding(data)
+    if encoding == "cp037":
+        data = data.decode("cp037", errors="replace").replace("\x85", "\n").encode("utf-8")
+    try:
+        decoded = data.decode("utf-8")
+    except UnicodeDecodeError:  # some lines are not UTF-8: the careful line-by-line way
+        lines = list(listing_lines(data))
+        return Listing(pl.Series("text", [ln.text for ln in lines], dtype=pl.String),
+                       np.array([ln.number for ln in lines], dtype=np.int64),
+                       np.array([ln.offset for ln in lines], dtype=np.int64),
+                       np.array([ln.new_page for ln in lines], dtype=np.bool_))
+    raw = pl.Series("text", decoded.split("\n"), dtype=pl.String)
+    head = [r.rstrip(b"\r\f") for r in data[: 2000 * 200].split(b"\n", 2000)[:2000]]
+    asa = _has_asa_column(head)
+    sizes = raw.str.len_bytes().cast(pl.Int64).to_numpy()
+    offsets = np.concatenate(([0], np.cumsum(sizes + 1)[:-1])).astype(np.int64)
+    numbers = np.arange(1, len(raw) + 1, dtype=np.int64)
+    text = raw
+    if "\r" in decoded:
+        text = text.str.strip_chars_end("\r")
+    page = np.zeros(len(raw), dtype=np.bool_)
+    feeds = "\f" in decoded
+    if feeds:
+        page = text.str.starts_with("\f").to_numpy()
+        text = text.str.strip_chars_start("\f")
+    keep = None
+    if asa:
+        code = text.str.slice(0, 1)
+        text = text.str.slice(1)  # an empty line stays empty
+        page = page | (code == "1").to_numpy()
+        plus = (code == "+").to_numpy()
+        if plus.any():
+            keep = ~plus
+    if feeds:
+        text = text.str.replace_all("\f", "", literal=True)
+    text = text.str.strip_chars_end()
+    if keep is not None:
+        text = text.filter(pl.Series(keep))
+        numbers, offsets, page = numbers[keep], offsets[keep], page[keep]
+    return Listing(text.alias("text"), numbers, offsets, page.astype(np.bool_))

@@ -12,7 +12,9 @@ import re
 
 from zperf.formats.rmf_wlmgl_fields import LABEL_ALIASES, TIME_MS
 
-VALUE_PATTERN = re.compile(r"^(?:[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:\.\d+)*[KMGT]?%?|N/A|\*+)$")
+#: A printed value: number (maybe with K/M/G/T or %), time, N/A or an overflow.
+VALUE = r"[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:\.\d+)*[KMGT]?%?|N/A|\*+"
+VALUE_PATTERN = re.compile(rf"^(?:{VALUE})$")
 KEY_PATTERN = re.compile(r"(REPORT CLASS|SERVICE CLASS|RESOURCE GROUP|I/O PRIORITY GROUP|POLICY|"
                   r"WORKLOAD|PERIOD|IMPORTANCE|CRITICAL|DESCRIPTION|HETEROGENEOUS|"
                   r"HOMOGENEOUS)\s*=\s*")
