@@ -53,6 +53,10 @@ _GOAL = re.compile(r"GOAL:\s*(?:EXECUTION VELOCITY\s+(\d+(?:\.\d+)?)%|RESPONSE T
                    r"([\d.]+)\s+(?:FOR\s+(\d+)%|AVG)|(DISCRETIONARY)|(SYSTEM))")
 #: Words of which a heading line has at least one (a cheap test before HEADING).
 _MAY_HEAD = re.compile(r"TRANS|SERVICE|APPL|DASD|STORAGE|PROMOTED|RATES|ENCLAVES")
+#: Lines that start the subsystem state-sample section of a class period.
+_STATE_SAMPLES = ("STATE SAMPLES", "SUB  P", "SUB P", "RESPONSE TIME BREAKDOWN")
+#: Titles of the rules between report sections (squeezed): not part of a class.
+_SECTIONS = ("PERIODS", "POLICY", "WORKLOAD", "CLASSES", "GROUPS")
 _STOP_BLOCK = ("RESPONSE TIME DISTRIBUTION", "STATE SAMPLES", "-TIME-", "SUB  P",
                "SUB P", "TYPE ")
 
@@ -85,6 +89,7 @@ class _Block:
     start: int = 0  # line index (0-based) of the key line
     end: int = 0  # line index where the block was closed (exclusive)
     at_end: bool = False  # closed by the end of the listing
+    raw: list[str] = field(default_factory=list)  # goal-versus-actual and state-sample lines
 
 
 #: What a collected data row was read under: block index, band number within
@@ -107,6 +112,7 @@ class Reader:
         self.rows: list[dict[str, Any]] = []
         self.buckets: list[list[tuple[float | None, int]]] = []
         self.other_report = False
+        self.raw_section = False  # in a block's per-system or state-sample lines
         self.blocks: list[_Block] = []
         self.position = 0  # index of the line being fed (for collect mode)
         self.runs: list[tuple[int, int, int]] = []  # (first, end, context) of data rows
@@ -141,6 +147,7 @@ class Reader:
         if line.new_page or "ACTIVITY" in squeezed[:80]:
             if "WORKLOADACTIVITY" in squeezed:
                 self.other_report = False
+                self.raw_section = False
                 self.groups = []  # a page ends every band of data rows
                 self._read_header(text)
                 return
@@ -158,6 +165,7 @@ class Reader:
             if "POLICY" in keys or "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
                 self.close()
                 self.tally.read += 1
+                self.raw_section = False
                 if "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
                     self.block = _Block(line, self.header, keys, index=len(self.blocks),
                                         start=self.position)
@@ -176,14 +184,23 @@ class Reader:
             if goal and self.block is not None:
                 self._read_goal(goal)
                 self.groups = []
+                self.raw_section = True
                 return
         if self.block is not None and text.lstrip()[:1] in ("<", ">"):
             self._read_bucket(line)
             return
+        if "RESPONSE TIME DISTRIBUTION" in text or (
+                squeezed.startswith("----------") and squeezed.strip("-").endswith(_SECTIONS)):
+            self.raw_section = False  # the distribution, or a section rule (CLASS PERIODS)
+        elif self.block is not None and not self.groups and (
+                self.raw_section or any(s in text for s in _STATE_SAMPLES)):
+            self.raw_section = True
+            self.block.raw.append(text)  # kept as printed
         if self.block is None or not (self.groups or _MAY_HEAD.search(text)):
             return  # goal-versus-actual and distribution lines, summaries: not data rows
         headings, is_heading = _heading(text)
         if is_heading:
+            self.raw_section = False
             self.groups = headings
             self.micro = "FFFFFF" in text
             if self.block is not None:
@@ -194,6 +211,9 @@ class Reader:
             self.groups = self.groups + [g for g in headings if g not in self.groups]
         if any(s in text for s in _STOP_BLOCK):
             self.groups = []
+            if any(s in text for s in _STATE_SAMPLES):
+                self.raw_section = True
+                self.block.raw.append(text)
             return
         if self.block is not None and self.groups and self.block.error is None:
             self._data_row(line)
@@ -389,6 +409,7 @@ class Reader:
             "period": int(keys["PERIOD"]) if keys.get("PERIOD", "").isdigit() else None,
             "importance": int(importance) if importance and importance.isdigit() else None,
             "resource_group": None if not group or group.startswith("*") else group,
+            "state_samples_raw": "\n".join(block.raw) if block.raw else None,
         }
         row.update(block.values)
         return row

@@ -315,6 +315,8 @@ def _frame(columns: dict[str, object]) -> pl.DataFrame:
     """The workload columns (numpy arrays or polars series) as a conforming frame."""
     series = []
     for name in WORKLOAD.names:
+        if name not in columns:
+            continue  # a listing-only column: null (conform adds it)
         value = columns[name]
         if isinstance(value, pl.Series):
             series.append(value.alias(name))
