@@ -27,12 +27,14 @@ from zperf.formats._decode import DEFAULT_ENCODING, check_encoding
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.formats.listing import listing_encoding, looks_like_text
+from zperf.formats.parsed import PARSED_CSV, is_parsed_binary, read_parsed_binary
 from zperf.formats.rmf_wlmgl import WLMGL
 from zperf.formats.smf import DECODERS, read_smf, smf_tables
 from zperf.tables import PROBLEMS, SCHEMAS
 
 #: Text input kinds, tried in this order when sniffing.  Add new formats here.
 TEXT_KINDS: tuple[TextKind, ...] = (
+    PARSED_CSV,
     WLMGL,
 )
 
@@ -44,6 +46,7 @@ KINDS: dict[str, str] = {
                           if d.subtypes else "")
                        + f" {d.description}" for d in DECODERS),
     **{k.name: k.description for k in TEXT_KINDS},
+    "zperf-table": "a table written by `zperf parse --to parquet` or `--to arrow`",
 }
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
@@ -187,8 +190,10 @@ def read(
                 data, head = _decompressed(stream, head)
             except (OSError, EOFError, lzma.LZMAError) as exc:
                 raise InputError(name, f"cannot decompress: {exc}") from None
-            chosen = kind or sniff(head)
-            if chosen in text_kinds:
+            chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head))
+            if chosen == "zperf-table":
+                got, tally = read_parsed_binary(head + _Guarded(data, name).read(), name)
+            elif chosen in text_kinds:
                 got, tally = text_kinds[chosen].read(head + _Guarded(data, name).read(), name,
                                                      on_error)
             else:

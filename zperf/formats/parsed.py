@@ -1,0 +1,100 @@
+"""Tables zperf wrote before (``zperf parse --to parquet|arrow|csv``), read back.
+
+Parsing a month of SMF once and analysing it many times is the usual way of
+working, so every command that reads input also takes the tables ``zperf
+parse`` wrote.  Parquet and Arrow files name their table in their metadata;
+a CSV file is recognised by its header, which is exactly a table's columns.
+"""
+
+from __future__ import annotations
+
+import io
+
+import polars as pl
+
+from zperf.errors import InputError
+from zperf.formats._kinds import TextKind
+from zperf.formats._tally import OnError, Tally
+from zperf.tables import SCHEMAS
+
+PARQUET_MAGIC = b"PAR1"
+ARROW_MAGIC = b"ARROW1"
+
+
+def is_parsed_binary(head: bytes) -> bool:
+    """Parquet or Arrow IPC file?"""
+    return head.startswith((PARQUET_MAGIC, ARROW_MAGIC))
+
+
+def read_parsed_binary(data: bytes, file: str) -> tuple[dict[str, pl.DataFrame], Tally]:
+    """A Parquet or Arrow file written by zperf: its table, conformed to the schema."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        if data.startswith(PARQUET_MAGIC):
+            arrow = pq.read_table(io.BytesIO(data))
+        else:
+            arrow = pa.ipc.open_file(io.BytesIO(data)).read_all()
+    except (pa.ArrowException, OSError) as exc:
+        raise InputError(file, f"cannot read the Parquet/Arrow file: {exc}") from None
+    metadata = arrow.schema.metadata or {}
+    name = metadata.get(b"zperf.table", b"").decode()
+    if name not in SCHEMAS:
+        name = _table_of(arrow.column_names) or ""
+    if name not in SCHEMAS:
+        raise InputError(file, "a Parquet/Arrow file that zperf did not write (no "
+                               "'zperf.table' in its metadata and no table's columns)")
+    frame = pl.from_arrow(arrow)
+    assert isinstance(frame, pl.DataFrame)
+    return {name: _conformed(frame, name, file)}, _counted(file, frame.height)
+
+
+def _table_of(columns: list[str]) -> str | None:
+    for name, schema in SCHEMAS.items():
+        if columns == schema.names:
+            return name
+    return None
+
+
+def _conformed(frame: pl.DataFrame, name: str, file: str) -> pl.DataFrame:
+    try:
+        return SCHEMAS[name].conform(frame)
+    except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
+        raise InputError(file, f"a column of the {name} table has the wrong type: "
+                               f"{str(exc).splitlines()[0]}") from None
+
+
+def _counted(file: str, rows: int) -> Tally:
+    tally = Tally(file)
+    tally.read = tally.parsed = rows
+    return tally
+
+
+def _sniff_csv(text: str) -> bool:
+    header = text.split("\n", 1)[0].strip("\r\ufeff")
+    return _table_of(header.split(",")) is not None
+
+
+def _read_csv(data: bytes, file: str, on_error: OnError) -> tuple[dict[str, pl.DataFrame], Tally]:
+    header = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip("\r\ufeff")
+    name = _table_of(header.split(","))
+    assert name is not None
+    schema = SCHEMAS[name]
+    try:
+        frame = pl.read_csv(io.BytesIO(data), schema_overrides={
+            c.name: (pl.String if c.dtype == pl.Datetime("us") else c.dtype)
+            for c in schema.columns})
+        frame = frame.with_columns(
+            pl.col(c.name).str.to_datetime(time_unit="us", strict=True)
+            for c in schema.columns if c.dtype == pl.Datetime("us"))
+    except (pl.exceptions.PolarsError, ValueError) as exc:
+        raise InputError(file, f"not a valid {name} table CSV: "
+                               f"{str(exc).splitlines()[0]}") from None
+    del on_error  # a table zperf wrote is all or nothing
+    return {name: _conformed(frame, name, file)}, _counted(file, frame.height)
+
+
+PARSED_CSV = TextKind(
+    "zperf-csv", "a table written by `zperf parse --to csv` (recognised by its header)",
+    (), _sniff_csv, _read_csv)
