@@ -1,0 +1,118 @@
+"""The run table of paper 004 (Tables 15, 16, 20, 21) from workload and cpu tables."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import polars as pl
+import pytest
+
+from zperf.calc.analysis import analyze
+from zperf.calc.runspec import runspec
+from zperf.errors import UsageError
+from zperf.tables import WORKLOAD
+from zperf.tables.cpu import CPU
+
+START = dt.datetime(2019, 5, 1, 10, 0)
+SECONDS = 120.0  # 2-minute RMF intervals (004 §5)
+
+# Paper 004, Table 21 (DSFF with HALDB using SMQ), IMS 15 columns, and §6.4.1 (3 GPs each).
+IMS15 = {
+    "IMS1": {"busy": 79.40, "etr": 2761.39, "resp": 15.997, "ims": 57.946, "icon": 28.750,
+             "mpp": 574.418},
+    "IMS2": {"busy": 77.15, "etr": 2767.91, "resp": 16.137, "ims": 54.155, "icon": 25.861,
+             "mpp": 552.684},
+}
+CPS = 3
+
+
+def _tables(intervals: int = 3) -> dict[str, pl.DataFrame]:
+    work, cpu = [], []
+    for i in range(intervals):
+        start = START + dt.timedelta(seconds=SECONDS * i)
+        for system, v in IMS15.items():
+            tx = v["etr"] * SECONDS
+            key = {"system": system, "sysplex": "PLEX1", "interval_start": start,
+                   "interval_seconds": SECONDS, "period": 1, "class_kind": "report"}
+            work.append({**key, "class_name": "IMSTRAN", "trans_ended": round(tx),
+                         "resp_actual_ms": v["resp"]})
+            for name, us in (("IMSCTL", v["ims"]), ("IMSCON", v["icon"]), ("IMSMPP", v["mpp"])):
+                work.append({**key, "class_name": name, "trans_ended": 0,
+                             "cpu_seconds": us * tx / 1e6 * 0.9, "srb_seconds": us * tx / 1e6 * 0.1,
+                             "iip_seconds": 0.0})
+            cpu.append({"system": system, "interval_start": start, "interval_seconds": SECONDS,
+                        "cp_online": CPS, "cp_lpar_busy_pct": v["busy"], "ziip_online": 0})
+    return {"workload": WORKLOAD.from_columns(pl.DataFrame(work).to_dict()),
+            "cpu": CPU.from_columns(pl.DataFrame(cpu).to_dict())}
+
+
+SPEC = {"transactions": ["IMSTRAN"],
+        "groups": {"IMS": ["IMSCTL"], "IMS Connect": ["report:IMSCON"], "MPP": ["IMSMPP"]}}
+
+
+def test_table_20_combined_from_table_21() -> None:
+    """Table 16 formulas over both LPARs give Table 20's combined IMS 15 column."""
+    window = analyze(_tables(), runspec(**SPEC)).window.row(0, named=True)
+    assert window["cp_busy_pct"] == pytest.approx(78.275)  # printed 78.28 %
+    assert window["etr_per_sec"] == pytest.approx(5529.30, abs=0.005)
+    assert window["itr_per_sec"] == pytest.approx(7063.94, abs=0.01)
+    assert window["general_cpu_us_per_tran"] == pytest.approx(849.384, abs=0.001)
+    assert window["cps"] == 2 * CPS
+    # The average response time of both IMSs (Table 16): 16.067 ms.
+    assert window["resp_ms"] == pytest.approx(16.067, abs=0.001)
+
+
+def test_table_21_per_lpar() -> None:
+    for system, v in IMS15.items():
+        result = analyze(_tables(), runspec(**SPEC, systems=[system]))
+        row = result.window.row(0, named=True)
+        assert row["itr_per_sec"] == pytest.approx(v["etr"] / (v["busy"] / 100))
+        assert row["general_cpu_us_per_tran"] == pytest.approx(
+            CPS * v["busy"] / 100 * 1e6 / v["etr"])
+        for group, key in (("ims", "ims"), ("ims_connect", "icon"), ("mpp", "mpp")):
+            assert row[f"{group}_cpu_us_per_tran"] == pytest.approx(v[key], rel=1e-4)
+        assert result.intervals.height == 3
+        assert result.busy_source.startswith("cpu activity")
+
+
+def test_table_21_itr_ims1_as_printed() -> None:
+    """Table 21 prints ITR 3477.90 for IMS1 from a busy it rounds to 79.40 %: the
+    ratio of the printed numbers is 3477.82 (rounding, listed, not hidden)."""
+    row = analyze(_tables(), runspec(**SPEC, systems=["IMS1"])).window.row(0, named=True)
+    assert round(row["itr_per_sec"], 2) == 3477.82
+
+
+def test_without_cpu_data_busy_comes_from_appl_pct() -> None:
+    tables = _tables()
+    work = tables["workload"].with_columns(
+        pl.lit("service").alias("class_kind"),
+        pl.when(pl.col("class_name") == "IMSMPP").then(pl.lit(150.0)).otherwise(0.0)
+        .alias("appl_cp_pct"))
+    spec = {**SPEC, "groups": {"MPP": ["service:IMSMPP"]}}
+    result = analyze({"workload": work}, runspec(**spec, cps=6))
+    assert result.window["cp_busy_pct"][0] == pytest.approx(50.0)  # 2 x 150 % over 6 CPs
+    assert "APPL%" in result.busy_source
+    with pytest.raises(UsageError, match="--cps"):
+        analyze({"workload": work}, runspec(**spec))
+
+
+def test_a_fixed_rate_and_a_window() -> None:
+    spec = runspec(etr_per_sec=100.0, start=START + dt.timedelta(seconds=SECONDS),
+                   groups={"MPP": ["IMSMPP"]})
+    result = analyze(_tables(), spec)
+    assert result.intervals.height == 2
+    assert result.window["transactions"][0] == pytest.approx(100.0 * SECONDS * 2)
+
+
+def test_mistakes_are_usage_errors() -> None:
+    with pytest.raises(UsageError, match="no class NOPE"):
+        analyze(_tables(), runspec(transactions=["NOPE"]))
+    with pytest.raises(UsageError, match="say what counts transactions"):
+        runspec()
+    with pytest.raises(UsageError, match="report:NAME"):
+        runspec(transactions=["batch:X"])
+    tables = _tables()
+    both = pl.concat([tables["workload"], tables["workload"].with_columns(
+        pl.lit("service").alias("class_kind"))])
+    with pytest.raises(UsageError, match="both a service and a report class"):
+        analyze({"workload": both, "cpu": tables["cpu"]}, runspec(transactions=["IMSTRAN"]))

@@ -1,0 +1,167 @@
+"""What a benchmark run is: which classes count transactions, which make up each
+address-space group, which systems, which window.
+
+RMF alone cannot say this.  CICS and IMS report their CPU under the region
+classes and their transactions under other classes (the transaction classes
+own no CPU), so the analyst pairs them; the papers then group report classes
+into address spaces (IMS control region, DL/I, IMS Connect, MPP regions...).
+A run description is given with options or in a small TOML file::
+
+    name = "IMS 15 Fast Path"
+    sources = ["smf-dump.bin"]          # relative to this file
+    systems = ["SYSA"]                  # LPARs measured; default: all
+    transactions = ["report:IMSTRAN"]   # classes whose ENDED count transactions
+    # etr_per_sec = 98733.87            # or a rate measured elsewhere (driver, IMS PA)
+    start = 2024-03-01T09:00:00         # measurement window (optional)
+    end = 2024-03-01T09:10:00
+    cps = 7                             # only when there is no CPU activity data
+    ziips = 0
+
+    [groups]
+    "IMS Control" = ["IMSCTL", "IMSDLI", "IMSDBRC"]
+    "IMS Connect" = ["IMSCON"]
+
+A class is named ``NAME`` (any class of that name), ``report:NAME`` or
+``service:NAME``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from zperf.errors import UsageError
+
+_KINDS = ("report", "service")
+
+
+@dataclass(frozen=True)
+class ClassRef:
+    """A service or report class by name; ``kind`` None matches either."""
+
+    name: str
+    kind: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> ClassRef:
+        kind, sep, name = text.strip().partition(":")
+        if not sep:
+            return cls(kind.upper())
+        if kind.lower() not in _KINDS or not name:
+            raise UsageError(f"class {text!r}: write NAME, report:NAME or service:NAME")
+        return cls(name.strip().upper(), kind.lower())
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.name}" if self.kind else self.name
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """A run to analyse; see the module docstring."""
+
+    name: str = "run"
+    sources: tuple[str, ...] = ()
+    systems: tuple[str, ...] = ()
+    transactions: tuple[ClassRef, ...] = ()
+    etr_per_sec: float | None = None
+    groups: dict[str, tuple[ClassRef, ...]] = field(default_factory=dict)
+    start: dt.datetime | None = None
+    end: dt.datetime | None = None
+    cps: int | None = None
+    ziips: int | None = None
+
+    def __post_init__(self) -> None:
+        if not self.transactions and self.etr_per_sec is None:
+            raise UsageError("say what counts transactions: transaction classes "
+                             "(--transactions) or a rate (--etr)")
+        if self.etr_per_sec is not None and self.etr_per_sec <= 0:
+            raise UsageError(f"the transaction rate must be positive, not {self.etr_per_sec}")
+        for label, value in (("cps", self.cps), ("ziips", self.ziips)):
+            if value is not None and value < 0:
+                raise UsageError(f"{label} cannot be negative")
+        if self.start and self.end and self.end <= self.start:
+            raise UsageError("the window ends before it starts")
+
+
+_KEYS = {"name", "sources", "systems", "transactions", "etr_per_sec", "groups", "start", "end",
+         "cps", "ziips"}
+
+
+def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
+    """Read a run description TOML file; ``overrides`` (not None) win over it."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: not a valid TOML run description: {exc}") from None
+    unknown = set(data) - _KEYS
+    if unknown:
+        raise UsageError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; "
+                         f"known: {', '.join(sorted(_KEYS))}")
+    base = path.parent
+    data["sources"] = [str(base / s) for s in _strings(data.get("sources", []), path, "sources")]
+    data.setdefault("name", path.stem)
+    data.update({k: v for k, v in overrides.items() if v not in (None, (), {})})
+    return runspec(**data)
+
+
+def runspec(**values: Any) -> RunSpec:
+    """A RunSpec from plain values (strings for classes, ISO text or datetimes)."""
+    groups = values.pop("groups", None) or {}
+    if not isinstance(groups, dict):
+        raise UsageError("groups must map a group name to a list of classes")
+    return RunSpec(
+        name=str(values.pop("name", "run")),
+        sources=tuple(values.pop("sources", ())),
+        systems=tuple(s.upper() for s in _strings(values.pop("systems", ()), None, "systems")),
+        transactions=tuple(ClassRef.parse(c) for c in
+                           _strings(values.pop("transactions", ()), None, "transactions")),
+        etr_per_sec=_number(values.pop("etr_per_sec", None), "etr_per_sec"),
+        groups={str(k): tuple(ClassRef.parse(c) for c in _strings(v, None, f"group {k}"))
+                for k, v in groups.items()},
+        start=_when(values.pop("start", None), "start"),
+        end=_when(values.pop("end", None), "end"),
+        cps=_integer(values.pop("cps", None), "cps"),
+        ziips=_integer(values.pop("ziips", None), "ziips"),
+    )
+
+
+def _strings(value: Any, path: Path | None, key: str) -> list[str]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+        where = f"{path}: " if path else ""
+        raise UsageError(f"{where}{key} must be a list of strings")
+    return list(value)
+
+
+def _number(value: Any, key: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UsageError(f"{key} must be a number, not {value!r}")
+    return float(value)
+
+
+def _integer(value: Any, key: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(f"{key} must be a whole number, not {value!r}")
+    return value
+
+
+def _when(value: Any, key: str) -> dt.datetime | None:
+    if value is None or isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.datetime.fromisoformat(value)
+        except ValueError:
+            pass
+    raise UsageError(f"{key} must be a date and time like 2024-03-01T09:00:00, not {value!r}")
