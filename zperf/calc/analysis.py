@@ -214,4 +214,5 @@ def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
     for column in order:
         if column not in out.columns:
             out = out.with_columns(pl.lit(None, pl.Float64).alias(column))
-    return out.select(order).with_columns(pl.col(pl.Float64).fill_nan(None))
+    return out.select(order).with_columns(
+        pl.exclude("interval_start").cast(pl.Float64).fill_nan(None))

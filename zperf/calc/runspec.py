@@ -77,6 +77,8 @@ class RunSpec:
         if not self.transactions and self.etr_per_sec is None:
             raise UsageError("say what counts transactions: transaction classes "
                              "(--transactions) or a rate (--etr)")
+        if self.transactions and self.etr_per_sec is not None:
+            raise UsageError("give transaction classes or a rate, not both")
         if self.etr_per_sec is not None and self.etr_per_sec <= 0:
             raise UsageError(f"the transaction rate must be positive, not {self.etr_per_sec}")
         for label, value in (("cps", self.cps), ("ziips", self.ziips)):

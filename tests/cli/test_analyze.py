@@ -1,0 +1,107 @@
+"""zperf analyze and zperf compare from the command line, end to end."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import SAMPLES
+from zperf.cli import main
+from zperf.formats.rmf_wlmgl_writer import write_listing
+
+SMF = str(SAMPLES / "smf" / "paper-figures.smf")
+
+
+Capture = pytest.CaptureFixture[str]
+
+
+def run(capsys: Capture, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return int(exit_info.value.code or 0), out, err
+
+
+def _listing(path: Path, ended: int, cpu_seconds: float) -> None:
+    """A WLMGL listing of one 5-minute interval: a transaction class and a region class."""
+    start = dt.datetime(2024, 3, 1, 9, 0)
+    common = {"sysplex": "PLEXA", "zos_release": "V2R4", "interval_start": start,
+              "interval_seconds": 300.0, "policy": "DAY", "workload": "CICS", "period": 1,
+              "class_kind": "report"}
+    rows = [{**common, "class_name": "CICSTRAN", "trans_ended": ended,
+             "trans_end_per_sec": ended / 300, "resp_actual_ms": 20.0},
+            {**common, "class_kind": "service", "class_name": "CICSREGS", "trans_ended": 0,
+             "cpu_seconds": cpu_seconds,
+             "srb_seconds": 0.0, "iip_seconds": 1.5, "appl_cp_pct": cpu_seconds / 3,
+             "appl_iip_pct": 0.5}]
+    path.write_text(write_listing(rows))
+
+
+def _runs(tmp_path: Path) -> tuple[Path, Path]:
+    specs = []
+    for name, ended, cpu in (("before", 300_000, 90.0), ("after", 303_000, 88.2)):
+        folder = tmp_path / name
+        folder.mkdir()
+        _listing(folder / "wlmgl.txt", ended, cpu)
+        (folder / "run.toml").write_text(
+            f'name = "{name}"\nsources = ["wlmgl.txt"]\ntransactions = ["report:CICSTRAN"]\n'
+            'cps = 3\n[groups]\n"CICS regions" = ["CICSREGS"]\n')
+        specs.append(folder)
+    return specs[0], specs[1]
+
+
+def test_analyze_a_listing_with_options(tmp_path: Path, capsys: Capture) -> None:
+    before, _ = _runs(tmp_path)
+    code, out, err = run(capsys, "analyze", "--transactions", "report:CICSTRAN", "--group",
+                         "CICS regions=CICSREGS", "--cps", "3", "--per", "window", "--to",
+                         "json", str(before / "wlmgl.txt"))
+    assert code == 0, err
+    row = json.loads(out)[0]
+    assert row["etr_per_sec"] == pytest.approx(1000.0)
+    assert row["cics_regions_cpu_us_per_tran"] == pytest.approx(90.0 / 300_000 * 1e6)
+    assert row["cics_regions_ziip_us_per_tran"] == pytest.approx(1.5 / 300_000 * 1e6)
+    # busy from APPL% CP (30 %) over 3 CPs: 10 %; ITR = 1000 / 0.10
+    assert row["cp_busy_pct"] == pytest.approx(10.0, abs=0.01)
+    assert row["itr_per_sec"] == pytest.approx(10_000, rel=1e-3)
+    assert "APPL%" in err
+
+
+def test_analyze_a_run_folder(tmp_path: Path, capsys: Capture) -> None:
+    before, _ = _runs(tmp_path)
+    code, out, err = run(capsys, "analyze", "--to", "csv", str(before))
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("scope,interval_start,")
+    assert [line.split(",")[0] for line in lines[1:]] == ["interval", "window"]
+
+
+def test_compare_two_runs(tmp_path: Path, capsys: Capture) -> None:
+    before, after = _runs(tmp_path)
+    code, out, err = run(capsys, "compare", "--to", "json", str(before), str(after / "run.toml"))
+    assert code == 0, err
+    rows = {r["metric"]: r for r in json.loads(out)}
+    etr = rows["etr_per_sec"]
+    assert (etr["before"], etr["after"]) == (pytest.approx(1000.0), pytest.approx(1010.0))
+    assert etr["delta"] == pytest.approx(10.0) and etr["delta_pct"] == pytest.approx(1.0)
+    regions = rows["cics_regions_cpu_us_per_tran"]
+    assert regions["delta_pct"] == pytest.approx((88.2 / 303_000) / (90.0 / 300_000) * 100 - 100)
+    assert "equivalent" in err or "different" in err
+
+
+def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: Capture) -> None:
+    before, _ = _runs(tmp_path)
+    code, _, err = run(capsys, "analyze", "--transactions", "NOPE", "--cps", "3",
+                       str(before / "wlmgl.txt"))
+    assert code == 2 and "no class NOPE" in err and "Traceback" not in err
+    code, _, err = run(capsys, "analyze", str(before / "wlmgl.txt"))
+    assert code == 2 and "say what counts transactions" in err
+    code, _, err = run(capsys, "analyze", "--group", "oops", "--etr", "5", SMF)
+    assert code == 2 and "NAME=CLASS" in err
+    code, _, err = run(capsys, "compare", str(before))
+    assert code == 2 and "at least two runs" in err
+    (before / "bad.toml").write_text("transactions = [")
+    code, _, err = run(capsys, "analyze", "--spec", str(before / "bad.toml"))
+    assert code == 2 and "not a valid TOML" in err
