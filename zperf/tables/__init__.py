@@ -8,6 +8,7 @@ family of tables; ``SCHEMAS`` lists them all by name.
 from __future__ import annotations
 
 from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
+from zperf.tables.cpu import CPU, CPU_LPAR
 from zperf.tables.workload import DISTRIBUTION, PROBLEMS, WORKLOAD
 
 #: Every table by name.  Add a new family's schemas here.
@@ -16,6 +17,7 @@ SCHEMAS: dict[str, TableSchema] = {
     for s in (
         WORKLOAD,
         DISTRIBUTION,
+        CPU, CPU_LPAR,
         PROBLEMS,
     )
 }

@@ -20,6 +20,7 @@ from zperf.formats._decode import DEFAULT_ENCODING
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.smf.decoders import DecoderSpec, RecordDecoder
 from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
+from zperf.formats.smf.type70_reader import TYPE70_1
 from zperf.formats.smf.type72_reader import TYPE72_3
 
 #: Bytes of wanted records decoded together: large enough to amortize the fixed
@@ -29,6 +30,7 @@ DECODE_BATCH_BYTES = 16 * 1024 * 1024
 #: Every SMF record decoder, in the order their tables are listed.
 DECODERS: tuple[DecoderSpec, ...] = (
     TYPE72_3,
+    TYPE70_1,
 )
 
 
