@@ -1,0 +1,84 @@
+"""simulate -> parse -> analyze gives back the figures a scenario publishes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zperf.calc.analysis import analyze
+from zperf.calc.runspec import load_runspec
+from zperf.formats import read
+from zperf.sim.engine import simulate
+
+# A two-LPAR scenario shaped like paper 004 Table 21 (IMS 15 columns), inline so
+# that the engine is tested apart from the catalogue.
+SCENARIO: dict[str, Any] = {
+    "scenario": {"id": "test-dsff", "paper": "004"},
+    "rmf": {"interval_seconds": 120, "intervals": 5},
+    "lpar": [{"name": "IMS1", "cps": 3, "ziips": 0}, {"name": "IMS2", "cps": 3, "ziips": 0}],
+    "run": {"transactions": ["report:IMSTRAN"],
+            "groups": {"MPP": ["IMSMPP"], "IMS Connect": ["IMSCON", "IMSCON2"]}},
+    "published": [
+        {"metric": "cp_busy_pct", "lpar": "IMS1", "value": 79.40},
+        {"metric": "etr_per_sec", "lpar": "IMS1", "value": 2761.39},
+        {"metric": "resp_ms", "lpar": "IMS1", "value": 15.997},
+        {"metric": "mpp_cpu_us_per_tran", "lpar": "IMS1", "value": 574.418},
+        {"metric": "ims_connect_cpu_us_per_tran", "lpar": "IMS1", "value": 28.750},
+        {"metric": "cp_busy_pct", "lpar": "IMS2", "value": 77.15},
+        {"metric": "etr_per_sec", "lpar": "IMS2", "value": 2767.91},
+        {"metric": "resp_ms", "lpar": "IMS2", "value": 16.137},
+        {"metric": "mpp_cpu_us_per_tran", "lpar": "IMS2", "value": 552.684},
+        {"metric": "ims_connect_cpu_us_per_tran", "lpar": "IMS2", "value": 25.861},
+    ],
+}
+
+
+def _window(folder: Path, systems: list[str] | None = None) -> dict[str, Any]:
+    overrides = {"systems": systems} if systems else {}
+    spec = load_runspec(folder / "run.toml", **overrides)
+    tables = read(list(spec.sources)).tables
+    return analyze(tables, spec).window.row(0, named=True)
+
+
+@pytest.mark.parametrize("variant", ["rdw", "bdw", "vbs"])
+def test_exact_run_reproduces_the_published_figures(tmp_path: Path, variant: str) -> None:
+    manifest = json.loads(simulate(SCENARIO, tmp_path, exact=True, variant=variant).read_text())
+    assert manifest["scenario"] == "test-dsff" and manifest["exact"] is True
+    for lpar in ("IMS1", "IMS2"):
+        row = _window(tmp_path, [lpar])
+        published = {p["metric"]: p["value"] for p in SCENARIO["published"] if p["lpar"] == lpar}
+        assert row["cp_busy_pct"] == pytest.approx(published["cp_busy_pct"], abs=0.005)
+        assert row["etr_per_sec"] == pytest.approx(published["etr_per_sec"], abs=0.005)
+        assert row["resp_ms"] == pytest.approx(published["resp_ms"], abs=0.0005)
+        for metric in ("mpp_cpu_us_per_tran", "ims_connect_cpu_us_per_tran"):
+            assert row[metric] == pytest.approx(published[metric], abs=0.0005), metric
+    combined = _window(tmp_path)
+    assert combined["etr_per_sec"] == pytest.approx(5529.30, abs=0.01)  # 004 Table 20
+    assert combined["itr_per_sec"] == pytest.approx(7063.94, abs=0.05)
+    assert combined["general_cpu_us_per_tran"] == pytest.approx(849.384, abs=0.01)
+
+
+def test_noise_varies_intervals_but_stays_close(tmp_path: Path) -> None:
+    simulate(SCENARIO, tmp_path / "a", seed=1)
+    simulate(SCENARIO, tmp_path / "b", seed=1)
+    simulate(SCENARIO, tmp_path / "c", seed=2)
+    assert (tmp_path / "a" / "smf.dump").read_bytes() == (tmp_path / "b" / "smf.dump").read_bytes()
+    assert (tmp_path / "a" / "smf.dump").read_bytes() != (tmp_path / "c" / "smf.dump").read_bytes()
+    row = _window(tmp_path / "c", ["IMS1"])
+    assert row["etr_per_sec"] == pytest.approx(2761.39, rel=0.02)
+    assert row["mpp_cpu_us_per_tran"] == pytest.approx(574.418, rel=0.02)
+
+
+def test_listing_and_dump_of_a_run_agree(tmp_path: Path) -> None:
+    simulate(SCENARIO, tmp_path, exact=True)
+    binary = read([str(tmp_path / "smf.dump")]).tables["workload"].filter(
+        system="IMS1").sort("interval_start", "class_name")
+    text = read([str(tmp_path / "wlmgl-IMS1.txt")]).tables["workload"].sort(
+        "interval_start", "class_name")
+    assert binary["class_name"].to_list() == text["class_name"].to_list()
+    assert binary["trans_ended"].to_list() == text["trans_ended"].to_list()
+    for b, t in zip(binary["cpu_seconds"], text["cpu_seconds"], strict=True):
+        assert t == pytest.approx(b, abs=0.0005)

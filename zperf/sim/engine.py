@@ -1,0 +1,217 @@
+"""Write the files a lab would have collected for a catalogued benchmark run.
+
+For every LPAR and RMF interval of a scenario the engine builds the SMF 70.1
+record (CPU activity: CPs, zIIPs, LPAR busy) and the SMF 72.3 records of the
+transaction class and of each address-space group's report class, with the
+very writers whose field tables the parsers read.  The values are chosen so
+that ``zperf analyze`` gives back the scenario's published figures: the
+transaction count is ETR x seconds, a group's CPU service time is its
+published µs/tran x transactions.  With noise (the default) every interval
+varies around those values, seeded, as measured intervals do; ``exact``
+leaves them as published.
+
+The run folder gets ``smf.dump`` (RDW, BDW or VBS framing), one WLMGL listing
+per LPAR, ``run.toml`` (the run description zperf analyze reads) and
+``manifest.json`` (what each file is, scenario, seed, zperf version).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from zperf import __version__
+from zperf.formats.rmf_wlmgl_writer import write_listing
+from zperf.formats.smf import writer
+from zperf.formats.smf.writer70 import activity_from_row, build_type70_1
+
+VARIANTS = ("rdw", "bdw", "vbs")
+DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
+#: Relative standard deviation of interval-to-interval variation with noise on.
+NOISE = 0.01
+_ADJ = 213  # R723MADJ (1/16 µs per SU): about 75,000 SU/s, a z14 7xx CP (modeled)
+
+
+@dataclass(frozen=True)
+class LparTarget:
+    """What one LPAR of a run must show: the published (or modeled) figures."""
+
+    name: str
+    cps: int
+    ziips: int
+    busy_pct: float
+    ziip_busy_pct: float | None
+    etr_per_sec: float
+    resp_ms: float
+    group_cpu_us: Mapping[str, float]
+    group_ziip_us: Mapping[str, float]
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_") or "group"
+
+
+def targets(scenario: Mapping[str, Any]) -> list[LparTarget]:
+    """Per-LPAR targets from a scenario's [[lpar]] and [[published]] tables."""
+    published: dict[str, dict[str, float]] = {}
+    for item in scenario.get("published", []):
+        published.setdefault(str(item.get("lpar", "")), {})[item["metric"]] = float(item["value"])
+    modeled: dict[str, float] = {m["name"]: float(m["value"]) for m in scenario.get("modeled", [])
+                                 if isinstance(m.get("value"), int | float)}
+    groups = list(scenario.get("run", {}).get("groups", {}))
+    lpars = scenario["lpar"]
+    out = []
+    for lpar in lpars:
+        name = lpar["name"]
+        values = {**published.get("", {}), **published.get(name, {})}
+        if len(lpars) == 1:
+            values = {**published.get("combined", {}), **values}
+
+        def need(metric: str, values: dict[str, float] = values, name: str = name) -> float:
+            for key in (metric, f"{name}.{metric}"):
+                if key in values:
+                    return values[key]
+                if key in modeled:
+                    return modeled[key]
+            raise KeyError(f"scenario {scenario['scenario']['id']}: LPAR {name} has no "
+                           f"published or modeled {metric}")
+
+        def maybe(metric: str, values: dict[str, float] = values,
+                  name: str = name) -> float | None:
+            try:
+                return need(metric, values, name)
+            except KeyError:
+                return None
+
+        out.append(LparTarget(
+            name=name, cps=int(lpar["cps"]), ziips=int(lpar.get("ziips", 0)),
+            busy_pct=need("cp_busy_pct"), ziip_busy_pct=maybe("ziip_busy_pct"),
+            etr_per_sec=need("etr_per_sec"), resp_ms=maybe("resp_ms") or 0.0,
+            group_cpu_us={g: v for g in groups
+                          if (v := maybe(f"{slug(g)}_cpu_us_per_tran")) is not None},
+            group_ziip_us={g: v for g in groups
+                           if (v := maybe(f"{slug(g)}_ziip_us_per_tran")) is not None},
+        ))
+    return out
+
+
+def _class_name(ref: str) -> str:
+    return ref.split(":", 1)[-1].upper()
+
+
+def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bool = False,
+             variant: str = "rdw") -> Path:
+    """Write the run folder of ``scenario`` to ``out``; returns the manifest's path."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
+    rng = random.Random(seed)
+    rmf = scenario.get("rmf", {})
+    seconds = float(rmf.get("interval_seconds", 60))
+    count = int(rmf.get("intervals", 5))
+    start = rmf.get("start", DEFAULT_START)
+    if isinstance(start, str):
+        start = dt.datetime.fromisoformat(start)
+    run = scenario.get("run", {})
+    transaction_class = _class_name(run["transactions"][0])
+    group_classes = {g: [_class_name(c) for c in classes]
+                     for g, classes in run.get("groups", {}).items()}
+    sysplex = str(scenario.get("sysplex", "PLEX1"))
+
+    def vary(value: float) -> float:
+        return value if exact else value * (1.0 + rng.gauss(0.0, NOISE))
+
+    records: list[bytes] = [writer.dump_header(start)]
+    listings: dict[str, list[dict[str, Any]]] = {}
+    for target in targets(scenario):
+        for i in range(count):
+            when = start + dt.timedelta(seconds=seconds * i)
+            tx = max(1, round(vary(target.etr_per_sec) * seconds))
+            busy = min(100.0, vary(target.busy_pct))
+            cpu_row = {"system": target.name, "sysplex": sysplex, "interval_start": when,
+                       "interval_seconds": seconds, "cp_online": target.cps,
+                       "cp_lpar_busy_pct": busy, "cp_mvs_busy_pct": busy,
+                       "ziip_online": target.ziips,
+                       "ziip_lpar_busy_pct": (vary(target.ziip_busy_pct)
+                                              if target.ziips and target.ziip_busy_pct is not None
+                                              else 0.0),
+                       "ziip_mvs_busy_pct": 0.0, "zos_release": "V2R3"}
+            records.append(build_type70_1(activity_from_row(cpu_row, partition_name=target.name)))
+            rows = [_class_row(target, when, seconds, sysplex, transaction_class, tx,
+                               target.resp_ms, 0.0, 0.0)]
+            for group, classes in group_classes.items():
+                cpu_us = target.group_cpu_us.get(group, 0.0)
+                ziip_us = target.group_ziip_us.get(group, 0.0)
+                share = 1.0 / len(classes)  # a group's classes share its time equally
+                for name in classes:
+                    rows.append(_class_row(target, when, seconds, sysplex, name, 0,
+                                           0.0, vary(cpu_us) * tx / 1e6 * share,
+                                           vary(ziip_us) * tx / 1e6 * share))
+            for row in rows:
+                records += writer.build_type72_3(_interval(row))
+            listings.setdefault(target.name, []).extend(rows)
+    records.append(writer.dump_trailer(start))
+    out.mkdir(parents=True, exist_ok=True)
+    files = {"smf.dump": f"SMF 70.1 and 72.3 records, {variant.upper()} framing"}
+    (out / "smf.dump").write_bytes(_framed(records, variant))
+    for system, rows in listings.items():
+        name = f"wlmgl-{system}.txt"
+        (out / name).write_text(write_listing(rows))
+        files[name] = f"RMF Workload Activity report of {system}, as text (ASA)"
+    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in targets(scenario)]))
+    files["run.toml"] = "run description for zperf analyze"
+    manifest = {"scenario": scenario["scenario"]["id"], "paper": scenario["scenario"]["paper"],
+                "seed": seed, "exact": exact, "variant": variant, "zperf_version": __version__,
+                "files": files}
+    path = out / "manifest.json"
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+    return path
+
+
+def _class_row(target: LparTarget, when: dt.datetime, seconds: float, sysplex: str, name: str,
+               ended: int, resp_ms: float, cpu_seconds: float,
+               ziip_seconds: float) -> dict[str, Any]:
+    return {"system": target.name, "sysplex": sysplex, "zos_release": "V2R3",
+            "interval_start": when, "interval_seconds": seconds, "policy": "BENCH",
+            "workload": "BENCH", "class_kind": "report", "class_name": name, "period": 1,
+            "trans_ended": ended, "trans_executed": ended, "trans_end_per_sec": ended / seconds,
+            "resp_actual_ms": resp_ms, "cpu_seconds": cpu_seconds, "srb_seconds": 0.0,
+            "iip_seconds": ziip_seconds,
+            "appl_cp_pct": (cpu_seconds - ziip_seconds) / seconds * 100,
+            "appl_iip_pct": ziip_seconds / seconds * 100}
+
+
+def _interval(row: Mapping[str, Any]) -> writer.ClassInterval:
+    seconds = float(row["interval_seconds"])
+    period = writer.period_values(
+        interval_seconds=seconds, adj=_ADJ, ended=int(row["trans_ended"]),
+        executed=int(row["trans_executed"]), cpu_seconds=float(row["cpu_seconds"]),
+        iip_seconds=float(row["iip_seconds"]), resp_ms=float(row["resp_actual_ms"]))
+    return writer.ClassInterval(
+        system=row["system"], sysplex=row["sysplex"], start=row["interval_start"],
+        interval_seconds=seconds, class_name=row["class_name"], periods=[period],
+        report_class=True, policy=row["policy"], workload=row["workload"],
+        zos_level="ZV020300", adj=_ADJ)
+
+
+def _framed(records: Sequence[bytes], variant: str) -> bytes:
+    if variant == "rdw":
+        return writer.frame_rdw(records)
+    return writer.frame_bdw(records, spanned=variant == "vbs")
+
+
+def _run_toml(scenario: Mapping[str, Any], systems: list[str]) -> str:
+    run = scenario.get("run", {})
+    lines = [f"name = {json.dumps(scenario['scenario']['id'])}",
+             'sources = ["smf.dump"]',
+             f"systems = {json.dumps(systems)}",
+             f"transactions = {json.dumps(list(run['transactions']))}",
+             "", "[groups]"]
+    for group, classes in run.get("groups", {}).items():
+        lines.append(f"{json.dumps(group)} = {json.dumps(list(classes))}")
+    return "\n".join(lines) + "\n"
