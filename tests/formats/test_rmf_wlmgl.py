@@ -313,3 +313,17 @@ def test_duration_report_interval_in_hours() -> None:
     """Duration reports (DINTV) print INTERVAL as hh.mm.ss."""
     work, _ = parse(V2R4.replace(b"INTERVAL 14.59.998", b"INTERVAL 08.00.00 "))
     assert work["interval_seconds"].to_list() == [8 * 3600.0] * 3
+
+
+def test_per_system_distributions_keep_the_first_and_say_so() -> None:
+    """Velocity-goal classes may print one distribution per system: not mixed up."""
+    text = V2R4.decode()
+    start = text.index("0            ----------RESPONSE TIME DISTRIBUTION")
+    end = text.index(">  00.00.00.400")
+    end = text.index("\n", end) + 1
+    table = text[start:end].replace("200000", "100000").replace(" 50000", " 25000")
+    work, dist, tally = read_wlmgl((text[:end] + table + text[end:]).encode(), "r.txt")
+    assert dist.filter(class_name="CICSHIGH")["trans_ended"].to_list() == [200000, 50000,
+                                                                            200000]
+    assert any("2 response time distributions (one per system)" in w for w in tally.warnings)
+    assert work.height == 3

@@ -90,6 +90,7 @@ class _Block:
     end: int = 0  # line index where the block was closed (exclusive)
     at_end: bool = False  # closed by the end of the listing
     raw: list[str] = field(default_factory=list)  # goal-versus-actual and state-sample lines
+    extra_distributions: int = 0  # further (per-system) distribution tables, not read
 
 
 #: What a collected data row was read under: block index, band number within
@@ -192,6 +193,9 @@ class Reader:
         if "RESPONSE TIME DISTRIBUTION" in text or (
                 squeezed.startswith("----------") and squeezed.strip("-").endswith(_SECTIONS)):
             self.raw_section = False  # the distribution, or a section rule (CLASS PERIODS)
+            if "RESPONSE TIME DISTRIBUTION" in text and self.block is not None and (
+                    self.block.buckets or self.block.extra_distributions):
+                self.block.extra_distributions += 1
         elif self.block is not None and not self.groups and (
                 self.raw_section or any(s in text for s in _STATE_SAMPLES)):
             self.raw_section = True
@@ -244,6 +248,8 @@ class Reader:
     def _read_bucket(self, line: Line) -> None:
         """A row of the RESPONSE TIME DISTRIBUTION: limit, cumulative and bucket counts."""
         assert self.block is not None
+        if self.block.extra_distributions:
+            return
         m = _BUCKET.match(line.text)
         if m is None:
             return
@@ -366,6 +372,11 @@ class Reader:
             self.tally.problem(block.error, line=block.error_line.number,
                                offset=block.error_line.offset, raw=raw)
             return
+        if block.extra_distributions:
+            self.tally.warnings.append(
+                f"line {block.line.number}: class {_class_name(block.keys)} has "
+                f"{block.extra_distributions + 1} response time distributions (one per "
+                "system): only the first is in the distribution table")
         if block.at_end and (block.bands == 0 or block.rows_in_band < 4):
             self.tally.warnings.append(
                 f"line {block.line.number}: the listing ends in the middle of class "
