@@ -2,6 +2,8 @@
 
 formats -> tables -> calc -> report -> cli is the data flow; a module may import
 its own layer and the layers below it (errors and tables are the foundation).
+The simulator sits beside the calculator: it writes with the formats' writers
+and checks its runs with the calculator.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "zperf"
-RANK = {"errors": 0, "tables": 0, "formats": 1, "calc": 2, "report": 3, "cli": 4}
+RANK = {"errors": 0, "tables": 0, "formats": 1, "calc": 2, "sim": 2, "report": 3, "cli": 4}
 
 
 def _layer(module: str) -> str | None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
 
 from zperf.calc.analysis import analyze
@@ -82,3 +83,22 @@ def test_listing_and_dump_of_a_run_agree(tmp_path: Path) -> None:
     assert binary["trans_ended"].to_list() == text["trans_ended"].to_list()
     for b, t in zip(binary["cpu_seconds"], text["cpu_seconds"], strict=True):
         assert t == pytest.approx(b, abs=0.0005)
+
+
+def test_check_lists_every_published_figure(tmp_path: Path) -> None:
+    from zperf.sim.check import check, decimals
+
+    assert (decimals("57.782"), decimals("79.40%"), decimals("5,529"), decimals("x")) == (
+        3, 2, 0, 0)
+    scenario = {**SCENARIO, "published": [
+        *SCENARIO["published"],
+        {"metric": "itr_per_sec", "lpar": "combined", "value": 7063.94, "printed": "7063.94"},
+        {"metric": "sum_of_lpars_mpp_cpu_us_per_tran", "lpar": "combined",
+         "value": 1127.102, "printed": "1127.102"},
+        {"metric": "itr_per_sec", "lpar": "IMS1", "value": 3477.90, "printed": "3477.90"}]}
+    result = check(scenario, tmp_path)
+    assert result.height == len(scenario["published"])
+    bad = result.filter(~pl.col("agrees"))
+    # Table 21's printed ITR for IMS1 does not follow from its printed busy and ETR.
+    assert bad["printed"].to_list() == ["3477.90"]
+    assert bad["reproduced"][0] == pytest.approx(3477.82, abs=0.005)

@@ -1,0 +1,101 @@
+"""zperf simulate from the command line: a run folder, --check, the catalogue."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from zperf.cli import main
+from zperf.cli.simulate import load_scenario, scenario_ids
+
+Capture = pytest.CaptureFixture[str]
+
+# Paper 004 Table 18 (IMS 15 Fast Path column) and §6.1.1 (7 GPs); class names modeled.
+SCENARIO = """
+[scenario]
+id = "t18"
+paper = "004"
+[rmf]
+interval_seconds = 120
+intervals = 3
+[[lpar]]
+name = "SYSA"
+cps = 7
+[run]
+transactions = ["report:IMSTRAN"]
+[run.groups]
+MPP = ["IMSMPP"]
+[[published]]
+metric = "etr_per_sec"
+value = 98733.87
+printed = "98733.87"
+[[published]]
+metric = "cp_busy_pct"
+value = 81.50
+printed = "81.50%"
+[[published]]
+metric = "itr_per_sec"
+value = 121145.85
+printed = "121145.85"
+[[published]]
+metric = "general_cpu_us_per_tran"
+value = 57.782
+printed = "57.782"
+"""
+
+
+def run(capsys: Capture, *args: str) -> tuple[int, str, str]:
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return int(exit_info.value.code or 0), out, err
+
+
+def test_a_run_folder_that_analyze_reads(tmp_path: Path, capsys: Capture) -> None:
+    scenario = tmp_path / "t18.toml"
+    scenario.write_text(SCENARIO)
+    code, _, err = run(capsys, "simulate", str(scenario), "--out", str(tmp_path / "run"),
+                       "--exact", "--variant", "bdw")
+    assert code == 0, err
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["scenario"] == "t18" and manifest["variant"] == "bdw"
+    assert set(manifest["files"]) == {"smf.dump", "wlmgl-SYSA.txt", "run.toml"}
+    code, out, err = run(capsys, "analyze", "--per", "window", "--to", "json",
+                         str(tmp_path / "run"))
+    assert code == 0, err
+    row = json.loads(out)[0]
+    assert round(row["itr_per_sec"], 2) == 121145.85
+    assert round(row["general_cpu_us_per_tran"], 3) == 57.782
+
+
+def test_check_prints_reproduced_beside_published(tmp_path: Path, capsys: Capture) -> None:
+    scenario = tmp_path / "t18.toml"
+    scenario.write_text(SCENARIO)
+    code, out, err = run(capsys, "simulate", str(scenario), "--check", "--exact", "--to",
+                         "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    assert [r["note"] for r in rows] == ["reproduced"] * 4
+    assert "4 reproduced" in err
+    # A published number the run cannot give is reported and fails the check.
+    scenario.write_text(SCENARIO.replace('value = 57.782\nprinted = "57.782"',
+                                         'value = 57.9\nprinted = "57.9"'))
+    code, out, err = run(capsys, "simulate", str(scenario), "--check", "--exact", "--to",
+                         "csv")
+    assert code == 1 and "1 differs" in err
+
+
+def test_unknown_scenario_is_a_usage_error(capsys: Capture) -> None:
+    code, _, err = run(capsys, "simulate", "no-such-run")
+    assert code == 2 and "zperf simulate list" in err
+
+
+def test_catalogue_lists_every_scenario(capsys: Capture) -> None:
+    code, out, _ = run(capsys, "simulate", "list", "--to", "json")
+    assert code == 0
+    listed = [r["scenario"] for r in json.loads(out)]
+    assert listed == scenario_ids()
+    for sid in listed:
+        assert load_scenario(sid)["scenario"]["id"] == sid

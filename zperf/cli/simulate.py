@@ -1,0 +1,115 @@
+"""``zperf simulate``: the reference papers' benchmark runs as input files."""
+
+from __future__ import annotations
+
+import sys
+import tomllib
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import click
+import polars as pl
+
+from zperf import report
+from zperf.cli.options import output_options
+from zperf.errors import UsageError
+from zperf.sim.engine import VARIANTS, simulate
+
+LAYOUTS = ("V2R4",)
+
+
+def scenario_ids() -> list[str]:
+    """Ids of the catalogued scenarios (zperf/sim/scenarios/*.toml)."""
+    folder = resources.files("zperf.sim") / "scenarios"
+    if not folder.is_dir():
+        return []
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
+                  if p.name.endswith(".toml"))
+
+
+def load_scenario(name: str) -> dict[str, Any]:
+    """A catalogued scenario by id, or a scenario TOML file by path."""
+    path = Path(name)
+    if name.endswith(".toml") and path.exists():
+        text = path.read_text()
+    elif name in scenario_ids():
+        text = (resources.files("zperf.sim") / "scenarios" / f"{name}.toml").read_text()
+    else:
+        known = ", ".join(scenario_ids()) or "none"
+        raise UsageError(f"no scenario {name!r}; `zperf simulate list` shows them ({known})")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{name}: not a valid scenario TOML: {exc}") from None
+
+
+def _listing() -> pl.DataFrame:
+    rows = []
+    for sid in scenario_ids():
+        meta = load_scenario(sid).get("scenario", {})
+        rows.append({"scenario": sid, "paper": str(meta.get("paper", "")),
+                     "title": meta.get("title", ""),
+                     "reproduces": "; ".join(meta.get("reproduces", []))})
+    return pl.DataFrame(rows, schema={"scenario": pl.String, "paper": pl.String,
+                                      "title": pl.String, "reproduces": pl.String})
+
+
+@click.command(name="simulate")
+@output_options
+@click.option("--out", "out_dir", type=click.Path(file_okay=False),
+              help="Run folder to write (default: the scenario id, in the current folder).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the interval-to-interval variation.")
+@click.option("--exact", is_flag=True, help="No variation: every interval as published.")
+@click.option("--variant", type=click.Choice(VARIANTS), default="rdw", show_default=True,
+              help="SMF dump framing: RDWs, BDW blocks, or VBS spanned records.")
+@click.option("--layout", type=click.Choice(LAYOUTS), default="V2R4", show_default=True,
+              help="Release layout of the RMF listings.")
+@click.option("--check", "check_only", is_flag=True,
+              help="Simulate, parse and analyze, and print every published figure beside "
+                   "the reproduced one (exit 1 if one does not agree).")
+@click.argument("scenario", metavar="SCENARIO|list")
+def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool, variant: str,
+                     layout: str, check_only: bool, fmt: str | None, output: str) -> None:
+    """Write the input files of a benchmark run from the reference papers.
+
+    `zperf simulate list` shows the catalogue: each scenario, its paper and
+    the tables it reproduces. `zperf simulate SCENARIO` writes a run folder
+    (SMF dump with 70.1 and 72.3 records, RMF Workload Activity listings, a
+    run.toml for zperf analyze, and manifest.json saying what each file is,
+    the seed and the zperf version). SCENARIO is a catalogue id or a
+    scenario TOML file.
+
+    \b
+    Examples:
+      zperf simulate list
+      zperf simulate ims15-fast-path --out runs/ims15 && zperf analyze runs/ims15
+      zperf simulate ims15-fast-path --check
+    """
+    terminal = output == "-" and sys.stdout.isatty()
+    fmt = fmt or ("table" if terminal else "csv")
+    if report.FORMATS[fmt] and terminal:
+        raise click.UsageError(f"{fmt} is binary: give -o FILE or redirect standard output")
+    if scenario == "list":
+        report.render(_listing(), fmt, output, table="scenarios", terminal=terminal)
+        return
+    spec = load_scenario(scenario)
+    del layout  # one layout is written today; the option fixes the interface
+    if check_only:
+        from zperf.sim.check import check
+
+        result = check(spec, Path(out_dir) if out_dir else None, seed=seed, exact=exact,
+                       variant=variant)
+        report.render(result, fmt, output, table="check", terminal=terminal)
+        counts = dict(result.group_by("note").len().iter_rows())
+        click.echo("zperf: " + ", ".join(f"{n} {note}" for note, n in sorted(counts.items()))
+                   + f" (of {result.height} published figures; "
+                   + ("exact" if exact else f"with noise, seed {seed}") + ")", err=True)
+        if counts.get("differs"):
+            sys.exit(1)
+        return
+    target = Path(out_dir or spec["scenario"]["id"])
+    manifest = simulate(spec, target, seed=seed, exact=exact, variant=variant)
+    click.echo(f"zperf: wrote {target}/ ({manifest.name}); analyze it with "
+               f"`zperf analyze {target}`", err=True)

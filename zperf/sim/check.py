@@ -1,0 +1,86 @@
+"""Reproduce a scenario's published figures: simulate, parse, analyze, compare.
+
+Each ``[[published]]`` figure names the ``zperf analyze`` column it checks,
+the LPAR (or ``combined`` for the sysplex figures of paper 004 Table 16) and
+the number as printed.  A figure is reproduced when the analyzed value,
+rounded as the paper prints it, is the printed number (``--exact``), or is
+within a stated relative tolerance of it when the run has noise.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from zperf.calc.analysis import analyze
+from zperf.calc.runspec import load_runspec
+from zperf.formats import read
+from zperf.sim.engine import simulate
+
+SUM_OF_LPARS = "sum_of_lpars_"
+#: With noise, a window value may differ from the published one by this much (relative).
+NOISY_TOLERANCE = 0.02
+
+
+def decimals(printed: str) -> int:
+    """Digits after the point of a printed number ('57.782' -> 3, '5,529' -> 0)."""
+    text = printed.strip().rstrip("%").replace(",", "")
+    try:
+        exponent = Decimal(text).as_tuple().exponent
+    except InvalidOperation:
+        return 0
+    return max(0, -int(exponent)) if isinstance(exponent, int) else 0
+
+
+def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0,
+          exact: bool = True, variant: str = "rdw") -> pl.DataFrame:
+    """One row per published figure: reproduced value, published value, whether they agree."""
+    if out is None:
+        with tempfile.TemporaryDirectory(prefix="zperf-sim-") as tmp:
+            return check(scenario, Path(tmp), seed=seed, exact=exact, variant=variant)
+    simulate(scenario, out, seed=seed, exact=exact, variant=variant)
+    spec = load_runspec(out / "run.toml")
+    tables = read(list(spec.sources)).tables
+    windows: dict[str, dict[str, Any]] = {
+        "combined": analyze(tables, spec).window.row(0, named=True)}
+    for lpar in scenario["lpar"]:
+        name = lpar["name"]
+        windows[name] = analyze(tables, load_runspec(out / "run.toml", systems=[name])) \
+            .window.row(0, named=True)
+    if len(scenario["lpar"]) == 1:
+        windows[""] = windows[scenario["lpar"][0]["name"]]
+    known = {str(i.get("printed")) for i in scenario.get("inconsistency", [])}
+    rows = []
+    for item in scenario.get("published", []):
+        metric, lpar = item["metric"], str(item.get("lpar", ""))
+        window = windows.get(lpar if lpar in windows else "combined", {})
+        value = window.get(metric)
+        if metric.startswith(SUM_OF_LPARS):  # 004 Table 20: LPARs' per-tran values added
+            parts = [windows[p["name"]].get(metric.removeprefix(SUM_OF_LPARS))
+                     for p in scenario["lpar"]]
+            value = None if any(v is None for v in parts) else float(
+                sum(float(v) for v in parts if v is not None))
+        published = float(item["value"])
+        printed = str(item.get("printed", item["value"]))
+        places = decimals(printed)
+        if value is None:
+            ok = None
+        elif exact:
+            ok = abs(round(value, places) - published) <= 10 ** -places * 0.5001 + 1e-12
+        else:
+            ok = abs(value - published) <= abs(published) * NOISY_TOLERANCE + 10 ** -places
+        note = ("not a zperf analyze figure" if ok is None else "reproduced" if ok
+                else "published inconsistency (see the scenario)" if printed in known
+                else "differs")
+        rows.append({"metric": metric, "lpar": lpar or None, "reproduced": value,
+                     "published": published, "printed": printed, "agrees": ok,
+                     "note": note, "source": item.get("source")})
+    return pl.DataFrame(rows, schema={"metric": pl.String, "lpar": pl.String,
+                                      "reproduced": pl.Float64, "published": pl.Float64,
+                                      "printed": pl.String, "agrees": pl.Boolean,
+                                      "note": pl.String, "source": pl.String})
