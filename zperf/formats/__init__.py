@@ -28,6 +28,7 @@ from zperf.formats._kinds import TextKind
 from zperf.formats._tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.formats.listing import listing_encoding, looks_like_text
 from zperf.formats.parsed import PARSED_CSV, is_parsed_binary, read_parsed_binary
+from zperf.formats.rmf_cpu import CPU_ACTIVITY
 from zperf.formats.rmf_wlmgl import WLMGL
 from zperf.formats.smf import DECODERS, read_smf, smf_tables
 from zperf.tables import PROBLEMS, SCHEMAS
@@ -35,6 +36,7 @@ from zperf.tables import PROBLEMS, SCHEMAS
 #: Text input kinds, tried in this order when sniffing.  Add new formats here.
 TEXT_KINDS: tuple[TextKind, ...] = (
     PARSED_CSV,
+    CPU_ACTIVITY,
     WLMGL,
 )
 
