@@ -23,6 +23,7 @@ from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.writer import smf_header
 
 _US = 1_000_000
+MAX_RECORD = 32756  # the longest SMF record, RDW included
 _STCK_PER_US = 4096
 _TYPE_CODES = {"CP": f70.TYPE_CP, "AAP": f70.TYPE_ZAAP, "IIP": f70.TYPE_ZIIP}
 
@@ -218,6 +219,9 @@ def build_type70_1(a: CpuActivity, encoding: str = dec.DEFAULT_ENCODING) -> byte
         body += blob
         offset += len(blob)
     head = f70.RECORD_HEAD.encode(triplets, encoding)[24:]
+    if f70.RECORD_HEAD.size + len(body) > MAX_RECORD:
+        raise ValueError(f"{f70.RECORD_HEAD.size + len(body)} bytes is longer than an SMF "
+                         f"record can be ({MAX_RECORD}); RMF would break it into pieces")
     end = a.start + dt.timedelta(seconds=a.interval_seconds)
     return smf_header(70, 1, a.system, end, head + body, encoding, flag=0x1F)
 
