@@ -18,7 +18,7 @@ import re
 TITLE = re.compile(r"C P U\s+A C T I V I T Y")
 PARTITION_TITLE = re.compile(r"P A R T I T I O N\s+D A T A\s+R E P O R T")
 #: Any RMF report title: capital letters (or digits, '/') separated by single blanks.
-ANY_TITLE = re.compile(r"^\s*(?:[A-Z0-9/&-] {1,3}){3,}[A-Z0-9/&-]\s*$")
+ANY_TITLE = re.compile(r"^\s*(?:[A-Z0-9/&-][ \t]{1,3}){3,}[A-Z0-9/&-]\s*$")
 
 #: Page header items: cpu column (or a key part) -> pattern of its printed value.
 HEADER: dict[str, re.Pattern[str]] = {
