@@ -19,7 +19,9 @@ weighted LPAR BUSY, unparked weighted MVS BUSY) when an extract has none.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
+import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +37,7 @@ from zperf.tables.cpu import CPU, PROCESSOR_TYPES
 
 SOURCE_FORMAT = "rmf-cpu"
 _ALIGNED = re.compile(r"\S {2,}\S")
+_TOKEN = re.compile(r"\S+")
 
 
 class _BadLineError(Exception):
@@ -69,7 +72,17 @@ class _Table:
     columns: list[tuple[str, float]]  # (name, centre) in heading order
     aligned: bool
     prefix: str | None = None
-    types: set[str] = field(default_factory=set)
+    names: list[str] = field(default_factory=list)
+    bounds: list[float] = field(default_factory=list)  # midpoints between the centres
+
+    def __post_init__(self) -> None:
+        self.names = [name for name, _ in self.columns]
+        centres = [centre for _, centre in self.columns]
+        self.bounds = [(a + b) / 2 for a, b in itertools.pairwise(centres)]
+
+    def nearest(self, centre: float) -> str:
+        """The column whose heading is nearest to a value centred at ``centre``."""
+        return self.names[bisect.bisect(self.bounds, centre)]
 
 
 def _value(token: str) -> float | None:
@@ -93,21 +106,21 @@ def _columns(lines: list[str]) -> list[tuple[str, float]]:
 def _tokens(text: str, skip_to: int) -> list[tuple[str, float]]:
     """Value-like tokens after position ``skip_to``, with their centres (words dropped)."""
     out = []
-    for m in re.finditer(r"\S+", text):
-        if m.start() < skip_to or fields.WORD.match(m.group()):
-            continue
-        out.append((m.group(), (m.start() + m.end() - 1) / 2))
+    for m in _TOKEN.finditer(text, skip_to):
+        token = m.group()
+        if not (token[0].isalpha() and fields.WORD.match(token)):
+            out.append((token, (m.start() + m.end() - 1) / 2))
     return out
 
 
 def _assign(line: Line, table: _Table, tokens: list[tuple[str, float]],
             first: str) -> dict[str, float | None]:
     """Map a line's values to the needed columns (see the module docstring)."""
-    names = [name for name, _ in table.columns]
+    names = table.names
     placed: dict[str, str] = {}
-    if table.aligned:
+    if table.aligned and names:
         for token, centre in tokens:
-            name = min(table.columns, key=lambda c: abs(c[1] - centre))[0]
+            name = table.nearest(centre)
             if name in placed:  # two values under one heading: not aligned after all
                 placed = {}
                 break
