@@ -128,6 +128,8 @@ def test_partition_rows_of_the_worked_interval() -> None:
     assert phys_cp["physical_lpar_mgmt_pct"] == pytest.approx(9 / 5400 * 100)
     assert phys_iip["physical_lpar_mgmt_pct"] == pytest.approx(1.8 / 2700 * 100)
     assert set(lpar["system"]) == {"SYSA"} and set(lpar["interval_start"]) == {START}
+    assert set(lpar["sysplex"]) == {"PLEXA"} and set(lpar["interval_seconds"]) == {900.0}
+    assert set(lpar["source"]) == {"cpu.smf"} and set(lpar["source_format"]) == {"smf70.1"}
     assert set(lpar["cpc_sequence_code"]) == {"000000000004A3B7"}
 
 

@@ -173,8 +173,11 @@ class _Decoder:
         self.cix = s.lps["SMF70CIX"].astype(np.int64)
         n_first = np.cumsum(trip["CNN"]) - trip["CNN"]
         self.lp_cis = np.where(self.cix > 0, n_first[s.v_rec] + self.cix - 1, -1)
-        cin_type = np.array([f70.CIN_TYPES.get(str(c), f70.TYPE_OTHER) for c in s.cin]
-                            + [f70.TYPE_OTHER], dtype=np.int64)
+        names, inverse = (np.unique(s.cin, return_inverse=True) if len(s.cin)
+                          else (np.empty(0, dtype=object), np.zeros(0, dtype=np.int64)))
+        codes = np.array([f70.CIN_TYPES.get(str(c), f70.TYPE_OTHER) for c in names.tolist()],
+                         dtype=np.int64)
+        cin_type = np.append(codes[inverse.reshape(-1)], f70.TYPE_OTHER)
         self.lp_type = cin_type[self.lp_cis]  # -1 picks the extra TYPE_OTHER
         secs = interval[s.v_rec] * 1e6
         self.ont = np.where(trip["BVL"][s.v_rec] >= f70.BPD_ONT_LENGTH,
