@@ -7,9 +7,10 @@ import gzip
 import lzma
 from pathlib import Path
 
+import polars as pl
 import pytest
 
-from conftest import SAMPLES
+from conftest import DATA, SAMPLES
 from zperf.errors import InputError, UsageError
 from zperf.formats import read
 
@@ -49,3 +50,19 @@ def test_bad_arguments() -> None:
         read([str(SAMPLE)], on_error="ignore")  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="unknown input kind 'rmf'"):
         read([str(SAMPLE)], kind="rmf")
+
+
+def test_a_sysout_with_cpu_and_workload_activity_fills_both_tables(tmp_path: Path) -> None:
+    """RMF prints several reports to one SYSOUT: each reader takes its own pages."""
+    rmf = DATA / "rmf"
+    for first, second in (("cpu-v2r2-asa-sysout.txt", "v2r4-asa-sysout.txt"),
+                          ("v2r4-asa-sysout.txt", "cpu-v2r2-asa-sysout.txt")):
+        path = tmp_path / "sysout.txt"
+        path.write_bytes((rmf / first).read_bytes() + (rmf / second).read_bytes())
+        result = read([str(path)])
+        for table in ("workload", "cpu"):
+            alone = pl.concat([read([str(rmf / f)]).tables[table] for f in (first, second)])
+            assert result.tables[table].drop("source").equals(alone.drop("source")), table
+            assert result.tables[table].height > 0
+        assert len(result.tallies) == 2 and all(t.balanced() for t in result.tallies)
+        assert "(rmf-" in result.tallies[1].summary()

@@ -14,6 +14,7 @@ import gzip
 import io
 import lzma
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -96,6 +97,19 @@ def sniff(head: bytes) -> str:
             if kind.sniff(text):
                 return kind.name
     return "smf"
+
+
+#: RMF Postprocessor reports that may share one SYSOUT, and their page titles.
+RMF_REPORTS: dict[str, re.Pattern[str]] = {
+    "rmf-cpu": re.compile(r"C P U\s+A C T I V I T Y"),
+    "rmf-wlmgl": re.compile(r"W O R K L O A D\s+A C T I V I T Y"),
+}
+
+
+def _companions(data: bytes, chosen: str) -> list[str]:
+    """Other RMF reports printed in the same listing (each reader skips the others)."""
+    text = data.decode(listing_encoding(data), errors="replace")
+    return [k for k, title in RMF_REPORTS.items() if k != chosen and title.search(text)]
 
 
 def table_names() -> tuple[str, ...]:
@@ -184,6 +198,7 @@ def read(
     collected: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
     text_kinds = {k.name: k for k in TEXT_KINDS}
+    extra: list[tuple[dict[str, pl.DataFrame], Tally]] = []
     for path in paths:
         stream, name, size = _open(path)
         try:
@@ -196,8 +211,12 @@ def read(
             if chosen == "zperf-table":
                 got, tally = read_parsed_binary(head + _Guarded(data, name).read(), name)
             elif chosen in text_kinds:
-                got, tally = text_kinds[chosen].read(head + _Guarded(data, name).read(), name,
-                                                     on_error)
+                whole = head + _Guarded(data, name).read()
+                got, tally = text_kinds[chosen].read(whole, name, on_error)
+                if kind is None and chosen in RMF_REPORTS:
+                    for other in _companions(whole, chosen):
+                        extra.append(text_kinds[other].read(whole, name, on_error))
+                        extra[-1][1].kind = other
             else:
                 tick = progress(name, size) if progress else None
                 got, tally = read_smf(cast(BinaryIO, _Guarded(data, name)), name,
@@ -209,6 +228,11 @@ def read(
         for table, frame in got.items():
             collected.setdefault(table, []).append(frame)
         tallies.append(tally)
+        for more, other_tally in extra:
+            for table, frame in more.items():
+                collected.setdefault(table, []).append(frame)
+            tallies.append(other_tally)
+        extra.clear()
     out = {name: SCHEMAS[name].empty() for name in table_names()}
     out.update({name: pl.concat(frames) for name, frames in collected.items()})
     return ParseResult(out, tallies)

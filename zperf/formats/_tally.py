@@ -38,6 +38,7 @@ class Tally:
 
     file: str
     on_error: OnError = "raise"
+    kind: str = ""  # set when one file is read by several readers (a SYSOUT of reports)
     read: int = 0
     parsed: int = 0
     skipped: int = 0
@@ -68,8 +69,9 @@ class Tally:
 
     def summary(self) -> str:
         """The 'records read = parsed + skipped + other types' line."""
+        where = f"{self.file} ({self.kind})" if self.kind else self.file
         text = (
-            f"{self.file}: {self.read} records read = {self.parsed} parsed + "
+            f"{where}: {self.read} records read = {self.parsed} parsed + "
             f"{self.skipped} skipped + {self.other} other types"
         )
         if self.duplicates:
