@@ -15,6 +15,7 @@ from zperf.calc.runspec import RunSpec, load_runspec, runspec
 from zperf.cli.options import input_options, output_options
 from zperf.errors import UsageError
 from zperf.formats._tally import OnError
+from zperf.report.text import format_value
 
 RUN_FILE = "run.toml"
 
@@ -132,6 +133,10 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                  end=end, cps=cps, ziips=ziips)
     result = _run(spec, kind, on_error, encoding)
     click.echo(f"zperf: {spec.name}: CPU % busy from {result.busy_source}", err=True)
+    terminal = output == "-" and sys.stdout.isatty()
+    if (fmt or ("table" if terminal else "csv")) == "table":
+        _paper_layout(result, per, output, terminal)
+        return
     frames = []
     if per in ("both", "interval"):
         frames.append(result.intervals.with_columns(pl.lit("interval").alias("scope")))
@@ -141,6 +146,23 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     frame = frame.select("scope", *[c for c in frame.columns if c != "scope"])
     _emit(frame, fmt, output, "analysis")
     del errors_path
+
+
+def _paper_layout(result: Analysis, per: str, output: str, terminal: bool) -> None:
+    """For people: intervals as rows, then the window as the papers print it."""
+    if per in ("both", "interval"):
+        shown = [c for c in ("interval_start", "cp_busy_pct", "etr_per_sec", "itr_per_sec",
+                             "resp_ms", "general_cpu_us_per_tran", "ziip_us_per_tran")
+                 if result.intervals[c].null_count() < result.intervals.height
+                 or c == "interval_start"]
+        report.render(result.intervals.select(shown), "table", output, table="analysis",
+                      terminal=terminal)
+    if per in ("both", "window"):
+        window = run_table([result]).filter(pl.col(result.spec.name).is_not_null())
+        shown = [format_value(m, v) for m, v in zip(window["metric"], window[result.spec.name],
+                                                     strict=True)]
+        report.render(pl.DataFrame({"window": window["label"], result.spec.name: shown}),
+                      "table", output, table="analysis", terminal=terminal)
 
 
 @click.command(name="compare")
@@ -173,5 +195,14 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
         analyses.append(_run(load_runspec(path), kind, on_error, encoding))
     table = with_deltas(run_table(analyses), base)
     click.echo(f"zperf: {verdict(table, base)}", err=True)
+    terminal = output == "-" and sys.stdout.isatty()
+    if (fmt or ("table" if terminal else "csv")) == "table":
+        metrics = table["metric"].to_list()
+        shown = {"metric": table["label"]}
+        for column in table.columns[2:]:
+            shown[column] = pl.Series([
+                format_value("delta_pct" if column == "delta_pct" else m, v)
+                for m, v in zip(metrics, table[column], strict=True)])
+        table = pl.DataFrame(shown)
     _emit(table, fmt, output, "comparison")
     del errors_path

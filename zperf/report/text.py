@@ -14,8 +14,9 @@ from rich import box
 from rich.console import Console
 from rich.table import Table
 
-_DECIMALS = (("_pct", 2), ("_seconds", 3), ("_ms", 1), ("_per_sec", 2), ("trans_avg", 2),
-             ("trans_mpl", 2), ("coefficient", 4))
+_DECIMALS = (("_pct", 2), ("_seconds", 3), ("resp_ms", 3), ("_ms", 1), ("_per_sec", 2),
+             ("trans_avg", 2), ("trans_mpl", 2), ("coefficient", 4), ("_per_tran", 3),
+             ("cps", 0), ("ziips", 0), ("systems", 0))
 
 
 def format_value(name: str, value: object) -> str:
