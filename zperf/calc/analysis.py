@@ -54,7 +54,7 @@ def slug(name: str) -> str:
 
 def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     """The run's metrics from parsed tables; see the module docstring."""
-    work = _window(tables.get("workload", WORKLOAD.empty()), spec)
+    work = _window(tables.get("workload", WORKLOAD.empty().select(WORKLOAD_COLUMNS)), spec)
     cpu = tables.get("cpu")
     cpu = _window(cpu, spec) if cpu is not None and cpu.height else None
     if spec.systems:
@@ -83,6 +83,36 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     intervals = _metrics(joined, prefixes)
     window = _metrics(_totals(joined, prefixes), prefixes)
     return Analysis(spec, intervals, window, busy_source, prefixes)
+
+
+#: Workload columns the run table uses (the rest can be dropped while reading).
+WORKLOAD_COLUMNS = ("system", "interval_start", "interval_seconds", "class_kind", "class_name",
+                    "trans_ended", "resp_actual_ms", *CPU_TIME_COLUMNS, "iip_seconds",
+                    "appl_cp_pct", "appl_iip_pct")
+#: The same for the cpu table.
+CPU_COLUMNS = ("system", "interval_start", "interval_seconds", "cp_online", "cp_lpar_busy_pct",
+               "ziip_online", "ziip_lpar_busy_pct")
+
+
+def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> dict[str, pl.DataFrame]:
+    """Only the rows and columns ``analyze`` needs: read a month file by file, keep little.
+
+    Rows of classes the run does not name are dropped, except service classes
+    when there is no CPU activity data (their APPL% is then the busy estimate).
+    """
+    out: dict[str, pl.DataFrame] = {}
+    cpu = tables.get("cpu")
+    if cpu is not None and cpu.height:
+        out["cpu"] = _window(cpu.select(CPU_COLUMNS), spec)
+    work = tables.get("workload")
+    if work is not None and work.height:
+        named = {ref.name for ref in spec.transactions}
+        named |= {ref.name for refs in spec.groups.values() for ref in refs}
+        keep = pl.col("class_name").is_in(sorted(named))
+        if "cpu" not in out:
+            keep = keep | (pl.col("class_kind") == "service")
+        out["workload"] = _window(work.select(WORKLOAD_COLUMNS).filter(keep), spec)
+    return out
 
 
 def _window(frame: pl.DataFrame, spec: RunSpec) -> pl.DataFrame:

@@ -9,7 +9,7 @@ import click
 import polars as pl
 
 from zperf import formats, report
-from zperf.calc.analysis import Analysis, analyze
+from zperf.calc.analysis import Analysis, analyze, reduce_tables
 from zperf.calc.compare import run_table, verdict, with_deltas
 from zperf.calc.runspec import RunSpec, load_runspec, runspec
 from zperf.cli.options import input_options, output_options
@@ -48,12 +48,18 @@ def _run(spec: RunSpec, kind: str | None, on_error: OnError, encoding: str) -> A
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
                          "the run description)")
-    result = formats.read(list(spec.sources), kind=kind, on_error=on_error, encoding=encoding)
-    for tally in result.tallies:
-        if tally.skipped:
-            click.echo(f"zperf: {tally.file}: {tally.skipped} records skipped "
-                       "(see zperf parse -v --errors)", err=True)
-    return analyze(result.tables, spec)
+    # File by file, keeping only what the run table needs: a month of dumps fits in memory.
+    kept: dict[str, list[pl.DataFrame]] = {}
+    for source in spec.sources:
+        result = formats.read([source], kind=kind, on_error=on_error, encoding=encoding,
+                              tables=("workload", "cpu"))
+        for tally in result.tallies:
+            if tally.skipped:
+                click.echo(f"zperf: {tally.file}: {tally.skipped} records skipped "
+                           "(see zperf parse -v --errors)", err=True)
+        for name, frame in reduce_tables(result.tables, spec).items():
+            kept.setdefault(name, []).append(frame)
+    return analyze({name: pl.concat(frames) for name, frames in kept.items()}, spec)
 
 
 def _emit(frame: pl.DataFrame, fmt: str | None, output: str, table: str) -> None:
