@@ -61,10 +61,14 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
           verbose: bool) -> None:
     """Parse input files into a table.
 
-    Reads binary SMF dumps (type 72 subtype 3, workload activity) in any
-    framing: records with RDWs (`quote site rdw`), blocks with BDWs (RECFM=U)
-    and VBS spanned records; gzip, bzip2 and xz files as they are; and RMF
-    Workload Activity (WLMGL) listings as text. '-' reads standard input.
+    Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
+    workload activity) in any framing: records with RDWs (`quote site rdw`),
+    blocks with BDWs (RECFM=U) and VBS spanned records; RMF Postprocessor
+    listings as text (Workload Activity, CPU Activity; several reports in one
+    SYSOUT); tables written before by zperf parse (Parquet, Arrow, CSV); gzip,
+    bzip2 and xz files as they are. The kind is sniffed from the first bytes
+    (--from forces it); '-' reads standard input. Choose the table with
+    --table (see TABLES in the man page).
 
     \b
     Examples:
