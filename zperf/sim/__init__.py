@@ -1,0 +1,6 @@
+"""The simulator: the reference papers' benchmark runs as real-layout input files.
+
+``engine`` writes a scenario's run folder (SMF dumps, RMF listings, run.toml,
+manifest), ``check`` reproduces its published figures through parse and
+analyze, ``scale`` writes large synthetic sysplexes for benchmarks.
+"""
