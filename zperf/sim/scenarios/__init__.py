@@ -1,0 +1,1 @@
+"""Scenario files: one TOML per modeled benchmark run (read by zperf.sim.catalogue)."""
