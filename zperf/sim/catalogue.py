@@ -43,9 +43,10 @@ it; ``value`` is that number times ``scale`` (1 unless the paper's unit differs
 from the metric's: 0.35 ms stored as 350 us has scale 1000, "4876K" scale
 1000).  ``instance`` tells apart two extracts of the same figure in one run.
 
-A ``[[modeled]]`` entry named after a metric (``cp_busy_pct``) or
-``LPAR.metric`` stands in for a figure the paper does not give; the engine
-takes published figures first, then modeled ones.
+A ``[[modeled]]`` entry named after a metric (``cp_busy_pct``; with several
+LPARs always ``LPAR.metric``) stands in for a figure the paper does not give;
+the engine takes published figures first, then modeled ones.  Other modeled
+names are free (facts the engine may use, with their reason).
 
 ``validate`` recomputes every figure that a formula links to others in the
 same scenario, from the other figures as printed (as the simulator reproduces
@@ -750,6 +751,13 @@ def _structure(scenario: Scenario) -> Iterator[str]:
         if abs(number * item.scale - item.value) > 1e-9 * max(1.0, abs(item.value)):
             yield (f"{item.metric} ({item.lpar}): value {item.value} is not printed "
                    f"{item.printed!r} x scale {item.scale}")
+    for modeled in scenario.modeled:  # engine inputs: 'metric', or 'LPAR.metric' with LPARs
+        lpar, dot, rest = modeled.name.partition(".")
+        if dot and lpar in names and not known_metric(rest, groups):
+            yield f"modeled {modeled.name}: {rest} is not a metric"
+        if len(names) > 1 and not dot and known_metric(modeled.name, groups):
+            yield (f"modeled {modeled.name}: with several LPARs, name the LPAR "
+                   f"({names[0]}.{modeled.name})")
     for series in scenario.series:
         for metric, values in series.metrics.items():
             if not known_metric(metric, groups):
