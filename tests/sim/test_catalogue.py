@@ -193,6 +193,30 @@ def test_a_listed_inconsistency_is_needed_and_must_be_right() -> None:
         validate(stale)
 
 
+def test_combined_response_time_by_zperf_rule_is_listed() -> None:
+    """Table 16 averages the LPARs' response times; analyze weights them by transactions."""
+    entry = next(i for i in load("ims14-dsff-smq").inconsistencies if i.kind == "method")
+    assert (entry.metric, entry.lpar, entry.printed, entry.computed) == (
+        "resp_ms", "combined", "17.689", "17.688")
+    spec = data("ims14-dsff-smq")
+    spec["inconsistency"] = [i for i in spec["inconsistency"] if i["kind"] != "method"]
+    with pytest.raises(ScenarioError, match="kind method"):
+        validate(spec)
+
+
+def test_modeled_values_name_their_lpar_when_there_are_several() -> None:
+    spec = data("cics52-liberty-t4-remote")
+    next(m for m in spec["modeled"] if m["name"] == "SYSA.cp_busy_pct")["name"] = "cp_busy_pct"
+    with pytest.raises(ScenarioError, match=r"name the LPAR \(SYSA.cp_busy_pct\)"):
+        validate(spec)
+    spec = data("ims15-fast-path")
+    spec["published"] = [p for p in spec["published"] if p["metric"] != "etr_per_sec"]
+    spec["published"] = [p for p in spec["published"]
+                         if p["metric"] not in ("itr_per_sec", "general_cpu_us_per_tran")]
+    with pytest.raises(ScenarioError, match="no published or modeled etr_per_sec"):
+        validate(spec)
+
+
 def test_structure_errors_are_named() -> None:
     missing = data("ims15-fast-path")
     del missing["lpar"][0]["source"]
@@ -236,7 +260,7 @@ def test_scenarios_are_package_data_and_frozen() -> None:
 def test_the_engine_gives_the_catalogued_figures_back() -> None:
     from zperf.sim.check import check
 
-    for sid in ("ims15-fast-path", "ims15-dsff-smq"):
+    for sid in ("ims15-fast-path", "ims15-dsff-smq", "ims14-dsff-smq", "ims15-credentials-0b"):
         result = check(load(sid).as_dict())
         assert result.height == len(load(sid).published)
         notes = set(result["note"].to_list())
