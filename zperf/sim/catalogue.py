@@ -15,7 +15,7 @@ proves that the figures it publishes hang together.  The layout::
                         description takes them), source; [run.groups] name -> classes
     [[published]]       metric, lpar, value, printed, source; scale, subject, instance
     [[modeled]]         name, value, why
-    [[inconsistency]]   kind (formula, definition, method), metric, lpar, printed,
+    [[inconsistency]]   kind (formula, definition, method, joint), metric, lpar, printed,
                         computed, source, explanation; subject
     [[series]]          parameter, values, source, notes; [series.metrics] metric -> values
     [[message]]         (kind "observations") name, size_bytes, printed_size,
@@ -104,7 +104,7 @@ NAMESPACES = MappingProxyType({
     "ztpf": "z/TPF path-length model",
 })
 TRANSPORTS = ("http", "mq-client", "mq-qmgr")
-INCONSISTENCY_KINDS = ("formula", "definition", "method")
+INCONSISTENCY_KINDS = ("formula", "definition", "method", "joint")
 _SU_PARTS = ("su_ioc", "su_cpu", "su_mso", "su_srb")
 _TIME_PARTS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")
 
@@ -824,12 +824,37 @@ def _consistency(scenario: Scenario) -> Iterator[str]:
     for key, entry in listed.items():
         if entry.kind == "definition":
             yield from _definition(scenario, entry)
+        elif entry.kind == "joint":
+            yield from _joint(scenario, entry)
         elif entry.kind not in INCONSISTENCY_KINDS:
             yield (f"inconsistency {entry.metric}: kind must be one of "
                    f"{', '.join(INCONSISTENCY_KINDS)}")
         elif key not in used:
             yield (f"inconsistency {entry.metric} ({entry.lpar}, {entry.kind}) matches no "
                    "checked figure (metric, lpar and subject must name one)")
+
+
+def _joint(scenario: Scenario, entry: Inconsistency) -> Iterator[str]:
+    """General CPU us/tran and ITR that each follow from the printed busy, but from two
+    different unrounded busy values: no single run gives both back at the printed precision.
+    """
+    item = scenario.figure(entry.metric, entry.lpar, subject=entry.subject)
+    lpar = next((lp for lp in scenario.lpars if lp.name == entry.lpar), None)
+    etr = _input(scenario, "etr_per_sec", entry.lpar)
+    itr = _input(scenario, "itr_per_sec", entry.lpar)
+    if item is None or lpar is None or etr is None or not itr or \
+            entry.metric != "general_cpu_us_per_tran":
+        yield (f"inconsistency {entry.metric} ({entry.lpar}): kind joint is known for "
+               "general_cpu_us_per_tran with published ETR and ITR only")
+        return
+    from_itr = lpar.cps * (etr / itr) * 1e6 / etr
+    if abs(from_itr - item.value) <= item.tolerance:
+        yield (f"inconsistency {entry.metric} ({entry.lpar}): the busy of the ITR gives "
+               f"{from_itr:.6g}, which agrees with the printed {item.printed}: not joint")
+    stated, _ = numeral(entry.computed)
+    if abs(stated - from_itr) > half_unit(entry.computed) * (1 + 1e-9) + 1e-12:
+        yield (f"inconsistency {entry.metric}: computed {entry.computed} but CPs x "
+               f"(ETR / ITR) x 1e6 / ETR gives {from_itr:.6g}")
 
 
 def _definition(scenario: Scenario, entry: Inconsistency) -> Iterator[str]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import tempfile
 from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +19,7 @@ import polars as pl
 from zperf.calc.analysis import analyze
 from zperf.calc.runspec import load_runspec
 from zperf.formats import read
+from zperf.sim.catalogue import ScenarioError, half_unit, numeral
 from zperf.sim.engine import simulate
 
 SUM_OF_LPARS = "sum_of_lpars_"
@@ -28,13 +28,11 @@ NOISY_TOLERANCE = 0.02
 
 
 def decimals(printed: str) -> int:
-    """Digits after the point of a printed number ('57.782' -> 3, '5,529' -> 0)."""
-    text = printed.strip().rstrip("%").replace(",", "")
+    """Digits after the point of a printed number ('57.782' -> 3, '0.35ms' -> 2)."""
     try:
-        exponent = Decimal(text).as_tuple().exponent
-    except InvalidOperation:
+        return numeral(printed)[1]
+    except ScenarioError:
         return 0
-    return max(0, -int(exponent)) if isinstance(exponent, int) else 0
 
 
 def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0,
@@ -54,7 +52,10 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
             .window.row(0, named=True)
     if len(scenario["lpar"]) == 1:
         windows[""] = windows[scenario["lpar"][0]["name"]]
-    known = {str(i.get("printed")) for i in scenario.get("inconsistency", [])}
+    known = {(str(i.get("metric", "")), str(i.get("lpar", ""))) for i in
+             scenario.get("inconsistency", [])}
+    known_printed = {str(i.get("printed")) for i in scenario.get("inconsistency", [])
+                     if "metric" not in i}
     rows = []
     for item in scenario.get("published", []):
         metric, lpar = item["metric"], str(item.get("lpar", ""))
@@ -67,15 +68,19 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
                 sum(float(v) for v in parts if v is not None))
         published = float(item["value"])
         printed = str(item.get("printed", item["value"]))
-        places = decimals(printed)
+        try:
+            half = half_unit(printed, float(item.get("scale", 1.0)))
+        except ScenarioError:
+            half = 0.0
         if value is None:
             ok = None
-        elif exact:
-            ok = abs(round(value, places) - published) <= 10 ** -places * 0.5001 + 1e-12
+        elif exact:  # as printed: within half a unit of the last printed digit
+            ok = abs(value - published) <= half * 1.0001 + 1e-12
         else:
-            ok = abs(value - published) <= abs(published) * NOISY_TOLERANCE + 10 ** -places
+            ok = abs(value - published) <= abs(published) * NOISY_TOLERANCE + 2 * half
+        inconsistent = (metric, lpar) in known or printed in known_printed
         note = ("not a zperf analyze figure" if ok is None else "reproduced" if ok
-                else "published inconsistency (see the scenario)" if printed in known
+                else "published inconsistency (see the scenario)" if inconsistent
                 else "differs")
         rows.append({"metric": metric, "lpar": lpar or None, "reproduced": value,
                      "published": published, "printed": printed, "agrees": ok,

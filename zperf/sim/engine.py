@@ -60,6 +60,9 @@ def slug(name: str) -> str:
 def targets(scenario: Mapping[str, Any]) -> list[LparTarget]:
     """Per-LPAR targets from a scenario's [[lpar]] and [[published]] tables."""
     published: dict[str, dict[str, float]] = {}
+    # (lpar, metric) of published inconsistencies: not used to derive other inputs
+    doubtful = {(str(i.get("lpar", "")), str(i.get("metric", "")))
+                for i in scenario.get("inconsistency", [])}
     for item in scenario.get("published", []):
         published.setdefault(str(item.get("lpar", "")), {})[item["metric"]] = float(item["value"])
     modeled: dict[str, float] = {m["name"]: float(m["value"]) for m in scenario.get("modeled", [])
@@ -89,9 +92,17 @@ def targets(scenario: Mapping[str, Any]) -> list[LparTarget]:
             except KeyError:
                 return None
 
+        busy = need("cp_busy_pct")
+        itr = maybe("itr_per_sec")
+        if itr and (name, "itr_per_sec") not in doubtful:
+            # The unrounded busy the paper's ITR was computed from: used when busy is not
+            # published, or when it rounds to the published (two-decimal) busy.
+            unrounded = need("etr_per_sec") / itr * 100
+            if "cp_busy_pct" not in values or abs(unrounded - busy) < 0.005:
+                busy = unrounded
         out.append(LparTarget(
             name=name, cps=int(lpar["cps"]), ziips=int(lpar.get("ziips", 0)),
-            busy_pct=need("cp_busy_pct"), ziip_busy_pct=maybe("ziip_busy_pct"),
+            busy_pct=busy, ziip_busy_pct=maybe("ziip_busy_pct"),
             etr_per_sec=need("etr_per_sec"), resp_ms=maybe("resp_ms") or 0.0,
             group_cpu_us={g: v for g in groups
                           if (v := maybe(f"{slug(g)}_cpu_us_per_tran")) is not None},
@@ -129,9 +140,13 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     records: list[bytes] = [writer.dump_header(start)]
     listings: dict[str, list[dict[str, Any]]] = {}
     for target in targets(scenario):
+        # The window's transactions as published (ETR x window seconds), spread over the
+        # intervals, so that ETR comes back exactly; with noise each interval varies.
+        total = round(target.etr_per_sec * seconds * count)
+        even = [total // count + (1 if i < total % count else 0) for i in range(count)]
         for i in range(count):
             when = start + dt.timedelta(seconds=seconds * i)
-            tx = max(1, round(vary(target.etr_per_sec) * seconds))
+            tx = max(1, even[i] if exact else round(vary(target.etr_per_sec) * seconds))
             busy = min(100.0, vary(target.busy_pct))
             cpu_row = {"system": target.name, "sysplex": sysplex, "interval_start": when,
                        "interval_seconds": seconds, "cp_online": target.cps,
