@@ -108,3 +108,32 @@ def test_check_lists_every_published_figure(tmp_path: Path) -> None:
     assert bad["note"].to_list() == ["published inconsistency (see the scenario)"]
     assert bad["printed"].to_list() == ["3477.90"]
     assert bad["reproduced"][0] == pytest.approx(3477.82, abs=0.005)
+
+
+def _rmf_scenarios() -> list[str]:
+    from zperf.sim.catalogue import all_scenarios
+
+    return [s.id for s in all_scenarios() if s.kind == "rmf"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sid", _rmf_scenarios())
+def test_every_catalogued_run_reproduces_its_figures(sid: str, tmp_path: Path) -> None:
+    """simulate --exact -> parse -> analyze: every published figure that zperf analyze
+    gives agrees to the printed precision, or is a listed published inconsistency."""
+    from zperf.sim.catalogue import load
+    from zperf.sim.check import check
+
+    result = check(load(sid).as_dict(), tmp_path)
+    differs = result.filter(pl.col("note") == "differs")
+    assert differs.height == 0, differs.select("metric", "lpar", "reproduced", "printed").rows()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sid", ["ims15-fast-path", "ims15-dsff-smq", "ims14-jmp"])
+def test_noisy_runs_stay_within_the_stated_tolerance(sid: str, tmp_path: Path) -> None:
+    from zperf.sim.catalogue import load
+    from zperf.sim.check import check
+
+    result = check(load(sid).as_dict(), tmp_path, seed=7, exact=False)
+    assert result.filter(pl.col("note") == "differs").height == 0
