@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
 from zperf.tables.cpu import CPU, CPU_LPAR
+from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
+from zperf.tables.ims import IMS_TRANSIT
 from zperf.tables.workload import DISTRIBUTION, PROBLEMS, WORKLOAD
 
 #: Every table by name.  Add a new family's schemas here.
@@ -18,6 +20,7 @@ SCHEMAS: dict[str, TableSchema] = {
         WORKLOAD,
         DISTRIBUTION,
         CPU, CPU_LPAR,
+        IMS_TRANSIT, DRIVER, DRIVER_INTERVALS,
         PROBLEMS,
     )
 }
