@@ -57,7 +57,7 @@ def test_readme_starts_with_exactly_two_setup_commands() -> None:
     assert README.startswith("# zperf\n\n```sh\n")
     commands = _readme_commands()
     assert len(commands) == 2
-    assert "zperf parse samples/" in commands[0] and "pytest" in commands[1]
+    assert "zperf simulate ims15-fast-path --check" in commands[0] and "pytest" in commands[1]
     for command in commands:
         assert command.startswith("python3 -m venv ")
 

@@ -95,13 +95,23 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
         report.render(_listing(), fmt, output, table="scenarios", terminal=terminal)
         return
     spec = load_scenario(scenario)
+    if spec.get("scenario", {}).get("kind", "rmf") == "observations":
+        from zperf.sim.observations import write_observations
+
+        target = Path(out_dir or spec["scenario"]["id"])
+        manifest = write_observations(spec, target)
+        click.echo(f"zperf: wrote {target}/ ({manifest.name}): the messages and the "
+                   "observations of a run that writes no RMF data", err=True)
+        return
     del layout  # one layout is written today; the option fixes the interface
     if check_only:
         from zperf.sim.check import check
 
         result = check(spec, Path(out_dir) if out_dir else None, seed=seed, exact=exact,
                        variant=variant)
-        report.render(result, fmt, output, table="check", terminal=terminal)
+        shown = (result.select("metric", "lpar", "printed", "reproduced_as_printed", "note",
+                               "source") if fmt == "table" else result)
+        report.render(shown, fmt, output, table="check", terminal=terminal)
         counts = dict(result.group_by("note").len().iter_rows())
         click.echo("zperf: " + ", ".join(f"{n} {note}" for note, n in sorted(counts.items()))
                    + f" (of {result.height} published figures; "

@@ -82,10 +82,14 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
         note = ("not a zperf analyze figure" if ok is None else "reproduced" if ok
                 else "published inconsistency (see the scenario)" if inconsistent
                 else "differs")
-        rows.append({"metric": metric, "lpar": lpar or None, "reproduced": value,
-                     "published": published, "printed": printed, "agrees": ok,
-                     "note": note, "source": item.get("source")})
+        scale = float(item.get("scale", 1.0))
+        as_printed = None if value is None else f"{value / scale:.{decimals(printed)}f}"
+        rows.append({"metric": metric, "lpar": lpar or None, "printed": printed,
+                     "reproduced_as_printed": as_printed, "note": note,
+                     "reproduced": value, "published": published, "agrees": ok,
+                     "source": " ".join(str(item.get("source", "")).split())})
     return pl.DataFrame(rows, schema={"metric": pl.String, "lpar": pl.String,
+                                      "printed": pl.String,
+                                      "reproduced_as_printed": pl.String, "note": pl.String,
                                       "reproduced": pl.Float64, "published": pl.Float64,
-                                      "printed": pl.String, "agrees": pl.Boolean,
-                                      "note": pl.String, "source": pl.String})
+                                      "agrees": pl.Boolean, "source": pl.String})
