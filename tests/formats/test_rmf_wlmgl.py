@@ -327,3 +327,20 @@ def test_per_system_distributions_keep_the_first_and_say_so() -> None:
                                                                             200000]
     assert any("2 response time distributions (one per system)" in w for w in tally.warnings)
     assert work.height == 3
+
+
+@pytest.mark.parametrize("layout", ["V2R1", "V2R2", "V2R4", "V2R5"])
+def test_every_writer_layout_reads_back(layout: str) -> None:
+    from zperf.formats.rmf_wlmgl_writer import LAYOUTS
+
+    reference, _ = parse(V2R4)
+    rows = list(reference.iter_rows(named=True))
+    text = write_listing(rows, layout=layout)
+    assert ("REPORT BY: POLICY=" in text) == LAYOUTS[layout][0].startswith("REPORT BY")
+    assert ("SERVICE TIMES" in text) == (layout == "V2R1")
+    assert ("HHH.MM.SS.FFFFFF" in text) == (layout == "V2R5")
+    again, tally = parse(text.encode())
+    assert tally.skipped == 0 and again.height == reference.height
+    for column in ("trans_ended", "resp_actual_ms", "resp_std_dev_ms", "cpu_seconds",
+                   "appl_cp_pct", "class_name", "period"):
+        assert again[column].to_list() == reference[column].to_list(), (layout, column)

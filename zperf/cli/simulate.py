@@ -14,9 +14,8 @@ import polars as pl
 from zperf import report
 from zperf.cli.options import output_options
 from zperf.errors import UsageError
+from zperf.formats.rmf_wlmgl_writer import LAYOUTS
 from zperf.sim.engine import VARIANTS, simulate
-
-LAYOUTS = ("V2R4",)
 
 
 def scenario_ids() -> list[str]:
@@ -64,8 +63,8 @@ def _listing() -> pl.DataFrame:
 @click.option("--exact", is_flag=True, help="No variation: every interval as published.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="rdw", show_default=True,
               help="SMF dump framing: RDWs, BDW blocks, or VBS spanned records.")
-@click.option("--layout", type=click.Choice(LAYOUTS), default="V2R4", show_default=True,
-              help="Release layout of the RMF listings.")
+@click.option("--layout", type=click.Choice(list(LAYOUTS)), default="V2R4", show_default=True,
+              help="Release layout of the RMF Workload Activity listings.")
 @click.option("--check", "check_only", is_flag=True,
               help="Simulate, parse and analyze, and print every published figure beside "
                    "the reproduced one (exit 1 if one does not agree).")
@@ -103,7 +102,6 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
         click.echo(f"zperf: wrote {target}/ ({manifest.name}): the messages and the "
                    "observations of a run that writes no RMF data", err=True)
         return
-    del layout  # one layout is written today; the option fixes the interface
     if check_only:
         from zperf.sim.check import check
 
@@ -120,6 +118,6 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
             sys.exit(1)
         return
     target = Path(out_dir or spec["scenario"]["id"])
-    manifest = simulate(spec, target, seed=seed, exact=exact, variant=variant)
+    manifest = simulate(spec, target, seed=seed, exact=exact, variant=variant, layout=layout)
     click.echo(f"zperf: wrote {target}/ ({manifest.name}); analyze it with "
                f"`zperf analyze {target}`", err=True)

@@ -2,7 +2,9 @@
 
 The build direction of :mod:`zperf.formats.rmf_wlmgl`: given rows of the
 canonical workload table (from binary SMF, or from the simulator), print the
-report as the RMF Postprocessor would, in the z/OS V2R4 layout, with or
+report as the RMF Postprocessor would, in a chosen release layout (``LAYOUTS``:
+V2R1 ``REPORT BY:`` key lines and ``SERVICE TIMES``; V2R2 ``REPORT BY:``;
+V2R4 without it; V2R5 with microsecond times ``HHH.MM.SS.FFFFFF``), with or
 without the ASA control column.  Values are rounded as RMF prints them:
 service units above six digits with a K suffix, times in the shortest form
 of HHH.MM.SS.TTT, percentages with two decimals.
@@ -42,21 +44,27 @@ _units = _suffixed(1e6)  # service units: six digits, then K
 _rate = _suffixed(1e4)  # ABSRPTN and TRX SERV: a narrower column
 
 
-def time_text(ms: Any) -> str:
-    """Milliseconds in the shortest form of HHH.MM.SS.TTT, as RMF prints them."""
+def time_text(ms: Any, micro: bool = False) -> str:
+    """Milliseconds in the shortest form of HHH.MM.SS.TTT (or .FFFFFF), as RMF prints them."""
     if ms is None:
         return "N/A"
-    total = round(ms)
-    hours, rest = divmod(total, 3_600_000)
-    minutes, rest = divmod(rest, 60_000)
-    seconds, millis = divmod(rest, 1000)
+    per_second = 1_000_000 if micro else 1000
+    total = round(ms * per_second / 1000)
+    hours, rest = divmod(total, 3600 * per_second)
+    minutes, rest = divmod(rest, 60 * per_second)
+    seconds, fraction = divmod(rest, per_second)
+    digits = 6 if micro else 3
     if hours:
-        return f"{hours}.{minutes:02d}.{seconds:02d}.{millis:03d}"
+        return f"{hours}.{minutes:02d}.{seconds:02d}.{fraction:0{digits}d}"
     if minutes:
-        return f"{minutes}.{seconds:02d}.{millis:03d}"
+        return f"{minutes}.{seconds:02d}.{fraction:0{digits}d}"
     if seconds:
-        return f"{seconds}.{millis:03d}"
-    return f"{millis}"
+        return f"{seconds}.{fraction:0{digits}d}"
+    return f"{fraction}"
+
+
+def _micro_time(ms: Any) -> str:
+    return time_text(ms, micro=True)
 
 
 #: Column groups of the first band: heading, then (label, column, format) rows.
@@ -94,6 +102,27 @@ BAND: tuple[tuple[str, tuple[tuple[str, str, Fmt], ...]], ...] = (
 )
 _WIDTHS = (17, 26, 16, 18, 16, 14)
 
+#: Release layouts: key-line prefix, SERVICE TIME heading, times in microseconds.
+LAYOUTS: dict[str, tuple[str, str, bool]] = {
+    "V2R1": ("REPORT BY: ", "SERVICE TIMES", False),
+    "V2R2": ("REPORT BY: ", "SERVICE TIME", False),
+    "V2R4": ("", "SERVICE TIME", False),
+    "V2R5": ("", "SERVICE TIME", True),
+}
+
+
+def _band(layout: str) -> tuple[tuple[str, tuple[tuple[str, str, Fmt], ...]], ...]:
+    _, service_time, micro = LAYOUTS[layout]
+    band = []
+    for heading, rows in BAND:
+        if heading == "SERVICE TIME":
+            heading = service_time
+        elif heading.startswith("TRANS-TIME") and micro:
+            heading = "TRANS-TIME HHH.MM.SS.FFFFFF"
+            rows = tuple((label, column, _micro_time) for label, column, _ in rows)
+        band.append((heading, rows))
+    return tuple(band)
+
 
 def _interval(seconds: float) -> str:
     millis = round(seconds * 1000)
@@ -101,23 +130,28 @@ def _interval(seconds: float) -> str:
     return f"{minutes:02d}.{rest // 1000:02d}.{rest % 1000:03d}"
 
 
-def _page(row: Mapping[str, Any], page: int) -> list[tuple[str, str]]:
+def _page(row: Mapping[str, Any], page: int, layout: str) -> list[tuple[str, str]]:
     start: dt.datetime = row["interval_start"]
     return [
         ("1", " " * 44 + "W O R K L O A D   A C T I V I T Y"),
         (" ", " " * 110 + f"PAGE {page:4d}"),
-        (" ", f"           z/OS {row.get('zos_release') or 'V2R4':<8}        SYSPLEX "
+        (" ", f"           z/OS {row.get('zos_release') or layout:<8}        SYSPLEX "
               f"{row.get('sysplex') or '':<8}          DATE {start:%m/%d/%Y}           INTERVAL "
               f"{_interval(row['interval_seconds'])}   MODE = GOAL"),
-        (" ", f"{'':36}RPT VERSION V2R4 RMF      TIME {start:%H.%M.%S}"),
+        (" ", f"{'':36}RPT VERSION {layout} RMF      TIME {start:%H.%M.%S}"),
     ]
 
 
-def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True) -> str:
-    """A WLMGL listing with one page per class period, in the V2R4 layout."""
+def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True,
+                  layout: str = "V2R4") -> str:
+    """A WLMGL listing with one page per class period, in a release layout."""
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
+    prefix = LAYOUTS[layout][0]
+    band = _band(layout)
     out: list[tuple[str, str]] = []
     for page, row in enumerate(rows, start=1):
-        out += _page(row, page)
+        out += _page(row, page, layout)
         section = "REPORT CLASS PERIODS" if row["class_kind"] == "report" else \
             "SERVICE CLASS PERIODS"
         out.append(("0", "-" * 100 + " " + section))
@@ -128,13 +162,13 @@ def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True) -> str
             key += f"   PERIOD={row['period']}"
         if row.get("importance") is not None:
             key += f" IMPORTANCE={row['importance']}"
-        out.append(("0", key))
+        out.append(("0", prefix + key))
         if row.get("description"):
             out.append((" ", f"{'':18}DESCRIPTION ={row['description']}"))
-        out.append(("0", "".join(h.ljust(w) for (h, _), w in zip(BAND, _WIDTHS, strict=True))))
-        for i in range(max(len(rows_) for _, rows_ in BAND)):
+        out.append(("0", "".join(h.ljust(w) for (h, _), w in zip(band, _WIDTHS, strict=True))))
+        for i in range(max(len(rows_) for _, rows_ in band)):
             cells = []
-            for (_, rows_), width in zip(BAND, _WIDTHS, strict=True):
+            for (_, rows_), width in zip(band, _WIDTHS, strict=True):
                 if i < len(rows_):
                     label, column, fmt = rows_[i]
                     text = fmt(row.get(column))

@@ -117,7 +117,7 @@ def _class_name(ref: str) -> str:
 
 
 def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bool = False,
-             variant: str = "rdw") -> Path:
+             variant: str = "rdw", layout: str = "V2R4") -> Path:
     """Write the run folder of ``scenario`` to ``out``; returns the manifest's path."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
@@ -176,12 +176,13 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     (out / "smf.dump").write_bytes(_framed(records, variant))
     for system, rows in listings.items():
         name = f"wlmgl-{system}.txt"
-        (out / name).write_text(write_listing(rows))
-        files[name] = f"RMF Workload Activity report of {system}, as text (ASA)"
+        (out / name).write_text(write_listing(rows, layout=layout))
+        files[name] = f"RMF Workload Activity report of {system}, {layout} layout, ASA"
     (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in targets(scenario)]))
     files["run.toml"] = "run description for zperf analyze"
     manifest = {"scenario": scenario["scenario"]["id"], "paper": scenario["scenario"]["paper"],
-                "seed": seed, "exact": exact, "variant": variant, "zperf_version": __version__,
+                "seed": seed, "exact": exact, "variant": variant, "layout": layout,
+                "zperf_version": __version__,
                 "files": files}
     path = out / "manifest.json"
     path.write_text(json.dumps(manifest, indent=1) + "\n")
