@@ -27,6 +27,8 @@ from zperf.errors import InputError, UsageError
 from zperf.formats._decode import DEFAULT_ENCODING, check_encoding
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import ON_ERROR_CHOICES, OnError, Tally
+from zperf.formats.driver_kinds import DRIVER_KINDS
+from zperf.formats.ims_pa_report import IMS_PA_KINDS
 from zperf.formats.listing import listing_encoding, looks_like_text
 from zperf.formats.parsed import PARSED_CSV, is_parsed_binary, read_parsed_binary
 from zperf.formats.rmf_cpu import CPU_ACTIVITY
@@ -39,6 +41,8 @@ TEXT_KINDS: tuple[TextKind, ...] = (
     PARSED_CSV,
     CPU_ACTIVITY,
     WLMGL,
+    *IMS_PA_KINDS,
+    *DRIVER_KINDS,
 )
 
 #: Input kinds zperf reads, and what each is.
