@@ -105,3 +105,43 @@ def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: Capture) -> None:
     (before / "bad.toml").write_text("transactions = [")
     code, _, err = run(capsys, "analyze", "--spec", str(before / "bad.toml"))
     assert code == 2 and "not a valid TOML" in err
+
+
+def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
+    """z/OS Connect reports no transactions to RMF: the driver's log counts them."""
+    import datetime as dt
+
+    from zperf.formats.driver_writer import write_driver_csv
+    from zperf.sim.engine import simulate
+
+    scenario = {"scenario": {"id": "zc", "paper": "000"},
+                "rmf": {"interval_seconds": 60, "intervals": 3,
+                        "start": "2020-09-10T13:32:00"},
+                "lpar": [{"name": "MV22", "cps": 6, "ziips": 0}],
+                "run": {"transactions": ["report:ZCTRAN"], "groups": {"ZOSCONN": ["ZOSCONN"]}},
+                "published": [{"metric": "cp_busy_pct", "value": 40.0},
+                              {"metric": "etr_per_sec", "value": 500.0},
+                              {"metric": "zosconn_cpu_us_per_tran", "value": 350.0}]}
+    simulate(scenario, tmp_path / "run", exact=True)
+    start = dt.datetime(2020, 9, 10, 13, 32)
+    per_minute = (600, 660, 540)  # requests ending in each RMF minute
+    samples = [{"start_ts": start + dt.timedelta(seconds=60 * m + 59 * k / n),
+                "elapsed_ms": 10.0 + m, "label": "getCar", "success": True}
+               for m, n in enumerate(per_minute) for k in range(n)]
+    (tmp_path / "run" / "requests.csv").write_bytes(write_driver_csv(samples))
+    code, out, err = run(capsys, "analyze", "--rate-from", "driver", "--group",
+                         "ZOSCONN=ZOSCONN", "--to", "json", str(tmp_path / "run" / "smf.dump"),
+                         str(tmp_path / "run" / "requests.csv"))
+    assert code == 0, err
+    rows = json.loads(out)
+    intervals = [r for r in rows if r["scope"] == "interval"]
+    assert [r["etr_per_sec"] for r in intervals] == [pytest.approx(n / 60) for n in per_minute]
+    assert [r["resp_ms"] for r in intervals] == [pytest.approx(10.0 + m) for m in range(3)]
+    window = rows[-1]
+    assert window["etr_per_sec"] == pytest.approx(sum(per_minute) / 180)
+    # the CPU of the class over the driver's count: 350 us x 500 tran/s of RMF time
+    assert window["zosconn_cpu_us_per_tran"] == pytest.approx(
+        350.0 * 500 * 180 / sum(per_minute), rel=1e-4)
+    code, _, err = run(capsys, "analyze", "--rate-from", "driver", "--cps", "6",
+                       str(tmp_path / "run" / "smf.dump"))
+    assert code == 2 and "no driver log" in err

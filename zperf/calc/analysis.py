@@ -6,8 +6,10 @@ from the workload table (SMF 72.3 or the WLMGL listing) and, where there is
 one, the cpu table (SMF 70.1 or the CPU Activity report):
 
 * transactions: the ENDED count of the classes that count them (CICS and IMS
-  transactions own no CPU; their regions' classes do), or a rate measured
-  elsewhere (a driver log, IMS PA);
+  transactions own no CPU; their regions' classes do), a rate measured
+  elsewhere (IMS PA, a driver's summary), or the driver log's own intervals
+  regrouped onto the RMF intervals (``rate_from = "driver"``: z/OS Connect
+  reports no transactions to RMF);
 * CPU % busy and the number of CPs and zIIPs: LPAR BUSY of the cpu table,
   averaged over the systems (Table 16), or, with no cpu table, the APPL% CP
   of all service classes over the CPs the run description gives (captured
@@ -30,6 +32,7 @@ import polars as pl
 
 from zperf.calc.runspec import ClassRef, RunSpec
 from zperf.errors import UsageError
+from zperf.formats.driver_intervals import rebucket
 from zperf.tables import WORKLOAD
 
 #: Service time columns that make up a class's CPU time (SERVICE TIME, s).
@@ -66,7 +69,10 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     if work.height == 0 and cpu is None:
         raise UsageError("no workload or CPU activity rows in the window")
     seconds = _interval_seconds(work, cpu)
-    parts = [seconds, _transactions(work, spec, seconds)]
+    if spec.rate_from == "driver":
+        parts = [seconds, _driver_transactions(tables.get("driver_intervals"), seconds)]
+    else:
+        parts = [seconds, _transactions(work, spec, seconds)]
     busy, busy_source = _busy(work, cpu, spec)
     parts.append(busy)
     prefixes: dict[str, str] = {}
@@ -101,6 +107,9 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> dict[str
     when there is no CPU activity data (their APPL% is then the busy estimate).
     """
     out: dict[str, pl.DataFrame] = {}
+    driver = tables.get("driver_intervals")
+    if driver is not None and driver.height:
+        out["driver_intervals"] = driver
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
         out["cpu"] = _window(cpu.select(CPU_COLUMNS), spec)
@@ -163,6 +172,22 @@ def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame) -> p
     return rows.group_by("interval_start").agg(
         ended.sum().alias("transactions"),
         ((pl.col("resp_actual_ms") * ended).sum() / ended.sum()).alias("resp_ms"))
+
+
+def _driver_transactions(driver: pl.DataFrame | None, seconds: pl.DataFrame) -> pl.DataFrame:
+    """The driver log's transactions, regrouped onto the RMF intervals (by their end)."""
+    if driver is None or driver.height == 0:
+        raise UsageError("rate_from = driver, but no driver log with timestamps (JMeter, "
+                         "request CSV, IWL status lines) is among the sources")
+    lengths = seconds["interval_seconds"].unique().to_list()
+    if len(lengths) != 1:
+        raise UsageError("RMF intervals of different lengths: give the rate (--etr) instead")
+    regrouped = rebucket(driver, float(lengths[0]))
+    tx = pl.col("transactions").cast(pl.Float64)
+    return regrouped.group_by("interval_start").agg(
+        tx.sum().alias("transactions"),
+        ((pl.col("resp_avg_ms") * tx).sum() / tx.filter(pl.col("resp_avg_ms").is_not_null())
+         .sum()).alias("resp_ms"))
 
 
 def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,

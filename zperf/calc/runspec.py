@@ -12,6 +12,7 @@ A run description is given with options or in a small TOML file::
     systems = ["SYSA"]                  # LPARs measured; default: all
     transactions = ["report:IMSTRAN"]   # classes whose ENDED count transactions
     # etr_per_sec = 98733.87            # or a rate measured elsewhere (driver, IMS PA)
+    # rate_from = "driver"              # or the driver log among the sources, per interval
     start = 2024-03-01T09:00:00         # measurement window (optional)
     end = 2024-03-01T09:10:00
     cps = 7                             # only when there is no CPU activity data
@@ -36,6 +37,8 @@ from typing import Any
 from zperf.errors import UsageError
 
 _KINDS = ("report", "service")
+#: Where the transaction count comes from when no rate is given.
+RATE_SOURCES = ("classes", "driver")
 
 
 @dataclass(frozen=True)
@@ -67,6 +70,7 @@ class RunSpec:
     systems: tuple[str, ...] = ()
     transactions: tuple[ClassRef, ...] = ()
     etr_per_sec: float | None = None
+    rate_from: str = "classes"
     groups: dict[str, tuple[ClassRef, ...]] = field(default_factory=dict)
     start: dt.datetime | None = None
     end: dt.datetime | None = None
@@ -74,11 +78,17 @@ class RunSpec:
     ziips: int | None = None
 
     def __post_init__(self) -> None:
-        if not self.transactions and self.etr_per_sec is None:
+        if self.rate_from not in RATE_SOURCES:
+            raise UsageError(f"rate_from must be one of {', '.join(RATE_SOURCES)}")
+        given = [bool(self.transactions), self.etr_per_sec is not None,
+                 self.rate_from == "driver"]
+        if not any(given):
             raise UsageError("say what counts transactions: transaction classes "
-                             "(--transactions) or a rate (--etr)")
-        if self.transactions and self.etr_per_sec is not None:
-            raise UsageError("give transaction classes or a rate, not both")
+                             "(--transactions), a rate (--etr) or the driver log "
+                             "(--rate-from driver)")
+        if sum(given) > 1:
+            raise UsageError("give one of transaction classes, a rate or the driver log as "
+                             "the transaction count, not several")
         if self.etr_per_sec is not None and self.etr_per_sec <= 0:
             raise UsageError(f"the transaction rate must be positive, not {self.etr_per_sec}")
         for label, value in (("cps", self.cps), ("ziips", self.ziips)):
@@ -88,8 +98,8 @@ class RunSpec:
             raise UsageError("the window ends before it starts")
 
 
-_KEYS = {"name", "sources", "systems", "transactions", "etr_per_sec", "groups", "start", "end",
-         "cps", "ziips"}
+_KEYS = {"name", "sources", "systems", "transactions", "etr_per_sec", "rate_from", "groups",
+         "start", "end", "cps", "ziips"}
 
 
 def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
@@ -124,6 +134,7 @@ def runspec(**values: Any) -> RunSpec:
         transactions=tuple(ClassRef.parse(c) for c in
                            _strings(values.pop("transactions", ()), None, "transactions")),
         etr_per_sec=_number(values.pop("etr_per_sec", None), "etr_per_sec"),
+        rate_from=str(values.pop("rate_from", None) or "classes"),
         groups={str(k): tuple(ClassRef.parse(c) for c in _strings(v, None, f"group {k}"))
                 for k, v in groups.items()},
         start=_when(values.pop("start", None), "start"),
