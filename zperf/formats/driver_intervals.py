@@ -140,6 +140,13 @@ def _null_sum(column: str) -> pl.Expr:
     return pl.when(col.is_not_null().any()).then(col.sum()).otherwise(None).alias(column)
 
 
+def _weighted_mean(column: str, weight: pl.Expr) -> pl.Expr:
+    """Mean of ``column`` weighted by ``weight``; null when nothing carries weight."""
+    counted = weight.filter(pl.col(column).is_not_null()).sum()
+    return (pl.when(counted > 0).then((pl.col(column) * weight).sum() / counted)
+            .otherwise(None).alias(column))
+
+
 def rebucket(intervals: pl.DataFrame, seconds: float, sync_seconds: float = 0.0) -> pl.DataFrame:
     """Regroup ``driver_intervals`` rows into ``seconds``-long intervals aligned like RMF's.
 
@@ -165,8 +172,7 @@ def rebucket(intervals: pl.DataFrame, seconds: float, sync_seconds: float = 0.0)
            .agg(pl.col("transactions").sum(), pl.col("errors").sum(),
                 _null_sum("bytes_read"), _null_sum("bytes_written"), pl.col("clients").max(),
                 pl.col("resp_max_ms").max(),
-                ((pl.col("resp_avg_ms") * weight).sum() / weight.filter(
-                    pl.col("resp_avg_ms").is_not_null()).sum()).alias("resp_avg_ms"),
+                _weighted_mean("resp_avg_ms", weight),
                 *(pl.when((pl.len() == 1) & (pl.col("interval_seconds").first() == seconds))
                   .then(pl.col(p).first()).otherwise(None).alias(p) for p in pct))
            .with_columns(pl.lit(float(seconds)).alias("interval_seconds"),

@@ -41,7 +41,7 @@ QUALIFIER = re.compile(r"^(.*?)\s*\((.+)\)\s*$")
 NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)"
 _HMS = re.compile(r"^(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)$")
 _RATIO = re.compile(r"^(\d+)\s*/\s*(\d+)$")
-_VALUE = re.compile(rf"^({NUMBER})\s*(\S*)$")
+_VALUE = re.compile(rf"^({NUMBER})(?:\s+(\S+))?$")
 
 #: Label (lower case; a qualifier in parentheses) -> (driver column, kind of value).
 LABELS: dict[str, tuple[str, str]] = {
@@ -102,7 +102,7 @@ def value_of(kind: str, text: str) -> Any:
     m = _VALUE.match(text)
     if not m:
         raise _BadValueError(f"{text!r} is not a number")
-    number, unit = m.group(1).replace(",", ""), m.group(2).lower()
+    number, unit = m.group(1).replace(",", ""), (m.group(2) or "").lower()
     factors = UNITS[kind]
     if unit not in factors:
         raise _BadValueError(f"{text!r}: unit {m.group(2)!r} is not one of "

@@ -41,7 +41,7 @@ TITLE = re.compile(r"Transaction\s+Transit\s+(?:Statistics|Analysis|Summary|Repo
 OTHER_TITLE = re.compile(r"IMS\s+Performance\s+Analyzer", re.I)
 UNDERLINE = re.compile(r"^\s*-{2,}(?:\s+-{2,})+\s*$")
 IMS_ID = re.compile(r"\bIMS\s*(?:ID|Subsystem|System)\b\s*[:=.]?\s*([A-Z0-9$#@]{1,8})\b", re.I)
-FROM_TO = re.compile(r"\bFrom\s+(\S+\s+[\d.:]+)(?:\s+To\s+(\S+\s+[\d.:]+))?", re.I)
+FROM_TO = re.compile(r"\bFrom\s+(\d\S*\s+\d[\d.:]*)(?:\s+To\s+(\d\S*\s+\d[\d.:]*))?", re.I)
 SEGMENT = re.compile(r"\S+(?: \S+)*")
 TOKEN = re.compile(r"\S+")
 NUMBER = re.compile(r"^[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)$")
@@ -73,6 +73,7 @@ class _Page:
     end: dt.datetime | None = None
     columns: list[_Column] = field(default_factory=list)
     bounds: list[float] = field(default_factory=list)
+    filled: int = 0  # most values a line of this page had
 
 
 def when(text: str) -> dt.datetime | None:
@@ -144,9 +145,9 @@ def _cells(page: _Page, text: str) -> dict[int, list[str]]:
 
 def _row(page: _Page, text: str) -> dict[str, Any] | None:
     """The ims_transit values of a data line; None for a line of words only."""
-    placed = _cells(page, text)
-    if not any(NUMBER.match(t) for tokens in placed.values() for t in tokens):
+    if not any(NUMBER.match(t) for t in text.split()):
         return None
+    placed = _cells(page, text)
     row: dict[str, Any] = {}
     for index, tokens in placed.items():
         column = page.columns[index]
@@ -187,9 +188,13 @@ class _Reader:
         self.page: _Page | None = None
         self.block: list[str] = []  # non-blank lines since the last blank one
         self.other_page = False
+        self.last = 0  # number of the last line when the file ends without a line end
 
     def read(self, data: bytes) -> None:
-        for line in listing_lines(data):
+        lines = list(listing_lines(data))
+        cut = not data.rstrip(b" \x00").endswith((b"\n", b"\x25", b"\x15"))
+        self.last = max((ln.number for ln in lines if ln.text.strip()), default=0) if cut else 0
+        for line in lines:
             self.line(line)
         self._end_page()
 
@@ -251,8 +256,16 @@ class _Reader:
         if row is None:
             self.tally.other += 1
             return
-        self.tally.parsed += 1
         page = self.page
+        filled = sum(1 for k, v in row.items()
+                     if v is not None and k not in ("is_total", "tran_code"))
+        if line.number == self.last and filled < page.filled:
+            self.tally.problem("Transaction Transit report: the file ends in the middle of "
+                               "this line (cut short?)", line=line.number, offset=line.offset,
+                               raw=line.text.encode())
+            return
+        page.filled = max(page.filled, filled)
+        self.tally.parsed += 1
         seconds = (page.end - page.start).total_seconds() if page.start and page.end else None
         if row.get("tran_per_sec") is None and seconds and row.get("tran_count") is not None:
             row["tran_per_sec"] = row["tran_count"] / seconds
