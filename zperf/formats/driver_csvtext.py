@@ -32,6 +32,7 @@ CHUNK = 1 << 26  # bytes scanned at a time (bounds the scan's temporary memory)
 SEPARATORS = ",;\t|"
 TRUE_WORDS = ("true", "t", "yes", "y", "1", "ok")
 FALSE_WORDS = ("false", "f", "no", "n", "0", "ko")
+_WORDS = {**dict.fromkeys(TRUE_WORDS, True), **dict.fromkeys(FALSE_WORDS, False)}
 
 Ints = npt.NDArray[np.int64]
 
@@ -65,9 +66,12 @@ def scan(data: bytes, sep: str, first: int = 0, quote: str = '"') -> Records:
         quotes = np.flatnonzero(arr == quote_b)
         ends = np.flatnonzero(arr == 10)
         seps = np.flatnonzero(arr == sep_b)
-        ends = ends[(inside + np.searchsorted(quotes, ends)) % 2 == 0]
-        seps = seps[(inside + np.searchsorted(quotes, seps)) % 2 == 0]
-        per = np.bincount(np.searchsorted(ends, seps), minlength=len(ends) + 1).astype(np.int64)
+        if len(quotes) or inside:  # keep only line ends and delimiters outside quotes
+            ends = ends[(inside + np.searchsorted(quotes, ends)) % 2 == 0]
+            seps = seps[(inside + np.searchsorted(quotes, seps)) % 2 == 0]
+        # delimiters per record: those before each record end, less those before the last
+        before = np.searchsorted(seps, ends).astype(np.int64)
+        per = np.diff(np.concatenate(([0], before, [len(seps)])))
         per[0] += open_seps
         if len(ends):
             terms.append(ends.astype(np.int64) + base)
@@ -210,33 +214,45 @@ def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequen
     The problem is null on a good row, else the first value (in column order)
     that does not convert, or the first required column left empty.
     ``printed`` gives the column names to use in messages (the file's own).
+    Problem texts are built only for the rows that have one.
     """
     printed = printed or {}
     values: list[pl.Expr] = []
+    flags: list[pl.Expr] = []
     reasons: list[pl.Expr] = []
     for name, kind in kinds.items():
+        if kind == TEXT:  # taken as written
+            values.append(pl.col(name))
+            if name in required:
+                flags.append(pl.col(name).is_null())
+                reasons.append(pl.when(pl.col(name).is_null())
+                               .then(pl.lit(f"no value under '{printed.get(name, name)}'")))
+            continue
         raw = _clean(name, thousands and kind in (INT, FLOAT))
         label = printed.get(name, name)
         if kind == INT:
-            value = raw.cast(pl.Float64, strict=False)
-            value = pl.when(value == value.round(0)).then(value).otherwise(None).cast(pl.Int64)
+            value = raw.str.to_integer(strict=False)
         elif kind == FLOAT:
             value = raw.cast(pl.Float64, strict=False)
-        elif kind == BOOL:
-            low = raw.str.to_lowercase()
-            value = (pl.when(low.is_in(TRUE_WORDS)).then(True)
-                     .when(low.is_in(FALSE_WORDS)).then(False).otherwise(None))
         else:
-            value = raw
+            value = raw.str.to_lowercase().replace_strict(_WORDS, default=None,
+                                                          return_dtype=pl.Boolean)
         what = {INT: "a whole number", FLOAT: "a number", BOOL: "true or false"}.get(kind, "")
         if what:
-            reasons.append(pl.when(raw.is_not_null() & value.is_null())
-                           .then(pl.format(f"{{}} under '{label}' is not {what}",
-                                           pl.col(name).str.strip_chars())))
+            bad = raw.is_not_null() & value.is_null()
+            flags.append(bad)
+            reasons.append(pl.when(bad).then(pl.format(f"{{}} under '{label}' is not {what}",
+                                                       pl.col(name).str.strip_chars())))
         if name in required:
+            flags.append(raw.is_null())
             reasons.append(pl.when(raw.is_null()).then(pl.lit(f"no value under '{label}'")))
         values.append(value.alias(name))
-    if not reasons:
-        reasons.append(pl.lit(None, dtype=pl.String))
-    out = frame.select(*values, pl.coalesce(reasons).alias("__problem__"))
-    return out.drop("__problem__"), out.get_column("__problem__")
+    out = frame.select(*values, pl.any_horizontal(flags or [pl.lit(False)]).alias("__bad__"))
+    bad_rows = out.get_column("__bad__")
+    out = out.drop("__bad__")
+    problems = pl.Series("problem", [None] * frame.height, dtype=pl.String)
+    if bad_rows.any():
+        index = bad_rows.arg_true()
+        texts = frame[index].select(pl.coalesce(reasons)).to_series()
+        problems = problems.scatter(index, texts)
+    return out, problems

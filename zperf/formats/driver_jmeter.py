@@ -47,6 +47,9 @@ KINDS: dict[str, str] = {
     "Latency": text.INT, "IdleTime": text.INT, "Connect": text.INT, "SampleCount": text.INT,
     "ErrorCount": text.INT, "Hostname": text.TEXT, "Encoding": text.TEXT,
 }
+#: The columns zperf uses (the others are known, not read).
+USED = ("elapsed", "label", "responseMessage", "threadName", "success", "bytes", "sentBytes",
+        "allThreads")
 CONTROLLER_MESSAGE = "Number of samples in transaction"
 HEADERLESS = re.compile(r"^\d{13}([,;\t|])\d+\1")
 
@@ -146,7 +149,7 @@ def samples_of(frame: pl.DataFrame, *, timestamp_format: str | None = None,
         frame = frame.drop("__row__")
     else:
         rows = list(range(frame.height))
-    kinds = {n: KINDS[n] for n in frame.columns if n in KINDS}
+    kinds = {n: KINDS[n] for n in USED if n in frame.columns}
     values, reasons = text.converted(frame, kinds, required=("elapsed",))
     times = parse_times(frame.get_column("timeStamp"), "timeStamp", pattern=timestamp_format,
                         timezone=timezone)
