@@ -113,7 +113,8 @@ def read_driver_csv(
         .alias("bytes_written"),
         pl.lit(None, dtype=pl.Int64).alias("clients"), thread.alias("thread"))
     driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,
-                                  interval_seconds=interval_seconds, sync_seconds=sync_seconds)
+                                  interval_seconds=interval_seconds, sync_seconds=sync_seconds,
+                                  warnings=tally.warnings)
     return {"driver": driver, "driver_intervals": intervals}, tally
 
 

@@ -114,16 +114,26 @@ def sniff_separator(header: str) -> str:
 
 def split_header(header: str, sep: str) -> list[str]:
     """The names of a header line (quoted names allowed), stripped."""
-    row = next(csv.reader([header], delimiter=sep), [])
+    try:
+        row = next(csv.reader(io.StringIO(header, newline=""), delimiter=sep), [])
+    except csv.Error:  # a stray quote or carriage return: plain split
+        row = header.split(sep)
     return [name.strip().strip("\ufeff") for name in row]
 
 
 def read_strings(data: bytes, records: Records, keep: Ints, names: Sequence[str],
-                 sep: str) -> pl.DataFrame:
-    """The records at positions ``keep`` (all with len(names) fields) as string columns."""
+                 sep: str) -> tuple[pl.DataFrame, Ints, list[tuple[int, str]]]:
+    """The records at positions ``keep`` (all with len(names) fields) as string columns.
+
+    Returns the frame, the records it holds and the problems of those it
+    could not read.  polars reads the text in one go; if it splits the text
+    differently from the scan (quotes in the middle of a field, which the
+    scan and polars treat differently), each record is read on its own and
+    those that do not give len(names) fields are reported.
+    """
     schema: dict[str, pl.DataType] = dict.fromkeys(names, pl.String())
     if not len(keep):
-        return pl.DataFrame(schema=schema)
+        return pl.DataFrame(schema=schema), keep, []
     # Contiguous runs of kept records are passed as they are; gaps are cut out.
     breaks = np.flatnonzero(np.diff(keep) != 1)
     firsts = np.concatenate(([keep[0]], keep[breaks + 1]))
@@ -134,15 +144,30 @@ def read_strings(data: bytes, records: Records, keep: Ints, names: Sequence[str]
     try:
         frame = pl.read_csv(io.BytesIO(text), has_header=False, separator=sep, quote_char='"',
                             infer_schema=False, new_columns=list(names), raise_if_empty=False)
+        if frame.height == len(keep) and frame.width == len(names):
+            return frame.cast(pl.String()), keep, []
     except pl.exceptions.PolarsError:
-        frame = None
-    if frame is None or frame.height != len(keep) or frame.width != len(names):
-        # polars split the text differently from the scan: read it the careful way
-        rows = list(csv.reader(io.StringIO(text.decode("utf-8", errors="replace")),
-                               delimiter=sep))
-        rows = [r for r in rows if r]
-        frame = pl.DataFrame(rows, schema=list(names), orient="row")
-    return frame.cast(pl.String())
+        pass
+    rows: list[list[str]] = []
+    good: list[int] = []
+    problems: list[tuple[int, str]] = []
+    for index in keep.tolist():
+        record = data[records.starts[index]:records.ends[index]].decode("utf-8", "replace")
+        try:
+            fields = next(csv.reader(io.StringIO(record, newline=""), delimiter=sep,
+                                     strict=True), [])
+        except csv.Error as exc:
+            problems.append((index, f"the quotes of this record do not pair up ({exc})"))
+            continue
+        if len(fields) != len(names):
+            problems.append((index, f"{len(fields)} fields where the header has {len(names)} "
+                                    "(a quote in the middle of a field?)"))
+            continue
+        rows.append(fields)
+        good.append(index)
+    frame = pl.DataFrame(rows, schema=list(schema), orient="row") if rows else pl.DataFrame(
+        schema=schema)
+    return frame, np.array(good, dtype=np.int64), problems
 
 
 @dataclass
@@ -179,8 +204,8 @@ def read_rows(data: bytes, names: Sequence[str], sep: str, *, header: bool,
         problems.append((last, "the file ends inside a quoted field (cut short, or a quote "
                                "is missing)"))
         keep = keep[keep != last]
-    frame = read_strings(data, records, keep, names, sep)
-    return Rows(frame, keep, records, first, problems, int(blank.sum()))
+    frame, keep, unread = read_strings(data, records, keep, names, sep)
+    return Rows(frame, keep, records, first, problems + unread, int(blank.sum()))
 
 
 def report(tally: Tally, data: bytes, rows: Rows, problems: Sequence[tuple[int, str]],

@@ -36,6 +36,8 @@ SAMPLE_SCHEMA: dict[str, pl.DataType] = {
     "thread": pl.String(),
 }
 PERCENTILES = ((50, 0.5), (90, 0.9), (95, 0.95), (99, 0.99))
+#: Most intervals listed with the empty ones (a year of minutes); beyond, only busy ones.
+MAX_GRID = 600_000
 _US = 1_000_000
 
 
@@ -59,9 +61,13 @@ def align(column: str, seconds: float, sync_seconds: float = 0.0) -> pl.Expr:
 
 
 def summarise(samples: pl.DataFrame, *, source: str, source_format: str, run: int = 1,
-              interval_seconds: float = 60.0,
-              sync_seconds: float = 0.0) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The ``driver`` row and the ``driver_intervals`` rows of one run's samples."""
+              interval_seconds: float = 60.0, sync_seconds: float = 0.0,
+              warnings: list[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The ``driver`` row and the ``driver_intervals`` rows of one run's samples.
+
+    ``warnings`` receives a note when the samples span so long (a stray time
+    stamp years away) that the empty intervals between them are not listed.
+    """
     samples = samples.select(pl.col(n).cast(t) for n, t in SAMPLE_SCHEMA.items())
     trans = samples.filter(pl.col("is_transaction"))
     elements = samples.filter(pl.col("is_element"))
@@ -87,7 +93,8 @@ def summarise(samples: pl.DataFrame, *, source: str, source_format: str, run: in
         "written_mb": None if bytes_written is None else bytes_written / 1e6,
     }
     driver = DRIVER.from_columns({k: [v] for k, v in row.items()})
-    return driver, _intervals(samples, ident, interval_seconds, sync_seconds)
+    return driver, _intervals(samples, ident, interval_seconds, sync_seconds,
+                              warnings if warnings is not None else [])
 
 
 def _sum(frame: pl.DataFrame, column: str) -> int | None:
@@ -108,7 +115,7 @@ def _clients(samples: pl.DataFrame) -> int | None:
 
 
 def _intervals(samples: pl.DataFrame, ident: dict[str, object], seconds: float,
-               sync_seconds: float) -> pl.DataFrame:
+               sync_seconds: float, warnings: list[str]) -> pl.DataFrame:
     if samples.height == 0:
         return DRIVER_INTERVALS.empty()
     bucketed = samples.with_columns(align("end", seconds, sync_seconds).alias("interval_start"))
@@ -122,8 +129,13 @@ def _intervals(samples: pl.DataFrame, ident: dict[str, object], seconds: float,
     last = bucketed.get_column("interval_start").max()
     assert isinstance(first, dt.datetime) and isinstance(last, dt.datetime)
     every = f"{round(seconds * _US)}us"
-    grid = pl.DataFrame({"interval_start": pl.datetime_range(first, last, every, time_unit="us",
-                                                             eager=True)})
+    if (last - first).total_seconds() / seconds < MAX_GRID:
+        grid = pl.DataFrame({"interval_start": pl.datetime_range(
+            first, last, every, time_unit="us", eager=True)})
+    else:
+        grid = bucketed.select(pl.col("interval_start").unique().sort())
+        warnings.append(f"the requests span {first} to {last}: only the intervals in which "
+                        "requests ended are listed (a time stamp far from the others?)")
     out = (grid.join(trans, on="interval_start", how="left")
            .join(elements, on="interval_start", how="left")
            .join(clients, on="interval_start", how="left")

@@ -126,7 +126,8 @@ def read_jmeter_csv(
     if samples.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,
-                                  interval_seconds=interval_seconds, sync_seconds=sync_seconds)
+                                  interval_seconds=interval_seconds, sync_seconds=sync_seconds,
+                                  warnings=tally.warnings)
     return {"driver": driver, "driver_intervals": intervals}, tally
 
 

@@ -108,6 +108,9 @@ def read_jmeter_xml(
         what = expat.errors.messages.get(exc.code, str(exc))
         broken = (f"the XML breaks off: {what} (column {exc.offset})", exc.lineno + lead_lines,
                   max(parser.ErrorByteIndex, 0) + lead)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(file, f"the XML declaration names an unknown encoding: {exc}",
+                         line=lead_lines + 1, offset=lead) from None
     got.lines = [n + lead_lines for n in got.lines]
     got.offsets = [o + lead for o in got.offsets]
     if got.root is not None and got.root != "testResults":
@@ -140,7 +143,8 @@ def read_jmeter_xml(
     if samples.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,
-                                  interval_seconds=interval_seconds, sync_seconds=sync_seconds)
+                                  interval_seconds=interval_seconds, sync_seconds=sync_seconds,
+                                  warnings=tally.warnings)
     return {"driver": driver, "driver_intervals": intervals}, tally
 
 
