@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from conftest import DATA
-from zperf.errors import ParseError
+from zperf.errors import ParseError, UsageError
 from zperf.formats import sniff
 from zperf.formats.driver_intervals import summarise
 from zperf.formats.driver_jmeter import DEFAULT_COLUMNS, read_jmeter_csv
@@ -212,6 +212,11 @@ def test_not_a_jmeter_file() -> None:
         read_jmeter_csv(b"a,b,c\n1,2,3\n", "x.csv")
     with pytest.raises(ParseError, match="name no elapsed"):
         read_jmeter_csv(b"timeStamp,label\n1,2\n", "x.csv", columns=["timeStamp", "label"])
+
+
+def test_a_timestamp_meaning_that_does_not_exist() -> None:
+    with pytest.raises(UsageError, match="timestamp must be 'start' or 'end', not 'middle'"):
+        read_jmeter_csv(MULTI, "r.jtl", timestamp="middle")
 
 
 def test_header_only_gives_empty_tables() -> None:

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from conftest import DATA
-from zperf.errors import ParseError
+from zperf.errors import ParseError, UsageError
 from zperf.formats import read, sniff
 from zperf.formats.ims_pa_csv import read_ims_pa_csv
 from zperf.formats.ims_pa_writer import write_ims_pa_csv
@@ -142,5 +142,5 @@ def test_short_row_bad_time_and_a_file_cut_short() -> None:
 def test_not_an_extract() -> None:
     with pytest.raises(ParseError, match=r"pa.csv: line 1 at offset 0x0: no heading line naming"):
         read_ims_pa_csv(b"a,b,c\n1,2,3\n", "pa.csv")
-    with pytest.raises(ValueError, match="time_unit"):
+    with pytest.raises(UsageError, match="time_unit"):
         read_ims_pa_csv(DSFF, "pa.csv", time_unit="minutes")

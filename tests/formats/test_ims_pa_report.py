@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from conftest import DATA
-from zperf.errors import ParseError
+from zperf.errors import ParseError, UsageError
 from zperf.formats import read, sniff
 from zperf.formats.ims_pa_report import read_ims_pa_report
 from zperf.formats.ims_pa_writer import write_transit_report
@@ -126,6 +126,8 @@ def test_no_unit_in_the_headings_is_an_assumption_that_is_said() -> None:
     assert frame.row(0, named=True)["total_transit_ms"] == 0.559
     seconds = parse(text.encode(), time_unit="s")[0]
     assert seconds.row(0, named=True)["total_transit_ms"] == pytest.approx(559.0)
+    with pytest.raises(UsageError, match="time_unit must be one of ms, s, us, not 'h'"):
+        read_ims_pa_report(FASTPATH, "pa.txt", time_unit="h")
 
 
 def test_a_bad_number_names_line_and_offset() -> None:

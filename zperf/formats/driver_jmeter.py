@@ -25,7 +25,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from zperf.errors import ParseError
+from zperf.errors import ParseError, UsageError
 from zperf.formats import driver_csvtext as text
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
@@ -141,7 +141,7 @@ def samples_of(frame: pl.DataFrame, *, timestamp_format: str | None = None,
     the CSV names first).
     """
     if timestamp not in ("start", "end"):
-        raise ValueError(f"timestamp must be 'start' or 'end', not {timestamp!r}")
+        raise UsageError(f"timestamp must be 'start' or 'end', not {timestamp!r}")
     repeated = frame.get_column("timeStamp").str.strip_chars() == "timeStamp"
     repeats = int(repeated.sum())
     if repeats:  # a header written again (JMeter appending to an existing file)

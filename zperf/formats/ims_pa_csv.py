@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from zperf.errors import ParseError
+from zperf.errors import ParseError, UsageError
 from zperf.formats import driver_csvtext as text
 from zperf.formats import ims_pa_fields as fields
 from zperf.formats._kinds import TextKind
@@ -69,7 +69,7 @@ def read_ims_pa_csv(data: bytes, file: str, on_error: OnError = "raise", *,
     reads interval times that are in none of the known shapes.
     """
     if time_unit not in fields.UNITS:
-        raise ValueError(f"time_unit must be one of ms, s, us, not {time_unit!r}")
+        raise UsageError(f"time_unit must be one of ms, s, us, not {time_unit!r}")
     tally = Tally(file, on_error)
     found = _header_line(data)
     if found is None:

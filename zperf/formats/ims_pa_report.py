@@ -29,6 +29,7 @@ from typing import Any
 
 import polars as pl
 
+from zperf.errors import UsageError
 from zperf.formats import ims_pa_fields as fields
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
@@ -281,7 +282,7 @@ def read_ims_pa_report(data: bytes, file: str, on_error: OnError = "raise", *,
     headings state none (the tally warns when it is used).
     """
     if time_unit not in fields.UNITS:
-        raise ValueError(f"time_unit must be one of ms, s, us, not {time_unit!r}")
+        raise UsageError(f"time_unit must be one of ms, s, us, not {time_unit!r}")
     tally = Tally(file, on_error)
     reader = _Reader(file, tally, time_unit)
     reader.read(data)
