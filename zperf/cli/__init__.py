@@ -40,12 +40,14 @@ def cli(traceback: bool) -> None:
 
 def _register() -> None:
     from zperf.cli.analyze import analyze_command, compare_command
+    from zperf.cli.calc import calc_command
     from zperf.cli.parse import parse
     from zperf.cli.simulate import simulate_command
 
     cli.add_command(parse)
     cli.add_command(analyze_command)
     cli.add_command(compare_command)
+    cli.add_command(calc_command)
     cli.add_command(simulate_command)
 
 
