@@ -137,3 +137,20 @@ def test_noisy_runs_stay_within_the_stated_tolerance(sid: str, tmp_path: Path) -
 
     result = check(load(sid).as_dict(), tmp_path, seed=7, exact=False)
     assert result.filter(pl.col("note") == "differs").height == 0
+
+
+def test_figure_5_and_the_ims_pa_response_times_come_back(tmp_path: Path) -> None:
+    """003 Figure 5 through the WSWS engine log; 004's response times through IMS PA."""
+    from zperf.sim.catalogue import load
+    from zperf.sim.check import check
+
+    result = check(load("cics52-liberty-t2-reuse").as_dict(), tmp_path / "a")
+    driver = result.filter(pl.col("metric").str.starts_with("driver."))
+    assert driver.height == 14 and set(driver["note"]) == {"reproduced"}
+    rate = driver.filter(metric="driver.transaction_throughput_per_sec")
+    assert rate["reproduced_as_printed"][0] == "1079.830"
+    assert (tmp_path / "a" / "wsws-engine.log").exists()
+    result = check(load("ims15-dsff-smq").as_dict(), tmp_path / "b")
+    resp = result.filter(metric="resp_ms")
+    assert set(resp["note"]) == {"reproduced"} and resp.height == 3
+    assert (tmp_path / "b" / "imspa-IMS1.csv").exists()

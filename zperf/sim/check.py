@@ -20,7 +20,7 @@ from zperf.calc.analysis import analyze
 from zperf.calc.runspec import load_runspec
 from zperf.formats import read
 from zperf.sim.catalogue import ScenarioError, half_unit, numeral
-from zperf.sim.engine import simulate
+from zperf.sim.engine import DRIVER_FIGURES, simulate
 
 SUM_OF_LPARS = "sum_of_lpars_"
 #: With noise, a window value may differ from the published one by this much (relative).
@@ -45,13 +45,30 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
     spec = load_runspec(out / "run.toml")
     tables = read(list(spec.sources)).tables
     windows: dict[str, dict[str, Any]] = {
-        "combined": analyze(tables, spec).window.row(0, named=True)}
+        "combined": analyze(tables, spec).window.row(0, named=True), "driver": {}}
     for lpar in scenario["lpar"]:
         name = lpar["name"]
         windows[name] = analyze(tables, load_runspec(out / "run.toml", systems=[name])) \
             .window.row(0, named=True)
     if len(scenario["lpar"]) == 1:
         windows[""] = windows[scenario["lpar"][0]["name"]]
+    everything = read([str(p) for p in sorted(out.iterdir())
+                       if p.name.startswith(("wsws-", "imspa-"))]).tables if any(
+        p.name.startswith(("wsws-", "imspa-")) for p in out.iterdir()) else {}
+    driver = everything.get("driver")
+    if driver is not None and driver.height:
+        parsed = driver.row(0, named=True)
+        for metric, (column, scale) in DRIVER_FIGURES.items():
+            if parsed.get(column) is not None:
+                windows["driver"][metric] = float(parsed[column]) / scale
+    transit = everything.get("ims_transit")
+    if transit is not None and transit.height:
+        for name in [lp["name"] for lp in scenario["lpar"]]:
+            mine = transit.filter((pl.col("ims_id") == name) & pl.col("is_total"))
+            if mine.height:
+                weighted = mine.select((pl.col("total_transit_ms") * pl.col("tran_count")).sum()
+                                       / pl.col("tran_count").sum()).item()
+                windows[f"ims:{name}"] = {"resp_ms": float(weighted)}
     known = {(str(i.get("metric", "")), str(i.get("lpar", ""))) for i in
              scenario.get("inconsistency", [])}
     known_printed = {str(i.get("printed")) for i in scenario.get("inconsistency", [])
@@ -61,6 +78,10 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
         metric, lpar = item["metric"], str(item.get("lpar", ""))
         window = windows.get(lpar if lpar in windows else "combined", {})
         value = window.get(metric)
+        if metric.startswith("driver."):  # from the parsed driver log
+            value = windows["driver"].get(metric)
+        elif metric == "resp_ms" and f"ims:{lpar}" in windows:  # IMS PA's total line
+            value = windows[f"ims:{lpar}"]["resp_ms"]
         if metric.startswith(SUM_OF_LPARS):  # 004 Table 20: LPARs' per-tran values added
             parts = [windows[p["name"]].get(metric.removeprefix(SUM_OF_LPARS))
                      for p in scenario["lpar"]]

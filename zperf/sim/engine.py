@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from zperf import __version__
+from zperf.formats.driver_writer import write_iwl_log
+from zperf.formats.ims_pa_writer import write_ims_pa_csv
 from zperf.formats.rmf_wlmgl_writer import write_listing
 from zperf.formats.smf import writer
 from zperf.formats.smf.writer70 import activity_from_row, build_type70_1
@@ -35,6 +37,23 @@ VARIANTS = ("rdw", "bdw", "vbs")
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
 #: Relative standard deviation of interval-to-interval variation with noise on.
 NOISE = 0.01
+#: The catalogue's driver.* figures (a WSWS engine report) -> driver table columns, scale.
+DRIVER_FIGURES: dict[str, tuple[str, float]] = {
+    "driver.time_limit_seconds": ("time_limit_seconds", 1.0),
+    "driver.run_seconds": ("run_seconds", 1.0),
+    "driver.clients_completed": ("clients_completed", 1.0),
+    "driver.page_elements": ("page_elements", 1.0),
+    "driver.page_element_throughput_per_sec": ("page_elements_per_sec", 1.0),
+    "driver.transactions": ("transactions", 1.0),
+    "driver.transaction_throughput_per_sec": ("transactions_per_sec", 1.0),
+    "driver.network_io_errors": ("network_errors", 1.0),
+    "driver.web_server_errors": ("server_errors", 1.0),
+    "driver.pages_retrieved": ("pages", 1.0),
+    "driver.page_throughput_per_sec": ("pages_per_sec", 1.0),
+    "driver.http_read_mb": ("read_mb", 1.0),
+    "driver.http_written_mb": ("written_mb", 1.0),
+    "driver.page_element_resp_s": ("resp_avg_ms", 1000.0),
+}
 _ADJ = 213  # R723MADJ (1/16 µs per SU): about 75,000 SU/s, a z14 7xx CP (modeled)
 
 
@@ -139,6 +158,7 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
 
     records: list[bytes] = [writer.dump_header(start)]
     listings: dict[str, list[dict[str, Any]]] = {}
+    rows_of: dict[str, list[dict[str, Any]]] = {}
     for target in targets(scenario):
         # The window's transactions as published (ETR x window seconds), spread over the
         # intervals, so that ETR comes back exactly; with noise each interval varies.
@@ -167,6 +187,7 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
                     rows.append(_class_row(target, when, seconds, sysplex, name, 0,
                                            0.0, vary(cpu_us) * tx / 1e6 * share,
                                            vary(ziip_us) * tx / 1e6 * share))
+            rows_of.setdefault(target.name, []).append(rows[0])
             for row in rows:
                 records += writer.build_type72_3(_interval(row))
             listings.setdefault(target.name, []).extend(rows)
@@ -178,6 +199,22 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
         name = f"wlmgl-{system}.txt"
         (out / name).write_text(write_listing(rows, layout=layout))
         files[name] = f"RMF Workload Activity report of {system}, {layout} layout, ASA"
+    driver = {column: item["value"] if scale == 1.0 else item["value"] * scale
+              for item in scenario.get("published", [])
+              if (column_scale := DRIVER_FIGURES.get(item["metric"])) is not None
+              for column, scale in [column_scale]}
+    for item in scenario.get("published", []):  # 'Clients completed = 0/200': of 200
+        printed = str(item.get("printed", ""))
+        if item["metric"] == "driver.clients_completed" and "/" in printed:
+            driver["clients"] = int(printed.split("/")[1])
+    if driver:  # the load driver's end-of-run report (paper 003 Figure 5)
+        (out / "wsws-engine.log").write_text(write_iwl_log([driver]))
+        files["wsws-engine.log"] = "WebSphere Studio Workload Simulator engine output"
+    if scenario["scenario"].get("paper") == "004":  # response times come from IMS PA
+        for target in targets(scenario):
+            name = f"imspa-{target.name}.csv"
+            (out / name).write_text(write_ims_pa_csv(_transit(target, rows_of[target.name])))
+            files[name] = f"IMS PA transit extract of {target.name} (total lines)"
     (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in targets(scenario)]))
     files["run.toml"] = "run description for zperf analyze"
     manifest = {"scenario": scenario["scenario"]["id"], "paper": scenario["scenario"]["paper"],
@@ -187,6 +224,15 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     path = out / "manifest.json"
     path.write_text(json.dumps(manifest, indent=1) + "\n")
     return path
+
+
+def _transit(target: LparTarget, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """IMS PA total lines, one per interval: the transaction class's count and time."""
+    return [{"ims_id": target.name, "interval_start": row["interval_start"],
+             "interval_seconds": row["interval_seconds"], "is_total": True,
+             "tran_count": row["trans_ended"],
+             "tran_per_sec": row["trans_ended"] / row["interval_seconds"],
+             "total_transit_ms": row["resp_actual_ms"]} for row in rows]
 
 
 def _class_row(target: LparTarget, when: dt.datetime, seconds: float, sysplex: str, name: str,
