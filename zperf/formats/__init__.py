@@ -27,6 +27,7 @@ from zperf.errors import InputError, UsageError
 from zperf.formats._decode import DEFAULT_ENCODING, check_encoding
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import ON_ERROR_CHOICES, OnError, Tally
+from zperf.formats.cics_dfhstup import DFHSTUP
 from zperf.formats.driver_kinds import DRIVER_KINDS
 from zperf.formats.ims_pa_report import IMS_PA_KINDS
 from zperf.formats.listing import listing_encoding, looks_like_text
@@ -39,6 +40,7 @@ from zperf.tables import PROBLEMS, SCHEMAS
 #: Text input kinds, tried in this order when sniffing.  Add new formats here.
 TEXT_KINDS: tuple[TextKind, ...] = (
     PARSED_CSV,
+    DFHSTUP,
     CPU_ACTIVITY,
     WLMGL,
     *IMS_PA_KINDS,

@@ -1,0 +1,62 @@
+"""CICS Db2 attachment statistics: DB2ENTRY, one row per report and entry.
+
+Counters of an interval report are deltas since the last reset; limits and
+"current" values are as at the end of the interval; high-water marks are the
+peak within it.  So intervals add up by counter and by maximum of the
+high-water marks, never by their sum (``zperf.calc.cics.combine``).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from zperf.tables._schema import I64, STR, TS, Column, TableSchema
+
+BOOL = pl.Boolean()
+
+_WHERE = (
+    Column("source", STR, "Input file the row came from ('-' for standard input)"),
+    Column("source_format", STR, "'cics-dfhstup' (DFHSTUP listing or extract), "
+           "'cics-dfh0stat' (DFH0STAT report)"),
+    Column("applid", STR, "CICS APPLID of the region, when the report prints it"),
+    Column("report_kind", STR, "interval, end-of-day, requested, unsolicited or summary; "
+           "null when the extract does not say"),
+    Column("collected_at", TS, "Date and time the report gives for the statistics, local"),
+)
+
+DB2ENTRY = TableSchema(
+    "db2entry",
+    "CICS DB2ENTRY statistics: one row per report and DB2ENTRY (counters are deltas)",
+    (
+        *_WHERE,
+        Column("entry_name", STR, "DB2ENTRY name (D2R_DB2ENTRY_NAME)"),
+        Column("plan_name", STR, "Static plan (D2R_PLAN_NAME); null with a plan exit"),
+        Column("plan_exit_name", STR, "Dynamic plan exit (D2R_PLANEXIT_NAME)"),
+        Column("auth_id", STR, "Authorization id (D2R_AUTHID)"),
+        Column("auth_type", STR, "Authorization type (D2R_AUTHTYPE)"),
+        Column("calls", I64, "SQL calls made with threads of this entry (D2R_CALLS)"),
+        Column("signons", I64, "Db2 signons (D2R_SIGNONS)"),
+        Column("partial_signons", I64, "Db2 partial signons (D2R_PARTIAL_SIGNONS)"),
+        Column("commits", I64, "Two-phase commits (D2R_COMMITS)"),
+        Column("aborts", I64, "Units of work rolled back (D2R_ABORTS)"),
+        Column("single_phase", I64, "Single-phase commits, read-only UOWs included "
+               "(D2R_SINGLE_PHASE)"),
+        Column("thread_create", I64, "Threads created (D2R_THREAD_CREATE)"),
+        Column("thread_reuse", I64, "Threads reused (D2R_THREAD_REUSE)"),
+        Column("thread_terms", I64, "Threads terminated (D2R_THREAD_TERM)"),
+        Column("thread_waits_overflows", I64, "Waits for a thread or overflows to the pool "
+               "(D2R_THREAD_WAIT_OR_OVERFL)"),
+        Column("thread_limit", I64, "THREADLIMIT of the entry"),
+        Column("thread_current", I64, "Threads in use at the end of the interval"),
+        Column("thread_hwm", I64, "Peak threads in use (high-water mark)"),
+        Column("pthread_limit", I64, "PROTECTNUM: protected threads allowed"),
+        Column("pthread_current", I64, "Protected threads at the end of the interval"),
+        Column("pthread_hwm", I64, "Peak protected threads"),
+        Column("task_current", I64, "Tasks using the entry at the end of the interval"),
+        Column("task_hwm", I64, "Peak tasks using the entry"),
+        Column("task_total", I64, "Tasks that used the entry"),
+        Column("readyq_current", I64, "Tasks waiting for a thread at the end of the interval"),
+        Column("readyq_hwm", I64, "Peak tasks waiting for a thread"),
+        Column("is_total", BOOL, "The report's TOTALS line (all entries together)"),
+    ),
+)
