@@ -96,3 +96,18 @@ def test_a_short_row_is_reported() -> None:
     _, tally = read_dfhstup(data, "f6.txt", on_error="keep")
     assert tally.skipped == 1 and "values for 11 columns" in tally.problems[0].reason
     assert tally.problems[0].raw is not None
+
+
+def test_the_writer_reads_back() -> None:
+    import datetime as dt
+
+    from zperf.formats.cics_writer import write_dfhstup
+
+    work, _ = entries("dfhstup-interval-synthetic.txt")
+    first = work.filter(pl.col("collected_at") == dt.datetime(2015, 11, 3, 10, 15))
+    text = write_dfhstup(first.iter_rows(named=True), applid="CICSPA01",
+                         when=dt.datetime(2015, 11, 3, 10, 15))
+    again, tally = read_dfhstup(text.encode(), "w.txt")
+    assert tally.warnings == []  # type: ignore[attr-defined]
+    columns = [c for c in first.columns if c not in ("source", "source_format")]
+    assert again["db2entry"].select(columns).equals(first.select(columns))

@@ -140,7 +140,8 @@ def test_noisy_runs_stay_within_the_stated_tolerance(sid: str, tmp_path: Path) -
 
 
 def test_figure_5_and_the_ims_pa_response_times_come_back(tmp_path: Path) -> None:
-    """003 Figure 5 through the WSWS engine log; 004's response times through IMS PA."""
+    """003 Figure 5 through the WSWS engine log, Figures 3 and 6 through DFHSTUP; 004's
+    response times through IMS PA."""
     from zperf.sim.catalogue import load
     from zperf.sim.check import check
 
@@ -150,6 +151,11 @@ def test_figure_5_and_the_ims_pa_response_times_come_back(tmp_path: Path) -> Non
     rate = driver.filter(metric="driver.transaction_throughput_per_sec")
     assert rate["reproduced_as_printed"][0] == "1079.830"
     assert (tmp_path / "a" / "wsws-engine.log").exists()
+    for sid, figure in (("cics52-liberty-t2-reuse", "Figure 3"), ("cics52-liberty-t2",
+                                                                  "Figure 6")):
+        stats = check(load(sid).as_dict(), tmp_path / sid).filter(
+            pl.col("metric").str.starts_with("cics.db2entry_"))
+        assert stats.height == 10 and set(stats["note"]) == {"reproduced"}, figure
     result = check(load("ims15-dsff-smq").as_dict(), tmp_path / "b")
     resp = result.filter(metric="resp_ms")
     assert set(resp["note"]) == {"reproduced"} and resp.height == 3

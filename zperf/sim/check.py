@@ -20,7 +20,7 @@ from zperf.calc.analysis import analyze
 from zperf.calc.runspec import load_runspec
 from zperf.formats import read
 from zperf.sim.catalogue import ScenarioError, half_unit, numeral
-from zperf.sim.engine import DRIVER_FIGURES, simulate
+from zperf.sim.engine import DB2ENTRY_FIGURES, DRIVER_FIGURES, simulate
 
 SUM_OF_LPARS = "sum_of_lpars_"
 #: With noise, a window value may differ from the published one by this much (relative).
@@ -52,9 +52,14 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
             .window.row(0, named=True)
     if len(scenario["lpar"]) == 1:
         windows[""] = windows[scenario["lpar"][0]["name"]]
-    everything = read([str(p) for p in sorted(out.iterdir())
-                       if p.name.startswith(("wsws-", "imspa-"))]).tables if any(
-        p.name.startswith(("wsws-", "imspa-")) for p in out.iterdir()) else {}
+    extra = [str(p) for p in sorted(out.iterdir())
+             if p.name.startswith(("wsws-", "imspa-", "dfhstup"))]
+    everything = read(extra).tables if extra else {}
+    db2entry = everything.get("db2entry")
+    if db2entry is not None and db2entry.height:
+        for row in db2entry.iter_rows(named=True):
+            for metric, column in DB2ENTRY_FIGURES.items():
+                windows["driver"][f"{metric}@{row['entry_name']}"] = row[column]
     driver = everything.get("driver")
     if driver is not None and driver.height:
         parsed = driver.row(0, named=True)
@@ -80,6 +85,8 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
         value = window.get(metric)
         if metric.startswith("driver."):  # from the parsed driver log
             value = windows["driver"].get(metric)
+        elif metric in DB2ENTRY_FIGURES:  # from the parsed DFHSTUP statistics
+            value = windows["driver"].get(f"{metric}@{item.get('subject') or 'ENTRY'}")
         elif metric == "resp_ms" and f"ims:{lpar}" in windows:  # IMS PA's total line
             value = windows[f"ims:{lpar}"]["resp_ms"]
         if metric.startswith(SUM_OF_LPARS):  # 004 Table 20: LPARs' per-tran values added

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from zperf import __version__
+from zperf.formats.cics_writer import write_dfhstup
 from zperf.formats.driver_writer import write_iwl_log
 from zperf.formats.ims_pa_writer import write_ims_pa_csv
 from zperf.formats.rmf_wlmgl_writer import write_listing
@@ -53,6 +54,15 @@ DRIVER_FIGURES: dict[str, tuple[str, float]] = {
     "driver.http_read_mb": ("read_mb", 1.0),
     "driver.http_written_mb": ("written_mb", 1.0),
     "driver.page_element_resp_s": ("resp_avg_ms", 1000.0),
+}
+#: The catalogue's cics.db2entry_* figures (DFHSTUP REQUESTS columns) -> db2entry columns.
+DB2ENTRY_FIGURES: dict[str, str] = {
+    "cics.db2entry_call_count": "calls", "cics.db2entry_signon_count": "signons",
+    "cics.db2entry_partial_signon": "partial_signons", "cics.db2entry_commit_count": "commits",
+    "cics.db2entry_abort_count": "aborts", "cics.db2entry_single_phase": "single_phase",
+    "cics.db2entry_thread_create": "thread_create", "cics.db2entry_thread_reuse": "thread_reuse",
+    "cics.db2entry_thread_terms": "thread_terms",
+    "cics.db2entry_thread_waits_overflows": "thread_waits_overflows",
 }
 _ADJ = 213  # R723MADJ (1/16 µs per SU): about 75,000 SU/s, a z14 7xx CP (modeled)
 
@@ -210,6 +220,15 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     if driver:  # the load driver's end-of-run report (paper 003 Figure 5)
         (out / "wsws-engine.log").write_text(write_iwl_log([driver]))
         files["wsws-engine.log"] = "WebSphere Studio Workload Simulator engine output"
+    entries: dict[str, dict[str, Any]] = {}
+    for item in scenario.get("published", []):
+        column = DB2ENTRY_FIGURES.get(item["metric"])
+        if column is not None:
+            subject = str(item.get("subject") or "ENTRY")
+            entries.setdefault(subject, {"entry_name": subject})[column] = item["value"]
+    if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
+        (out / "dfhstup.txt").write_text(write_dfhstup(entries.values(), when=start))
+        files["dfhstup.txt"] = "CICS DFHSTUP DB2ENTRY statistics of the run"
     if scenario["scenario"].get("paper") == "004":  # response times come from IMS PA
         for target in targets(scenario):
             name = f"imspa-{target.name}.csv"
