@@ -27,6 +27,7 @@ from zperf.errors import InputError, UsageError
 from zperf.formats._decode import DEFAULT_ENCODING, check_encoding
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import ON_ERROR_CHOICES, OnError, Tally
+from zperf.formats.cics_dfh0stat import DFH0STAT
 from zperf.formats.cics_dfhstup import DFHSTUP
 from zperf.formats.driver_kinds import DRIVER_KINDS
 from zperf.formats.ims_pa_report import IMS_PA_KINDS
@@ -41,6 +42,7 @@ from zperf.tables import PROBLEMS, SCHEMAS
 TEXT_KINDS: tuple[TextKind, ...] = (
     PARSED_CSV,
     DFHSTUP,
+    DFH0STAT,
     CPU_ACTIVITY,
     WLMGL,
     *IMS_PA_KINDS,

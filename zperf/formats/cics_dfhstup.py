@@ -78,11 +78,9 @@ class _Reader:
             if self.section is not None and self.section.columns is not None:
                 self.section = None  # a blank line ends the rows of a section
             return
-        header = _HEADER.search(text)
-        if header:
-            self.applid = header.group(1)
-            when = f"{header.group(2)} {header.group(3).replace('.', ':')}"
-            self.when = dt.datetime.strptime(when, "%m/%d/%Y %H:%M:%S")
+        header = parse_page_header(text)
+        if header is not None:
+            self.applid, self.when = header
             return
         upper = text.upper()
         for mark, kind in _KINDS:
@@ -160,6 +158,15 @@ class _Reader:
             values.pop("entry_name", None)
         row.update(values)
         self.tally.parsed += 1
+
+
+def parse_page_header(text: str) -> tuple[str, dt.datetime] | None:
+    """APPLID and date/time of a CICS statistics page header, if the line is one."""
+    header = _HEADER.search(text)
+    if header is None:
+        return None
+    when = f"{header.group(2)} {header.group(3).replace('.', ':')}"
+    return header.group(1), dt.datetime.strptime(when, "%m/%d/%Y %H:%M:%S")
 
 
 def _cells(text: str) -> list[str]:
