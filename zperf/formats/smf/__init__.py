@@ -22,6 +22,7 @@ from zperf.formats.smf.decoders import DecoderSpec, RecordDecoder
 from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
 from zperf.formats.smf.type70_reader import TYPE70_1
 from zperf.formats.smf.type72_reader import TYPE72_3
+from zperf.formats.smf.type110 import TYPE110_2
 
 #: Bytes of wanted records decoded together: large enough to amortize the fixed
 #: cost of a batch, small enough to stay in cache (measured best at 2-8 MiB).
@@ -31,6 +32,7 @@ DECODE_BATCH_BYTES = 16 * 1024 * 1024
 DECODERS: tuple[DecoderSpec, ...] = (
     TYPE72_3,
     TYPE70_1,
+    TYPE110_2,
 )
 
 

@@ -1,0 +1,90 @@
+"""SMF 110.2 CICS statistics: DB2ENTRY records built from the field table, read back."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import struct
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from conftest import SAMPLES
+from zperf.errors import ParseError
+from zperf.formats import read
+from zperf.formats.smf import read_smf, writer
+from zperf.formats.smf.writer110 import build_type110_2, other_stat
+
+WHEN = dt.datetime(2015, 11, 3, 10, 15)
+# paper 003 Figure 3's TRADENT counters; names, plan and APPLID are our own
+TRADENT = {"entry_name": "TRADENT", "plan_name": "TRADEPLN", "auth_id": "CICSUSER",
+           "calls": 4256254, "signons": 0, "commits": 0, "aborts": 0,
+           "single_phase": 456419, "thread_reuse": 456425, "thread_terms": 44,
+           "thread_waits_overflows": 0}
+POOL = {"entry_name": "CJSAPOOL", "calls": 10000, "signons": 3, "commits": 2, "aborts": 1,
+        "single_phase": 1000, "thread_reuse": 995, "thread_terms": 5,
+        "thread_waits_overflows": 7}
+
+
+def dump(*records: bytes) -> bytes:
+    return writer.frame_rdw([writer.dump_header(WHEN), *records, writer.dump_trailer(WHEN)])
+
+
+def parse(data: bytes, **kwargs: object) -> tuple[pl.DataFrame, object]:
+    tables, tally = read_smf(io.BytesIO(data), "cics.smf", tables=["db2entry"],
+                             **kwargs)  # type: ignore[arg-type]
+    return tables["db2entry"], tally
+
+
+@pytest.mark.parametrize("stat_length", [0x4C, 0x80])  # documented, and a newer release's
+def test_every_field_reads_back(stat_length: int) -> None:
+    record = build_type110_2([TRADENT, POOL], applid="CICSPA01", when=WHEN,
+                             stat_length=stat_length, others=[other_stat(102), other_stat(10)])
+    work, tally = parse(dump(record))
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (3, 1, 0, 2)  # type: ignore[attr-defined]
+    rows = work.rows(named=True)
+    assert [r["entry_name"] for r in rows] == ["TRADENT", "CJSAPOOL"]
+    assert (rows[1]["plan_name"], rows[1]["auth_id"]) == (None, None)  # blank: none
+    for row, expected in zip(rows, (TRADENT, POOL), strict=True):
+        assert {k: row[k] for k in expected} == expected
+        assert (row["applid"], row["collected_at"], row["source_format"]) == (
+            "CICSPA01", WHEN, "smf110.2")
+
+
+def test_a_dump_with_72_3_and_110_2_fills_both_tables(tmp_path: Path) -> None:
+    smf72 = (SAMPLES / "smf" / "paper-figures.smf").read_bytes()
+    record = build_type110_2([TRADENT], when=WHEN)
+    data = smf72 + writer.frame_rdw([record])
+    (tmp_path / "mixed.smf").write_bytes(data)
+    result = read([str(tmp_path / "mixed.smf")])
+    assert result.tables["db2entry"]["calls"].to_list() == [4256254]
+    assert result.tables["workload"].height == 5 and result.tallies[0].balanced()
+
+
+def _damaged(cut: int | None = None, stilen: int | None = None,
+             asn: int | None = None) -> bytes:
+    record = bytearray(build_type110_2([TRADENT], when=WHEN))
+    if stilen is not None:
+        struct.pack_into(">H", record, 0x2C + 40, stilen)  # the first statistics record
+    if asn is not None:
+        struct.pack_into(">H", record, 0x2A, asn)
+    if cut is not None:
+        record = record[:cut]
+        struct.pack_into(">H", record, 0, cut)
+    return bytes(record)
+
+
+@pytest.mark.parametrize(("damage", "reason"), [
+    ({"stilen": 3}, "says it is 3 bytes long"),
+    ({"stilen": 40}, "shorter than the 76 documented"),
+    ({"asn": 5}, "runs past the record end"),
+    ({"cut": 30}, "shorter than its 44-byte header"),
+])
+def test_damage_is_one_error_and_skip_balances(damage: dict[str, int], reason: str) -> None:
+    data = dump(_damaged(**damage))
+    with pytest.raises(ParseError, match=rf"cics\.smf: record 2 at offset 0x[0-9A-F]+: .*{reason}"):
+        parse(data)
+    work, tally = parse(data, on_error="skip")
+    assert work.height == 0 and tally.skipped == 1  # type: ignore[attr-defined]
+    assert tally.balanced()  # type: ignore[attr-defined]

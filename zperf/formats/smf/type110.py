@@ -1,0 +1,121 @@
+"""SMF 110.2 CICS statistics records: the DB2ENTRY statistics into the db2entry table.
+
+Statistics records are few (one per resource and interval), so each record's
+statistics are walked with ``struct`` by their own length (STILEN); the
+fields are then decoded column-wise through the field table.  Every record
+is parsed, skipped with its reason, or counted as another type; statistics of
+other resources (other STIDs) are passed over inside a record.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from zperf.formats import _decode as dec
+from zperf.formats._tally import Tally
+from zperf.formats.smf import type110_fields as f110
+from zperf.formats.smf.decoders import DecoderSpec
+from zperf.formats.smf.physical import Batch
+from zperf.tables.cics import DB2ENTRY
+
+SOURCE_FORMAT = "smf110.2"
+_STAT = struct.Struct(">HH")
+
+
+class Type110Decoder:
+    """db2entry rows of the 110.2 records of one file."""
+
+    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str]) -> None:
+        self.tally, self.file, self.encoding = tally, file, encoding
+        self.frames: list[pl.DataFrame] = []
+        del tables
+
+    def decode(self, batch: Batch) -> None:
+        entries: list[bytes] = []
+        owners: list[tuple[str | None, Any]] = []
+        for start, length, number, offset in zip(batch.starts.tolist(), batch.lengths.tolist(),
+                                                 batch.numbers.tolist(),
+                                                 batch.offsets.tolist(), strict=True):
+            record = bytes(batch.data[start : start + length])
+            found = self._walk(record, number, offset)
+            if found is None:
+                continue
+            applid, when, stats = found
+            entries += stats
+            owners += [(applid, when)] * len(stats)
+            self.tally.parsed += 1
+        if entries:
+            self.frames.append(self._frame(entries, owners))
+
+    def _walk(self, record: bytes, number: int,
+              offset: int) -> tuple[str | None, Any, list[bytes]] | None:
+        def bad(why: str) -> None:
+            self.tally.problem(f"SMF 110.2 record: {why}", record=number, offset=offset,
+                               raw=record)
+
+        if len(record) < f110.HEADER.size:
+            bad(f"{len(record)} bytes, shorter than its {f110.HEADER.size}-byte header")
+            return None
+        head = np.frombuffer(record[: f110.HEADER.size], dtype=f110.HEADER.dtype)[0]
+        aps, lps, ass, asl, asn = (int(head[k]) for k in ("SMFSTAPS", "SMFSTLPS", "SMFSTASS",
+                                                          "SMFSTASL", "SMFSTASN"))
+        if aps + min(lps, f110.PRODUCT.size) > len(record) or lps < 18:
+            bad(f"product section at {aps}, {lps} bytes, is not inside the record")
+            return None
+        product = np.frombuffer(record[aps : aps + 18] + bytes(2), dtype=f110.PRODUCT.dtype)
+        applid = str(dec.decode_text(product["SMFSTSPN"], self.encoding)[0]).strip() or None
+        date, ok = dec.smf_date(np.frombuffer(record[10:14], dtype=np.uint8).reshape(1, 4))
+        when = None
+        if bool(ok[0]):
+            hundredths = int(head["SMFSTTME"])
+            when = (date[0].astype("datetime64[us]")
+                    + np.timedelta64(hundredths * 10_000, "us")).item()
+        end = ass + asl * asn
+        if end > len(record):
+            bad(f"data section at {ass}, {asn} x {asl} bytes, runs past the record end "
+                f"({len(record)} bytes)")
+            return None
+        stats: list[bytes] = []
+        pos = ass
+        while pos < end:
+            if pos + 4 > end:
+                bad(f"a statistics record at byte {pos} is cut short")
+                return None
+            stilen, stid = _STAT.unpack_from(record, pos)
+            if stilen < 8 or pos + stilen > end:
+                bad(f"statistics record at byte {pos} says it is {stilen} bytes long")
+                return None
+            if stid == f110.STID_DB2ENTRY:
+                if stilen < f110.DB2ENTRY.size:
+                    bad(f"DB2ENTRY statistics at byte {pos} are {stilen} bytes, shorter than "
+                        f"the {f110.DB2ENTRY.size} documented")
+                    return None
+                stats.append(record[pos : pos + f110.DB2ENTRY.size])
+            pos += stilen
+        return applid, when, stats
+
+    def _frame(self, entries: list[bytes], owners: list[tuple[str | None, Any]]) -> pl.DataFrame:
+        rows = np.frombuffer(b"".join(entries), dtype=f110.DB2ENTRY.dtype)
+        columns: dict[str, Any] = {}
+        for field, column in f110.COLUMNS.items():
+            values = f110.DB2ENTRY.column(rows, field, self.encoding)
+            if column in ("entry_name", "plan_name", "plan_exit_name", "auth_id"):
+                columns[column] = [str(v).strip() or None for v in values]
+            else:
+                columns[column] = values
+        n = len(entries)
+        columns.update(source=[self.file] * n, source_format=[SOURCE_FORMAT] * n,
+                       applid=[a for a, _ in owners], collected_at=[w for _, w in owners],
+                       is_total=[False] * n)
+        return DB2ENTRY.from_columns(columns)
+
+    def finish(self) -> dict[str, pl.DataFrame]:
+        return {"db2entry": pl.concat(self.frames) if self.frames else DB2ENTRY.empty()}
+
+
+TYPE110_2 = DecoderSpec(110, frozenset({2}), ("db2entry",),
+                        "CICS statistics (DB2ENTRY, STID 103)", Type110Decoder)

@@ -1,0 +1,57 @@
+"""Build SMF 110.2 CICS statistics records (DB2ENTRY) from db2entry rows.
+
+The build direction of :mod:`zperf.formats.smf.type110_fields`, for tests and
+the simulator: header with triplets, the start of the product section (the
+APPLIDs), one data section holding a statistics record per entry, each of
+``stat_length`` bytes (longer than documented, as newer releases write them,
+when asked), and optionally statistics of other resources in between.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import struct
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from zperf.formats import _decode as dec
+from zperf.formats.smf import type110_fields as f110
+from zperf.formats.smf.writer import smf_header
+
+_PRODUCT_LENGTH = 40
+
+
+def db2entry_stat(row: Mapping[str, Any], stat_length: int = f110.DB2ENTRY.size,
+                  encoding: str = dec.DEFAULT_ENCODING) -> bytes:
+    """One DFHD2RDS statistics record for a db2entry row."""
+    values: dict[str, object] = {"D2RLEN": stat_length, "D2RID": f110.STID_DB2ENTRY,
+                                 "D2RDVERS": 1}
+    for field, column in f110.COLUMNS.items():
+        value = row.get(column)
+        values[field] = "" if value is None and f110.DB2ENTRY.by_name[field].kind == "text" \
+            else (value or 0)
+    section = f110.DB2ENTRY.encode(values, encoding)
+    return section + bytes(max(0, stat_length - len(section)))
+
+
+def other_stat(stid: int, length: int = 64) -> bytes:
+    """A statistics record of another resource (passed over by the reader)."""
+    return struct.pack(">HHB", length, stid, 1) + bytes(length - 5)
+
+
+def build_type110_2(rows: Iterable[Mapping[str, Any]], *, system: str = "SYS1",
+                    applid: str = "CICSA001", when: dt.datetime | None = None,
+                    stat_length: int = f110.DB2ENTRY.size, others: Iterable[bytes] = (),
+                    encoding: str = dec.DEFAULT_ENCODING) -> bytes:
+    """One 110.2 record with the DB2ENTRY statistics of ``rows`` (and ``others``)."""
+    when = when or dt.datetime(2015, 1, 1)
+    product = f110.PRODUCT.encode({"SMFSTRVN": 0x0700, "SMFSTPRN": applid,
+                                   "SMFSTSPN": applid}, encoding)
+    product += bytes(_PRODUCT_LENGTH - len(product))
+    stats = b"".join([*others, *(db2entry_stat(r, stat_length, encoding) for r in rows)])
+    product_at = f110.HEADER.size
+    data_at = product_at + len(product)
+    triplets = struct.pack(">HHIHHIHH", 2, 0, product_at, len(product), 1, data_at,
+                           len(stats), 1)
+    # smf_header writes the 24-byte standard header; the triplets follow it.
+    return smf_header(110, 2, system, when, triplets + product + stats, encoding)
