@@ -1,4 +1,4 @@
-"""CICS DFH0STAT reports: the "DB2 Entries" report into the db2entry table.
+"""CICS DFH0STAT reports: "DB2 Entries" into db2entry, "DB2 Connection" into db2conn.
 
 DFH0STAT (the sample statistics program) prints ``label . . . . :  value``
 pairs, up to two on a line, under a page header with the APPLID, date and
@@ -20,7 +20,7 @@ from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.cics_dfhstup import parse_page_header
 from zperf.formats.listing import listing_lines
-from zperf.tables.cics import DB2ENTRY
+from zperf.tables.cics import DB2CONN, DB2ENTRY
 
 SOURCE_FORMAT = "cics-dfh0stat"
 #: A label, its dot leader and colon; the value runs to the next label or the line end.
@@ -55,7 +55,19 @@ LABELS: dict[str, str] = {
     "currentnumberoftasksondb2entryreadyq": "readyq_current",
     "peaknumberoftasksondb2entryreadyq": "readyq_hwm",
 }
-TEXT = frozenset({"entry_name", "plan_name", "plan_exit_name", "auth_id", "auth_type"})
+TEXT = frozenset({"entry_name", "plan_name", "plan_exit_name", "auth_id", "auth_type",
+                  "connection_name", "db2_group_id", "db2_sysid", "db2_release",
+                  "resync_member", "connection_status"})
+#: DB2 Connection report labels (IBM's sample report, CICS TS 3.1) -> db2conn column.
+CONNECTION_LABELS: dict[str, str] = {
+    "db2connectionname": "connection_name", "db2groupid": "db2_group_id",
+    "resyncgroupmember": "resync_member", "db2sysid": "db2_sysid",
+    "db2release": "db2_release", "db2connectionstatus": "connection_status",
+    "currenttcblimit": "tcb_limit", "currentnumberofconnections": "tcb_current",
+    "peaknumberofconnections": "tcb_hwm", "currentnumberoffreeconnections": "tcb_free",
+    "currentnumberoftasksontcbreadyq": "tcb_readyq_current",
+    "peaknumberoftasksontcbreadyq": "tcb_readyq_hwm",
+}
 
 
 def pairs(text: str) -> list[tuple[str, str]]:
@@ -73,6 +85,7 @@ def read_dfh0stat(data: bytes, file: str,
     """The DB2ENTRY rows of a DFH0STAT report."""
     tally = Tally(file, on_error)
     rows: list[dict[str, Any]] = []
+    connections: list[dict[str, Any]] = []
     applid = when = None
     section = ""
     unknown: set[str] = set()
@@ -84,9 +97,26 @@ def read_dfh0stat(data: bytes, file: str,
             continue
         if text.upper() in TITLES:
             section = text.upper()
-            if section != "DB2 ENTRIES":
+            if section == "DB2 CONNECTION":
                 tally.read += 1
-                tally.other += 1
+                tally.parsed += 1
+                connections.append({"source": file, "source_format": SOURCE_FORMAT,
+                                    "applid": applid, "collected_at": when,
+                                    "report_kind": "requested"})
+            continue
+        if section == "DB2 CONNECTION":
+            for label, value in pairs(line.text):
+                column = CONNECTION_LABELS.get(re.sub(r"[^0-9a-z]", "", label.lower()))
+                if column is None:
+                    continue  # the report prints many settings zperf does not keep
+                if column in TEXT:
+                    connections[-1][column] = value or None
+                elif value.replace(",", "").isdigit():
+                    connections[-1][column] = int(value.replace(",", ""))
+                else:
+                    tally.problem(f"DFH0STAT {label} value {value!r} is not a whole number",
+                                  line=line.number, offset=line.offset,
+                                  raw=line.text.encode())
             continue
         if section != "DB2 ENTRIES":
             continue
@@ -119,12 +149,15 @@ def read_dfh0stat(data: bytes, file: str,
                     tally.parsed -= 1
     frame = DB2ENTRY.conform(pl.DataFrame(rows, infer_schema_length=None)) if rows \
         else DB2ENTRY.empty()
-    return {"db2entry": frame}, tally
+    conn = DB2CONN.conform(pl.DataFrame(connections, infer_schema_length=None)) \
+        if connections else DB2CONN.empty()
+    return {"db2entry": frame, "db2conn": conn}, tally
 
 
 def _sniff(text: str) -> bool:
-    return "DB2 Entries" in text and re.search(r"DB2Entry Name\s*(?:\.\s?)+:", text) is not None
+    return re.search(r"(?:DB2Entry|DB2 Connection) Name\s*(?:\.\s?)+:", text) is not None
 
 
 DFH0STAT = TextKind("cics-dfh0stat", "CICS DFH0STAT report (label . . : value): the DB2 "
-                    "Entries report", ("db2entry",), _sniff, read_dfh0stat)
+                    "Connection and DB2 Entries reports", ("db2entry", "db2conn"), _sniff,
+                    read_dfh0stat)

@@ -8,7 +8,7 @@ family of tables; ``SCHEMAS`` lists them all by name.
 from __future__ import annotations
 
 from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
-from zperf.tables.cics import DB2ENTRY
+from zperf.tables.cics import DB2CONN, DB2ENTRY
 from zperf.tables.cpu import CPU, CPU_LPAR
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 from zperf.tables.ims import IMS_TRANSIT
@@ -22,7 +22,7 @@ SCHEMAS: dict[str, TableSchema] = {
         DISTRIBUTION,
         CPU, CPU_LPAR,
         IMS_TRANSIT, DRIVER, DRIVER_INTERVALS,
-        DB2ENTRY,
+        DB2ENTRY, DB2CONN,
         PROBLEMS,
     )
 }

@@ -1,4 +1,4 @@
-"""CICS Db2 attachment statistics: DB2ENTRY, one row per report and entry.
+"""CICS Db2 attachment statistics: DB2ENTRY (per report and entry), DB2CONN (per report).
 
 Counters of an interval report are deltas since the last reset; limits and
 "current" values are as at the end of the interval; high-water marks are the
@@ -58,5 +58,27 @@ DB2ENTRY = TableSchema(
         Column("readyq_current", I64, "Tasks waiting for a thread at the end of the interval"),
         Column("readyq_hwm", I64, "Peak tasks waiting for a thread"),
         Column("is_total", BOOL, "The report's TOTALS line (all entries together)"),
+    ),
+)
+
+DB2CONN = TableSchema(
+    "db2conn",
+    "CICS DB2CONN statistics: one row per report (the region's Db2 connection and TCBs)",
+    (
+        *_WHERE,
+        Column("connection_name", STR, "DB2CONN name (D2G_DB2CONN_NAME)"),
+        Column("db2_group_id", STR, "Db2 group attach name (D2G_DB2_GROUP_ID)"),
+        Column("db2_sysid", STR, "Db2 subsystem id (D2G_DB2_ID)"),
+        Column("db2_release", STR, "Db2 release (D2G_DB2_RELEASE)"),
+        Column("resync_member", STR, "Resync group member: YES, NO; null without group attach"),
+        Column("connection_status", STR, "CONNECTED, NOTCONNECTED... (DFH0STAT)"),
+        Column("connect_time", TS, "Connected at, local (D2G_CONNECT_TIME_LOCAL)"),
+        Column("disconnect_time", TS, "Disconnected at, local; null while connected"),
+        Column("tcb_limit", I64, "TCBLIMIT: open TCBs allowed (D2G_TCB_LIMIT)"),
+        Column("tcb_current", I64, "Connections (TCBs) at the end of the interval"),
+        Column("tcb_hwm", I64, "Peak connections (TCBs)"),
+        Column("tcb_free", I64, "Free connections at the end of the interval"),
+        Column("tcb_readyq_current", I64, "Tasks waiting for a TCB at the end of the interval"),
+        Column("tcb_readyq_hwm", I64, "Peak tasks waiting for a TCB"),
     ),
 )

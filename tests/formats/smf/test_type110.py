@@ -40,7 +40,7 @@ def parse(data: bytes, **kwargs: object) -> tuple[pl.DataFrame, object]:
 @pytest.mark.parametrize("stat_length", [0x4C, 0x80])  # documented, and a newer release's
 def test_every_field_reads_back(stat_length: int) -> None:
     record = build_type110_2([TRADENT, POOL], applid="CICSPA01", when=WHEN,
-                             stat_length=stat_length, others=[other_stat(102), other_stat(10)])
+                             stat_length=stat_length, others=[other_stat(10), other_stat(99)])
     work, tally = parse(dump(record))
     assert (tally.read, tally.parsed, tally.skipped, tally.other) == (3, 1, 0, 2)  # type: ignore[attr-defined]
     rows = work.rows(named=True)
@@ -88,3 +88,18 @@ def test_damage_is_one_error_and_skip_balances(damage: dict[str, int], reason: s
     work, tally = parse(data, on_error="skip")
     assert work.height == 0 and tally.skipped == 1  # type: ignore[attr-defined]
     assert tally.balanced()  # type: ignore[attr-defined]
+
+
+def test_db2conn_statistics() -> None:
+    from zperf.formats.smf.writer110 import db2conn_stat
+
+    conn = {"connection_name": "DB2CONN1", "db2_sysid": "DB2A", "db2_release": "1110",
+            "db2_group_id": "DSNG", "tcb_limit": 120, "tcb_current": 35, "tcb_hwm": 48,
+            "tcb_free": 5, "tcb_readyq_current": 0, "tcb_readyq_hwm": 2,
+            "connect_time": dt.datetime(2015, 11, 3, 8, 0, 1, 123450)}
+    record = build_type110_2([TRADENT], when=WHEN, others=[db2conn_stat(conn)])
+    tables, tally = read_smf(io.BytesIO(dump(record)), "c.smf")
+    row = tables["db2conn"].row(0, named=True)
+    assert {k: row[k] for k in conn} == conn
+    assert row["disconnect_time"] is None and tally.balanced()
+    assert tables["db2entry"]["entry_name"].to_list() == ["TRADENT"]

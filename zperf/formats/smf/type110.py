@@ -1,4 +1,4 @@
-"""SMF 110.2 CICS statistics records: the DB2ENTRY statistics into the db2entry table.
+"""SMF 110.2 CICS statistics records: DB2ENTRY (STID 103) and DB2CONN (STID 102).
 
 Statistics records are few (one per resource and interval), so each record's
 statistics are walked with ``struct`` by their own length (STILEN); the
@@ -20,7 +20,7 @@ from zperf.formats._tally import Tally
 from zperf.formats.smf import type110_fields as f110
 from zperf.formats.smf.decoders import DecoderSpec
 from zperf.formats.smf.physical import Batch
-from zperf.tables.cics import DB2ENTRY
+from zperf.tables.cics import DB2CONN, DB2ENTRY
 
 SOURCE_FORMAT = "smf110.2"
 _STAT = struct.Struct(">HH")
@@ -32,11 +32,14 @@ class Type110Decoder:
     def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str]) -> None:
         self.tally, self.file, self.encoding = tally, file, encoding
         self.frames: list[pl.DataFrame] = []
+        self.conns: list[pl.DataFrame] = []
         del tables
 
     def decode(self, batch: Batch) -> None:
         entries: list[bytes] = []
         owners: list[tuple[str | None, Any]] = []
+        conns: list[bytes] = []
+        conn_owners: list[tuple[str | None, Any]] = []
         for start, length, number, offset in zip(batch.starts.tolist(), batch.lengths.tolist(),
                                                  batch.numbers.tolist(),
                                                  batch.offsets.tolist(), strict=True):
@@ -44,15 +47,19 @@ class Type110Decoder:
             found = self._walk(record, number, offset)
             if found is None:
                 continue
-            applid, when, stats = found
+            applid, when, stats, global_stats = found
             entries += stats
             owners += [(applid, when)] * len(stats)
+            conns += global_stats
+            conn_owners += [(applid, when)] * len(global_stats)
             self.tally.parsed += 1
         if entries:
             self.frames.append(self._frame(entries, owners))
+        if conns:
+            self.conns.append(self._conn_frame(conns, conn_owners))
 
     def _walk(self, record: bytes, number: int,
-              offset: int) -> tuple[str | None, Any, list[bytes]] | None:
+              offset: int) -> tuple[str | None, Any, list[bytes], list[bytes]] | None:
         def bad(why: str) -> None:
             self.tally.problem(f"SMF 110.2 record: {why}", record=number, offset=offset,
                                raw=record)
@@ -80,6 +87,7 @@ class Type110Decoder:
                 f"({len(record)} bytes)")
             return None
         stats: list[bytes] = []
+        global_stats: list[bytes] = []
         pos = ass
         while pos < end:
             if pos + 4 > end:
@@ -95,8 +103,14 @@ class Type110Decoder:
                         f"the {f110.DB2ENTRY.size} documented")
                     return None
                 stats.append(record[pos : pos + f110.DB2ENTRY.size])
+            elif stid == f110.STID_DB2CONN:
+                if stilen < f110.DB2CONN.size:
+                    bad(f"DB2CONN statistics at byte {pos} are {stilen} bytes, shorter than "
+                        f"the {f110.DB2CONN.size} documented")
+                    return None
+                global_stats.append(record[pos : pos + f110.DB2CONN.size])
             pos += stilen
-        return applid, when, stats
+        return applid, when, stats, global_stats
 
     def _frame(self, entries: list[bytes], owners: list[tuple[str | None, Any]]) -> pl.DataFrame:
         rows = np.frombuffer(b"".join(entries), dtype=f110.DB2ENTRY.dtype)
@@ -113,9 +127,30 @@ class Type110Decoder:
                        is_total=[False] * n)
         return DB2ENTRY.from_columns(columns)
 
+    def _conn_frame(self, conns: list[bytes],
+                    owners: list[tuple[str | None, Any]]) -> pl.DataFrame:
+        rows = np.frombuffer(b"".join(conns), dtype=f110.DB2CONN.dtype)
+        columns: dict[str, Any] = {}
+        for field, column in f110.CONN_COLUMNS.items():
+            values = f110.DB2CONN.column(rows, field, self.encoding)
+            if f110.DB2CONN.by_name[field].kind == "text":
+                columns[column] = [str(v).strip() or None for v in values]
+            else:
+                columns[column] = values
+        for field, column in (("D2G_CONNECT_TIME_LOCAL", "connect_time"),
+                              ("D2G_DISCONNECT_TIME_LOCAL", "disconnect_time")):
+            stamps = dec.stck_to_datetime(rows[field].astype(np.uint64))
+            columns[column] = [None if np.isnat(s) else s.item() for s in stamps]
+        n = len(conns)
+        columns.update(source=[self.file] * n, source_format=[SOURCE_FORMAT] * n,
+                       applid=[a for a, _ in owners], collected_at=[w for _, w in owners])
+        return DB2CONN.from_columns(columns)
+
     def finish(self) -> dict[str, pl.DataFrame]:
-        return {"db2entry": pl.concat(self.frames) if self.frames else DB2ENTRY.empty()}
+        return {"db2entry": pl.concat(self.frames) if self.frames else DB2ENTRY.empty(),
+                "db2conn": pl.concat(self.conns) if self.conns else DB2CONN.empty()}
 
 
-TYPE110_2 = DecoderSpec(110, frozenset({2}), ("db2entry",),
-                        "CICS statistics (DB2ENTRY, STID 103)", Type110Decoder)
+TYPE110_2 = DecoderSpec(110, frozenset({2}), ("db2entry", "db2conn"),
+                        "CICS statistics (DB2ENTRY STID 103, DB2CONN STID 102)",
+                        Type110Decoder)

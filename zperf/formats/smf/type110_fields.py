@@ -81,3 +81,36 @@ COLUMNS = {
     "D2R_SINGLE_PHASE": "single_phase", "D2R_THREAD_REUSE": "thread_reuse",
     "D2R_THREAD_TERM": "thread_terms", "D2R_THREAD_WAIT_OR_OVERFL": "thread_waits_overflows",
 }
+
+#: DFHD2GDS up to the last field IBM documents with its offset.
+DB2CONN = Layout(
+    "DFHD2GDS DB2CONN statistics",
+    0x55,
+    (
+        Field("D2GLEN", 0x00, "u2", 2, "bytes", "Length of this statistics record (STILEN)"),
+        Field("D2GID", 0x02, "u2", 2, "", "Statistics id, 102"),
+        Field("D2GDVERS", 0x04, "u1", 1, "", "Version"),
+        Field("D2G_DB2CONN_NAME", 0x08, "text", 8, "", "DB2CONN name"),
+        Field("D2G_DB2_ID", 0x10, "text", 4, "", "Db2 subsystem id"),
+        Field("D2G_DB2_RELEASE", 0x14, "text", 4, "", "Db2 release"),
+        Field("D2G_CONNECT_TIME_LOCAL", 0x20, "stck", 8, "", "Connected at, local"),
+        Field("D2G_DISCONNECT_TIME_LOCAL", 0x30, "stck", 8, "", "Disconnected at, local"),
+        Field("D2G_TCB_LIMIT", 0x38, "u4", 4, "", "TCB limit"),
+        Field("D2G_TCB_CURRENT", 0x3C, "u4", 4, "", "Current TCBs"),
+        Field("D2G_TCB_HWM", 0x40, "u4", 4, "", "Peak TCBs"),
+        Field("D2G_TCB_FREE", 0x44, "u4", 4, "", "Free TCBs"),
+        Field("D2G_TCB_READYQ_CURRENT", 0x48, "u4", 4, "", "Tasks waiting for a TCB"),
+        Field("D2G_TCB_READYQ_HWM", 0x4C, "u4", 4, "", "Peak tasks waiting for a TCB"),
+        Field("D2G_DB2_GROUP_ID", 0x50, "text", 4, "", "Db2 group attach name"),
+        Field("D2G_RESYNCMEMBER", 0x54, "u1", 1, "", "Resync member (YES/NO code)"),
+    ),
+)
+
+#: DFHD2GDS field -> db2conn column.
+CONN_COLUMNS = {
+    "D2G_DB2CONN_NAME": "connection_name", "D2G_DB2_ID": "db2_sysid",
+    "D2G_DB2_RELEASE": "db2_release", "D2G_TCB_LIMIT": "tcb_limit",
+    "D2G_TCB_CURRENT": "tcb_current", "D2G_TCB_HWM": "tcb_hwm", "D2G_TCB_FREE": "tcb_free",
+    "D2G_TCB_READYQ_CURRENT": "tcb_readyq_current", "D2G_TCB_READYQ_HWM": "tcb_readyq_hwm",
+    "D2G_DB2_GROUP_ID": "db2_group_id",
+}

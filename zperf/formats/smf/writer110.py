@@ -34,6 +34,25 @@ def db2entry_stat(row: Mapping[str, Any], stat_length: int = f110.DB2ENTRY.size,
     return section + bytes(max(0, stat_length - len(section)))
 
 
+def db2conn_stat(row: Mapping[str, Any], stat_length: int = 0x58,
+                 encoding: str = dec.DEFAULT_ENCODING) -> bytes:
+    """One DFHD2GDS statistics record for a db2conn row."""
+    import numpy as np
+
+    values: dict[str, object] = {"D2GLEN": stat_length, "D2GID": f110.STID_DB2CONN,
+                                 "D2GDVERS": 1}
+    for field, column in f110.CONN_COLUMNS.items():
+        value = row.get(column)
+        values[field] = "" if value is None and f110.DB2CONN.by_name[field].kind == "text" \
+            else (value or 0)
+    for field, column in (("D2G_CONNECT_TIME_LOCAL", "connect_time"),
+                          ("D2G_DISCONNECT_TIME_LOCAL", "disconnect_time")):
+        if row.get(column) is not None:
+            values[field] = int(dec.datetime_to_stck(np.datetime64(row[column], "us")))
+    section = f110.DB2CONN.encode(values, encoding)
+    return section + bytes(max(0, stat_length - len(section)))
+
+
 def other_stat(stid: int, length: int = 64) -> bytes:
     """A statistics record of another resource (passed over by the reader)."""
     return struct.pack(">HHB", length, stid, 1) + bytes(length - 5)
