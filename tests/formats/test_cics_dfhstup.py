@@ -51,7 +51,7 @@ def test_figure_3_thread_reuse() -> None:
 
 def test_a_listing_with_stacked_headings_and_two_intervals() -> None:
     work, tally = entries("dfhstup-interval-synthetic.txt")
-    assert tally.warnings == [] and tally.read == tally.parsed == 7  # type: ignore[attr-defined]
+    assert tally.warnings == [] and tally.read == tally.parsed == 8  # type: ignore[attr-defined]
     first = work.filter(pl.col("entry_name") == "TRADENT").sort("collected_at")
     assert first["applid"].to_list() == ["CICSPA01", "CICSPA01"]
     assert first["report_kind"].to_list() == ["interval", "interval"]
@@ -111,3 +111,14 @@ def test_the_writer_reads_back() -> None:
     assert tally.warnings == []  # type: ignore[attr-defined]
     columns = [c for c in first.columns if c not in ("source", "source_format")]
     assert again["db2entry"].select(columns).equals(first.select(columns))
+
+
+def test_the_db2_connection_statistics() -> None:
+    tables, tally = read_dfhstup((CICS / "dfhstup-interval-synthetic.txt").read_bytes(), "s")
+    row = tables["db2conn"].row(0, named=True)
+    assert (row["applid"], row["report_kind"], row["connection_name"], row["db2_sysid"],
+            row["db2_group_id"], row["resync_member"], row["db2_release"]) == (
+        "CICSPA01", "interval", "DB2CONN1", "DB2A", "DSNG", "YES", "11.1.0")
+    assert (row["tcb_limit"], row["tcb_current"], row["tcb_hwm"], row["tcb_free"],
+            row["tcb_readyq_current"], row["tcb_readyq_hwm"]) == (120, 35, 48, 5, 0, 2)
+    assert tally.read == tally.parsed == 8

@@ -19,12 +19,11 @@ import polars as pl
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.cics_dfhstup import parse_page_header
+from zperf.formats.cics_pairs import CONNECTION_LABELS, pairs
 from zperf.formats.listing import listing_lines
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 
 SOURCE_FORMAT = "cics-dfh0stat"
-#: A label, its dot leader and colon; the value runs to the next label or the line end.
-PAIR = re.compile(r"([A-Za-z][\w/()%'-]*(?: [\w/()%'-]+)*?)\s*(?:\.\s?)*:\s*")
 TITLES = ("DB2 ENTRIES", "DB2 CONNECTION")
 #: Label (letters and digits only, lower case) -> db2entry column.
 LABELS: dict[str, str] = {
@@ -58,26 +57,6 @@ LABELS: dict[str, str] = {
 TEXT = frozenset({"entry_name", "plan_name", "plan_exit_name", "auth_id", "auth_type",
                   "connection_name", "db2_group_id", "db2_sysid", "db2_release",
                   "resync_member", "connection_status"})
-#: DB2 Connection report labels (IBM's sample report, CICS TS 3.1) -> db2conn column.
-CONNECTION_LABELS: dict[str, str] = {
-    "db2connectionname": "connection_name", "db2groupid": "db2_group_id",
-    "resyncgroupmember": "resync_member", "db2sysid": "db2_sysid",
-    "db2release": "db2_release", "db2connectionstatus": "connection_status",
-    "currenttcblimit": "tcb_limit", "currentnumberofconnections": "tcb_current",
-    "peaknumberofconnections": "tcb_hwm", "currentnumberoffreeconnections": "tcb_free",
-    "currentnumberoftasksontcbreadyq": "tcb_readyq_current",
-    "peaknumberoftasksontcbreadyq": "tcb_readyq_hwm",
-}
-
-
-def pairs(text: str) -> list[tuple[str, str]]:
-    """The ``label . . : value`` pairs of a line, left to right."""
-    found = list(PAIR.finditer(text))
-    out = []
-    for i, m in enumerate(found):
-        end = found[i + 1].start() if i + 1 < len(found) else len(text)
-        out.append((m.group(1).strip(), text[m.end():end].strip()))
-    return out
 
 
 def read_dfh0stat(data: bytes, file: str,

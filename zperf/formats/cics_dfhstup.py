@@ -23,11 +23,13 @@ import polars as pl
 
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
+from zperf.formats.cics_pairs import CONNECTION_LABELS, TEXT_CONNECTION, label_key, pairs
 from zperf.formats.listing import Line, listing_lines
-from zperf.tables.cics import DB2ENTRY
+from zperf.tables.cics import DB2CONN, DB2ENTRY
 
 SOURCE_FORMAT = "cics-dfhstup"
 SECTION = re.compile(r"DB2\s*ENTRY\s+STATISTICS\s*-\s*(\w+)", re.IGNORECASE)
+CONNECTION = re.compile(r"DB2\s*CONN(?:ECTION)?\s+STATISTICS", re.IGNORECASE)
 _HEADER = re.compile(r"Applid\s+(\S+).*?Date\s+(\d\d/\d\d/\d{4})\s+Time\s+(\d\d[:.]\d\d[:.]\d\d)",
                      re.IGNORECASE)
 _KINDS = (("END OF DAY", "end-of-day"), ("INTERVAL", "interval"), ("REQUESTED", "requested"),
@@ -71,6 +73,8 @@ class _Reader:
         self.kind: str | None = None
         self.section: _Section | None = None
         self.rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self.connections: list[dict[str, Any]] = []
+        self.in_connection = False
 
     def feed(self, line: Line) -> None:
         text = line.text
@@ -81,6 +85,7 @@ class _Reader:
         header = parse_page_header(text)
         if header is not None:
             self.applid, self.when = header
+            self.in_connection = False
             return
         upper = text.upper()
         for mark, kind in _KINDS:
@@ -90,6 +95,18 @@ class _Reader:
         title = SECTION.search(text)
         if title:
             self.section = _Section(line)
+            self.in_connection = False
+            return
+        if CONNECTION.search(text):
+            self.section, self.in_connection = None, True
+            self.tally.read += 1
+            self.tally.parsed += 1
+            self.connections.append({
+                "source": self.file, "source_format": SOURCE_FORMAT, "applid": self.applid,
+                "report_kind": self.kind, "collected_at": self.when})
+            return
+        if self.in_connection:
+            self._connection(line)
             return
         if self.section is None:
             return
@@ -103,6 +120,22 @@ class _Reader:
                 self.section = None
                 return
         self._row(line, tokens)
+
+    def _connection(self, line: Line) -> None:
+        """A line of the global DB2 connection statistics: label . . : value pairs."""
+        row = self.connections[-1]
+        for label, value in pairs(line.text):
+            column = CONNECTION_LABELS.get(label_key(label))
+            if column is None:
+                continue  # pool and command thread counters: not read yet
+            if column in TEXT_CONNECTION:
+                row[column] = None if value in ("", "N/A") else value
+            elif value.replace(",", "").isdigit():
+                row[column] = int(value.replace(",", ""))
+            else:
+                self.tally.problem(f"DB2 connection {label} value {value!r} is not a whole "
+                                   "number", line=line.number, offset=line.offset,
+                                   raw=line.text.encode())
 
     def _columns(self, section: _Section, first: Line) -> list[str]:
         """Column names from the heading: cells of a pasted row, or stacked words."""
@@ -206,12 +239,16 @@ def read_dfhstup(data: bytes, file: str,
     rows = list(reader.rows.values())
     frame = (DB2ENTRY.conform(pl.DataFrame(rows, infer_schema_length=None)) if rows
              else DB2ENTRY.empty())
-    return {"db2entry": frame}, tally
+    conns = reader.connections
+    conn = (DB2CONN.conform(pl.DataFrame(conns, infer_schema_length=None)) if conns
+            else DB2CONN.empty())
+    return {"db2entry": frame, "db2conn": conn}, tally
 
 
 def _sniff(text: str) -> bool:
-    return SECTION.search(text) is not None
+    return SECTION.search(text) is not None or CONNECTION.search(text) is not None
 
 
 DFHSTUP = TextKind("cics-dfhstup", "CICS statistics (DFHSTUP listing or pasted extract): "
-                   "DB2ENTRY sections", ("db2entry",), _sniff, read_dfhstup)
+                   "DB2ENTRY and DB2 connection sections", ("db2entry", "db2conn"), _sniff,
+                   read_dfhstup)

@@ -43,6 +43,8 @@ def test_every_field_reads_back(stat_length: int) -> None:
                              stat_length=stat_length, others=[other_stat(10), other_stat(99)])
     work, tally = parse(dump(record))
     assert (tally.read, tally.parsed, tally.skipped, tally.other) == (3, 1, 0, 2)  # type: ignore[attr-defined]
+    assert tally.warnings == ["2 CICS statistics of other resources passed over (STID x "  # type: ignore[attr-defined]
+                              "count: 10 x 1, 99 x 1)"]
     rows = work.rows(named=True)
     assert [r["entry_name"] for r in rows] == ["TRADENT", "CJSAPOOL"]
     assert (rows[1]["plan_name"], rows[1]["auth_id"]) == (None, None)  # blank: none

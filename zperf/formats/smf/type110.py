@@ -33,6 +33,7 @@ class Type110Decoder:
         self.tally, self.file, self.encoding = tally, file, encoding
         self.frames: list[pl.DataFrame] = []
         self.conns: list[pl.DataFrame] = []
+        self.other_stids: dict[int, int] = {}
         del tables
 
     def decode(self, batch: Batch) -> None:
@@ -109,6 +110,8 @@ class Type110Decoder:
                         f"the {f110.DB2CONN.size} documented")
                     return None
                 global_stats.append(record[pos : pos + f110.DB2CONN.size])
+            else:
+                self.other_stids[stid] = self.other_stids.get(stid, 0) + 1
             pos += stilen
         return applid, when, stats, global_stats
 
@@ -147,6 +150,10 @@ class Type110Decoder:
         return DB2CONN.from_columns(columns)
 
     def finish(self) -> dict[str, pl.DataFrame]:
+        if self.other_stids:
+            listed = ", ".join(f"{stid} x {n}" for stid, n in sorted(self.other_stids.items()))
+            self.tally.warnings.append(f"{sum(self.other_stids.values())} CICS statistics of "
+                                       f"other resources passed over (STID x count: {listed})")
         return {"db2entry": pl.concat(self.frames) if self.frames else DB2ENTRY.empty(),
                 "db2conn": pl.concat(self.conns) if self.conns else DB2CONN.empty()}
 
