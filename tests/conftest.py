@@ -31,3 +31,13 @@ def load_sample_builder() -> ModuleType:
 @pytest.fixture(scope="session")
 def sample_builder() -> ModuleType:
     return load_sample_builder()
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    """Run ``zperf ARGS`` as the console script does: exit status, stdout, stderr."""
+    from zperf.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(list(args))
+    out, err = capsys.readouterr()
+    return int(exit_info.value.code or 0), out, err

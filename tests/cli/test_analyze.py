@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SAMPLES
-from zperf.cli import main
+from conftest import SAMPLES, run_cli
 from zperf.formats.rmf_wlmgl_writer import write_listing
 
 SMF = str(SAMPLES / "smf" / "paper-figures.smf")
@@ -18,11 +17,7 @@ SMF = str(SAMPLES / "smf" / "paper-figures.smf")
 Capture = pytest.CaptureFixture[str]
 
 
-def run(capsys: Capture, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return int(exit_info.value.code or 0), out, err
+run = run_cli
 
 
 def _listing(path: Path, ended: int, cpu_seconds: float) -> None:

@@ -7,18 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from zperf.cli import main
+from conftest import run_cli
 from zperf.sim.catalogue import load
 from zperf.sim.observations import write_observations
 
 Capture = pytest.CaptureFixture[str]
 
 
-def run(capsys: Capture, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return int(exit_info.value.code or 0), out, err
+run = run_cli
 
 
 def test_itr_plain_for_scripts(capsys: Capture) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from zperf.cli import main
+from conftest import run_cli
 from zperf.cli.simulate import load_scenario, scenario_ids
 
 Capture = pytest.CaptureFixture[str]
@@ -46,11 +46,7 @@ printed = "57.782"
 """
 
 
-def run(capsys: Capture, *args: str) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        main(list(args))
-    out, err = capsys.readouterr()
-    return int(exit_info.value.code or 0), out, err
+run = run_cli
 
 
 def test_a_run_folder_that_analyze_reads(tmp_path: Path, capsys: Capture) -> None:

@@ -14,43 +14,49 @@ import struct
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import numpy as np
+
 from zperf.formats import _decode as dec
+from zperf.formats._layout import Layout
 from zperf.formats.smf import type110_fields as f110
 from zperf.formats.smf.writer import smf_header
 
 _PRODUCT_LENGTH = 40
 
 
+def _values(layout: Layout, columns: Mapping[str, str],
+            row: Mapping[str, Any]) -> dict[str, object]:
+    """Field values of a statistics record from a table row (blank text, zero counts)."""
+    values: dict[str, object] = {}
+    for field, column in columns.items():
+        value = row.get(column)
+        values[field] = "" if value is None and layout.by_name[field].kind == "text" \
+            else (value or 0)
+    return values
+
+
+def _padded(section: bytes, stat_length: int) -> bytes:
+    return section + bytes(max(0, stat_length - len(section)))
+
+
 def db2entry_stat(row: Mapping[str, Any], stat_length: int = f110.DB2ENTRY.size,
                   encoding: str = dec.DEFAULT_ENCODING) -> bytes:
     """One DFHD2RDS statistics record for a db2entry row."""
-    values: dict[str, object] = {"D2RLEN": stat_length, "D2RID": f110.STID_DB2ENTRY,
-                                 "D2RDVERS": 1}
-    for field, column in f110.COLUMNS.items():
-        value = row.get(column)
-        values[field] = "" if value is None and f110.DB2ENTRY.by_name[field].kind == "text" \
-            else (value or 0)
-    section = f110.DB2ENTRY.encode(values, encoding)
-    return section + bytes(max(0, stat_length - len(section)))
+    values = {"D2RLEN": stat_length, "D2RID": f110.STID_DB2ENTRY, "D2RDVERS": 1,
+              **_values(f110.DB2ENTRY, f110.COLUMNS, row)}
+    return _padded(f110.DB2ENTRY.encode(values, encoding), stat_length)
 
 
 def db2conn_stat(row: Mapping[str, Any], stat_length: int = 0x58,
                  encoding: str = dec.DEFAULT_ENCODING) -> bytes:
     """One DFHD2GDS statistics record for a db2conn row."""
-    import numpy as np
-
-    values: dict[str, object] = {"D2GLEN": stat_length, "D2GID": f110.STID_DB2CONN,
-                                 "D2GDVERS": 1}
-    for field, column in f110.CONN_COLUMNS.items():
-        value = row.get(column)
-        values[field] = "" if value is None and f110.DB2CONN.by_name[field].kind == "text" \
-            else (value or 0)
+    values = {"D2GLEN": stat_length, "D2GID": f110.STID_DB2CONN, "D2GDVERS": 1,
+              **_values(f110.DB2CONN, f110.CONN_COLUMNS, row)}
     for field, column in (("D2G_CONNECT_TIME_LOCAL", "connect_time"),
                           ("D2G_DISCONNECT_TIME_LOCAL", "disconnect_time")):
         if row.get(column) is not None:
             values[field] = int(dec.datetime_to_stck(np.datetime64(row[column], "us")))
-    section = f110.DB2CONN.encode(values, encoding)
-    return section + bytes(max(0, stat_length - len(section)))
+    return _padded(f110.DB2CONN.encode(values, encoding), stat_length)
 
 
 def other_stat(stid: int, length: int = 64) -> bytes:
