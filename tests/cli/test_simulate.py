@@ -57,8 +57,8 @@ def test_a_run_folder_that_analyze_reads(tmp_path: Path, capsys: Capture) -> Non
     assert code == 0, err
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["scenario"] == "t18" and manifest["variant"] == "bdw"
-    assert set(manifest["files"]) == {"smf.dump", "wlmgl-SYSA.txt", "imspa-SYSA.csv",
-                                      "run.toml"}
+    assert set(manifest["files"]) == {"smf.dump", "wlmgl-SYSA.txt", "rmfcpu-SYSA.txt",
+                                      "imspa-SYSA.csv", "run.toml"}
     code, out, err = run(capsys, "analyze", "--per", "window", "--to", "json",
                          str(tmp_path / "run"))
     assert code == 0, err

@@ -83,6 +83,11 @@ def test_listing_and_dump_of_a_run_agree(tmp_path: Path) -> None:
     assert binary["trans_ended"].to_list() == text["trans_ended"].to_list()
     for b, t in zip(binary["cpu_seconds"], text["cpu_seconds"], strict=True):
         assert t == pytest.approx(b, abs=0.0005)
+    cpu_binary = read([str(tmp_path / "smf.dump")]).tables["cpu"].filter(system="IMS1")
+    cpu_text = read([str(tmp_path / "rmfcpu-IMS1.txt")]).tables["cpu"]
+    assert cpu_text["cp_lpar_busy_pct"].round(2).to_list() == \
+        cpu_binary["cp_lpar_busy_pct"].round(2).to_list()
+    assert cpu_text["cp_online"].to_list() == cpu_binary["cp_online"].to_list()
 
 
 def test_check_lists_every_published_figure(tmp_path: Path) -> None:
@@ -156,6 +161,9 @@ def test_figure_5_and_the_ims_pa_response_times_come_back(tmp_path: Path) -> Non
         stats = check(load(sid).as_dict(), tmp_path / sid).filter(
             pl.col("metric").str.starts_with("cics.db2entry_"))
         assert stats.height == 10 and set(stats["note"]) == {"reproduced"}, figure
+        binary = read([str(tmp_path / sid / "smf.dump")]).tables["db2entry"]
+        assert binary["calls"].to_list() == stats.filter(
+            metric="cics.db2entry_call_count")["published"].cast(pl.Int64).to_list()
     result = check(load("ims15-dsff-smq").as_dict(), tmp_path / "b")
     resp = result.filter(metric="resp_ms")
     assert set(resp["note"]) == {"reproduced"} and resp.height == 3

@@ -30,9 +30,11 @@ from zperf import __version__
 from zperf.formats.cics_writer import write_dfhstup
 from zperf.formats.driver_writer import write_iwl_log
 from zperf.formats.ims_pa_writer import write_ims_pa_csv
+from zperf.formats.rmf_cpu_writer import write_cpu_report
 from zperf.formats.rmf_wlmgl_writer import write_listing
 from zperf.formats.smf import writer
 from zperf.formats.smf.writer70 import activity_from_row, build_type70_1
+from zperf.formats.smf.writer110 import build_type110_2
 
 VARIANTS = ("rdw", "bdw", "vbs")
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
@@ -168,6 +170,7 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
 
     records: list[bytes] = [writer.dump_header(start)]
     listings: dict[str, list[dict[str, Any]]] = {}
+    cpu_rows: dict[str, list[dict[str, Any]]] = {}
     rows_of: dict[str, list[dict[str, Any]]] = {}
     for target in targets(scenario):
         # The window's transactions as published (ETR x window seconds), spread over the
@@ -187,6 +190,7 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
                                               else 0.0),
                        "ziip_mvs_busy_pct": 0.0, "zos_release": "V2R3"}
             records.append(build_type70_1(activity_from_row(cpu_row, partition_name=target.name)))
+            cpu_rows.setdefault(target.name, []).append(cpu_row)
             rows = [_class_row(target, when, seconds, sysplex, transaction_class, tx,
                                target.resp_ms, 0.0, 0.0)]
             for group, classes in group_classes.items():
@@ -201,9 +205,14 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
             for row in rows:
                 records += writer.build_type72_3(_interval(row))
             listings.setdefault(target.name, []).extend(rows)
+    entries = _db2entries(scenario)
+    if entries:  # the same statistics as SMF 110.2 writes them
+        records.append(build_type110_2(entries.values(), system=targets(scenario)[0].name,
+                                       when=start + dt.timedelta(seconds=seconds * count)))
     records.append(writer.dump_trailer(start))
     out.mkdir(parents=True, exist_ok=True)
-    files = {"smf.dump": f"SMF 70.1 and 72.3 records, {variant.upper()} framing"}
+    files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
+                         f"{variant.upper()} framing"}
     (out / "smf.dump").write_bytes(_framed(records, variant))
     for system, rows in listings.items():
         name = f"wlmgl-{system}.txt"
@@ -220,12 +229,10 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     if driver:  # the load driver's end-of-run report (paper 003 Figure 5)
         (out / "wsws-engine.log").write_text(write_iwl_log([driver]))
         files["wsws-engine.log"] = "WebSphere Studio Workload Simulator engine output"
-    entries: dict[str, dict[str, Any]] = {}
-    for item in scenario.get("published", []):
-        column = DB2ENTRY_FIGURES.get(item["metric"])
-        if column is not None:
-            subject = str(item.get("subject") or "ENTRY")
-            entries.setdefault(subject, {"entry_name": subject})[column] = item["value"]
+    for system, rows in cpu_rows.items():
+        name = f"rmfcpu-{system}.txt"
+        (out / name).write_text(write_cpu_report(rows))
+        files[name] = f"RMF CPU Activity report of {system}, as text (ASA)"
     if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
         (out / "dfhstup.txt").write_text(write_dfhstup(entries.values(), when=start))
         files["dfhstup.txt"] = "CICS DFHSTUP DB2ENTRY statistics of the run"
@@ -243,6 +250,17 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     path = out / "manifest.json"
     path.write_text(json.dumps(manifest, indent=1) + "\n")
     return path
+
+
+def _db2entries(scenario: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The run's DB2ENTRY statistics from its cics.db2entry_* figures, by entry."""
+    entries: dict[str, dict[str, Any]] = {}
+    for item in scenario.get("published", []):
+        column = DB2ENTRY_FIGURES.get(item["metric"])
+        if column is not None:
+            subject = str(item.get("subject") or "ENTRY")
+            entries.setdefault(subject, {"entry_name": subject})[column] = item["value"]
+    return entries
 
 
 def _transit(target: LparTarget, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
