@@ -111,6 +111,10 @@ def test_mistakes_are_usage_errors() -> None:
         runspec()
     with pytest.raises(UsageError, match="report:NAME"):
         runspec(transactions=["batch:X"])
+    with pytest.raises(UsageError, match="no IMS PA"):
+        analyze(_tables(), runspec(**SPEC, response_from="ims"))
+    with pytest.raises(UsageError, match="response_from must be"):
+        runspec(**SPEC, response_from="jmeter")
     tables = _tables()
     both = pl.concat([tables["workload"], tables["workload"].with_columns(
         pl.lit("service").alias("class_kind"))])

@@ -70,9 +70,13 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
         raise UsageError("no workload or CPU activity rows in the window")
     seconds = _interval_seconds(work, cpu)
     if spec.rate_from == "driver":
-        parts = [seconds, _driver_transactions(tables.get("driver_intervals"), seconds)]
+        counted = _driver_transactions(tables.get("driver_intervals"), seconds)
     else:
-        parts = [seconds, _transactions(work, spec, seconds)]
+        counted = _transactions(work, spec, seconds)
+    if spec.response_from == "ims":
+        counted = counted.drop("resp_ms").join(
+            _ims_response(tables.get("ims_transit"), spec), on="interval_start", how="left")
+    parts = [seconds, counted]
     busy, busy_source = _busy(work, cpu, spec)
     parts.append(busy)
     prefixes: dict[str, str] = {}
@@ -107,9 +111,10 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> dict[str
     when there is no CPU activity data (their APPL% is then the busy estimate).
     """
     out: dict[str, pl.DataFrame] = {}
-    driver = tables.get("driver_intervals")
-    if driver is not None and driver.height:
-        out["driver_intervals"] = driver
+    for name in ("driver_intervals", "ims_transit"):
+        extra = tables.get(name)
+        if extra is not None and extra.height:
+            out[name] = extra
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
         out["cpu"] = _window(cpu.select(CPU_COLUMNS), spec)
@@ -172,6 +177,20 @@ def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame) -> p
     return rows.group_by("interval_start").agg(
         ended.sum().alias("transactions"),
         ((pl.col("resp_actual_ms") * ended).sum() / ended.sum()).alias("resp_ms"))
+
+
+def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
+    """IMS PA's total transit time per interval (paper 004's 'Total IMS Response Time'),
+    weighted by transactions over the IMS systems of the run."""
+    if transit is None or transit.height == 0:
+        raise UsageError("response_from = ims, but no IMS PA transit report or extract is "
+                         "among the sources")
+    totals = transit.filter(pl.col("is_total"))
+    if spec.systems:
+        totals = totals.filter(pl.col("ims_id").is_null() | pl.col("ims_id").is_in(spec.systems))
+    count = pl.col("tran_count").cast(pl.Float64)
+    return totals.group_by("interval_start").agg(
+        ((pl.col("total_transit_ms") * count).sum() / count.sum()).alias("resp_ms"))
 
 
 def _driver_transactions(driver: pl.DataFrame | None, seconds: pl.DataFrame) -> pl.DataFrame:

@@ -13,6 +13,7 @@ A run description is given with options or in a small TOML file::
     transactions = ["report:IMSTRAN"]   # classes whose ENDED count transactions
     # etr_per_sec = 98733.87            # or a rate measured elsewhere (driver, IMS PA)
     # rate_from = "driver"              # or the driver log among the sources, per interval
+    response_from = "ims"               # response time from IMS PA (default: the classes)
     start = 2024-03-01T09:00:00         # measurement window (optional)
     end = 2024-03-01T09:10:00
     cps = 7                             # only when there is no CPU activity data
@@ -39,6 +40,8 @@ from zperf.errors import UsageError
 _KINDS = ("report", "service")
 #: Where the transaction count comes from when no rate is given.
 RATE_SOURCES = ("classes", "driver")
+#: Where the response time comes from: the classes (or driver), or IMS PA's total lines.
+RESPONSE_SOURCES = ("classes", "ims")
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class RunSpec:
     transactions: tuple[ClassRef, ...] = ()
     etr_per_sec: float | None = None
     rate_from: str = "classes"
+    response_from: str = "classes"
     groups: dict[str, tuple[ClassRef, ...]] = field(default_factory=dict)
     start: dt.datetime | None = None
     end: dt.datetime | None = None
@@ -80,6 +84,8 @@ class RunSpec:
     def __post_init__(self) -> None:
         if self.rate_from not in RATE_SOURCES:
             raise UsageError(f"rate_from must be one of {', '.join(RATE_SOURCES)}")
+        if self.response_from not in RESPONSE_SOURCES:
+            raise UsageError(f"response_from must be one of {', '.join(RESPONSE_SOURCES)}")
         given = [bool(self.transactions), self.etr_per_sec is not None,
                  self.rate_from == "driver"]
         if not any(given):
@@ -98,7 +104,8 @@ class RunSpec:
             raise UsageError("the window ends before it starts")
 
 
-_KEYS = {"name", "sources", "systems", "transactions", "etr_per_sec", "rate_from", "groups",
+_KEYS = {"name", "sources", "systems", "transactions", "etr_per_sec", "rate_from",
+         "response_from", "groups",
          "start", "end", "cps", "ziips"}
 
 
@@ -135,6 +142,7 @@ def runspec(**values: Any) -> RunSpec:
                            _strings(values.pop("transactions", ()), None, "transactions")),
         etr_per_sec=_number(values.pop("etr_per_sec", None), "etr_per_sec"),
         rate_from=str(values.pop("rate_from", None) or "classes"),
+        response_from=str(values.pop("response_from", None) or "classes"),
         groups={str(k): tuple(ClassRef.parse(c) for c in _strings(v, None, f"group {k}"))
                 for k, v in groups.items()},
         start=_when(values.pop("start", None), "start"),

@@ -52,7 +52,7 @@ def _run(spec: RunSpec, kind: str | None, on_error: OnError, encoding: str) -> A
     kept: dict[str, list[pl.DataFrame]] = {}
     for source in spec.sources:
         result = formats.read([source], kind=kind, on_error=on_error, encoding=encoding,
-                              tables=("workload", "cpu", "driver_intervals"))
+                              tables=("workload", "cpu", "driver_intervals", "ims_transit"))
         for tally in result.tallies:
             if tally.skipped:
                 click.echo(f"zperf: {tally.file}: {tally.skipped} records skipped "
@@ -80,6 +80,9 @@ _RUN_OPTIONS = [
                       "service:NAME); repeat for several."),
     click.option("--etr", "etr_per_sec", type=float,
                  help="Transaction rate measured elsewhere (driver log, IMS PA), tran/s."),
+    click.option("--response-from", "response_from", type=click.Choice(["classes", "ims"]),
+                 help="ims: the response time of IMS PA's total lines among the sources "
+                      "(paper 004's Total IMS Response Time)."),
     click.option("--rate-from", "rate_from", type=click.Choice(["classes", "driver"]),
                  help="driver: count transactions from the driver log among the sources "
                       "(JMeter, request CSV), regrouped onto the RMF intervals."),
@@ -112,7 +115,7 @@ def _run_options(func: click.decorators.FC) -> click.decorators.FC:
 @click.argument("sources", metavar="[SOURCE...]", nargs=-1)
 def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str | None,
                     transactions: tuple[str, ...], etr_per_sec: float | None,
-                    rate_from: str | None,
+                    response_from: str | None, rate_from: str | None,
                     groups: tuple[str, ...], systems: tuple[str, ...], start: object,
                     end: object, cps: int | None, ziips: int | None, per: str, kind: str | None,
                     on_error: OnError, errors_path: str | None, encoding: str,
@@ -139,7 +142,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       zperf analyze --etr 1079.83 --group CICS=CICSREG --cps 3 wlmgl.txt
     """
     spec = _spec(spec_path, sources, name=name, transactions=transactions,
-                 etr_per_sec=etr_per_sec, rate_from=rate_from, groups=_groups(groups),
+                 etr_per_sec=etr_per_sec, rate_from=rate_from, response_from=response_from,
+                 groups=_groups(groups),
                  systems=systems, start=start,
                  end=end, cps=cps, ziips=ziips)
     result = _run(spec, kind, on_error, encoding)

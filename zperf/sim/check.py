@@ -42,7 +42,7 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
         with tempfile.TemporaryDirectory(prefix="zperf-sim-") as tmp:
             return check(scenario, Path(tmp), seed=seed, exact=exact, variant=variant)
     simulate(scenario, out, seed=seed, exact=exact, variant=variant)
-    spec = load_runspec(out / "run.toml")
+    spec = load_runspec(out / "run.toml")  # 004 runs: response time from IMS PA
     tables = read(list(spec.sources)).tables
     windows: dict[str, dict[str, Any]] = {
         "combined": analyze(tables, spec).window.row(0, named=True), "driver": {}}
@@ -53,7 +53,7 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
     if len(scenario["lpar"]) == 1:
         windows[""] = windows[scenario["lpar"][0]["name"]]
     extra = [str(p) for p in sorted(out.iterdir())
-             if p.name.startswith(("wsws-", "imspa-", "dfhstup"))]
+             if p.name.startswith(("wsws-", "dfhstup"))]
     everything = read(extra).tables if extra else {}
     db2entry = everything.get("db2entry")
     if db2entry is not None and db2entry.height:
@@ -66,14 +66,6 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
         for metric, (column, scale) in DRIVER_FIGURES.items():
             if parsed.get(column) is not None:
                 windows["driver"][metric] = float(parsed[column]) / scale
-    transit = everything.get("ims_transit")
-    if transit is not None and transit.height:
-        for name in [lp["name"] for lp in scenario["lpar"]]:
-            mine = transit.filter((pl.col("ims_id") == name) & pl.col("is_total"))
-            if mine.height:
-                weighted = mine.select((pl.col("total_transit_ms") * pl.col("tran_count")).sum()
-                                       / pl.col("tran_count").sum()).item()
-                windows[f"ims:{name}"] = {"resp_ms": float(weighted)}
     known = {(str(i.get("metric", "")), str(i.get("lpar", ""))) for i in
              scenario.get("inconsistency", [])}
     known_printed = {str(i.get("printed")) for i in scenario.get("inconsistency", [])
@@ -87,8 +79,6 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
             value = windows["driver"].get(metric)
         elif metric in DB2ENTRY_FIGURES:  # from the parsed DFHSTUP statistics
             value = windows["driver"].get(f"{metric}@{item.get('subject') or 'ENTRY'}")
-        elif metric == "resp_ms" and f"ims:{lpar}" in windows:  # IMS PA's total line
-            value = windows[f"ims:{lpar}"]["resp_ms"]
         if metric.startswith(SUM_OF_LPARS):  # 004 Table 20: LPARs' per-tran values added
             parts = [windows[p["name"]].get(metric.removeprefix(SUM_OF_LPARS))
                      for p in scenario["lpar"]]

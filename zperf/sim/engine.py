@@ -241,7 +241,9 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
             name = f"imspa-{target.name}.csv"
             (out / name).write_text(write_ims_pa_csv(_transit(target, rows_of[target.name])))
             files[name] = f"IMS PA transit extract of {target.name} (total lines)"
-    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in targets(scenario)]))
+    ims = sorted(n for n in files if n.startswith("imspa-"))
+    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in targets(scenario)],
+                                            ims))
     files["run.toml"] = "run description for zperf analyze"
     manifest = {"scenario": scenario["scenario"]["id"], "paper": scenario["scenario"]["paper"],
                 "seed": seed, "exact": exact, "variant": variant, "layout": layout,
@@ -304,10 +306,12 @@ def _framed(records: Sequence[bytes], variant: str) -> bytes:
     return writer.frame_bdw(records, spanned=variant == "vbs")
 
 
-def _run_toml(scenario: Mapping[str, Any], systems: list[str]) -> str:
+def _run_toml(scenario: Mapping[str, Any], systems: list[str], ims: list[str]) -> str:
+    """The run description; with IMS PA extracts, the response time is IMS PA's."""
     run = scenario.get("run", {})
     lines = [f"name = {json.dumps(scenario['scenario']['id'])}",
-             'sources = ["smf.dump"]',
+             f"sources = {json.dumps(['smf.dump', *ims])}",
+             *(['response_from = "ims"'] if ims else []),
              f"systems = {json.dumps(systems)}",
              f"transactions = {json.dumps(list(run['transactions']))}",
              "", "[groups]"]
