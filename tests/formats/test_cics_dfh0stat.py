@@ -7,7 +7,8 @@ import pytest
 from conftest import DATA
 from zperf.errors import ParseError
 from zperf.formats import read, sniff
-from zperf.formats.cics_dfh0stat import pairs, read_dfh0stat
+from zperf.formats.cics_dfh0stat import read_dfh0stat
+from zperf.formats.cics_pairs import pairs
 
 FIXTURE = DATA / "cics" / "dfh0stat-db2entries-synthetic.txt"
 

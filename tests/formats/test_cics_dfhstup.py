@@ -52,7 +52,7 @@ def test_figure_3_thread_reuse() -> None:
 def test_a_listing_with_stacked_headings_and_two_intervals() -> None:
     work, tally = entries("dfhstup-interval-synthetic.txt")
     assert tally.warnings == [] and tally.read == tally.parsed == 8  # type: ignore[attr-defined]
-    first = work.filter(pl.col("entry_name") == "TRADENT").sort("collected_at")
+    first = work.filter(pl.col("entry_name") == "TRADENT").sort("interval_end")
     assert first["applid"].to_list() == ["CICSPA01", "CICSPA01"]
     assert first["report_kind"].to_list() == ["interval", "interval"]
     row = first.row(0, named=True)
@@ -104,7 +104,7 @@ def test_the_writer_reads_back() -> None:
     from zperf.formats.cics_writer import write_dfhstup
 
     work, _ = entries("dfhstup-interval-synthetic.txt")
-    first = work.filter(pl.col("collected_at") == dt.datetime(2015, 11, 3, 10, 15))
+    first = work.filter(pl.col("interval_end") == dt.datetime(2015, 11, 3, 10, 15))
     text = write_dfhstup(first.iter_rows(named=True), applid="CICSPA01",
                          when=dt.datetime(2015, 11, 3, 10, 15))
     again, tally = read_dfhstup(text.encode(), "w.txt")

@@ -1,20 +1,21 @@
-"""CICS statistics listings (DFHSTUP) and pasted extracts: the DB2ENTRY sections.
+"""CICS statistics listings (DFHSTUP) and pasted extracts: the Db2 sections.
 
 DFHSTUP prints, per report (interval, end-of-day, requested, unsolicited,
-summary), a page header with the APPLID and the date and time, then one
-section per resource type.  The DB2ENTRY sections (``DB2ENTRY STATISTICS -
-REQUESTS``, ``- RESOURCES``, ``- PERFORMANCE`` or ``... Request / Resource /
-Performance Information``) print one line per entry under column headings.
-Sections are found by their titles and columns by their headings, never by
-fixed positions: a pasted extract (tabs, as in paper 003's Figures 3 and 6)
-names each column in one heading cell; a listing stacks heading words over
-right-aligned numbers, and each word belongs to the column under it.  One row
-per report and entry joins what the sections say of it.
+summary), a header with the APPLID and the period, then one section per
+resource type.  The DB2ENTRY sections (``DB2ENTRY STATISTICS - RESOURCES``,
+``- REQUESTS``, ``- PERFORMANCE``, or "... Resource / Request / Performance
+Information") print one line per entry under column headings; sections are
+found by their titles and columns by their headings, never by fixed
+positions: a pasted extract (tabs, as in paper 003's Figures 3 and 6) names
+each column in one heading cell; a listing stacks heading words over the
+values, and each word belongs to the column under it.  One row per report and
+entry joins what the sections say of it.  The DB2 connection (global)
+statistics are ``label . . :  value`` pairs, one row per report.  Sections of
+other resources are counted as other records and passed over.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,39 +24,29 @@ import polars as pl
 
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
-from zperf.formats.cics_pairs import CONNECTION_LABELS, TEXT_CONNECTION, label_key, pairs
+from zperf.formats.cics_fields import (
+    COLUMN_BY_HEADING,
+    CONNECTION_BY_LABEL,
+    CONNECTION_IGNORED,
+    SECTIONS,
+    label_key,
+)
+from zperf.formats.cics_pairs import Blocks, Header, convert, page_header, report_kind
 from zperf.formats.listing import Line, listing_lines
+from zperf.tables._schema import TableSchema
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 
 SOURCE_FORMAT = "cics-dfhstup"
-SECTION = re.compile(r"DB2\s*ENTRY\s+STATISTICS\s*-\s*(\w+)", re.IGNORECASE)
-CONNECTION = re.compile(r"DB2\s*CONN(?:ECTION)?\s+STATISTICS", re.IGNORECASE)
-_HEADER = re.compile(r"Applid\s+(\S+).*?Date\s+(\d\d/\d\d/\d{4})\s+Time\s+(\d\d[:.]\d\d[:.]\d\d)",
-                     re.IGNORECASE)
-_KINDS = (("END OF DAY", "end-of-day"), ("INTERVAL", "interval"), ("REQUESTED", "requested"),
-          ("UNSOLICITED", "unsolicited"), ("SUMMARY", "summary"))
-#: Heading text (letters and digits only, lower case) -> db2entry column.
-COLUMNS: dict[str, str] = {
-    "db2entryname": "entry_name", "name": "entry_name",
-    "callcount": "calls", "calls": "calls", "signoncount": "signons",
-    "partialsignon": "partial_signons", "partialsignons": "partial_signons",
-    "commitcount": "commits", "abortcount": "aborts", "singlephase": "single_phase",
-    "threadcreate": "thread_create", "threadreuse": "thread_reuse",
-    "threadterms": "thread_terms", "threadwaitsoverflows": "thread_waits_overflows",
-    "threadlimit": "thread_limit", "threadcurrent": "thread_current",
-    "threadhwm": "thread_hwm", "pthreadlimit": "pthread_limit",
-    "pthreadcurrent": "pthread_current", "pthreadhwm": "pthread_hwm",
-    "taskcurrent": "task_current", "taskhwm": "task_hwm", "tasktotal": "task_total",
-    "readyqcurrent": "readyq_current", "readyqhwm": "readyq_hwm",
-    "planname": "plan_name", "planexitname": "plan_exit_name", "authid": "auth_id",
-    "authtype": "auth_type",
-}
-TEXT_COLUMNS = frozenset({"entry_name", "plan_name", "plan_exit_name", "auth_id", "auth_type"})
+SECTION = re.compile(r"DB2\s*(?:ENTRY|RESOURCE)\s+STATISTICS\b", re.IGNORECASE)
+CONNECTION = re.compile(r"DB2\s*(?:CONN(?:ECTION)?|GLOBAL)\s+STATISTICS\b", re.IGNORECASE)
+#: Any other section title: "<resource> STATISTICS" alone or with " - <part>".
+OTHER = re.compile(r"^\s*([A-Za-z][\w/&().' -]*?)\s+STATISTICS(?:\s*-\s*[\w /]+)?\s*$",
+                   re.IGNORECASE)
 _TOTALS = frozenset({"TOTALS", "TOTAL"})
-
-
-def _key(text: str) -> str:
-    return re.sub(r"[^0-9a-z]", "", text.lower())
+#: Words of every known heading: a line made mostly of them is a heading line.
+HEADING_WORDS = frozenset(
+    w.lower() for h in (*(f"{x.top} {x.bottom} {' '.join(x.aliases)}" for s in SECTIONS.values()
+                          for x in s), "DB2Entry Name") for w in h.split())
 
 
 @dataclass
@@ -68,13 +59,14 @@ class _Section:
 class _Reader:
     def __init__(self, file: str, tally: Tally) -> None:
         self.file, self.tally = file, tally
-        self.applid: str | None = None
-        self.when: dt.datetime | None = None
-        self.kind: str | None = None
+        self.where: dict[str, Any] = {"source": file, "source_format": SOURCE_FORMAT,
+                                      "applid": None, "report_kind": None,
+                                      "interval_start": None, "interval_end": None}
         self.section: _Section | None = None
         self.rows: dict[tuple[Any, ...], dict[str, Any]] = {}
-        self.connections: list[dict[str, Any]] = []
-        self.in_connection = False
+        self.connection = Blocks(tally, DB2CONN, CONNECTION_BY_LABEL, CONNECTION_IGNORED,
+                                 "DB2 connection")
+        self.others: dict[str, int] = {}
 
     def feed(self, line: Line) -> None:
         text = line.text
@@ -82,60 +74,54 @@ class _Reader:
             if self.section is not None and self.section.columns is not None:
                 self.section = None  # a blank line ends the rows of a section
             return
-        header = parse_page_header(text)
-        if header is not None:
-            self.applid, self.when = header
-            self.in_connection = False
+        header = page_header(text)
+        kind = report_kind(text)
+        if header is not None or kind is not None:
+            self._report(header, kind)
             return
-        upper = text.upper()
-        for mark, kind in _KINDS:
-            if mark in upper and "STATISTICS" in upper and "DB2" not in upper:
-                self.kind = kind
-                return
-        title = SECTION.search(text)
-        if title:
+        if SECTION.search(text):
+            self.connection.finish()
             self.section = _Section(line)
-            self.in_connection = False
-            return
-        if CONNECTION.search(text):
-            self.section, self.in_connection = None, True
+        elif CONNECTION.search(text):
+            self.section = None
+            self.connection.start(self.where)
+        elif (other := OTHER.match(text)) is not None:
+            self.connection.finish()
+            self.section = None
             self.tally.read += 1
-            self.tally.parsed += 1
-            self.connections.append({
-                "source": self.file, "source_format": SOURCE_FORMAT, "applid": self.applid,
-                "report_kind": self.kind, "collected_at": self.when})
-            return
-        if self.in_connection:
-            self._connection(line)
-            return
-        if self.section is None:
-            return
-        tokens = _cells(text)
-        if self.section.columns is None and not _is_data(tokens):
-            self.section.heading.append(line)
-            return
+            self.tally.other += 1
+            name = other.group(1).strip().upper()
+            self.others[name] = self.others.get(name, 0) + 1
+        elif self.connection.current is not None:
+            self.connection.feed(line, self.where)
+        elif self.section is not None:
+            self._table_line(line)
+
+    def _report(self, header: Header | None, kind: str | None) -> None:
+        """A page header or report title: a new report when the period changes."""
+        where = dict(self.where)
+        if header is not None:
+            where.update(applid=header.applid or where["applid"], interval_start=header.start,
+                         interval_end=header.end)
+        if kind is not None:
+            where["report_kind"] = kind
+        if where != self.where:
+            self.connection.finish()
+            self.section = None
+            self.where = where
+
+    def _table_line(self, line: Line) -> None:
+        assert self.section is not None
+        tokens = _cells(line.text)
         if self.section.columns is None:
+            if _is_heading(tokens):
+                self.section.heading.append(line)
+                return
             self.section.columns = self._columns(self.section, line)
             if not self.section.columns:
                 self.section = None
                 return
-        self._row(line, tokens)
-
-    def _connection(self, line: Line) -> None:
-        """A line of the global DB2 connection statistics: label . . : value pairs."""
-        row = self.connections[-1]
-        for label, value in pairs(line.text):
-            column = CONNECTION_LABELS.get(label_key(label))
-            if column is None:
-                continue  # pool and command thread counters: not read yet
-            if column in TEXT_CONNECTION:
-                row[column] = None if value in ("", "N/A") else value
-            elif value.replace(",", "").isdigit():
-                row[column] = int(value.replace(",", ""))
-            else:
-                self.tally.problem(f"DB2 connection {label} value {value!r} is not a whole "
-                                   "number", line=line.number, offset=line.offset,
-                                   raw=line.text.encode())
+        self._row(line, tokens, self.section.columns)
 
     def _columns(self, section: _Section, first: Line) -> list[str]:
         """Column names from the heading: cells of a pasted row, or stacked words."""
@@ -145,7 +131,7 @@ class _Reader:
             names = _stacked(section.heading, first.text)
         columns = []
         for name in names:
-            column = COLUMNS.get(_key(name))
+            column = COLUMN_BY_HEADING.get(label_key(name))
             if column is None:
                 self.tally.warnings.append(
                     f"line {section.title.number}: DB2ENTRY column {name!r} is not "
@@ -158,9 +144,7 @@ class _Reader:
             return []
         return columns
 
-    def _row(self, line: Line, tokens: list[str]) -> None:
-        assert self.section is not None and self.section.columns is not None
-        columns = self.section.columns
+    def _row(self, line: Line, tokens: list[str], columns: list[str]) -> None:
         self.tally.read += 1
         if len(tokens) != len(columns):
             self.tally.problem(f"DB2ENTRY row has {len(tokens)} values for {len(columns)} "
@@ -169,37 +153,47 @@ class _Reader:
             return
         values: dict[str, Any] = {}
         for column, token in zip(columns, tokens, strict=True):
-            if not column:
-                continue
-            if column in TEXT_COLUMNS:
-                values[column] = None if token in ("N/A", "") else token
-                continue
-            number = token.replace(",", "")
-            if not number.isdigit():
-                self.tally.problem(f"DB2ENTRY {column} value {token!r} is not a whole number",
-                                   line=line.number, offset=line.offset,
-                                   raw=line.text.encode())
-                return
-            values[column] = int(number)
-        name = values.get("entry_name")
-        total = str(name).upper() in _TOTALS
-        key = (self.applid, self.when, self.kind, None if total else name, total)
-        row = self.rows.setdefault(key, {
-            "source": self.file, "source_format": SOURCE_FORMAT, "applid": self.applid,
-            "report_kind": self.kind, "collected_at": self.when, "is_total": total})
+            if column:
+                try:
+                    values[column] = convert(DB2ENTRY, column, token, None)
+                except ValueError as why:
+                    self.tally.problem(f"DB2ENTRY {column} value {token!r} {why}",
+                                       line=line.number, offset=line.offset,
+                                       raw=line.text.encode())
+                    return
+        total = str(values.get("entry_name")).upper() in _TOTALS
         if total:
-            values.pop("entry_name", None)
-        row.update(values)
+            values["entry_name"] = None
+        key = (*self.where.values(), values.get("entry_name"), total)
+        self.rows.setdefault(key, {**self.where, "is_total": total}).update(values)
         self.tally.parsed += 1
 
+    def frames(self) -> dict[str, pl.DataFrame]:
+        self.connection.finish()
+        if self.others:
+            listed = ", ".join(f"{name} x {n}" for name, n in self.others.items())
+            self.tally.warnings.append(f"{sum(self.others.values())} sections of other "
+                                       f"statistics passed over ({listed})")
+        return {"db2entry": frame(DB2ENTRY, list(self.rows.values())),
+                "db2conn": frame(DB2CONN, _merged(self.connection.rows))}
 
-def parse_page_header(text: str) -> tuple[str, dt.datetime] | None:
-    """APPLID and date/time of a CICS statistics page header, if the line is one."""
-    header = _HEADER.search(text)
-    if header is None:
-        return None
-    when = f"{header.group(2)} {header.group(3).replace('.', ':')}"
-    return header.group(1), dt.datetime.strptime(when, "%m/%d/%Y %H:%M:%S")
+
+
+def _merged(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per report: a connection section continued on a new page joins its start."""
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in rows:
+        key = tuple(row.get(k) for k in ("applid", "report_kind", "interval_start",
+                                         "interval_end"))
+        out.setdefault(key, {}).update(row)
+    return list(out.values())
+
+
+def frame(schema: TableSchema, rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """Rows as a table of ``schema`` (columns no row has are nulls)."""
+    if not rows:
+        return schema.empty()
+    return schema.conform(pl.DataFrame(rows, infer_schema_length=None))
 
 
 def _cells(text: str) -> list[str]:
@@ -208,10 +202,13 @@ def _cells(text: str) -> list[str]:
     return text.split()
 
 
-def _is_data(tokens: list[str]) -> bool:
-    """An entry line: a name, then mostly numbers (headings are words)."""
-    rest = tokens[1:]
-    return bool(rest) and sum(t.replace(",", "").isdigit() for t in rest) >= max(1, len(rest) // 2)
+def _is_heading(tokens: list[str]) -> bool:
+    """A heading line: rules, or mostly words of known headings (data lines are names,
+    numbers and settings)."""
+    if all(set(t) <= set("-=") for t in tokens):
+        return True
+    words = [w.lower() for t in tokens for w in t.split()]
+    return sum(w in HEADING_WORDS for w in words) * 2 > len(words)
 
 
 def _stacked(heading: list[Line], first: str) -> list[str]:
@@ -231,18 +228,12 @@ def _stacked(heading: list[Line], first: str) -> list[str]:
 
 def read_dfhstup(data: bytes, file: str,
                  on_error: OnError = "raise") -> tuple[dict[str, pl.DataFrame], Tally]:
-    """The DB2ENTRY rows of a DFHSTUP listing or pasted extract."""
+    """The DB2ENTRY rows and DB2 connection statistics of a DFHSTUP listing or extract."""
     tally = Tally(file, on_error)
     reader = _Reader(file, tally)
     for line in listing_lines(data):
         reader.feed(line)
-    rows = list(reader.rows.values())
-    frame = (DB2ENTRY.conform(pl.DataFrame(rows, infer_schema_length=None)) if rows
-             else DB2ENTRY.empty())
-    conns = reader.connections
-    conn = (DB2CONN.conform(pl.DataFrame(conns, infer_schema_length=None)) if conns
-            else DB2CONN.empty())
-    return {"db2entry": frame, "db2conn": conn}, tally
+    return reader.frames(), tally
 
 
 def _sniff(text: str) -> bool:

@@ -50,7 +50,7 @@ def test_every_field_reads_back(stat_length: int) -> None:
     assert (rows[1]["plan_name"], rows[1]["auth_id"]) == (None, None)  # blank: none
     for row, expected in zip(rows, (TRADENT, POOL), strict=True):
         assert {k: row[k] for k in expected} == expected
-        assert (row["applid"], row["collected_at"], row["source_format"]) == (
+        assert (row["applid"], row["interval_end"], row["source_format"]) == (
             "CICSPA01", WHEN, "smf110.2")
 
 

@@ -126,7 +126,7 @@ class Type110Decoder:
                 columns[column] = values
         n = len(entries)
         columns.update(source=[self.file] * n, source_format=[SOURCE_FORMAT] * n,
-                       applid=[a for a, _ in owners], collected_at=[w for _, w in owners],
+                       applid=[a for a, _ in owners], interval_end=[w for _, w in owners],
                        is_total=[False] * n)
         return DB2ENTRY.from_columns(columns)
 
@@ -146,7 +146,7 @@ class Type110Decoder:
             columns[column] = [None if np.isnat(s) else s.item() for s in stamps]
         n = len(conns)
         columns.update(source=[self.file] * n, source_format=[SOURCE_FORMAT] * n,
-                       applid=[a for a, _ in owners], collected_at=[w for _, w in owners])
+                       applid=[a for a, _ in owners], interval_end=[w for _, w in owners])
         return DB2CONN.from_columns(columns)
 
     def finish(self) -> dict[str, pl.DataFrame]:

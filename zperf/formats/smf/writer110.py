@@ -1,4 +1,4 @@
-"""Build SMF 110.2 CICS statistics records (DB2ENTRY) from db2entry rows.
+"""Build SMF 110.2 CICS statistics records (DB2ENTRY, DB2CONN) from table rows.
 
 The build direction of :mod:`zperf.formats.smf.type110_fields`, for tests and
 the simulator: header with triplets, the start of the product section (the
@@ -67,16 +67,23 @@ def other_stat(stid: int, length: int = 64) -> bytes:
 def build_type110_2(rows: Iterable[Mapping[str, Any]], *, system: str = "SYS1",
                     applid: str = "CICSA001", when: dt.datetime | None = None,
                     stat_length: int = f110.DB2ENTRY.size, others: Iterable[bytes] = (),
+                    connection: Mapping[str, Any] | None = None,
                     encoding: str = dec.DEFAULT_ENCODING) -> bytes:
-    """One 110.2 record with the DB2ENTRY statistics of ``rows`` (and ``others``)."""
+    """One 110.2 record: ``others`` first, the DB2CONN statistics of ``connection``, then
+    the DB2ENTRY statistics of ``rows``."""
     when = when or dt.datetime(2015, 1, 1)
     product = f110.PRODUCT.encode({"SMFSTRVN": 0x0700, "SMFSTPRN": applid,
                                    "SMFSTSPN": applid}, encoding)
     product += bytes(_PRODUCT_LENGTH - len(product))
-    stats = b"".join([*others, *(db2entry_stat(r, stat_length, encoding) for r in rows)])
+    stats = b"".join([*others, *([db2conn_stat(connection, encoding=encoding)]
+                                 if connection is not None else []),
+                      *(db2entry_stat(r, stat_length, encoding) for r in rows)])
     product_at = f110.HEADER.size
     data_at = product_at + len(product)
     triplets = struct.pack(">HHIHHIHH", 2, 0, product_at, len(product), 1, data_at,
                            len(stats), 1)
     # smf_header writes the 24-byte standard header; the triplets follow it.
-    return smf_header(110, 2, system, when, triplets + product + stats, encoding)
+    record = bytearray(smf_header(110, 2, system, when, triplets + product + stats, encoding))
+    ssi = f110.HEADER.offset_of("SMFSTSSI")
+    record[ssi : ssi + 4] = dec.encode_text("CICS", 4, encoding)
+    return bytes(record)
