@@ -83,8 +83,9 @@ def read_dfh0stat(data: bytes, file: str,
     connection.finish()
     if others:
         listed = ", ".join(f"{name!r} x {n}" for name, n in others.items())
-        tally.warnings.append(f"{sum(others.values())} pages of other DFH0STAT reports passed "
-                              f"over ({listed})")
+        pages = sum(others.values())
+        tally.warnings.append(f"{pages} page{'s' if pages > 1 else ''} of other DFH0STAT "
+                              f"reports passed over ({listed})")
     return {"db2entry": frame(DB2ENTRY, entries.rows),
             "db2conn": frame(DB2CONN, connection.rows)}, tally
 

@@ -31,7 +31,14 @@ from zperf.formats.cics_fields import (
     SECTIONS,
     label_key,
 )
-from zperf.formats.cics_pairs import Blocks, Header, convert, page_header, report_kind
+from zperf.formats.cics_pairs import (
+    Blocks,
+    Header,
+    convert,
+    is_page_title,
+    page_header,
+    report_kind,
+)
 from zperf.formats.listing import Line, listing_lines
 from zperf.tables._schema import TableSchema
 from zperf.tables.cics import DB2CONN, DB2ENTRY
@@ -73,6 +80,8 @@ class _Reader:
         if not text.strip():
             if self.section is not None and self.section.columns is not None:
                 self.section = None  # a blank line ends the rows of a section
+            return
+        if is_page_title(text):
             return
         header = page_header(text)
         kind = report_kind(text)
@@ -172,7 +181,8 @@ class _Reader:
         self.connection.finish()
         if self.others:
             listed = ", ".join(f"{name} x {n}" for name, n in self.others.items())
-            self.tally.warnings.append(f"{sum(self.others.values())} sections of other "
+            count = sum(self.others.values())
+            self.tally.warnings.append(f"{count} section{'s' if count > 1 else ''} of other "
                                        f"statistics passed over ({listed})")
         return {"db2entry": frame(DB2ENTRY, list(self.rows.values())),
                 "db2conn": frame(DB2CONN, _merged(self.connection.rows))}

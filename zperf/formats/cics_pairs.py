@@ -34,6 +34,8 @@ _COLLECTION = re.compile(rf"\bCollection\s+Date-Time\s+{_DATE}[- ]{_TIME}"
 _PERIOD = re.compile(rf"\bFrom\s+{_DATE}[- ]{_TIME}\s+To\s+{_DATE}[- ]{_TIME}", re.IGNORECASE)
 _KIND = re.compile(r"\b(interval|end[- ]of[- ]day|requested(?:[- ]reset)?|unsolicited|summary)"
                    r"\s+statistics\b", re.IGNORECASE)
+#: DFHSTUP's title line on every page (no data of its own).
+_PAGE_TITLE = re.compile(r"Statistics\s+Utility\s+Program|\bReport\s+Date\s+\d", re.IGNORECASE)
 NOT_GIVEN = frozenset({"", "N/A"})
 
 
@@ -73,6 +75,11 @@ def page_header(text: str) -> Header | None:
     if stamp and applid:
         return Header(applid, None, _when(stamp.group(1), stamp.group(2)))
     return None
+
+
+def is_page_title(text: str) -> bool:
+    """DFHSTUP's page title ("... Statistics Utility Program  Report Date ...")."""
+    return _PAGE_TITLE.search(text) is not None
 
 
 def report_kind(text: str) -> str | None:
