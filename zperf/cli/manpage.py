@@ -18,6 +18,7 @@ import click
 from jinja2 import Environment, PackageLoader
 
 from zperf import __version__
+from zperf.cli.calc import man_sections as calc_man_sections
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
 
@@ -99,6 +100,7 @@ PAGES: dict[str, dict[str, Any]] = {
     "zperf-parse": {"extra": [INPUT, *(_columns(SCHEMAS[t]) for t in table_names()),
                               _columns(SCHEMAS["problems"]), EXIT_STATUS],
                     "see_also": ".BR zperf (1)"},
+    "zperf-calc": {"extra": [*calc_man_sections(_roff), EXIT_STATUS], "see_also": ".BR zperf (1)"},
 }
 
 #: Page of a command that PAGES does not describe further.

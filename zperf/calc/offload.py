@@ -1,0 +1,75 @@
+"""zIIP offload: how much of a class's CPU could run, and did run, on zIIPs.
+
+The inputs are RMF Workload Activity's APPL% columns, each a percentage of
+one engine: CP (time on general CPs), IIPCP (zIIP-eligible time that ran on
+general CPs because no zIIP was free, or none was configured) and IIP (time
+on zIIPs).  Paper 003 ("Performance metrics", with Figure 4) defines:
+
+* CPU % = CP + IIP
+* zIIP-eligible % = IIP + IIPCP
+* non-zIIP-eligible % = CP - (IIP + IIPCP), where 003's "CP" must be read as
+  the total CPU (CP + IIP): with APPL% CP alone, Figure 4's own numbers would
+  give 31.66 - 82.29 < 0.  Read that way it is (CP + IIP) - (IIP + IIPCP), that
+  is CP - IIPCP: 24.90 % for Figure 4 (CP 31.66, IIPCP 6.76, IIP 75.53) and
+  0.42 % for paper 000's Figure 2 (CP 19.94, IIPCP 19.52, no zIIPs).
+
+The achieved offload, IIP / (IIP + IIPCP), is the share of the eligible work
+that the zIIPs actually took.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zperf.calc._quantity import Quantity, is_scalar, non_negative
+from zperf.errors import UsageError
+
+
+def cpu_pct(cp_pct: Quantity, iip_pct: Quantity) -> Quantity:
+    """CPU % of one engine: APPL% CP + APPL% IIP (003 "Performance metrics")."""
+    return non_negative("APPL% CP", cp_pct) + non_negative("APPL% IIP", iip_pct)
+
+
+def ziip_eligible_pct(iip_pct: Quantity, iipcp_pct: Quantity) -> Quantity:
+    """zIIP-eligible %: APPL% IIP + APPL% IIPCP (003 "Performance metrics")."""
+    return non_negative("APPL% IIP", iip_pct) + non_negative("APPL% IIPCP", iipcp_pct)
+
+
+def non_ziip_eligible_pct(cp_pct: Quantity, iipcp_pct: Quantity, iip_pct: Quantity) -> Quantity:
+    """Non-zIIP-eligible %: (CP + IIP) - (IIP + IIPCP), 003's "CP - (IIP + IIPCP)".
+
+    003 Figure 4: (31.66 + 75.53) - (75.53 + 6.76) = 24.90; 000 Figure 2: 0.42.
+    """
+    return cpu_pct(cp_pct, iip_pct) - ziip_eligible_pct(iip_pct, iipcp_pct)
+
+
+def achieved_offload_pct(iip_pct: Quantity, iipcp_pct: Quantity) -> Quantity:
+    """Share of the zIIP-eligible work that ran on zIIPs: IIP / (IIP + IIPCP) x 100.
+
+    003 Figure 4: 75.53 / 82.29 = 91.79 %.  Undefined without eligible work: a
+    scalar call then raises :class:`UsageError`; polars gives NaN.
+    """
+    eligible = ziip_eligible_pct(iip_pct, iipcp_pct)
+    if is_scalar(eligible) and eligible == 0:
+        raise UsageError("no zIIP-eligible time (IIP + IIPCP = 0): the offload is undefined")
+    return iip_pct / eligible * 100
+
+
+@dataclass(frozen=True)
+class CpuSplit:
+    """A class's CPU split by zIIP eligibility, each in % of one engine."""
+
+    cpu_pct: float
+    ziip_eligible_pct: float
+    non_ziip_eligible_pct: float
+    achieved_offload_pct: float | None
+
+
+def cpu_split(cp_pct: float, iipcp_pct: float, iip_pct: float) -> CpuSplit:
+    """All of 003's metrics at once; the offload is None when nothing is eligible."""
+    eligible = ziip_eligible_pct(iip_pct, iipcp_pct)
+    return CpuSplit(
+        cpu_pct=cpu_pct(cp_pct, iip_pct),
+        ziip_eligible_pct=eligible,
+        non_ziip_eligible_pct=non_ziip_eligible_pct(cp_pct, iipcp_pct, iip_pct),
+        achieved_offload_pct=achieved_offload_pct(iip_pct, iipcp_pct) if eligible else None)

@@ -1,0 +1,103 @@
+"""Several LPARs as one system: paper 004 Table 16 (IMS shared queues, data sharing).
+
+When two IMS systems share the message queues, neither LPAR's ITR describes
+the workload.  Table 16 combines them: the transaction rates add up, the busy
+is the plain average of the LPARs' busy, and the CPU per transaction uses the
+CPs of all LPARs.  The functions take one value per LPAR, as a list (numbers)
+or as a polars expression inside an aggregation
+(``frame.group_by("run").agg(combined_itr_per_sec(pl.col("etr_per_sec"),
+pl.col("cp_busy_pct")))``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from zperf.calc._quantity import Quantity, mean, total
+from zperf.calc.cpu import general_cpu_us_per_tran, itr_per_sec, service_us_per_tran
+from zperf.errors import UsageError
+
+
+def combined_etr_per_sec(etrs_per_sec: Quantity) -> Quantity:
+    """Total ETR: the sum of the LPARs' ETRs (004 Table 16).
+
+    Table 21 -> Table 20, IMS 15: 2761.39 + 2767.91 = 5529.30.
+    """
+    return total(etrs_per_sec)
+
+
+def average_busy_pct(cp_busy_pcts: Quantity) -> Quantity:
+    """Avg. CPU % busy: the plain mean of the LPARs' busy (004 Table 16).
+
+    Not weighted by CPs: the paper's LPARs have the same number of CPs.
+    Table 21 -> Table 20, IMS 15: (79.40 + 77.15) / 2 = 78.275 (printed 78.28).
+    """
+    return mean(cp_busy_pcts)
+
+
+def average_resp_ms(resp_ms: Quantity) -> Quantity:
+    """Average Total IMS Response Time: the plain mean of the LPARs' (004 Table 16).
+
+    Table 21 -> Table 20, IMS 15: (15.997 + 16.137) / 2 = 16.067 ms.
+    """
+    return mean(resp_ms)
+
+
+def combined_itr_per_sec(etrs_per_sec: Quantity, cp_busy_pcts: Quantity) -> Quantity:
+    """Combined ITR: total ETR / average busy (004 Table 16).
+
+    Table 20, IMS 15: 5529.30 / 0.78275 = 7063.94.
+    """
+    return itr_per_sec(combined_etr_per_sec(etrs_per_sec), average_busy_pct(cp_busy_pcts))
+
+
+def combined_general_cpu_us_per_tran(cps: Quantity, cp_busy_pcts: Quantity,
+                                     etrs_per_sec: Quantity) -> Quantity:
+    """Combined general CPU µs/tran: CPs of all LPARs x average busy x 1e6 / total ETR.
+
+    004 Table 16.  Table 20, IMS 15: 6 x 0.78275 x 1e6 / 5529.30 = 849.384.
+    """
+    return general_cpu_us_per_tran(total(cps), average_busy_pct(cp_busy_pcts),
+                                   combined_etr_per_sec(etrs_per_sec))
+
+
+def combined_service_us_per_tran(service_seconds: Quantity, transactions: Quantity) -> Quantity:
+    """An address space type's CPU per transaction over all LPARs, as Table 16 defines it.
+
+    "the sum of total CPU service time ... divided by the sum of total number of
+    transactions ... on both LPARs": Σ seconds x 1e6 / Σ transactions.  Note that
+    Table 20's "Sum ... Service Time/Tran" rows print the *sum of the LPARs'
+    per-transaction values* instead (Table 21: 57.946 + 54.155 = 112.101), about
+    twice what this definition gives; :func:`sum_of_lpars_us_per_tran` is that.
+    """
+    return service_us_per_tran(total(service_seconds), total(transactions))
+
+
+def sum_of_lpars_us_per_tran(us_per_tran: Quantity) -> Quantity:
+    """Table 20's "Sum ... CPU Service Time/Tran" rows: the LPARs' µs/tran added up."""
+    return total(us_per_tran)
+
+
+@dataclass(frozen=True)
+class Combined:
+    """The Table 16 metrics of a set of LPARs."""
+
+    lpars: int
+    etr_per_sec: float
+    cp_busy_pct: float
+    itr_per_sec: float
+    general_cpu_us_per_tran: float
+
+
+def combined(etrs_per_sec: list[float], cp_busy_pcts: list[float], cps: list[int]) -> Combined:
+    """All Table 16 metrics from one ETR, one busy and one CP count per LPAR."""
+    if not etrs_per_sec or not len(etrs_per_sec) == len(cp_busy_pcts) == len(cps):
+        raise UsageError(f"give one ETR, one busy and one CP count per LPAR (got "
+                         f"{len(etrs_per_sec)}, {len(cp_busy_pcts)} and {len(cps)})")
+    return Combined(
+        lpars=len(etrs_per_sec),
+        etr_per_sec=combined_etr_per_sec(etrs_per_sec),
+        cp_busy_pct=average_busy_pct(cp_busy_pcts),
+        itr_per_sec=combined_itr_per_sec(etrs_per_sec, cp_busy_pcts),
+        general_cpu_us_per_tran=combined_general_cpu_us_per_tran(cps, cp_busy_pcts,
+                                                                 etrs_per_sec))
