@@ -3,7 +3,8 @@
 Interval (and end-of-day) statistics are deltas since the previous
 collection: counters add up; high-water marks are peaks within an interval,
 so over several intervals the peak is their maximum, never their sum; limits
-and "current" values are as at the end, so the last interval's stand.
+and "current" values are as at the end: the last report that gives them
+stands.
 Requested and unsolicited statistics overlap the intervals and a summary
 report already holds the run's totals, so ``combine`` leaves them out unless
 asked.  Paper 003 reads thread reuse (Figure 3: 44 threads created, reused
@@ -55,9 +56,10 @@ def _combine(frame: pl.DataFrame, by: Sequence[str], counters: Sequence[str],
         pl.len().alias("intervals"),
         pl.col("interval_start").min(),
         pl.col("interval_end").max(),
-        *(pl.col(c).sum() for c in counters),
+        # a counter no report gives stays unknown, not 0
+        *(pl.when(pl.col(c).count() > 0).then(pl.col(c).sum()).alias(c) for c in counters),
         *(pl.col(c).max() for c in peaks),
-        *(pl.col(c).last() for c in at_end),
+        *(pl.col(c).drop_nulls().last() for c in at_end),  # the last report that says
     )
 
 
@@ -65,7 +67,7 @@ def combine(db2entry: pl.DataFrame,
             by: Sequence[str] = ("applid", "entry_name", "is_total"),
             kinds: Sequence[str | None] = DELTA_KINDS) -> pl.DataFrame:
     """One row per entry over all intervals: counters summed, peaks maximised, the rest
-    as at the last interval; ``intervals`` counts the rows combined."""
+    as the last report gives it; ``intervals`` counts the rows combined."""
     return _combine(db2entry, by, ENTRY_COUNTERS, ENTRY_PEAKS, ENTRY_AT_END, kinds)
 
 

@@ -64,13 +64,15 @@ def test_a_dump_with_72_3_and_110_2_fills_both_tables(tmp_path: Path) -> None:
     assert result.tables["workload"].height == 5 and result.tallies[0].balanced()
 
 
-def _damaged(cut: int | None = None, stilen: int | None = None,
-             asn: int | None = None) -> bytes:
+def _damaged(cut: int | None = None, stilen: int | None = None, asn: int | None = None,
+             aps: int | None = None) -> bytes:
     record = bytearray(build_type110_2([TRADENT], when=WHEN))
     if stilen is not None:
         struct.pack_into(">H", record, 0x2C + 40, stilen)  # the first statistics record
     if asn is not None:
         struct.pack_into(">H", record, 0x2A, asn)
+    if aps is not None:
+        struct.pack_into(">I", record, 0x1C, aps)
     if cut is not None:
         record = record[:cut]
         struct.pack_into(">H", record, 0, cut)
@@ -78,30 +80,46 @@ def _damaged(cut: int | None = None, stilen: int | None = None,
 
 
 @pytest.mark.parametrize(("damage", "reason"), [
-    ({"stilen": 3}, "says it is 3 bytes long"),
-    ({"stilen": 40}, "shorter than the 76 documented"),
-    ({"asn": 5}, "runs past the record end"),
-    ({"cut": 30}, "shorter than its 44-byte header"),
+    ({"stilen": 3}, "statistics record at byte 84 says it is 3 bytes long"),
+    ({"stilen": 200}, "statistics record at byte 84 says it is 200 bytes long"),
+    ({"stilen": 40}, "DB2ENTRY statistics at byte 84 are 40 bytes, shorter than the 76 "
+                     "documented"),
+    ({"asn": 5}, "data section at 84, 5 x 76 bytes, runs past the record end (160 bytes)"),
+    ({"cut": 0x2C + 40 + 20}, "data section at 84, 1 x 76 bytes, runs past the record end "
+                              "(104 bytes)"),
+    ({"aps": 400}, "product section at 400, 40 bytes, is not inside the record"),
+    ({"cut": 30}, "30 bytes, shorter than its 44-byte header"),
 ])
 def test_damage_is_one_error_and_skip_balances(damage: dict[str, int], reason: str) -> None:
-    data = dump(_damaged(**damage))
-    with pytest.raises(ParseError, match=rf"cics\.smf: record 2 at offset 0x[0-9A-F]+: .*{reason}"):
+    data = dump(_damaged(**damage), build_type110_2([POOL], when=WHEN))
+    offset = len(writer.dump_header(WHEN))  # record 2 follows the dump header
+    with pytest.raises(ParseError) as error:
         parse(data)
+    assert str(error.value) == f"cics.smf: record 2 at offset 0x{offset:X}: SMF 110.2 record: " \
+                               f"{reason}"
     work, tally = parse(data, on_error="skip")
-    assert work.height == 0 and tally.skipped == 1  # type: ignore[attr-defined]
+    assert work["entry_name"].to_list() == ["CJSAPOOL"]  # the next record is read
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (4, 1, 1, 2)  # type: ignore[attr-defined]
     assert tally.balanced()  # type: ignore[attr-defined]
 
 
 def test_db2conn_statistics() -> None:
-    from zperf.formats.smf.writer110 import db2conn_stat
-
+    """DFHD2GDS (STID 102) is written 3 bytes longer than its documented fields, as CICS
+    pads it, and read from the fields IBM documents; the pool counters that follow are not
+    documented with offsets and stay null."""
     conn = {"connection_name": "DB2CONN1", "db2_sysid": "DB2A", "db2_release": "1110",
             "db2_group_id": "DSNG", "tcb_limit": 120, "tcb_current": 35, "tcb_hwm": 48,
             "tcb_free": 5, "tcb_readyq_current": 0, "tcb_readyq_hwm": 2,
-            "connect_time": dt.datetime(2015, 11, 3, 8, 0, 1, 123450)}
-    record = build_type110_2([TRADENT], when=WHEN, others=[db2conn_stat(conn)])
+            "connect_time": dt.datetime(2015, 11, 3, 8, 0, 1, 123450),
+            "disconnect_time": dt.datetime(2015, 11, 3, 10, 14, 59, 500000)}
+    record = build_type110_2([TRADENT], applid="CICSPA01", when=WHEN, connection=conn,
+                             others=[other_stat(10)])
+    assert record[0x12:0x16] == "CICS".encode("cp037")  # SMFSTSSI
     tables, tally = read_smf(io.BytesIO(dump(record)), "c.smf")
     row = tables["db2conn"].row(0, named=True)
     assert {k: row[k] for k in conn} == conn
-    assert row["disconnect_time"] is None and tally.balanced()
+    assert (row["applid"], row["interval_end"], row["source_format"]) == (
+        "CICSPA01", WHEN, "smf110.2")
+    assert row["pool_calls"] is None and row["resync_member"] is None
     assert tables["db2entry"]["entry_name"].to_list() == ["TRADENT"]
+    assert (tally.read, tally.parsed, tally.other) == (3, 1, 2) and tally.balanced()
