@@ -123,3 +123,12 @@ def test_db2conn_statistics() -> None:
     assert row["pool_calls"] is None and row["resync_member"] is None
     assert tables["db2entry"]["entry_name"].to_list() == ["TRADENT"]
     assert (tally.read, tally.parsed, tally.other) == (3, 1, 2) and tally.balanced()
+
+
+def test_a_connection_never_disconnected_has_no_disconnect_time() -> None:
+    record = build_type110_2([], when=WHEN, connection={"connection_name": "DB2CONN1"})
+    tables, tally = read_smf(io.BytesIO(dump(record)), "c.smf")
+    row = tables["db2conn"].row(0, named=True)
+    assert (row["connection_name"], row["connect_time"], row["disconnect_time"],
+            row["db2_sysid"], row["tcb_limit"]) == ("DB2CONN1", None, None, None, 0)
+    assert tables["db2entry"].height == 0 and tally.balanced()

@@ -16,10 +16,12 @@ import numpy as np
 import polars as pl
 
 from zperf.formats import _decode as dec
+from zperf.formats._layout import Layout
 from zperf.formats._tally import Tally
 from zperf.formats.smf import type110_fields as f110
 from zperf.formats.smf.decoders import DecoderSpec
 from zperf.formats.smf.physical import Batch
+from zperf.tables._schema import TableSchema
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 
 SOURCE_FORMAT = "smf110.2"
@@ -116,38 +118,34 @@ class Type110Decoder:
         return applid, when, stats, global_stats
 
     def _frame(self, entries: list[bytes], owners: list[tuple[str | None, Any]]) -> pl.DataFrame:
-        rows = np.frombuffer(b"".join(entries), dtype=f110.DB2ENTRY.dtype)
-        columns: dict[str, Any] = {}
-        for field, column in f110.COLUMNS.items():
-            values = f110.DB2ENTRY.column(rows, field, self.encoding)
-            if column in ("entry_name", "plan_name", "plan_exit_name", "auth_id"):
-                columns[column] = [str(v).strip() or None for v in values]
-            else:
-                columns[column] = values
-        n = len(entries)
-        columns.update(source=[self.file] * n, source_format=[SOURCE_FORMAT] * n,
-                       applid=[a for a, _ in owners], interval_end=[w for _, w in owners],
-                       is_total=[False] * n)
-        return DB2ENTRY.from_columns(columns)
+        return self._table(f110.DB2ENTRY, f110.COLUMNS, DB2ENTRY, entries, owners,
+                           is_total=False)
 
     def _conn_frame(self, conns: list[bytes],
                     owners: list[tuple[str | None, Any]]) -> pl.DataFrame:
-        rows = np.frombuffer(b"".join(conns), dtype=f110.DB2CONN.dtype)
+        return self._table(f110.DB2CONN, f110.CONN_COLUMNS, DB2CONN, conns, owners)
+
+    def _table(self, layout: Layout, fields: dict[str, str], schema: TableSchema,
+               stats: list[bytes], owners: list[tuple[str | None, Any]],
+               **constant: object) -> pl.DataFrame:
+        """Statistics records of one kind as rows: each field decoded for all of them at once
+        (blank text is null, a zero time stamp is null)."""
+        rows = np.frombuffer(b"".join(stats), dtype=layout.dtype)
         columns: dict[str, Any] = {}
-        for field, column in f110.CONN_COLUMNS.items():
-            values = f110.DB2CONN.column(rows, field, self.encoding)
-            if f110.DB2CONN.by_name[field].kind == "text":
-                columns[column] = [str(v).strip() or None for v in values]
+        for field, column in fields.items():
+            values = layout.column(rows, field, self.encoding)
+            if layout.by_name[field].kind == "text":
+                text = pl.Series(column, values, dtype=pl.String).str.strip_chars()
+                columns[column] = pl.select(pl.when(text != "").then(text)).to_series()
+            elif layout.by_name[field].kind == "stck":
+                columns[column] = pl.Series(column, values).cast(pl.Datetime("us"))
             else:
                 columns[column] = values
-        for field, column in (("D2G_CONNECT_TIME_LOCAL", "connect_time"),
-                              ("D2G_DISCONNECT_TIME_LOCAL", "disconnect_time")):
-            stamps = dec.stck_to_datetime(rows[field].astype(np.uint64))
-            columns[column] = [None if np.isnat(s) else s.item() for s in stamps]
-        n = len(conns)
+        n = len(stats)
         columns.update(source=[self.file] * n, source_format=[SOURCE_FORMAT] * n,
-                       applid=[a for a, _ in owners], interval_end=[w for _, w in owners])
-        return DB2CONN.from_columns(columns)
+                       applid=[a for a, _ in owners], interval_end=[w for _, w in owners],
+                       **{k: [v] * n for k, v in constant.items()})
+        return schema.from_columns(columns)
 
     def finish(self) -> dict[str, pl.DataFrame]:
         if self.other_stids:

@@ -5,8 +5,12 @@ as CICS's DFHSMFDS gives them.  The header's triplets locate the product
 section (APPLIDs) and the data section, which holds statistics records one
 after the other, each starting with its own length (STILEN) and id (STID):
 103 is a DB2ENTRY (DFHD2RDS), 102 the DB2CONN (DFHD2GDS).  Only the fields IBM
-documents with their offsets are declared; statistics records are walked by
-their own length, so longer records of newer releases are read too.
+documents with their offsets are declared (DFHD2RKS and DFHD2GKS, CICS TS 5.4
+data areas); statistics records are walked by their own length, so longer
+records of newer releases are read too.  What follows X'4C' of DFHD2RDS
+(partial signons, thread create, limits, current values and peaks) and X'58'
+of DFHD2GDS (pool and command threads) has no published offset: those
+columns stay null for SMF input and come from DFHSTUP or DFH0STAT.
 """
 
 from __future__ import annotations
@@ -112,5 +116,6 @@ CONN_COLUMNS = {
     "D2G_DB2_RELEASE": "db2_release", "D2G_TCB_LIMIT": "tcb_limit",
     "D2G_TCB_CURRENT": "tcb_current", "D2G_TCB_HWM": "tcb_hwm", "D2G_TCB_FREE": "tcb_free",
     "D2G_TCB_READYQ_CURRENT": "tcb_readyq_current", "D2G_TCB_READYQ_HWM": "tcb_readyq_hwm",
-    "D2G_DB2_GROUP_ID": "db2_group_id",
+    "D2G_DB2_GROUP_ID": "db2_group_id", "D2G_CONNECT_TIME_LOCAL": "connect_time",
+    "D2G_DISCONNECT_TIME_LOCAL": "disconnect_time",
 }

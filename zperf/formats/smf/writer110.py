@@ -26,12 +26,18 @@ _PRODUCT_LENGTH = 40
 
 def _values(layout: Layout, columns: Mapping[str, str],
             row: Mapping[str, Any]) -> dict[str, object]:
-    """Field values of a statistics record from a table row (blank text, zero counts)."""
+    """Field values of a statistics record from a table row (blank text, zero counts and
+    time stamps for what the row does not have)."""
     values: dict[str, object] = {}
     for field, column in columns.items():
-        value = row.get(column)
-        values[field] = "" if value is None and layout.by_name[field].kind == "text" \
-            else (value or 0)
+        value, kind = row.get(column), layout.by_name[field].kind
+        if kind == "text":
+            values[field] = "" if value is None else value
+        elif kind == "stck":
+            values[field] = 0 if value is None else \
+                int(dec.datetime_to_stck(np.datetime64(value, "us")))
+        else:
+            values[field] = value or 0
     return values
 
 
@@ -52,10 +58,6 @@ def db2conn_stat(row: Mapping[str, Any], stat_length: int = 0x58,
     """One DFHD2GDS statistics record for a db2conn row."""
     values = {"D2GLEN": stat_length, "D2GID": f110.STID_DB2CONN, "D2GDVERS": 1,
               **_values(f110.DB2CONN, f110.CONN_COLUMNS, row)}
-    for field, column in (("D2G_CONNECT_TIME_LOCAL", "connect_time"),
-                          ("D2G_DISCONNECT_TIME_LOCAL", "disconnect_time")):
-        if row.get(column) is not None:
-            values[field] = int(dec.datetime_to_stck(np.datetime64(row[column], "us")))
     return _padded(f110.DB2CONN.encode(values, encoding), stat_length)
 
 
