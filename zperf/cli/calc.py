@@ -511,7 +511,8 @@ def codepage_command(source: str | None, target: str | None, kchars: float, fmt:
 
 
 def man_sections(roff: Callable[[str], str]) -> list[dict[str, Any]]:
-    """The man page's SUBCOMMANDS (usage, help, options of each) and FORMULAS sections.
+    """The man page's SUBCOMMANDS section: each one's usage, help (its formula and source)
+    and options; then the papers the sources refer to.
 
     ``roff`` escapes plain text (zperf.cli.manpage passes its own).
     """
@@ -527,38 +528,11 @@ def man_sections(roff: Callable[[str], str]) -> list[dict[str, Any]]:
                 lines += [".TP", f".B {roff(record[0])}", roff(record[1])]
         pages.append("\n".join(lines))
     return [{"title": "SUBCOMMANDS", "paragraphs": pages},
-            {"title": "FORMULAS", "paragraphs": [roff(p) for p in MAN_FORMULAS]}]
+            {"title": "SOURCES", "paragraphs": [roff(PAPERS)]}]
 
 
-#: The FORMULAS section of the man page: each formula and its source.
-MAN_FORMULAS: tuple[str, ...] = (
-    "Papers: 000 z/OS Connect EE JSON payload; 001 CICS TS V3.1 performance report; 002 z/TPF "
-    "SOAP provider support; 003 CICS Liberty JDBC drivers; 004 IMS 15 performance evaluation.",
-    "itr: ITR = ETR / (CPU % busy / 100); general CPU us/tran = CPs x busy / 100 x 1e6 / ETR "
-    "(004 Table 15).",
-    "ziip-us: zIIPs x zIIP % busy / 100 [x AVG TD] x 1e6 / ETR, and IIP APPL% x 10000 / ETR "
-    "(004 Table 15).",
-    "ms-per-tran: CPU seconds / interval seconds / TPS x 1000 (000 section 11), split into "
-    "general CP (CPU + SRB - IIP) and zIIP (IIP) seconds; from APPL%: APPL% x 10 / TPS.",
-    "service-time: an address space's CPU seconds x 1e6 / transactions (004 Table 15).",
-    "combined: ETRs summed, busy averaged, ITR = sum of ETRs / average busy, us/tran with the "
-    "CPs of all LPARs (004 Table 16).",
-    "cpu-split: CPU % = CP + IIP; zIIP-eligible = IIP + IIPCP; non-eligible = (CP + IIP) - "
-    "(IIP + IIPCP), which paper 003 writes CP - (IIP + IIPCP) with CP meaning the total CPU; "
-    "achieved offload = IIP / (IIP + IIPCP).",
-    "msg-rate, path-length: messages per second at 100 % of one engine = MIPS x 1e6 / path "
-    "length, and its inverse (002).",
-    "project: ms/tran on another processor = ms/tran / (capacity per engine new / old), the "
-    "ratings from one IBM LSPR table (user supplied; the only named rating is 002's z9, 298 "
-    "MIPS per CPU).",
-    "fit: least squares cost = fixed + per_unit x size, with R squared (002: 20 instructions "
-    "per byte over HTTP, 16 over WebSphere MQ).",
-    "delta: Delta = new - base, Delta % = Delta / base x 100; equivalent when the ITRs are "
-    "within +-1 % (004 section 6.1).",
-    "density: (attribute values + element text) / document bytes x 100; xmlns attributes are "
-    "markup, white space between tags is layout (002 backup).",
-    "soap-size: 278 + (2 x program name length + 23) + elements x (2 x average element name "
-    "length + average data length + 5) bytes (001).",
-    "codepage: CPU ms per 1K characters converted, per pair of CCSIDs 037, 437, 1208, 1200 "
-    "(001, 'Codepage conversion').",
-)
+#: The reference papers the subcommands cite by number.
+PAPERS = ("000: z/OS Connect EE JSON payload performance; 001: CICS TS V3.1 performance report "
+          "(web services, codepages); 002: z/TPF SOAP provider support, a performance analysis; "
+          "003: CICS Liberty JDBC drivers; 004: IMS 15 performance evaluation. The README "
+          "section \"Formulas\" lists every formula with its table or section.")
