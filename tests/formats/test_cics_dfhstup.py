@@ -208,3 +208,15 @@ def test_unknown_columns_and_labels_are_said() -> None:
     assert any("DB2ENTRY column 'Zthread Limit' is not recognised" in w for w in tally.warnings)
     assert any("label 'Peak Frobs' is not recognised" in w for w in tally.warnings)
     assert found["db2entry"].height == 14 and tally.balanced()
+
+
+def test_an_ebcdic_sysout_reads_as_its_text() -> None:
+    """The SYSPRINT transferred in binary: EBCDIC with new-line characters (X'15')."""
+    text = (CICS / REPORTS).read_text()
+    ebcdic = text.replace("\n", "\x85").encode("cp037")
+    assert sniff(ebcdic) == "cics-dfhstup"
+    again, tally = tables(REPORTS, ebcdic)
+    first, _ = tables(REPORTS)
+    assert (tally.read, tally.parsed, tally.other) == (30, 28, 2)
+    assert again["db2entry"].equals(first["db2entry"])
+    assert again["db2conn"].equals(first["db2conn"])

@@ -20,14 +20,13 @@ import polars as pl
 
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
-from zperf.formats.cics_dfhstup import frame
 from zperf.formats.cics_fields import (
     CONNECTION_BY_LABEL,
     CONNECTION_IGNORED,
     ENTRY_BY_LABEL,
     ENTRY_IGNORED,
 )
-from zperf.formats.cics_pairs import Blocks, page_header
+from zperf.formats.cics_pairs import Blocks, frame, page_header
 from zperf.formats.listing import listing_lines
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 

@@ -35,12 +35,12 @@ from zperf.formats.cics_pairs import (
     Blocks,
     Header,
     convert,
+    frame,
     is_page_title,
     page_header,
     report_kind,
 )
 from zperf.formats.listing import Line, listing_lines
-from zperf.tables._schema import TableSchema
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 
 SOURCE_FORMAT = "cics-dfhstup"
@@ -197,13 +197,6 @@ def _merged(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                                          "interval_end"))
         out.setdefault(key, {}).update(row)
     return list(out.values())
-
-
-def frame(schema: TableSchema, rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """Rows as a table of ``schema`` (columns no row has are nulls)."""
-    if not rows:
-        return schema.empty()
-    return schema.conform(pl.DataFrame(rows, infer_schema_length=None))
 
 
 def _cells(text: str) -> list[str]:

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import polars as pl
+
 from zperf.formats._tally import Tally
 from zperf.formats.cics_fields import label_key
 from zperf.formats.listing import Line
@@ -99,6 +101,13 @@ def pairs(text: str) -> list[tuple[str, str]]:
         end = found[i + 1].start() if i + 1 < len(found) else len(text)
         out.append((m.group(1).strip(), text[m.end():end].strip()))
     return out
+
+
+def frame(schema: TableSchema, rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """Rows as a table of ``schema`` (columns no row has are nulls)."""
+    if not rows:
+        return schema.empty()
+    return schema.conform(pl.DataFrame(rows, infer_schema_length=None))
 
 
 def _duration(text: str) -> float:
