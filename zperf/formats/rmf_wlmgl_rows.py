@@ -22,14 +22,13 @@ import polars as pl
 
 from zperf.formats.listing import Listing
 from zperf.formats.rmf_values import VALUE, is_value
-from zperf.formats.rmf_wlmgl_fields import GROUPS, TIME_MS
-from zperf.formats.rmf_wlmgl_state import Reader, plan_row, slots_of
+from zperf.formats.rmf_wlmgl_fields import TIME_MS
+from zperf.formats.rmf_wlmgl_state import GROUP_BY_NAME, Reader, plan_row, slots_of_band
 
 _MARK = "\x00"
 #: A value token: whitespace on both sides (rows are re-spaced with two blanks
 #: between tokens first, so that neighbouring values each keep their own).
 _VALUE_TOKEN = rf"\s(?:{VALUE})\s"
-_GROUP_BY_NAME = {g.name: g for g in GROUPS}
 _SUFFIX_SCALE = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 
@@ -116,8 +115,8 @@ class _Plans:
     """Templates planned as the line-by-line reader plans a row, once per shape."""
 
     def __init__(self, bands: list[tuple[str, ...]]) -> None:
-        self.bands = [[_GROUP_BY_NAME[name] for name in band] for band in bands]
-        self.slots = [slots_of(groups) for groups in self.bands]
+        self.bands = [[GROUP_BY_NAME[name] for name in band] for band in bands]
+        self.slots = [slots_of_band(band) for band in bands]
         self.slot_ids: dict[tuple[str, str], int] = {}
 
     def plan(self, band: int, template: str) -> list[tuple[int, int, str, str]] | None:

@@ -236,7 +236,7 @@ class Reader:
     def groups(self, groups: list[Group]) -> None:
         self._groups = groups
         self.band_key = tuple(g.name for g in groups)
-        self.slots = _slots_of_band(self.band_key)
+        self.slots = slots_of_band(self.band_key)
 
     def _read_header(self, text: str) -> None:
         found = _header_fields(text)
@@ -448,12 +448,12 @@ def _heading(text: str) -> tuple[list[Group], bool]:
     return headings, bool(headings) and not _pairs_safe(text)
 
 
-_GROUP_BY_NAME = {g.name: g for g in GROUPS}
+GROUP_BY_NAME = {g.name: g for g in GROUPS}
 
 
 @functools.lru_cache(maxsize=1024)
-def _slots_of_band(names: tuple[str, ...]) -> dict[str, list[int]]:
-    return slots_of([_GROUP_BY_NAME[n] for n in names])
+def slots_of_band(names: tuple[str, ...]) -> dict[str, list[int]]:
+    return slots_of([GROUP_BY_NAME[n] for n in names])
 
 
 def slots_of(groups: list[Group]) -> dict[str, list[int]]:

@@ -82,6 +82,7 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from zperf.calc.analysis import slug
 from zperf.errors import ZperfError
 
 PACKAGE = "zperf.sim.scenarios"
@@ -111,11 +112,6 @@ _TIME_PARTS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_
 
 class ScenarioError(ZperfError):
     """A scenario file is malformed, or its published figures do not hang together."""
-
-
-def slug(name: str) -> str:
-    """'IMS Connect' -> 'ims_connect': the column prefix zperf analyze gives a group."""
-    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_") or "group"
 
 
 _NUMBER = re.compile(r"[-+]?(?:\d[\d,]*)?\.?\d+")

@@ -45,7 +45,7 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
     spec = load_runspec(out / "run.toml")  # 004 runs: response time from IMS PA
     tables = read(list(spec.sources)).tables
     windows: dict[str, dict[str, Any]] = {
-        "combined": analyze(tables, spec).window.row(0, named=True), "driver": {}}
+        "combined": analyze(tables, spec).window.row(0, named=True), "files": {}}
     for lpar in scenario["lpar"]:
         name = lpar["name"]
         windows[name] = analyze(tables, load_runspec(out / "run.toml", systems=[name])) \
@@ -59,13 +59,13 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
     if db2entry is not None and db2entry.height:
         for row in db2entry.iter_rows(named=True):
             for metric, column in DB2ENTRY_FIGURES.items():
-                windows["driver"][f"{metric}@{row['entry_name']}"] = row[column]
+                windows["files"][f"{metric}@{row['entry_name']}"] = row[column]
     driver = everything.get("driver")
     if driver is not None and driver.height:
         parsed = driver.row(0, named=True)
         for metric, (column, scale) in DRIVER_FIGURES.items():
             if parsed.get(column) is not None:
-                windows["driver"][metric] = float(parsed[column]) / scale
+                windows["files"][metric] = float(parsed[column]) / scale
     known = {(str(i.get("metric", "")), str(i.get("lpar", ""))) for i in
              scenario.get("inconsistency", [])}
     known_printed = {str(i.get("printed")) for i in scenario.get("inconsistency", [])
@@ -75,10 +75,10 @@ def check(scenario: Mapping[str, Any], out: Path | None = None, *, seed: int = 0
         metric, lpar = item["metric"], str(item.get("lpar", ""))
         window = windows.get(lpar if lpar in windows else "combined", {})
         value = window.get(metric)
-        if metric.startswith("driver."):  # from the parsed driver log
-            value = windows["driver"].get(metric)
+        if metric.startswith("driver."):  # from the parsed driver log (a side file)
+            value = windows["files"].get(metric)
         elif metric in DB2ENTRY_FIGURES:  # from the parsed DFHSTUP statistics
-            value = windows["driver"].get(f"{metric}@{item.get('subject') or 'ENTRY'}")
+            value = windows["files"].get(f"{metric}@{item.get('subject') or 'ENTRY'}")
         if metric.startswith(SUM_OF_LPARS):  # 004 Table 20: LPARs' per-tran values added
             parts = [windows[p["name"]].get(metric.removeprefix(SUM_OF_LPARS))
                      for p in scenario["lpar"]]

@@ -20,13 +20,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from zperf import __version__
+from zperf.calc.analysis import slug
 from zperf.formats.cics_writer import write_dfhstup
 from zperf.formats.driver_writer import write_iwl_log
 from zperf.formats.ims_pa_writer import write_ims_pa_csv
@@ -83,9 +83,6 @@ class LparTarget:
     group_cpu_us: Mapping[str, float]
     group_ziip_us: Mapping[str, float]
 
-
-def slug(name: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_") or "group"
 
 
 def targets(scenario: Mapping[str, Any]) -> list[LparTarget]:
@@ -172,7 +169,8 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     listings: dict[str, list[dict[str, Any]]] = {}
     cpu_rows: dict[str, list[dict[str, Any]]] = {}
     rows_of: dict[str, list[dict[str, Any]]] = {}
-    for target in targets(scenario):
+    lpars = targets(scenario)
+    for target in lpars:
         # The window's transactions as published (ETR x window seconds), spread over the
         # intervals, so that ETR comes back exactly; with noise each interval varies.
         total = round(target.etr_per_sec * seconds * count)
@@ -207,7 +205,7 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
             listings.setdefault(target.name, []).extend(rows)
     entries = _db2entries(scenario)
     if entries:  # the same statistics as SMF 110.2 writes them
-        records.append(build_type110_2(entries.values(), system=targets(scenario)[0].name,
+        records.append(build_type110_2(entries.values(), system=lpars[0].name,
                                        when=start + dt.timedelta(seconds=seconds * count)))
     records.append(writer.dump_trailer(start))
     out.mkdir(parents=True, exist_ok=True)
@@ -237,12 +235,12 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
         (out / "dfhstup.txt").write_text(write_dfhstup(entries.values(), when=start))
         files["dfhstup.txt"] = "CICS DFHSTUP DB2ENTRY statistics of the run"
     if scenario["scenario"].get("paper") == "004":  # response times come from IMS PA
-        for target in targets(scenario):
+        for target in lpars:
             name = f"imspa-{target.name}.csv"
             (out / name).write_text(write_ims_pa_csv(_transit(target, rows_of[target.name])))
             files[name] = f"IMS PA transit extract of {target.name} (total lines)"
     ims = sorted(n for n in files if n.startswith("imspa-"))
-    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in targets(scenario)],
+    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars],
                                             ims))
     files["run.toml"] = "run description for zperf analyze"
     manifest = {"scenario": scenario["scenario"]["id"], "paper": scenario["scenario"]["paper"],
