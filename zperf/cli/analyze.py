@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -12,7 +11,7 @@ from zperf import formats, report
 from zperf.calc.analysis import Analysis, analyze, reduce_tables
 from zperf.calc.compare import run_table, verdict, with_deltas
 from zperf.calc.runspec import RunSpec, load_runspec, runspec
-from zperf.cli.options import input_options, output_options
+from zperf.cli.options import input_options, output_format, output_options
 from zperf.errors import UsageError
 from zperf.formats._tally import OnError
 from zperf.report.text import format_value
@@ -63,10 +62,7 @@ def _run(spec: RunSpec, kind: str | None, on_error: OnError, encoding: str) -> A
 
 
 def _emit(frame: pl.DataFrame, fmt: str | None, output: str, table: str) -> None:
-    terminal = output == "-" and sys.stdout.isatty()
-    fmt = fmt or ("table" if terminal else "csv")
-    if report.FORMATS[fmt] and terminal:
-        raise click.UsageError(f"{fmt} is binary: give -o FILE or redirect standard output")
+    fmt, terminal = output_format(fmt, output)
     report.render(frame, fmt, output, table=table, terminal=terminal)
 
 
@@ -148,8 +144,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                  end=end, cps=cps, ziips=ziips)
     result = _run(spec, kind, on_error, encoding)
     click.echo(f"zperf: {spec.name}: CPU % busy from {result.busy_source}", err=True)
-    terminal = output == "-" and sys.stdout.isatty()
-    if (fmt or ("table" if terminal else "csv")) == "table":
+    chosen, terminal = output_format(fmt, output)
+    if chosen == "table":
         _paper_layout(result, per, output, terminal)
         return
     frames = []
@@ -210,8 +206,7 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
         analyses.append(_run(load_runspec(path), kind, on_error, encoding))
     table = with_deltas(run_table(analyses), base)
     click.echo(f"zperf: {verdict(table, base)}", err=True)
-    terminal = output == "-" and sys.stdout.isatty()
-    if (fmt or ("table" if terminal else "csv")) == "table":
+    if output_format(fmt, output)[0] == "table":
         metrics = table["metric"].to_list()
         shown = {"metric": table["label"]}
         for column in table.columns[2:]:

@@ -45,3 +45,15 @@ def output_options(func: F) -> F:
     ]):
         func = option(func)
     return func
+
+
+def output_format(fmt: str | None, output: str) -> tuple[str, bool]:
+    """The format to write (table on a terminal, csv in a pipe) and whether stdout is a
+    terminal; a binary format is refused on a terminal."""
+    import sys
+
+    terminal = output == "-" and sys.stdout.isatty()
+    chosen = fmt or ("table" if terminal else "csv")
+    if FORMATS[chosen] and terminal:
+        raise click.UsageError(f"{chosen} is binary: give -o FILE or redirect standard output")
+    return chosen, terminal

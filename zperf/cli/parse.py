@@ -9,7 +9,7 @@ from collections.abc import Callable
 import click
 
 from zperf import formats, report
-from zperf.cli.options import input_options, output_options
+from zperf.cli.options import input_options, output_format, output_options
 from zperf.errors import UsageError
 from zperf.formats._tally import OnError
 from zperf.report import files
@@ -78,10 +78,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       cat smf.dump | zperf parse - | grep CICS
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
     """
-    terminal = output == "-" and sys.stdout.isatty()
-    fmt = fmt or ("table" if terminal else "csv")
-    if report.FORMATS[fmt] and terminal:
-        raise click.UsageError(f"{fmt} is binary: give -o FILE or redirect standard output")
+    fmt, terminal = output_format(fmt, output)
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
                           progress=_progress_factory(), tables=[table])
     frame = result.tables[table]

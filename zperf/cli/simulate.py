@@ -12,7 +12,7 @@ import click
 import polars as pl
 
 from zperf import report
-from zperf.cli.options import output_options
+from zperf.cli.options import output_format, output_options
 from zperf.errors import UsageError
 from zperf.formats.rmf_wlmgl_writer import LAYOUTS
 from zperf.sim.engine import VARIANTS, simulate
@@ -86,10 +86,7 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
       zperf simulate ims15-fast-path --out runs/ims15 && zperf analyze runs/ims15
       zperf simulate ims15-fast-path --check
     """
-    terminal = output == "-" and sys.stdout.isatty()
-    fmt = fmt or ("table" if terminal else "csv")
-    if report.FORMATS[fmt] and terminal:
-        raise click.UsageError(f"{fmt} is binary: give -o FILE or redirect standard output")
+    fmt, terminal = output_format(fmt, output)
     if scenario == "list":
         report.render(_listing(), fmt, output, table="scenarios", terminal=terminal)
         return
