@@ -237,3 +237,13 @@ def test_layout_tables_are_consistent() -> None:
     assert f72.SCS.offset_of("R723CTETX") == 720
     assert f72.WMS.offset_of("R723MADJ") == 172
     assert f72.WMS.offset_of("R723NFFS") == 244
+
+
+@pytest.mark.parametrize(("mvs", "release"), [
+    ("ZV020500", "V2R5"), ("SP7.2.3", "SP7.2.3"), ("", None),
+    ("ZV\u00b920500", "ZV\u00b920500"),  # a damaged byte (cp037 0xDA) that isdigit() accepts
+])
+def test_release_of_smfxxmvs(mvs: str, release: str | None) -> None:
+    from zperf.formats.smf.type72 import _release
+
+    assert _release(mvs) == release

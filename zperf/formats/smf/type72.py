@@ -329,7 +329,9 @@ def _frame(columns: dict[str, object]) -> pl.DataFrame:
 
 def _release(mvs: str | None) -> str | None:
     """'ZV020400' -> 'V2R4' (as RMF prints the release); anything else as it is."""
-    if mvs and len(mvs) >= 6 and mvs.startswith("ZV") and mvs[2:6].isdigit():
+    # isascii: a damaged byte can decode to a digit int() refuses ('¹' of cp037 0xDA).
+    if mvs and len(mvs) >= 6 and mvs.startswith("ZV") and mvs[2:6].isascii() \
+            and mvs[2:6].isdigit():
         return f"V{int(mvs[2:4])}R{int(mvs[4:6])}"
     return mvs or None
 
