@@ -29,6 +29,28 @@ def test_every_command_has_a_man_page_and_a_readme_section() -> None:
         assert f"zperf {name}" in README
 
 
+def test_every_page_a_man_page_refers_to_exists() -> None:
+    """`.BR zperf\\-NAME (1)` cross-references name generated pages, never pages
+    that do not exist (the calc page once sent readers to zperf-itr(1))."""
+    pages = set(page_names())
+    for name in pages:
+        text = (ROOT / "man" / f"{name}.1").read_text()
+        for ref in re.findall(r"^\.BR (\S+) \(1\)", text, re.M):
+            assert ref.replace("\\-", "-") in pages, f"man/{name}.1 refers to {ref}(1)"
+
+
+def test_a_group_documents_its_subcommands_on_its_own_page() -> None:
+    """`zperf calc SUB` has no page of its own: zperf-calc(1) holds its usage, help
+    and options, and its COMMANDS list points there."""
+    page = render(cli, "zperf-calc")
+    calc = cli.commands["calc"]
+    assert isinstance(calc, click.Group)
+    subcommands = page.split("\n.SH SUBCOMMANDS\n")[1].split("\n.SH ")[0]
+    for name in calc.commands:
+        assert f".SS zperf calc {name.replace('-', chr(92) + '-')} " in subcommands
+    assert page.count("See SUBCOMMANDS below.") == len(calc.commands)
+
+
 def test_every_option_is_in_the_man_page() -> None:
     ctx = click.Context(cli, info_name="zperf")
     for name, command in cli.commands.items():

@@ -184,3 +184,17 @@ def test_bad_files_are_one_line_errors(capsys: Capture, tmp_path: Path) -> None:
     code, _, err = run_cli(capsys, "calc", "delta", str(CALC / "paper004-table18.csv"),
                            "--base", "IMS 12", "--new", "IMS 15")
     assert code == 2 and "has no run 'IMS 12'" in err
+
+
+def test_fit_and_delta_read_their_csv_as_text(tmp_path: Path) -> None:
+    """The helper both share keeps every cell as written; each decides what a number is."""
+    from zperf.cli.calc.csv_input import read_csv
+    from zperf.errors import InputError
+
+    (tmp_path / "runs.csv").write_text("# 004 Table 18\nMetric,IMS 14\nITR,\"1,916.59\"\n"
+                                       "Busy,81.50%\n")
+    frame = read_csv(str(tmp_path / "runs.csv"))
+    assert frame.columns == ["Metric", "IMS 14"]
+    assert frame.rows() == [("ITR", "1,916.59"), ("Busy", "81.50%")]
+    with pytest.raises(InputError, match=r"none\.csv: cannot read the CSV: No such file"):
+        read_csv(str(tmp_path / "none.csv"))

@@ -18,7 +18,7 @@ import click
 from jinja2 import Environment, PackageLoader
 
 from zperf import __version__
-from zperf.cli.calc import man_sections as calc_man_sections
+from zperf.cli.calc import PAPERS
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
 
@@ -100,11 +100,39 @@ PAGES: dict[str, dict[str, Any]] = {
     "zperf-parse": {"extra": [INPUT, *(_columns(SCHEMAS[t]) for t in table_names()),
                               _columns(SCHEMAS["problems"]), EXIT_STATUS],
                     "see_also": ".BR zperf (1)"},
-    "zperf-calc": {"extra": [*calc_man_sections(_roff), EXIT_STATUS], "see_also": ".BR zperf (1)"},
+    "zperf-calc": {"extra": [{"title": "SOURCES", "paragraphs": [_roff(PAPERS)]}, EXIT_STATUS],
+                   "see_also": ".BR zperf (1)"},
 }
 
 #: Page of a command that PAGES does not describe further.
 DEFAULT_PAGE: dict[str, Any] = {"extra": [EXIT_STATUS], "see_also": ".BR zperf (1)"}
+
+
+def _subcommands(group: click.Group, group_ctx: click.Context) -> dict[str, Any]:
+    """The SUBCOMMANDS section of a command group's page (``zperf calc``): each
+    subcommand's usage, help (for calc, its formula and source) and options.
+
+    Subcommands get no page of their own, as ``git remote add`` lives in
+    git-remote(1): one page per command typed after ``zperf``, found by
+    ``man zperf-NAME``, holds everything under it.
+
+    The contexts descend from zperf's own (``group_ctx``), so each subcommand
+    lists its help option as ``--help`` prints it (-h, --help).  click caches a
+    command's help option on first use, and a context without zperf's settings
+    would make the page depend on what ran before it.
+    """
+    entries = []
+    for sub_name, command in sorted(group.commands.items()):
+        ctx = click.Context(command, info_name=sub_name, parent=group_ctx)
+        usage = " ".join(command.collect_usage_pieces(ctx))
+        lines = [f".SS {_roff(ctx.command_path)} {_roff(usage)}",
+                 _roff(" ".join((command.help or "").split()))]
+        for param in command.get_params(ctx):
+            record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
+            if record is not None:
+                lines += [".TP", f".B {_roff(record[0])}", _roff(record[1])]
+        entries.append("\n".join(lines))
+    return {"title": "SUBCOMMANDS", "paragraphs": entries}
 
 
 def page_names() -> list[str]:
@@ -127,17 +155,22 @@ def render(group: click.Group, name: str) -> str:
         assert sub is not None
         command = sub
         ctx = click.Context(command, info_name=name.removeprefix("zperf-"), parent=parent)
+    page = dict(PAGES.get(name, DEFAULT_PAGE))
     commands = []
     if isinstance(command, click.Group):
-        commands = [{"name": n, "short": _roff(c.get_short_help_str(200)),
-                     "page": f"zperf\\-{n}"}
+        # zperf's commands each have a page; a group's subcommands are on the group's page.
+        nested = command is not group
+        commands = [{"name": _roff(n), "short": _roff(c.get_short_help_str(200)),
+                     "see": "See SUBCOMMANDS below." if nested else f"See\n.BR zperf\\-{n} (1)."}
                     for n, c in sorted(command.commands.items())]
+        if nested:
+            page["extra"] = [_subcommands(command, ctx), *page["extra"]]
     return template.render(
         title=name.upper().replace("-", "\\-"), name=_roff(name.replace("-", " ")),
         version=__version__, short=_roff(command.get_short_help_str(200)),
         usage=_roff(" ".join(command.collect_usage_pieces(ctx))),
         description=_paragraphs(command.help or ""), commands=commands,
-        options=_options(command, ctx), **PAGES.get(name, DEFAULT_PAGE))
+        options=_options(command, ctx), **page)
 
 
 def write_all(folder: Path) -> list[Path]:
