@@ -35,6 +35,7 @@ from zperf.formats import _decode as dec
 from zperf.formats._tally import Tally
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.physical import Batch
+from zperf.formats.smf.record_checks import Checks, subset
 from zperf.formats.smf.type70_checks import (
     check_cores,
     check_layout,
@@ -43,7 +44,6 @@ from zperf.formats.smf.type70_checks import (
     flatten,
 )
 from zperf.formats.smf.type72 import _release, _text
-from zperf.formats.smf.type72_checks import Checks, subset
 from zperf.tables.cpu import CPU, CPU_LPAR, PROCESSOR_TYPES
 
 F = npt.NDArray[Any]

@@ -5,7 +5,7 @@ header, a triplet pointing past the end, sections too short for the fields
 the decoder reads, a partition claiming logical processor sections the
 record does not have, a processor naming a CPU type that is not there, two
 partitions with the same number.  Each is one clear reason on the record
-(collected by :class:`~zperf.formats.smf.type72_checks.Checks`, which reports
+(collected by :class:`~zperf.formats.smf.record_checks.Checks`, which reports
 the earliest bad record first), never an index error later on.
 """
 
@@ -18,9 +18,7 @@ import numpy.typing as npt
 
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.type72_checks import Checks
-
-Ints = npt.NDArray[Any]
+from zperf.formats.smf.record_checks import Checks, Ints, check_triplets
 
 #: Sections the decoder needs, with the bytes each must have at least.
 _MINIMUM = (("PR", f70.PRODUCT70.end_of("SMF70SNM")), ("CC", f70.CTL_MIN_LENGTH),
@@ -45,20 +43,7 @@ def check_layout(batch: Batch, checks: Checks) -> tuple[npt.NDArray[np.void], di
     trn = head["SMF70TRN"].astype(np.int64)
     checks.fail(trn < MIN_TRIPLETS, lambda i: f"SMF70TRN is {trn[i]}: a 70.1 record has at "
                                               f"least {MIN_TRIPLETS} triplets")
-    area_end = 28 + 8 * trn
-    trip: dict[str, Ints] = {}
-    for k, code in enumerate(f70.SECTIONS):
-        present = trn > k
-        s = np.where(present, head[f"SMF70{code}S"].astype(np.int64), 0)
-        ln = np.where(present, head[f"SMF70{code}L"].astype(np.int64), 0)
-        n = np.where(present, head[f"SMF70{code}N"].astype(np.int64), 0)
-        trip[code + "S"], trip[code + "L"], trip[code + "N"] = s, ln, n
-        where = 28 + 8 * k
-        checks.fail((n > 0) & ((s < area_end) | (s + ln * n > length)),
-                    lambda i, s=s, ln=ln, n=n, code=code, where=where:
-                    f"the {f70.section_name(code)} section triplet at +0x{where:X} (offset "
-                    f"{s[i]}, length {ln[i]}, count {n[i]}) points outside the record "
-                    f"({length[i]} bytes)")
+    trip = check_triplets(head, "SMF70", f70.SECTIONS, checks, describe=f70.section_name)
     for code, minimum in _MINIMUM:
         needed = trip[code + "N"] > 0
         if code in ("PR", "CC"):

@@ -21,7 +21,8 @@ from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.type72_checks import Checks, check_layout, check_periods, subset
+from zperf.formats.smf.record_checks import Checks, subset
+from zperf.formats.smf.type72_checks import check_layout, check_periods
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 # numpy's overloads are too narrow for mixed int/float/object columns under

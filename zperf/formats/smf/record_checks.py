@@ -1,0 +1,95 @@
+"""What the SMF 70.1 and 72.3 record checks share: the reasons collected per
+record, and the check that every section a triplet describes lies in the record.
+
+RMF records (types 70 to 79) locate their sections with triplets after the
+standard header: SMFxxTRN at +0x18 counts them, and from +0x1C each is 8
+bytes, the offset of the first section (4), the length of one (2) and their
+number (2).  A damaged triplet must become one clear reason on its record
+before any decoder reads through it, not an index error or a silently wrong
+value later on.  Checks run vectorized over a batch of records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from zperf.formats._tally import Tally
+from zperf.formats.smf.physical import Batch
+
+Ints = npt.NDArray[Any]
+
+#: Where the first triplet starts (after the 24-byte header, SMFxxTRN and 2 reserved bytes).
+TRIPLETS_START = 28
+#: Bytes per triplet: offset (4), length of one section (2), number of sections (2).
+TRIPLET_SIZE = 8
+
+
+class Checks:
+    """Collects per-record reasons; the earliest bad record is reported first.
+
+    The first reason found for a record is the one kept, so the order of the
+    checks decides which of several faults a damaged record is reported for,
+    and ``raise`` names the same record whatever the batch boundaries.
+    """
+
+    def __init__(self, batch: Batch) -> None:
+        self.batch = batch
+        self.ok = np.ones(len(batch.starts), dtype=bool)
+        self.reasons: dict[int, str] = {}
+
+    def fail(self, bad: npt.NDArray[np.bool_], message: object) -> None:
+        """Mark records as bad; ``message(i)`` builds the reason of record ``i``."""
+        for i in np.flatnonzero(bad & self.ok).tolist():
+            self.reasons[i] = message(i)  # type: ignore[operator]
+        self.ok &= ~bad
+
+    def report(self, tally: Tally) -> None:
+        b = self.batch
+        for i in sorted(self.reasons):
+            start, length = int(b.starts[i]), int(b.lengths[i])
+            tally.problem(self.reasons[i], record=int(b.numbers[i]), offset=int(b.offsets[i]),
+                          raw=bytes(b.data[start : start + length]))
+
+
+def subset(batch: Batch, keep: npt.NDArray[np.bool_]) -> Batch:
+    """The records of ``batch`` where ``keep`` is true."""
+    return Batch(batch.data, batch.starts[keep], batch.lengths[keep], batch.numbers[keep],
+                 batch.offsets[keep])
+
+
+def check_triplets(head: npt.NDArray[np.void], prefix: str, sections: Sequence[str],
+                   checks: Checks, describe: Callable[[str], str] = str) -> dict[str, Ints]:
+    """Read every section triplet of the batch and fail the records where one
+    points outside the record.
+
+    ``head`` holds each record's header and triplets as gathered rows with the
+    fields ``{prefix}TRN`` and ``{prefix}{code}S``/``L``/``N`` for each code
+    of ``sections``, in triplet order.  Sections of a record must start after
+    its triplets and end within its length; a triplet the record does not have
+    (older releases write fewer) is an absent section, offset, length and
+    count 0, and a count of 0 is never checked.  ``describe(code)`` names the
+    section in the reason, e.g. "the SC section triplet at +0x3C (offset 1400,
+    length 792, count 1) points outside the record (1300 bytes)".
+
+    Returns ``{code + 'S'|'L'|'N': values per record}`` as int64, so that
+    offset + length x count cannot wrap.
+    """
+    length = checks.batch.lengths
+    trn = head[f"{prefix}TRN"].astype(np.int64)
+    area_end = TRIPLETS_START + TRIPLET_SIZE * trn
+    trip: dict[str, Ints] = {}
+    for k, code in enumerate(sections):
+        present = trn > k
+        s, ln, n = (np.where(present, head[f"{prefix}{code}{part}"].astype(np.int64), 0)
+                    for part in "SLN")
+        trip[code + "S"], trip[code + "L"], trip[code + "N"] = s, ln, n
+        where, label = TRIPLETS_START + TRIPLET_SIZE * k, describe(code)
+        checks.fail((n > 0) & ((s < area_end) | (s + ln * n > length)),
+                    lambda i, s=s, ln=ln, n=n, label=label, where=where:
+                    f"the {label} section triplet at +0x{where:X} (offset {s[i]}, length "
+                    f"{ln[i]}, count {n[i]}) points outside the record ({length[i]} bytes)")
+    return trip
