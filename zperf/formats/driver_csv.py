@@ -27,7 +27,6 @@ from zperf.formats import driver_csvtext as text
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.driver_intervals import summarise
-from zperf.formats.driver_times import parse as parse_times
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 
 SOURCE_FORMAT = "driver-csv"
@@ -80,18 +79,15 @@ def read_driver_csv(
         raise ParseError(file, "a column name appears twice in the header", line=1, offset=0)
     start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     rows = text.read_rows(data, names, sep, header=True, start=start)
-    frame = rows.frame
     kinds = {n: KINDS[n] for n in names if n in KINDS}
-    values, reasons = text.converted(frame, kinds, required=("elapsed_ms",))
-    times = parse_times(frame.get_column("start_ts"), "start_ts", pattern=timestamp_format,
-                        timezone=timezone)
-    reason = pl.select(pl.coalesce(times.problems, reasons)).to_series()
-    bad = [(int(rows.index[i]), r) for i, r in enumerate(reason.to_list()) if r is not None]
+    good, problems = text.typed_rows(rows.frame, kinds, required=("elapsed_ms",),
+                                     time_column="start_ts", time_name="start",
+                                     pattern=timestamp_format, timezone=timezone)
+    bad = [(int(rows.index[i]), r) for i, r in problems]
     text.report(tally, data, rows, rows.problems + bad, "request")
     tally.read = rows.read
     tally.other = rows.blank
     tally.parsed = tally.read - tally.skipped - tally.other
-    good = values.with_columns(times.values.alias("start")).filter(reason.is_null())
     if good.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     label = pl.col("label") if "label" in good.columns else pl.lit(None, dtype=pl.String)

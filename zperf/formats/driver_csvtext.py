@@ -12,7 +12,9 @@ with its record's line number and byte offset.
 
 Values are converted column-wise too: each column has a kind (integer,
 number, boolean, text) and the first value that does not convert on a row
-gives that row's problem text, built by polars expressions.
+gives that row's problem text, built by polars expressions.  The driver
+readers (request CSV, JMeter CSV and XML) also read each row's time stamp,
+in one step with the values (:func:`typed_rows`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy.typing as npt
 import polars as pl
 
 from zperf.formats._tally import Tally
+from zperf.formats.driver_times import parse as parse_times
 
 CHUNK = 1 << 26  # bytes scanned at a time (bounds the scan's temporary memory)
 SEPARATORS = ",;\t|"
@@ -281,3 +284,23 @@ def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequen
         texts = frame[index].select(pl.coalesce(reasons)).to_series()
         problems = problems.scatter(index, texts)
     return out, problems
+
+
+def typed_rows(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequence[str],
+               time_column: str, time_name: str, pattern: str | None = None,
+               timezone: str | None = None) -> tuple[pl.DataFrame, list[tuple[int, str]]]:
+    """A driver log's string columns as values: (the rows that read, [(row, problem)]).
+
+    The good rows keep the converted ``kinds`` columns plus the time stamp of
+    ``time_column`` parsed into ``time_name`` (``pattern`` and ``timezone`` as
+    for :func:`zperf.formats.driver_times.parse`).  A bad row is given by its
+    position in ``frame`` and one problem: its time stamp's if that does not
+    read, else its first value's.
+    """
+    values, reasons = converted(frame, kinds, required=required)
+    times = parse_times(frame.get_column(time_column), time_column, pattern=pattern,
+                        timezone=timezone)
+    reason = pl.select(pl.coalesce(times.problems, reasons)).to_series()
+    problems = [(i, r) for i, r in enumerate(reason.to_list()) if r is not None]
+    good = values.with_columns(times.values.alias(time_name)).filter(reason.is_null())
+    return good, problems

@@ -30,7 +30,6 @@ from zperf.formats import driver_csvtext as text
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.driver_intervals import summarise
-from zperf.formats.driver_times import parse as parse_times
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 
 SOURCE_FORMAT = "jmeter-csv"
@@ -151,14 +150,11 @@ def samples_of(frame: pl.DataFrame, *, timestamp_format: str | None = None,
     else:
         rows = list(range(frame.height))
     kinds = {n: KINDS[n] for n in USED if n in frame.columns}
-    values, reasons = text.converted(frame, kinds, required=("elapsed",))
-    times = parse_times(frame.get_column("timeStamp"), "timeStamp", pattern=timestamp_format,
-                        timezone=timezone)
-    reason = pl.select(pl.coalesce(times.problems, reasons)).to_series()
-    problems = [(rows[i], r) for i, r in enumerate(reason.to_list()) if r is not None]
-    good = reason.is_null()
-    values = values.with_columns(times.values.alias("__ts__")).filter(good)
-    return _samples(values, timestamp, transactions), problems, repeats
+    values, problems = text.typed_rows(frame, kinds, required=("elapsed",),
+                                       time_column="timeStamp", time_name="__ts__",
+                                       pattern=timestamp_format, timezone=timezone)
+    return (_samples(values, timestamp, transactions), [(rows[i], r) for i, r in problems],
+            repeats)
 
 
 def _col(frame: pl.DataFrame, name: str, dtype: pl.DataType) -> pl.Expr:
