@@ -63,22 +63,27 @@ def _listing() -> pl.DataFrame:
 @click.option("--exact", is_flag=True, help="No variation: every interval as published.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="rdw", show_default=True,
               help="SMF dump framing: RDWs, BDW blocks, or VBS spanned records.")
-@click.option("--layout", type=click.Choice(list(LAYOUTS)), default="V2R4", show_default=True,
-              help="Release layout of the RMF Workload Activity listings.")
+@click.option("--layout", type=click.Choice(list(LAYOUTS)), default=None,
+              help="Release layout of the RMF Workload Activity listings (default: the "
+                   "scenario's z/OS release if it is one of these, else V2R4).")
 @click.option("--check", "check_only", is_flag=True,
               help="Simulate, parse and analyze, and print every published figure beside "
                    "the reproduced one (exit 1 if one does not agree).")
 @click.argument("scenario", metavar="SCENARIO|list")
 def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool, variant: str,
-                     layout: str, check_only: bool, fmt: str | None, output: str) -> None:
+                     layout: str | None, check_only: bool, fmt: str | None, output: str) -> None:
     """Write the input files of a benchmark run from the reference papers.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
     the tables it reproduces. `zperf simulate SCENARIO` writes a run folder
-    (SMF dump with 70.1 and 72.3 records, RMF Workload Activity listings, a
-    run.toml for zperf analyze, and manifest.json saying what each file is,
-    the seed and the zperf version). SCENARIO is a catalogue id or a
-    scenario TOML file.
+    (SMF dump with 70.1 and 72.3 records, RMF Workload Activity listings, for
+    CICS runs DFHSTUP and DFH0STAT statistics and SMF 110.2, the driver's
+    report or JTL request log, a run.toml for zperf analyze, and
+    manifest.json saying what each file is, the seed and the zperf version).
+    SCENARIO is a catalogue id or a scenario TOML file. --check also shows
+    which files each figure came back from (every copy must agree) and, for
+    paper 000's cost model, the costs it predicts that the paper prints no
+    number for.
 
     \b
     Examples:
@@ -105,13 +110,15 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
         result = check(spec, Path(out_dir) if out_dir else None, seed=seed, exact=exact,
                        variant=variant)
         shown = (result.select("metric", "lpar", "printed", "reproduced_as_printed", "note",
-                               "source") if fmt == "table" else result)
+                               "from", "source") if fmt == "table" else result)
         report.render(shown, fmt, output, table="check", terminal=terminal)
-        counts = dict(result.group_by("note").len().iter_rows())
+        notes = result["note"].str.replace(r"^differs: .*", "differs between files")
+        counts = dict(notes.value_counts().iter_rows())
+        figures = result.filter(pl.col("published").is_not_null()).height
         click.echo("zperf: " + ", ".join(f"{n} {note}" for note, n in sorted(counts.items()))
-                   + f" (of {result.height} published figures; "
+                   + f" (of {figures} published figures; "
                    + ("exact" if exact else f"with noise, seed {seed}") + ")", err=True)
-        if counts.get("differs"):
+        if result["note"].str.starts_with("differs").any():
             sys.exit(1)
         return
     target = Path(out_dir or spec["scenario"]["id"])

@@ -18,54 +18,33 @@ per LPAR, ``run.toml`` (the run description zperf analyze reads) and
 from __future__ import annotations
 
 import datetime as dt
+import io
 import json
 import random
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from zperf import __version__
 from zperf.calc.analysis import slug
-from zperf.formats.cics_writer import write_dfhstup
-from zperf.formats.driver_writer import write_iwl_log
 from zperf.formats.ims_pa_writer import write_ims_pa_csv
 from zperf.formats.rmf_cpu_writer import write_cpu_report
-from zperf.formats.rmf_wlmgl_writer import write_listing
-from zperf.formats.smf import writer
+from zperf.formats.rmf_wlmgl_writer import LAYOUTS, write_listing
+from zperf.formats.smf import read_smf72, writer
 from zperf.formats.smf.writer70 import activity_from_row, build_type70_1
 from zperf.formats.smf.writer110 import build_type110_2
+from zperf.sim import extract, sidefiles, zcee
+from zperf.sim.sidefiles import DB2ENTRY_FIGURES, DRIVER_FIGURES
+
+__all__ = ["DB2ENTRY_FIGURES", "DRIVER_FIGURES", "VARIANTS", "LparTarget", "simulate",
+           "targets"]
 
 VARIANTS = ("rdw", "bdw", "vbs")
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
 #: Relative standard deviation of interval-to-interval variation with noise on.
 NOISE = 0.01
-#: The catalogue's driver.* figures (a WSWS engine report) -> driver table columns, scale.
-DRIVER_FIGURES: dict[str, tuple[str, float]] = {
-    "driver.time_limit_seconds": ("time_limit_seconds", 1.0),
-    "driver.run_seconds": ("run_seconds", 1.0),
-    "driver.clients_completed": ("clients_completed", 1.0),
-    "driver.page_elements": ("page_elements", 1.0),
-    "driver.page_element_throughput_per_sec": ("page_elements_per_sec", 1.0),
-    "driver.transactions": ("transactions", 1.0),
-    "driver.transaction_throughput_per_sec": ("transactions_per_sec", 1.0),
-    "driver.network_io_errors": ("network_errors", 1.0),
-    "driver.web_server_errors": ("server_errors", 1.0),
-    "driver.pages_retrieved": ("pages", 1.0),
-    "driver.page_throughput_per_sec": ("pages_per_sec", 1.0),
-    "driver.http_read_mb": ("read_mb", 1.0),
-    "driver.http_written_mb": ("written_mb", 1.0),
-    "driver.page_element_resp_s": ("resp_avg_ms", 1000.0),
-}
-#: The catalogue's cics.db2entry_* figures (DFHSTUP REQUESTS columns) -> db2entry columns.
-DB2ENTRY_FIGURES: dict[str, str] = {
-    "cics.db2entry_call_count": "calls", "cics.db2entry_signon_count": "signons",
-    "cics.db2entry_partial_signon": "partial_signons", "cics.db2entry_commit_count": "commits",
-    "cics.db2entry_abort_count": "aborts", "cics.db2entry_single_phase": "single_phase",
-    "cics.db2entry_thread_create": "thread_create", "cics.db2entry_thread_reuse": "thread_reuse",
-    "cics.db2entry_thread_terms": "thread_terms",
-    "cics.db2entry_thread_waits_overflows": "thread_waits_overflows",
-}
 _ADJ = 213  # R723MADJ (1/16 µs per SU): about 75,000 SU/s, a z14 7xx CP (modeled)
 
 
@@ -144,11 +123,78 @@ def _class_name(ref: str) -> str:
     return ref.split(":", 1)[-1].upper()
 
 
+def default_layout(scenario: Mapping[str, Any]) -> str:
+    """The listing layout of the scenario's z/OS release (003's extract is V2R1), else V2R4."""
+    release = str(scenario.get("rmf", {}).get("zos_release") or "")
+    return release if release in LAYOUTS else "V2R4"
+
+
+def _zos_level(release: str) -> str:
+    """'V2R1' -> 'ZV020100', SMF72MVS as z/OS writes it."""
+    found = re.fullmatch(r"V(\d+)R(\d+)", release)
+    return f"ZV{int(found[1]):02d}{int(found[2]):02d}00" if found else "ZV020300"
+
+
+@dataclass
+class _Work:
+    """One class's work in one interval, before it becomes 72.3 counters."""
+
+    ended: int = 0
+    resp_ms: float = 0.0
+    cpu_seconds: float = 0.0  # SERVICE TIME CPU (TCB, zIIP time included)
+    srb_seconds: float = 0.0
+    ziip_seconds: float = 0.0
+    iipcp_seconds: float = 0.0
+
+
+def _work(target: LparTarget, tx: int, transaction_class: str | None,
+          group_classes: Mapping[str, list[str]], costs: Mapping[str, zcee.Cost],
+          vary: Callable[[float], float]) -> dict[str, _Work]:
+    """Each class's work: the transaction class ends ``tx``; a group's classes share its
+    CPU equally, from its published (or modeled) µs/tran or from a cost model.  A class
+    that counts transactions and belongs to a group is one class, one record."""
+    work: dict[str, _Work] = {}
+    if transaction_class:
+        work[transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms)
+    for group, classes in group_classes.items():
+        cost = costs.get(group)
+        share = tx / 1e6 / len(classes)
+        for name in classes:
+            item = work.setdefault(name, _Work())
+            if cost is not None:  # paper 000: fixed + per byte, SRB and zIIP-eligible parts
+                total = vary(cost.total_us) * share
+                item.srb_seconds = cost.srb_us * share
+                item.cpu_seconds = total - item.srb_seconds
+                item.iipcp_seconds = total * cost.eligible_us / cost.total_us
+            else:
+                item.cpu_seconds = vary(target.group_cpu_us.get(group, 0.0)) * share
+                item.ziip_seconds = vary(target.group_ziip_us.get(group, 0.0)) * share
+    return work
+
+
+def _period(item: _Work, seconds: float) -> dict[str, object]:
+    return writer.period_values(
+        interval_seconds=seconds, adj=_ADJ, ended=item.ended, executed=item.ended,
+        cpu_seconds=item.cpu_seconds, srb_seconds=item.srb_seconds,
+        iip_seconds=item.ziip_seconds, iipcp_seconds=item.iipcp_seconds, resp_ms=item.resp_ms)
+
+
+def _postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
+    """The rows the RMF Postprocessor prints from the records (zperf's own 72.3 parser),
+    so that the listing shows exactly what the dump holds, rounded as RMF rounds."""
+    work, _, _ = read_smf72(io.BytesIO(writer.frame_rdw(records)), "smf.dump")
+    return work.to_dicts()
+
+
 def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bool = False,
-             variant: str = "rdw", layout: str = "V2R4") -> Path:
-    """Write the run folder of ``scenario`` to ``out``; returns the manifest's path."""
+             variant: str = "rdw", layout: str | None = None) -> Path:
+    """Write the run folder of ``scenario`` to ``out``; returns the manifest's path.
+
+    ``layout`` is the WLMGL listing's release layout (default: the scenario's z/OS
+    release when it is one, else V2R4)."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
+    layout = layout or default_layout(scenario)
     rng = random.Random(seed)
     rmf = scenario.get("rmf", {})
     seconds = float(rmf.get("interval_seconds", 60))
@@ -156,11 +202,14 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     start = rmf.get("start", DEFAULT_START)
     if isinstance(start, str):
         start = dt.datetime.fromisoformat(start)
+    release = str(rmf.get("zos_release") or "V2R3")
     run = scenario.get("run", {})
-    transaction_class = _class_name(run["transactions"][0])
+    transaction_class = (_class_name(run["transactions"][0]) if run.get("transactions")
+                         else None)
     group_classes = {g: [_class_name(c) for c in classes]
                      for g, classes in run.get("groups", {}).items()}
-    sysplex = str(scenario.get("sysplex", "PLEX1"))
+    sysplex = str(rmf.get("sysplex") or scenario.get("sysplex", "PLEX1"))
+    sid = scenario["scenario"]["id"]
 
     def vary(value: float) -> float:
         return value if exact else value * (1.0 + rng.gauss(0.0, NOISE))
@@ -168,13 +217,17 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     records: list[bytes] = [writer.dump_header(start)]
     listings: dict[str, list[dict[str, Any]]] = {}
     cpu_rows: dict[str, list[dict[str, Any]]] = {}
-    rows_of: dict[str, list[dict[str, Any]]] = {}
+    counted: list[tuple[dt.datetime, float, int]] = []  # for the driver's request log
+    costs = zcee.costs(scenario)
     lpars = targets(scenario)
     for target in lpars:
+        extracts = {name: extract.solve(fig, seconds, name=f"{sid} {name}")
+                    for name, fig in extract.figures_of(scenario, target.name).items()}
         # The window's transactions as published (ETR x window seconds), spread over the
         # intervals, so that ETR comes back exactly; with noise each interval varies.
         total = round(target.etr_per_sec * seconds * count)
         even = [total // count + (1 if i < total % count else 0) for i in range(count)]
+        class_records: list[bytes] = []
         for i in range(count):
             when = start + dt.timedelta(seconds=seconds * i)
             tx = max(1, even[i] if exact else round(vary(target.etr_per_sec) * seconds))
@@ -186,27 +239,31 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
                        "ziip_lpar_busy_pct": (vary(target.ziip_busy_pct)
                                               if target.ziips and target.ziip_busy_pct is not None
                                               else 0.0),
-                       "ziip_mvs_busy_pct": 0.0, "zos_release": "V2R3"}
+                       "ziip_mvs_busy_pct": 0.0, "zos_release": release}
             records.append(build_type70_1(activity_from_row(cpu_row, partition_name=target.name)))
             cpu_rows.setdefault(target.name, []).append(cpu_row)
-            rows = [_class_row(target, when, seconds, sysplex, transaction_class, tx,
-                               target.resp_ms, 0.0, 0.0)]
-            for group, classes in group_classes.items():
-                cpu_us = target.group_cpu_us.get(group, 0.0)
-                ziip_us = target.group_ziip_us.get(group, 0.0)
-                share = 1.0 / len(classes)  # a group's classes share its time equally
-                for name in classes:
-                    rows.append(_class_row(target, when, seconds, sysplex, name, 0,
-                                           0.0, vary(cpu_us) * tx / 1e6 * share,
-                                           vary(ziip_us) * tx / 1e6 * share))
-            rows_of.setdefault(target.name, []).append(rows[0])
-            for row in rows:
-                records += writer.build_type72_3(_interval(row))
-            listings.setdefault(target.name, []).extend(rows)
-    entries = _db2entries(scenario)
+            work = _work(target, tx, transaction_class, group_classes, costs, vary)
+            for name, item in work.items():
+                adj: int = _ADJ
+                period: Mapping[str, object] = _period(item, seconds)
+                if name in extracts:  # a published extract: its counters, at this rate
+                    found = extracts[name]
+                    factor = tx / (target.etr_per_sec * seconds) if target.etr_per_sec else 1.0
+                    adj, period = found.adj, dict(found.raw) if exact else extract.scaled(
+                        found, factor)
+                class_records += writer.build_type72_3(writer.ClassInterval(
+                    system=target.name, sysplex=sysplex, start=when, interval_seconds=seconds,
+                    class_name=name, periods=[period], report_class=True, policy="BENCH",
+                    workload="BENCH", zos_level=_zos_level(release), adj=adj))
+            if target is lpars[0]:
+                counted.append((when, seconds, tx))
+        records += class_records
+        listings[target.name] = _postprocessed(class_records)
+    entries, connection = sidefiles.db2_statistics(scenario)
+    end = start + dt.timedelta(seconds=seconds * count)
     if entries:  # the same statistics as SMF 110.2 writes them
-        records.append(build_type110_2(entries.values(), system=lpars[0].name,
-                                       when=start + dt.timedelta(seconds=seconds * count)))
+        records.append(build_type110_2(entries.values(), system=lpars[0].name, when=end,
+                                       connection=connection))
     records.append(writer.dump_trailer(start))
     out.mkdir(parents=True, exist_ok=True)
     files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
@@ -215,52 +272,40 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     for system, rows in listings.items():
         name = f"wlmgl-{system}.txt"
         (out / name).write_text(write_listing(rows, layout=layout))
-        files[name] = f"RMF Workload Activity report of {system}, {layout} layout, ASA"
-    driver = {column: item["value"] if scale == 1.0 else item["value"] * scale
-              for item in scenario.get("published", [])
-              if (column_scale := DRIVER_FIGURES.get(item["metric"])) is not None
-              for column, scale in [column_scale]}
-    for item in scenario.get("published", []):  # 'Clients completed = 0/200': of 200
-        printed = str(item.get("printed", ""))
-        if item["metric"] == "driver.clients_completed" and "/" in printed:
-            driver["clients"] = int(printed.split("/")[1])
+        files[name] = (f"RMF Workload Activity report of {system}, {layout} layout, ASA, "
+                       "printed from the dump's 72.3 records")
+    driver = sidefiles.driver_report(scenario)
     if driver:  # the load driver's end-of-run report (paper 003 Figure 5)
-        (out / "wsws-engine.log").write_text(write_iwl_log([driver]))
-        files["wsws-engine.log"] = "WebSphere Studio Workload Simulator engine output"
+        files.update(sidefiles.write_iwl(out, driver))
+    log = sidefiles.request_log(scenario)
+    if log is not None:  # one line per request (paper 000's driver: rate and bytes)
+        files.update(sidefiles.write_jtl(out, log, counted))
     for system, rows in cpu_rows.items():
         name = f"rmfcpu-{system}.txt"
         (out / name).write_text(write_cpu_report(rows))
         files[name] = f"RMF CPU Activity report of {system}, as text (ASA)"
     if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
-        (out / "dfhstup.txt").write_text(write_dfhstup(entries.values(), when=start))
-        files["dfhstup.txt"] = "CICS DFHSTUP DB2ENTRY statistics of the run"
+        files.update(sidefiles.write_cics(out, entries, connection, start=start, end=end))
     if scenario["scenario"].get("paper") == "004":  # response times come from IMS PA
         for target in lpars:
             name = f"imspa-{target.name}.csv"
-            (out / name).write_text(write_ims_pa_csv(_transit(target, rows_of[target.name])))
+            rows = [r for r in listings[target.name] if r["class_name"] == transaction_class]
+            (out / name).write_text(write_ims_pa_csv(_transit(target, rows)))
             files[name] = f"IMS PA transit extract of {target.name} (total lines)"
-    ims = sorted(n for n in files if n.startswith("imspa-"))
-    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars],
-                                            ims))
+    extra = sorted(n for n in files if n.startswith("imspa-"))
+    if log is not None:
+        extra.append(sidefiles.JTL)
+    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars], extra))
     files["run.toml"] = "run description for zperf analyze"
-    manifest = {"scenario": scenario["scenario"]["id"], "paper": scenario["scenario"]["paper"],
-                "seed": seed, "exact": exact, "variant": variant, "layout": layout,
-                "zperf_version": __version__,
-                "files": files}
+    manifest: dict[str, Any] = {
+        "scenario": sid, "paper": scenario["scenario"]["paper"], "seed": seed, "exact": exact,
+        "variant": variant, "layout": layout, "zperf_version": __version__, "files": files}
+    if scenario.get("driver"):
+        manifest["driver"] = {k: v for k, v in scenario["driver"].items()
+                              if isinstance(v, str | int | float | bool)}
     path = out / "manifest.json"
     path.write_text(json.dumps(manifest, indent=1) + "\n")
     return path
-
-
-def _db2entries(scenario: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """The run's DB2ENTRY statistics from its cics.db2entry_* figures, by entry."""
-    entries: dict[str, dict[str, Any]] = {}
-    for item in scenario.get("published", []):
-        column = DB2ENTRY_FIGURES.get(item["metric"])
-        if column is not None:
-            subject = str(item.get("subject") or "ENTRY")
-            entries.setdefault(subject, {"entry_name": subject})[column] = item["value"]
-    return entries
 
 
 def _transit(target: LparTarget, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -272,47 +317,26 @@ def _transit(target: LparTarget, rows: list[dict[str, Any]]) -> list[dict[str, A
              "total_transit_ms": row["resp_actual_ms"]} for row in rows]
 
 
-def _class_row(target: LparTarget, when: dt.datetime, seconds: float, sysplex: str, name: str,
-               ended: int, resp_ms: float, cpu_seconds: float,
-               ziip_seconds: float) -> dict[str, Any]:
-    return {"system": target.name, "sysplex": sysplex, "zos_release": "V2R3",
-            "interval_start": when, "interval_seconds": seconds, "policy": "BENCH",
-            "workload": "BENCH", "class_kind": "report", "class_name": name, "period": 1,
-            "trans_ended": ended, "trans_executed": ended, "trans_end_per_sec": ended / seconds,
-            "resp_actual_ms": resp_ms, "cpu_seconds": cpu_seconds, "srb_seconds": 0.0,
-            "iip_seconds": ziip_seconds,
-            "appl_cp_pct": (cpu_seconds - ziip_seconds) / seconds * 100,
-            "appl_iip_pct": ziip_seconds / seconds * 100}
-
-
-def _interval(row: Mapping[str, Any]) -> writer.ClassInterval:
-    seconds = float(row["interval_seconds"])
-    period = writer.period_values(
-        interval_seconds=seconds, adj=_ADJ, ended=int(row["trans_ended"]),
-        executed=int(row["trans_executed"]), cpu_seconds=float(row["cpu_seconds"]),
-        iip_seconds=float(row["iip_seconds"]), resp_ms=float(row["resp_actual_ms"]))
-    return writer.ClassInterval(
-        system=row["system"], sysplex=row["sysplex"], start=row["interval_start"],
-        interval_seconds=seconds, class_name=row["class_name"], periods=[period],
-        report_class=True, policy=row["policy"], workload=row["workload"],
-        zos_level="ZV020300", adj=_ADJ)
-
-
 def _framed(records: Sequence[bytes], variant: str) -> bytes:
     if variant == "rdw":
         return writer.frame_rdw(records)
     return writer.frame_bdw(records, spanned=variant == "vbs")
 
 
-def _run_toml(scenario: Mapping[str, Any], systems: list[str], ims: list[str]) -> str:
-    """The run description; with IMS PA extracts, the response time is IMS PA's."""
+def _run_toml(scenario: Mapping[str, Any], systems: list[str], extra: list[str]) -> str:
+    """The run description; with IMS PA extracts the response time is IMS PA's, with a
+    driver request log (``[run] rate_from = "driver"``) the rate is the driver's."""
     run = scenario.get("run", {})
+    ims = any(n.startswith("imspa-") for n in extra)
     lines = [f"name = {json.dumps(scenario['scenario']['id'])}",
-             f"sources = {json.dumps(['smf.dump', *ims])}",
+             f"sources = {json.dumps(['smf.dump', *extra])}",
              *(['response_from = "ims"'] if ims else []),
-             f"systems = {json.dumps(systems)}",
-             f"transactions = {json.dumps(list(run['transactions']))}",
-             "", "[groups]"]
+             f"systems = {json.dumps(systems)}"]
+    if run.get("rate_from") == "driver":
+        lines.append('rate_from = "driver"')
+    else:
+        lines.append(f"transactions = {json.dumps(list(run['transactions']))}")
+    lines += ["", "[groups]"]
     for group, classes in run.get("groups", {}).items():
         lines.append(f"{json.dumps(group)} = {json.dumps(list(classes))}")
     return "\n".join(lines) + "\n"
