@@ -53,7 +53,9 @@ def test_the_catalogue_covers_the_papers() -> None:
     assert sum(i.startswith("ims15-otma-") for i in IDS) == 18          # Table 35
     assert sum(i.startswith("ims15-esaf-") for i in IDS) == 6           # Tables 37-39
     assert {"ims15-fast-path-encryption", "ims15-jmp-64bit"} <= set(IDS)  # 32, 36
-    assert sum(i.startswith("zcee-car100-") for i in IDS) == 8          # 000 Tables 1-2
+    assert sum(i.startswith("zcee-car100-") for i in IDS) == 16         # 000 Tables 1-2, ...
+    assert sum(i.endswith("-clients") for i in IDS) == 4     # §14.1 at 200-500 clients
+    assert {f"zcee-car100-odo-{n}" for n in (10, 20, 40, 50, 60, 80)} <= set(IDS)  # §11.2
     assert sum(i.startswith("cics52-liberty-") for i in IDS) == 8       # 003 T2 .. T2 JTA
     assert "ztpf-soap-provider" in IDS
 

@@ -45,6 +45,9 @@ PREFIX = "zcee."
 #: Bytes of one ODO element in the response copybook (000 Figure 3).
 CAR_BYTES = 240
 DEALER_BYTES = 124
+#: Where a predicted cost would be compared, and why it cannot be.
+UNPRINTED = ("000 cost model (zcee.* in [[modeled]]); Figure 9 (scenarios) and Figure 10 (ODO "
+             "20-100 cars) show the cost as bars without printed values")
 PARAMETERS = ("fixed_us", "json_byte_us", "sor_byte_us", "srb_us", "not_ziip_eligible_us")
 
 
