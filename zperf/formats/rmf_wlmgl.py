@@ -24,11 +24,14 @@ from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.listing import Listing, listing_table
 from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows
-from zperf.formats.rmf_wlmgl_state import Reader, _Block
+from zperf.formats.rmf_wlmgl_state import Reader, _Header, key_values
+from zperf.formats.rmf_wlmgl_walk import Walk, walk
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 _MARKS = ("W O R K L O A D", "WORKLOAD ACTIVITY", "REPORT CLASS=", "SERVICE CLASS=",
           "REPORT BY: POLICY=")
+_BUCKET = (r"^\s*(?<op><=|<|>)\s*(?<limit>\d+(?:\.\d+)+)\s+(?<cum>\d+[KM]?)\s+"
+           r"(?<count>\d+[KM]?)\b")
 _KEYS = ["source", "sysplex", "system", "interval_start", "class_kind", "class_name", "period"]
 
 
@@ -43,131 +46,144 @@ def read_wlmgl(data: bytes, file: str, *,
     """
     tally = Tally(file, on_error)
     listing = listing_table(data)
-    reader = Reader(file, tally, collect=True)
-    _follow(listing, reader)
-    work, dist = _settle(listing, reader, read_rows(listing, reader))
-    return work.drop("_block"), dist, tally
+    found = walk(listing, tally)
+    rows = read_rows(listing, found)
+    builder = _Builder(file, tally, listing, found, rows)
+    work, dist = builder.build()
+    return work, dist, tally
 
 
-def _follow(listing: Listing, reader: Reader) -> None:
-    """Pass 1: feed the reader every line that is not plainly a data row.
+class _Builder:
+    """Pass 3: one row per block, the slow ones read again by the careful reader."""
 
-    A plain line (no '=', ':', '-', heading word or distribution mark) read
-    while the reader is inside a block band is a data row: such runs are
-    handed over whole, without a Python call per line.
-    """
-    text = listing.text
-    blank = (text.str.len_bytes() == 0).to_numpy()
-    lead = text.str.strip_chars_start().str.slice(0, 1)
-    # Lines with these go to the reader one by one too: page headers and the
-    # like (in a band they are data rows, which the reader then also says).
-    marked = pl.any_horizontal(*(text.str.contains(s, literal=True)
-                                 for s in ("=", ":", "ACTIVITY", "A C T", "-", "HHH", "SYSPLEX",
-                                           "RPT VERSION", "POLICY ACTIVATION", "GOAL", "PAGE")))
-    plain = (~pl.select(marked).to_series().to_numpy() & ~blank & ~listing.new_page
-             & ~lead.is_in(["<", ">"]).to_numpy())
-    others = np.flatnonzero(~plain & ~blank)
-    lines = listing.lines(others)
-    previous = 0
-    for index, line in zip(others.tolist(), lines, strict=True):
-        if previous < index:
-            _plain_run(listing, reader, plain, previous, index)
-        reader.position = index
-        reader.feed(line)
-        previous = index + 1
-    if previous < len(listing):
-        _plain_run(listing, reader, plain, previous, len(listing))
-    reader.position = len(listing)
-    reader.close(at_end=True)
+    def __init__(self, file: str, tally: Tally, listing: Listing, found: Walk,
+                 rows: RowValues) -> None:
+        self.file, self.tally, self.listing, self.found = file, tally, listing, found
+        self.values = rows.values
+        self.slow = found.slow | rows.slow
+        if found.blocks:
+            self.slow.add(found.blocks - 1)  # the last may be cut short: the careful reader says
+        self.helper = Reader(file, Tally(file, "skip"))
 
+    def build(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        found = self.found
+        headers = self._table(found.headers, self._header_values, "header")
+        keys = self._table(found.keys, key_values, "key")
+        goals = self._table(found.goals, lambda g: g, "goal")
+        blocks = pl.DataFrame({"_block": np.arange(found.blocks, dtype=np.int64),
+                               "header": found.header, "key": found.key, "goal": found.goal},
+                              schema={"_block": pl.Int64, "header": pl.Int64, "key": pl.Int64,
+                                      "goal": pl.Int64})
+        self.slow |= set(blocks.filter(pl.col("header").is_in(self.bad_headers)
+                                       | pl.col("key").is_in(self.bad_keys))["_block"].to_list())
+        fast = blocks.filter(~pl.col("_block").is_in(sorted(self.slow)))
+        fast = (fast.join(headers, on="header", how="left")
+                .join(keys, on="key", how="left").join(goals, on="goal", how="left")
+                .join(self._raw(), on="_block", how="left")
+                .drop("header", "key", "goal"))
+        if self.values.height:
+            fast = fast.join(self.values.rename({"block": "_block"}), on="_block", how="left")
+        self.tally.parsed += fast.height
+        slow_rows, slow_buckets = self._again()
+        frames = [fast] + ([pl.DataFrame(slow_rows, infer_schema_length=None)] if slow_rows
+                           else [])
+        work = pl.concat([WORKLOAD.conform(f).with_columns(f["_block"].cast(pl.Int64))
+                          for f in frames]).sort("_block")
+        dist = pl.concat([self._buckets(fast["_block"]), slow_buckets])
+        return work.drop("_block"), self._distribution(work, dist)
 
-def _plain_run(listing: Listing, reader: Reader, plain: np.ndarray[Any, Any], first: int,
-               end: int) -> None:
-    if reader.ready:
-        reader.collect_rows(first, end)
-        return
-    indices = np.flatnonzero(plain[first:end]) + first
-    for index, line in zip(indices.tolist(), listing.lines(indices), strict=True):
-        reader.position = index
-        reader.feed(line)
-        if reader.ready:
-            reader.collect_rows(index + 1, end)
-            return
+    bad_headers: list[int]
+    bad_keys: list[int]
 
+    def _table(self, items: list[Any], convert: Any, name: str) -> pl.DataFrame:
+        """One row per distinct header, key set or goal, with the columns it gives."""
+        rows, bad = [], []
+        for i, item in enumerate(items):
+            try:
+                rows.append({name: i, **convert(item)})
+            except ValueError:
+                bad.append(i)
+        setattr(self, f"bad_{name}s", bad)
+        if not rows:
+            return pl.DataFrame({name: pl.Series([], dtype=pl.Int64)})
+        return pl.DataFrame(rows, infer_schema_length=None).with_columns(pl.col(name)
+                                                                          .cast(pl.Int64))
 
-def _settle(listing: Listing, reader: Reader,
-            found: RowValues) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Pass 3: one row per block; slow blocks are read again line by line."""
-    fast_rows: list[dict[str, Any]] = []
-    slow_rows: list[dict[str, Any]] = []
-    buckets: list[tuple[int, list[tuple[float | None, int]]]] = []
-    for block in reader.blocks:
-        if block.index in found.slow:
-            row = _again(listing, reader, block)
-            if row is not None:
-                slow_rows.append({**row, "_block": block.index})
-                buckets.append((block.index, block.buckets))
-            continue
-        block.rows_in_band = found.rows_in_last_band.get(block.index, 0)
-        before = len(reader.rows)
-        reader.settle(block)
-        if len(reader.rows) > before:
-            fast_rows.append({**reader.rows.pop(), "_block": block.index})
-            buckets.append((block.index, reader.buckets.pop()))
-    work = _workload(fast_rows, slow_rows, found.values)
-    return work, _distribution(work, buckets)
+    def _header_values(self, header: tuple[Any, ...]) -> dict[str, Any]:
+        return self.helper._header_values(_Header(*header))
 
+    def _raw(self) -> pl.DataFrame:
+        """The state-sample lines of each block, joined as the careful reader keeps them."""
+        raw = self.found.raw_lines
+        if not raw:
+            return pl.DataFrame({"_block": pl.Series([], dtype=pl.Int64),
+                                 "state_samples_raw": pl.Series([], dtype=pl.String)})
+        lines = np.array(raw, dtype=np.int64)
+        return (pl.DataFrame({"_block": lines[:, 1],
+                              "state_samples_raw": self.listing.text.gather(lines[:, 0])})
+                .group_by("_block", maintain_order=True)
+                .agg(pl.col("state_samples_raw").str.join("\n")))
 
-def _again(listing: Listing, reader: Reader, block: _Block) -> dict[str, Any] | None:
-    """Read one block again with the careful line-by-line reader."""
-    scratch = Tally(reader.tally.file, reader.tally.on_error)
-    careful = Reader(reader.file, scratch)
-    careful.header = block.header
-    for line in listing.lines(np.arange(block.start, block.end)):
-        careful.feed(line)
-    careful.close(at_end=block.at_end)
-    tally = reader.tally
-    tally.warnings += scratch.warnings
-    tally.problems += scratch.problems
-    tally.skipped += scratch.skipped
-    tally.parsed += scratch.parsed
-    if careful.rows:
-        block.buckets = careful.buckets[0]
-        return careful.rows[0]
-    return None
+    def _buckets(self, blocks: pl.Series) -> pl.DataFrame:
+        """RESPONSE TIME DISTRIBUTION rows of the fast blocks, parsed column-wise."""
+        lines = np.array(self.found.bucket_lines or [(0, -1)], dtype=np.int64)
+        frame = pl.DataFrame({"_block": lines[:, 1],
+                              "t": self.listing.text.gather(lines[:, 0])})
+        frame = frame.filter(pl.col("_block").is_in(blocks.implode()))
+        parts = frame.select("_block", pl.col("t").str.extract_groups(_BUCKET)
+                             .alias("m")).unnest("m")
+        parts = parts.filter(pl.col("op").is_not_null())
+        count = pl.col("count")
+        digits = count.str.strip_chars_end("KM").cast(pl.Float64, strict=False)
+        scale = (pl.when(count.str.ends_with("K")).then(1e3)
+                 .when(count.str.ends_with("M")).then(1e6).otherwise(1.0))
+        limit = pl.col("limit").str.reverse().str.split_exact(".", 3)
 
+        def part(i: int) -> pl.Expr:
+            text = limit.struct.field(f"field_{i}").str.reverse()
+            return pl.when(text == "").then(0).otherwise(text.cast(pl.Int64, strict=False)) \
+                .fill_null(0)
 
-def _workload(fast: list[dict[str, Any]], slow: list[dict[str, Any]],
-              values: pl.DataFrame) -> pl.DataFrame:
-    frames = []
-    if fast:
-        base = pl.DataFrame(fast, infer_schema_length=None)
-        if values.height:
-            base = base.join(values.rename({"block": "_block"}), on="_block", how="left")
-        frames.append(base)
-    if slow:
-        frames.append(pl.DataFrame(slow, infer_schema_length=None))
-    if not frames:
-        return WORKLOAD.empty().with_columns(pl.lit(None, pl.Int64).alias("_block"))
-    conformed = [WORKLOAD.conform(f).with_columns(f["_block"].cast(pl.Int64)) for f in frames]
-    return pl.concat(conformed).sort("_block")
+        seconds = (part(1) + part(2) * 60 + part(3) * 3600).cast(pl.Float64)
+        ms = seconds * 1000.0 + part(0).cast(pl.Float64) / pl.lit(1.0)
+        return parts.select(
+            "_block", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_block").alias("bucket"),
+            pl.when(pl.col("op") == ">").then(None).otherwise(ms).alias("bucket_limit_ms"),
+            (digits * scale).cast(pl.Int64, strict=False).alias("trans_ended"))
 
+    def _again(self) -> tuple[list[dict[str, Any]], pl.DataFrame]:
+        """The slow blocks, each read again with the careful line-by-line reader."""
+        rows: list[dict[str, Any]] = []
+        buckets: list[tuple[int, int, float | None, int]] = []
+        found, tally = self.found, self.tally
+        for block in sorted(self.slow):
+            scratch = Tally(tally.file, tally.on_error)
+            careful = Reader(self.file, scratch)
+            careful.header = _Header(*found.headers[found.header[block]])
+            first, end = found.start[block], found.end[block]
+            for line in self.listing.lines(np.arange(first, end)):
+                careful.feed(line)
+            careful.close(at_end=found.at_end and block == found.blocks - 1)
+            tally.warnings += scratch.warnings
+            tally.problems += scratch.problems
+            tally.skipped += scratch.skipped
+            tally.parsed += scratch.parsed
+            if careful.rows:
+                rows.append({**careful.rows[0], "_block": block})
+                for number, (limit, count) in enumerate(careful.buckets[0], start=1):
+                    buckets.append((block, number, limit, count))
+        return rows, pl.DataFrame(buckets, orient="row", schema={
+            "_block": pl.Int64, "bucket": pl.Int64, "bucket_limit_ms": pl.Float64,
+            "trans_ended": pl.Int64})
 
-def _distribution(work: pl.DataFrame,
-                  buckets: list[tuple[int, list[tuple[float | None, int]]]]) -> pl.DataFrame:
-    blocks, numbers, limits, counts = [], [], [], []
-    for block, rows in buckets:
-        for number, (limit, count) in enumerate(rows, start=1):
-            blocks.append(block)
-            numbers.append(number)
-            limits.append(limit)
-            counts.append(count)
-    if not blocks:
-        return DISTRIBUTION.empty()
-    dist = pl.DataFrame({"_block": blocks, "bucket": numbers, "bucket_limit_ms": limits,
-                         "trans_ended": counts}, schema_overrides={"bucket_limit_ms": pl.Float64})
-    keys = work.select(*_KEYS, "_block")
-    return DISTRIBUTION.conform(dist.join(keys, on="_block", how="inner", maintain_order="left"))
+    @staticmethod
+    def _distribution(work: pl.DataFrame, dist: pl.DataFrame) -> pl.DataFrame:
+        if dist.height == 0:
+            return DISTRIBUTION.empty()
+        keys = work.select(*_KEYS, "_block")
+        dist = dist.sort("_block", "bucket")
+        return DISTRIBUTION.conform(dist.join(keys, on="_block", how="inner",
+                                              maintain_order="left"))
 
 
 def _read(data: bytes, file: str, on_error: OnError) -> tuple[dict[str, pl.DataFrame], Tally]:

@@ -1,35 +1,47 @@
 """The data rows of a WLMGL listing, all at once.
 
-A large SYSOUT holds hundreds of thousands of ``LABEL value`` rows, but only
-a few dozen row *shapes*: the same labels in the same band, with different
-numbers.  So every row is reduced to its template (values replaced by a
-marker) with vectorized string operations, each distinct template is planned
-once (which group and column each value goes to, as the line-by-line reader
-would decide), and the values are converted column-wise.
+A large SYSOUT holds hundreds of thousands of ``LABEL value`` rows but only a
+few dozen row *shapes*.  Blanking every character a printed value is made of
+(digits, ``. , * %``, ``N/A``, a K/M/G/T suffix after a digit) leaves a row's
+*skeleton*: its labels where they stand.  RMF right-aligns its values, so
+the skeletons of a listing are few; each is planned once, as the careful
+reader would plan the row (which group and column each label's value goes
+to), and then every value is cut out of the text between one label and the
+next, checked and converted column-wise.
 
 A block is left to the careful line-by-line reader (it is *slow*) when any
 of its rows is not plain: an unknown label or shape, a label that repeats
-within the block, a value that does not convert, an overflow (``*****``).
-That reader then produces the same result, warnings and errors as always.
+within the block, a gap between labels that does not hold exactly one
+well-formed value, an overflow (``*****``).  That reader then gives the same
+result, warnings and errors as always.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 import polars as pl
 
 from zperf.formats.listing import Listing
-from zperf.formats.rmf_values import VALUE, is_value
-from zperf.formats.rmf_wlmgl_fields import TIME_MS
-from zperf.formats.rmf_wlmgl_state import GROUP_BY_NAME, Reader, plan_row, slots_of_band
+from zperf.formats.rmf_values import VALUE
+from zperf.formats.rmf_wlmgl_fields import TIME_MS, Group
+from zperf.formats.rmf_wlmgl_state import GROUP_BY_NAME, plan_row, slots_of_band
+from zperf.formats.rmf_wlmgl_walk import Walk
 
-_MARK = "\x00"
-#: A value token: whitespace on both sides (rows are re-spaced with two blanks
-#: between tokens first, so that neighbouring values each keep their own).
-_VALUE_TOKEN = rf"\s(?:{VALUE})\s"
+#: What a printed value is made of: blanked to find a row's labels.  A
+#: suffix letter only right after a digit (leftmost-first: listed first).
+_VALUE_PARTS = ([f"{d}{s}" for d in "0123456789" for s in "KMGT"] + ["N/A"]
+                + list("0123456789.,*%"))
+_BLANKS = [" " * len(p) for p in _VALUE_PARTS]
+_WHOLE_VALUE = rf"^(?:{VALUE})$"
+#: A time the careful reader converts (at most four parts, digits only).
+_TIME = r"^(?:N/A|\d*(?:\.\d*){0,3})$"
 _SUFFIX_SCALE = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+#: Slot of the cell before the first label; an end that means "to the end of the row".
+_LEAD, _END = -1, 1 << 30
 
 
 @dataclass
@@ -38,146 +50,258 @@ class RowValues:
 
     values: pl.DataFrame  # 'block' and one Float64 column per workload column found
     slow: set[int]
-    rows_in_last_band: dict[int, int]
 
 
-def read_rows(listing: Listing, reader: Reader) -> RowValues:
-    """Read the data rows the reader collected (collect mode) in bulk."""
-    if not reader.runs:
-        return RowValues(pl.DataFrame({"block": pl.Series([], dtype=pl.Int64)}), set(), {})
-    runs = np.array(reader.runs, dtype=np.int64)
+def read_rows(listing: Listing, found: Walk) -> RowValues:
+    """Read the data rows the walk found, in bulk."""
+    empty = RowValues(pl.DataFrame({"block": pl.Series([], dtype=pl.Int64)}), set())
+    rows = _rows(listing, found)
+    if rows is None:
+        return empty
+    plans = _Plans(found.contexts)
+    shape, lead = plans.shapes(rows)
+    rows = rows.with_columns(pl.Series("shape", shape), pl.Series("lead", lead))
+    # Rows to leave to the careful reader: an unplanned shape, a value before the
+    # first label, or a blank other than ' ' (with tabs the shape would not be exact).
+    odd = rows.filter((pl.col("lead") < 0) | (pl.col("t").str.find(r"\S") != pl.col("lead"))
+                      | pl.col("t").str.contains(r"[^\S ]"))
+    slow = set(odd["block"].to_list())
+    slow |= plans.repeated_slots(rows)
+    frames = []
+    for kind, table in plans.tables().items():
+        cells = rows.join(table, on="shape", how="inner", maintain_order="left_right")
+        gap = pl.col("t").str.slice(pl.col("start"), pl.col("end") - pl.col("start"))
+        cells = cells.select((pl.col("seq") + pl.col("pair")).alias("seq"), "block", "micro",
+                             "column", (pl.col("end") == _END)
+                             .alias("to_end"), gap.alias("gap"))
+        cells = cells.with_columns(pl.col("gap").str.strip_chars(" ").alias("text"))
+        slow |= set(cells.filter(_bad_cells())["block"].to_list())
+        if kind == _IGNORED:
+            continue
+        values, bad = (_times if kind == TIME_MS else _numbers)(cells)
+        slow |= bad
+        frames.append(values)
+    good = pl.concat(frames).filter(~pl.col("block").is_in(sorted(slow))) if frames else None
+    if good is None or good.height == 0:
+        return RowValues(empty.values, slow)
+    return RowValues(_per_block(good, plans.columns), slow)
+
+
+def _rows(listing: Listing, found: Walk) -> pl.DataFrame | None:
+    """The data rows (text, block, band, microsecond times), blank lines left out."""
+    if not found.runs:
+        return None
+    runs = np.array(found.runs, dtype=np.int64)
     lengths = runs[:, 1] - runs[:, 0]
-    rows = (np.arange(int(lengths.sum()), dtype=np.int64)
-            - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(runs[:, 0], lengths))
-    ctx = np.repeat(runs[:, 2], lengths)
-    text = listing.text.gather(rows)
+    index = (np.arange(int(lengths.sum()), dtype=np.int64)
+             - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(runs[:, 0], lengths))
+    context = np.repeat(runs[:, 2], lengths)
+    text = listing.text.gather(index)
     nonblank = (text.str.len_bytes() > 0).to_numpy()
-    rows, ctx, text = rows[nonblank], ctx[nonblank], text.filter(pl.Series(nonblank))
-    contexts = reader.contexts
-    bands = sorted({c[2] for c in contexts})
-    band_id = {b: i for i, b in enumerate(bands)}
-    ctx_block = np.array([c[0] for c in contexts], dtype=np.int64)
-    ctx_band_no = np.array([c[1] for c in contexts], dtype=np.int64)
-    ctx_band = np.array([band_id[c[2]] for c in contexts], dtype=np.int64)
-    ctx_micro = np.array([c[3] for c in contexts], dtype=np.bool_)
-    padded = pl.concat_str([pl.lit(" "), pl.col("t").str.replace_all(r"\s+", "  "),
-                            pl.lit(" ")])
-    frame = pl.DataFrame({"t": text}).select(
-        pl.int_range(pl.len(), dtype=pl.Int64).alias("order"),
-        pl.Series("block", ctx_block[ctx]), pl.Series("band_no", ctx_band_no[ctx]),
-        pl.Series("band", ctx_band[ctx]), pl.Series("micro", ctx_micro[ctx]),
-        padded.str.replace_all(_VALUE_TOKEN, f" {_MARK} ").alias("template"),
-        padded.str.extract_all(_VALUE_TOKEN).alias("values"),
-        pl.col("t").str.contains(_MARK, literal=True).alias("marked"),
-    )
-    shapes = frame.select("band", "template").unique(maintain_order=True)
-    plans = _Plans(bands)
-    tpl_ids, entries, npairs = [], [], []
-    for shape_id, (band, template) in enumerate(shapes.iter_rows()):
-        plan = plans.plan(band, template)
-        tpl_ids.append(shape_id)
-        npairs.append(-1 if plan is None else len(plan))
-        for value_index, slot, column, kind in plan or ():
-            entries.append((shape_id, value_index, slot, column, kind))
-    shapes = shapes.with_columns(pl.Series("shape", tpl_ids, dtype=pl.Int64),
-                                 pl.Series("npairs", npairs, dtype=pl.Int64))
-    frame = frame.join(shapes, on=["band", "template"], how="left")
-    slow = set(frame.filter((pl.col("npairs") < 0) | pl.col("marked"))["block"].to_list())
-    counted = frame.filter(pl.col("npairs") > 0)
-    last_band = counted.group_by("block").agg(
-        (pl.col("band_no") == pl.col("band_no").max()).sum().alias("n"))
-    rows_in_last_band = dict(zip(last_band["block"].to_list(), last_band["n"].to_list(),
-                                 strict=True))
-    plan_table = pl.DataFrame(entries, schema={"shape": pl.Int64, "value_index": pl.Int64,
-                                               "slot": pl.Int64, "column": pl.String,
-                                               "kind": pl.String}, orient="row")
-    cells = counted.select("order", "block", "micro", "shape", "values").join(
-        plan_table, on="shape", how="inner").with_columns(
-        pl.col("values").list.get(pl.col("value_index")).str.strip_chars().alias("text"))
-    repeated = cells.group_by("block", "slot").len().filter(pl.col("len") > 1)
-    slow |= set(repeated["block"].to_list())
-    cells = cells.filter(pl.col("column") != "").with_columns(_converted().alias("value"))
-    bad = cells.filter(pl.col("value").is_null() & (pl.col("text") != "N/A")
-                       | pl.col("text").str.starts_with("*"))
-    slow |= set(bad["block"].to_list())
-    good = cells.filter(~pl.col("block").is_in(sorted(slow)))
-    if good.height == 0:
-        values = pl.DataFrame({"block": pl.Series([], dtype=pl.Int64)})
-    else:
-        values = (good.sort("order", "value_index")
-                  .group_by("block", "column", maintain_order=True)
-                  .agg(pl.col("value").last())
-                  .pivot(on="column", index="block", values="value"))
-    return RowValues(values, slow, rows_in_last_band)
+    context, text = context[nonblank], text.filter(pl.Series(nonblank))
+    if not len(text):
+        return None
+    blocks = np.array([c[0] for c in found.contexts], dtype=np.int64)
+    micro = np.array([c[2] for c in found.contexts], dtype=np.bool_)
+    return pl.DataFrame({"seq": np.arange(len(text), dtype=np.int64) * _MAX_CELLS,
+                         "block": blocks[context], "context": context,
+                         "micro": micro[context], "t": text})
 
 
 class _Plans:
-    """Templates planned as the line-by-line reader plans a row, once per shape."""
+    """Row shapes planned as the careful reader plans a row, once per shape."""
 
-    def __init__(self, bands: list[tuple[str, ...]]) -> None:
-        self.bands = [[GROUP_BY_NAME[name] for name in band] for band in bands]
-        self.slots = [slots_of_band(band) for band in bands]
+    def __init__(self, contexts: list[tuple[int, tuple[str, ...], bool]]) -> None:
+        self.contexts = contexts
         self.slot_ids: dict[tuple[str, str], int] = {}
+        self.columns: list[str] = []
+        self.column_ids: dict[str, int] = {}
+        self.entries: list[tuple[int, int, int, int, int, str]] = []
+        self.slots_of_shape: list[list[int]] = []
 
-    def plan(self, band: int, template: str) -> list[tuple[int, int, str, str]] | None:
-        """(value index, slot id, column, kind) of each pair's first value; None if
-        the row is not plain (a bad number, or labels that do not fit the band)."""
-        labels: list[str] = []
-        firsts: list[int] = []
-        label: list[str] = []
-        value_index = 0
-        for token in template.split():
-            if token == _MARK:
-                if label:
-                    labels.append(" ".join(label))
-                    firsts.append(value_index)
-                    label = []
-                value_index += 1
-            elif is_value(token):
-                return None  # a number RMF would not print: the careful reader says why
-            else:
-                label.append(token)
+    def shapes(self, rows: pl.DataFrame) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Each row's shape id, and where its first label starts (-1: unplanned)."""
+        bands = sorted({c[1] for c in self.contexts})
+        band_id = {b: i for i, b in enumerate(bands)}
+        context_band = np.array([band_id[c[1]] for c in self.contexts], dtype=np.int64)
+        skeleton = rows["t"].str.replace_many(_VALUE_PARTS, _BLANKS, leftmost=True)
+        band = context_band[rows["context"].to_numpy()]
+        mixed = skeleton.hash(7).to_numpy() ^ (band.astype(np.uint64) * np.uint64(_MIX))
+        _, first, shape = np.unique(mixed, return_index=True, return_inverse=True)
+        texts = skeleton.gather(first)
+        if not ((skeleton == texts.gather(shape)).all()
+                and (band == band[first][shape]).all()):  # a hash collision: exactly, slowly
+            exact = pl.DataFrame({"b": band, "s": skeleton}).select(
+                pl.struct("b", "s").rank("dense")).to_series().to_numpy()
+            _, first, shape = np.unique(exact, return_index=True, return_inverse=True)
+            texts = skeleton.gather(first)
+        shape = shape.reshape(-1).astype(np.int64)
+        groups = [[GROUP_BY_NAME[name] for name in band] for band in bands]
+        slots = [slots_of_band(band) for band in bands]
+        leads = []
+        for number, (band_of, text) in enumerate(zip(band[first].tolist(), texts.to_list(),
+                                                     strict=True)):
+            planned = self._plan(groups[band_of], slots[band_of], text)
+            if planned is None or len(planned[1]) >= _MAX_CELLS:
+                leads.append(-1)
+                self.slots_of_shape.append([])
+                continue
+            leads.append(planned[0])
+            self.slots_of_shape.append([cell[2] for cell in planned[1]])
+            for start, end, slot, column, kind in planned[1]:
+                column_id = self.column_ids.setdefault(column, len(self.column_ids)) \
+                    if column else -1
+                self.entries.append((number, start, end, slot, column_id, kind))
+        self.columns = list(self.column_ids)
+        return shape.astype(np.int64), np.array(leads, dtype=np.int64)[shape]
+
+    def _plan(self, groups: list[Group], slots: dict[str, list[int]],
+              skeleton: str) -> tuple[int, list[Cell]] | None:
+        """Where the row's first label starts, and each cell: (start, end, slot, column, kind).
+
+        A label is a run of words one blank apart; its value lies between it
+        and the next label (or the end of the row).  A label that ends the row
+        has no value, and the careful reader drops it: so does this.  A row
+        with no label at all is left to the careful reader (it checks, then
+        drops, values with no label).
+        """
+        labels = [(m.group(), m.start(), m.end())
+                  for m in re.finditer(r"\S+(?: \S+)*", skeleton)]
         if not labels:
-            return []
-        plan = plan_row(self.bands[band], self.slots[band], tuple(labels))
+            return None
+        lead = labels[0][1]
+        if labels[-1][2] == len(skeleton):
+            labels.pop()  # no value after it
+        if not labels:
+            return lead, []
+        plan = plan_row(groups, slots, tuple(name for name, _, _ in labels))
         if plan is None:
             return None
-        out = []
-        for first, (slot, column, kind) in zip(firsts, plan, strict=True):
+        cells = []
+        for i, ((_, _, end), (slot, column, kind)) in enumerate(zip(labels, plan, strict=True)):
+            after = labels[i + 1][1] if i + 1 < len(labels) else _END
             slot_id = self.slot_ids.setdefault(slot, len(self.slot_ids))
-            out.append((first, slot_id, column, kind))
-        return out
+            cells.append((end, after, slot_id, column, kind if column else _IGNORED))
+        return lead, cells
+
+    def tables(self) -> dict[str, pl.DataFrame]:
+        """The planned cells by kind: shape, start, end, column id, and a sequence step."""
+        table = pl.DataFrame(self.entries, orient="row", schema={
+            "shape": pl.Int64, "start": pl.Int64, "end": pl.Int64, "slot": pl.Int64,
+            "column": pl.Int64, "kind": pl.String})
+        table = table.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).over("shape")
+                                   .alias("pair"))
+        return {kind: part.select("shape", "start", "end", "column", "pair")
+                for (kind,), part in table.partition_by("kind", as_dict=True).items()}
+
+    def repeated_slots(self, rows: pl.DataFrame) -> set[int]:
+        """Blocks where a (group, label) slot is printed twice: the careful reader
+        then looks for the next free group, and says so."""
+        n_slots = len(self.slot_ids)
+        if not n_slots:
+            return set()
+        shape_slots = [(shape, slot) for shape, slots in enumerate(self.slots_of_shape)
+                       for slot in slots]
+        if not shape_slots:
+            return set()
+        pairs = np.array(shape_slots, dtype=np.int64)
+        per_shape = np.bincount(pairs[:, 0], minlength=len(self.slots_of_shape))
+        order = np.argsort(pairs[:, 0], kind="stable")
+        starts = np.concatenate(([0], np.cumsum(per_shape)[:-1]))
+        shapes = rows["shape"].to_numpy()
+        blocks = rows["block"].to_numpy()
+        counts = per_shape[shapes]
+        take = (np.arange(int(counts.sum()), dtype=np.int64)
+                - np.repeat(np.cumsum(counts) - counts, counts) + np.repeat(starts[shapes], counts))
+        slots = pairs[order, 1][take]
+        owner = np.repeat(blocks, counts)
+        hits = np.bincount(owner * n_slots + slots,
+                           minlength=(int(blocks.max()) + 1) * n_slots)
+        return set((np.flatnonzero(hits > 1) // n_slots).tolist())
 
 
-def _converted() -> pl.Expr:
-    """The printed value as a number (kind 'number') or as milliseconds ('time_ms')."""
+#: A cell of a planned row: value text from..to, slot id, workload column, kind.
+Cell = tuple[int, int, int, str, str]
+_IGNORED = "ignored"
+_MIX = 0x9E3779B97F4A7C15  # spreads the band over the skeleton's hash
+_MAX_CELLS = 4096  # cells of one row, at most (a row of 133 columns holds a few dozen)
+
+
+def _bad_cells() -> pl.Expr:
+    """Cells that are not one well-formed value standing alone between two labels.
+
+    Every gap must begin with a blank (the label is a whole word), end with
+    a blank unless it runs to the end of the row, and hold exactly one token
+    that is a value as RMF prints it, and not an overflow."""
+    gap, text = pl.col("gap"), pl.col("text")
+    return (~gap.str.starts_with(" ")
+            | (~pl.col("to_end") & ~gap.str.ends_with(" "))
+            | (text == "")
+            | text.str.contains(" ", literal=True)
+            | text.str.starts_with("*")
+            | ~text.str.contains(_WHOLE_VALUE))
+
+
+def _numbers(cells: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
+    """Number cells with their value, as the careful reader's convert() gives it;
+    and the blocks where one does not convert."""
     text = pl.col("text")
-    body = text.str.strip_chars_end("%").str.replace_all(",", "", literal=True)
+    numbers = cells.select("seq", "block", "column", "text",
+                           text.cast(pl.Float64, strict=False).alias("value"))
+    unread = pl.col("value").is_null() & (text != "N/A")
+    suffixed = numbers.filter(unread).with_columns(_suffixed().alias("value"))
+    bad = set(suffixed.filter(unread)["block"].to_list())
+    return pl.concat([numbers.filter(~unread), suffixed]).drop("text"), bad
+
+
+def _suffixed() -> pl.Expr:
+    """'4876K', '1,234', '50%' as the careful reader's number() reads them."""
+    body = pl.col("text").str.strip_chars_end("%").str.replace_all(",", "", literal=True)
     last = body.str.slice(-1)
     scale = pl.lit(1.0)
     for suffix, factor in _SUFFIX_SCALE.items():
         scale = pl.when(last == suffix).then(pl.lit(factor)).otherwise(scale)
     digits = pl.when(scale != 1.0).then(body.str.slice(0, body.str.len_chars() - 1)) \
         .otherwise(body)
-    plain = text.cast(pl.Float64, strict=False)
-    as_number = pl.coalesce(plain, digits.cast(pl.Float64, strict=False) * scale)
-    parts = text.str.split(".").list.eval(
-        pl.when(pl.element() == "").then(pl.lit("0")).otherwise(pl.element())
-        .cast(pl.Int64, strict=False))
-    n = parts.list.len()
+    return pl.coalesce(body.cast(pl.Float64, strict=False),
+                       digits.cast(pl.Float64, strict=False) * scale)
+
+
+def _times(cells: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
+    """Time cells (HHH.MM.SS.TTT or .FFFFFF, leading parts left off) in ms, as
+    the careful reader's time_ms() gives them; and the blocks where one does not."""
+    bad = set(cells.filter(~pl.col("text").str.contains(_TIME))["block"].to_list())
+    split = cells.with_columns(pl.col("text").str.split(".").alias("parts"))
 
     def part(back: int) -> pl.Expr:
-        return pl.when(n >= back).then(parts.list.get(-back, null_on_oob=True)) \
-            .otherwise(pl.lit(0, dtype=pl.Int64))
+        return pl.col("parts").list.get(-back - 1, null_on_oob=True) \
+            .cast(pl.Int64, strict=False).fill_null(0)
 
-    bad_part = parts.list.eval(pl.element().is_null()).list.any()
-    seconds = (part(2) + part(3) * 60 + part(4) * 3600).cast(pl.Float64)
+    seconds = (part(1) + part(2) * 60 + part(3) * 3600).cast(pl.Float64)
     # A divisor column (not a literal, which polars may turn into a multiplication by
     # its inverse) keeps the result bit for bit what the line-by-line reader computes.
-    fraction = part(1).cast(pl.Float64) / (pl.col("micro").cast(pl.Float64) * 999.0 + 1.0)
-    as_time = pl.when(bad_part).then(None).otherwise(seconds * 1000.0 + fraction)
-    missing = (text == "N/A") | text.str.starts_with("*")
-    return (pl.when(missing).then(None)
-            .when(pl.col("kind") == TIME_MS).then(as_time)
-            .otherwise(as_number))
+    fraction = part(0).cast(pl.Float64) / (pl.col("micro").cast(pl.Float64) * 999.0 + 1.0)
+    value = pl.when(pl.col("text") == "N/A").then(None).otherwise(seconds * 1000.0 + fraction)
+    return split.select("seq", "block", "column", value.alias("value")), bad
 
+
+def _per_block(cells: pl.DataFrame, columns: list[str]) -> pl.DataFrame:
+    """One row per block, one column per workload column: the last value printed wins.
+
+    ``seq`` orders the cells as they were printed (row by row, left to right)."""
+    block = cells["block"].to_numpy()
+    column = cells["column"].to_numpy()
+    seq = cells["seq"].to_numpy()
+    n_blocks, width = int(block.max()) + 1, len(columns)
+    where = block * width + column
+    last = np.full(n_blocks * width, -1, dtype=np.int64)
+    np.maximum.at(last, where, seq)
+    winner = seq == last[where]
+    grid: npt.NDArray[np.float64] = np.full(len(last), np.nan)
+    grid[where[winner]] = cells["value"].to_numpy()[winner]
+    grid = grid.reshape(n_blocks, width)
+    present = np.unique(block)
+    data = {"block": pl.Series("block", present, dtype=pl.Int64)}
+    for i, name in enumerate(columns):
+        data[name] = pl.Series(name, grid[present, i], nan_to_null=True)
+    return pl.DataFrame(data)

@@ -4,10 +4,10 @@ Each class (period) block starts at its key line (``REPORT BY: POLICY=...
 SERVICE CLASS=...``); its data rows are ``LABEL value`` pairs that belong,
 left to right, to the column groups named by the heading line above them
 (rmf_wlmgl_fields).  This reader is the reference: it handles every oddity
-(wrapped rows, repeated labels, bad numbers) one line at a time.  In
-*collect* mode it only follows the structure and hands the data rows to the
-bulk reader (rmf_wlmgl_rows), which is what makes large listings fast; a
-block the bulk reader cannot take as it is gets read again here, carefully.
+(wrapped rows, repeated labels, bad numbers) one line at a time.  Large
+listings are read in bulk (rmf_wlmgl_walk replays this reader's decisions,
+rmf_wlmgl_rows reads the data rows column-wise); a block the bulk readers
+cannot take as it is gets read again here, carefully.
 """
 
 from __future__ import annotations
@@ -86,23 +86,16 @@ class _Block:
     error_line: Line | None = None
     buckets: list[tuple[float | None, int]] = field(default_factory=list)
     index: int = 0  # position among the blocks of the listing
-    start: int = 0  # line index (0-based) of the key line
-    end: int = 0  # line index where the block was closed (exclusive)
     at_end: bool = False  # closed by the end of the listing
     raw: list[str] = field(default_factory=list)  # goal-versus-actual and state-sample lines
     extra_distributions: int = 0  # further (per-system) distribution tables, not read
 
 
-#: What a collected data row was read under: block index, band number within
-#: the block, the band's group names, microsecond times.
-Context = tuple[int, int, tuple[str, ...], bool]
-
-
 class Reader:
-    """Follows a listing line by line; see the module docstring for ``collect``."""
+    """Follows a listing line by line, one row per class period."""
 
-    def __init__(self, file: str, tally: Tally, collect: bool = False) -> None:
-        self.file, self.tally, self.collect = file, tally, collect
+    def __init__(self, file: str, tally: Tally) -> None:
+        self.file, self.tally = file, tally
         self.header = _Header()
         self.block: _Block | None = None
         self._groups: list[Group] = []
@@ -115,24 +108,7 @@ class Reader:
         self.other_report = False
         self.raw_section = False  # in a block's per-system or state-sample lines
         self.blocks: list[_Block] = []
-        self.position = 0  # index of the line being fed (for collect mode)
-        self.runs: list[tuple[int, int, int]] = []  # (first, end, context) of data rows
-        self.contexts: list[Context] = []
         self._headers: dict[int, tuple[_Header, dict[str, Any]]] = {}
-
-    @property
-    def ready(self) -> bool:
-        """Would the next plain line be a data row of the current block?"""
-        return bool(self.slots) and self.block is not None
-
-    def collect_rows(self, first: int, end: int) -> None:
-        """Data rows at line indices first..end-1 (collect mode)."""
-        block = self.block
-        assert block is not None
-        context = (block.index, block.bands, self.band_key, self.micro)
-        if not self.contexts or self.contexts[-1] != context:
-            self.contexts.append(context)
-        self.runs.append((first, end, len(self.contexts) - 1))
 
     def feed(self, line: Line) -> None:
         text = line.text
@@ -142,7 +118,7 @@ class Reader:
                 and ":" not in text and "ACTIVITY" not in text and "A C T" not in text
                 and "-" not in text and "HHH" not in text and text.lstrip()[:1] not in "<>"):
             if self.block.error is None:
-                self._data_row(line)  # the common case: a data row of the current block
+                self._read_row(line)  # the common case: a data row of the current block
             return
         squeezed = "".join(text.split())
         if line.new_page or "ACTIVITY" in squeezed[:80]:
@@ -168,8 +144,7 @@ class Reader:
                 self.tally.read += 1
                 self.raw_section = False
                 if "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
-                    self.block = _Block(line, self.header, keys, index=len(self.blocks),
-                                        start=self.position)
+                    self.block = _Block(line, self.header, keys, index=len(self.blocks))
                     self.blocks.append(self.block)
                 else:  # a workload or policy summary: not a class period
                     self.tally.other += 1
@@ -220,12 +195,6 @@ class Reader:
                 self.block.raw.append(text)
             return
         if self.block is not None and self.groups and self.block.error is None:
-            self._data_row(line)
-
-    def _data_row(self, line: Line) -> None:
-        if self.collect:
-            self.collect_rows(self.position, self.position + 1)
-        else:
             self._read_row(line)
 
     @property
@@ -360,9 +329,8 @@ class Reader:
         block, self.block = self.block, None
         if block is None:
             return
-        block.end, block.at_end = self.position, at_end
-        if not self.collect:  # else the row is made once the data rows are read
-            self.settle(block)
+        block.at_end = at_end
+        self.settle(block)
 
     def settle(self, block: _Block) -> None:
         """A closed block with all its values: a row, or a problem."""
@@ -408,22 +376,25 @@ class Reader:
         return values
 
     def _row(self, block: _Block) -> dict[str, Any]:
-        keys = block.keys
-        report = "REPORT CLASS" in keys
-        importance = keys.get("IMPORTANCE")
-        group = keys.get("RESOURCE GROUP")
-        row: dict[str, Any] = {
-            **self._header_values(block.header), "policy": keys.get("POLICY"),
-            "workload": keys.get("WORKLOAD"),
-            "class_kind": "report" if report else "service", "class_name": _class_name(keys),
-            "description": keys.get("DESCRIPTION") or None,
-            "period": int(keys["PERIOD"]) if keys.get("PERIOD", "").isdigit() else None,
-            "importance": int(importance) if importance and importance.isdigit() else None,
-            "resource_group": None if not group or group.startswith("*") else group,
-            "state_samples_raw": "\n".join(block.raw) if block.raw else None,
-        }
+        row: dict[str, Any] = {**self._header_values(block.header), **key_values(block.keys),
+                               "state_samples_raw": "\n".join(block.raw) if block.raw else None}
         row.update(block.values)
         return row
+
+
+def key_values(keys: dict[str, str]) -> dict[str, Any]:
+    """Row values from a class's key lines (POLICY=, SERVICE CLASS=, PERIOD=...)."""
+    report = "REPORT CLASS" in keys
+    importance = keys.get("IMPORTANCE")
+    group = keys.get("RESOURCE GROUP")
+    return {
+        "policy": keys.get("POLICY"), "workload": keys.get("WORKLOAD"),
+        "class_kind": "report" if report else "service", "class_name": _class_name(keys),
+        "description": keys.get("DESCRIPTION") or None,
+        "period": int(keys["PERIOD"]) if keys.get("PERIOD", "").isdigit() else None,
+        "importance": int(importance) if importance and importance.isdigit() else None,
+        "resource_group": None if not group or group.startswith("*") else group,
+    }
 
 
 #: Where each label/value pair of a row goes: ((group, label), column, kind).

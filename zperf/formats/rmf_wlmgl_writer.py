@@ -13,7 +13,7 @@ of HHH.MM.SS.TTT, percentages with two decimals.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 Fmt = Callable[[Any], str]
@@ -143,8 +143,16 @@ def _page(row: Mapping[str, Any], page: int, layout: str) -> list[tuple[str, str
 
 
 def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True,
-                  layout: str = "V2R4") -> str:
-    """A WLMGL listing with one page per class period, in a release layout."""
+                  layout: str = "V2R4", goals: bool = False,
+                  distributions: Sequence[Sequence[tuple[float | None, int]]] | None = None,
+                  ) -> str:
+    """A WLMGL listing with one page per class period, in a release layout.
+
+    With ``goals`` a service class period with a ``goal_type`` gets its GOAL
+    line and the goal-versus-actual lines under it; ``distributions`` (one
+    list per row, of (bucket limit in ms or None for the last, transactions))
+    adds a RESPONSE TIME DISTRIBUTION where a list is not empty.
+    """
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
     prefix = LAYOUTS[layout][0]
@@ -176,4 +184,60 @@ def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True,
                 else:
                     cells.append(" " * width)
             out.append((" ", "".join(cells).rstrip()))
+        if goals and row["class_kind"] == "service" and row.get("goal_type"):
+            out += _goal(row)
+        if distributions is not None and distributions[page - 1]:
+            out += _distribution(distributions[page - 1])
     return "".join((code if asa else "") + text + "\n" for code, text in out)
+
+
+def _full_time(ms: float) -> str:
+    """HHH.MM.SS.TTT with every part printed, as goals are."""
+    total = round(ms)
+    hours, rest = divmod(total, 3_600_000)
+    minutes, rest = divmod(rest, 60_000)
+    return f"{hours:03d}.{minutes:02d}.{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def _goal(row: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The GOAL line of a service class period and its goal-versus-actual lines."""
+    kind = row["goal_type"]
+    if kind == "velocity":
+        v = row["goal_velocity_pct"]
+        goal = f"GOAL: EXECUTION VELOCITY {v:.1f}%     VELOCITY MIGRATION:   I/O MGMT  " \
+               f"{v:.1f}%     INIT MGMT  {v:.1f}%"
+    elif kind == "percentile_response":
+        goal = f"GOAL: RESPONSE TIME {_full_time(row['goal_response_ms'])} FOR " \
+               f"{row['goal_percentile']:3d}%"
+    elif kind == "average_response":
+        goal = f"GOAL: RESPONSE TIME {_full_time(row['goal_response_ms'])} AVG"
+    else:
+        goal = f"GOAL: {'DISCRETIONARY' if kind == 'discretionary' else 'SYSTEM'}"
+    return [("0", goal),
+            ("0", "              RESPONSE TIME  EX    PERF   AVG    --EXEC USING%--  "
+                  "-------------- EXEC DELAYS % -----------"),
+            (" ", " SYSTEM        ACTUAL%        VEL%  INDX  ADRSP   CPU  AAP  IIP I/O TOT  "
+                  "CPU  IIP"),
+            ("+", "_" * 93),
+            (" ", f" {row.get('system') or 'SYSA':<13} {'N/A':>6}         N/A   0.7   "
+                  f"{row.get('trans_avg') or 0:4.1f}   20.1 N/A  5.0 0.1 3.0  2.5  0.5")]
+
+
+def _distribution(buckets: Sequence[tuple[float | None, int]]) -> list[tuple[str, str]]:
+    """A RESPONSE TIME DISTRIBUTION: '<' first, '<=' then, '>' the last limit again."""
+    total = sum(count for _, count in buckets) or 1
+    out = [("0", "            ----------RESPONSE TIME DISTRIBUTION----------"),
+           (" ", "    ----TIME----  --NUMBER OF TRANSACTIONS--  -------PERCENT-------     0   "
+                 "10   20   30   40   50"),
+           (" ", "    HH.MM.SS.TTT  CUM TOTAL         IN BUCKET  CUM TOTAL    IN BUCKET    "
+                 "|....|....|....|....|....|")]
+    cumulative, previous = 0, 0.0
+    for number, (limit, count) in enumerate(buckets):
+        cumulative += count
+        op = ">" if limit is None else "<" if number == 0 else "<="
+        shown = previous if limit is None else limit
+        previous = shown
+        out.append((" ", f" {op:<2} {_full_time(shown)[1:]} {cumulative:10d} {count:17d} "
+                         f"{100 * cumulative / total:10.1f} {100 * count / total:12.1f}    "
+                         + ">" * round(50 * count / total)))
+    return out
