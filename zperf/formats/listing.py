@@ -124,7 +124,7 @@ def listing_table(data: bytes) -> Listing:
                        np.array([ln.number for ln in lines], dtype=np.int64),
                        np.array([ln.offset for ln in lines], dtype=np.int64),
                        np.array([ln.new_page for ln in lines], dtype=np.bool_))
-    raw = pl.Series("text", decoded.split("\n"), dtype=pl.String)
+    raw = pl.Series("text", [decoded], dtype=pl.String).str.split("\n").explode()
     head = [r.rstrip(b"\r\f") for r in data[: 2000 * 200].split(b"\n", 2000)[:2000]]
     asa = _has_asa_column(head)
     sizes = raw.str.len_bytes().cast(pl.Int64).to_numpy()

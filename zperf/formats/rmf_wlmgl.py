@@ -23,7 +23,7 @@ import polars as pl
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.listing import Listing, listing_table
-from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows
+from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows, time_ms
 from zperf.formats.rmf_wlmgl_state import Reader, _Header, key_values
 from zperf.formats.rmf_wlmgl_walk import Walk, walk
 from zperf.tables import DISTRIBUTION, WORKLOAD
@@ -60,7 +60,7 @@ class _Builder:
                  rows: RowValues) -> None:
         self.file, self.tally, self.listing, self.found = file, tally, listing, found
         self.values = rows.values
-        self.slow = found.slow | rows.slow
+        self.slow = found.slow | rows.slow | self._twice_distributed()
         if found.blocks:
             self.slow.add(found.blocks - 1)  # the last may be cut short: the careful reader says
         self.helper = Reader(file, Tally(file, "skip"))
@@ -114,21 +114,16 @@ class _Builder:
 
     def _raw(self) -> pl.DataFrame:
         """The state-sample lines of each block, joined as the careful reader keeps them."""
-        raw = self.found.raw_lines
-        if not raw:
-            return pl.DataFrame({"_block": pl.Series([], dtype=pl.Int64),
-                                 "state_samples_raw": pl.Series([], dtype=pl.String)})
-        lines = np.array(raw, dtype=np.int64)
-        return (pl.DataFrame({"_block": lines[:, 1],
-                              "state_samples_raw": self.listing.text.gather(lines[:, 0])})
+        index, block = self.found.raw()
+        return (pl.DataFrame({"_block": block,
+                              "state_samples_raw": self.listing.text.gather(index)})
                 .group_by("_block", maintain_order=True)
                 .agg(pl.col("state_samples_raw").str.join("\n")))
 
     def _buckets(self, blocks: pl.Series) -> pl.DataFrame:
         """RESPONSE TIME DISTRIBUTION rows of the fast blocks, parsed column-wise."""
-        lines = np.array(self.found.bucket_lines or [(0, -1)], dtype=np.int64)
-        frame = pl.DataFrame({"_block": lines[:, 1],
-                              "t": self.listing.text.gather(lines[:, 0])})
+        index, block = self.found.buckets()
+        frame = pl.DataFrame({"_block": block, "t": self.listing.text.gather(index)})
         frame = frame.filter(pl.col("_block").is_in(blocks.implode()))
         parts = frame.select("_block", pl.col("t").str.extract_groups(_BUCKET)
                              .alias("m")).unnest("m")
@@ -137,19 +132,25 @@ class _Builder:
         digits = count.str.strip_chars_end("KM").cast(pl.Float64, strict=False)
         scale = (pl.when(count.str.ends_with("K")).then(1e3)
                  .when(count.str.ends_with("M")).then(1e6).otherwise(1.0))
-        limit = pl.col("limit").str.reverse().str.split_exact(".", 3)
-
-        def part(i: int) -> pl.Expr:
-            text = limit.struct.field(f"field_{i}").str.reverse()
-            return pl.when(text == "").then(0).otherwise(text.cast(pl.Int64, strict=False)) \
-                .fill_null(0)
-
-        seconds = (part(1) + part(2) * 60 + part(3) * 3600).cast(pl.Float64)
-        ms = seconds * 1000.0 + part(0).cast(pl.Float64) / pl.lit(1.0)
+        limit = time_ms(pl.col("limit"), pl.lit(False))
         return parts.select(
             "_block", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_block").alias("bucket"),
-            pl.when(pl.col("op") == ">").then(None).otherwise(ms).alias("bucket_limit_ms"),
+            pl.when(pl.col("op") == ">").then(None).otherwise(limit).alias("bucket_limit_ms"),
             (digits * scale).cast(pl.Int64, strict=False).alias("trans_ended"))
+
+    def _twice_distributed(self) -> set[int]:
+        """Blocks with a second distribution title, or one after distribution rows:
+        the careful reader warns (one distribution per system) and keeps the first."""
+        titles = np.array(self.found.distribution_titles, dtype=np.int64).reshape(-1, 2)
+        if not len(titles):
+            return set()
+        index, block = self.found.buckets()
+        blocks, counts = np.unique(titles[:, 1], return_counts=True)
+        slow = set(blocks[counts > 1].tolist())
+        first_row = np.full(self.found.blocks, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(first_row, block, index)
+        slow |= set(titles[first_row[titles[:, 1]] < titles[:, 0], 1].tolist())
+        return slow
 
     def _again(self) -> tuple[list[dict[str, Any]], pl.DataFrame]:
         """The slow blocks, each read again with the careful line-by-line reader."""

@@ -24,18 +24,14 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 import polars as pl
+import pyarrow as pa
 
 from zperf.formats.listing import Listing
 from zperf.formats.rmf_values import VALUE
 from zperf.formats.rmf_wlmgl_fields import TIME_MS, Group
 from zperf.formats.rmf_wlmgl_state import GROUP_BY_NAME, plan_row, slots_of_band
-from zperf.formats.rmf_wlmgl_walk import Walk
+from zperf.formats.rmf_wlmgl_walk import EVENT, QUIET, Walk, expand_runs
 
-#: What a printed value is made of: blanked to find a row's labels.  A
-#: suffix letter only right after a digit (leftmost-first: listed first).
-_VALUE_PARTS = ([f"{d}{s}" for d in "0123456789" for s in "KMGT"] + ["N/A"]
-                + list("0123456789.,*%"))
-_BLANKS = [" " * len(p) for p in _VALUE_PARTS]
 _WHOLE_VALUE = rf"^(?:{VALUE})$"
 #: A time the careful reader converts (at most four parts, digits only).
 _TIME = r"^(?:N/A|\d*(?:\.\d*){0,3})$"
@@ -91,14 +87,11 @@ def _rows(listing: Listing, found: Walk) -> pl.DataFrame | None:
     """The data rows (text, block, band, microsecond times), blank lines left out."""
     if not found.runs:
         return None
-    runs = np.array(found.runs, dtype=np.int64)
-    lengths = runs[:, 1] - runs[:, 0]
-    index = (np.arange(int(lengths.sum()), dtype=np.int64)
-             - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(runs[:, 0], lengths))
-    context = np.repeat(runs[:, 2], lengths)
+    index, context = expand_runs(found.runs)
+    kinds = found.kinds[index]
+    data = (kinds == QUIET) | (kinds == EVENT)  # blank lines and distribution rows are not
+    index, context = index[data], context[data]
     text = listing.text.gather(index)
-    nonblank = (text.str.len_bytes() > 0).to_numpy()
-    context, text = context[nonblank], text.filter(pl.Series(nonblank))
     if not len(text):
         return None
     blocks = np.array([c[0] for c in found.contexts], dtype=np.int64)
@@ -106,6 +99,32 @@ def _rows(listing: Listing, found: Walk) -> pl.DataFrame | None:
     return pl.DataFrame({"seq": np.arange(len(text), dtype=np.int64) * _MAX_CELLS,
                          "block": blocks[context], "context": context,
                          "micro": micro[context], "t": text})
+
+
+def skeletons(text: pl.Series) -> pl.Series:
+    """Each row with the characters of its values blanked: its labels where they stand.
+
+    Byte-wise on the Arrow buffer of all rows at once (a suffix or 'N/A' never
+    reaches across the start of a row)."""
+    array = text.rechunk().to_arrow().cast(pa.large_string())
+    if array.null_count or array.buffers()[2] is None:
+        return text
+    offsets = np.frombuffer(array.buffers()[1], dtype=np.int64)[
+        array.offset : array.offset + len(array) + 1]
+    raw = np.frombuffer(array.buffers()[2], dtype=np.uint8)
+    starts = np.zeros(len(raw) + 1, dtype=np.bool_)  # a row starts here: nothing joins across
+    starts[offsets] = True
+    digit = (raw - np.uint8(ord("0"))) < 10
+    blank = digit | (raw == ord(".")) | (raw == ord(",")) | (raw == ord("*")) | (raw == ord("%"))
+    suffix = (raw == ord("K")) | (raw == ord("M")) | (raw == ord("G")) | (raw == ord("T"))
+    blank[1:] |= suffix[1:] & digit[:-1] & ~starts[1:-1]
+    na = np.flatnonzero((raw[:-2] == ord("N")) & (raw[1:-1] == ord("/")) & (raw[2:] == ord("A"))
+                        & ~starts[1:-2] & ~starts[2:-1])
+    blank[na] = blank[na + 1] = blank[na + 2] = True
+    out = np.where(blank, np.uint8(32), raw)
+    rebuilt = pa.LargeStringArray.from_buffers(len(array), pa.py_buffer(offsets.copy()),
+                                               pa.py_buffer(out))
+    return pl.Series(text.name, rebuilt)
 
 
 class _Plans:
@@ -124,7 +143,7 @@ class _Plans:
         bands = sorted({c[1] for c in self.contexts})
         band_id = {b: i for i, b in enumerate(bands)}
         context_band = np.array([band_id[c[1]] for c in self.contexts], dtype=np.int64)
-        skeleton = rows["t"].str.replace_many(_VALUE_PARTS, _BLANKS, leftmost=True)
+        skeleton = skeletons(rows["t"])
         band = context_band[rows["context"].to_numpy()]
         mixed = skeleton.hash(7).to_numpy() ^ (band.astype(np.uint64) * np.uint64(_MIX))
         _, first, shape = np.unique(mixed, return_index=True, return_inverse=True)
@@ -271,18 +290,24 @@ def _times(cells: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
     """Time cells (HHH.MM.SS.TTT or .FFFFFF, leading parts left off) in ms, as
     the careful reader's time_ms() gives them; and the blocks where one does not."""
     bad = set(cells.filter(~pl.col("text").str.contains(_TIME))["block"].to_list())
-    split = cells.with_columns(pl.col("text").str.split(".").alias("parts"))
+    value = time_ms(pl.col("text"), pl.col("micro"))
+    return cells.select("seq", "block", "column", value.alias("value")), bad
+
+
+def time_ms(text: pl.Expr, micro: pl.Expr) -> pl.Expr:
+    """A time HHH.MM.SS.TTT (or .FFFFFF) with leading parts left off, in ms: what
+    the careful reader's time_ms() gives for text of digits and dots ('N/A': null)."""
+    parts = text.str.split(".")
 
     def part(back: int) -> pl.Expr:
-        return pl.col("parts").list.get(-back - 1, null_on_oob=True) \
-            .cast(pl.Int64, strict=False).fill_null(0)
+        return parts.list.get(-back - 1, null_on_oob=True).cast(pl.Int64, strict=False) \
+            .fill_null(0)
 
     seconds = (part(1) + part(2) * 60 + part(3) * 3600).cast(pl.Float64)
     # A divisor column (not a literal, which polars may turn into a multiplication by
     # its inverse) keeps the result bit for bit what the line-by-line reader computes.
-    fraction = part(0).cast(pl.Float64) / (pl.col("micro").cast(pl.Float64) * 999.0 + 1.0)
-    value = pl.when(pl.col("text") == "N/A").then(None).otherwise(seconds * 1000.0 + fraction)
-    return split.select("seq", "block", "column", value.alias("value")), bad
+    fraction = part(0).cast(pl.Float64) / (micro.cast(pl.Float64) * 999.0 + 1.0)
+    return pl.when(text == "N/A").then(None).otherwise(seconds * 1000.0 + fraction)
 
 
 def _per_block(cells: pl.DataFrame, columns: list[str]) -> pl.DataFrame:

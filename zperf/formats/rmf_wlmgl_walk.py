@@ -39,6 +39,9 @@ from zperf.formats.rmf_wlmgl_state import (
 
 #: What a line can be, in the order the careful reader asks.
 NOT_PAGE, WORKLOAD_PAGE, OTHER_PAGE = 0, 1, 2
+#: Steps of Reader.feed a line goes to (unless it is a data row under a band).
+STEP_WORKLOAD_PAGE, STEP_OTHER_PAGE, STEP_KEYS, STEP_HEADER, STEP_GOAL, STEP_BUCKET, \
+    STEP_REST = range(7)
 NO_KEYS, OPENS_CLASS, OPENS_SUMMARY, MORE_KEYS = 0, 1, 2, 3
 #: Lines with none of these (and not starting with '<' or '>') are data rows
 #: wherever a band is open; the regex over-approximates, describe() decides.
@@ -51,6 +54,9 @@ _NOT_QUIET = ("SYSPLEX|RPT VERSION|POLICY ACTIVATION|RESPONSE TIME|STATE SAMPLES
               r"A\s*C\s*T\s*I\s*V\s*I\s*T\s*Y")
 _HEADER_NAMES = ("zos_release", "sysplex", "date", "time", "interval", "activated")
 
+#: Kinds of line (line_kinds): only events are looked at one by one.
+BLANK, QUIET, BUCKET, EVENT = 0, 1, 2, 3
+
 #: A page header as the careful reader keeps it: the values above, in order.
 Header = tuple[Any, ...]
 
@@ -59,6 +65,7 @@ Header = tuple[Any, ...]
 class LineInfo:
     """Everything the careful reader would conclude from one line's text."""
 
+    step: int  # the first of the careful reader's tests this line passes whatever its state
     plain: bool
     page: int
     page_fields: tuple[tuple[str, Any], ...]
@@ -115,8 +122,22 @@ def describe(text: str, new_page: bool) -> LineInfo | None:
     rule = squeezed.startswith("----------") and squeezed.strip("-").endswith(_SECTIONS)
     may_head = bool(_MAY_HEAD.search(text))
     headings, is_heading = _heading(text) if may_head else ([], False)
+    if page == WORKLOAD_PAGE:
+        step = STEP_WORKLOAD_PAGE
+    elif page == OTHER_PAGE:
+        step = STEP_OTHER_PAGE
+    elif keys_kind != NO_KEYS:
+        step = STEP_KEYS
+    elif header_fields is not None:
+        step = STEP_HEADER
+    elif goal is not None:
+        step = STEP_GOAL
+    elif lead in ("<", ">"):
+        step = STEP_BUCKET
+    else:
+        step = STEP_REST
     return LineInfo(
-        plain=plain, page=page,
+        step=step, plain=plain, page=page,
         page_fields=tuple(_header_fields(text).items()) if page == WORKLOAD_PAGE else (),
         keys_kind=keys_kind, keys=keys, header_fields=header_fields, goal=goal,
         bucket=lead in ("<", ">"), distribution_or_rule=distribution or rule,
@@ -140,6 +161,29 @@ def _goal_values(goal: re.Match[str]) -> tuple[tuple[str, Any], ...]:
     return (("goal_type", "discretionary" if discretionary else "system"),)
 
 
+def line_kinds(listing: Listing) -> npt.NDArray[np.int8]:
+    """Each line's kind, column-wise.
+
+    QUIET: a line with none of the characters and words the careful reader
+    looks for; BUCKET: a distribution row (starts with '<' or '>') with none of
+    those words either.  Neither ever changes the reader's state, so the walk
+    takes runs of them (and of BLANK lines) whole.  Every other line is an
+    EVENT, described and fed one by one.
+    """
+    text = listing.text
+    blank = (text.str.len_bytes() == 0).to_numpy()
+    special = text.str.contains(_NOT_PLAIN).to_numpy()
+    worded = text.str.contains(_NOT_QUIET).to_numpy()
+    bucket = text.str.contains(r"^\s*[<>]").to_numpy() & ~text.str.contains(
+        KEY_PATTERN.pattern).to_numpy()
+    kinds = np.full(len(listing), EVENT, dtype=np.int8)
+    calm = ~worded & ~listing.new_page
+    kinds[calm & ~special] = QUIET
+    kinds[calm & special & bucket] = BUCKET
+    kinds[blank] = BLANK
+    return kinds
+
+
 @dataclass
 class Walk:
     """Where everything is: blocks as columns, and the lines for the bulk readers."""
@@ -157,14 +201,53 @@ class Walk:
     # data rows: runs of line indices (first, end) read under a context
     runs: list[tuple[int, int, int]] = field(default_factory=list)
     contexts: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
-    # distribution and state-sample lines: (line index, block)
+    # a block's distribution rows and state-sample lines: events, (line, block),
+    # and runs (first, end, block) where the lines of kind BUCKET (QUIET) are
     bucket_lines: list[tuple[int, int]] = field(default_factory=list)
+    bucket_runs: list[tuple[int, int, int]] = field(default_factory=list)
     raw_lines: list[tuple[int, int]] = field(default_factory=list)
+    raw_runs: list[tuple[int, int, int]] = field(default_factory=list)
+    distribution_titles: list[tuple[int, int]] = field(default_factory=list)
+    kinds: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    _buckets: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
     at_end: bool = False  # the last block was closed by the end of the listing
 
     @property
     def blocks(self) -> int:
         return len(self.start)
+
+    def buckets(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Line indices of the distribution rows and their blocks, in line order."""
+        if self._buckets is None:
+            self._buckets = self._lines(self.bucket_lines, self.bucket_runs, BUCKET)
+        return self._buckets
+
+    def raw(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Line indices of the state-sample lines and their blocks, in line order
+        (a line the careful reader keeps twice is here twice)."""
+        return self._lines(self.raw_lines, self.raw_runs, QUIET)
+
+    def _lines(self, lines: list[tuple[int, int]], runs: list[tuple[int, int, int]],
+               kind: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        index, block = expand_runs(runs)
+        keep = self.kinds[index] == kind
+        single = np.array(lines, dtype=np.int64).reshape(-1, 2)
+        index = np.concatenate((index[keep], single[:, 0]))
+        block = np.concatenate((block[keep], single[:, 1]))
+        order = np.argsort(index, kind="stable")
+        return index[order], block[order]
+
+
+def expand_runs(runs: list[tuple[int, int, int]]) -> tuple[npt.NDArray[np.int64],
+                                                           npt.NDArray[np.int64]]:
+    """(first, end, tag) runs as one line index per line, and each line's tag."""
+    if not runs:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    array = np.array(runs, dtype=np.int64)
+    lengths = array[:, 1] - array[:, 0]
+    index = (np.arange(int(lengths.sum()), dtype=np.int64)
+             - np.repeat(np.cumsum(lengths) - lengths, lengths) + np.repeat(array[:, 0], lengths))
+    return index, np.repeat(array[:, 2], lengths)
 
 
 def walk(listing: Listing, tally: Tally) -> Walk:
@@ -186,32 +269,27 @@ class _Walker:
         self.header_ids: dict[Header, int] = {}
         self.key_ids: dict[tuple[tuple[str, str], ...], int] = {}
         self.goal_ids: dict[tuple[tuple[str, Any], ...], int] = {}
-        self.buckets_seen = False
-        self.distributions = 0
         self.context = -1
-        self.memo: dict[str, LineInfo | None] = {}
-        self.raw_ranges: list[tuple[int, int, int]] = []
+        self.buckets_before: list[int] = []
+        self.header_id = -1
+        self._intern_goal({})
         self.header_moves: dict[tuple[Header, tuple[tuple[str, Any], ...]], Header | None] = {}
-        self.noisy: npt.NDArray[np.int64] = np.zeros(0, dtype=np.int64)
-        self.blank: npt.NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
 
     def run(self) -> Walk:
         listing = self.listing
         text = listing.text
-        blank = (text.str.len_bytes() == 0).to_numpy()
-        plain = ~(text.str.contains(_NOT_PLAIN).to_numpy() | blank | listing.new_page)
-        noisy = np.flatnonzero(plain)
-        noisy = noisy[text.gather(noisy).str.contains(_NOT_QUIET).to_numpy()]
-        self.noisy, self.blank = noisy, blank
-        visit = np.flatnonzero(~plain & ~blank)
+        kind = line_kinds(listing)
+        self.out.kinds = kind
+        self.buckets_before = np.concatenate(([0], np.cumsum(kind == BUCKET))).tolist()
+        visit = np.flatnonzero(kind == EVENT)
         texts = text.gather(visit).to_list()
         pages = listing.new_page[visit].tolist()
         memo_page: dict[str, LineInfo | None] = {}
-        memo = self.memo
+        memo: dict[str, LineInfo | None] = {}
         previous = 0
         for index, line, new_page in zip(visit.tolist(), texts, pages, strict=True):
             if previous < index:
-                self._plain_run(previous, index)
+                self._gap(previous, index)
             table = memo_page if new_page else memo
             info = table.get(line, _MISSING)
             if info is _MISSING:
@@ -220,43 +298,25 @@ class _Walker:
                 self._feed(index, info)
             previous = index + 1
         if previous < len(listing):
-            self._plain_run(previous, len(listing))
+            self._gap(previous, len(listing))
         self._close(len(listing), at_end=True)
-        self.out.raw_lines = self._raw_lines()
         return self.out
 
-    def _plain_run(self, first: int, end: int) -> None:
-        """Lines first..end-1 hold no structure words: data rows once a band is open.
+    def _gap(self, first: int, end: int) -> None:
+        """Lines first..end-1 between two events: blank, quiet or distribution rows.
 
-        Outside a band only the few *noisy* ones (with a word the careful reader
-        looks for) are described and fed; the quiet ones between them can only
-        be state-sample lines, kept when such a section is running.
-        """
-        noisy = self.noisy
-        at = int(np.searchsorted(noisy, first))
-        while first < end:
-            if self.band and self.block >= 0:
-                self._data(first, end)
-                return
-            stop = int(noisy[at]) if at < len(noisy) and noisy[at] < end else end
-            if first < stop and self.raw_section and self.block >= 0:
-                self.raw_ranges.append((first, stop, self.block))
-            if stop == end:
-                return
-            line = self.listing.text[stop]
-            info = self.memo.get(line, _MISSING)
-            if info is _MISSING:
-                info = self.memo[line] = describe(line, False)
-            if info is not None:
-                self._feed(stop, info)
-            first, at = stop + 1, at + 1
-
-    def _raw_lines(self) -> list[tuple[int, int]]:
-        """State-sample lines in line order: those fed one by one and the quiet runs."""
-        lines = list(self.out.raw_lines)
-        for first, end, block in self.raw_ranges:
-            lines += [(i, block) for i in range(first, end) if not self.blank[i]]
-        return sorted(lines)
+        None of them changes what the careful reader is doing: in a block, the
+        quiet ones are data rows under a band or state-sample lines in such a
+        section, and the distribution rows are the block's buckets."""
+        if self.block < 0:
+            return
+        out = self.out
+        if self.buckets_before[end] > self.buckets_before[first]:
+            out.bucket_runs.append((first, end, self.block))
+        if self.band:
+            self._data(first, end)
+        elif self.raw_section:
+            out.raw_runs.append((first, end, self.block))
 
     def _data(self, first: int, end: int) -> None:
         if first >= end:
@@ -273,64 +333,68 @@ class _Walker:
             self.out.contexts.append((self.block, band, self.micro))
             self.context = len(self.out.contexts) - 1
 
-    def _feed(self, index: int, info: LineInfo) -> None:
+    def _feed(self, index: int, info: LineInfo) -> None:  # noqa: C901 - one branch per step
         """One line, exactly as Reader.feed decides (see there for the why of each step)."""
-        out = self.out
-        if info.plain and self.band and self.block >= 0:
+        block = self.block
+        if info.plain and self.band and block >= 0:
             self._data(index, index + 1)
             return
-        if info.page == WORKLOAD_PAGE:
+        step = info.step
+        if step == STEP_WORKLOAD_PAGE:
             self.other_report = self.raw_section = False
-            self._set_band(())
+            if self.band:
+                self._set_band(())
             self._read_header(index, info.page_fields)
-            return
-        if info.page == OTHER_PAGE:
+        elif step == STEP_OTHER_PAGE:
             self._close(index)
             if not self.other_report:
                 self.tally.read += 1
                 self.tally.other += 1
             self.other_report = True
+        elif self.other_report:
             return
-        if self.other_report:
-            return
-        if info.keys_kind != NO_KEYS:
-            if info.keys_kind == MORE_KEYS:
-                if self.block >= 0:
-                    merged = {**out.keys[out.key[self.block]], **dict(info.keys)}
-                    out.key[self.block] = self._intern_keys(merged)
-                return
-            self._close(index)
-            self.tally.read += 1
-            self.raw_section = False
-            if info.keys_kind == OPENS_CLASS:
-                self._open(index, dict(info.keys))
-            else:
-                self.tally.other += 1
-            self._set_band(())
-            return
-        if info.header_fields is not None:
-            self._read_header(index, info.header_fields)
-            return
-        if info.goal is not None and self.block >= 0:
-            merged_goal = {**out.goals[out.goal[self.block]], **dict(info.goal)}
-            out.goal[self.block] = self._intern_goal(merged_goal)
+        elif step == STEP_KEYS:
+            self._keys(index, info)
+        elif step == STEP_HEADER:
+            self._read_header(index, info.header_fields or ())
+        elif step == STEP_GOAL and block >= 0:
+            out = self.out
+            goal = info.goal or ()
+            out.goal[block] = self._intern_goal({**out.goals[out.goal[block]], **dict(goal)})
             self._set_band(())
             self.raw_section = True
+        elif step == STEP_BUCKET and block >= 0:
+            self.out.bucket_lines.append((index, block))
+        else:
+            self._rest(index, info)
+
+    def _keys(self, index: int, info: LineInfo) -> None:
+        out = self.out
+        if info.keys_kind == MORE_KEYS:
+            if self.block >= 0:
+                merged = {**out.keys[out.key[self.block]], **dict(info.keys)}
+                out.key[self.block] = self._intern_keys(merged)
             return
-        if self.block >= 0 and info.bucket:
-            out.bucket_lines.append((index, self.block))
-            self.buckets_seen = True
-            return
+        self._close(index)
+        self.tally.read += 1
+        self.raw_section = False
+        if info.keys_kind == OPENS_CLASS:
+            self._open(index, info.keys)
+        else:
+            self.tally.other += 1
+        self._set_band(())
+
+    def _rest(self, index: int, info: LineInfo) -> None:
+        """Steps 8 on of Reader.feed: section rules, state samples, headings, data rows."""
+        out, block = self.out, self.block
         if info.distribution_or_rule:
             self.raw_section = False
-            if info.distribution and self.block >= 0:
-                self.distributions += 1
-                if self.buckets_seen or self.distributions > 1:
-                    out.slow.add(self.block)  # a second distribution: the careful reader warns
-        elif self.block >= 0 and not self.band and (self.raw_section or info.state_words):
+            if info.distribution and block >= 0:
+                out.distribution_titles.append((index, block))
+        elif block >= 0 and not self.band and (self.raw_section or info.state_words):
             self.raw_section = True
-            out.raw_lines.append((index, self.block))
-        if self.block < 0 or not (self.band or info.may_head):
+            out.raw_lines.append((index, block))
+        if block < 0 or not (self.band or info.may_head):
             return
         if info.is_heading:
             self.raw_section = False
@@ -343,21 +407,22 @@ class _Walker:
             self._set_band(())
             if info.state_words:
                 self.raw_section = True
-                out.raw_lines.append((index, self.block))
+                out.raw_lines.append((index, block))
             return
         if self.band:
             self._data(index, index + 1)
 
-    def _open(self, index: int, keys: dict[str, str]) -> None:
+    def _open(self, index: int, keys: tuple[tuple[str, str], ...]) -> None:
         out = self.out
-        self.block = out.blocks
+        self.block = len(out.start)
         out.start.append(index)
         out.end.append(index)
-        out.header.append(self._intern_header())
-        out.key.append(self._intern_keys(keys))
-        out.goal.append(self._intern_goal({}))
-        self.buckets_seen = False
-        self.distributions = 0
+        if self.header_id < 0:
+            self.header_id = self._intern_header()
+        out.header.append(self.header_id)
+        key = self.key_ids.get(keys)
+        out.key.append(self._intern_keys(dict(keys)) if key is None else key)
+        out.goal.append(0)  # no goal yet (goal id 0 is the empty goal)
 
     def _close(self, index: int, at_end: bool = False) -> None:
         if self.block < 0:
@@ -380,6 +445,7 @@ class _Walker:
         if new is not None:
             self._close(index)  # a new interval or sysplex ends the open class
             self.header = new
+            self.header_id = -1  # interned when a class opens under it
 
     def _intern_header(self) -> int:
         ids = self.header_ids
