@@ -333,7 +333,7 @@ class _Walker:
             self.out.contexts.append((self.block, band, self.micro))
             self.context = len(self.out.contexts) - 1
 
-    def _feed(self, index: int, info: LineInfo) -> None:  # noqa: C901 - one branch per step
+    def _feed(self, index: int, info: LineInfo) -> None:
         """One line, exactly as Reader.feed decides (see there for the why of each step)."""
         block = self.block
         if info.plain and self.band and block >= 0:
