@@ -135,7 +135,7 @@ TEXTS = ([p.read_text() * 2 for p in FIXTURES]
 @settings(max_examples=int(os.environ.get("ZPERF_EXAMPLES", "300")), deadline=None)
 @given(st.sampled_from(TEXTS),
        st.lists(st.tuples(st.sampled_from(["delete", "shift", "swap", "garble", "overflow",
-                                           "duplicate", "blank"]),
+                                           "duplicate", "blank", "odd character"]),
                           st.integers(0, 10_000), st.integers(1, 40)),
                 min_size=1, max_size=6),
        st.sampled_from(["raise", "skip"]))
@@ -159,6 +159,8 @@ def test_damaged_listings_agree(text: str, edits: list[tuple[str, int, int]],
             lines.insert(at, line)
         elif kind == "blank":
             lines[at] = ""
+        elif kind == "odd character":  # blanks Python and polars see differently
+            lines[at] = line[:n] + "\x1c\xa0\t\u2003é"[n % 5] + line[n:]
         if not lines:
             break
     data = "\n".join(lines).encode()

@@ -58,9 +58,10 @@ def read_rows(listing: Listing, found: Walk) -> RowValues:
     shape, lead = plans.shapes(rows)
     rows = rows.with_columns(pl.Series("shape", shape), pl.Series("lead", lead))
     # Rows to leave to the careful reader: an unplanned shape, a value before the
-    # first label, or a blank other than ' ' (with tabs the shape would not be exact).
+    # first label, or a character that is not printable ASCII (a tab, say, or a
+    # control character Python and polars would not agree is a blank).
     odd = rows.filter((pl.col("lead") < 0) | (pl.col("t").str.find(r"\S") != pl.col("lead"))
-                      | pl.col("t").str.contains(r"[^\S ]"))
+                      | pl.col("t").str.contains(r"[^\x20-\x7e]"))
     slow = set(odd["block"].to_list())
     slow |= plans.repeated_slots(rows)
     frames = []

@@ -168,7 +168,9 @@ def line_kinds(listing: Listing) -> npt.NDArray[np.int8]:
     looks for; BUCKET: a distribution row (starts with '<' or '>') with none of
     those words either.  Neither ever changes the reader's state, so the walk
     takes runs of them (and of BLANK lines) whole.  Every other line is an
-    EVENT, described and fed one by one.
+    EVENT, described and fed one by one; so is every line with a character
+    that is not printable ASCII (a control character is a blank to Python's
+    str.split() but not to the regexes here).
     """
     text = listing.text
     blank = (text.str.len_bytes() == 0).to_numpy()
@@ -180,6 +182,7 @@ def line_kinds(listing: Listing) -> npt.NDArray[np.int8]:
     calm = ~worded & ~listing.new_page
     kinds[calm & ~special] = QUIET
     kinds[calm & special & bucket] = BUCKET
+    kinds[text.str.contains(r"[^\t\x20-\x7e]").to_numpy()] = EVENT
     kinds[blank] = BLANK
     return kinds
 
