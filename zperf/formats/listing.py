@@ -99,6 +99,9 @@ class Listing:
     numbers: npt.NDArray[np.int64]
     offsets: npt.NDArray[np.int64]
     new_page: npt.NDArray[np.bool_]
+    #: Every line holds only printable ASCII and tabs (as listings do): readers
+    #: may then skip their per-line checks for odd characters.
+    printable: bool = False
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -152,4 +155,19 @@ def listing_table(data: bytes) -> Listing:
     if keep is not None:
         text = text.filter(pl.Series(keep))
         numbers, offsets, page = numbers[keep], offsets[keep], page[keep]
-    return Listing(text.alias("text"), numbers, offsets, page.astype(np.bool_))
+    return Listing(text.alias("text"), numbers, offsets, page.astype(np.bool_),
+                   _printable(data))
+
+
+def _printable(data: bytes) -> bool:
+    """Only printable ASCII, tabs, line ends (LF, CR LF) and form feeds in the file?"""
+    if not data:
+        return True
+    raw = np.frombuffer(data, dtype=np.uint8)
+    if int(raw.max()) >= 127:
+        return False
+    controls = int(np.count_nonzero(raw < 32)) - sum(
+        int(np.count_nonzero(raw == ord(c))) for c in "\t\n\f")
+    if controls and np.count_nonzero(raw == ord("\r")):  # CR LF line ends are not odd
+        controls -= int(np.count_nonzero((raw[:-1] == ord("\r")) & (raw[1:] == ord("\n"))))
+    return controls == 0

@@ -130,8 +130,9 @@ class _Builder:
         that is not printable ASCII is left to the careful reader."""
         index, block = self.found.buckets()
         frame = pl.DataFrame({"_block": block, "t": self.listing.text.gather(index)})
-        odd = frame.filter(pl.col("t").str.contains(_NOT_PRINTABLE))
-        self.slow |= set(odd["_block"].to_list())
+        if not self.listing.printable:
+            odd = frame.filter(pl.col("t").str.contains(_NOT_PRINTABLE))
+            self.slow |= set(odd["_block"].to_list())
         parts = frame.select("_block", pl.col("t").str.extract_groups(_BUCKET)
                              .alias("m")).unnest("m")
         parts = parts.filter(pl.col("op").is_not_null())

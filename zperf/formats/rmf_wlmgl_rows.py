@@ -60,8 +60,10 @@ def read_rows(listing: Listing, found: Walk) -> RowValues:
     # Rows to leave to the careful reader: an unplanned shape, a value before the
     # first label, or a character that is not printable ASCII (a tab, say, or a
     # control character Python and polars would not agree is a blank).
+    unusual = (pl.col("t").str.contains("\t", literal=True) if listing.printable
+               else pl.col("t").str.contains(r"[^\x20-\x7e]"))
     odd = rows.filter((pl.col("lead") < 0) | (pl.col("t").str.find(r"\S") != pl.col("lead"))
-                      | pl.col("t").str.contains(r"[^\x20-\x7e]"))
+                      | unusual)
     slow = set(odd["block"].to_list())
     slow |= plans.repeated_slots(rows)
     frames = []

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import polars as pl
 
 from zperf.formats._tally import Tally
 from zperf.formats.listing import Listing
@@ -172,17 +173,18 @@ def line_kinds(listing: Listing) -> npt.NDArray[np.int8]:
     that is not printable ASCII (a control character is a blank to Python's
     str.split() but not to the regexes here).
     """
-    text = listing.text
-    blank = (text.str.len_bytes() == 0).to_numpy()
-    special = text.str.contains(_NOT_PLAIN).to_numpy()
-    worded = text.str.contains(_NOT_QUIET).to_numpy()
-    bucket = text.str.contains(r"^\s*[<>]").to_numpy() & ~text.str.contains(
-        KEY_PATTERN.pattern).to_numpy()
+    t = pl.col("text")
+    flags = pl.DataFrame({"text": listing.text}).select(  # one select: run side by side
+        (t.str.len_bytes() == 0).alias("blank"),
+        t.str.contains(_NOT_PLAIN).alias("special"),
+        (t.str.contains(_NOT_QUIET) if listing.printable else
+         t.str.contains(_NOT_QUIET) | t.str.contains(r"[^\t\x20-\x7e]")).alias("worded"),
+        (t.str.contains(r"^\s*[<>]") & ~t.str.contains(KEY_PATTERN.pattern)).alias("bucket"))
+    blank, special, worded, bucket = (flags[name].to_numpy() for name in flags.columns)
     kinds = np.full(len(listing), EVENT, dtype=np.int8)
     calm = ~worded & ~listing.new_page
     kinds[calm & ~special] = QUIET
     kinds[calm & special & bucket] = BUCKET
-    kinds[text.str.contains(r"[^\t\x20-\x7e]").to_numpy()] = EVENT
     kinds[blank] = BLANK
     return kinds
 
