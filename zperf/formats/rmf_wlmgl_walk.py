@@ -287,20 +287,23 @@ class _Walker:
         self.out.kinds = kind
         self.buckets_before = np.concatenate(([0], np.cumsum(kind == BUCKET))).tolist()
         visit = np.flatnonzero(kind == EVENT)
-        texts = text.gather(visit).to_list()
-        pages = listing.new_page[visit].tolist()
-        memo_page: dict[str, LineInfo | None] = {}
+        # A page start is part of what a line is: its text is remembered as
+        # "\f" + text (a form feed is never left inside a line).
+        keys = pl.select(pl.when(pl.Series(listing.new_page[visit]))
+                         .then(pl.lit("\f") + text.gather(visit))
+                         .otherwise(text.gather(visit))).to_series().to_list()
         memo: dict[str, LineInfo | None] = {}
         previous = 0
-        for index, line, new_page in zip(visit.tolist(), texts, pages, strict=True):
+        feed, gap = self._feed, self._gap
+        for index, key in zip(visit.tolist(), keys, strict=True):
             if previous < index:
-                self._gap(previous, index)
-            table = memo_page if new_page else memo
-            info = table.get(line, _MISSING)
+                gap(previous, index)
+            info = memo.get(key, _MISSING)
             if info is _MISSING:
-                info = table[line] = describe(line, new_page)
+                paged = key[:1] == "\f"
+                info = memo[key] = describe(key[1:] if paged else key, paged)
             if info is not None:
-                self._feed(index, info)
+                feed(index, info)
             previous = index + 1
         if previous < len(listing):
             self._gap(previous, len(listing))
@@ -347,8 +350,7 @@ class _Walker:
         step = info.step
         if step == STEP_WORKLOAD_PAGE:
             self.other_report = self.raw_section = False
-            if self.band:
-                self._set_band(())
+            self.band = ()
             self._read_header(index, info.page_fields)
         elif step == STEP_OTHER_PAGE:
             self._close(index)
@@ -366,7 +368,7 @@ class _Walker:
             out = self.out
             goal = info.goal or ()
             out.goal[block] = self._intern_goal({**out.goals[out.goal[block]], **dict(goal)})
-            self._set_band(())
+            self.band = ()
             self.raw_section = True
         elif step == STEP_BUCKET and block >= 0:
             self.out.bucket_lines.append((index, block))
@@ -387,7 +389,7 @@ class _Walker:
             self._open(index, info.keys)
         else:
             self.tally.other += 1
-        self._set_band(())
+        self.band = ()
 
     def _rest(self, index: int, info: LineInfo) -> None:
         """Steps 8 on of Reader.feed: section rules, state samples, headings, data rows."""
@@ -409,7 +411,7 @@ class _Walker:
         if info.headings and self.band:  # a heading printed below a shorter group
             self._set_band(self.band + tuple(g for g in info.headings if g not in self.band))
         if info.stop:
-            self._set_band(())
+            self.band = ()
             if info.state_words:
                 self.raw_section = True
                 out.raw_lines.append((index, block))
