@@ -60,8 +60,9 @@ def outcome(read: Any, data: bytes, on_error: OnError) -> tuple[Any, ...]:
             sorted(tally.warnings), problems)
 
 
-def bulk(data: bytes, on_error: OnError) -> tuple[pl.DataFrame, list[Any], Tally]:
-    work, dist, tally = read_wlmgl(data, "x.txt", on_error=on_error)
+def bulk(data: bytes, on_error: OnError, piece_bytes: int = 1 << 24,
+         ) -> tuple[pl.DataFrame, list[Any], Tally]:
+    work, dist, tally = read_wlmgl(data, "x.txt", on_error=on_error, piece_bytes=piece_bytes)
     buckets = list(dist.select("class_name", "period", "bucket", "bucket_limit_ms",
                                "trans_ended").iter_rows())
     return work, buckets, tally
@@ -111,6 +112,17 @@ def test_written_listings_agree(layout: str, asa: bool) -> None:
     data = written(1, layout, asa).encode()
     for mode in ("raise", "skip"):
         assert outcome(bulk, data, mode) == outcome(careful, data, mode)
+
+
+@pytest.mark.parametrize("piece_bytes", [1, 700, 3000])
+def test_pieces_agree(piece_bytes: int) -> None:
+    """A listing read in pieces (each cut before a class block) reads as a whole:
+    the same rows, counts, warnings and line numbers in problems."""
+    texts = [p.read_bytes() * 2 for p in FIXTURES] + [written(3, "V2R5", True).encode()]
+    for data in texts:
+        for mode in ("raise", "skip"):
+            whole = outcome(bulk, data, mode)
+            assert outcome(lambda d, m: bulk(d, m, piece_bytes), data, mode) == whole
 
 
 def test_bulk_reads_most_blocks_in_bulk() -> None:
@@ -164,4 +176,6 @@ def test_damaged_listings_agree(text: str, edits: list[tuple[str, int, int]],
         if not lines:
             break
     data = "\n".join(lines).encode()
-    assert outcome(bulk, data, mode) == outcome(careful, data, mode)
+    expected = outcome(careful, data, mode)
+    assert outcome(bulk, data, mode) == expected
+    assert outcome(lambda d, m: bulk(d, m, 2000), data, mode) == expected

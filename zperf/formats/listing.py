@@ -59,13 +59,27 @@ def _has_asa_column(lines: list[bytes]) -> bool:
     return any(ln[:1] in (b"1", b"0", b"-") for ln in body)
 
 
-def listing_lines(data: bytes) -> Iterator[Line]:
+def ebcdic_as_utf8(data: bytes) -> bytes:
+    """An EBCDIC listing as UTF-8 text; EBCDIC new line (X'15') and line feed
+    (X'25') both end a line."""
+    return data.decode("cp037", errors="replace").replace("\x85", "\n").encode("utf-8")
+
+
+def has_asa_column(data: bytes) -> bool:
+    """Does the listing (UTF-8 or ASCII bytes) keep ASA control characters in column 1?
+    Decided on its first 2,000 lines."""
+    head = data[: 2000 * 200].split(b"\n", 2000)[:2000]
+    return _has_asa_column([r.rstrip(b"\r\f") for r in head])
+
+
+def listing_lines(data: bytes, *, asa: bool | None = None) -> Iterator[Line]:
     """Yield the lines of a listing with carriage control and page breaks handled."""
     encoding = listing_encoding(data)
-    if encoding == "cp037":  # EBCDIC new line (X'15') and line feed (X'25')
-        data = data.decode("cp037", errors="replace").replace("\x85", "\n").encode("utf-8")
+    if encoding == "cp037":
+        data = ebcdic_as_utf8(data)
     raw = data.split(b"\n")
-    asa = _has_asa_column([r.rstrip(b"\r\f") for r in raw[:2000]])
+    if asa is None:
+        asa = _has_asa_column([r.rstrip(b"\r\f") for r in raw[:2000]])
     offset = 0
     for number, chunk in enumerate(raw, start=1):
         start = offset
@@ -114,25 +128,30 @@ class Listing:
             self.new_page[indices].tolist(), strict=True)]
 
 
-def listing_table(data: bytes) -> Listing:
-    """The lines of a listing as columns, exactly as ``listing_lines`` gives them."""
+def listing_table(data: bytes, *, asa: bool | None = None, first_number: int = 1,
+                  first_offset: int = 0) -> Listing:
+    """The lines of a listing as columns, exactly as ``listing_lines`` gives them.
+
+    For a piece of a larger listing: ``asa`` says whether the whole listing
+    has a control column, ``first_number`` and ``first_offset`` where the piece
+    starts in it (line numbers and byte offsets are the whole listing's)."""
     encoding = listing_encoding(data)
     if encoding == "cp037":
-        data = data.decode("cp037", errors="replace").replace("\x85", "\n").encode("utf-8")
+        data = ebcdic_as_utf8(data)
     try:
         decoded = data.decode("utf-8")
     except UnicodeDecodeError:  # some lines are not UTF-8: the careful line-by-line way
-        lines = list(listing_lines(data))
+        lines = list(listing_lines(data, asa=asa))
         return Listing(pl.Series("text", [ln.text for ln in lines], dtype=pl.String),
-                       np.array([ln.number for ln in lines], dtype=np.int64),
-                       np.array([ln.offset for ln in lines], dtype=np.int64),
+                       np.array([ln.number for ln in lines], dtype=np.int64) + first_number - 1,
+                       np.array([ln.offset for ln in lines], dtype=np.int64) + first_offset,
                        np.array([ln.new_page for ln in lines], dtype=np.bool_))
     raw = pl.Series("text", [decoded], dtype=pl.String).str.split("\n").explode()
-    head = [r.rstrip(b"\r\f") for r in data[: 2000 * 200].split(b"\n", 2000)[:2000]]
-    asa = _has_asa_column(head)
+    if asa is None:
+        asa = has_asa_column(data)
     sizes = raw.str.len_bytes().cast(pl.Int64).to_numpy()
-    offsets = np.concatenate(([0], np.cumsum(sizes + 1)[:-1])).astype(np.int64)
-    numbers = np.arange(1, len(raw) + 1, dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(sizes + 1)[:-1])).astype(np.int64) + first_offset
+    numbers = np.arange(first_number, first_number + len(raw), dtype=np.int64)
     text = raw
     if "\r" in decoded:
         text = text.str.strip_chars_end("\r")

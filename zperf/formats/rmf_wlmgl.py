@@ -22,7 +22,13 @@ import polars as pl
 
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
-from zperf.formats.listing import Listing, listing_table
+from zperf.formats.listing import (
+    Listing,
+    ebcdic_as_utf8,
+    has_asa_column,
+    listing_encoding,
+    listing_table,
+)
 from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows, time_ms
 from zperf.formats.rmf_wlmgl_state import Reader, _Header, key_values
 from zperf.formats.rmf_wlmgl_walk import Walk, walk
@@ -38,8 +44,13 @@ _NOT_PRINTABLE = r"[^\t\x20-\x7e]"
 _KEYS = ["source", "sysplex", "system", "interval_start", "class_kind", "class_name", "period"]
 
 
-def read_wlmgl(data: bytes, file: str, *,
-               on_error: OnError = "raise") -> tuple[pl.DataFrame, pl.DataFrame, Tally]:
+#: A large listing is read in pieces of about this many bytes, each cut before
+#: a class block, so that memory follows the piece, not the file.
+PIECE_BYTES = 16 << 20
+
+
+def read_wlmgl(data: bytes, file: str, *, on_error: OnError = "raise",
+               piece_bytes: int = PIECE_BYTES) -> tuple[pl.DataFrame, pl.DataFrame, Tally]:
     """Parse a WLMGL listing (bytes of the whole file) into (workload, distribution, tally).
 
     The distribution rows come from the RESPONSE TIME DISTRIBUTION tables: the
@@ -48,12 +59,34 @@ def read_wlmgl(data: bytes, file: str, *,
     printed and stays null.
     """
     tally = Tally(file, on_error)
-    listing = listing_table(data)
-    found = walk(listing, tally)
-    rows = read_rows(listing, found)
-    builder = _Builder(file, tally, listing, found, rows)
-    work, dist = builder.build()
-    return work, dist, tally
+    if listing_encoding(data) == "cp037":
+        data = ebcdic_as_utf8(data)
+    asa = has_asa_column(data)
+    memo: dict[str, Any] = {}
+    works, dists = [], []
+    start, number, header, size = 0, 1, None, piece_bytes
+    while True:
+        end = len(data)
+        if end - start > size:
+            end = data.find(b"\n", start + size) + 1 or len(data)
+        final = end >= len(data)
+        listing = listing_table(data[start:end], asa=asa, first_number=number,
+                                first_offset=start)
+        counts = (tally.read, tally.other)
+        found = walk(listing, tally, header=header, memo=memo, final=final)
+        if not final and found.cut is None:  # one block so far: a larger piece
+            tally.read, tally.other = counts
+            size *= 2
+            continue
+        work, dist = _Builder(file, tally, listing, found, read_rows(listing, found)).build()
+        works.append(work)
+        dists.append(dist)
+        if final or found.cut is None:
+            break
+        header = found.headers[found.header[found.limit]]
+        start, number = int(listing.offsets[found.cut]), int(listing.numbers[found.cut])
+        size = piece_bytes
+    return pl.concat(works), pl.concat(dists), tally
 
 
 class _Builder:
@@ -64,8 +97,9 @@ class _Builder:
         self.file, self.tally, self.listing, self.found = file, tally, listing, found
         self.values = rows.values
         self.slow = found.slow | rows.slow | self._twice_distributed()
-        if found.blocks:
+        if found.blocks and found.limit == found.blocks:
             self.slow.add(found.blocks - 1)  # the last may be cut short: the careful reader says
+        self.slow = {block for block in self.slow if block < found.limit}
         self.helper = Reader(file, Tally(file, "skip"))
 
     def build(self) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -73,8 +107,10 @@ class _Builder:
         headers = self._table(found.headers, self._header_values, "header")
         keys = self._table(found.keys, key_values, "key")
         goals = self._table(found.goals, lambda g: g, "goal")
-        blocks = pl.DataFrame({"_block": np.arange(found.blocks, dtype=np.int64),
-                               "header": found.header, "key": found.key, "goal": found.goal},
+        limit = found.limit
+        blocks = pl.DataFrame({"_block": np.arange(limit, dtype=np.int64),
+                               "header": found.header[:limit], "key": found.key[:limit],
+                               "goal": found.goal[:limit]},
                               schema={"_block": pl.Int64, "header": pl.Int64, "key": pl.Int64,
                                       "goal": pl.Int64})
         self.slow |= set(blocks.filter(pl.col("header").is_in(self.bad_headers)
@@ -165,7 +201,7 @@ class _Builder:
         rows: list[dict[str, Any]] = []
         buckets: list[tuple[int, int, float | None, int]] = []
         found, tally = self.found, self.tally
-        for block in sorted(self.slow):
+        for block in sorted(b for b in self.slow if b < found.limit):
             scratch = Tally(tally.file, tally.on_error)
             careful = Reader(self.file, scratch)
             careful.header = _Header(*found.headers[found.header[block]])

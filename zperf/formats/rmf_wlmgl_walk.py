@@ -214,6 +214,9 @@ class Walk:
     raw_runs: list[tuple[int, int, int]] = field(default_factory=list)
     distribution_titles: list[tuple[int, int]] = field(default_factory=list)
     kinds: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
+    counts: list[tuple[int, int]] = field(default_factory=list)  # tally before each block
+    limit: int = 0  # blocks of this piece to read: all but a block carried to the next piece
+    cut: int | None = None  # line index where the next piece starts (not final)
     _buckets: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
     at_end: bool = False  # the last block was closed by the end of the listing
 
@@ -255,9 +258,23 @@ def expand_runs(runs: list[tuple[int, int, int]]) -> tuple[npt.NDArray[np.int64]
     return index, np.repeat(array[:, 2], lengths)
 
 
-def walk(listing: Listing, tally: Tally) -> Walk:
-    """Follow the listing's structure as the careful reader does; count into ``tally``."""
-    return _Walker(listing, tally).run()
+def walk(listing: Listing, tally: Tally, *, header: Header | None = None,
+         memo: dict[str, LineInfo | None] | None = None, final: bool = True) -> Walk:
+    """Follow the listing's structure as the careful reader does; count into ``tally``.
+
+    A piece of a larger listing that is not its end (``final`` false) is cut
+    before its last class block: that block's key line is where the next
+    piece starts (``Walk.cut``), under the page header it was opened under
+    (``header`` of the next walk), and what was counted from there on is
+    taken back.  A piece with fewer than two blocks cannot be cut
+    (``Walk.cut`` is None).  ``memo`` keeps line descriptions across pieces.
+    """
+    walker = _Walker(listing, tally)
+    if header is not None:
+        walker.header = header
+    if memo is not None:
+        walker.memo = memo
+    return walker.run(final)
 
 
 class _Walker:
@@ -277,10 +294,11 @@ class _Walker:
         self.context = -1
         self.buckets_before: list[int] = []
         self.header_id = -1
+        self.memo: dict[str, LineInfo | None] = {}
         self._intern_goal({})
         self.header_moves: dict[tuple[Header, tuple[tuple[str, Any], ...]], Header | None] = {}
 
-    def run(self) -> Walk:
+    def run(self, final: bool = True) -> Walk:
         listing = self.listing
         text = listing.text
         kind = line_kinds(listing)
@@ -292,7 +310,7 @@ class _Walker:
         keys = pl.select(pl.when(pl.Series(listing.new_page[visit]))
                          .then(pl.lit("\f") + text.gather(visit))
                          .otherwise(text.gather(visit))).to_series().to_list()
-        memo: dict[str, LineInfo | None] = {}
+        memo = self.memo
         previous = 0
         feed, gap = self._feed, self._gap
         for index, key in zip(visit.tolist(), keys, strict=True):
@@ -307,8 +325,15 @@ class _Walker:
             previous = index + 1
         if previous < len(listing):
             self._gap(previous, len(listing))
-        self._close(len(listing), at_end=True)
-        return self.out
+        out = self.out
+        out.limit = out.blocks
+        if final:
+            self._close(len(listing), at_end=True)
+        elif out.blocks >= 2:
+            out.limit = out.blocks - 1
+            out.cut = out.start[-1]
+            self.tally.read, self.tally.other = out.counts[-1]
+        return out
 
     def _gap(self, first: int, end: int) -> None:
         """Lines first..end-1 between two events: blank, quiet or distribution rows.
@@ -383,6 +408,8 @@ class _Walker:
                 out.key[self.block] = self._intern_keys(merged)
             return
         self._close(index)
+        if info.keys_kind == OPENS_CLASS:
+            out.counts.append((self.tally.read, self.tally.other))
         self.tally.read += 1
         self.raw_section = False
         if info.keys_kind == OPENS_CLASS:
