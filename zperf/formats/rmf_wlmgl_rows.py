@@ -29,8 +29,9 @@ import pyarrow as pa
 from zperf.formats.listing import Listing
 from zperf.formats.rmf_values import VALUE
 from zperf.formats.rmf_wlmgl_fields import TIME_MS, Group
+from zperf.formats.rmf_wlmgl_lines import EVENT, QUIET
 from zperf.formats.rmf_wlmgl_state import GROUP_BY_NAME, plan_row, slots_of_band
-from zperf.formats.rmf_wlmgl_walk import EVENT, QUIET, Walk, expand_runs
+from zperf.formats.rmf_wlmgl_walk import Walk, expand_runs
 
 _WHOLE_VALUE = rf"^(?:{VALUE})$"
 #: A time the careful reader converts (at most four parts, digits only).
