@@ -117,3 +117,27 @@ def test_figure_4_with_noise_stays_within_the_tolerance(tmp_path: Path) -> None:
     figure = result.filter(pl.col("metric").str.starts_with("workload."))
     assert set(figure["note"]) == {"reproduced"}
     assert figure.filter(metric="workload.trans_ended")["reproduced"][0] != 88584
+
+
+def test_the_samples_times_are_in_the_units_of_the_field_table() -> None:
+    """A 1024-µs counter and its microsecond twin (R723CTET, R723CTETX) hold one time, in
+    the units the 72.3 field table gives: a parser that reads the 1024-µs field (a section
+    too short for the twins) prints the same ACTUAL as one that reads the twin."""
+    from zperf.formats.smf import type72_fields as f72
+
+    per_unit = {"1024 us": 1024.0, "(1024 us)^2": 1024.0**2}
+    spec = tomllib.loads((SAMPLES / "smf" / "paper-figures.toml").read_text())
+    pairs = 0
+    for item in spec["interval"]:
+        for period in item["period"]:
+            raw = period.get("raw", {})
+            for name, value in raw.items():
+                if f"{name}X" not in raw:
+                    continue
+                assert value * per_unit[f72.SCS.by_name[name].unit] == pytest.approx(
+                    raw[f"{name}X"], rel=1e-12), (item["name"], name)
+                pairs += 1
+            if "R723CTET" in raw:  # sum of elapsed times / ended = ACTUAL as printed
+                actual_ms = raw["R723CTET"] * 1.024 / raw["R723CRCP"]
+                assert round(actual_ms) == period["printed"]["resp_actual_ms"]
+    assert pairs == 1  # paper 003 Figure 4: R723CTET beside R723CTETX
