@@ -84,6 +84,20 @@ def test_check_prints_reproduced_beside_published(tmp_path: Path, capsys: Captur
     assert code == 1 and "1 differs" in err
 
 
+def test_check_shows_table_1_percentages_and_the_inconsistent_one(capsys: Capture) -> None:
+    """000 Table 1's "compared to Baseline" column from the JTL; ODO 50 %'s 53 % (the sizes
+    give 53.6 %) is a published inconsistency, not a failure."""
+    code, out, err = run(capsys, "simulate", "zcee-car100-odo-50", "--check", "--exact",
+                         "--to", "json")
+    assert code == 0, err
+    (row,) = [r for r in json.loads(out)
+              if r["metric"] == "driver.response_size_vs_baseline_pct"]
+    assert (row["printed"], row["reproduced_as_printed"], row["from"]) == (
+        "53%", "54", "driver.jtl")
+    assert row["note"] == "published inconsistency (see the scenario)"
+    assert "3 reproduced" in err and "1 published inconsistency" in err
+
+
 def test_unknown_scenario_is_a_usage_error(capsys: Capture) -> None:
     code, _, err = run(capsys, "simulate", "no-such-run")
     assert code == 2 and "zperf simulate list" in err

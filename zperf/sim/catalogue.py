@@ -54,8 +54,9 @@ them), and compares at the printed precision (half a unit of the last printed
 digit): ITR = ETR / busy, general CPU us/tran = CPs x busy x 1e6 / ETR, zIIP
 us/tran likewise, the combined rows of Table 16 (mean busy, summed ETR, their
 ITR, mean response time, CPU per transaction over all CPs, sums), RMF class
-arithmetic (APPL%, service units, END/S) and, for z/TPF, messages per second
-= MIPS x 1e6 / path length.  A figure that does not follow must be listed as
+arithmetic (APPL%, service units, END/S), paper 000 Table 1's payload size
+compared to the Baseline (``zperf.sim.payload``) and, for z/TPF, messages per
+second = MIPS x 1e6 / path length.  A figure that does not follow must be listed as
 an ``[[inconsistency]]`` of kind ``formula`` whose ``computed`` is the value
 the formula gives; kind ``definition`` records a figure that follows the
 numbers but not the paper's own definition (``computed`` = what the definition
@@ -84,6 +85,7 @@ from typing import Any
 
 from zperf.calc.analysis import slug
 from zperf.errors import ZperfError
+from zperf.sim import payload
 
 PACKAGE = "zperf.sim.scenarios"
 KINDS = ("rmf", "observations")
@@ -548,7 +550,7 @@ def checks(scenario: Scenario) -> list[Check]:
     if scenario.kind == "observations":
         return list(_observation_checks(scenario))
     return [*_lpar_checks(scenario), *_combined_checks(scenario), *_workload_checks(scenario),
-            *_method_checks(scenario)]
+            *_method_checks(scenario), *_payload_checks(scenario)]
 
 
 def _input(scenario: Scenario, metric: str, lpar: str) -> float | None:
@@ -614,6 +616,17 @@ def _combined_checks(scenario: Scenario) -> Iterator[Check]:
             computed = float(sum(lp.cps for lp in scenario.lpars))
         if computed is not None:
             yield _check(item, computed, formula)
+
+
+def _payload_checks(scenario: Scenario) -> Iterator[Check]:
+    """000 Table 1: the JSON size as a percentage of the Baseline's (``zperf.sim.payload``)."""
+    for item in (i for i in scenario.published if i.metric == payload.METRIC):
+        size = scenario.figure(payload.SIZE, item.lpar)
+        base = payload.baseline_bytes(scenario.workload)
+        if size is None or base is None:
+            raise ScenarioError(f"{scenario.id}: {payload.METRIC} needs a published "
+                                f"{payload.SIZE} and [workload] {payload.BASELINE}")
+        yield _check(item, payload.percent(size.value, base), payload.FORMULA)
 
 
 def _method_checks(scenario: Scenario) -> Iterator[Check]:

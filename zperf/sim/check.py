@@ -11,9 +11,10 @@ file that holds them, and wherever the run folder holds the same figure
 twice every copy must agree: an RMF class's ``workload.*`` figures through
 the SMF dump and the WLMGL listing, DB2ENTRY statistics through DFHSTUP,
 DFH0STAT and SMF 110.2, driver figures through the IWL report or the JTL
-request log.  The ``from`` column names the files.  A scenario with a cost
-model (paper 000) also gets one row per modeled cost the paper prints no
-number for: the model's prediction, marked as such.
+request log (paper 000 Table 1's size compared to the Baseline: the JTL's
+bytes per request over the Baseline's size).  The ``from`` column names the
+files.  A scenario with a cost model (paper 000) also gets one row per modeled
+cost the paper prints no number for: the model's prediction, marked as such.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import polars as pl
 from zperf.calc.analysis import analyze, slug
 from zperf.calc.runspec import load_runspec
 from zperf.formats import read
-from zperf.sim import zcee
+from zperf.sim import payload, zcee
 from zperf.sim.catalogue import ScenarioError, half_unit, numeral
 from zperf.sim.engine import simulate
 from zperf.sim.sidefiles import DB2ENTRY_FIGURES, DRIVER_FIGURES, JTL, REQUEST_LOG_FIGURES
@@ -108,7 +109,11 @@ def _side_files(scenario: Mapping[str, Any], out: Path,
         parsed = jtl.row(0, named=True)
         add("driver.clients", JTL, parsed.get("clients"))
         if parsed.get("transactions") and parsed.get("bytes_read") is not None:
-            add("driver.response_bytes", JTL, parsed["bytes_read"] / parsed["transactions"])
+            size = parsed["bytes_read"] / parsed["transactions"]
+            add(payload.SIZE, JTL, size)
+            base = payload.baseline_bytes(scenario.get("workload", {}))
+            if base is not None:  # 000 Table 1: as the paper, over the Baseline's size
+                add(payload.METRIC, JTL, payload.percent(size, base))
     return found
 
 

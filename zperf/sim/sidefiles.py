@@ -29,6 +29,7 @@ import polars as pl
 
 from zperf.formats.cics_writer import write_dfh0stat, write_dfhstup
 from zperf.formats.driver_writer import epoch_ms, write_iwl_log, write_jmeter_csv
+from zperf.sim import payload
 
 #: The catalogue's driver.* figures (a WSWS engine report) -> driver table columns, scale.
 DRIVER_FIGURES: dict[str, tuple[str, float]] = {
@@ -47,8 +48,9 @@ DRIVER_FIGURES: dict[str, tuple[str, float]] = {
     "driver.http_written_mb": ("written_mb", 1.0),
     "driver.page_element_resp_s": ("resp_avg_ms", 1000.0),
 }
-#: Figures of a request log (JTL): the clients, and the response size per request.
-REQUEST_LOG_FIGURES = ("driver.clients", "driver.response_bytes")
+#: Figures of a request log (JTL): the clients, the response size per request and that
+#: size compared to the Baseline's (000 Table 1, ``zperf.sim.payload``).
+REQUEST_LOG_FIGURES = ("driver.clients", payload.SIZE, payload.METRIC)
 #: The catalogue's cics.db2entry_* figures (DFHSTUP REQUESTS columns) -> db2entry columns.
 DB2ENTRY_FIGURES: dict[str, str] = {
     "cics.db2entry_call_count": "calls", "cics.db2entry_signon_count": "signons",
