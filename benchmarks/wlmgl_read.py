@@ -4,7 +4,8 @@
 
 Writes (once) a multi-page listing with the zperf WLMGL writer: per 15-minute
 interval 40 service classes of one to three periods and 20 report classes,
-ASA control characters, V2R4 layout; each service class period with its goal
+ASA control characters, V2R4 layout with its 133-column band (PROMOTED and
+STORAGE groups too); each service class period with its goal
 (velocity or response time) and goal-versus-actual lines, each response-time
 goal with a 14-bucket RESPONSE TIME DISTRIBUTION; then parses it and prints
 MB/s and class periods per second.
@@ -47,6 +48,10 @@ def _rows(rng: random.Random, when: dt.datetime) -> tuple[list[dict[str, object]
                 "appl_iipcp_pct": rng.uniform(0, 30), "appl_iip_pct": rng.uniform(0, 100),
                 "goal_type": None if report else "percentile_response" if i % 2 else "velocity",
                 "goal_response_ms": 500.0, "goal_percentile": 90, "goal_velocity_pct": 40.0,
+                "promoted_blk": 0.0, "promoted_enq": rng.uniform(0, 1), "promoted_crm": 0.0,
+                "promoted_lck": rng.uniform(0, 1), "promoted_sup": 0.0,
+                "storage_avg": rng.uniform(0, 5000), "storage_total": rng.uniform(0, 99999),
+                "storage_shared": rng.uniform(0, 100),
             })
             response = not report and i % 2 == 1
             buckets.append([(25.0 * b, rng.randrange(0, ended + 1) // 14) for b in range(2, 15)]
@@ -61,7 +66,8 @@ def build(path: Path, size_mb: int, goals: bool = True) -> None:
         written, interval = 0, 0
         while written < size_mb * 1024 * 1024:
             rows, buckets = _rows(rng, start + dt.timedelta(minutes=15 * interval))
-            text = write_listing(rows, goals=goals, distributions=buckets if goals else None)
+            text = write_listing(rows, goals=goals, distributions=buckets if goals else None,
+                                 wide=True)
             out.write(text)
             written += len(text)
             interval += 1
@@ -74,7 +80,7 @@ def main() -> int:
     parser.add_argument("--bare", action="store_true",
                         help="classes without goals or distributions (more structure per MB)")
     args = parser.parse_args()
-    path = HERE / "data" / f"wlmgl-{args.size_mb}mb-{'bare' if args.bare else 'goals'}.txt"
+    path = HERE / "data" / f"wlmgl-{args.size_mb}mb-{'bare' if args.bare else 'goals'}-133.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         build(path, args.size_mb, goals=not args.bare)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 import polars as pl
+import pyarrow as pa
 
 ASA_CODES = frozenset(" 01-+")
 
@@ -138,25 +139,32 @@ def listing_table(data: bytes, *, asa: bool | None = None, first_number: int = 1
     encoding = listing_encoding(data)
     if encoding == "cp037":
         data = ebcdic_as_utf8(data)
-    try:
-        decoded = data.decode("utf-8")
-    except UnicodeDecodeError:  # some lines are not UTF-8: the careful line-by-line way
-        lines = list(listing_lines(data, asa=asa))
-        return Listing(pl.Series("text", [ln.text for ln in lines], dtype=pl.String),
-                       np.array([ln.number for ln in lines], dtype=np.int64) + first_number - 1,
-                       np.array([ln.offset for ln in lines], dtype=np.int64) + first_offset,
-                       np.array([ln.new_page for ln in lines], dtype=np.bool_))
-    raw = pl.Series("text", [decoded], dtype=pl.String).str.split("\n").explode()
+    printable = _printable(data)
+    if not printable:
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:  # some lines are not UTF-8: the careful line-by-line way
+            lines = list(listing_lines(data, asa=asa))
+            return Listing(pl.Series("text", [ln.text for ln in lines], dtype=pl.String),
+                           np.array([ln.number for ln in lines], dtype=np.int64)
+                           + first_number - 1,
+                           np.array([ln.offset for ln in lines], dtype=np.int64) + first_offset,
+                           np.array([ln.new_page for ln in lines], dtype=np.bool_))
+    # The lines as Arrow strings over the file's own bytes, each with its line
+    # end (stripped below with the other trailing blanks).
+    raw_bytes = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(raw_bytes == ord("\n"))
+    starts = np.concatenate(([0], ends + 1)).astype(np.int64)
+    bounds = np.concatenate((starts, [len(data)])).astype(np.int64)
+    raw = pl.Series("text", pa.LargeStringArray.from_buffers(
+        len(starts), pa.py_buffer(bounds), pa.py_buffer(data)))
     if asa is None:
         asa = has_asa_column(data)
-    sizes = raw.str.len_bytes().cast(pl.Int64).to_numpy()
-    offsets = np.concatenate(([0], np.cumsum(sizes + 1)[:-1])).astype(np.int64) + first_offset
+    offsets = starts + first_offset
     numbers = np.arange(first_number, first_number + len(raw), dtype=np.int64)
     text = raw
-    if "\r" in decoded:
-        text = text.str.strip_chars_end("\r")
     page = np.zeros(len(raw), dtype=np.bool_)
-    feeds = "\f" in decoded
+    feeds = bool(np.count_nonzero(raw_bytes == ord("\f")))
     if feeds:
         page = text.str.starts_with("\f").to_numpy()
         text = text.str.strip_chars_start("\f")
@@ -174,8 +182,7 @@ def listing_table(data: bytes, *, asa: bool | None = None, first_number: int = 1
     if keep is not None:
         text = text.filter(pl.Series(keep))
         numbers, offsets, page = numbers[keep], offsets[keep], page[keep]
-    return Listing(text.alias("text"), numbers, offsets, page.astype(np.bool_),
-                   _printable(data))
+    return Listing(text.alias("text"), numbers, offsets, page.astype(np.bool_), printable)
 
 
 def _printable(data: bytes) -> bool:

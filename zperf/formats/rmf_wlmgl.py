@@ -15,6 +15,7 @@ pass could not take as it is gets read again line by line.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,9 @@ _KEYS = ["source", "sysplex", "system", "interval_start", "class_kind", "class_n
 
 
 #: A large listing is read in pieces of about this many bytes, each cut before
-#: a class block, so that memory follows the piece, not the file.
+#: a class block, so that memory follows the piece, not the file.  (Reading
+#: one piece's values while walking the next, in two threads, was tried: with
+#: polars already using both cores it was slower.)
 PIECE_BYTES = 16 << 20
 
 
@@ -61,9 +64,21 @@ def read_wlmgl(data: bytes, file: str, *, on_error: OnError = "raise",
     tally = Tally(file, on_error)
     if listing_encoding(data) == "cp037":
         data = ebcdic_as_utf8(data)
+    done = [_values(file, tally, listing, found)
+            for listing, found in _pieces(data, tally, piece_bytes)]
+    return pl.concat([w for w, _ in done]), pl.concat([d for _, d in done]), tally
+
+
+def _values(file: str, tally: Tally, listing: Listing,
+            found: Walk) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """A walked piece's rows: data rows in bulk, then one row per class period."""
+    return _Builder(file, tally, listing, found, read_rows(listing, found)).build()
+
+
+def _pieces(data: bytes, tally: Tally, piece_bytes: int) -> Iterator[tuple[Listing, Walk]]:
+    """The listing in walked pieces, each (but the last) cut before a class block."""
     asa = has_asa_column(data)
     memo: dict[str, Any] = {}
-    works, dists = [], []
     start, number, header, size = 0, 1, None, piece_bytes
     while True:
         end = len(data)
@@ -78,15 +93,12 @@ def read_wlmgl(data: bytes, file: str, *, on_error: OnError = "raise",
             tally.read, tally.other = counts
             size *= 2
             continue
-        work, dist = _Builder(file, tally, listing, found, read_rows(listing, found)).build()
-        works.append(work)
-        dists.append(dist)
+        yield listing, found
         if final or found.cut is None:
-            break
+            return
         header = found.headers[found.header[found.limit]]
         start, number = int(listing.offsets[found.cut]), int(listing.numbers[found.cut])
         size = piece_bytes
-    return pl.concat(works), pl.concat(dists), tally
 
 
 class _Builder:

@@ -72,13 +72,17 @@ def read_rows(listing: Listing, found: Walk) -> RowValues:
         cells = rows.join(table, on="shape", how="inner", maintain_order="left_right")
         gap = pl.col("t").str.slice(pl.col("start"), pl.col("end") - pl.col("start"))
         cells = cells.select((pl.col("seq") + pl.col("pair")).alias("seq"), "block", "micro",
-                             "column", (pl.col("end") == _END)
-                             .alias("to_end"), gap.alias("gap"))
-        cells = cells.with_columns(pl.col("gap").str.strip_chars(" ").alias("text"))
-        slow |= set(cells.filter(_bad_cells())["block"].to_list())
+                             "column", (pl.col("end") == _END).alias("to_end"), gap.alias("gap"))
+        cells = cells.with_columns(pl.col("gap").str.strip_chars(" ").alias("text")) \
+            .with_columns(pl.col("text").cast(pl.Float64, strict=False).alias("value"))
+        # A token of value characters that casts to a number is one well-formed
+        # value (digits and at most one point): only the others are checked.
+        unread = cells.filter(pl.col("value").is_null())
+        slow |= set(cells.filter(_bad_edges())["block"].to_list())
+        slow |= set(unread.filter(_bad_token())["block"].to_list())
         if kind == _IGNORED:
             continue
-        values, bad = (_times if kind == TIME_MS else _numbers)(cells)
+        values, bad = (_times if kind == TIME_MS else _numbers)(cells, unread)
         slow |= bad
         frames.append(values)
     good = pl.concat(frames).filter(~pl.col("block").is_in(sorted(slow))) if frames else None
@@ -250,31 +254,30 @@ _MIX = 0x9E3779B97F4A7C15  # spreads the band over the skeleton's hash
 _MAX_CELLS = 4096  # cells of one row, at most (a row of 133 columns holds a few dozen)
 
 
-def _bad_cells() -> pl.Expr:
-    """Cells that are not one well-formed value standing alone between two labels.
+def _bad_edges() -> pl.Expr:
+    """Gaps that do not stand between two whole words: every gap must begin with
+    a blank, and end with one unless it runs to the end of the row."""
+    gap = pl.col("gap")
+    return ~gap.str.starts_with(" ") | (~pl.col("to_end") & ~gap.str.ends_with(" "))
 
-    Every gap must begin with a blank (the label is a whole word), end with
-    a blank unless it runs to the end of the row, and hold exactly one token
-    that is a value as RMF prints it, and not an overflow."""
-    gap, text = pl.col("gap"), pl.col("text")
-    return (~gap.str.starts_with(" ")
-            | (~pl.col("to_end") & ~gap.str.ends_with(" "))
-            | (text == "")
-            | text.str.contains(" ", literal=True)
-            | text.str.starts_with("*")
+
+def _bad_token() -> pl.Expr:
+    """Gaps that do not hold exactly one token that is a value as RMF prints it
+    (an overflow, '*****', is left to the careful reader, which warns)."""
+    text = pl.col("text")
+    return ((text == "") | text.str.contains(" ", literal=True) | text.str.starts_with("*")
             | ~text.str.contains(_WHOLE_VALUE))
 
 
-def _numbers(cells: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
+def _numbers(cells: pl.DataFrame, unread: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
     """Number cells with their value, as the careful reader's convert() gives it;
-    and the blocks where one does not convert."""
-    text = pl.col("text")
-    numbers = cells.select("seq", "block", "column", "text",
-                           text.cast(pl.Float64, strict=False).alias("value"))
-    unread = pl.col("value").is_null() & (text != "N/A")
-    suffixed = numbers.filter(unread).with_columns(_suffixed().alias("value"))
-    bad = set(suffixed.filter(unread)["block"].to_list())
-    return pl.concat([numbers.filter(~unread), suffixed]).drop("text"), bad
+    and the blocks where one does not convert.  ``unread``: the cells whose
+    text is not a plain number ('N/A', '4876K', '1,234', '50%')."""
+    read = cells.filter(pl.col("value").is_not_null()).select("seq", "block", "column", "value")
+    suffixed = unread.filter(pl.col("text") != "N/A").with_columns(_suffixed().alias("value"))
+    bad = set(suffixed.filter(pl.col("value").is_null())["block"].to_list())
+    missing = unread.filter(pl.col("text") == "N/A")
+    return pl.concat([read, suffixed.select(read.columns), missing.select(read.columns)]), bad
 
 
 def _suffixed() -> pl.Expr:
@@ -290,10 +293,11 @@ def _suffixed() -> pl.Expr:
                        digits.cast(pl.Float64, strict=False) * scale)
 
 
-def _times(cells: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
+def _times(cells: pl.DataFrame, unread: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
     """Time cells (HHH.MM.SS.TTT or .FFFFFF, leading parts left off) in ms, as
-    the careful reader's time_ms() gives them; and the blocks where one does not."""
-    bad = set(cells.filter(~pl.col("text").str.contains(_TIME))["block"].to_list())
+    the careful reader's time_ms() gives them; and the blocks where one does
+    not convert (``unread``: those that are not a plain number, '2.05.500')."""
+    bad = set(unread.filter(~pl.col("text").str.contains(_TIME))["block"].to_list())
     value = time_ms(pl.col("text"), pl.col("micro"))
     return cells.select("seq", "block", "column", value.alias("value")), bad
 

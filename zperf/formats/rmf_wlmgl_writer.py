@@ -101,6 +101,16 @@ BAND: tuple[tuple[str, tuple[tuple[str, str, Fmt], ...]], ...] = (
         ("IIP", "appl_iip_pct", _fixed(2)))),
 )
 _WIDTHS = (17, 26, 16, 18, 16, 14)
+#: The groups V2R4 prints to the right of APPL % (zperf reads and does not keep
+#: them); their values are printed from the row's promoted_* and storage_*
+#: keys when a caller gives them.
+WIDE_BAND: tuple[tuple[str, tuple[tuple[str, str, Fmt], ...]], ...] = (
+    ("--PROMOTED--", tuple((label, f"promoted_{label.lower()}", _fixed(3))
+                           for label in ("BLK", "ENQ", "CRM", "LCK", "SUP"))),
+    ("----STORAGE----", tuple((label, f"storage_{label.lower()}", _fixed(2))
+                              for label in ("AVG", "TOTAL", "SHARED"))),
+)
+_WIDE_WIDTHS = (14, 18)
 
 #: Release layouts: key-line prefix, SERVICE TIME heading, times in microseconds.
 LAYOUTS: dict[str, tuple[str, str, bool]] = {
@@ -145,18 +155,20 @@ def _page(row: Mapping[str, Any], page: int, layout: str) -> list[tuple[str, str
 def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True,
                   layout: str = "V2R4", goals: bool = False,
                   distributions: Sequence[Sequence[tuple[float | None, int]]] | None = None,
-                  ) -> str:
+                  wide: bool = False) -> str:
     """A WLMGL listing with one page per class period, in a release layout.
 
     With ``goals`` a service class period with a ``goal_type`` gets its GOAL
     line and the goal-versus-actual lines under it; ``distributions`` (one
     list per row, of (bucket limit in ms or None for the last, transactions))
-    adds a RESPONSE TIME DISTRIBUTION where a list is not empty.
+    adds a RESPONSE TIME DISTRIBUTION where a list is not empty; ``wide`` adds the
+    PROMOTED and STORAGE groups, as V2R4 prints its 133-column band.
     """
     if layout not in LAYOUTS:
         raise ValueError(f"layout must be one of {', '.join(LAYOUTS)}")
     prefix = LAYOUTS[layout][0]
-    band = _band(layout)
+    band = _band(layout) + (WIDE_BAND if wide else ())
+    widths = _WIDTHS + (_WIDE_WIDTHS if wide else ())
     out: list[tuple[str, str]] = []
     for page, row in enumerate(rows, start=1):
         out += _page(row, page, layout)
@@ -173,10 +185,10 @@ def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True,
         out.append(("0", prefix + key))
         if row.get("description"):
             out.append((" ", f"{'':18}DESCRIPTION ={row['description']}"))
-        out.append(("0", "".join(h.ljust(w) for (h, _), w in zip(band, _WIDTHS, strict=True))))
+        out.append(("0", "".join(h.ljust(w) for (h, _), w in zip(band, widths, strict=True))))
         for i in range(max(len(rows_) for _, rows_ in band)):
             cells = []
-            for (_, rows_), width in zip(band, _WIDTHS, strict=True):
+            for (_, rows_), width in zip(band, widths, strict=True):
                 if i < len(rows_):
                     label, column, fmt = rows_[i]
                     text = fmt(row.get(column))
