@@ -93,7 +93,7 @@ INPUT = {"title": "INPUT", "paragraphs": [
           "(SERVICE TIMES, AAP N/A), V2R2 (REPORT BY:), V2R3 (TRANS-APPL%), V2R4 and later (no "
           "REPORT BY:, I/O PRIORITY GROUP, HHH.MM.SS.FFFFFF microsecond times). A listing cut "
           "in the middle of a class keeps that class's partial values with a warning. Large "
-          "listings are read in pieces of about 16 MB, at about 50 MB/s on two cores."),
+          "listings are read in pieces of about 16 MB, at about 60 MB/s on two cores."),
     _roff("Values are derived as the RMF Postprocessor Workload Activity report derives "
           "them: SERVICE TIME CPU includes zIIP and zAAP time normalized to CP speed; IIP and "
           "AAP are raw engine seconds; APPL% CP subtracts the normalized specialty time. A "
