@@ -70,7 +70,7 @@ def bulk(data: bytes, on_error: OnError, piece_bytes: int = 1 << 24,
 
 
 
-def written(seed: int, layout: str, asa: bool, classes: int = 6) -> str:
+def written(seed: int, layout: str, asa: bool, classes: int = 6, wide: bool = False) -> str:
     """A listing from our writer: several intervals and classes, goals, distributions."""
     rng = random.Random(seed)
     rows, buckets = [], []
@@ -89,6 +89,7 @@ def written(seed: int, layout: str, asa: bool, classes: int = 6) -> str:
                 "resp_execution_ms": rng.uniform(0, 5000), "su_cpu": rng.uniform(0, 1e8),
                 "cpu_seconds": rng.uniform(0, 900), "iip_seconds": rng.uniform(0, 900),
                 "appl_cp_pct": rng.uniform(0, 300), "appl_iip_pct": rng.uniform(0, 100),
+                "promoted_enq": rng.uniform(0, 1), "storage_total": rng.uniform(0, 99999),
             }
             if not report:
                 row.update(goal_type="percentile_response" if i % 2 else "velocity",
@@ -96,7 +97,8 @@ def written(seed: int, layout: str, asa: bool, classes: int = 6) -> str:
             rows.append(row)
             buckets.append([(50.0 * (b + 1), rng.randrange(0, 1000)) for b in range(4)]
                            + [(None, rng.randrange(0, 1000))] if i % 2 else [])
-    return write_listing(rows, asa=asa, layout=layout, goals=True, distributions=buckets)
+    return write_listing(rows, asa=asa, layout=layout, goals=True, distributions=buckets,
+                         wide=wide)
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
@@ -108,8 +110,9 @@ def test_fixtures_agree(path: Path) -> None:
 
 @pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("asa", [True, False])
-def test_written_listings_agree(layout: str, asa: bool) -> None:
-    data = written(1, layout, asa).encode()
+@pytest.mark.parametrize("wide", [False, True])
+def test_written_listings_agree(layout: str, asa: bool, wide: bool) -> None:
+    data = written(1, layout, asa, wide=wide).encode()
     for mode in ("raise", "skip"):
         assert outcome(bulk, data, mode) == outcome(careful, data, mode)
 
@@ -140,7 +143,7 @@ def test_bulk_reads_most_blocks_in_bulk() -> None:
 
 
 TEXTS = ([p.read_text() * 2 for p in FIXTURES]
-         + [written(seed, layout, seed % 2 == 0, classes=3)
+         + [written(seed, layout, seed % 2 == 0, classes=3, wide=seed % 2 == 1)
             for seed, layout in enumerate(LAYOUTS)])
 
 
