@@ -184,8 +184,8 @@ SCS = Layout(
         Field("R723RTDT", 616, "stck", 8, "", "Last midpoint change"),
         *(_hfp(f"R723{n}", 624 + 8 * i, "SU", "Tenant / container pricing service units")
           for i, n in enumerate(_TENANT)),
-        *(_hfp(f"R723{n}", 720 + 8 * i, "us", "Microsecond twin of the field without X")
-          for i, n in enumerate(_MICROS)),
+        *(_hfp(f"R723{n}", 720 + 8 * i, "us^2" if n == "CETSX" else "us",
+               "Microsecond twin of the field without X") for i, n in enumerate(_MICROS)),
     ),
 )
 
