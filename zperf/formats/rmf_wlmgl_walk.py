@@ -339,25 +339,23 @@ class _Walker:
             self.header_id = -1  # interned when a class opens under it
 
     def _intern_header(self) -> int:
-        ids = self.header_ids
-        if self.header not in ids:
-            ids[self.header] = len(self.out.headers)
-            self.out.headers.append(self.header)
-        return ids[self.header]
+        return _intern(self.header_ids, self.out.headers, self.header, self.header)
 
     def _intern_keys(self, keys: dict[str, str]) -> int:
-        frozen = tuple(keys.items())
-        if frozen not in self.key_ids:
-            self.key_ids[frozen] = len(self.out.keys)
-            self.out.keys.append(keys)
-        return self.key_ids[frozen]
+        return _intern(self.key_ids, self.out.keys, tuple(keys.items()), keys)
 
     def _intern_goal(self, goal: dict[str, Any]) -> int:
-        frozen = tuple(goal.items())
-        if frozen not in self.goal_ids:
-            self.goal_ids[frozen] = len(self.out.goals)
-            self.out.goals.append(goal)
-        return self.goal_ids[frozen]
+        return _intern(self.goal_ids, self.out.goals, tuple(goal.items()), goal)
+
+
+def _intern(ids: dict[Any, int], items: list[Any], key: Any, item: Any) -> int:
+    """The id of ``item`` among ``items`` (added the first time its ``key`` is seen):
+    page headers, key sets and goals repeat, so blocks refer to them by id."""
+    found = ids.get(key)
+    if found is None:
+        found = ids[key] = len(items)
+        items.append(item)
+    return found
 
 
 _MISSING: Any = object()
