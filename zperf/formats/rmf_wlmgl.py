@@ -6,11 +6,15 @@ them, and extracts pasted into documents with tabs.  Columns the listing
 does not print stay null; ``source_format`` is 'rmf-wlmgl'.  Other reports
 on the same SYSOUT are counted and skipped.
 
-Reading happens in three passes, so that a large SYSOUT reads at tens of
-MB/s: the structure (page headers, key lines, headings, goals, response
-time distributions) line by line (rmf_wlmgl_state), the data rows in bulk
-(rmf_wlmgl_rows), and then one row per class period, where a block the bulk
-pass could not take as it is gets read again line by line.
+The careful line-by-line reader (rmf_wlmgl_state) is the reference.  So that
+a large SYSOUT reads at tens of MB/s, it is read column-wise instead, in
+pieces of about 16 MB cut before a class block: the lines as Arrow strings
+(listing), each sorted into a kind (rmf_wlmgl_lines), the structure walked by
+replaying the careful reader's decisions (rmf_wlmgl_walk), the data rows read
+in bulk (rmf_wlmgl_rows), and then one row per class period (here), where a
+block the bulk passes could not take as it is, and the last block of the
+listing, are read again by the careful reader.  The result is exactly the
+careful reader's (tests/formats/test_rmf_wlmgl_bulk.py).
 """
 
 from __future__ import annotations
