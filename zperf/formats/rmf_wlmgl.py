@@ -35,8 +35,9 @@ from zperf.formats.listing import (
     listing_table,
 )
 from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows, time_ms
-from zperf.formats.rmf_wlmgl_state import Reader, _Header, key_values
+from zperf.formats.rmf_wlmgl_state import Reader, _Header
 from zperf.formats.rmf_wlmgl_walk import Walk, walk
+from zperf.formats.rmf_wlmgl_words import key_values
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 _MARKS = ("W O R K L O A D", "WORKLOAD ACTIVITY", "REPORT CLASS=", "SERVICE CLASS=",

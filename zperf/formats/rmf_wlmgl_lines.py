@@ -19,14 +19,14 @@ import polars as pl
 
 from zperf.formats.listing import Listing
 from zperf.formats.rmf_values import KEY_PATTERN, split_keys, time_ms
-from zperf.formats.rmf_wlmgl_state import (
-    _GOAL,
-    _MAY_HEAD,
-    _SECTIONS,
-    _STATE_SAMPLES,
-    _STOP_BLOCK,
-    _header_fields,
-    _heading,
+from zperf.formats.rmf_wlmgl_words import (
+    GOAL,
+    MAY_HEAD,
+    SECTIONS,
+    STATE_SAMPLES,
+    STOP_BLOCK,
+    header_fields,
+    heading,
 )
 
 #: What a line can be, in the order the careful reader asks.
@@ -102,25 +102,25 @@ def describe(text: str, new_page: bool) -> LineInfo | None:
             keys_kind = OPENS_SUMMARY
         else:
             keys_kind = MORE_KEYS
-    header_fields = None
+    fields = None
     if any(k in text for k in ("SYSPLEX", "RPT VERSION", "POLICY ACTIVATION")):
-        header_fields = tuple(_header_fields(text).items())
+        fields = tuple(header_fields(text).items())
     goal = None
     if "GOAL" in text:
-        match = _GOAL.search(text)
+        match = GOAL.search(text)
         if match:
             goal = _goal_values(match)
     distribution = "RESPONSE TIME DISTRIBUTION" in text
-    rule = squeezed.startswith("----------") and squeezed.strip("-").endswith(_SECTIONS)
-    may_head = bool(_MAY_HEAD.search(text))
-    headings, is_heading = _heading(text) if may_head else ([], False)
+    rule = squeezed.startswith("----------") and squeezed.strip("-").endswith(SECTIONS)
+    may_head = bool(MAY_HEAD.search(text))
+    headings, is_heading = heading(text) if may_head else ([], False)
     if page == WORKLOAD_PAGE:
         step = STEP_WORKLOAD_PAGE
     elif page == OTHER_PAGE:
         step = STEP_OTHER_PAGE
     elif keys_kind != NO_KEYS:
         step = STEP_KEYS
-    elif header_fields is not None:
+    elif fields is not None:
         step = STEP_HEADER
     elif goal is not None:
         step = STEP_GOAL
@@ -130,12 +130,12 @@ def describe(text: str, new_page: bool) -> LineInfo | None:
         step = STEP_REST
     return LineInfo(
         step=step, plain=plain, page=page,
-        page_fields=tuple(_header_fields(text).items()) if page == WORKLOAD_PAGE else (),
-        keys_kind=keys_kind, keys=keys, header_fields=header_fields, goal=goal,
+        page_fields=tuple(header_fields(text).items()) if page == WORKLOAD_PAGE else (),
+        keys_kind=keys_kind, keys=keys, header_fields=fields, goal=goal,
         bucket=lead in ("<", ">"), distribution_or_rule=distribution or rule,
-        distribution=distribution, state_words=any(s in text for s in _STATE_SAMPLES),
+        distribution=distribution, state_words=any(s in text for s in STATE_SAMPLES),
         may_head=may_head, headings=tuple(g.name for g in headings), is_heading=is_heading,
-        micro="FFFFFF" in text, stop=any(s in text for s in _STOP_BLOCK))
+        micro="FFFFFF" in text, stop=any(s in text for s in STOP_BLOCK))
 
 
 def _goal_values(goal: re.Match[str]) -> tuple[tuple[str, Any], ...]:

@@ -30,8 +30,8 @@ from zperf.formats.listing import Listing
 from zperf.formats.rmf_values import VALUE
 from zperf.formats.rmf_wlmgl_fields import TIME_MS, Group
 from zperf.formats.rmf_wlmgl_lines import EVENT, QUIET
-from zperf.formats.rmf_wlmgl_state import GROUP_BY_NAME, plan_row, slots_of_band
 from zperf.formats.rmf_wlmgl_walk import Walk, expand_runs
+from zperf.formats.rmf_wlmgl_words import GROUP_BY_NAME, plan_row, slots_of_band
 
 _WHOLE_VALUE = rf"^(?:{VALUE})$"
 #: A time the careful reader converts (at most four parts, digits only).

@@ -13,7 +13,6 @@ cannot take as it is gets read again here, carefully.
 from __future__ import annotations
 
 import datetime as dt
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,38 +28,24 @@ from zperf.formats.rmf_values import (
     split_keys,
     time_ms,
 )
-from zperf.formats.rmf_wlmgl_fields import (
-    GROUPS,
-    HEADING,
-    IGNORE,
-    LABEL_ALIASES,
-    TIME_MS,
-    Group,
+from zperf.formats.rmf_wlmgl_fields import IGNORE, LABEL_ALIASES, TIME_MS, Group
+from zperf.formats.rmf_wlmgl_words import (
+    BUCKET,
+    GOAL,
+    MAY_HEAD,
+    SECTIONS,
+    STATE_SAMPLES,
+    STOP_BLOCK,
+    Plan,
+    class_name,
+    header_fields,
+    heading,
+    key_values,
+    plan_row,
+    slots_of_band,
 )
 
 SOURCE_FORMAT = "rmf-wlmgl"
-_HEADER = {
-    "zos_release": re.compile(r"(?:z/OS|OS/390)\s+(V\d+R\d+)"),
-    "sysplex": re.compile(r"SYSPLEX\s+(\S+)"),
-    "date": re.compile(r"(?<!/)DATE\s+(\d\d/\d\d/\d{4})"),
-    "time": re.compile(r"(?<![-/])TIME\s+(\d\d\.\d\d\.\d\d)\b"),
-    "interval": re.compile(r"INTERVAL\s+(\d+\.\d\d\.\d+)"),
-    "activated": re.compile(r"POLICY ACTIVATION DATE/TIME\s+(\d\d/\d\d/\d{4})\s+"
-                            r"(\d\d\.\d\d\.\d\d)"),
-}
-_BUCKET = re.compile(r"\s*(<=|<|>)\s*(\d+(?:\.\d+)+)\s+(\d+[KM]?)\s+(\d+[KM]?)\b")
-_GOAL = re.compile(r"GOAL:\s*(?:EXECUTION VELOCITY\s+(\d+(?:\.\d+)?)%|RESPONSE TIME\s+"
-                   r"([\d.]+)\s+(?:FOR\s+(\d+)%|AVG)|(DISCRETIONARY)|(SYSTEM))")
-#: Words of which a heading line has at least one (a cheap test before HEADING).
-_MAY_HEAD = re.compile(r"TRANS|SERVICE|APPL|DASD|STORAGE|PROMOTED|RATES|ENCLAVES")
-#: Lines that start the subsystem state-sample section of a class period.
-_STATE_SAMPLES = ("STATE SAMPLES", "SUB  P", "SUB P", "RESPONSE TIME BREAKDOWN")
-#: Titles of the rules between report sections (squeezed): not part of a class.
-_SECTIONS = ("PERIODS", "POLICY", "WORKLOAD", "CLASSES", "GROUPS")
-_STOP_BLOCK = ("RESPONSE TIME DISTRIBUTION", "STATE SAMPLES", "-TIME-", "SUB  P",
-               "SUB P", "TYPE ")
-
-
 @dataclass
 class _Header:
     zos_release: str | None = None
@@ -156,7 +141,7 @@ class Reader:
             self._read_header(text)
             return
         if "GOAL" in text:
-            goal = _GOAL.search(text)
+            goal = GOAL.search(text)
             if goal and self.block is not None:
                 self._read_goal(goal)
                 self.groups = []
@@ -166,18 +151,18 @@ class Reader:
             self._read_bucket(line)
             return
         if "RESPONSE TIME DISTRIBUTION" in text or (
-                squeezed.startswith("----------") and squeezed.strip("-").endswith(_SECTIONS)):
+                squeezed.startswith("----------") and squeezed.strip("-").endswith(SECTIONS)):
             self.raw_section = False  # the distribution, or a section rule (CLASS PERIODS)
             if "RESPONSE TIME DISTRIBUTION" in text and self.block is not None and (
                     self.block.buckets or self.block.extra_distributions):
                 self.block.extra_distributions += 1
         elif self.block is not None and not self.groups and (
-                self.raw_section or any(s in text for s in _STATE_SAMPLES)):
+                self.raw_section or any(s in text for s in STATE_SAMPLES)):
             self.raw_section = True
             self.block.raw.append(text)  # kept as printed
-        if self.block is None or not (self.groups or _MAY_HEAD.search(text)):
+        if self.block is None or not (self.groups or MAY_HEAD.search(text)):
             return  # goal-versus-actual and distribution lines, summaries: not data rows
-        headings, is_heading = _heading(text)
+        headings, is_heading = heading(text)
         if is_heading:
             self.raw_section = False
             self.groups = headings
@@ -188,9 +173,9 @@ class Reader:
             return
         if headings and self.groups:  # a heading printed below a shorter group
             self.groups = self.groups + [g for g in headings if g not in self.groups]
-        if any(s in text for s in _STOP_BLOCK):
+        if any(s in text for s in STOP_BLOCK):
             self.groups = []
-            if any(s in text for s in _STATE_SAMPLES):
+            if any(s in text for s in STATE_SAMPLES):
                 self.raw_section = True
                 self.block.raw.append(text)
             return
@@ -208,7 +193,7 @@ class Reader:
         self.slots = slots_of_band(self.band_key)
 
     def _read_header(self, text: str) -> None:
-        found = _header_fields(text)
+        found = header_fields(text)
         if any(getattr(self.header, k) != v for k, v in found.items()):
             # A new interval or sysplex: the open class belongs to the old header.
             self.close()
@@ -219,7 +204,7 @@ class Reader:
         assert self.block is not None
         if self.block.extra_distributions:
             return
-        m = _BUCKET.match(line.text)
+        m = BUCKET.match(line.text)
         if m is None:
             return
         op, limit, _, in_bucket = m.groups()
@@ -342,13 +327,13 @@ class Reader:
             return
         if block.extra_distributions:
             self.tally.warnings.append(
-                f"line {block.line.number}: class {_class_name(block.keys)} has "
+                f"line {block.line.number}: class {class_name(block.keys)} has "
                 f"{block.extra_distributions + 1} response time distributions (one per "
                 "system): only the first is in the distribution table")
         if block.at_end and (block.bands == 0 or block.rows_in_band < 4):
             self.tally.warnings.append(
                 f"line {block.line.number}: the listing ends in the middle of class "
-                f"{_class_name(block.keys)}: its values are partial")
+                f"{class_name(block.keys)}: its values are partial")
         try:
             self.rows.append(self._row(block))
             self.buckets.append(block.buckets)
@@ -382,86 +367,3 @@ class Reader:
         return row
 
 
-def key_values(keys: dict[str, str]) -> dict[str, Any]:
-    """Row values from a class's key lines (POLICY=, SERVICE CLASS=, PERIOD=...)."""
-    report = "REPORT CLASS" in keys
-    importance = keys.get("IMPORTANCE")
-    group = keys.get("RESOURCE GROUP")
-    return {
-        "policy": keys.get("POLICY"), "workload": keys.get("WORKLOAD"),
-        "class_kind": "report" if report else "service", "class_name": _class_name(keys),
-        "description": keys.get("DESCRIPTION") or None,
-        "period": int(keys["PERIOD"]) if keys.get("PERIOD", "").isdigit() else None,
-        "importance": int(importance) if importance and importance.isdigit() else None,
-        "resource_group": None if not group or group.startswith("*") else group,
-    }
-
-
-#: Where each label/value pair of a row goes: ((group, label), column, kind).
-Plan = list[tuple[tuple[str, str], str, str]]
-
-
-@functools.lru_cache(maxsize=4096)
-def _header_fields(text: str) -> dict[str, Any]:
-    """Header values printed on a line (page headers repeat: remembered)."""
-    found: dict[str, Any] = {}
-    for name, pattern in _HEADER.items():
-        m = pattern.search(text)
-        if m:
-            found[name] = m.groups() if name == "activated" else m.group(1)
-    return found
-
-
-@functools.lru_cache(maxsize=4096)
-def _heading(text: str) -> tuple[list[Group], bool]:
-    """The groups a line names, and whether it is a heading line (not a data row)."""
-    headings = [GROUPS[int(m.lastgroup[1:])] for m in HEADING.finditer(text) if m.lastgroup]
-    return headings, bool(headings) and not _pairs_safe(text)
-
-
-GROUP_BY_NAME = {g.name: g for g in GROUPS}
-
-
-@functools.lru_cache(maxsize=1024)
-def slots_of_band(names: tuple[str, ...]) -> dict[str, list[int]]:
-    return slots_of([GROUP_BY_NAME[n] for n in names])
-
-
-def slots_of(groups: list[Group]) -> dict[str, list[int]]:
-    """label -> indices of the groups (of a band) that have it."""
-    slots: dict[str, list[int]] = {}
-    for i, group in enumerate(groups):
-        for label in group.labels:
-            slots.setdefault(label, []).append(i)
-    return slots
-
-
-def plan_row(groups: list[Group], slots: dict[str, list[int]],
-             labels: tuple[str, ...]) -> Plan | None:
-    """Where each label of a row goes (group order, left to right), or None."""
-    plan = []
-    start = 0
-    for raw in labels:
-        label = LABEL_ALIASES.get(raw, raw)
-        index = next((i for i in slots.get(label, ()) if i >= start), None)
-        if index is None:
-            return None
-        start = index + 1
-        group = groups[index]
-        column, kind = group.labels[label]
-        plan.append(((group.name, label), column if kind != IGNORE else "", kind))
-    return plan
-
-
-def _class_name(keys: dict[str, str]) -> str:
-    return keys.get("SERVICE CLASS") or keys.get("REPORT CLASS") or ""
-
-
-def _pairs_safe(text: str) -> bool:
-    """Does the line hold label/value pairs (a data row rather than a heading)?"""
-    try:
-        found = pairs(text)
-    except ValueError:
-        return True
-    return any(not v[0].replace(".", "").isalpha() and "HHH" not in label
-               for label, v in found)
