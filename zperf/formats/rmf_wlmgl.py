@@ -35,7 +35,7 @@ from zperf.formats.listing import (
     listing_table,
 )
 from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows, time_ms
-from zperf.formats.rmf_wlmgl_state import Reader, _Header
+from zperf.formats.rmf_wlmgl_state import Reader, PageHeader
 from zperf.formats.rmf_wlmgl_walk import Walk, walk
 from zperf.formats.rmf_wlmgl_words import key_values
 from zperf.tables import DISTRIBUTION, WORKLOAD
@@ -168,7 +168,7 @@ class _Builder:
                                                                           .cast(pl.Int64))
 
     def _header_values(self, header: tuple[Any, ...]) -> dict[str, Any]:
-        return self.helper._header_values(_Header(*header))
+        return self.helper._header_values(PageHeader(*header))
 
     def _raw(self) -> pl.DataFrame:
         """The state-sample lines of each block, joined as the careful reader keeps them."""
@@ -221,7 +221,7 @@ class _Builder:
         for block in sorted(b for b in self.slow if b < found.limit):
             scratch = Tally(tally.file, tally.on_error)
             careful = Reader(self.file, scratch)
-            careful.header = _Header(*found.headers[found.header[block]])
+            careful.header = PageHeader(*found.headers[found.header[block]])
             first, end = found.start[block], found.end[block]
             for line in self.listing.lines(np.arange(first, end)):
                 careful.feed(line)

@@ -47,7 +47,7 @@ from zperf.formats.rmf_wlmgl_words import (
 
 SOURCE_FORMAT = "rmf-wlmgl"
 @dataclass
-class _Header:
+class PageHeader:
     zos_release: str | None = None
     sysplex: str | None = None
     date: str | None = None
@@ -61,7 +61,7 @@ class _Block:
     """One class (period) being read."""
 
     line: Line
-    header: _Header
+    header: PageHeader
     keys: dict[str, str]
     values: dict[str, Any] = field(default_factory=dict)
     filled: set[tuple[str, str]] = field(default_factory=set)
@@ -81,7 +81,7 @@ class Reader:
 
     def __init__(self, file: str, tally: Tally) -> None:
         self.file, self.tally = file, tally
-        self.header = _Header()
+        self.header = PageHeader()
         self.block: _Block | None = None
         self._groups: list[Group] = []
         self.slots: dict[str, list[int]] = {}  # label -> indices of groups that have it
@@ -93,7 +93,7 @@ class Reader:
         self.other_report = False
         self.raw_section = False  # in a block's per-system or state-sample lines
         self.blocks: list[_Block] = []
-        self._headers: dict[int, tuple[_Header, dict[str, Any]]] = {}
+        self._headers: dict[int, tuple[PageHeader, dict[str, Any]]] = {}
 
     def feed(self, line: Line) -> None:
         text = line.text
@@ -197,7 +197,7 @@ class Reader:
         if any(getattr(self.header, k) != v for k, v in found.items()):
             # A new interval or sysplex: the open class belongs to the old header.
             self.close()
-            self.header = _Header(**{**vars(self.header), **found})
+            self.header = PageHeader(**{**vars(self.header), **found})
 
     def _read_bucket(self, line: Line) -> None:
         """A row of the RESPONSE TIME DISTRIBUTION: limit, cumulative and bucket counts."""
@@ -342,7 +342,7 @@ class Reader:
             return
         self.tally.parsed += 1
 
-    def _header_values(self, h: _Header) -> dict[str, Any]:
+    def _header_values(self, h: PageHeader) -> dict[str, Any]:
         """Row values from a page header (the same for every class under it)."""
         cached = self._headers.get(id(h))
         if cached is not None and cached[0] is h:
