@@ -35,7 +35,7 @@ from zperf.formats.listing import (
     listing_table,
 )
 from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows, time_ms
-from zperf.formats.rmf_wlmgl_state import Reader, PageHeader
+from zperf.formats.rmf_wlmgl_state import PageHeader, Reader
 from zperf.formats.rmf_wlmgl_walk import Walk, walk
 from zperf.formats.rmf_wlmgl_words import key_values
 from zperf.tables import DISTRIBUTION, WORKLOAD
