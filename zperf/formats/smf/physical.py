@@ -1,9 +1,9 @@
 """The physical layer of SMF dumps moved to Linux: descriptors and blocking.
 
-Three shapes reach analysts (see ``docs``/man page): records with their RDWs
-(``quote site rdw``), whole blocks with BDWs (RECFM=U transfer), and either
-of them with VBS spanned segments.  Two shapes cannot be read at all and are
-refused with advice: a binary transfer without RDWs and a text transfer.
+Three shapes reach analysts: records with their RDWs (``quote site rdw``),
+whole blocks with BDWs (RECFM=U transfer), and either of them with VBS
+spanned segments; which one a file has is judged on its first bytes
+(framing), which also refuses the shapes that cannot be read.
 
 The file is read in chunks (memory stays flat whatever its size) and walked
 descriptor by descriptor; records of unwanted types cost one ``unpack`` each.
@@ -12,8 +12,6 @@ Wanted records are handed over as batches of offsets into the chunk.
 
 from __future__ import annotations
 
-import re
-import struct
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -21,21 +19,20 @@ from typing import BinaryIO
 import numpy as np
 import numpy.typing as npt
 
-from zperf.errors import ParseError, TransferError
+from zperf.errors import ParseError
 from zperf.formats._tally import RAW_KEEP_LIMIT, Tally
-
-CHUNK_SIZE = 8 * 1024 * 1024
-MAX_DESCRIPTOR = 32760  # largest record or segment length in a descriptor
-SNIFF_SIZE = 4096  # bytes the framing is judged on, at least (unless the file is shorter)
-MAX_BLOCK = 1024 * 1024  # largest block an extended BDW may give (LBI blocks are 256 KiB)
-RETRANSFER = (
-    "transfer the data set again in binary with `quote site rdw` "
-    "(or read it as RECFM=U to keep the block descriptors)"
+from zperf.formats.smf.framing import (
+    MAX_DESCRIPTOR,
+    RDW,
+    RECORD_START,
+    SNIFF_SIZE,
+    U16,
+    bdw_length,
+    chain_ok,
+    detect_framing,
 )
 
-_RDW = struct.Struct(">HBB")
-_U16 = struct.Struct(">H")
-_U32 = struct.Struct(">I")
+CHUNK_SIZE = 8 * 1024 * 1024
 
 #: record type -> wanted subtypes (None: every subtype)
 Wanted = dict[int, frozenset[int] | None]
@@ -63,115 +60,6 @@ class Batch:
 def starts_of(lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """Start offsets of records of these lengths laid end to end."""
     return np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
-
-
-# ------------------------------------------------------------ detection
-
-_BCD = bytes(hi << 4 | lo for hi in range(10) for lo in range(10))
-_BCD_CLASS = b"[" + b"".join(re.escape(bytes([b])) for b in _BCD) + b"]"
-_LAST = bytes(h << 4 | s for h in range(10) for s in (0xC, 0xF))
-_LAST_CLASS = b"[" + b"".join(re.escape(bytes([b])) for b in _LAST) + b"]"
-_BCD_SET = frozenset(_BCD)
-_LAST_SET = frozenset(_LAST)
-_DATE = b"[\x00\x01]" + _BCD_CLASS + _BCD_CLASS + _LAST_CLASS
-#: A plausible record start: RDW (segment code 0 or 1), flag, type, time, packed date.
-_RECORD_START = re.compile(b"(?s)(?=..[\x00\x01]\x00......" + _DATE + b")")
-
-
-def _date_ok(data: bytes, pos: int) -> bool:
-    """Is there a packed SMF date ``0cyydddF`` at ``pos``?"""
-    if len(data) < pos + 4:
-        return False
-    c, yy, dd, dl = data[pos : pos + 4]
-    day = (dd >> 4) * 100 + (dd & 15) * 10 + (dl >> 4)
-    return (c <= 1 and yy in _BCD_SET and dd in _BCD_SET and dl in _LAST_SET
-            and 1 <= day <= 366)
-
-
-def _rdw_ok(data: bytes, pos: int) -> bool:
-    if len(data) < pos + 4:
-        return False
-    length, seg, zero = _RDW.unpack_from(data, pos)
-    return bool(18 <= length <= MAX_DESCRIPTOR and seg <= 3 and zero == 0)
-
-
-def _chain_ok(data: bytes, start: int, framing: str, hops: int = 4,
-              ended: bool = True) -> bool | None:
-    """Does a plausible chain of descriptors start here? (resynchronisation test)
-
-    A record header can appear by chance inside other data; a run of several
-    descriptors that follow each other exactly (to the end of the data at the
-    most) almost never does.  When ``data`` is not the end of the file and the
-    chain runs past it, the answer is None: read more before judging, or the
-    verdict would depend on where a chunk happens to end.
-    """
-    if framing == "bdw":
-        block = _bdw_length(data, start)
-        if block is None or block < 22 or not _rdw_ok(data, start + 4):
-            return False
-        pos, end = start + 4, min(len(data), start + block)
-        while pos + 4 <= end:
-            length, seg, zero = _RDW.unpack_from(data, pos)
-            if length < 5 or seg > 3 or zero:
-                return False
-            pos += length
-        if end < start + block:
-            return True if ended else None
-        return pos == end
-    if not _rdw_ok(data, start):
-        return False
-    pos = start
-    for _ in range(hops):
-        length, seg, zero = _RDW.unpack_from(data, pos)
-        if length < 5 or seg > 3 or zero:
-            return False
-        pos += length
-        if pos + 4 > len(data):
-            return True if ended else None
-    return True
-
-
-def _bdw_length(data: bytes, pos: int) -> int | None:
-    """Block length from a BDW (plain or extended), or None if it cannot be one."""
-    if len(data) < pos + 4:
-        return None
-    if data[pos] & 0x80:  # extended BDW: large blocks (tape, the large block interface)
-        length = int(_U32.unpack_from(data, pos)[0] & 0x7FFF_FFFF)
-        return length if length <= MAX_BLOCK else None
-    length = int(_U16.unpack_from(data, pos)[0])
-    return length if data[pos + 2] == 0 and data[pos + 3] == 0 else None
-
-
-def detect_framing(head: bytes, file: str) -> str:
-    """Say whether ``head`` starts an RDW ('rdw') or a BDW ('bdw') file, or refuse it."""
-    if not head:
-        return "rdw"
-    if len(head) < 18:
-        raise TransferError(file, f"only {len(head)} bytes: too short for an SMF record",
-                            record=1, offset=0)
-    # Blocks first: a BDW file can look like an RDW file when its first record's
-    # time of day happens to read as a packed date, but the records of a block
-    # must also add up to the block length, which settles it.
-    block = _bdw_length(head, 0)
-    looks_blocked = (block is not None and block >= 22 and _rdw_ok(head, 4)
-                     and _date_ok(head, 14))
-    if looks_blocked and _chain_ok(head, 0, "bdw"):
-        return "bdw"
-    if _rdw_ok(head, 0) and _date_ok(head, 10):
-        return "rdw"
-    if looks_blocked:  # a damaged first block: the walk will say where
-        return "bdw"
-    if _date_ok(head, 6) and _U32.unpack_from(head, 2)[0] < 8_640_000:  # time < 24 h
-        raise TransferError(file, "no record descriptor words: the file was transferred in "
-                            f"binary without `quote site rdw`; {RETRANSFER}", record=1, offset=0)
-    sample = head[:65536]
-    printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13))
-    if b"\r\n" in sample or b"RMF " in sample or printable > 0.85 * len(sample):
-        raise TransferError(file, "this is text, not binary SMF: a text-mode (ASCII) transfer "
-                            f"translates EBCDIC and destroys binary fields; {RETRANSFER}",
-                            record=1, offset=0)
-    raise TransferError(file, f"not an SMF dump: no record or block descriptor word at the "
-                        f"start (bytes {head[:8].hex().upper()})", record=1, offset=0)
 
 
 # ------------------------------------------------------------ walking
@@ -256,7 +144,7 @@ class _Walker:
             body = b"".join(self.span)
             self.span = None
             self.tally.read += 1
-            record = _U16.pack(min(len(body) + 4, 0xFFFF)) + b"\x00\x00" + body
+            record = U16.pack(min(len(body) + 4, 0xFFFF)) + b"\x00\x00" + body
             if self._is_wanted(record, 0, len(record)):
                 self.spanned_done.append((record, self.tally.read, self.span_offset))
             else:
@@ -271,7 +159,7 @@ class _Walker:
         Stops early (to wait for more data) only outside blocks; inside a
         block every record must end within the block.
         """
-        unpack = _RDW.unpack_from
+        unpack = RDW.unpack_from
         wanted = self.wanted
         tally = self.tally
         read = other = 0  # local counters: attribute updates cost in this loop
@@ -327,7 +215,7 @@ class _Walker:
                     numbers: list[int]) -> int:
         end = len(data)
         while pos + 4 <= end:
-            block = _bdw_length(data, pos)
+            block = bdw_length(data, pos)
             if block is None or block < 8:
                 text = data[pos:pos + 4].hex().upper()
                 self._lose(f"block descriptor word {text} is not valid", base + pos)
@@ -364,11 +252,11 @@ class _Walker:
         """
         shift = 4 if self.framing == "bdw" else 0
         self.undecided = None
-        for match in _RECORD_START.finditer(data, pos + 1 + shift):
+        for match in RECORD_START.finditer(data, pos + 1 + shift):
             start = match.start() - shift
             if start < pos + 1:
                 continue
-            ok = _chain_ok(data, start, self.framing, ended=final)
+            ok = chain_ok(data, start, self.framing, ended=final)
             if ok is None:
                 self.undecided = start
                 return None
@@ -392,7 +280,7 @@ class _Walker:
         """End of file: whatever is left over is a truncated record or block."""
         if leftover:
             if self.framing == "bdw":
-                block = _bdw_length(leftover, 0)
+                block = bdw_length(leftover, 0)
                 why = (f"truncated block: the block descriptor says {block} bytes but only "
                        f"{len(leftover)} are left in the file" if block is not None and
                        len(leftover) >= 4 else
@@ -403,7 +291,7 @@ class _Walker:
                        f"at the end of the file")
             else:
                 why = (f"truncated record: the record descriptor says "
-                       f"{_U16.unpack_from(leftover, 0)[0]} bytes but only {len(leftover)} "
+                       f"{U16.unpack_from(leftover, 0)[0]} bytes but only {len(leftover)} "
                        f"are left in the file")
             self._bad(why, base, leftover)
         self._close_span("spanned record has no last segment at the end of the file")
