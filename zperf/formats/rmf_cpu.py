@@ -23,15 +23,17 @@ import bisect
 import datetime as dt
 import itertools
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from zperf.formats import rmf_cpu_fields as fields
 from zperf.formats._kinds import TextKind
 from zperf.formats._tally import OnError, Tally
-from zperf.formats.listing import Line, listing_lines
+from zperf.formats.listing import Line, listing_lines, listing_table
 from zperf.formats.rmf_values import interval_seconds
 from zperf.tables.cpu import CPU, PROCESSOR_TYPES
 
@@ -151,9 +153,38 @@ class _Reader:
         self.repeats = 0
 
     def read(self, data: bytes) -> None:
+        """Split the listing into sections (a page title, or the first line of a
+        new page, starts one) and read each; sections of other reports are only
+        counted, so a large SYSOUT of other reports costs little."""
+        listing = listing_table(data)
+        if not listing.printable:  # odd characters: the careful way, line by line
+            self._read_lines(listing_lines(data))
+            return
+        text = listing.text
+        nonblank = (text.str.len_bytes() > 0).to_numpy()
+        titled = text.str.contains(fields.ANY_TITLE.pattern).to_numpy()
+        blank_page = listing.new_page & ~nonblank
+        index = np.arange(len(listing), dtype=np.int64)
+        # A blank first line of a page makes the next non-blank line start a section.
+        last_blank_page = np.maximum.accumulate(np.where(blank_page, index, -1))
+        last_nonblank = np.maximum.accumulate(np.where(nonblank, index, -1))
+        pending = np.concatenate(([False], last_blank_page[:-1] > last_nonblank[:-1]))
+        starts = np.flatnonzero(titled | (nonblank & (listing.new_page | pending)))
+        titles = text.gather(starts).to_list()
+        ends = np.append(starts[1:], len(listing))
+        for start, end, title in zip(starts.tolist(), ends.tolist(), titles, strict=True):
+            if fields.TITLE.search(title) or fields.PARTITION_TITLE.search(title):
+                kept = np.arange(start, end, dtype=np.int64)
+                kept = kept[(kept == start) | ~blank_page[start:end]]
+                self._section(listing.lines(kept))
+            else:
+                self._other_section()
+
+    def _read_lines(self, lines: Iterable[Line]) -> None:
+        """The same split, line by line (for listings with odd characters)."""
         section: list[Line] = []
         new_page = False
-        for line in listing_lines(data):
+        for line in lines:
             titled = bool(fields.ANY_TITLE.match(line.text))
             if titled or ((new_page or line.new_page) and line.text.strip()):
                 self._section(section)
@@ -163,6 +194,12 @@ class _Reader:
             elif section:
                 section.append(line)
         self._section(section)
+
+    def _other_section(self) -> None:
+        """A section of another report: counted, and the CPU report just read ends."""
+        self.tally.read += 1
+        self.tally.other += 1
+        self.last = None
 
     def _section(self, lines: list[Line]) -> None:
         if not lines:
