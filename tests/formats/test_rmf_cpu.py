@@ -14,6 +14,8 @@ from typing import Any
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import DATA
 from zperf.errors import ParseError
@@ -343,3 +345,68 @@ def test_binary_record_and_listing_give_the_same_row() -> None:
             else:
                 assert b[column] == t[column], column
     assert binary["lpar_name"].to_list() == ["LPAR1"] * 3  # printed only in Partition Data
+
+
+def _line_by_line(data: bytes, on_error: str) -> tuple[Any, ...]:
+    from zperf.formats._tally import Tally
+    from zperf.formats.listing import listing_lines
+    from zperf.formats.rmf_cpu import _Reader
+
+    tally = Tally("x.txt", on_error)  # type: ignore[arg-type]
+    reader = _Reader("x.txt", tally)
+    try:
+        reader._read_lines(listing_lines(data))
+    except ParseError as exc:
+        return ("error", str(exc))
+    return (reader.frame("x.txt").rows(), tally.read, tally.parsed, tally.other,
+            sorted(tally.warnings), [(p.line, p.offset, p.reason) for p in tally.problems])
+
+
+def _column_wise(data: bytes, on_error: str) -> tuple[Any, ...]:
+    try:
+        tables, tally = read_cpu_activity(data, "x.txt", on_error=on_error)  # type: ignore[arg-type]
+    except ParseError as exc:
+        return ("error", str(exc))
+    return (tables["cpu"].rows(), tally.read, tally.parsed, tally.other,
+            sorted(tally.warnings), [(p.line, p.offset, p.reason) for p in tally.problems])
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in RMF.glob("*.txt")))
+def test_sections_split_column_wise_as_line_by_line(name: str) -> None:
+    """The reader splits a listing into sections column-wise; the result is the
+    line-by-line split's, on every fixture and on SYSOUTs mixing reports."""
+    data = (RMF / name).read_bytes()
+    mixed = [data, data * 2, data + (RMF / "v2r4-asa-sysout.txt").read_bytes() + data]
+    for sample in mixed:
+        for mode in ("raise", "skip"):
+            assert _column_wise(sample, mode) == _line_by_line(sample, mode)
+
+
+_TEXTS = [p.read_text() for p in sorted(RMF.glob("cpu-*.txt"))]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(_TEXTS),
+       st.lists(st.tuples(st.sampled_from(["delete", "blank", "page", "garble", "duplicate"]),
+                          st.integers(0, 10_000), st.integers(1, 30)), min_size=1, max_size=5),
+       st.sampled_from(["raise", "skip"]))
+def test_damaged_listings_split_alike(text: str, edits: list[tuple[str, int, int]],
+                                      mode: str) -> None:
+    lines = text.split("\n")
+    for kind, at, n in edits:
+        at %= len(lines)
+        line = lines[at]
+        if kind == "delete":
+            del lines[at : at + n % 4 + 1]
+        elif kind == "blank":
+            lines[at] = ""
+        elif kind == "page":
+            lines[at] = "\f" + line
+        elif kind == "garble":
+            lines[at] = line[:n] + "9X" + line[n + 2 :]
+        else:
+            lines.insert(at, line)
+        if not lines:
+            break
+    data = "\n".join(lines).encode()
+    assert _column_wise(data, mode) == _line_by_line(data, mode)

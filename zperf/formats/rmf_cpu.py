@@ -170,6 +170,8 @@ class _Reader:
         last_nonblank = np.maximum.accumulate(np.where(nonblank, index, -1))
         pending = np.concatenate(([False], last_blank_page[:-1] > last_nonblank[:-1]))
         starts = np.flatnonzero(titled | (nonblank & (listing.new_page | pending)))
+        if not len(starts):
+            return
         titles = text.gather(starts).to_list()
         ends = np.append(starts[1:], len(listing))
         for start, end, title in zip(starts.tolist(), ends.tolist(), titles, strict=True):
