@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from zperf.formats import _decode as dec
 from zperf.formats._tally import Tally
 from zperf.formats.smf.physical import Batch
 
@@ -93,3 +94,20 @@ def check_triplets(head: npt.NDArray[np.void], prefix: str, sections: Sequence[s
                     f"the {label} section triplet at +0x{where:X} (offset {s[i]}, length "
                     f"{ln[i]}, count {n[i]}) points outside the record ({length[i]} bytes)")
     return trip
+
+
+def interval_of(prod: npt.NDArray[np.void], prefix: str,
+                checks: Checks) -> tuple[Ints, Ints, Ints]:
+    """The RMF interval of each record from its product section (SMFxxDAT, SMFxxIST,
+    SMFxxINT, packed decimal): start date, time of day and length; records where
+    they are not valid fail with the printed bytes in the reason."""
+    date, date_ok = dec.smf_date(prod[f"{prefix}DAT"])
+    tod, tod_ok = dec.smf_time_of_day(prod[f"{prefix}IST"])
+    interval, int_ok = dec.rmf_duration(prod[f"{prefix}INT"])
+    checks.fail(~(date_ok & tod_ok), lambda i: f"interval start date or time ({prefix}DAT "
+                f"{prod[f'{prefix}DAT'][i].tobytes().hex().upper()}, {prefix}IST "
+                f"{prod[f'{prefix}IST'][i].tobytes().hex().upper()}) is not valid packed decimal")
+    checks.fail(~int_ok | (interval <= 0), lambda i: f"interval length {prefix}INT "
+                f"{prod[f'{prefix}INT'][i].tobytes().hex().upper()} is not a valid non-zero "
+                "mmsstttF value")
+    return date, tod, interval

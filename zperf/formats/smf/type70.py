@@ -35,7 +35,7 @@ from zperf.formats import _decode as dec
 from zperf.formats._tally import Tally
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_checks import Checks, subset
+from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type70_checks import (
     check_cores,
     check_layout,
@@ -108,15 +108,7 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
     ok = checks.ok
     prod = f70.PRODUCT70.gather(batch.data, np.where(ok, batch.starts + trip["PRS"], batch.starts),
                                 available=np.where(ok, f70.PRODUCT70.size, 0))
-    date, date_ok = dec.smf_date(prod["SMF70DAT"])
-    tod, tod_ok = dec.smf_time_of_day(prod["SMF70IST"])
-    interval, int_ok = dec.rmf_duration(prod["SMF70INT"])
-    checks.fail(~(date_ok & tod_ok), lambda i: "interval start date or time (SMF70DAT "
-                f"{prod['SMF70DAT'][i].tobytes().hex().upper()}, SMF70IST "
-                f"{prod['SMF70IST'][i].tobytes().hex().upper()}) is not valid packed decimal")
-    checks.fail(~int_ok | (interval <= 0), lambda i: "interval length SMF70INT "
-                f"{prod['SMF70INT'][i].tobytes().hex().upper()} is not a valid non-zero "
-                "mmsstttF value")
+    date, tod, interval = interval_of(prod, "SMF70", checks)
     checks.fail(prod["SMF70RAN"] == 1, lambda i: "broken 70.1 record (RMF reassembly area "
                 "present): putting 70.1 pieces together is not supported")
     ptn = prod["SMF70PTN"].astype(np.int64)

@@ -15,13 +15,12 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from zperf.formats import _decode as dec
 from zperf.formats._tally import Tally
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_checks import Checks, subset
+from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type72_checks import check_layout, check_periods
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
@@ -149,15 +148,7 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
     checks = Checks(batch)
     head, trip = check_layout(batch, checks)
     prod, wms = _control_sections(batch, trip, checks)
-    date, date_ok = dec.smf_date(prod["SMF72DAT"])
-    tod, tod_ok = dec.smf_time_of_day(prod["SMF72IST"])
-    interval, int_ok = dec.rmf_duration(prod["SMF72INT"])
-    checks.fail(~(date_ok & tod_ok), lambda i: "interval start date or time (SMF72DAT "
-                f"{prod['SMF72DAT'][i].tobytes().hex().upper()}, SMF72IST "
-                f"{prod['SMF72IST'][i].tobytes().hex().upper()}) is not valid packed decimal")
-    checks.fail(~int_ok | (interval <= 0), lambda i: "interval length SMF72INT "
-                f"{prod['SMF72INT'][i].tobytes().hex().upper()} is not a valid non-zero "
-                "mmsstttF value")
+    date, tod, interval = interval_of(prod, "SMF72", checks)
     for field, label in (("R723MCPU", "CPU service coefficient"), ("R723MSRB",
                          "SRB service coefficient"), ("R723MADJ", "CPU rate adjustment")):
         value = wms[field]
