@@ -110,3 +110,42 @@ def test_catalogue_lists_every_scenario(capsys: Capture) -> None:
     assert listed == scenario_ids()
     for sid in listed:
         assert load_scenario(sid)["scenario"]["id"] == sid
+
+
+def test_series_writes_one_interval_per_load_level(tmp_path: Path, capsys: Capture) -> None:
+    """004 Table 18, IMS 15: the modeled 10-70 % levels, then the published run."""
+    folder = tmp_path / "fp"
+    code, _, err = run(capsys, "simulate", "ims15-fast-path", "--series", "--exact", "--out",
+                       str(folder))
+    assert code == 0, err
+    assert "one interval per load level" in err
+    code, out, err = run(capsys, "analyze", "--per", "interval", "--to", "json", str(folder))
+    assert code == 0, err
+    rows = [r for r in json.loads(out) if r["scope"] == "interval"]
+    assert [round(r["cp_busy_pct"], 2) for r in rows] == [10.0, 20.0, 30.0, 40.0, 50.0, 60.0,
+                                                          70.0, 81.5]
+    assert [round(r["etr_per_sec"], 2) for r in rows][::7] == [12114.58, 98733.87]
+    assert {round(r["itr_per_sec"], 2) for r in rows} == {121145.85}
+    assert {round(r["resp_ms"], 3) for r in rows} == {0.642}
+
+
+def test_series_check_reproduces_the_published_run_and_marks_the_rest(
+        capsys: Capture) -> None:
+    code, out, err = run(capsys, "simulate", "ims15-fast-path", "--series", "--check", "--to",
+                         "json")
+    assert code == 0, err
+    rows = json.loads(out)
+    published = [(r["metric"], r["value"], r["note"]) for r in rows
+                 if r["level"] == "published"]
+    assert published == [("cp_busy_pct", "81.50", "reproduced"),
+                         ("etr_per_sec", "98733.87", "reproduced"),
+                         ("itr_per_sec", "121145.85", "reproduced"),
+                         ("resp_ms", "0.642", "reproduced")]
+    assert {r["note"] for r in rows if r["level"] != "published"} == {
+        "modeled (not printed)"}
+    assert "4 reproduced" in err and "28 modeled (not printed)" in err
+
+
+def test_series_of_a_run_without_one_is_a_usage_error(capsys: Capture) -> None:
+    code, _, err = run(capsys, "simulate", "ims15-bmp", "--series")
+    assert code == 2 and "no modeled scaling series" in err

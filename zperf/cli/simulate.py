@@ -69,9 +69,14 @@ def _listing() -> pl.DataFrame:
 @click.option("--check", "check_only", is_flag=True,
               help="Simulate, parse and analyze, and print every published figure beside "
                    "the reproduced one (exit 1 if one does not agree).")
+@click.option("--series", is_flag=True,
+              help="Paper 004: write the modeled 10-80 % CPU busy scaling series, one "
+                   "interval per load level, the last the published run (with --check: "
+                   "that run reproduced, the other levels marked modeled).")
 @click.argument("scenario", metavar="SCENARIO|list")
 def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool, variant: str,
-                     layout: str | None, check_only: bool, fmt: str | None, output: str) -> None:
+                     layout: str | None, check_only: bool, series: bool, fmt: str | None,
+                     output: str) -> None:
     """Write the input files of a benchmark run from the reference papers.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
@@ -83,19 +88,27 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
     SCENARIO is a catalogue id or a scenario TOML file. --check also shows
     which files each figure came back from (every copy must agree) and, for
     paper 000's cost model, the costs it predicts that the paper prints no
-    number for.
+    number for. --series (paper 004 runs) writes the scaling runs behind the
+    paper's ITR, response-time and busy charts, which it prints no numbers
+    for: 10 % to 70 % busy modeled at the published run's ITR, then the
+    published ~80 % run; zperf analyze prints one interval row per level.
 
     \b
     Examples:
       zperf simulate list
       zperf simulate ims15-fast-path --out runs/ims15 && zperf analyze runs/ims15
       zperf simulate ims15-fast-path --check
+      zperf simulate ims15-fast-path --series --exact --out runs/fp-scaling
     """
     fmt, terminal = output_format(fmt, output)
     if scenario == "list":
         report.render(_listing(), fmt, output, table="scenarios", terminal=terminal)
         return
     spec = load_scenario(scenario)
+    if series:
+        _series(spec, out_dir, seed=seed, exact=exact, variant=variant, layout=layout,
+                check_only=check_only, fmt=fmt, output=output, terminal=terminal)
+        return
     if spec.get("scenario", {}).get("kind", "rmf") == "observations":
         from zperf.sim.observations import write_observations
 
@@ -125,3 +138,34 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
     manifest = simulate(spec, target, seed=seed, exact=exact, variant=variant, layout=layout)
     click.echo(f"zperf: wrote {target}/ ({manifest.name}); analyze it with "
                f"`zperf analyze {target}`", err=True)
+
+
+def _series(spec: dict[str, Any], out_dir: str | None, *, seed: int, exact: bool,
+            variant: str, layout: str | None, check_only: bool, fmt: str, output: str,
+            terminal: bool) -> None:
+    """--series: write (or, with --check, reproduce) the modeled scaling series."""
+    from zperf.sim.series import MODELED, SeriesError, check_series, simulate_series
+
+    try:
+        if check_only:
+            result = check_series(spec, Path(out_dir) if out_dir else None, variant=variant)
+        else:
+            target = Path(out_dir or f"{spec['scenario']['id']}-scaling")
+            manifest = simulate_series(spec, target, seed=seed, exact=exact, variant=variant,
+                                       layout=layout)
+    except SeriesError as exc:
+        raise UsageError(str(exc)) from None
+    if not check_only:
+        click.echo(f"zperf: wrote {target}/ ({manifest.name}): one interval per load level, "
+                   f"the last the published run, the others modeled; analyze it with "
+                   f"`zperf analyze {target}`", err=True)
+        return
+    shown = (result.select("level", "metric", "value", "printed", "note", "source")
+             if fmt == "table" else result)
+    report.render(shown, fmt, output, table="series", terminal=terminal)
+    counts = dict(result["note"].value_counts().iter_rows())
+    click.echo("zperf: " + ", ".join(f"{n} {note}" for note, n in sorted(counts.items()))
+               + f" (of {result.height} figures: the published run's are checked, the other "
+               f"levels' are {MODELED}; exact)", err=True)
+    if result["note"].str.starts_with("differs").any():
+        sys.exit(1)

@@ -18,6 +18,8 @@ proves that the figures it publishes hang together.  The layout::
     [[inconsistency]]   kind (formula, definition, method, joint), metric, lpar, printed,
                         computed, source, explanation; subject
     [[series]]          parameter, values, source, notes; [series.metrics] metric -> values
+    [scaling]           busy_pct, resp, figures, source, why: paper 004's modeled 10-80 %
+                        busy series (zperf.sim.series; not checked here)
     [[message]]         (kind "observations") name, size_bytes, printed_size,
                         content_density_pct, printed_density, source
     [[observation]]     (kind "observations") message, transport, path_length,

@@ -187,11 +187,14 @@ def _postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
 
 
 def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bool = False,
-             variant: str = "rdw", layout: str | None = None) -> Path:
+             variant: str = "rdw", layout: str | None = None,
+             levels: Callable[[LparTarget], Sequence[LparTarget]] | None = None) -> Path:
     """Write the run folder of ``scenario`` to ``out``; returns the manifest's path.
 
     ``layout`` is the WLMGL listing's release layout (default: the scenario's z/OS
-    release when it is one, else V2R4)."""
+    release when it is one, else V2R4).  ``levels`` gives an LPAR's target of each
+    interval (a scaling series, ``zperf.sim.series``: one load level an interval);
+    by default every interval has the LPAR's published target."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
     layout = layout or default_layout(scenario)
@@ -227,22 +230,27 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
         # intervals, so that ETR comes back exactly; with noise each interval varies.
         total = round(target.etr_per_sec * seconds * count)
         even = [total // count + (1 if i < total % count else 0) for i in range(count)]
+        plan = list(levels(target)) if levels else [target] * count
+        if len(plan) != count:
+            raise ValueError(f"{sid}: {len(plan)} levels for {count} intervals")
         class_records: list[bytes] = []
         for i in range(count):
             when = start + dt.timedelta(seconds=seconds * i)
-            tx = max(1, even[i] if exact else round(vary(target.etr_per_sec) * seconds))
-            busy = min(100.0, vary(target.busy_pct))
+            level = plan[i]
+            exact_tx = round(level.etr_per_sec * seconds) if levels else even[i]
+            tx = max(1, exact_tx if exact else round(vary(level.etr_per_sec) * seconds))
+            busy = min(100.0, vary(level.busy_pct))
             cpu_row = {"system": target.name, "sysplex": sysplex, "interval_start": when,
                        "interval_seconds": seconds, "cp_online": target.cps,
                        "cp_lpar_busy_pct": busy, "cp_mvs_busy_pct": busy,
                        "ziip_online": target.ziips,
-                       "ziip_lpar_busy_pct": (vary(target.ziip_busy_pct)
-                                              if target.ziips and target.ziip_busy_pct is not None
+                       "ziip_lpar_busy_pct": (vary(level.ziip_busy_pct)
+                                              if target.ziips and level.ziip_busy_pct is not None
                                               else 0.0),
                        "ziip_mvs_busy_pct": 0.0, "zos_release": release}
             records.append(build_type70_1(activity_from_row(cpu_row, partition_name=target.name)))
             cpu_rows.setdefault(target.name, []).append(cpu_row)
-            work = _work(target, tx, transaction_class, group_classes, costs, vary)
+            work = _work(level, tx, transaction_class, group_classes, costs, vary)
             for name, item in work.items():
                 adj: int = _ADJ
                 period: Mapping[str, object] = _period(item, seconds)

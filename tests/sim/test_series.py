@@ -1,0 +1,112 @@
+"""Paper 004's modeled 10 %-80 % busy scaling series: anchored, modeled, back through analyze."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from zperf.calc.analysis import analyze
+from zperf.calc.runspec import load_runspec
+from zperf.formats import read
+from zperf.sim import catalogue
+from zperf.sim.series import MODELED, SeriesError, check_series, has_series, simulate_series, spec
+
+SERIES = [sid for sid in catalogue.ids() if has_series(catalogue.load(sid).as_dict())]
+
+
+def _scenario(sid: str) -> dict[str, Any]:
+    return catalogue.load(sid).as_dict()
+
+
+def _intervals(folder: Path) -> list[dict[str, Any]]:
+    run = load_runspec(folder / "run.toml")
+    table = analyze(read(list(run.sources)).tables, run).intervals
+    return table.sort("interval_start").to_dicts()
+
+
+def test_the_workloads_with_scaling_charts_have_a_series() -> None:
+    # 004 §§6.2-6.10 (Figures 5-7, 9-11, 20-22, 24-26, 28-30, 32-34, 36-38, 40-42) for IMS
+    # 13, 14 and 15, and §7.4.2 (49-51) and §8.3.2 (58-60); DSFF (two LPARs) is not modeled
+    workloads = ("fast-path", "full-function", "cics-dbctl-ff", "cics-dbctl-fp", "tm-db2",
+                 "jmp", "zcee-sp", "odbm")
+    expected = {f"ims{v}-{w}" for v in (13, 14, 15) for w in workloads}
+    expected |= {"ims15-fast-path-encryption", "ims15-jmp-64bit"}
+    assert set(SERIES) == expected
+    for sid in SERIES:
+        scenario = _scenario(sid)
+        assert spec(scenario)["busy_pct"] == [10, 20, 30, 40, 50, 60, 70]
+        assert "no [[series]]" not in scenario["scenario"]["notes"]
+        assert "modeled" in scenario["scaling"]["why"]
+
+
+def test_fast_path_ims15_levels_through_parse_and_analyze(tmp_path: Path) -> None:
+    """004 Table 18, IMS 15: 81.50 % busy, ETR 98733.87, ITR 121145.85, 0.642 ms."""
+    manifest = simulate_series(_scenario("ims15-fast-path"), tmp_path / "run", exact=True)
+    rows = _intervals(tmp_path / "run")
+    assert len(rows) == 8 and {r["interval_seconds"] for r in rows} == {600.0}
+    anchor = rows[-1]
+    assert anchor["transactions"] == 59240322  # 98733.87 x 600 s
+    assert round(anchor["etr_per_sec"], 2) == 98733.87
+    assert round(anchor["cp_busy_pct"], 2) == 81.50
+    assert round(anchor["itr_per_sec"], 2) == 121145.85
+    assert round(anchor["resp_ms"], 3) == 0.642
+    assert round(anchor["general_cpu_us_per_tran"], 3) == 57.782
+    # modeled: ETR = 121145.85 x busy, whole transactions in each 600-s interval
+    assert [r["transactions"] for r in rows[:-1]] == [
+        7268751, 14537502, 21806253, 29075004, 36343755, 43612506, 50881257]
+    assert [round(r["cp_busy_pct"], 2) for r in rows[:-1]] == [10.0, 20.0, 30.0, 40.0, 50.0,
+                                                              60.0, 70.0]
+    assert round(rows[0]["etr_per_sec"], 3) == 12114.585
+    assert round(rows[6]["etr_per_sec"], 3) == 84802.095
+    assert {round(r["itr_per_sec"], 2) for r in rows} == {121145.85}
+    assert {round(r["resp_ms"], 3) for r in rows} == {0.642}  # modeled flat
+    assert {round(r["general_cpu_us_per_tran"], 3) for r in rows} == {57.782}
+    series = json.loads(manifest.read_text())["series"]
+    assert series["kind"] == "modeled scaling series"
+    assert series["modeled_busy_pct"] == [10, 20, 30, 40, 50, 60, 70]
+
+
+def test_full_function_ims13_itr_constant_to_the_printed_digits(tmp_path: Path) -> None:
+    """004 Table 19, IMS 13: 79.38 % busy, ETR 4834.19, ITR 6089.93, 18.384 ms."""
+    simulate_series(_scenario("ims13-full-function"), tmp_path, exact=True)
+    rows = _intervals(tmp_path)
+    assert [r["transactions"] for r in rows] == [
+        365396, 730792, 1096187, 1461583, 1826979, 2192375, 2557771, 2900514]
+    assert {f"{r['itr_per_sec']:.2f}" for r in rows} == {"6089.93"}
+    assert [f"{r['cp_busy_pct']:.2f}" for r in rows] == [
+        "10.00", "20.00", "30.00", "40.00", "50.00", "60.00", "70.00", "79.38"]
+    assert f"{rows[0]['etr_per_sec']:.2f}" == "608.99"
+    assert f"{rows[-1]['etr_per_sec']:.2f}" == "4834.19"
+    assert {round(r["resp_ms"], 3) for r in rows} == {18.384}  # modeled flat
+
+
+@pytest.mark.parametrize("sid", SERIES)
+def test_every_series_reproduces_its_published_run(sid: str) -> None:
+    result = check_series(_scenario(sid))
+    anchor = result.filter(result["level"] == "published")
+    assert anchor["note"].to_list() == ["reproduced"] * 4
+    assert anchor["value"].to_list() == anchor["printed"].str.replace("%", "").to_list()
+    modeled = result.filter(result["level"] != "published")
+    assert modeled.height == 28 and set(modeled["note"]) == {MODELED}
+    assert modeled["published"].is_null().all() and modeled["printed"].is_null().all()
+    itr = anchor.filter(anchor["metric"] == "itr_per_sec")["value"][0]
+    assert set(modeled.filter(modeled["metric"] == "itr_per_sec")["value"]) == {itr}
+
+
+def test_a_scenario_without_a_series_or_with_a_bad_one_is_refused() -> None:
+    with pytest.raises(SeriesError, match="no modeled scaling series"):
+        spec(_scenario("ims15-bmp"))
+    scenario = _scenario("ims15-fast-path")
+    scenario["scaling"]["busy_pct"] = [10, 90]
+    with pytest.raises(SeriesError, match=r"below the published run's 81\.50"):
+        spec(scenario)
+    scenario["scaling"]["busy_pct"] = [20, 10]
+    with pytest.raises(SeriesError, match="must rise"):
+        spec(scenario)
+    scenario["scaling"]["busy_pct"] = [10]
+    scenario["scaling"]["resp"] = "mm1"
+    with pytest.raises(SeriesError, match="resp must be"):
+        spec(scenario)
