@@ -28,10 +28,10 @@ def _intervals(folder: Path) -> list[dict[str, Any]]:
 
 
 def test_the_workloads_with_scaling_charts_have_a_series() -> None:
-    # 004 §§6.2-6.10 (Figures 5-7, 9-11, 20-22, 24-26, 28-30, 32-34, 36-38, 40-42) for IMS
-    # 13, 14 and 15, and §7.4.2 (49-51) and §8.3.2 (58-60); DSFF (two LPARs) is not modeled
-    workloads = ("fast-path", "full-function", "cics-dbctl-ff", "cics-dbctl-fp", "tm-db2",
-                 "jmp", "zcee-sp", "odbm")
+    # 004 §§6.2-6.10 (Figures 5-7, 9-11, 13-15, 20-22, 24-26, 28-30, 32-34, 36-38, 40-42)
+    # for IMS 13, 14 and 15, and §7.4.2 (49-51) and §8.3.2 (58-60)
+    workloads = ("fast-path", "full-function", "dsff-smq", "cics-dbctl-ff", "cics-dbctl-fp",
+                 "tm-db2", "jmp", "zcee-sp", "odbm")
     expected = {f"ims{v}-{w}" for v in (13, 14, 15) for w in workloads}
     expected |= {"ims15-fast-path-encryption", "ims15-jmp-64bit"}
     assert set(SERIES) == expected
@@ -83,7 +83,37 @@ def test_full_function_ims13_itr_constant_to_the_printed_digits(tmp_path: Path) 
     assert {round(r["resp_ms"], 3) for r in rows} == {18.384}  # modeled flat
 
 
-@pytest.mark.parametrize("sid", SERIES)
+def test_dsff_levels_are_the_lpars_average_busy_at_constant_itr(tmp_path: Path) -> None:
+    """004 Tables 20 and 21, IMS 13: IMS1 79.58 % and ETR 2743.26, IMS2 74.60 % and
+    2744.34; combined 77.09 %, 5487.60, ITR 7118.43. A level is the LPARs' average busy;
+    each LPAR keeps its ITR (as its busy and ETR give it: the printed 3447.24 and 3680.27
+    are published inconsistencies) and the combined ITR stays 7118.43."""
+    result = check_series(_scenario("ims13-dsff-smq"), tmp_path)
+    anchor = result.filter(result["level"] == "published")
+    notes = {(r["lpar"], r["metric"]): r["note"] for r in anchor.iter_rows(named=True)}
+    assert notes[("IMS1", "itr_per_sec")] == notes[("IMS2", "itr_per_sec")] == \
+        "published inconsistency (see the scenario)"
+    assert {n for (lpar, metric), n in notes.items() if metric != "itr_per_sec"} == {
+        "reproduced"}
+    assert notes[("combined", "itr_per_sec")] == "reproduced"
+
+    def values(lpar: str, metric: str) -> list[str]:
+        rows = result.filter((result["lpar"] == lpar) & (result["metric"] == metric))
+        return rows["value"].to_list()
+
+    assert values("combined", "cp_busy_pct") == [
+        "10.00", "20.00", "30.00", "40.00", "50.00", "60.00", "70.00", "77.09"]
+    assert set(values("combined", "itr_per_sec")) == {"7118.43"}
+    assert set(values("IMS1", "itr_per_sec")) == {"3447.17"}
+    assert set(values("IMS2", "itr_per_sec")) == {"3678.74"}
+    assert values("combined", "etr_per_sec")[0] == "711.84"  # 7118.43 x 10 %
+    # each LPAR scaled by the same factor from its published busy (79.58 and 74.60)
+    assert values("IMS1", "cp_busy_pct")[0] == "10.32" and values("IMS2", "cp_busy_pct")[0] == \
+        "9.68"
+    assert set(values("IMS1", "resp_ms")) == {"16.474"}  # modeled flat
+
+
+@pytest.mark.parametrize("sid", [s for s in SERIES if "dsff" not in s])
 def test_every_series_reproduces_its_published_run(sid: str) -> None:
     result = check_series(_scenario(sid))
     anchor = result.filter(result["level"] == "published")
@@ -110,3 +140,18 @@ def test_a_scenario_without_a_series_or_with_a_bad_one_is_refused() -> None:
     scenario["scaling"]["resp"] = "mm1"
     with pytest.raises(SeriesError, match="resp must be"):
         spec(scenario)
+
+
+@pytest.mark.parametrize("sid", [s for s in SERIES if "dsff" in s])
+def test_every_dsff_series_keeps_each_itr(sid: str) -> None:
+    """IMS 13, 14 and 15 DSFF: every published figure of the anchor is reproduced or a
+    listed published inconsistency; each LPAR's and the combined ITR are constant."""
+    result = check_series(_scenario(sid))
+    anchor = result.filter(result["level"] == "published")
+    assert set(anchor["note"]) <= {"reproduced", "published inconsistency (see the scenario)"}
+    assert anchor.filter(anchor["lpar"] == "combined")["note"].to_list().count(
+        "reproduced") >= 3
+    for lpar in ("IMS1", "IMS2", "combined"):
+        itr = result.filter((result["lpar"] == lpar) & (result["metric"] == "itr_per_sec"))
+        assert itr.height == 8 and itr["value"].n_unique() == 1
+    assert set(result.filter(result["level"] != "published")["note"]) == {MODELED}

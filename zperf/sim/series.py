@@ -17,7 +17,11 @@ targets:
   (ETR x seconds rounded) and its busy is the one that ETR / ITR gives
   (10.000001 % rather than 10 %), so ITR is the anchor's to its printed digits;
 * the response time of the modeled levels is modeled as ``[scaling] resp``
-  says: ``flat`` (the published value at every level) is the only model.
+  says: ``flat`` (the published value at every level) is the only model;
+* a run on two LPARs (DSFF, Figures 13-15) is charted by the LPARs' average
+  busy (Table 16): at each level both LPARs are scaled from their published
+  busy by the same factor, so each LPAR's ITR and the combined ITR stay the
+  published run's, and --check shows each LPAR and the combination.
 
 ``[scaling]`` keys: ``busy_pct`` (the modeled levels, below the anchor),
 ``resp`` ("flat"), ``figures`` (where the paper charts the series), ``source``
@@ -71,13 +75,18 @@ def spec(scenario: Mapping[str, Any]) -> Mapping[str, Any]:
     for key in ("figures", "source", "why"):
         if not str(table.get(key, "")).strip():
             raise SeriesError(f"{sid} [scaling]: {key} is required")
-    if len(scenario.get("lpar", [])) != 1:
-        raise SeriesError(f"{sid} [scaling]: only single-LPAR runs are modeled")
-    anchor = targets(scenario)[0].busy_pct
+    anchor = _anchor_busy(scenario)
     if max(levels) >= anchor:
         raise SeriesError(f"{sid} [scaling]: busy_pct must stay below the published run's "
                           f"{anchor:.2f} %")
     return table
+
+
+def _anchor_busy(scenario: Mapping[str, Any]) -> float:
+    """The published run's CPU % busy: of its LPAR, or the LPARs' average (004 Table
+    16's 'Avg. CPU % Busy') for a run on several."""
+    busy = [t.busy_pct for t in targets(scenario)]
+    return busy[0] if len(busy) == 1 else sum(busy) / len(busy)
 
 
 def window_seconds(scenario: Mapping[str, Any]) -> float:
@@ -88,12 +97,19 @@ def window_seconds(scenario: Mapping[str, Any]) -> float:
 
 def level_targets(scenario: Mapping[str, Any], target: LparTarget,
                   seconds: float) -> list[LparTarget]:
-    """One target per load level: the modeled levels, then the published run."""
+    """One target per load level: the modeled levels, then the published run.
+
+    On several LPARs a level is their average busy (004 Table 16), each LPAR
+    scaled from its published busy by the same factor: each LPAR's ITR and the
+    combined ITR then stay the published run's."""
     table = spec(scenario)
     itr = target.etr_per_sec / target.busy_pct * 100
+    several = len(scenario.get("lpar", [])) > 1
+    anchor = _anchor_busy(scenario)
     out = []
     for level in table["busy_pct"]:
-        etr = round(itr * float(level) / 100 * seconds) / seconds  # whole transactions
+        busy_at = target.busy_pct * float(level) / anchor if several else float(level)
+        etr = round(itr * busy_at / 100 * seconds) / seconds  # whole transactions
         busy = etr / itr * 100
         ziip = (None if target.ziip_busy_pct is None
                 else target.ziip_busy_pct * busy / target.busy_pct)
@@ -134,9 +150,12 @@ def simulate_series(scenario: Mapping[str, Any], out: Path, *, seed: int = 0,
     return path
 
 
-def _printed(scenario: Mapping[str, Any], metric: str) -> Mapping[str, Any] | None:
+def _printed(scenario: Mapping[str, Any], metric: str,
+             lpar: str = "") -> Mapping[str, Any] | None:
+    """The published figure of this metric (of this LPAR, or "combined"), if any."""
     for item in scenario.get("published", []):
-        if isinstance(item, Mapping) and item.get("metric") == metric:
+        if isinstance(item, Mapping) and item.get("metric") == metric and (
+                not lpar or str(item.get("lpar", "")) == lpar):
             return item
     return None
 
@@ -158,39 +177,61 @@ def check_series(scenario: Mapping[str, Any], out: Path | None = None, *,
     table = spec(scenario)
     simulate_series(scenario, out, exact=True, variant=variant)
     run = load_runspec(out / "run.toml")
-    rows = (analyze(read(list(run.sources)).tables, run).intervals
-            .sort("interval_start").to_dicts())
+    tables = read(list(run.sources)).tables
+
+    def rows_of(systems: list[str] | None) -> list[dict[str, Any]]:
+        spec_ = run if systems is None else load_runspec(out / "run.toml", systems=systems)
+        return analyze(tables, spec_).intervals.sort("interval_start").to_dicts()
+
+    names = [str(lpar["name"]) for lpar in scenario["lpar"]]
+    subjects = ([("", rows_of(None))] if len(names) == 1 else
+                [(name, rows_of([name])) for name in names] + [("combined", rows_of(None))])
+    known = {(str(i.get("metric", "")), str(i.get("lpar", ""))) for i in
+             scenario.get("inconsistency", [])}
     levels = [*(f"{float(v):g} %" for v in table["busy_pct"]), "published"]
-    itr = _printed(scenario, "itr_per_sec")
     out_rows = []
-    for level, row in zip(levels, rows, strict=True):
-        anchor = level == "published"
-        for metric in FIGURES:
-            value = row.get(metric)
-            item = _printed(scenario, metric)
-            places = numeral(str(item["printed"]))[1] if item else 3
-            shown = None if value is None else f"{value:.{places}f}"
-            published = float(item["value"]) if item else None
-            note = MODELED
-            if anchor:
-                note = "not published" if item is None else "reproduced" if (
-                    value is not None and abs(value - float(item["value"]))
-                    <= half_unit(str(item["printed"])) * 1.0001) else "differs"
-            elif metric == "itr_per_sec" and itr is not None and value is not None and abs(
-                    value - float(itr["value"])) > half_unit(str(itr["printed"])) * 1.0001:
-                note = "differs (ITR not constant)"
-            out_rows.append({
-                "level": level, "metric": metric, "value": shown,
-                "printed": str(item["printed"]) if anchor and item else None, "note": note,
-                "reproduced": value, "published": published if anchor else None,
-                "source": (" ".join(str(item["source"]).split()) if anchor and item
-                           else MODEL_SOURCE)})
+    for subject, rows in subjects:
+        anchor_itr = rows[-1].get("itr_per_sec")
+        for level, row in zip(levels, rows, strict=True):
+            out_rows += _level_rows(scenario, subject, level, row, anchor_itr, known)
     return pl.DataFrame(out_rows, schema=SCHEMA)
 
 
-SCHEMA = {"level": pl.String, "metric": pl.String, "value": pl.String, "printed": pl.String,
-          "note": pl.String, "reproduced": pl.Float64, "published": pl.Float64,
-          "source": pl.String}
+def _level_rows(scenario: Mapping[str, Any], subject: str, level: str, row: Mapping[str, Any],
+                anchor_itr: float | None, known: set[tuple[str, str]]) -> list[dict[str, Any]]:
+    """The figures of one load level of one LPAR (or of the LPARs combined)."""
+    anchor = level == "published"
+    itr = _printed(scenario, "itr_per_sec", subject)
+    rows = []
+    for metric in FIGURES:
+        value = row.get(metric)
+        item = _printed(scenario, metric, subject)
+        places = numeral(str(item["printed"]))[1] if item else 3
+        shown = None if value is None else f"{value:.{places}f}"
+        published = float(item["value"]) if item else None
+        note = MODELED
+        if anchor:
+            note = "not published" if item is None else "reproduced" if (
+                value is not None and abs(value - float(item["value"]))
+                <= half_unit(str(item["printed"])) * 1.0001) else (
+                "published inconsistency (see the scenario)" if (metric, subject) in known
+                else "differs")
+        elif (metric == "itr_per_sec" and itr is not None and value is not None
+              and anchor_itr is not None and abs(float(value) - float(anchor_itr))
+              > half_unit(str(itr["printed"])) * 1.0001):  # the published run's, as reproduced
+            note = "differs (ITR not constant)"
+        rows.append({
+            "level": level, "lpar": subject or None, "metric": metric, "value": shown,
+            "printed": str(item["printed"]) if anchor and item else None, "note": note,
+            "reproduced": value, "published": published if anchor else None,
+            "source": (" ".join(str(item["source"]).split()) if anchor and item
+                       else MODEL_SOURCE)})
+    return rows
+
+
+SCHEMA = {"level": pl.String, "lpar": pl.String, "metric": pl.String, "value": pl.String,
+          "printed": pl.String, "note": pl.String, "reproduced": pl.Float64,
+          "published": pl.Float64, "source": pl.String}
 
 
 def has_series(scenario: Mapping[str, Any]) -> bool:
