@@ -41,3 +41,37 @@ def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, s
         main(list(args))
     out, err = capsys.readouterr()
     return int(exit_info.value.code or 0), out, err
+
+
+#: Ways to damage a printed listing, for the readers' random-damage tests.
+LISTING_EDITS = ("delete", "shift", "swap", "garble", "overflow", "duplicate", "blank",
+                 "odd character", "page")
+
+
+def damaged(text: str, edits: list[tuple[str, int, int]]) -> bytes:
+    """A listing with these edits (kind, line, amount) applied one after the other."""
+    lines = text.split("\n")
+    for kind, at, n in edits:
+        if not lines:
+            break
+        at %= len(lines)
+        line = lines[at]
+        if kind == "delete":
+            del lines[at : at + n % 5 + 1]
+        elif kind == "shift":
+            lines[at] = " " * n + line
+        elif kind == "swap" and at + 1 < len(lines):
+            lines[at], lines[at + 1] = lines[at + 1], line
+        elif kind == "garble":
+            lines[at] = line[:n] + "9X" + line[n + 2 :]
+        elif kind == "overflow":
+            lines[at] = line[:n] + "*****" + line[n + 5 :]
+        elif kind == "duplicate":
+            lines.insert(at, line)
+        elif kind == "blank":
+            lines[at] = ""
+        elif kind == "odd character":  # blanks Python and polars see differently
+            lines[at] = line[:n] + "\x1c\xa0\t\u2003é"[n % 5] + line[n:]
+        elif kind == "page":
+            lines[at] = "\f" + line
+    return "\n".join(lines).encode()

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA
+from conftest import DATA, LISTING_EDITS, damaged
 from zperf.errors import ParseError
 from zperf.formats import read, sniff
 from zperf.formats.rmf_cpu import read_cpu_activity
@@ -387,26 +387,10 @@ _TEXTS = [p.read_text() for p in sorted(RMF.glob("cpu-*.txt"))]
 
 @settings(max_examples=200, deadline=None)
 @given(st.sampled_from(_TEXTS),
-       st.lists(st.tuples(st.sampled_from(["delete", "blank", "page", "garble", "duplicate"]),
+       st.lists(st.tuples(st.sampled_from(LISTING_EDITS),
                           st.integers(0, 10_000), st.integers(1, 30)), min_size=1, max_size=5),
        st.sampled_from(["raise", "skip"]))
 def test_damaged_listings_split_alike(text: str, edits: list[tuple[str, int, int]],
                                       mode: str) -> None:
-    lines = text.split("\n")
-    for kind, at, n in edits:
-        at %= len(lines)
-        line = lines[at]
-        if kind == "delete":
-            del lines[at : at + n % 4 + 1]
-        elif kind == "blank":
-            lines[at] = ""
-        elif kind == "page":
-            lines[at] = "\f" + line
-        elif kind == "garble":
-            lines[at] = line[:n] + "9X" + line[n + 2 :]
-        else:
-            lines.insert(at, line)
-        if not lines:
-            break
-    data = "\n".join(lines).encode()
+    data = damaged(text, edits)
     assert _column_wise(data, mode) == _line_by_line(data, mode)

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA
+from conftest import DATA, LISTING_EDITS, damaged
 from zperf.errors import ParseError
 from zperf.formats._tally import OnError, Tally
 from zperf.formats.listing import listing_lines, listing_table
@@ -149,36 +149,13 @@ TEXTS = ([p.read_text() * 2 for p in FIXTURES]
 
 @settings(max_examples=int(os.environ.get("ZPERF_EXAMPLES", "300")), deadline=None)
 @given(st.sampled_from(TEXTS),
-       st.lists(st.tuples(st.sampled_from(["delete", "shift", "swap", "garble", "overflow",
-                                           "duplicate", "blank", "odd character"]),
+       st.lists(st.tuples(st.sampled_from(LISTING_EDITS),
                           st.integers(0, 10_000), st.integers(1, 40)),
                 min_size=1, max_size=6),
        st.sampled_from(["raise", "skip"]))
 def test_damaged_listings_agree(text: str, edits: list[tuple[str, int, int]],
                                 mode: OnError) -> None:
-    lines = text.split("\n")
-    for kind, at, n in edits:
-        at %= len(lines)
-        line = lines[at]
-        if kind == "delete":
-            del lines[at : at + n % 5 + 1]
-        elif kind == "shift":
-            lines[at] = " " * n + line
-        elif kind == "swap" and at + 1 < len(lines):
-            lines[at], lines[at + 1] = lines[at + 1], line
-        elif kind == "garble":
-            lines[at] = line[:n] + "9X" + line[n + 2 :]
-        elif kind == "overflow":
-            lines[at] = line[:n] + "*****" + line[n + 5 :]
-        elif kind == "duplicate":
-            lines.insert(at, line)
-        elif kind == "blank":
-            lines[at] = ""
-        elif kind == "odd character":  # blanks Python and polars see differently
-            lines[at] = line[:n] + "\x1c\xa0\t\u2003é"[n % 5] + line[n:]
-        if not lines:
-            break
-    data = "\n".join(lines).encode()
+    data = damaged(text, edits)
     expected = outcome(careful, data, mode)
     assert outcome(bulk, data, mode) == expected
     assert outcome(lambda d, m: bulk(d, m, 2000), data, mode) == expected
