@@ -113,7 +113,7 @@ class _Builder:
                  rows: RowValues) -> None:
         self.file, self.tally, self.listing, self.found = file, tally, listing, found
         self.values = rows.values
-        self.slow = found.slow | rows.slow | self._twice_distributed()
+        self.slow = rows.slow | self._twice_distributed()
         if found.blocks and found.limit == found.blocks:
             self.slow.add(found.blocks - 1)  # the last may be cut short: the careful reader says
         self.slow = {block for block in self.slow if block < found.limit}

@@ -6,13 +6,14 @@ block open, the band of column groups above the data rows, whether a
 state-sample section or another RMF report is running.  A large SYSOUT
 repeats the same few hundred structural lines (page headers, key lines,
 headings, goals) thousands of times, so this walk asks those questions once
-per distinct text (rmf_wlmgl_lines.describe) and then replays the very same decisions
-from the answers, visiting only the lines that are not plainly data rows.
+per distinct text (rmf_wlmgl_lines.describe) and then replays the very same
+decisions from the answers, visiting only the lines that are not plainly data
+rows or distribution rows (rmf_wlmgl_lines.line_kinds).
 
 The walk does not read values: it notes where the data rows, distribution
-rows and state-sample lines of each block are, for the bulk readers, and
-marks a block *slow* when it holds something only the careful reader gets
-exactly right (a second distribution, say); those blocks are read again.
+rows, distribution titles and state-sample lines of each block are, for the
+bulk readers, which then leave to the careful reader what only it gets
+exactly right (a second distribution, say).
 """
 
 from __future__ import annotations
@@ -59,7 +60,6 @@ class Walk:
     header: list[int] = field(default_factory=list)
     key: list[int] = field(default_factory=list)
     goal: list[int] = field(default_factory=list)
-    slow: set[int] = field(default_factory=set)
     # data rows: runs of line indices (first, end) read under a context
     runs: list[tuple[int, int, int]] = field(default_factory=list)
     contexts: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
