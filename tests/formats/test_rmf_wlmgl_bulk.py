@@ -135,7 +135,7 @@ def test_bulk_reads_most_blocks_in_bulk() -> None:
     found = walk(listing, Tally("x.txt", "raise"))
     rows = read_rows(listing, found)
     assert found.blocks == 18
-    assert found.slow | rows.slow <= {found.blocks - 1}
+    assert rows.slow <= {found.blocks - 1}
     assert len(found.buckets()[0]) == 9 * 5
     work, dist, _ = read_wlmgl(data.encode(), "x.txt")
     assert work.height == 18 and dist.height == 9 * 5
