@@ -121,17 +121,17 @@ class _Builder:
 
     def build(self) -> tuple[pl.DataFrame, pl.DataFrame]:
         found = self.found
-        headers = self._table(found.headers, self._header_values, "header")
-        keys = self._table(found.keys, key_values, "key")
-        goals = self._table(found.goals, lambda g: g, "goal")
+        headers, bad_headers = self._table(found.headers, self._header_values, "header")
+        keys, bad_keys = self._table(found.keys, key_values, "key")
+        goals, _ = self._table(found.goals, lambda g: g, "goal")
         limit = found.limit
         blocks = pl.DataFrame({"_block": np.arange(limit, dtype=np.int64),
                                "header": found.header[:limit], "key": found.key[:limit],
                                "goal": found.goal[:limit]},
                               schema={"_block": pl.Int64, "header": pl.Int64, "key": pl.Int64,
                                       "goal": pl.Int64})
-        self.slow |= set(blocks.filter(pl.col("header").is_in(self.bad_headers)
-                                       | pl.col("key").is_in(self.bad_keys))["_block"].to_list())
+        self.slow |= set(blocks.filter(pl.col("header").is_in(bad_headers)
+                                       | pl.col("key").is_in(bad_keys))["_block"].to_list())
         buckets = self._buckets()
         fast = blocks.filter(~pl.col("_block").is_in(sorted(self.slow)))
         fast = (fast.join(headers, on="header", how="left")
@@ -150,22 +150,20 @@ class _Builder:
                           slow_buckets])
         return work.drop("_block"), self._distribution(work, dist)
 
-    bad_headers: list[int]
-    bad_keys: list[int]
-
-    def _table(self, items: list[Any], convert: Any, name: str) -> pl.DataFrame:
-        """One row per distinct header, key set or goal, with the columns it gives."""
+    @staticmethod
+    def _table(items: list[Any], convert: Any, name: str) -> tuple[pl.DataFrame, list[int]]:
+        """One row per distinct header, key set or goal, with the columns it gives;
+        and the ids of those that do not convert (their blocks go to the careful reader)."""
         rows, bad = [], []
         for i, item in enumerate(items):
             try:
                 rows.append({name: i, **convert(item)})
             except ValueError:
                 bad.append(i)
-        setattr(self, f"bad_{name}s", bad)
         if not rows:
-            return pl.DataFrame({name: pl.Series([], dtype=pl.Int64)})
-        return pl.DataFrame(rows, infer_schema_length=None).with_columns(pl.col(name)
-                                                                          .cast(pl.Int64))
+            return pl.DataFrame({name: pl.Series([], dtype=pl.Int64)}), bad
+        return pl.DataFrame(rows, infer_schema_length=None).with_columns(
+            pl.col(name).cast(pl.Int64)), bad
 
     def _header_values(self, header: tuple[Any, ...]) -> dict[str, Any]:
         return self.helper._header_values(PageHeader(*header))
