@@ -34,7 +34,7 @@ from zperf.formats.listing import (
     listing_encoding,
     listing_table,
 )
-from zperf.formats.rmf_wlmgl_rows import RowValues, read_rows, time_ms
+from zperf.formats.rmf_wlmgl_rows import RowValues, number, read_rows, time_ms
 from zperf.formats.rmf_wlmgl_state import PageHeader, Reader
 from zperf.formats.rmf_wlmgl_walk import Walk, walk
 from zperf.formats.rmf_wlmgl_words import key_values
@@ -187,15 +187,11 @@ class _Builder:
         parts = frame.select("_block", pl.col("t").str.extract_groups(_BUCKET)
                              .alias("m")).unnest("m")
         parts = parts.filter(pl.col("op").is_not_null())
-        count = pl.col("count")
-        digits = count.str.strip_chars_end("KM").cast(pl.Float64, strict=False)
-        scale = (pl.when(count.str.ends_with("K")).then(1e3)
-                 .when(count.str.ends_with("M")).then(1e6).otherwise(1.0))
         limit = time_ms(pl.col("limit"), pl.lit(False))
         return parts.select(
             "_block", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_block").alias("bucket"),
             pl.when(pl.col("op") == ">").then(None).otherwise(limit).alias("bucket_limit_ms"),
-            (digits * scale).cast(pl.Int64, strict=False).alias("trans_ended"))
+            number(pl.col("count")).cast(pl.Int64, strict=False).alias("trans_ended"))
 
     def _twice_distributed(self) -> set[int]:
         """Blocks with a second distribution title, or one after distribution rows:

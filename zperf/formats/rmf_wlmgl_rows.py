@@ -274,15 +274,16 @@ def _numbers(cells: pl.DataFrame, unread: pl.DataFrame) -> tuple[pl.DataFrame, s
     and the blocks where one does not convert.  ``unread``: the cells whose
     text is not a plain number ('N/A', '4876K', '1,234', '50%')."""
     read = cells.filter(pl.col("value").is_not_null()).select("seq", "block", "column", "value")
-    suffixed = unread.filter(pl.col("text") != "N/A").with_columns(_suffixed().alias("value"))
+    suffixed = unread.filter(pl.col("text") != "N/A").with_columns(
+        number(pl.col("text")).alias("value"))
     bad = set(suffixed.filter(pl.col("value").is_null())["block"].to_list())
     missing = unread.filter(pl.col("text") == "N/A")
     return pl.concat([read, suffixed.select(read.columns), missing.select(read.columns)]), bad
 
 
-def _suffixed() -> pl.Expr:
+def number(text: pl.Expr) -> pl.Expr:
     """'4876K', '1,234', '50%' as the careful reader's number() reads them."""
-    body = pl.col("text").str.strip_chars_end("%").str.replace_all(",", "", literal=True)
+    body = text.str.strip_chars_end("%").str.replace_all(",", "", literal=True)
     last = body.str.slice(-1)
     scale = pl.lit(1.0)
     for suffix, factor in _SUFFIX_SCALE.items():
