@@ -75,3 +75,13 @@ def damaged(text: str, edits: list[tuple[str, int, int]]) -> bytes:
         elif kind == "page":
             lines[at] = "\f" + line
     return "\n".join(lines).encode()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="Rewrite tests/golden/ from the actual outputs (read the diff!).")
+
+
+@pytest.fixture
+def update_golden(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-golden"))

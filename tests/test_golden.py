@@ -1,0 +1,240 @@
+"""The CLI's outputs on the fixtures and on simulated runs, byte for byte (tests/goldtest.py).
+
+A change of any output, on purpose or not, shows here first; regenerate on
+purpose with ``python -m pytest tests/test_golden.py --update-golden`` and read
+the diff of ``tests/golden/`` before committing it.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, run_cli
+from goldtest import compare, folder_digest, scrub, transcript
+
+#: fixture (relative to the repository) -> the tables it fills.
+FIXTURES: dict[str, tuple[str, ...]] = {
+    "samples/smf/paper-figures.smf": ("workload", "distribution"),
+    "tests/data/cics/dfh0stat-db2entries-synthetic.txt": ("db2entry", "db2conn"),
+    "tests/data/cics/dfh0stat-ibm-figure123.txt": ("db2conn",),
+    "tests/data/cics/dfhstup-interval-synthetic.txt": ("db2entry", "db2conn"),
+    "tests/data/cics/dfhstup-reports-synthetic.txt": ("db2entry", "db2conn"),
+    "tests/data/cics/paper003-figure3.txt": ("db2entry",),
+    "tests/data/cics/paper003-figure6.txt": ("db2entry",),
+    "tests/data/driver/iwl-paper003-figure5.txt": ("driver",),
+    "tests/data/driver/iwl-two-runs-status.txt": ("driver",),
+    "tests/data/driver/jmeter-17col-formatted-multiline.csv": ("driver", "driver_intervals"),
+    "tests/data/driver/jmeter-nested.jtl": ("driver", "driver_intervals"),
+    "tests/data/driver/jmeter-transaction-controller.csv": ("driver", "driver_intervals"),
+    "tests/data/driver/requests.csv": ("driver", "driver_intervals"),
+    "tests/data/ims/pa-extract-field-names.csv": ("ims_transit",),
+    "tests/data/ims/pa-extract-paper004-dsff.csv": ("ims_transit",),
+    "tests/data/ims/pa-transit-paper004-fastpath.txt": ("ims_transit",),
+    "tests/data/rmf/cics-ts31-transaction-time.txt": ("workload",),
+    "tests/data/rmf/cpu-paper004-fastpath.txt": ("cpu", "cpu_lpar"),
+    "tests/data/rmf/cpu-v1r13-old-layout.txt": ("cpu", "cpu_lpar"),
+    "tests/data/rmf/cpu-v2r1-ibm-sample.txt": ("cpu", "cpu_lpar"),
+    "tests/data/rmf/cpu-v2r2-asa-sysout.txt": ("cpu", "cpu_lpar", "workload"),
+    "tests/data/rmf/old-service-rates.txt": ("workload",),
+    "tests/data/rmf/paper000-figure2.txt": ("workload",),
+    "tests/data/rmf/paper003-figure4.txt": ("workload",),
+    "tests/data/rmf/v2r4-asa-sysout.txt": ("workload", "distribution", "cpu", "cpu_lpar"),
+    "tests/data/rmf/v2r5-microseconds.txt": ("workload",),
+}
+
+PARSE_CASES = [(path, table) for path, tables in FIXTURES.items() for table in tables]
+
+#: Scenarios simulated once per session, exactly (and one with noise), for the cases below.
+SIMULATED = {
+    "ims14-fast-path": ("--exact",),
+    "ims15-fast-path": ("--exact",),
+    "ims15-dsff-smq": ("--exact",),
+    "cics52-liberty-t2-reuse": ("--exact",),
+    "zcee-car100-baseline": ("--exact",),
+    "ztpf-soap-provider": (),
+    "ims15-fast-path-noisy": ("--seed", "7"),
+    "ims15-fast-path-bdw": ("--exact", "--variant", "bdw"),
+    "ims15-fast-path-vbs": ("--exact", "--variant", "vbs", "--layout", "V2R1"),
+}
+
+CHECKS = ["ims15-fast-path", "ims15-dsff-smq", "cics52-liberty-t2-reuse", "zcee-car100-baseline",
+          "zcee-car100-odo-50", "ims15-credentials-100b", "ztpf-soap-provider"]
+
+CALC = [
+    "itr --etr 98733.87 --busy 81.50 --cps 7",
+    "itr --etr 98733.87 --busy 81.50 --to plain",
+    "ziip-us --etr 5529.30 --ziips 2 --busy 30.5",
+    "cpu-split --cp 31.66 --iipcp 6.76 --iip 75.53",
+    "ms-per-tran --cpu-seconds 64.307 --srb-seconds 0.007 --iip-seconds 45.320 --interval 60 "
+    "--transactions 88584",
+    "service-time --seconds 12.5 --transactions 100000 --to json",
+    "combined --etr 5000 --etr 6000 --busy 70 --busy 80 --cps 4 --cps 4",
+    "msg-rate --mips 298 --path-length 109951",
+    "path-length --mips 298 --msg-per-sec 2710",
+    "soap-size --elements 128 --avg-name 8 --avg-data 32",
+    "fit tests/data/calc/paper002-raw-data.csv --x size_bytes --y path_length "
+    "--where transport=http",
+    "delta --base 119229.26 --new 121145.85 --itr",
+    "density tests/data/calc/paper002-soap-response.xml",
+    "codepage --from UTF-8 --into ASCII --kchars 64",
+    "project --ms 0.64 --ratio 1.25 --to csv",
+]
+
+
+def _name(*parts: str) -> str:
+    return "-".join(p.replace("/", "_").replace(" ", "_").replace("=", "_").strip("-_")
+                    for p in parts) + ".txt"
+
+
+@pytest.fixture(autouse=True)
+def _at_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "100")
+
+
+@pytest.fixture(scope="session")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The scenarios of SIMULATED written once, each into its own folder."""
+    base = tmp_path_factory.mktemp("runs")
+    from zperf.cli import main
+
+    for name, options in SIMULATED.items():
+        scenario = name.removesuffix("-noisy").removesuffix("-bdw").removesuffix("-vbs")
+        with pytest.raises(SystemExit) as done:
+            main(["simulate", scenario, "--out", str(base / name), *options])
+        assert done.value.code in (0, None)
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def _case(capsys: pytest.CaptureFixture[str], update: bool, name: str, args: list[str],
+          tmp: Path | None = None) -> None:
+    code, out, err = run_cli(capsys, *args)
+    shown = [a if tmp is None else a.replace(str(tmp), "<tmp>") for a in args]
+    compare(name, scrub(transcript(shown, code, out, err), tmp), update)
+
+
+@pytest.mark.parametrize(("path", "table"), PARSE_CASES)
+def test_parse_csv(capsys: pytest.CaptureFixture[str], update_golden: bool, path: str,
+                   table: str) -> None:
+    _case(capsys, update_golden, _name("parse", path, table),
+          ["parse", "-v", "--to", "csv", "--table", table, path])
+
+
+@pytest.mark.parametrize(("path", "fmt"), [
+    ("samples/smf/paper-figures.smf", "table"),
+    ("samples/smf/paper-figures.smf", "json"),
+    ("tests/data/rmf/v2r4-asa-sysout.txt", "table"),
+    ("tests/data/driver/requests.csv", "ndjson"),
+    ("tests/data/ims/pa-transit-paper004-fastpath.txt", "table"),
+])
+def test_parse_formats(capsys: pytest.CaptureFixture[str], update_golden: bool, path: str,
+                       fmt: str) -> None:
+    _case(capsys, update_golden, _name("parse", path, fmt), ["parse", "--to", fmt, path])
+
+
+def test_parse_columns_and_default_table(capsys: pytest.CaptureFixture[str],
+                                         update_golden: bool) -> None:
+    _case(capsys, update_golden, "parse-columns.txt",
+          ["parse", "--columns", "system,class_name,period,appl_cp_pct,appl_iip_pct",
+           "samples/smf/paper-figures.smf", "tests/data/rmf/paper003-figure4.txt"])
+
+
+def test_parse_damaged_dump(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                            tmp_path: Path) -> None:
+    data = bytearray((ROOT / "samples/smf/paper-figures.smf").read_bytes())
+    data[3286 + 28 : 3286 + 36] = b"\xff" * 8  # the second 72.3 record's first triplets
+    damaged = tmp_path / "damaged.smf"
+    damaged.write_bytes(bytes(data))
+    errors = tmp_path / "errors.csv"
+    _case(capsys, update_golden, "parse-damaged-skip.txt",
+          ["parse", "-v", "--on-error", "skip", "--errors", str(errors), "--to", "csv",
+           str(damaged)], tmp_path)
+    compare("parse-damaged-skip-errors.csv", scrub(errors.read_text(), tmp_path), update_golden)
+    _case(capsys, update_golden, "parse-damaged-raise.txt", ["parse", str(damaged)], tmp_path)
+
+
+def test_parse_errors(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
+    _case(capsys, update_golden, "parse-missing-file.txt", ["parse", "no/such/file.smf"])
+    _case(capsys, update_golden, "parse-unknown-column.txt",
+          ["parse", "--columns", "nope", "samples/smf/paper-figures.smf"])
+
+
+def test_simulated_files(runs: Path, update_golden: bool) -> None:
+    for name in SIMULATED:
+        compare(_name("simulate-files", name), folder_digest(runs / name), update_golden)
+
+
+@pytest.mark.parametrize("scenario", CHECKS)
+def test_simulate_check(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                        scenario: str) -> None:
+    _case(capsys, update_golden, _name("simulate-check", scenario),
+          ["simulate", scenario, "--check", "--exact", "--to", "csv"])
+
+
+def test_simulate_check_noisy_and_series(capsys: pytest.CaptureFixture[str],
+                                         update_golden: bool) -> None:
+    _case(capsys, update_golden, "simulate-check-ims14-fast-path-seed3.txt",
+          ["simulate", "ims14-fast-path", "--check", "--seed", "3", "--to", "csv"])
+    _case(capsys, update_golden, "simulate-series-check-ims15-fast-path.txt",
+          ["simulate", "ims15-fast-path", "--series", "--check", "--to", "csv"])
+    _case(capsys, update_golden, "simulate-series-check-ims15-dsff-smq.txt",
+          ["simulate", "ims15-dsff-smq", "--series", "--check", "--to", "table"])
+    _case(capsys, update_golden, "simulate-list.txt", ["simulate", "list", "--to", "csv"])
+
+
+def test_simulate_series_files(update_golden: bool, tmp_path: Path) -> None:
+    from zperf.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "ims15-fast-path", "--series", "--exact", "--out",
+              str(tmp_path / "series")])
+    compare("simulate-series-files-ims15-fast-path.txt", folder_digest(tmp_path / "series"),
+            update_golden)
+
+
+@pytest.mark.parametrize("run", ["ims15-fast-path", "ims15-dsff-smq", "cics52-liberty-t2-reuse",
+                                 "zcee-car100-baseline", "ims15-fast-path-noisy"])
+def test_analyze(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path,
+                 run: str) -> None:
+    _case(capsys, update_golden, _name("analyze", run),
+          ["analyze", "--to", "csv", str(runs / run)], runs)
+    _case(capsys, update_golden, _name("analyze-table", run),
+          ["analyze", "--to", "table", str(runs / run)], runs)
+
+
+def test_analyze_by_options(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                            runs: Path) -> None:
+    _case(capsys, update_golden, "analyze-options.txt",
+          ["analyze", "--to", "csv", "--transactions", "report:CICS2A20", "--group",
+           "CICS=CICS2A20", "--group", "Db2=DB2DBM1", str(runs / "cics52-liberty-t2-reuse"
+                                                             / "smf.dump")], runs)
+    _case(capsys, update_golden, "analyze-etr-listing.txt",
+          ["analyze", "--to", "csv", "--etr", "1079.83", "--cps", "3", "--group",
+           "CICS=CICS2A20", "tests/data/rmf/paper003-figure4.txt"])
+
+
+def test_compare(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path) -> None:
+    _case(capsys, update_golden, "compare-ims14-ims15.txt",
+          ["compare", "--to", "table", str(runs / "ims14-fast-path"),
+           str(runs / "ims15-fast-path")], runs)
+    _case(capsys, update_golden, "compare-ims14-ims15-csv.txt",
+          ["compare", "--to", "csv", str(runs / "ims14-fast-path"),
+           str(runs / "ims15-fast-path")], runs)
+
+
+@pytest.mark.parametrize("args", CALC)
+def test_calc(capsys: pytest.CaptureFixture[str], update_golden: bool, args: str) -> None:
+    _case(capsys, update_golden, _name("calc", args)[:100].removesuffix(".txt") + ".txt",
+          ["calc", *args.split()])
+
+
+@pytest.mark.parametrize("command", ["", "parse", "analyze", "compare", "simulate", "calc",
+                                     "calc itr"])
+def test_help(capsys: pytest.CaptureFixture[str], update_golden: bool, command: str) -> None:
+    _case(capsys, update_golden, _name("help", command or "zperf"),
+          [*command.split(), "--help"])
