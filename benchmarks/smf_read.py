@@ -32,10 +32,11 @@ import sys
 import time
 from pathlib import Path
 
-from zperf.formats import _decode as dec
-from zperf.formats._tally import Tally
-from zperf.formats.smf import read_smf72, writer
+from zperf.formats import encodings as dec
+from zperf.formats.smf.dump import read_smf72
 from zperf.formats.smf.physical import scan
+from zperf.formats.tally import Tally
+from zperf.sim.writers import smf as writer
 
 HERE = Path(__file__).resolve().parent
 OTHER_SIZES = {30: (1500, 3200), 42: (600, 1400), 70: (5000, 7000), 74: (3000, 5000),

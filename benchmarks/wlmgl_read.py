@@ -20,8 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from zperf.formats.rmf_wlmgl import read_wlmgl
-from zperf.formats.rmf_wlmgl_writer import write_listing
+from zperf.formats.rmf.wlmgl import read_wlmgl
+from zperf.sim.writers.wlmgl import write_listing
 
 HERE = Path(__file__).resolve().parent
 

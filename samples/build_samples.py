@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from zperf.formats.smf import writer
+from zperf.sim.writers import smf as writer
 
 HERE = Path(__file__).resolve().parent / "smf"
 

@@ -7,9 +7,9 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from zperf.calc.analysis import analyze
-from zperf.calc.runspec import runspec
 from zperf.errors import UsageError
+from zperf.runs.analysis import analyze
+from zperf.runs.spec import runspec
 from zperf.tables import WORKLOAD
 from zperf.tables.cpu import CPU
 

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import DATA
 from zperf.calc.cics import combine, combine_connections, with_metrics
-from zperf.formats.cics_dfhstup import read_dfhstup
+from zperf.formats.cics.dfhstup import read_dfhstup
 
 CICS = DATA / "cics"
 COUNTERS = ("calls", "signons", "partial_signons", "commits", "aborts", "single_phase",

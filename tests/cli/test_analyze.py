@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SAMPLES, run_cli
-from zperf.formats.rmf_wlmgl_writer import write_listing
+from zperf.sim.writers.wlmgl import write_listing
 
 SMF = str(SAMPLES / "smf" / "paper-figures.smf")
 
@@ -106,8 +106,8 @@ def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
     """z/OS Connect reports no transactions to RMF: the driver's log counts them."""
     import datetime as dt
 
-    from zperf.formats.driver_writer import write_driver_csv
     from zperf.sim.engine import simulate
+    from zperf.sim.writers.driver import write_driver_csv
 
     scenario = {"scenario": {"id": "zc", "paper": "000"},
                 "rmf": {"interval_seconds": 60, "intervals": 3,

@@ -9,9 +9,9 @@ from typing import Any
 import polars as pl
 import pytest
 
-from zperf.calc.analysis import analyze
-from zperf.calc.runspec import load_runspec
 from zperf.formats import read
+from zperf.runs.analysis import analyze
+from zperf.runs.spec import load_runspec
 from zperf.sim.engine import simulate
 
 # A two-LPAR scenario shaped like paper 004 Table 21 (IMS 15 columns), inline so

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from zperf.calc.analysis import analyze
-from zperf.calc.runspec import load_runspec
 from zperf.formats import read
+from zperf.runs.analysis import analyze
+from zperf.runs.spec import load_runspec
 from zperf.sim.scale import Sysplex, write_month
 
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from zperf.calc.analysis import analyze
-from zperf.calc.runspec import load_runspec
 from zperf.formats import read
+from zperf.runs.analysis import analyze
+from zperf.runs.spec import load_runspec
 from zperf.sim import catalogue
 from zperf.sim.series import MODELED, SeriesError, check_series, has_series, simulate_series, spec
 

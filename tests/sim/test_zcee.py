@@ -7,9 +7,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from zperf.calc.analysis import analyze
-from zperf.calc.runspec import load_runspec
 from zperf.formats import read
+from zperf.runs.analysis import analyze
+from zperf.runs.spec import load_runspec
 from zperf.sim import zcee
 from zperf.sim.catalogue import all_scenarios, load
 from zperf.sim.check import PREDICTION, check

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zperf.calc._quantity import Quantity, positive
+from zperf.calc.quantity import Quantity, positive
 from zperf.errors import UsageError
 
 

@@ -10,7 +10,7 @@ below are the paper's; pairs it did not measure are not guessed.
 
 from __future__ import annotations
 
-from zperf.calc._quantity import Quantity, non_negative
+from zperf.calc.quantity import Quantity, non_negative
 from zperf.errors import UsageError
 
 #: The four code pages of 001's test, by CCSID.

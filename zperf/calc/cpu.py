@@ -6,14 +6,14 @@ a percentage of one engine); paper 000 §11 turns them into CPU ms per
 transaction.  RMF CPU Activity gives the LPAR's CP busy; paper 004 Table 15
 turns it, with the transaction rate, into ITR and CPU µs per transaction.
 
-All functions are plain arithmetic (see :mod:`zperf.calc._quantity`): numbers,
+All functions are plain arithmetic (see :mod:`zperf.calc.quantity`): numbers,
 numpy arrays and polars expressions alike.  Scalars are checked where a
 division would be meaningless.
 """
 
 from __future__ import annotations
 
-from zperf.calc._quantity import Quantity, non_negative, positive
+from zperf.calc.quantity import Quantity, non_negative, positive
 
 # ---------------------------------------------------------------- RMF service times
 

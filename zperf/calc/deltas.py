@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from zperf.calc._quantity import Quantity, is_scalar
+from zperf.calc.quantity import Quantity, is_scalar
 from zperf.errors import UsageError
 
 #: 004 §6.1: runs whose ITRs differ by at most this many percent are equivalent.

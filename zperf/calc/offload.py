@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zperf.calc._quantity import Quantity, is_scalar, non_negative
+from zperf.calc.quantity import Quantity, is_scalar, non_negative
 from zperf.errors import UsageError
 
 

@@ -10,7 +10,7 @@ five bytes of ``<``, ``>``, ``</`` and ``>``).
 
 from __future__ import annotations
 
-from zperf.calc._quantity import Quantity, non_negative, positive
+from zperf.calc.quantity import Quantity, non_negative, positive
 
 #: 001: "SOAP Prefix and Suffix - 278 bytes" (namespace URIs included; they may vary).
 SOAP_PREFIX_SUFFIX_BYTES = 278

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zperf.calc._quantity import Quantity, mean, total
 from zperf.calc.cpu import general_cpu_us_per_tran, itr_per_sec, service_us_per_tran
+from zperf.calc.quantity import Quantity, mean, total
 from zperf.errors import UsageError
 
 

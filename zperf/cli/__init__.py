@@ -40,7 +40,7 @@ def cli(traceback: bool) -> None:
 
 def _register() -> None:
     from zperf.cli.analyze import analyze_command, compare_command
-    from zperf.cli.calc import calc_command
+    from zperf.cli.calc_commands import calc_command
     from zperf.cli.parse import parse
     from zperf.cli.simulate import simulate_command
 

@@ -8,13 +8,13 @@ import click
 import polars as pl
 
 from zperf import formats, report
-from zperf.calc.analysis import Analysis, analyze, reduce_tables
-from zperf.calc.compare import run_table, verdict, with_deltas
-from zperf.calc.runspec import RunSpec, load_runspec, runspec
 from zperf.cli.options import input_options, output_format, output_options
 from zperf.errors import UsageError
-from zperf.formats._tally import OnError
+from zperf.formats.tally import OnError
 from zperf.report.text import format_value
+from zperf.runs.analysis import Analysis, analyze, reduce_tables
+from zperf.runs.compare import run_table, verdict, with_deltas
+from zperf.runs.spec import RunSpec, load_runspec, runspec
 
 RUN_FILE = "run.toml"
 

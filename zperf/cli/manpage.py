@@ -18,7 +18,7 @@ import click
 from jinja2 import Environment, PackageLoader
 
 from zperf import __version__
-from zperf.cli.calc import PAPERS
+from zperf.cli.calc_commands import PAPERS
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
 

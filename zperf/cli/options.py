@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 import click
 
 from zperf.formats import KINDS
-from zperf.formats._decode import DEFAULT_ENCODING
-from zperf.formats._tally import ON_ERROR_CHOICES
+from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.tally import ON_ERROR_CHOICES
 from zperf.report import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -11,9 +11,9 @@ import click
 from zperf import formats, report
 from zperf.cli.options import input_options, output_format, output_options
 from zperf.errors import UsageError
-from zperf.formats._tally import OnError
+from zperf.formats.tally import OnError
 from zperf.report import files
-from zperf.report._write import open_output
+from zperf.report.output import open_output
 from zperf.tables import SCHEMAS
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024

@@ -14,8 +14,8 @@ import polars as pl
 from zperf import report
 from zperf.cli.options import output_format, output_options
 from zperf.errors import UsageError
-from zperf.formats.rmf_wlmgl_writer import LAYOUTS
 from zperf.sim.engine import VARIANTS, simulate
+from zperf.sim.writers.wlmgl import LAYOUTS
 
 
 def scenario_ids() -> list[str]:

@@ -13,8 +13,8 @@ import io
 import polars as pl
 
 from zperf.errors import InputError
-from zperf.formats._kinds import TextKind
-from zperf.formats._tally import OnError, Tally
+from zperf.formats.kinds import TextKind
+from zperf.formats.tally import OnError, Tally
 from zperf.tables import SCHEMAS
 
 PARQUET_MAGIC = b"PAR1"

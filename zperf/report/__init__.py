@@ -10,7 +10,7 @@ import polars as pl
 
 from zperf.errors import UsageError
 from zperf.report import files, text
-from zperf.report._write import open_output
+from zperf.report.output import open_output
 
 #: Output formats and whether they are binary.
 FORMATS: dict[str, bool] = {

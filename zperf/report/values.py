@@ -19,7 +19,7 @@ import polars as pl
 
 from zperf.errors import UsageError
 from zperf.report import text
-from zperf.report._write import open_output
+from zperf.report.output import open_output
 
 #: Output formats of a list of values.
 VALUE_FORMATS = ("table", "plain", "json", "csv")

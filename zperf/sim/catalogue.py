@@ -85,8 +85,8 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
-from zperf.calc.analysis import slug
 from zperf.errors import ZperfError
+from zperf.runs.analysis import slug
 from zperf.sim import payload
 
 PACKAGE = "zperf.sim.scenarios"

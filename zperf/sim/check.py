@@ -26,9 +26,9 @@ from typing import Any
 
 import polars as pl
 
-from zperf.calc.analysis import analyze, slug
-from zperf.calc.runspec import load_runspec
 from zperf.formats import read
+from zperf.runs.analysis import analyze, slug
+from zperf.runs.spec import load_runspec
 from zperf.sim import payload, zcee
 from zperf.sim.catalogue import ScenarioError, half_unit, numeral
 from zperf.sim.engine import simulate

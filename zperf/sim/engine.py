@@ -28,15 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from zperf import __version__
-from zperf.calc.analysis import slug
-from zperf.formats.ims_pa_writer import write_ims_pa_csv
-from zperf.formats.rmf_cpu_writer import write_cpu_report
-from zperf.formats.rmf_wlmgl_writer import LAYOUTS, write_listing
-from zperf.formats.smf import read_smf72, writer
-from zperf.formats.smf.writer70 import activity_from_row, build_type70_1
-from zperf.formats.smf.writer110 import build_type110_2
+from zperf.formats.smf.dump import read_smf72
+from zperf.runs.analysis import slug
 from zperf.sim import extract, sidefiles, zcee
 from zperf.sim.sidefiles import DB2ENTRY_FIGURES, DRIVER_FIGURES
+from zperf.sim.writers import smf as writer
+from zperf.sim.writers.ims_pa import write_ims_pa_csv
+from zperf.sim.writers.rmf_cpu import write_cpu_report
+from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
+from zperf.sim.writers.smf110 import build_type110_2
+from zperf.sim.writers.wlmgl import LAYOUTS, write_listing
 
 __all__ = ["DB2ENTRY_FIGURES", "DRIVER_FIGURES", "VARIANTS", "LparTarget", "simulate",
            "targets"]

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from zperf.formats.smf import writer
-from zperf.formats.smf.writer70 import activity_from_row, build_type70_1
-from zperf.formats.smf.writer72_bulk import Coded, build_many_type72_3, period_columns
+from zperf.sim.writers import smf as writer
+from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
+from zperf.sim.writers.smf72_bulk import Coded, build_many_type72_3, period_columns
 
 ADJ = 213
 

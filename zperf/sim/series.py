@@ -170,9 +170,9 @@ def check_series(scenario: Mapping[str, Any], out: Path | None = None, *,
     if out is None:
         with tempfile.TemporaryDirectory(prefix="zperf-series-") as tmp:
             return check_series(scenario, Path(tmp), variant=variant)
-    from zperf.calc.analysis import analyze
-    from zperf.calc.runspec import load_runspec
     from zperf.formats import read
+    from zperf.runs.analysis import analyze
+    from zperf.runs.spec import load_runspec
 
     table = spec(scenario)
     simulate_series(scenario, out, exact=True, variant=variant)

@@ -27,9 +27,9 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from zperf.formats.cics_writer import write_dfh0stat, write_dfhstup
-from zperf.formats.driver_writer import epoch_ms, write_iwl_log, write_jmeter_csv
 from zperf.sim import payload
+from zperf.sim.writers.cics import write_dfh0stat, write_dfhstup
+from zperf.sim.writers.driver import epoch_ms, write_iwl_log, write_jmeter_csv
 
 #: The catalogue's driver.* figures (a WSWS engine report) -> driver table columns, scale.
 DRIVER_FIGURES: dict[str, tuple[str, float]] = {

@@ -7,11 +7,11 @@ family of tables; ``SCHEMAS`` lists them all by name.
 
 from __future__ import annotations
 
-from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 from zperf.tables.cpu import CPU, CPU_LPAR
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 from zperf.tables.ims import IMS_TRANSIT
+from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 from zperf.tables.workload import DISTRIBUTION, PROBLEMS, WORKLOAD
 
 #: Every table by name.  Add a new family's schemas here.

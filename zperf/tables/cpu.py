@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
+from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 
 BOOL = pl.Boolean()
 

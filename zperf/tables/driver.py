@@ -15,7 +15,7 @@ controllers).  Response times are in ms whatever the driver printed.
 
 from __future__ import annotations
 
-from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
+from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 
 _SOURCE = (
     Column("source", STR, "Input file the row came from ('-' for standard input)"),

@@ -7,7 +7,7 @@ own scripts select columns by these names.
 
 from __future__ import annotations
 
-from zperf.tables._schema import F64, I32, I64, STR, TS, Column, TableSchema
+from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 
 _KEY = (
     Column("sysplex", STR, "Sysplex name"),

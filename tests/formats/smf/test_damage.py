@@ -18,7 +18,8 @@ import polars as pl
 import pytest
 
 from zperf.errors import InputError, ParseError, TransferError
-from zperf.formats.smf import read_smf72, writer
+from zperf.formats.smf.dump import read_smf72
+from zperf.sim.writers import smf as writer
 
 FILE = "bad.smf"
 WHEN = dt.datetime(2025, 4, 9, 10, 15)

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from zperf.errors import ParseError, TransferError
-from zperf.formats.smf import read_smf72, writer
+from zperf.formats.smf.dump import read_smf72
+from zperf.sim.writers import smf as writer
 
 WHEN = dt.datetime(2025, 4, 9, 10, 0)
 

@@ -9,7 +9,8 @@ from typing import Any
 import polars as pl
 import pytest
 
-from zperf.formats.smf import read_smf72, writer
+from zperf.formats.smf.dump import read_smf72
+from zperf.sim.writers import smf as writer
 
 WHEN = dt.datetime(2024, 2, 29, 23, 45)
 

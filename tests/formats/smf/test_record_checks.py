@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 from zperf.errors import ParseError
-from zperf.formats._layout import Field, Layout
-from zperf.formats._tally import Tally
+from zperf.formats.layout import Field, Layout
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import (
     TRIPLET_SIZE,
@@ -22,6 +21,7 @@ from zperf.formats.smf.record_checks import (
     Checks,
     check_triplets,
 )
+from zperf.formats.tally import Tally
 
 SECTIONS = ("AA", "BB")
 HEAD = Layout("test header and triplets", TRIPLETS_START + TRIPLET_SIZE * len(SECTIONS), (

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zperf.errors import InputError, TransferError
-from zperf.formats.smf import read_smf72, writer
+from zperf.formats.smf.dump import read_smf72
+from zperf.sim.writers import smf as writer
 
 NAME = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", min_size=1, max_size=8)
 U4 = st.integers(min_value=0, max_value=2**32 - 1)

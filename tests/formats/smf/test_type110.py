@@ -13,8 +13,9 @@ import pytest
 from conftest import SAMPLES
 from zperf.errors import ParseError
 from zperf.formats import read
-from zperf.formats.smf import read_smf, writer
-from zperf.formats.smf.writer110 import build_type110_2, other_stat
+from zperf.formats.smf.dump import read_smf
+from zperf.sim.writers import smf as writer
+from zperf.sim.writers.smf110 import build_type110_2, other_stat
 
 WHEN = dt.datetime(2015, 11, 3, 10, 15)
 # paper 003 Figure 3's TRADENT counters; names, plan and APPLID are our own

@@ -1,6 +1,6 @@
 """SMF 70.1 decoding: every field from records built with our own known numbers.
 
-The records come from zperf.formats.smf.writer70, which fills the very field
+The records come from zperf.sim.writers.smf70, which fills the very field
 tables the decoder reads (type70_fields); the expected values are worked by
 hand in each test.  The averages are checked against IBM's V2R1 sample report
 (four CPs, one online 30.27 % of the interval, two parked: TOTAL/AVERAGE LPAR
@@ -16,10 +16,11 @@ from typing import Any
 import polars as pl
 import pytest
 
-from zperf.formats.smf import read_smf, writer
 from zperf.formats.smf import type70_fields as f70
-from zperf.formats.smf import writer70 as w
-from zperf.formats.smf.type70_reader import TYPE70_1
+from zperf.formats.smf.dump import read_smf
+from zperf.formats.smf.type70_decoder import TYPE70_1
+from zperf.sim.writers import smf as writer
+from zperf.sim.writers import smf70 as w
 
 START = dt.datetime(2024, 3, 1, 9, 0, 0)
 T = 900.0

@@ -23,11 +23,12 @@ from test_type70 import START, worked
 
 from zperf.errors import ParseError
 from zperf.formats import read
-from zperf.formats._layout import Layout
-from zperf.formats.smf import read_smf, writer
+from zperf.formats.layout import Layout
 from zperf.formats.smf import type70_fields as f70
-from zperf.formats.smf import writer70 as w
-from zperf.formats.smf.type70_reader import TYPE70_1
+from zperf.formats.smf.dump import read_smf
+from zperf.formats.smf.type70_decoder import TYPE70_1
+from zperf.sim.writers import smf as writer
+from zperf.sim.writers import smf70 as w
 
 GOOD = w.build_type70_1(worked())
 

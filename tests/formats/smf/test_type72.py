@@ -18,8 +18,9 @@ import pytest
 
 from conftest import SAMPLES
 from zperf.errors import ParseError
-from zperf.formats.smf import read_smf72, writer
 from zperf.formats.smf import type72_fields as f72
+from zperf.formats.smf.dump import read_smf72
+from zperf.sim.writers import smf as writer
 
 TOML = SAMPLES / "smf" / "paper-figures.toml"
 SPEC = tomllib.loads(TOML.read_text())

@@ -17,10 +17,10 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 
-from zperf.formats._tally import Tally
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
+from zperf.formats.tally import Tally
 
 _TRIPLET = struct.Struct(">IHH")
 #: More sections of one kind than a 72.3 class can have (8 periods, 9 distribution

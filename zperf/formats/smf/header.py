@@ -8,7 +8,7 @@ packed date ``0cyydddF``.  The RMF product section is shared by SMF 70-79.
 
 from __future__ import annotations
 
-from zperf.formats._layout import Field, Layout
+from zperf.formats.layout import Field, Layout
 
 #: Flag bit in SMFxFLG: the record has a subtype header (SMFxSSI, SMFxSTY).
 FLAG_SUBTYPES = 0x40

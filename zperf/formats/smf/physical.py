@@ -20,7 +20,6 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.errors import ParseError
-from zperf.formats._tally import RAW_KEEP_LIMIT, Tally
 from zperf.formats.smf.framing import (
     MAX_DESCRIPTOR,
     RDW,
@@ -31,6 +30,7 @@ from zperf.formats.smf.framing import (
     chain_ok,
     detect_framing,
 )
+from zperf.formats.tally import RAW_KEEP_LIMIT, Tally
 
 CHUNK_SIZE = 8 * 1024 * 1024
 

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from zperf.formats import _decode as dec
-from zperf.formats._tally import Tally
+from zperf.formats import encodings as dec
 from zperf.formats.smf.physical import Batch
+from zperf.formats.tally import Tally
 
 Ints = npt.NDArray[Any]
 

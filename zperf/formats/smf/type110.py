@@ -15,14 +15,14 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from zperf.formats import _decode as dec
-from zperf.formats._layout import Layout
-from zperf.formats._tally import Tally
+from zperf.formats import encodings as dec
+from zperf.formats.layout import Layout
 from zperf.formats.smf import type110_fields as f110
-from zperf.formats.smf.decoders import DecoderSpec
 from zperf.formats.smf.physical import Batch
-from zperf.tables._schema import TableSchema
+from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.tally import Tally
 from zperf.tables.cics import DB2CONN, DB2ENTRY
+from zperf.tables.schema import TableSchema
 
 SOURCE_FORMAT = "smf110.2"
 _STAT = struct.Struct(">HH")

@@ -15,7 +15,7 @@ columns stay null for SMF input and come from DFHSTUP or DFH0STAT.
 
 from __future__ import annotations
 
-from zperf.formats._layout import Field, Layout
+from zperf.formats.layout import Field, Layout
 
 STID_DB2CONN = 102
 STID_DB2ENTRY = 103

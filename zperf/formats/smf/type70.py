@@ -31,8 +31,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from zperf.formats import _decode as dec
-from zperf.formats._tally import Tally
+from zperf.formats import encodings as dec
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
@@ -44,6 +43,7 @@ from zperf.formats.smf.type70_checks import (
     flatten,
 )
 from zperf.formats.smf.type72 import _release, _text
+from zperf.formats.tally import Tally
 from zperf.tables.cpu import CPU, CPU_LPAR, PROCESSOR_TYPES
 
 F = npt.NDArray[Any]

@@ -15,7 +15,7 @@ logical core busy time is milliseconds.
 
 from __future__ import annotations
 
-from zperf.formats._layout import Field, Layout
+from zperf.formats.layout import Field, Layout
 from zperf.formats.smf.header import HEADER, PRODUCT
 
 #: Subtype-1 triplets in the order they follow the header (SMF70PRS... SMF70TNS).

@@ -15,13 +15,13 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from zperf.formats._tally import Tally
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type72_checks import check_layout, check_periods
+from zperf.formats.tally import Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 # numpy's overloads are too narrow for mixed int/float/object columns under

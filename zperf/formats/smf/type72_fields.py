@@ -9,7 +9,7 @@ unit says otherwise; service units are weighted by their coefficient.
 
 from __future__ import annotations
 
-from zperf.formats._layout import Field, Layout
+from zperf.formats.layout import Field, Layout
 from zperf.formats.smf.header import HEADER
 
 #: Triplets of a 72.3 record in the order they follow the header.

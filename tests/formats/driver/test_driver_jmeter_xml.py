@@ -1,0 +1,104 @@
+"""JMeter JTL XML: transaction controllers with nested samples counted once, the 2.0 format,
+positions of bad values, files cut short.
+
+tests/data/driver/jmeter-nested.jtl has the shape of the multi-level JTL files in
+jenkinsci/performance-plugin and 3pillarlabs/hailstorm-sdk (parents holding their samples,
+a page holding its resources, assertion results); the values are ours.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+
+from conftest import DATA
+from zperf.errors import ParseError
+from zperf.formats import sniff
+from zperf.formats.driver.jmeter_xml import read_jmeter_xml
+
+NESTED = (DATA / "driver" / "jmeter-nested.jtl").read_bytes()
+T = dt.datetime
+
+
+def parse(data: bytes, **kwargs: Any) -> tuple[dict[str, Any], Any, Any]:
+    tables, tally = read_jmeter_xml(data, "r.jtl", **kwargs)
+    assert tally.balanced()
+    frame = tables["driver"]
+    return (frame.row(0, named=True) if frame.height else {}), tables["driver_intervals"], tally
+
+
+def test_nested_samples_are_not_counted_twice() -> None:
+    row, intervals, tally = parse(NESTED)
+    assert row["source_format"] == "jmeter-xml"
+    # two transaction controllers (640 and 900 ms); their three direct children are the
+    # page elements; the logo inside /account is part of it and counted as other
+    assert (row["transactions"], row["page_elements"], row["errors"]) == (2, 3, 1)
+    assert (row["resp_avg_ms"], row["resp_max_ms"]) == (770.0, 900.0)
+    assert (row["bytes_read"], row["bytes_written"]) == (15300, 2100)
+    assert row["run_start"] == T(2023, 11, 14, 22, 13, 20)
+    assert (row["run_end"], row["run_seconds"]) == (T(2023, 11, 14, 22, 14, 20, 400000), 60.4)
+    assert row["transactions_per_sec"] == pytest.approx(2 / 60.4)
+    assert row["clients"] == 2
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (6, 5, 0, 1)
+    assert intervals.get_column("interval_start").to_list() == [T(2023, 11, 14, 22, 13),
+                                                                 T(2023, 11, 14, 22, 14)]
+    assert intervals.get_column("transactions").to_list() == [1, 1]
+    assert intervals.get_column("errors").to_list() == [0, 1]
+
+
+def test_flat_samples_and_the_old_2_0_format() -> None:
+    flat = (b'<?xml version="1.0"?>\n<testResults version="1.2">\n'
+            b'<httpSample t="100" ts="1700000000000" s="true" lb="a" by="10"/>\n'
+            b'<httpSample t="300" ts="1700000000500" s="false" lb="b" by="30"/>\n'
+            b"</testResults>\n")
+    row = parse(flat)[0]
+    assert (row["transactions"], row["page_elements"], row["errors"]) == (2, 2, 1)
+    assert (row["resp_avg_ms"], row["bytes_read"], row["run_seconds"]) == (200.0, 40, 0.8)
+    old = (b'<testResults version="2.0">\n'
+           b'<sampleResult timeStamp="1132021485561" time="1733" label="jakarta_home" '
+           b'success="true" threadName="Thread Group 1-1"/>\n'
+           b'<sampleResult timeStamp="1132021487300" time="267" label="jakarta_home" '
+           b'success="true" threadName="Thread Group 1-2"/>\n</testResults>')
+    row = parse(old)[0]
+    assert (row["transactions"], row["resp_avg_ms"], row["clients"]) == (2, 1000.0, 2)
+    assert row["run_start"] == T(2005, 11, 15, 2, 24, 45, 561000)
+
+
+def test_sniffed_and_blank_lines_before_the_declaration() -> None:
+    assert sniff(NESTED) == "jmeter-xml"
+    row = parse(b"\n\n  " + NESTED)[0]
+    assert row["transactions"] == 2
+
+
+def test_a_bad_attribute_names_the_element_line_and_offset() -> None:
+    damaged = NESTED.replace(b'<sample t="900"', b'<sample t="9O0"')
+    offset = damaged.index(b'<sample t="9O0"')
+    with pytest.raises(ParseError) as err:
+        read_jmeter_xml(damaged, "bad.jtl")
+    assert str(err.value) == (f"bad.jtl: record 4 line 15 at offset 0x{offset:X}: JMeter "
+                              "sample: 9O0 in attribute t is not a whole number")
+    row, _, tally = parse(damaged, on_error="skip")
+    assert (row["transactions"], row["page_elements"]) == (1, 3)
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (6, 4, 1, 1)
+
+
+def test_a_file_cut_short_keeps_the_samples_before_the_break() -> None:
+    cut = NESTED[: NESTED.index(b"<sample t=\"900\"") + 40]
+    with pytest.raises(ParseError, match=r"cut.jtl: record 4 line 15 at offset 0x[0-9A-F]+: "
+                                         r"the XML breaks off: unclosed token"):
+        read_jmeter_xml(cut, "cut.jtl")
+    row, _, tally = parse(cut, on_error="skip")
+    assert (row["transactions"], row["page_elements"]) == (1, 2)
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 3, 1, 1)
+
+
+def test_a_sample_without_a_time_stamp_and_other_documents() -> None:
+    with pytest.raises(ParseError, match=r"record 1 line 1 at offset 0xD: JMeter sample: no "
+                                         r"value in attribute ts"):
+        read_jmeter_xml(b'<testResults><httpSample t="5" s="true"/></testResults>', "x.jtl")
+    with pytest.raises(ParseError, match="the document is <html>, not JMeter <testResults>"):
+        read_jmeter_xml(b"<html><body/></html>", "x.jtl")
+    row, intervals, tally = parse(b"<testResults/>")
+    assert row == {} and intervals.height == 0 and tally.read == 0

@@ -1,0 +1,154 @@
+"""Apache JMeter results (JTL) in XML form into the driver tables.
+
+``<testResults>`` holds one element per sample (``httpSample``, ``sample``;
+``sampleResult`` in the old 2.0 format) with short attribute names (``t``
+elapsed, ``ts`` time stamp, ``s`` success, ``lb`` label, ``by`` bytes ...).
+A sample may hold sub-samples: the children of a transaction controller,
+the resources of a page, redirects.  Their time is already in their
+parent's, so they are never counted as transactions.  The children of a
+top-level transaction controller are the page elements (as a CSV file's
+child samples are); samples nested deeper (resources, redirects) and
+those under other samples are counted as "other" records.
+
+The file is read with expat, which reports each element's line and byte
+offset, so a bad value or a file cut short is reported where it is; the
+attribute values are then converted column-wise like a CSV file's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.parsers import expat
+
+import polars as pl
+
+from zperf.errors import ParseError
+from zperf.formats.driver.intervals import summarise
+from zperf.formats.driver.jmeter_csv import CONTROLLER_MESSAGE, samples_of
+from zperf.formats.kinds import TextKind
+from zperf.formats.tally import OnError, Tally
+from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
+
+SOURCE_FORMAT = "jmeter-xml"
+SAMPLE_TAGS = frozenset({"httpSample", "sample", "sampleResult"})
+#: XML attribute -> JTL CSV column (format 2.1, then the old 2.0 names).
+ATTRIBUTES = {
+    "ts": "timeStamp", "t": "elapsed", "lb": "label", "rc": "responseCode",
+    "rm": "responseMessage", "tn": "threadName", "dt": "dataType", "s": "success",
+    "by": "bytes", "sby": "sentBytes", "ng": "grpThreads", "na": "allThreads",
+    "lt": "Latency", "it": "IdleTime", "ct": "Connect", "sc": "SampleCount",
+    "ec": "ErrorCount", "hn": "Hostname", "de": "Encoding",
+    "timeStamp": "timeStamp", "time": "elapsed", "label": "label",
+    "responseCode": "responseCode", "responseMessage": "responseMessage",
+    "threadName": "threadName", "dataType": "dataType", "success": "success",
+}
+
+
+def _sniff(head: str) -> bool:
+    return "<testResults" in head
+
+
+class _Collector:
+    """expat callbacks: the attributes of top-level samples, with their positions."""
+
+    def __init__(self, parser: expat.XMLParserType) -> None:
+        self.parser = parser
+        self.depth = 0
+        self.columns: dict[str, list[str | None]] = {}
+        self.lines: list[int] = []
+        self.offsets: list[int] = []
+        self.nested = 0
+        self.root: str | None = None
+        self.in_controller = False  # the open top-level sample is a transaction controller
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        self.depth += 1
+        if self.depth == 1:
+            self.root = name
+        elif name in SAMPLE_TAGS:
+            if self.depth == 2:
+                message = attrs.get("rm", attrs.get("responseMessage", ""))
+                self.in_controller = message.startswith(CONTROLLER_MESSAGE)
+            elif self.depth > 3 or not self.in_controller:
+                self.nested += 1
+                return
+            n = len(self.lines)
+            for key, value in attrs.items():
+                column = ATTRIBUTES.get(key)
+                if column is not None:
+                    self.columns.setdefault(column, [None] * n).append(value)
+            self.lines.append(self.parser.CurrentLineNumber)
+            self.offsets.append(self.parser.CurrentByteIndex)
+            for values in self.columns.values():
+                if len(values) == n:
+                    values.append(None)
+
+    def end(self, name: str) -> None:
+        self.depth -= 1
+
+
+def read_jmeter_xml(
+    data: bytes, file: str, on_error: OnError = "raise", *,
+    timestamp: str = "start", timezone: str | None = None,
+    transactions: Sequence[str] | None = None, interval_seconds: float = 60.0,
+    sync_seconds: float = 0.0,
+) -> tuple[dict[str, pl.DataFrame], Tally]:
+    """Read an XML JTL into ``driver`` and ``driver_intervals`` (keywords as for CSV)."""
+    tally = Tally(file, on_error)
+    parser = expat.ParserCreate()
+    got = _Collector(parser)
+    parser.StartElementHandler = got.start
+    parser.EndElementHandler = got.end
+    lead = len(data) - len(data.lstrip())  # blank lines before <?xml are not allowed
+    lead_lines = data.count(b"\n", 0, lead)
+    broken: tuple[str, int, int] | None = None
+    try:
+        parser.Parse(data[lead:], True)
+    except expat.ExpatError as exc:
+        what = expat.errors.messages.get(exc.code, str(exc))
+        broken = (f"the XML breaks off: {what} (column {exc.offset})", exc.lineno + lead_lines,
+                  max(parser.ErrorByteIndex, 0) + lead)
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(file, f"the XML declaration names an unknown encoding: {exc}",
+                         line=lead_lines + 1, offset=lead) from None
+    got.lines = [n + lead_lines for n in got.lines]
+    got.offsets = [o + lead for o in got.offsets]
+    if got.root is not None and got.root != "testResults":
+        raise ParseError(file, f"the document is <{got.root}>, not JMeter <testResults>",
+                         line=1, offset=0)
+    frame = pl.DataFrame({k: pl.Series(k, v, dtype=pl.String) for k, v in got.columns.items()})
+    if frame.height == 0 and broken is None:
+        tally.other = got.nested
+        tally.read = got.nested
+        return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
+    for needed in ("timeStamp", "elapsed"):
+        if needed not in frame.columns:
+            frame = frame.with_columns(pl.lit(None, dtype=pl.String).alias(needed))
+    samples, problems, _ = samples_of(frame, timestamp=timestamp, timezone=timezone,
+                                      transactions=transactions)
+    names = {"timeStamp": "ts", "elapsed": "t", "success": "s", "bytes": "by",
+             "sentBytes": "sby", "allThreads": "na", "grpThreads": "ng", "Latency": "lt",
+             "Connect": "ct", "IdleTime": "it"}
+    for row, reason in problems:
+        for csv_name, attr in names.items():
+            reason = reason.replace(f"under '{csv_name}'", f"in attribute {attr}")
+        tally.problem(f"JMeter sample: {reason}", record=row + 1, line=got.lines[row],
+                      offset=got.offsets[row])
+    if broken is not None:
+        tally.read += 1
+        tally.problem(broken[0], record=len(got.lines) + 1, line=broken[1], offset=broken[2])
+    tally.read += len(got.lines) + got.nested
+    tally.other = got.nested
+    tally.parsed = tally.read - tally.skipped - tally.other
+    if samples.height == 0:
+        return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
+    driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,
+                                  interval_seconds=interval_seconds, sync_seconds=sync_seconds,
+                                  warnings=tally.warnings)
+    return {"driver": driver, "driver_intervals": intervals}, tally
+
+
+JMETER_XML = TextKind(
+    "jmeter-xml", "Apache JMeter results (JTL) as XML: <testResults> of <httpSample>/<sample> "
+    "elements; nested sub-samples are not counted twice",
+    ("driver", "driver_intervals"), _sniff, read_jmeter_xml)

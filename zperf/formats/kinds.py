@@ -1,0 +1,36 @@
+"""What an input kind is: a name, how to recognise it, a reader, the tables it fills.
+
+Binary SMF is one kind whose record types have decoders of their own
+(:mod:`zperf.formats.smf`); every text format (RMF listings, CICS statistics,
+IMS PA reports, driver logs) is a ``TextKind``: its reader gets the whole
+file as bytes and returns its tables and a tally.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import polars as pl
+
+from zperf.formats.tally import OnError, Tally
+
+#: reader(data, file, on_error) -> (tables by name, tally)
+TextReader = Callable[[bytes, str, OnError], tuple[dict[str, pl.DataFrame], Tally]]
+
+
+@dataclass(frozen=True)
+class TextKind:
+    """A text input format.
+
+    ``sniff`` gets the first 64 KiB of the file decoded as text (ASCII, or
+    EBCDIC when the bytes say so) and says whether the file is of this kind;
+    kinds are tried in registry order, so a specific kind goes before a
+    general one (a JMeter CSV before a generic CSV).
+    """
+
+    name: str
+    description: str
+    tables: tuple[str, ...]
+    sniff: Callable[[str], bool]
+    read: TextReader

@@ -1,0 +1,175 @@
+"""Record layouts declared as tables of fields, for both directions.
+
+A :class:`Layout` is a tuple of :class:`Field` rows (IBM name, offset, kind,
+length, unit, description) compiled once into a big-endian numpy structured
+dtype.  The parser slices sections out of the input and views them through
+that dtype, so one numpy operation decodes a field for every row; the
+simulator and the test encoder fill the same dtype and write its bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from zperf.formats import encodings as dec
+
+# kind -> (numpy format given a length, fixed length or None)
+_KINDS: dict[str, tuple[str, int | None]] = {
+    "u1": ("u1", 1),
+    "u2": (">u2", 2),
+    "u4": (">u4", 4),
+    "i4": (">i4", 4),
+    "u8": (">u8", 8),
+    "bits": ("u1", 1),
+    "hfp": (">u8", 8),
+    "stck": (">u8", 8),
+    "text": ("S{n}", None),
+    "packed": ("({n},)u1", None),
+}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a record section.
+
+    ``offset`` is 0-based from the start of the section, as IBM's mapping
+    macros give it.  ``kind`` says how the bytes are encoded: u1/u2/u4/u8
+    unsigned binary, i4 signed, bits (a flag byte), hfp (IBM hexadecimal
+    floating point long), stck (time-of-day clock), text (EBCDIC), packed
+    (packed decimal).
+    """
+
+    name: str
+    offset: int
+    kind: str
+    length: int
+    unit: str = ""
+    description: str = ""
+
+    def numpy_format(self) -> str:
+        fmt, fixed = _KINDS[self.kind]
+        if fixed is not None and fixed != self.length:
+            raise ValueError(f"{self.name}: kind {self.kind} is {fixed} bytes, not {self.length}")
+        return fmt.format(n=self.length)
+
+
+class Layout:
+    """A section layout: a name, a size and its fields, compiled to a dtype."""
+
+    def __init__(self, name: str, size: int, fields: Sequence[Field]) -> None:
+        self.name = name
+        self.size = size
+        self.fields = tuple(fields)
+        self.by_name = {f.name: f for f in self.fields}
+        if len(self.by_name) != len(self.fields):
+            raise ValueError(f"{name}: duplicate field names")
+        end = 0
+        for f in sorted(self.fields, key=lambda f: f.offset):
+            if f.offset < end:
+                raise ValueError(f"{name}: field {f.name} at {f.offset} overlaps the one before")
+            end = f.offset + f.length
+        if end > size:
+            raise ValueError(f"{name}: fields run to {end}, past the size {size}")
+        self.dtype = np.dtype(
+            {
+                "names": [f.name for f in self.fields],
+                "formats": [f.numpy_format() for f in self.fields],
+                "offsets": [f.offset for f in self.fields],
+                "itemsize": size,
+            }
+        )
+
+    def offset_of(self, name: str) -> int:
+        return self.by_name[name].offset
+
+    def end_of(self, name: str) -> int:
+        """First byte after field ``name``: the section length needed to hold it."""
+        f = self.by_name[name]
+        return f.offset + f.length
+
+    # ------------------------------------------------------------ parsing
+
+    def gather(
+        self,
+        data: memoryview,
+        starts: npt.NDArray[np.int64],
+        available: npt.NDArray[np.int64] | None = None,
+    ) -> npt.NDArray[np.void]:
+        """Cut one section per start offset out of ``data`` and view them as rows.
+
+        ``available`` gives how many bytes each section really has; a section
+        shorter than the layout (an older release) is padded with zeros, one
+        longer (a newer release) is cut to the fields this layout knows.
+        """
+        size = self.size
+        pos = starts.tolist()
+        if available is None or bool(np.all(available >= size)):
+            blob = b"".join([data[s : s + size] for s in pos])
+        else:
+            have = np.minimum(available, size).tolist()
+            blob = b"".join(
+                [bytes(data[s : s + a]) + bytes(size - a) for s, a in zip(pos, have, strict=True)]
+            )
+        return np.frombuffer(blob, dtype=self.dtype)
+
+    def gather_runs(
+        self, data: memoryview, starts: npt.NDArray[np.int64], counts: npt.NDArray[np.int64]
+    ) -> npt.NDArray[np.void]:
+        """Cut ``counts[i]`` back-to-back sections at each start (stride = size)."""
+        size = self.size
+        blob = b"".join(
+            [data[s : s + n * size] for s, n in zip(starts.tolist(), counts.tolist(), strict=True)]
+        )
+        return np.frombuffer(blob, dtype=self.dtype)
+
+    def column(
+        self, rows: npt.NDArray[np.void], name: str, encoding: str = dec.DEFAULT_ENCODING
+    ) -> npt.NDArray[Any]:
+        """Decode one field for every row, by its kind (HFP to float, text to str...)."""
+        f = self.by_name[name]
+        raw = rows[name]
+        if f.kind == "hfp":
+            return dec.hfp_to_float(raw.astype(np.uint64))
+        if f.kind == "text":
+            return dec.decode_text(raw, encoding)
+        if f.kind == "stck":
+            return dec.stck_to_datetime(raw.astype(np.uint64))
+        if f.kind == "packed":
+            return np.asarray(raw, dtype=np.uint8)
+        return raw.astype(np.int64)
+
+    # ------------------------------------------------------------ building
+
+    def encode_many(
+        self, columns: Mapping[str, object], count: int, encoding: str = dec.DEFAULT_ENCODING
+    ) -> npt.NDArray[np.void]:
+        """Build ``count`` sections from field values (scalars or sequences).
+
+        Unnamed fields and reserved bytes stay zero, as on z/OS.  Text is
+        blank-padded EBCDIC, HFP and packed values are encoded here, so a
+        caller gives plain numbers and strings.
+        """
+        rows = np.zeros(count, dtype=self.dtype)
+        for name, value in columns.items():
+            f = self.by_name.get(name)
+            if f is None:
+                raise KeyError(f"{self.name} has no field {name}")
+            values = value if isinstance(value, (list, tuple, np.ndarray)) else [value] * count
+            if f.kind == "hfp":
+                rows[name] = dec.float_to_hfp(np.asarray(values, dtype=np.float64))
+            elif f.kind == "text":
+                rows[name] = [dec.encode_text(str(v), f.length, encoding) for v in values]
+            elif f.kind == "packed":
+                rows[name] = [np.frombuffer(v, dtype=np.uint8) for v in values]  # type: ignore[arg-type]
+            else:
+                rows[name] = values
+        return rows
+
+    def encode(self, values: Mapping[str, object], encoding: str = dec.DEFAULT_ENCODING) -> bytes:
+        """Build one section's bytes."""
+        return self.encode_many(values, 1, encoding).tobytes()

@@ -1,0 +1,106 @@
+"""Every input kind zperf reads, in one place: SMF record decoders and text kinds.
+
+To add an input format, write its reader in the subpackage of its family
+(``smf``, ``rmf``, ``cics``, ``ims``, ``driver``) and list it here: an SMF
+record type in :data:`SMF_DECODERS`, a text format in :data:`TEXT_KINDS`
+(sniffing tries them in order, so a specific kind goes before a general
+one).  :func:`sniff` names the kind of a file from its first bytes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from zperf.formats.cics.dfh0stat import DFH0STAT
+from zperf.formats.cics.dfhstup import DFHSTUP
+from zperf.formats.driver.iwl import DRIVER_IWL
+from zperf.formats.driver.jmeter_csv import JMETER_CSV
+from zperf.formats.driver.jmeter_xml import JMETER_XML
+from zperf.formats.driver.request_csv import DRIVER_CSV
+from zperf.formats.ims.pa_csv import IMS_PA_CSV
+from zperf.formats.ims.pa_report import IMS_PA_REPORT
+from zperf.formats.kinds import TextKind
+from zperf.formats.listing import listing_encoding, looks_like_text
+from zperf.formats.parsed import PARSED_CSV
+from zperf.formats.rmf.cpu import CPU_ACTIVITY
+from zperf.formats.rmf.wlmgl import WLMGL
+from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.smf.type70_decoder import TYPE70_1
+from zperf.formats.smf.type72_decoder import TYPE72_3
+from zperf.formats.smf.type110 import TYPE110_2
+
+#: SMF record decoders, in the order their tables are listed.
+SMF_DECODERS: tuple[DecoderSpec, ...] = (
+    TYPE72_3,
+    TYPE70_1,
+    TYPE110_2,
+)
+
+#: Text input kinds, tried in this order when sniffing.
+TEXT_KINDS: tuple[TextKind, ...] = (
+    PARSED_CSV,
+    DFHSTUP,
+    DFH0STAT,
+    CPU_ACTIVITY,
+    WLMGL,
+    IMS_PA_REPORT,
+    IMS_PA_CSV,
+    DRIVER_IWL,  # the driver logs: IWL engine output, JMeter XML, JMeter CSV,
+    JMETER_XML,  # then the generic request CSV
+    JMETER_CSV,
+    DRIVER_CSV,
+)
+
+#: Text kinds by name.
+TEXT_KIND: dict[str, TextKind] = {k.name: k for k in TEXT_KINDS}
+
+#: Input kinds zperf reads, and what each is.
+KINDS: dict[str, str] = {
+    "smf": "binary SMF dump (RDW, BDW or VBS framing): "
+           + "; ".join(f"type {d.smf_type}"
+                       + (f" subtype {','.join(map(str, sorted(d.subtypes)))}"
+                          if d.subtypes else "")
+                       + f" {d.description}" for d in SMF_DECODERS),
+    **{k.name: k.description for k in TEXT_KINDS},
+    "zperf-table": "a table written by `zperf parse --to parquet` or `--to arrow`",
+}
+
+#: RMF Postprocessor reports that may share one SYSOUT, and their page titles.
+RMF_REPORTS: dict[str, re.Pattern[str]] = {
+    "rmf-cpu": re.compile(r"C P U\s+A C T I V I T Y"),
+    "rmf-wlmgl": re.compile(r"W O R K L O A D\s+A C T I V I T Y"),
+}
+
+
+def sniff(head: bytes) -> str:
+    """Name the input kind from a file's first bytes.
+
+    Text is offered to each text kind in turn; anything else, and text no
+    kind recognises, goes to the SMF reader, which explains what is wrong
+    with a file that is not a usable dump (text transfer, no RDWs).
+    """
+    if looks_like_text(head):
+        text = head.decode(listing_encoding(head), errors="replace")
+        for kind in TEXT_KINDS:
+            if kind.sniff(text):
+                return kind.name
+    return "smf"
+
+
+def companions(data: bytes, chosen: str) -> list[str]:
+    """Other RMF reports printed in the same listing (each reader skips the others)."""
+    text = data.decode(listing_encoding(data), errors="replace")
+    return [k for k, title in RMF_REPORTS.items() if k != chosen and title.search(text)]
+
+
+def smf_tables() -> tuple[str, ...]:
+    """Names of every table an SMF dump can fill."""
+    return tuple(name for spec in SMF_DECODERS for name in spec.tables)
+
+
+def table_names() -> tuple[str, ...]:
+    """Every table a reader can fill, in registry order."""
+    names = list(smf_tables())
+    for kind in TEXT_KINDS:
+        names += [t for t in kind.tables if t not in names]
+    return tuple(names)

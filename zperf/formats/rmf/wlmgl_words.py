@@ -1,0 +1,123 @@
+"""The words and shapes of a WLMGL listing that its readers look for.
+
+Page header fields, goal lines, distribution rows, the words that make a line
+a heading, a state-sample line or the end of a block, and where each label of
+a data row goes (its plan).  The careful reader (rmf_wlmgl_state) and the
+bulk readers (rmf_wlmgl_lines, _walk, _rows) share these, so that both read
+a line the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from zperf.formats.rmf.values import pairs
+from zperf.formats.rmf.wlmgl_fields import GROUPS, HEADING, IGNORE, LABEL_ALIASES, Group
+
+HEADER_FIELDS = {
+    "zos_release": re.compile(r"(?:z/OS|OS/390)\s+(V\d+R\d+)"),
+    "sysplex": re.compile(r"SYSPLEX\s+(\S+)"),
+    "date": re.compile(r"(?<!/)DATE\s+(\d\d/\d\d/\d{4})"),
+    "time": re.compile(r"(?<![-/])TIME\s+(\d\d\.\d\d\.\d\d)\b"),
+    "interval": re.compile(r"INTERVAL\s+(\d+\.\d\d\.\d+)"),
+    "activated": re.compile(r"POLICY ACTIVATION DATE/TIME\s+(\d\d/\d\d/\d{4})\s+"
+                            r"(\d\d\.\d\d\.\d\d)"),
+}
+BUCKET = re.compile(r"\s*(<=|<|>)\s*(\d+(?:\.\d+)+)\s+(\d+[KM]?)\s+(\d+[KM]?)\b")
+GOAL = re.compile(r"GOAL:\s*(?:EXECUTION VELOCITY\s+(\d+(?:\.\d+)?)%|RESPONSE TIME\s+"
+                   r"([\d.]+)\s+(?:FOR\s+(\d+)%|AVG)|(DISCRETIONARY)|(SYSTEM))")
+#: Words of which a heading line has at least one (a cheap test before HEADING).
+MAY_HEAD = re.compile(r"TRANS|SERVICE|APPL|DASD|STORAGE|PROMOTED|RATES|ENCLAVES")
+#: Lines that start the subsystem state-sample section of a class period.
+STATE_SAMPLES = ("STATE SAMPLES", "SUB  P", "SUB P", "RESPONSE TIME BREAKDOWN")
+#: Titles of the rules between report sections (squeezed): not part of a class.
+SECTIONS = ("PERIODS", "POLICY", "WORKLOAD", "CLASSES", "GROUPS")
+STOP_BLOCK = ("RESPONSE TIME DISTRIBUTION", "STATE SAMPLES", "-TIME-", "SUB  P",
+               "SUB P", "TYPE ")
+
+
+def key_values(keys: dict[str, str]) -> dict[str, Any]:
+    """Row values from a class's key lines (POLICY=, SERVICE CLASS=, PERIOD=...)."""
+    report = "REPORT CLASS" in keys
+    importance = keys.get("IMPORTANCE")
+    group = keys.get("RESOURCE GROUP")
+    return {
+        "policy": keys.get("POLICY"), "workload": keys.get("WORKLOAD"),
+        "class_kind": "report" if report else "service", "class_name": class_name(keys),
+        "description": keys.get("DESCRIPTION") or None,
+        "period": int(keys["PERIOD"]) if keys.get("PERIOD", "").isdigit() else None,
+        "importance": int(importance) if importance and importance.isdigit() else None,
+        "resource_group": None if not group or group.startswith("*") else group,
+    }
+
+
+#: Where each label/value pair of a row goes: ((group, label), column, kind).
+Plan = list[tuple[tuple[str, str], str, str]]
+
+
+@functools.lru_cache(maxsize=4096)
+def header_fields(text: str) -> dict[str, Any]:
+    """Header values printed on a line (page headers repeat: remembered)."""
+    found: dict[str, Any] = {}
+    for name, pattern in HEADER_FIELDS.items():
+        m = pattern.search(text)
+        if m:
+            found[name] = m.groups() if name == "activated" else m.group(1)
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def heading(text: str) -> tuple[list[Group], bool]:
+    """The groups a line names, and whether it is a heading line (not a data row)."""
+    headings = [GROUPS[int(m.lastgroup[1:])] for m in HEADING.finditer(text) if m.lastgroup]
+    return headings, bool(headings) and not pairs_safe(text)
+
+
+GROUP_BY_NAME = {g.name: g for g in GROUPS}
+
+
+@functools.lru_cache(maxsize=1024)
+def slots_of_band(names: tuple[str, ...]) -> dict[str, list[int]]:
+    return slots_of([GROUP_BY_NAME[n] for n in names])
+
+
+def slots_of(groups: list[Group]) -> dict[str, list[int]]:
+    """label -> indices of the groups (of a band) that have it."""
+    slots: dict[str, list[int]] = {}
+    for i, group in enumerate(groups):
+        for label in group.labels:
+            slots.setdefault(label, []).append(i)
+    return slots
+
+
+def plan_row(groups: list[Group], slots: dict[str, list[int]],
+             labels: tuple[str, ...]) -> Plan | None:
+    """Where each label of a row goes (group order, left to right), or None."""
+    plan = []
+    start = 0
+    for raw in labels:
+        label = LABEL_ALIASES.get(raw, raw)
+        index = next((i for i in slots.get(label, ()) if i >= start), None)
+        if index is None:
+            return None
+        start = index + 1
+        group = groups[index]
+        column, kind = group.labels[label]
+        plan.append(((group.name, label), column if kind != IGNORE else "", kind))
+    return plan
+
+
+def class_name(keys: dict[str, str]) -> str:
+    return keys.get("SERVICE CLASS") or keys.get("REPORT CLASS") or ""
+
+
+def pairs_safe(text: str) -> bool:
+    """Does the line hold label/value pairs (a data row rather than a heading)?"""
+    try:
+        found = pairs(text)
+    except ValueError:
+        return True
+    return any(not v[0].replace(".", "").isalpha() and "HHH" not in label
+               for label, v in found)

@@ -1,0 +1,45 @@
+"""The contract between the SMF physical reader and the record decoders.
+
+One dump holds many record types (70.1 CPU activity, 72.3 workload activity,
+110 CICS statistics...).  The physical layer walks the dump once; each wanted
+record goes to the decoder of its type, which turns batches of records into
+the rows of its tables.  A decoder is made per file (it may keep state, such
+as the pieces of broken records) and gives its tables back at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+import polars as pl
+
+from zperf.formats.smf.physical import Batch
+from zperf.formats.tally import Tally
+
+
+class RecordDecoder(Protocol):
+    """Decodes the records of one SMF type for one file."""
+
+    def decode(self, batch: Batch) -> None:
+        """Decode a batch of records (file order); count each as parsed or skipped."""
+
+    def finish(self) -> dict[str, pl.DataFrame]:
+        """The decoder's tables (conforming to their schemas), after the last batch."""
+
+
+@dataclass(frozen=True)
+class DecoderSpec:
+    """Which records a decoder takes, which tables it fills, and how to make one.
+
+    ``make(tally, file, encoding, tables)`` builds the decoder for one file;
+    ``tables`` is the subset of ``self.tables`` the caller wants (a decoder may
+    skip building the others, which then come back empty).
+    """
+
+    smf_type: int
+    subtypes: frozenset[int] | None
+    tables: tuple[str, ...]
+    description: str
+    make: Callable[[Tally, str, str, frozenset[str]], RecordDecoder]

@@ -1,0 +1,292 @@
+"""A benchmark run's table: CPU % busy, ETR, ITR, response time and CPU per transaction.
+
+This is the table of paper 004 (Tables 15 and 16, §6-§8) and the CPU cost per
+transaction of paper 000 (§11), per RMF interval and for the measured window,
+from the workload table (SMF 72.3 or the WLMGL listing) and, where there is
+one, the cpu table (SMF 70.1 or the CPU Activity report):
+
+* transactions: the ENDED count of the classes that count them (CICS and IMS
+  transactions own no CPU; their regions' classes do), a rate measured
+  elsewhere (IMS PA, a driver's summary), or the driver log's own intervals
+  regrouped onto the RMF intervals (``rate_from = "driver"``: z/OS Connect
+  reports no transactions to RMF);
+* CPU % busy and the number of CPs and zIIPs: LPAR BUSY of the cpu table,
+  averaged over the systems (Table 16), or, with no cpu table, the APPL% CP
+  of all service classes over the CPs the run description gives (captured
+  time only: it reads low by the capture ratio, and the result says so);
+* per address-space group: CPU service time (TCB + SRB + RCT + IIT + HST, so
+  zIIP time normalized to CP speed is included, as RMF's SERVICE TIME) and
+  zIIP time, per transaction.
+
+The window row is computed from the window's totals (transactions over
+seconds, time-weighted busy), never as an average of per-interval ratios.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import polars as pl
+
+from zperf.errors import UsageError
+from zperf.formats.driver.intervals import rebucket
+from zperf.runs.spec import ClassRef, RunSpec
+from zperf.tables import WORKLOAD
+
+#: Service time columns that make up a class's CPU time (SERVICE TIME, s).
+CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")
+
+
+@dataclass
+class Analysis:
+    """Per-interval rows and the window row of one run, plus how busy was found."""
+
+    spec: RunSpec
+    intervals: pl.DataFrame
+    window: pl.DataFrame
+    busy_source: str
+    groups: dict[str, str]  # group name -> column prefix
+
+
+def slug(name: str) -> str:
+    """'IMS Connect' -> 'ims_connect' (a column-name prefix)."""
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_") or "group"
+
+
+def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
+    """The run's metrics from parsed tables; see the module docstring."""
+    work = _window(tables.get("workload", WORKLOAD.empty().select(WORKLOAD_COLUMNS)), spec)
+    cpu = tables.get("cpu")
+    cpu = _window(cpu, spec) if cpu is not None and cpu.height else None
+    if spec.systems:
+        work = work.filter(pl.col("system").is_null() | pl.col("system").is_in(spec.systems))
+        if cpu is not None:
+            cpu = cpu.filter(pl.col("system").is_in(spec.systems))
+            if cpu.height == 0:
+                raise UsageError(f"no CPU activity data for system(s) {', '.join(spec.systems)}")
+    if work.height == 0 and cpu is None:
+        raise UsageError("no workload or CPU activity rows in the window")
+    seconds = _interval_seconds(work, cpu)
+    if spec.rate_from == "driver":
+        counted = _driver_transactions(tables.get("driver_intervals"), seconds)
+    else:
+        counted = _transactions(work, spec, seconds)
+    if spec.response_from == "ims":
+        counted = counted.drop("resp_ms").join(
+            _ims_response(tables.get("ims_transit"), spec), on="interval_start", how="left")
+    parts = [seconds, counted]
+    busy, busy_source = _busy(work, cpu, spec)
+    parts.append(busy)
+    prefixes: dict[str, str] = {}
+    for name, classes in spec.groups.items():
+        prefix = slug(name)
+        if prefix in prefixes.values():
+            raise UsageError(f"group names {name!r} and another give the same column names")
+        prefixes[name] = prefix
+        parts.append(_group(work, classes, prefix, name))
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = joined.join(part, on="interval_start", how="left")
+    joined = joined.sort("interval_start")
+    intervals = _metrics(joined, prefixes)
+    window = _metrics(_totals(joined, prefixes), prefixes)
+    return Analysis(spec, intervals, window, busy_source, prefixes)
+
+
+#: Workload columns the run table uses (the rest can be dropped while reading).
+WORKLOAD_COLUMNS = ("system", "interval_start", "interval_seconds", "class_kind", "class_name",
+                    "trans_ended", "resp_actual_ms", *CPU_TIME_COLUMNS, "iip_seconds",
+                    "appl_cp_pct", "appl_iip_pct")
+#: The same for the cpu table.
+CPU_COLUMNS = ("system", "interval_start", "interval_seconds", "cp_online", "cp_lpar_busy_pct",
+               "ziip_online", "ziip_lpar_busy_pct")
+
+
+def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> dict[str, pl.DataFrame]:
+    """Only the rows and columns ``analyze`` needs: read a month file by file, keep little.
+
+    Rows of classes the run does not name are dropped, except service classes
+    when there is no CPU activity data (their APPL% is then the busy estimate).
+    """
+    out: dict[str, pl.DataFrame] = {}
+    for name in ("driver_intervals", "ims_transit"):
+        extra = tables.get(name)
+        if extra is not None and extra.height:
+            out[name] = extra
+    cpu = tables.get("cpu")
+    if cpu is not None and cpu.height:
+        out["cpu"] = _window(cpu.select(CPU_COLUMNS), spec)
+    work = tables.get("workload")
+    if work is not None and work.height:
+        named = {ref.name for ref in spec.transactions}
+        named |= {ref.name for refs in spec.groups.values() for ref in refs}
+        keep = pl.col("class_name").is_in(sorted(named))
+        if "cpu" not in out:
+            keep = keep | (pl.col("class_kind") == "service")
+        out["workload"] = _window(work.select(WORKLOAD_COLUMNS).filter(keep), spec)
+    return out
+
+
+def _window(frame: pl.DataFrame, spec: RunSpec) -> pl.DataFrame:
+    if spec.start is not None:
+        frame = frame.filter(pl.col("interval_start") >= spec.start)
+    if spec.end is not None:
+        frame = frame.filter(pl.col("interval_start") < spec.end)
+    return frame
+
+
+def _interval_seconds(work: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFrame:
+    frames = [f.select("interval_start", "interval_seconds") for f in (work, cpu)
+              if f is not None and f.height]
+    return (pl.concat(frames).group_by("interval_start")
+            .agg(pl.col("interval_seconds").max()).sort("interval_start"))
+
+
+def _rows_of(work: pl.DataFrame, ref: ClassRef) -> pl.DataFrame:
+    rows = work.filter(pl.col("class_name") == ref.name)
+    if ref.kind is not None:
+        return rows.filter(pl.col("class_kind") == ref.kind)
+    kinds = set(rows["class_kind"].unique().to_list())
+    if len(kinds) > 1:
+        raise UsageError(f"{ref.name} is both a service and a report class: write "
+                         f"report:{ref.name} or service:{ref.name}")
+    return rows
+
+
+def _matching(work: pl.DataFrame, classes: tuple[ClassRef, ...], what: str) -> pl.DataFrame:
+    frames = []
+    for ref in classes:
+        rows = _rows_of(work, ref)
+        if rows.height == 0:
+            known = sorted(set(work["class_name"].to_list()))
+            hint = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "")
+            raise UsageError(f"{what}: no class {ref} in the input (classes: {hint or 'none'})")
+        frames.append(rows)
+    return pl.concat(frames)
+
+
+def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame) -> pl.DataFrame:
+    if spec.etr_per_sec is not None:
+        return seconds.select("interval_start", (pl.col("interval_seconds")
+                                                 * spec.etr_per_sec).alias("transactions"),
+                              pl.lit(None, pl.Float64).alias("resp_ms"))
+    rows = _matching(work, spec.transactions, "transactions")
+    ended = pl.col("trans_ended").cast(pl.Float64)
+    return rows.group_by("interval_start").agg(
+        ended.sum().alias("transactions"),
+        ((pl.col("resp_actual_ms") * ended).sum() / ended.sum()).alias("resp_ms"))
+
+
+def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
+    """IMS PA's total transit time per interval (paper 004's 'Total IMS Response Time'),
+    weighted by transactions over the IMS systems of the run."""
+    if transit is None or transit.height == 0:
+        raise UsageError("response_from = ims, but no IMS PA transit report or extract is "
+                         "among the sources")
+    totals = transit.filter(pl.col("is_total"))
+    if spec.systems:
+        totals = totals.filter(pl.col("ims_id").is_null() | pl.col("ims_id").is_in(spec.systems))
+    count = pl.col("tran_count").cast(pl.Float64)
+    return totals.group_by("interval_start").agg(
+        ((pl.col("total_transit_ms") * count).sum() / count.sum()).alias("resp_ms"))
+
+
+def _driver_transactions(driver: pl.DataFrame | None, seconds: pl.DataFrame) -> pl.DataFrame:
+    """The driver log's transactions, regrouped onto the RMF intervals (by their end)."""
+    if driver is None or driver.height == 0:
+        raise UsageError("rate_from = driver, but no driver log with timestamps (JMeter, "
+                         "request CSV, IWL status lines) is among the sources")
+    lengths = seconds["interval_seconds"].unique().to_list()
+    if len(lengths) != 1:
+        raise UsageError("RMF intervals of different lengths: give the rate (--etr) instead")
+    regrouped = rebucket(driver, float(lengths[0]))
+    tx = pl.col("transactions").cast(pl.Float64)
+    return regrouped.group_by("interval_start").agg(
+        tx.sum().alias("transactions"),
+        ((pl.col("resp_avg_ms") * tx).sum() / tx.filter(pl.col("resp_avg_ms").is_not_null())
+         .sum()).alias("resp_ms"))
+
+
+def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
+          spec: RunSpec) -> tuple[pl.DataFrame, str]:
+    if cpu is not None:
+        ziip_busy = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
+        frame = cpu.group_by("interval_start").agg(
+            pl.len().alias("systems"),
+            (pl.lit(spec.cps) if spec.cps is not None else pl.col("cp_online").sum())
+            .cast(pl.Float64).alias("cps"),
+            pl.col("cp_lpar_busy_pct").mean().alias("cp_busy_pct"),
+            (pl.lit(spec.ziips) if spec.ziips is not None else pl.col("ziip_online").sum())
+            .cast(pl.Float64).alias("ziips"),
+            ziip_busy.mean().alias("ziip_busy_pct"))
+        return frame, "cpu activity (LPAR busy)"
+    if spec.cps is None:
+        raise UsageError("no CPU activity data (SMF 70.1 or the CPU Activity report): give "
+                         "the number of CPs (--cps) to estimate CPU % busy from APPL%")
+    service = work.filter(pl.col("class_kind") == "service")
+    frame = service.group_by("interval_start").agg(
+        pl.col("system").n_unique().alias("systems"),
+        pl.lit(float(spec.cps)).alias("cps"),
+        (pl.col("appl_cp_pct").sum() / spec.cps).alias("cp_busy_pct"),
+        pl.lit(float(spec.ziips or 0)).alias("ziips"),
+        (pl.col("appl_iip_pct").sum() / spec.ziips if spec.ziips else pl.lit(None, pl.Float64))
+        .alias("ziip_busy_pct"))
+    return frame, "APPL% of the service classes (captured time; reads low by the capture ratio)"
+
+
+def _group(work: pl.DataFrame, classes: tuple[ClassRef, ...], prefix: str,
+           name: str) -> pl.DataFrame:
+    rows = _matching(work, classes, f"group {name!r}")
+    return rows.group_by("interval_start").agg(
+        pl.sum_horizontal(*(pl.col(c).fill_null(0.0) for c in CPU_TIME_COLUMNS)).sum()
+        .alias(f"{prefix}_cpu_seconds"),
+        pl.col("iip_seconds").fill_null(0.0).sum().alias(f"{prefix}_ziip_seconds"))
+
+
+def _totals(joined: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
+    """The window as one row of totals (same columns as an interval)."""
+    secs = pl.col("interval_seconds")
+
+    def weighted(column: str) -> pl.Expr:
+        present = pl.col(column).is_not_null()
+        return ((pl.col(column) * secs).filter(present).sum()
+                / secs.filter(present).sum()).alias(column)
+
+    tx = pl.col("transactions")
+    return joined.select(
+        pl.col("interval_start").min(), secs.sum(),
+        *(weighted(c) for c in ("systems", "cps", "cp_busy_pct", "ziips", "ziip_busy_pct")),
+        tx.sum(), ((pl.col("resp_ms") * tx).sum() / tx.filter(
+            pl.col("resp_ms").is_not_null()).sum()).alias("resp_ms"),
+        *(pl.col(f"{p}_{kind}_seconds").sum() for p in prefixes.values()
+          for kind in ("cpu", "ziip")))
+
+
+def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
+    """Derived metrics, as the papers define them (004 Table 15, 000 §11)."""
+    etr = pl.col("transactions") / pl.col("interval_seconds")
+    per_tran_us = 1e6 / pl.col("transactions")
+    out = frame.with_columns(etr.alias("etr_per_sec")).with_columns(
+        (pl.col("etr_per_sec") / (pl.col("cp_busy_pct") / 100)).alias("itr_per_sec"),
+        (pl.col("cps") * pl.col("cp_busy_pct") / 100 * 1e6 / pl.col("etr_per_sec"))
+        .alias("general_cpu_us_per_tran"),
+        (pl.col("ziips") * pl.col("ziip_busy_pct") / 100 * 1e6 / pl.col("etr_per_sec"))
+        .alias("ziip_us_per_tran"),
+        *((pl.col(f"{p}_cpu_seconds") * per_tran_us).alias(f"{p}_cpu_us_per_tran")
+          for p in prefixes.values()),
+        *((pl.col(f"{p}_ziip_seconds") * per_tran_us).alias(f"{p}_ziip_us_per_tran")
+          for p in prefixes.values()),
+    )
+    order = ["interval_start", "interval_seconds", "systems", "cps", "cp_busy_pct", "ziips",
+             "ziip_busy_pct", "transactions", "etr_per_sec", "itr_per_sec", "resp_ms",
+             "general_cpu_us_per_tran", "ziip_us_per_tran"]
+    for p in prefixes.values():
+        order += [f"{p}_cpu_us_per_tran", f"{p}_ziip_us_per_tran", f"{p}_cpu_seconds",
+                  f"{p}_ziip_seconds"]
+    for column in order:
+        if column not in out.columns:
+            out = out.with_columns(pl.lit(None, pl.Float64).alias(column))
+    return out.select(order).with_columns(
+        pl.exclude("interval_start").cast(pl.Float64).fill_nan(None))

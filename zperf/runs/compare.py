@@ -1,0 +1,80 @@
+"""Runs side by side: the papers' results tables, with Delta and Delta %.
+
+Paper 004 compares IMS 13, 14 and 15 in tables whose rows are metrics and
+whose columns are runs, then ``Delta`` (the last run minus the one before
+it) and ``Delta %`` (Delta over that run).  Two runs are called equivalent
+when their ITRs are within ±1 % of each other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from zperf.errors import UsageError
+from zperf.runs.analysis import Analysis
+
+#: Run-level metrics, in the papers' order: column, label.
+METRICS: tuple[tuple[str, str], ...] = (
+    ("cp_busy_pct", "CPU % busy"),
+    ("ziip_busy_pct", "zIIP % busy"),
+    ("cps", "CPs"),
+    ("ziips", "zIIPs"),
+    ("etr_per_sec", "ETR (tran/s)"),
+    ("itr_per_sec", "ITR (tran/s)"),
+    ("resp_ms", "Response time (ms)"),
+    ("general_cpu_us_per_tran", "Total general CPU us/tran"),
+    ("ziip_us_per_tran", "Total zIIP us/tran"),
+)
+EQUIVALENT_ITR_PCT = 1.0
+
+
+def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:
+    """One row per metric, one column per run (the window values)."""
+    names = [a.spec.name for a in analyses]
+    if len(set(names)) != len(names):
+        raise UsageError(f"runs need different names to be compared: {', '.join(names)}")
+    rows: list[tuple[str, str]] = list(METRICS)
+    seen = {column for column, _ in rows}
+    for analysis in analyses:
+        for group, prefix in analysis.groups.items():
+            for kind, label in (("cpu", "CPU"), ("ziip", "zIIP")):
+                column = f"{prefix}_{kind}_us_per_tran"
+                if column not in seen:
+                    seen.add(column)
+                    rows.append((column, f"{group} {label} service time/tran (us)"))
+    data: dict[str, list[object]] = {"metric": [c for c, _ in rows],
+                                     "label": [label for _, label in rows]}
+    for analysis in analyses:
+        window = analysis.window.row(0, named=True)
+        data[analysis.spec.name] = [window.get(column) for column, _ in rows]
+    schema = {"metric": pl.String, "label": pl.String, **dict.fromkeys(names, pl.Float64)}
+    return pl.DataFrame(data, schema=schema)
+
+
+def with_deltas(table: pl.DataFrame, base: str = "previous") -> pl.DataFrame:
+    """Add ``delta`` and ``delta_pct``: the last run against the previous or first run."""
+    runs = table.columns[2:]
+    if len(runs) < 2:
+        raise UsageError("compare needs at least two runs")
+    if base not in ("previous", "first"):
+        raise UsageError("base must be 'previous' or 'first'")
+    reference = pl.col(runs[-2] if base == "previous" else runs[0])
+    delta = pl.col(runs[-1]) - reference
+    return table.with_columns(
+        delta.alias("delta"),
+        pl.when(reference != 0).then(delta / reference * 100).alias("delta_pct"))
+
+
+def verdict(table: pl.DataFrame, base: str = "previous") -> str:
+    """'equivalent' or 'different', by the ITR rule of paper 004 (within ±1 %)."""
+    row = table.filter(pl.col("metric") == "itr_per_sec")
+    change = row["delta_pct"][0] if row.height else None
+    runs = table.columns[2:-2]
+    if change is None:
+        return "ITR not available: no verdict"
+    word = "equivalent" if abs(change) <= EQUIVALENT_ITR_PCT else "different"
+    against = runs[-2] if base == "previous" else runs[0]
+    return (f"ITR {runs[-1]} vs {against}: {change:+.2f} % "
+            f"({word}: the rule is within ±{EQUIVALENT_ITR_PCT:g} %)")

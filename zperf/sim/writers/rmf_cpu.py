@@ -1,0 +1,162 @@
+"""Write RMF CPU Activity report listings from cpu table rows.
+
+The build direction of :mod:`zperf.formats.rmf.cpu`, for tests and the
+simulator: each row becomes a CPU Activity page (and a Partition Data Report
+page when the row names its partition) in the layout of z/OS V2R1 and later
+(``TIME %`` headings, MT and LOG PROC SHARE columns) or the older two-line
+``TIME PERC`` headings.  The online processors of a type share the row's
+figures equally; values are printed to RMF's precision (two decimals).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from zperf.tables.cpu import PROCESSOR_TYPES
+
+#: Layout -> heading lines, as (column, label, width) per line; the data
+#: values are right-aligned to the end of their column's label in the last
+#: heading line (the reader takes them by position).
+_Heading = list[tuple[str, str, int]]
+LAYOUTS: dict[str, list[_Heading]] = {
+    "v2r1": [
+        [("num", "---CPU---", 13), ("online", "---------------- TIME % ----------------", 43),
+         ("prod", "--- MT % ----", 16), ("share", "LOG PROC", 14),
+         ("rate", "--I/O INTERRUPTS--", 18)],
+        [("num", "NUM", 5), ("type", "TYPE", 8), ("online", "ONLINE", 10),
+         ("lpar", "LPAR BUSY", 13), ("mvs", "MVS BUSY", 11), ("parked", "PARKED", 9),
+         ("prod", "PROD", 7), ("util", "UTIL", 9), ("share", "SHARE %", 14),
+         ("rate", "RATE", 9), ("tpi", "% VIA TPI", 9)],
+    ],
+    "v1r13": [
+        [("num", "---CPU---", 13), ("online", "ONLINE TIME", 14), ("lpar", "LPAR BUSY", 12),
+         ("mvs", "MVS BUSY", 12), ("parked", "PARKED TIME", 14), ("share", "LOG PROC", 11),
+         ("rate", "I/O TOTAL", 16), ("tpi", "% I/O INTERRUPTS", 16)],
+        [("num", "NUM", 5), ("type", "TYPE", 8), ("online", "PERCENTAGE", 14),
+         ("lpar", "TIME PERC", 12), ("mvs", "TIME PERC", 12), ("parked", "PERCENTAGE", 14),
+         ("share", "SHARE %", 11), ("rate", "INTERRUPT RATE", 16),
+         ("tpi", "HANDLED VIA TPI", 16)],
+    ],
+}
+_PRINTED = dict(PROCESSOR_TYPES)
+
+
+def _num(value: float | None) -> str:
+    return "-----" if value is None else f"{value:.2f}"
+
+
+def _cells(layout: str) -> dict[str, tuple[int, int]]:
+    """column -> (start, end of label) in the last heading line (it names every column)."""
+    out: dict[str, tuple[int, int]] = {}
+    pos = 0
+    for column, label, width in LAYOUTS[layout][-1]:
+        out[column] = (pos, pos + len(label))
+        pos += width
+    return out
+
+
+def _line(values: Mapping[str, str], cells: dict[str, tuple[int, int]]) -> str:
+    text = ""
+    for column, (start, end) in sorted(cells.items(), key=lambda c: c[1]):
+        value = values.get(column)
+        if value is None:
+            continue
+        if column == "num":
+            cell_start = start + 1
+        elif column == "type":
+            cell_start = start
+        else:
+            cell_start = max(start, end - len(value.split()[0]))
+        text = text.ljust(cell_start) + value + " "
+    return text.rstrip()
+
+
+def _header(title: str, row: Mapping[str, Any]) -> list[str]:
+    start: dt.datetime = row["interval_start"]
+    secs = float(row["interval_seconds"])
+    minutes, rest = divmod(round(secs * 1000), 60_000)
+    interval = f"{minutes:02d}.{rest // 1000:02d}.{rest % 1000:03d}"
+    release = row.get("zos_release") or "V2R4"
+    cycle = row.get("cycle_seconds")
+    return [
+        " " * 50 + title,
+        "",
+        f"           z/OS {release:<8}             SYSTEM ID {row['system']:<8}         "
+        f"DATE {start:%m/%d/%Y}            INTERVAL {interval}",
+        f"                                     RPT VERSION {release} RMF       "
+        f"TIME {start:%H.%M.%S}" + (f"              CYCLE {cycle:.3f} SECONDS"
+                                     if cycle is not None else ""),
+        "",
+    ]
+
+
+def _cpu_page(row: Mapping[str, Any], layout: str) -> list[str]:
+    lines = _header("C P U  A C T I V I T Y", row)
+    capacity = row.get("cpc_capacity_msu")
+    lines += [
+        f"CPU        {row.get('machine_type') or '':<6} CPC CAPACITY "
+        f"{'' if capacity is None else capacity:>5}        SEQUENCE CODE "
+        f"{row.get('cpc_sequence_code') or ''}",
+        f"MODEL      {row.get('model_capacity_id') or '':<6} CHANGE REASON=NONE        "
+        f"HIPERDISPATCH={row.get('hiperdispatch') or 'NO'}",
+        f"H/W MODEL  {row.get('hardware_model') or ''}",
+        "",
+    ]
+    for heading in LAYOUTS[layout]:
+        lines.append("".join(label.ljust(width) for _, label, width in heading).rstrip())
+    cells = _cells(layout)
+    number = 0
+    for prefix, printed in PROCESSOR_TYPES:
+        n = int(row.get(f"{prefix}_online") or 0)
+        if not n:
+            continue
+        engines = row.get(f"{prefix}_online_engines")
+        online = 100.0 * (float(engines) / n if engines is not None else 1.0)
+        lpar, mvs = row.get(f"{prefix}_lpar_busy_pct"), row.get(f"{prefix}_mvs_busy_pct")
+        io = {"rate": "0.00", "tpi": "0.00"} if prefix == "cp" else {}
+        for _ in range(n):
+            lines.append(_line({
+                "num": f"{number:X}", "type": printed, "online": f"{online:.2f}",
+                "lpar": _num(lpar), "mvs": _num(mvs),
+                "parked": "0.00" if mvs is not None else "100.00",
+                "prod": "------", "util": "------", "share": "100.0 HIGH", **io}, cells))
+            number += 1
+        lines.append(_line({"num": "TOTAL/AVERAGE", "lpar": _num(lpar), "mvs": _num(mvs),
+                            "prod": "------", "util": "------", "share": f"{100.0 * n:.1f}",
+                            **io}, {k: v for k, v in cells.items()
+                                    if k not in ("type", "online")}))
+        lines.append("")
+    return lines
+
+
+def _partition_page(row: Mapping[str, Any]) -> list[str]:
+    lines = _header("P A R T I T I O N   D A T A   R E P O R T", row)
+    lines.append(f"MVS PARTITION NAME                     {row['lpar_name']}")
+    if row.get("image_capacity_msu") is not None:
+        lines.append(f"IMAGE CAPACITY                         {row['image_capacity_msu']:>8}")
+    lines += ["WAIT COMPLETION                              NO",
+              "DISPATCH INTERVAL                       DYNAMIC"]
+    return lines
+
+
+def write_cpu_report(rows: Iterable[Mapping[str, Any]], *, layout: str = "v2r1",
+                     asa: bool = True) -> str:
+    """A listing with one CPU Activity report (and Partition Data page) per row.
+
+    With ``asa`` every line starts with its carriage-control character
+    (``1`` at each new page), as RMF's SYSOUT is written (RECFM=FBA).
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
+    pages: list[list[str]] = []
+    for row in rows:
+        pages.append(_cpu_page(row, layout))
+        if row.get("lpar_name"):
+            pages.append(_partition_page(row))
+    out: list[str] = []
+    for page in pages:
+        for i, text in enumerate(page):
+            out.append(("1" if i == 0 else " ") + text if asa else text)
+    return "\n".join(out) + "\n"

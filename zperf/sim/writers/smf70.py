@@ -1,0 +1,284 @@
+"""Build SMF 70.1 records from the parser's own field tables.
+
+This is the build direction of :mod:`zperf.formats.smf.type70_fields`: a test
+or the simulator describes one RMF interval of one system in hardware terms
+(partitions, their logical processors with dispatch and online times, the
+image's CPUs with wait and parked times) and gets the record RMF would have
+written.  :func:`activity_from_row` goes the other way round from the
+report's figures: given a ``cpu`` table row it makes an interval whose
+decoded row is that row again (to the printed precision).
+
+Framing (RDW, BDW, VBS) is :mod:`zperf.sim.writers.smf`'s.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from zperf.formats import encodings as dec
+from zperf.formats.smf import type70_fields as f70
+from zperf.sim.writers.smf import smf_header
+
+_US = 1_000_000
+MAX_RECORD = 32756  # the longest SMF record, RDW included
+_STCK_PER_US = 4096
+_TYPE_CODES = {"CP": f70.TYPE_CP, "AAP": f70.TYPE_ZAAP, "IIP": f70.TYPE_ZIIP}
+
+
+@dataclass
+class LogicalProcessor:
+    """A PR/SM logical processor (a core with MT) of a partition.
+
+    Times in seconds; ``online_seconds`` None means the whole interval and
+    ``effective_seconds`` None means the same as ``dispatch_seconds``.
+    """
+
+    type: str = "CP"
+    dispatch_seconds: float = 0.0
+    effective_seconds: float | None = None
+    online_seconds: float | None = None
+    weight: int = 100
+    address: int | None = None
+    polarization: int = 0
+
+
+@dataclass
+class Partition:
+    """A PR/SM partition and its logical processors, in CPU-identification order."""
+
+    name: str
+    number: int
+    processors: Sequence[LogicalProcessor] = ()
+    msu_defined: int = 0
+    system_name: str = ""
+
+
+@dataclass
+class LogicalCpu:
+    """A CPU data section: one logical CPU (a thread with MT) of the image itself."""
+
+    type: int = f70.TYPE_CP
+    wait_seconds: float = 0.0
+    parked_seconds: float = 0.0
+    address: int = 0
+    online: bool = True
+
+
+@dataclass
+class Core:
+    """A logical core data section (MT): its threads and its LPAR busy time."""
+
+    core_id: int
+    cpu_skip: int
+    cpu_num: int
+    lpar_busy_ms: int | None = None
+    productivity: int = 1024
+
+
+@dataclass
+class CpuActivity:
+    """One SMF 70.1 record: one system, one RMF interval.
+
+    ``physical`` lists the CPU-identification name sections (type name and
+    physical count) in order; logical processors point at them by type name.
+    ``lengths`` overrides section lengths by triplet code ('CC', 'BV'...),
+    to write the shorter sections of old releases or the longer ones of new
+    releases; ``ctl_extra`` sets any other control section field.
+    """
+
+    system: str
+    sysplex: str
+    start: dt.datetime
+    interval_seconds: float
+    partition_number: int
+    partitions: Sequence[Partition]
+    cpus: Sequence[LogicalCpu]
+    physical: Sequence[tuple[str, int]] = (("CP", 8), ("IIP", 2))
+    machine_type: int = 0x3906
+    model: str = "7E7"
+    hardware_model: str = "M05"
+    sequence_code: str = "00000000000829E7"
+    capacity_msu: int = 1000
+    image_capacity_msu: int = 500
+    msu_4h_avg: int = 100
+    ziip_nff: int = 256
+    cpa_actual: int = 1234
+    cpa_scaling_factor: int = 10
+    hiperdispatch: bool = True
+    hiperdispatch_changed: bool = False
+    zos_level: str = "ZV020400"
+    system_name: str = ""
+    cycle_ms: int = 1000
+    cores: Sequence[Core] = ()
+    lengths: Mapping[str, int] = field(default_factory=dict)
+    ctl_extra: Mapping[str, object] = field(default_factory=dict)
+
+
+def _fit(section: bytes, length: int) -> bytes:
+    """Cut or zero-pad a section to the length its triplet will give."""
+    return section[:length] if length < len(section) else section + bytes(length - len(section))
+
+
+def _product(a: CpuActivity, encoding: str) -> bytes:
+    start = a.start
+    values: dict[str, object] = {
+        "SMF70MFV": bytes.fromhex("240F"), "SMF70PRD": "RMF",
+        "SMF70IST": dec.encode_time_of_day(start.hour * 3600 + start.minute * 60 + start.second),
+        "SMF70DAT": dec.encode_smf_date(start.year, start.timetuple().tm_yday),
+        "SMF70INT": dec.encode_rmf_duration(a.interval_seconds),
+        "SMF70CYC": dec.int_to_packed(a.cycle_ms, 4),
+        "SMF70MVS": a.zos_level,
+        "SMF70PRF": 0x04 if any(t == "IIP" for t, _ in a.physical) else 0,
+        "SMF70PTN": a.partition_number,
+        "SMF70OIL": round(a.interval_seconds),
+        "SMF70XNM": a.sysplex, "SMF70SNM": a.system_name or a.system,
+    }
+    return f70.PRODUCT70.encode(values, encoding)
+
+
+def _ctl(a: CpuActivity, encoding: str) -> bytes:
+    cpus = [c for c in a.cpus if c.online]
+    values: dict[str, object] = {
+        "SMF70MOD": a.machine_type, "SMF70INB": 0x18, "SMF70STF": 0x88,
+        "SMF70MDL": a.model, "SMF70HWM": a.hardware_model, "SMF70CSC": a.sequence_code,
+        "SMF70DSA": round(a.interval_seconds), "SMF70WLA": a.image_capacity_msu,
+        "SMF70LAC": a.msu_4h_avg,
+        "SMF70SUP": sum(1 for c in cpus if c.type == f70.TYPE_ZIIP),
+        "SMF70IFA": sum(1 for c in cpus if c.type == f70.TYPE_ZAAP),
+        "SMF70HHF": 0x80 | (0x40 if a.hiperdispatch else 0)
+        | (0x20 if a.hiperdispatch_changed else 0),
+        "SMF70MCR": a.capacity_msu, "SMF70NCR": a.capacity_msu, "SMF70NRM": a.ziip_nff,
+        "SMF70CAI": 100, "SMF70CPA_ACTUAL": a.cpa_actual,
+        "SMF70CPA_SCALING_FACTOR": a.cpa_scaling_factor,
+        "SMF70MCF": 1024, "SMF70MCFS": 1024, "SMF70MCFI": 1024,
+    }
+    values.update(a.ctl_extra)
+    return f70.CTL.encode(values, encoding)
+
+
+def _cpu(c: LogicalCpu, encoding: str) -> bytes:
+    return f70.CPU.encode({
+        "SMF70WAT": round(c.wait_seconds * _US) * _STCK_PER_US, "SMF70CID": c.address,
+        "SMF70CNF": (0x01 | 0x08) if c.online else 0x02, "SMF70TYP": c.type,
+        "SMF70PAT": round(c.parked_seconds * _US) * _STCK_PER_US,
+    }, encoding)
+
+
+def _lp(lp: LogicalProcessor, index: int, cix: int, interval: float) -> bytes:
+    online = interval if lp.online_seconds is None else lp.online_seconds
+    effective = lp.dispatch_seconds if lp.effective_seconds is None else lp.effective_seconds
+    return f70.BPD.encode({
+        "SMF70PDT": round(lp.dispatch_seconds * _US), "SMF70EDT": round(effective * _US),
+        "SMF70ONT": round(online * _US), "SMF70VPA": index if lp.address is None else lp.address,
+        "SMF70BPS": lp.weight, "SMF70POF": lp.polarization, "SMF70CIX": cix,
+    })
+
+
+def build_type70_1(a: CpuActivity, encoding: str = dec.DEFAULT_ENCODING) -> bytes:
+    """Encode one CPU activity interval as an SMF 70.1 record (RDW included)."""
+    names = [name for name, _ in a.physical]
+    cix = {name: i + 1 for i, name in enumerate(names)}
+    parts: list[bytes] = []
+    lps: list[bytes] = []
+    for p in a.partitions:
+        parts.append(f70.BCT.encode({
+            "SMF70LPM": p.name, "SMF70LPN": p.number, "SMF70PFG": 0x04,
+            "SMF70BDN": len(p.processors), "SMF70BDS": len(lps), "SMF70MSU": p.msu_defined,
+            "SMF70STN": p.system_name}, encoding))
+        lps += [_lp(lp, i, cix.get(lp.type, 0), a.interval_seconds)
+                for i, lp in enumerate(p.processors)]
+    sections: dict[str, tuple[list[bytes], int]] = {
+        "PR": ([_product(a, encoding)], f70.PRODUCT70.size),
+        "CC": ([_ctl(a, encoding)], f70.CTL.size),
+        "CP": ([_cpu(c, encoding) for c in a.cpus], f70.CPU.size),
+        "AS": ([], 0),
+        "BC": (parts, f70.BCT.size),
+        "BV": (lps, f70.BPD.size),
+        "CN": ([f70.CIS.encode({"SMF70CIN": n, "SMF70CTN": k,
+                                "SMF70CAN": k * round(a.interval_seconds)}, encoding)
+                for n, k in a.physical], f70.CIS.size),
+        "CO": ([f70.LCS.encode({
+            "SMF70_CORE_ID": c.core_id, "SMF70_CORE_FLG": 0x80 if c.lpar_busy_ms is not None
+            else 0, "SMF70_CPU_SKIP": c.cpu_skip, "SMF70_CPU_NUM": c.cpu_num,
+            "SMF70_PROD": c.productivity, "SMF70_LPAR_BUSY": c.lpar_busy_ms or 0})
+            for c in a.cores], f70.LCS.size),
+        "TN": ([], 0),
+    }
+    offset = f70.RECORD_HEAD.size
+    triplets: dict[str, object] = {"SMF70TRN": len(f70.SECTIONS)}
+    body = b""
+    for code in f70.SECTIONS:
+        blobs, size = sections[code]
+        length = a.lengths.get(code, size)
+        blob = b"".join(_fit(b, length) for b in blobs)
+        triplets.update({f"SMF70{code}S": offset if blobs else 0,
+                         f"SMF70{code}L": length if blobs else 0, f"SMF70{code}N": len(blobs)})
+        body += blob
+        offset += len(blob)
+    head = f70.RECORD_HEAD.encode(triplets, encoding)[24:]
+    if f70.RECORD_HEAD.size + len(body) > MAX_RECORD:
+        raise ValueError(f"{f70.RECORD_HEAD.size + len(body)} bytes is longer than an SMF "
+                         f"record can be ({MAX_RECORD}); RMF would break it into pieces")
+    end = a.start + dt.timedelta(seconds=a.interval_seconds)
+    return smf_header(70, 1, a.system, end, head + body, encoding, flag=0x1F)
+
+
+def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
+                      others: Sequence[Partition] = ()) -> CpuActivity:
+    """An interval whose decoded ``cpu`` row is ``row`` (the report's figures).
+
+    Per processor type the online logical processors share the online time,
+    dispatch time and wait time equally; none is parked, except that a type
+    whose MVS BUSY is null is parked for the whole interval.  ``others`` are
+    further partitions on the CEC (the record always ends with PHYSICAL).
+    """
+    secs = float(row["interval_seconds"])
+    lps: list[LogicalProcessor] = []
+    cpus: list[LogicalCpu] = []
+    physical: list[tuple[str, int]] = []
+    for prefix, printed in (("cp", "CP"), ("ziip", "IIP"), ("zaap", "AAP")):
+        n = int(row.get(f"{prefix}_online") or 0)
+        if not n:
+            continue
+        physical.append((printed, max(n, 1)))
+        engines = row.get(f"{prefix}_online_engines")
+        online = secs * (float(engines) / n if engines is not None else 1.0)
+        lpar = float(row.get(f"{prefix}_lpar_busy_pct") or 0.0) / 100
+        mvs = row.get(f"{prefix}_mvs_busy_pct")
+        for _ in range(n):
+            lps.append(LogicalProcessor(printed, lpar * online, online_seconds=online))
+            address = len(cpus)
+            if mvs is None:
+                cpus.append(LogicalCpu(_TYPE_CODES[printed], 0.0, online, address))
+            else:
+                cpus.append(LogicalCpu(_TYPE_CODES[printed], online * (1 - float(mvs) / 100),
+                                       0.0, address))
+    number = int(row.get("lpar_number") or 1)
+    own = Partition(row.get("lpar_name") or partition_name, number, lps)
+    mvs_level = str(row.get("zos_release") or "V2R4")
+    version, release = mvs_level[1:].split("R")
+    hd = str(row.get("hiperdispatch") or "YES")
+    values: dict[str, Any] = {
+        "system": row["system"], "sysplex": row.get("sysplex") or "", "start":
+        row["interval_start"], "interval_seconds": secs, "partition_number": number,
+        "partitions": [own, *others, Partition("PHYSICAL", 0)], "cpus": cpus,
+        "physical": physical or [("CP", 1)],
+        "zos_level": f"ZV{int(version):02d}{int(release):02d}00",
+        "hiperdispatch": hd.startswith("YES"), "hiperdispatch_changed": hd.endswith("*"),
+        "cycle_ms": round(float(row.get("cycle_seconds") or 1.0) * 1000),
+    }
+    for column, key in (("model_capacity_id", "model"), ("hardware_model", "hardware_model"),
+                        ("cpc_sequence_code", "sequence_code"),
+                        ("cpc_capacity_msu", "capacity_msu"),
+                        ("image_capacity_msu", "image_capacity_msu"),
+                        ("msu_4h_avg", "msu_4h_avg"), ("ziip_nff", "ziip_nff"),
+                        ("cpa_actual", "cpa_actual"),
+                        ("cpa_scaling_factor", "cpa_scaling_factor")):
+        if row.get(column) is not None:
+            values[key] = row[column]
+    if row.get("machine_type"):
+        values["machine_type"] = int(str(row["machine_type"]), 16)
+    return CpuActivity(**values)
