@@ -1,70 +1,135 @@
-"""The package's layers import one way only, and click/rich stay at the edges.
+"""The package's layers import one way only, and no module reaches into another's privates.
 
-formats -> tables -> calc -> report -> cli is the data flow; a module may import
-its own layer and the layers below it (errors and tables are the foundation).
-The simulator sits beside the calculator: it writes with the formats' writers
-and checks its runs with the calculator.
+The layer contracts are import-linter's (``[tool.importlinter]`` in
+pyproject.toml): cli > report > sim > runs > formats > calc > tables > errors,
+the format families independent of each other, click only in the command
+line, rich only in the renderers and the command line.  The tests run them on
+the package, and on a copy of the package with one violation of each planted,
+to show that every contract can fail.  import-linter sees only static imports,
+so a second check refuses dynamic imports of zperf modules and imports of a
+private name (``_name``) from another module.
 """
 
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "zperf"
-RANK = {"errors": 0, "tables": 0, "formats": 1, "calc": 2, "sim": 2, "report": 3, "cli": 4}
+from conftest import ROOT
+
+PACKAGE = ROOT / "zperf"
+CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
 
 
-def _layer(module: str) -> str | None:
-    parts = module.split(".")
-    if parts[0] != "zperf" or len(parts) < 2:
-        return None
-    return parts[1] if parts[1] in RANK else None
+def _lint_imports(folder: Path) -> subprocess.CompletedProcess[str]:
+    """Run import-linter on the ``zperf`` package found in ``folder``."""
+    return subprocess.run(
+        [sys.executable, "-c", "import sys; from importlinter.cli import lint_imports_command;"
+         " sys.exit(lint_imports_command())", "--no-cache"],
+        cwd=folder, capture_output=True, text=True, check=False,
+        env={"PYTHONPATH": str(folder), "PATH": "", "LC_ALL": "C.UTF-8"})
 
 
-def _imports(path: Path) -> list[str]:
-    tree = ast.parse(path.read_text(), filename=str(path))
-    names = []
+def test_the_layer_contracts_hold() -> None:
+    result = _lint_imports(ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert f"Contracts: {len(CONFIG['contracts'])} kept, 0 broken." in result.stdout
+
+
+#: One violation of each contract: (module file, the line planted, contract broken).
+PLANTED = [
+    ("calc/cpu.py", "import zperf.sim.engine", "layers import downward only"),
+    ("formats/smf/header.py", "from zperf.report import render", "layers import downward only"),
+    ("formats/smf/physical.py", "import zperf.formats.rmf.values",
+     "format families do not import each other"),
+    ("runs/spec.py", "import click", "click belongs to the command line"),
+    ("sim/scale.py", "from rich.console import Console",
+     "rich belongs to the renderers and the command line"),
+]
+
+
+@pytest.mark.parametrize(("module", "line", "contract"), PLANTED)
+def test_a_planted_violation_breaks_its_contract(tmp_path: Path, module: str, line: str,
+                                                 contract: str) -> None:
+    copy = tmp_path / "zperf"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    target = copy / module
+    target.write_text(target.read_text() + f"\n{line}\n")
+    result = _lint_imports(tmp_path)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{contract} BROKEN" in result.stdout, result.stdout
+
+
+def private_reaches(source: str, module: str) -> list[str]:
+    """What ``source`` (the text of zperf module ``module``) imports that it should not.
+
+    * a private name (``_name``) from another module, or ``alias._name`` of an
+      imported zperf module;
+    * a zperf module by ``importlib.import_module`` or ``__import__``, which
+      no contract can see.
+    """
+    tree = ast.parse(source)
+    found: list[str] = []
+    imported: set[str] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            names += [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.append(node.module)
-            names += [f"{node.module}.{a.name}" for a in node.names]
-    return names
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("zperf"):
+            for alias in node.names:
+                imported.add(alias.asname or alias.name)
+                private = alias.name.startswith("_") and not alias.name.startswith("__")
+                if private and node.module != module:
+                    found.append(f"from {node.module} import {alias.name}")
+            if any(part.startswith("_") and not part.startswith("__")
+                   for part in node.module.split(".")):
+                found.append(f"from {node.module} import ...")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith("zperf"):
+                    imported.add(alias.asname or alias.name.split(".")[0])
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id in imported and node.attr.startswith("_")
+                and not node.attr.startswith("__")):
+            found.append(f"{node.value.id}.{node.attr}")
+        if isinstance(node, ast.Call):
+            name = ast.unparse(node.func)
+            if name.endswith(("import_module", "__import__")) and node.args:
+                first = node.args[0]
+                if not (isinstance(first, ast.Constant) and isinstance(first.value, str)
+                        and not first.value.startswith("zperf")):
+                    found.append(f"{name}({ast.unparse(first)})")
+    return found
 
 
-MODULES = sorted(p for p in PACKAGE.rglob("*.py") if _layer(
-    "zperf." + ".".join(p.relative_to(PACKAGE).with_suffix("").parts)))
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = sorted(PACKAGE.rglob("*.py"))
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
-def test_imports_go_one_way(path: Path) -> None:
-    own = _layer("zperf." + ".".join(path.relative_to(PACKAGE).with_suffix("").parts))
-    assert own is not None
-    for name in _imports(path):
-        other = _layer(name)
-        if other is not None:
-            assert RANK[other] <= RANK[own], f"{path.name} ({own}) imports {name} ({other})"
-        top = name.split(".")[0]
-        if top == "click":
-            assert own == "cli", f"{path.name}: only the cli layer may import click"
-        if top == "rich":
-            assert own in ("cli", "report"), f"{path.name}: rich belongs to report and cli"
+def test_no_module_reaches_into_another(path: Path) -> None:
+    assert private_reaches(path.read_text(), _module_name(path)) == []
 
 
-def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
-    """The rule above can fail: a formats module importing report is caught."""
-    bad = tmp_path / "bad.py"
-    bad.write_text("from zperf.report import render\nimport click\n")
-    names = _imports(bad)
-    assert "zperf.report" in names and "click" in names
-    assert RANK[_layer("zperf.report") or ""] > RANK["formats"]
-
-
-def test_every_layer_module_is_checked() -> None:
-    layers = {_layer("zperf." + ".".join(p.relative_to(PACKAGE).with_suffix("").parts))
-              for p in MODULES}
-    assert {"formats", "report", "cli", "tables", "errors"} <= layers
+@pytest.mark.parametrize(("source", "reach"), [
+    ("from zperf.formats.smf.type72 import _ratio", "from zperf.formats.smf.type72 import _ratio"),
+    ("from zperf.formats import _legacy", "from zperf.formats import _legacy"),
+    ("from zperf.formats._old import read", "from zperf.formats._old import ..."),
+    ("from zperf.formats.rmf import wlmgl\nwlmgl._feed(1)", "wlmgl._feed"),
+    ("import importlib\nimportlib.import_module('zperf.report')",
+     "importlib.import_module('zperf.report')"),
+    ("__import__(name)", "__import__(name)"),
+])
+def test_the_private_check_sees_a_violation(source: str, reach: str) -> None:
+    assert reach in private_reaches(source, "zperf.calc.cpu")
+    assert private_reaches("from zperf.calc.cpu import _own\nimport importlib\n"
+                           "importlib.import_module('json')", "zperf.calc.cpu") == []

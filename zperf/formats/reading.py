@@ -26,6 +26,7 @@ from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
 from zperf.formats.registry import (
     KINDS,
     RMF_REPORTS,
+    SMF_DECODERS,
     TEXT_KIND,
     companions,
     sniff,
@@ -169,7 +170,7 @@ def read(
                 tick = progress(name, size) if progress else None
                 got, tally = read_smf(cast(BinaryIO, _Guarded(data, name)), name,
                                       on_error=on_error, encoding=encoding, head=head,
-                                      progress=tick, tables=tables)
+                                      progress=tick, tables=tables, decoders=SMF_DECODERS)
         finally:
             if stream is not sys.stdin.buffer:
                 stream.close()

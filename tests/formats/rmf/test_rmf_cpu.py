@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from conftest import DATA, LISTING_EDITS, damaged
 from zperf.errors import ParseError
 from zperf.formats import read, sniff
+from zperf.formats.registry import SMF_DECODERS
 from zperf.formats.rmf.cpu import read_cpu_activity
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf
@@ -333,7 +334,8 @@ def test_binary_record_and_listing_give_the_same_row() -> None:
               [85.70, 86.60, 86.25, 85.90, 86.40, 85.80, 85.98])
     records = [_paper_record(10, *per_cp), _paper_record(11, [83.06] * 7, [83.50] * 7),
                _paper_record(12, [81.50] * 7, [81.95] * 7)]
-    tables, _ = read_smf(io.BytesIO(writer.frame_rdw(records)), "ims.smf")
+    tables, _ = read_smf(io.BytesIO(writer.frame_rdw(records)), "ims.smf",
+                         decoders=SMF_DECODERS)
     binary = tables["cpu"]
     listing, _ = parse(PAPER)
     shared = [c for c in CPU.names if c not in ("source", "source_format")

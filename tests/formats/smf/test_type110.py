@@ -13,6 +13,7 @@ import pytest
 from conftest import SAMPLES
 from zperf.errors import ParseError
 from zperf.formats import read
+from zperf.formats.registry import SMF_DECODERS
 from zperf.formats.smf.dump import read_smf
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.smf110 import build_type110_2, other_stat
@@ -34,7 +35,7 @@ def dump(*records: bytes) -> bytes:
 
 def parse(data: bytes, **kwargs: object) -> tuple[pl.DataFrame, object]:
     tables, tally = read_smf(io.BytesIO(data), "cics.smf", tables=["db2entry"],
-                             **kwargs)  # type: ignore[arg-type]
+                             decoders=SMF_DECODERS, **kwargs)  # type: ignore[arg-type]
     return tables["db2entry"], tally
 
 
@@ -116,7 +117,7 @@ def test_db2conn_statistics() -> None:
     record = build_type110_2([TRADENT], applid="CICSPA01", when=WHEN, connection=conn,
                              others=[other_stat(10)])
     assert record[0x12:0x16] == "CICS".encode("cp037")  # SMFSTSSI
-    tables, tally = read_smf(io.BytesIO(dump(record)), "c.smf")
+    tables, tally = read_smf(io.BytesIO(dump(record)), "c.smf", decoders=SMF_DECODERS)
     row = tables["db2conn"].row(0, named=True)
     assert {k: row[k] for k in conn} == conn
     assert (row["applid"], row["interval_end"], row["source_format"]) == (
@@ -128,7 +129,7 @@ def test_db2conn_statistics() -> None:
 
 def test_a_connection_never_disconnected_has_no_disconnect_time() -> None:
     record = build_type110_2([], when=WHEN, connection={"connection_name": "DB2CONN1"})
-    tables, tally = read_smf(io.BytesIO(dump(record)), "c.smf")
+    tables, tally = read_smf(io.BytesIO(dump(record)), "c.smf", decoders=SMF_DECODERS)
     row = tables["db2conn"].row(0, named=True)
     assert (row["connection_name"], row["connect_time"], row["disconnect_time"],
             row["db2_sysid"], row["tcb_limit"]) == ("DB2CONN1", None, None, None, 0)

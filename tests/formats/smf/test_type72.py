@@ -245,6 +245,6 @@ def test_layout_tables_are_consistent() -> None:
     ("ZV\u00b920500", "ZV\u00b920500"),  # a damaged byte (cp037 0xDA) that isdigit() accepts
 ])
 def test_release_of_smfxxmvs(mvs: str, release: str | None) -> None:
-    from zperf.formats.smf.type72 import _release
+    from zperf.formats.smf.columns import zos_release
 
-    assert _release(mvs) == release
+    assert zos_release(mvs) == release

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 import polars as pl
 
 from zperf.errors import ParseError, UsageError
-from zperf.formats.driver import delimited as text
+from zperf.formats import delimited as text
 from zperf.formats.driver.intervals import summarise
 from zperf.formats.kinds import TextKind
 from zperf.formats.tally import OnError, Tally

@@ -18,12 +18,12 @@ from __future__ import annotations
 import polars as pl
 
 from zperf.errors import ParseError, UsageError
-from zperf.formats.driver import delimited as text
-from zperf.formats.driver.times import parse as parse_times
+from zperf.formats import delimited as text
 from zperf.formats.ims import pa_fields as fields
 from zperf.formats.ims.pa_fields import Heading
 from zperf.formats.kinds import TextKind
 from zperf.formats.tally import OnError, Tally
+from zperf.formats.timestamps import parse as parse_times
 from zperf.tables.ims import IMS_TRANSIT
 
 SOURCE_FORMAT = "ims-pa-csv"

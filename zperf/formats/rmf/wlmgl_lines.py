@@ -44,7 +44,7 @@ _NOT_PLAIN = r"[=:\-<>]|ACTIVITY|A C T|HHH"
 _NOT_QUIET = ("SYSPLEX|RPT VERSION|POLICY ACTIVATION|RESPONSE TIME|STATE SAMPLES|SUB|TYPE |"
               "TRANS|SERVICE|APPL|DASD|STORAGE|PROMOTED|RATES|ENCLAVES|GOAL|"
               r"A\s*C\s*T\s*I\s*V\s*I\s*T\s*Y")
-_HEADER_NAMES = ("zos_release", "sysplex", "date", "time", "interval", "activated")
+HEADER_NAMES = ("zos_release", "sysplex", "date", "time", "interval", "activated")
 
 #: Kinds of line (line_kinds): only events are looked at one by one.
 BLANK, QUIET, BUCKET, EVENT = 0, 1, 2, 3

@@ -27,9 +27,9 @@ import polars as pl
 
 from zperf.formats.listing import Listing
 from zperf.formats.rmf.wlmgl_lines import (
-    _HEADER_NAMES,
     BUCKET,
     EVENT,
+    HEADER_NAMES,
     MORE_KEYS,
     OPENS_CLASS,
     QUIET,
@@ -144,7 +144,7 @@ class _Walker:
         self.micro = False
         self.raw_section = False
         self.other_report = False
-        self.header: Header = (None,) * len(_HEADER_NAMES)
+        self.header: Header = (None,) * len(HEADER_NAMES)
         self.header_ids: dict[Header, int] = {}
         self.key_ids: dict[tuple[tuple[str, str], ...], int] = {}
         self.goal_ids: dict[tuple[tuple[str, Any], ...], int] = {}
@@ -327,10 +327,10 @@ class _Walker:
             return
         move = (self.header, fields)
         if move not in self.header_moves:
-            current = dict(zip(_HEADER_NAMES, self.header, strict=True))
+            current = dict(zip(HEADER_NAMES, self.header, strict=True))
             changed = any(current[name] != value for name, value in fields)
             current.update(fields)
-            self.header_moves[move] = (tuple(current[n] for n in _HEADER_NAMES) if changed
+            self.header_moves[move] = (tuple(current[n] for n in HEADER_NAMES) if changed
                                        else None)
         new = self.header_moves[move]
         if new is not None:

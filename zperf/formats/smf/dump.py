@@ -1,10 +1,10 @@
 """Reading a binary SMF dump: one walk over the records, each wanted one decoded.
 
 ``read_smf`` reads a dump (any framing: RDW, BDW, VBS) once and hands each
-wanted record to the decoder of its type (by default every decoder of
-:data:`zperf.formats.registry.SMF_DECODERS`); every other record type is
-skipped cheaply and counted.  ``read_smf72`` is the type 72 subtype 3 reader
-alone.
+wanted record to the decoder of its type (the caller says which: the
+registry's :data:`zperf.formats.registry.SMF_DECODERS` are all of them);
+every other record type is skipped cheaply and counted.  ``read_smf72`` is
+the type 72 subtype 3 reader alone.
 """
 
 from __future__ import annotations
@@ -37,19 +37,14 @@ def read_smf(
     chunk_size: int = CHUNK_SIZE,
     progress: Callable[[int], None] | None = None,
     tables: Iterable[str] | None = None,
-    decoders: Iterable[DecoderSpec] | None = None,
+    decoders: Iterable[DecoderSpec],
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an SMF dump into the tables of its decoded record types, and a tally.
 
-    ``decoders`` are the record decoders to run (default: every registered
-    one); ``tables`` names the tables wanted (default: all of theirs);
-    decoders none of whose tables are wanted are not run, and their records
-    count as other types.
+    ``decoders`` are the record decoders to run;  ``tables`` names the
+    tables wanted (default: all of theirs); decoders none of whose tables
+    are wanted are not run, and their records count as other types.
     """
-    if decoders is None:
-        from zperf.formats.registry import SMF_DECODERS  # the registry imports this module
-
-        decoders = SMF_DECODERS
     decoders = tuple(decoders)
     wanted_tables = frozenset(
         [t for s in decoders for t in s.tables] if tables is None else tables)

@@ -33,6 +33,7 @@ import polars as pl
 
 from zperf.formats import encodings as dec
 from zperf.formats.smf import type70_fields as f70
+from zperf.formats.smf.columns import text_column, zos_release
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type70_checks import (
@@ -42,7 +43,6 @@ from zperf.formats.smf.type70_checks import (
     check_processors,
     flatten,
 )
-from zperf.formats.smf.type72 import _release, _text
 from zperf.formats.tally import Tally
 from zperf.tables.cpu import CPU, CPU_LPAR, PROCESSOR_TYPES
 
@@ -272,8 +272,8 @@ class _Decoder:
 
         mod = ctl["SMF70MOD"].astype(np.int64)
         stf, hhf = ctl["SMF70STF"], ctl["SMF70HHF"]
-        mdl = _text(ctl["SMF70MDL"], rec, enc)
-        hwm = _text(ctl["SMF70HWM"], rec, enc)
+        mdl = text_column(ctl["SMF70MDL"], rec, enc)
+        hwm = text_column(ctl["SMF70HWM"], rec, enc)
         own_name = np.full(n, None, dtype=object)
         s = self.sec
         own_name[s.p_rec[self.own_part]] = s.names[self.own_part]
@@ -282,16 +282,16 @@ class _Decoder:
             ((hhf & 0x40) > 0).astype(np.int64) + 2 * ((hhf & 0x20) > 0))
         columns: dict[str, Any] = {
             "source": [self.source] * n, "source_format": [SOURCE_FORMAT] * n,
-            "sysplex": _text(prod["SMF70XNM"], rec, enc),
-            "system": _text(head["SMFSID"], rec, enc),
-            "zos_release": _text(prod["SMF70MVS"], rec, enc, _release),
+            "sysplex": text_column(prod["SMF70XNM"], rec, enc),
+            "system": text_column(head["SMFSID"], rec, enc),
+            "zos_release": text_column(prod["SMF70MVS"], rec, enc, zos_release),
             "interval_start": self.start, "interval_seconds": self.interval,
             "cycle_seconds": cycle / 1000.0,
             "machine_type": _hex_type(mod),
             "model_capacity_id": mdl,
             "hardware_model": hwm.zip_with(pl.Series((stf & 0x08) > 0), mdl),
             "cpc_capacity_msu": ctl_int("SMF70MCR").replace(0, None),
-            "cpc_sequence_code": _text(ctl["SMF70CSC"], rec, enc),
+            "cpc_sequence_code": text_column(ctl["SMF70CSC"], rec, enc),
             "hiperdispatch": hd,
             "lpar_name": own_name.tolist(),
             "lpar_number": pl.Series(self.ptn).zip_with(

@@ -17,6 +17,7 @@ import polars as pl
 
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
+from zperf.formats.smf.columns import text_column, zos_release
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
@@ -81,29 +82,6 @@ def _period_columns(batch: Batch, trip: dict[str, Ints], counts: Ints,
             parts[name].append(f72.SCS.column(rows, name))
     return {name: np.concatenate(values) if values else np.zeros(0)
             for name, values in parts.items()}
-
-
-def _text(raw: npt.NDArray[Any], index: Ints, encoding: str,
-          convert: Any = None) -> pl.Series:
-    """Decode an EBCDIC column once per distinct value, then spread it by ``index``.
-
-    Fields of 8 bytes or less are compared as integers (a fast sort); longer
-    ones as byte strings.
-    """
-    width = raw.dtype.itemsize
-    if width <= 8 and raw.size:
-        padded = np.zeros((raw.size, 8), dtype=np.uint8)
-        padded[:, :width] = np.ascontiguousarray(raw).view(np.uint8).reshape(raw.size, width)
-        _, first, inverse = np.unique(padded.view(np.uint64).reshape(-1),
-                                         return_index=True, return_inverse=True)
-        uniq = raw[first]
-    else:
-        uniq, inverse = np.unique(raw, return_inverse=True)
-    texts = [u.decode(encoding, errors="replace").strip(" \x00") or None
-             for u in uniq.tolist()]  # a blank field is null, as in a listing
-    if convert is not None:
-        texts = [convert(t) for t in texts]
-    return pl.Series(texts, dtype=pl.String).gather(inverse.reshape(-1)[index])
 
 
 def _masked(mask: npt.ArrayLike, values: npt.ArrayLike | pl.Series) -> pl.Series:
@@ -227,10 +205,10 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
     is_rt = is_goal("average_response") | is_goal("percentile_response")
     service = ~report_class[rec]
     velocity_samples = col["R723CTOU"] + col["R723CTOT"]
-    text = {name: _text(wms[name], rec, encoding)
+    text = {name: text_column(wms[name], rec, encoding)
             for name in ("R723MNSP", "R723MWNM", "R723MCNM", "R723MCDE")}
-    system = _text(head["SMFSID"], rec, encoding)
-    sysplex = _text(prod["SMF72XNM"], rec, encoding)
+    system = text_column(head["SMFSID"], rec, encoding)
+    sysplex = text_column(prod["SMF72XNM"], rec, encoding)
     start = (date.astype("datetime64[us]") + tod.astype("timedelta64[s]"))[rec]
     csrv = col["R723CSRV"]
     rg_name = pl.Series([None] * rec.size, dtype=pl.String)
@@ -238,13 +216,13 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
     if has_rg.any():
         starts = np.where(has_rg, batch.starts + trip["RGS"], batch.starts)
         rgs = f72.RGS.gather(batch.data, starts, available=np.where(has_rg, trip["RGL"], 0))
-        rg_name = _masked(has_rg[rec], _text(rgs["R723GGNM"], rec, encoding))
+        rg_name = _masked(has_rg[rec], text_column(rgs["R723GGNM"], rec, encoding))
     columns: dict[str, object] = {
         "source": pl.Series([source], dtype=pl.String).gather(np.zeros(rec.size, np.int64)),
         "source_format": pl.Series([SOURCE_FORMAT], dtype=pl.String).gather(
             np.zeros(rec.size, np.int64)),
         "sysplex": sysplex, "system": system,
-        "zos_release": _text(prod["SMF72MVS"], rec, encoding, _release),
+        "zos_release": text_column(prod["SMF72MVS"], rec, encoding, zos_release),
         "interval_start": start, "interval_seconds": secs,
         "policy": text["R723MNSP"], "workload": text["R723MWNM"],
         "class_kind": pl.Series(["service", "report"]).gather(
@@ -317,15 +295,6 @@ def _frame(columns: dict[str, object]) -> pl.DataFrame:
         else:
             series.append(pl.Series(name, value))  # type: ignore[arg-type]
     return WORKLOAD.conform(pl.DataFrame(series))
-
-
-def _release(mvs: str | None) -> str | None:
-    """'ZV020400' -> 'V2R4' (as RMF prints the release); anything else as it is."""
-    # isascii: a damaged byte can decode to a digit int() refuses ('¹' of cp037 0xDA).
-    if mvs and len(mvs) >= 6 and mvs.startswith("ZV") and mvs[2:6].isascii() \
-            and mvs[2:6].isdigit():
-        return f"V{int(mvs[2:4])}R{int(mvs[4:6])}"
-    return mvs or None
 
 
 def _distribution(batch: Batch, trip: dict[str, Ints], rec: Ints, col: dict[str, F],

@@ -18,7 +18,7 @@ import polars as pl
 
 from zperf.formats.driver.jmeter_csv import DEFAULT_COLUMNS
 from zperf.formats.driver.request_csv import COLUMNS as REQUEST_COLUMNS
-from zperf.formats.driver.times import strftime_pattern
+from zperf.formats.timestamps import strftime_pattern
 
 #: (message id, label, driver column, format) in the engine's order.
 IWL_LINES: tuple[tuple[str, str, str, str], ...] = (

@@ -28,8 +28,8 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from zperf.formats.driver.times import parse as parse_times
 from zperf.formats.tally import Tally
+from zperf.formats.timestamps import parse as parse_times
 
 CHUNK = 1 << 26  # bytes scanned at a time (bounds the scan's temporary memory)
 SEPARATORS = ",;\t|"
@@ -293,7 +293,7 @@ def typed_rows(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Seque
 
     The good rows keep the converted ``kinds`` columns plus the time stamp of
     ``time_column`` parsed into ``time_name`` (``pattern`` and ``timezone`` as
-    for :func:`zperf.formats.driver.times.parse`).  A bad row is given by its
+    for :func:`zperf.formats.timestamps.parse`).  A bad row is given by its
     position in ``frame`` and one problem: its time stamp's if that does not
     read, else its first value's.
     """

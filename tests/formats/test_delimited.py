@@ -7,7 +7,7 @@ import datetime as dt
 
 import polars as pl
 
-from zperf.formats.driver import delimited as text
+from zperf.formats import delimited as text
 
 
 def test_good_rows_keep_their_values_and_time_bad_rows_one_problem_each() -> None:
