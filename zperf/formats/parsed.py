@@ -67,7 +67,7 @@ def _conformed(frame: pl.DataFrame, name: str, file: str) -> pl.DataFrame:
 
 def _counted(file: str, rows: int) -> Tally:
     tally = Tally(file)
-    tally.read = tally.parsed = rows
+    tally.count(parsed=rows)
     return tally
 
 

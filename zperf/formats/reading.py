@@ -164,8 +164,10 @@ def read(
                 got, tally = TEXT_KIND[chosen].read(whole, name, on_error)
                 if kind is None and chosen in RMF_REPORTS:
                     for other in companions(whole, chosen):
-                        extra.append(TEXT_KIND[other].read(whole, name, on_error))
-                        extra[-1][1].kind = other
+                        more, seen = TEXT_KIND[other].read(whole, name, on_error)
+                        labelled = Tally(name, on_error, kind=other)  # named in messages
+                        labelled.merge(seen)
+                        extra.append((more, labelled))
             else:
                 tick = progress(name, size) if progress else None
                 got, tally = read_smf(cast(BinaryIO, _Guarded(data, name)), name,

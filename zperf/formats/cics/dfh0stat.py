@@ -70,8 +70,7 @@ def read_dfh0stat(data: bytes, file: str,
             entries.finish()
             connection.finish()
             report, titled = "", True
-            tally.read += 1
-            tally.other += 1
+            tally.count(other=1)
             others[text] = others.get(text, 0) + 1
             continue
         if report == CONNECTION_TITLE:

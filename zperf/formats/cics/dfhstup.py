@@ -97,8 +97,7 @@ class _Reader:
         elif (other := OTHER.match(text)) is not None:
             self.connection.finish()
             self.section = None
-            self.tally.read += 1
-            self.tally.other += 1
+            self.tally.count(other=1)
             name = other.group(1).strip().upper()
             self.others[name] = self.others.get(name, 0) + 1
         elif self.connection.current is not None:
@@ -154,7 +153,6 @@ class _Reader:
         return columns
 
     def _row(self, line: Line, tokens: list[str], columns: list[str]) -> None:
-        self.tally.read += 1
         if len(tokens) != len(columns):
             self.tally.problem(f"DB2ENTRY row has {len(tokens)} values for {len(columns)} "
                                "columns", line=line.number, offset=line.offset,
@@ -175,7 +173,7 @@ class _Reader:
             values["entry_name"] = None
         key = (*self.where.values(), values.get("entry_name"), total)
         self.rows.setdefault(key, {**self.where, "is_total": total}).update(values)
-        self.tally.parsed += 1
+        self.tally.count(parsed=1)
 
     def frames(self) -> dict[str, pl.DataFrame]:
         self.connection.finish()

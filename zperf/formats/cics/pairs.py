@@ -182,13 +182,12 @@ class Blocks:
 
     def start(self, base: Mapping[str, Any]) -> None:
         self.finish()
-        self.tally.read += 1
         self.current, self.bad = dict(base), False
 
     def finish(self) -> None:
         if self.current is not None and not self.bad:
             self.rows.append(self.current)
-            self.tally.parsed += 1
+            self.tally.count(parsed=1)
         self.current = None
 
     def feed(self, line: Line, base: Mapping[str, Any]) -> None:

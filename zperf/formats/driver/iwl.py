@@ -150,17 +150,13 @@ class _Runs:
         text = line.text
         if not text.strip():
             return
-        self.tally.read += 1
         try:
             used = self._line(text)
         except _BadValueError as bad:
             self.tally.problem(f"IWL engine output: {bad}", line=line.number,
                                offset=line.offset, raw=text.encode())
             return
-        if used:
-            self.tally.parsed += 1
-        else:
-            self.tally.other += 1
+        self.tally.count(parsed=int(used), other=int(not used))
 
     def _line(self, text: str) -> bool:
         status = STATUS.match(text)

@@ -119,9 +119,7 @@ def read_jmeter_csv(
         timezone=timezone, transactions=transactions)
     bad = [(int(rows.index[i]), reason) for i, reason in problems]
     text.report(tally, data, rows, rows.problems + bad, "JMeter sample")
-    tally.read = rows.read
-    tally.other = rows.blank + repeats
-    tally.parsed = tally.read - tally.skipped - tally.other
+    tally.count(parsed=samples.height, other=rows.blank + repeats)
     if samples.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,

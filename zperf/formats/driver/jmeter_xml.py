@@ -118,8 +118,7 @@ def read_jmeter_xml(
                          line=1, offset=0)
     frame = pl.DataFrame({k: pl.Series(k, v, dtype=pl.String) for k, v in got.columns.items()})
     if frame.height == 0 and broken is None:
-        tally.other = got.nested
-        tally.read = got.nested
+        tally.count(other=got.nested)
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     for needed in ("timeStamp", "elapsed"):
         if needed not in frame.columns:
@@ -135,11 +134,8 @@ def read_jmeter_xml(
         tally.problem(f"JMeter sample: {reason}", record=row + 1, line=got.lines[row],
                       offset=got.offsets[row])
     if broken is not None:
-        tally.read += 1
         tally.problem(broken[0], record=len(got.lines) + 1, line=broken[1], offset=broken[2])
-    tally.read += len(got.lines) + got.nested
-    tally.other = got.nested
-    tally.parsed = tally.read - tally.skipped - tally.other
+    tally.count(parsed=samples.height, other=got.nested)
     if samples.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,

@@ -85,9 +85,7 @@ def read_driver_csv(
                                      pattern=timestamp_format, timezone=timezone)
     bad = [(int(rows.index[i]), r) for i, r in problems]
     text.report(tally, data, rows, rows.problems + bad, "request")
-    tally.read = rows.read
-    tally.other = rows.blank
-    tally.parsed = tally.read - tally.skipped - tally.other
+    tally.count(parsed=good.height, other=rows.blank)
     if good.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     label = pl.col("label") if "label" in good.columns else pl.lit(None, dtype=pl.String)

@@ -92,10 +92,8 @@ def read_ims_pa_csv(data: bytes, file: str, on_error: OnError = "raise", *,
         False)
     bad = [(int(rows.index[i]), r) for i, r in enumerate(reason.to_list()) if r is not None]
     text.report(tally, data, rows, rows.problems + bad, "IMS PA row")
-    tally.read = rows.read + skipped_lines
-    tally.other = rows.blank + skipped_lines + int(repeated.sum())
-    tally.parsed = tally.read - tally.skipped - tally.other
     frame = frame.filter(reason.is_null() & ~repeated)
+    tally.count(parsed=frame.height, other=rows.blank + skipped_lines + int(repeated.sum()))
     return {"ims_transit": frame}, tally
 
 

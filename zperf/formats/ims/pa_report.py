@@ -200,8 +200,7 @@ class _Reader:
 
     def _end_page(self) -> None:
         if self.other_page:
-            self.tally.read += 1
-            self.tally.other += 1
+            self.tally.count(other=1)
         self.other_page = False
 
     def line(self, line: Line) -> None:
@@ -246,7 +245,6 @@ class _Reader:
 
     def _data(self, line: Line) -> None:
         assert self.page is not None
-        self.tally.read += 1
         try:
             row = _row(self.page, line.text)
         except _BadLineError as bad:
@@ -254,7 +252,7 @@ class _Reader:
                                offset=line.offset, raw=line.text.encode())
             return
         if row is None:
-            self.tally.other += 1
+            self.tally.count(other=1)
             return
         page = self.page
         filled = sum(1 for k, v in row.items()
@@ -265,7 +263,7 @@ class _Reader:
                                raw=line.text.encode())
             return
         page.filled = max(page.filled, filled)
-        self.tally.parsed += 1
+        self.tally.count(parsed=1)
         seconds = (page.end - page.start).total_seconds() if page.start and page.end else None
         if row.get("tran_per_sec") is None and seconds and row.get("tran_count") is not None:
             row["tran_per_sec"] = row["tran_count"] / seconds

@@ -199,14 +199,12 @@ class _Reader:
 
     def _other_section(self) -> None:
         """A section of another report: counted, and the CPU report just read ends."""
-        self.tally.read += 1
-        self.tally.other += 1
+        self.tally.count(other=1)
         self.last = None
 
     def _section(self, lines: list[Line]) -> None:
         if not lines:
             return
-        self.tally.read += 1
         title = lines[0].text
         last, self.last = self.last, None
         try:
@@ -220,10 +218,7 @@ class _Reader:
             self.tally.problem(f"CPU ACTIVITY report: {bad.what}", line=bad.line.number,
                                offset=bad.line.offset)
             return
-        if used:
-            self.tally.parsed += 1
-        else:
-            self.tally.other += 1
+        self.tally.count(parsed=int(used), other=int(not used))
 
     @staticmethod
     def _header(lines: list[Line], patterns: dict[str, re.Pattern[str]]) -> dict[str, str]:

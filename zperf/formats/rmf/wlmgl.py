@@ -92,10 +92,10 @@ def _pieces(data: bytes, tally: Tally, piece_bytes: int) -> Iterator[tuple[Listi
         final = end >= len(data)
         listing = listing_table(data[start:end], asa=asa, first_number=number,
                                 first_offset=start)
-        counts = (tally.read, tally.other)
+        mark = tally.checkpoint()
         found = walk(listing, tally, header=header, memo=memo, final=final)
         if not final and found.cut is None:  # one block so far: a larger piece
-            tally.read, tally.other = counts
+            tally.rollback(mark)
             size *= 2
             continue
         yield listing, found
@@ -140,7 +140,7 @@ class _Builder:
                 .drop("header", "key", "goal"))
         if self.values.height:
             fast = fast.join(self.values.rename({"block": "_block"}), on="_block", how="left")
-        self.tally.parsed += fast.height
+        self.tally.settle(parsed=fast.height)
         slow_rows, slow_buckets = self._again()
         frames = [fast] + ([pl.DataFrame(slow_rows, infer_schema_length=None)] if slow_rows
                            else [])
@@ -220,10 +220,13 @@ class _Builder:
             for line in self.listing.lines(np.arange(first, end)):
                 careful.feed(line)
             careful.close(at_end=found.at_end and block == found.blocks - 1)
+            # The walk handed this block on: the careful reader's verdict settles it
+            # (the other records of its lines were counted by the walk).
             tally.warnings += scratch.warnings
-            tally.problems += scratch.problems
-            tally.skipped += scratch.skipped
-            tally.parsed += scratch.parsed
+            for p in scratch.problems:
+                tally.problem(p.reason, record=p.record, offset=p.offset, raw=p.raw,
+                              line=p.line, handed_on=True)
+            tally.settle(parsed=scratch.parsed)
             if careful.rows:
                 rows.append({**careful.rows[0], "_block": block})
                 for number, (limit, count) in enumerate(careful.buckets[0], start=1):

@@ -116,8 +116,7 @@ class Reader:
             if line.new_page or squeezed.strip("-").endswith("ACTIVITY"):
                 self.close()
                 if not self.other_report:
-                    self.tally.read += 1
-                    self.tally.other += 1
+                    self.tally.count(other=1)
                 self.other_report = True
                 return
         if self.other_report:
@@ -126,13 +125,13 @@ class Reader:
             keys = split_keys(text)
             if "POLICY" in keys or "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
                 self.close()
-                self.tally.read += 1
                 self.raw_section = False
                 if "SERVICE CLASS" in keys or "REPORT CLASS" in keys:
+                    self.tally.hand_on(1)  # settled when the block closes
                     self.block = _Block(line, self.header, keys, index=len(self.blocks))
                     self.blocks.append(self.block)
                 else:  # a workload or policy summary: not a class period
-                    self.tally.other += 1
+                    self.tally.count(other=1)
                 self.groups = []
             elif self.block is not None:
                 self.block.keys.update(keys)
@@ -323,7 +322,7 @@ class Reader:
             assert block.error_line is not None
             raw = block.error_line.text.encode() if self.tally.on_error == "keep" else None
             self.tally.problem(block.error, line=block.error_line.number,
-                               offset=block.error_line.offset, raw=raw)
+                               offset=block.error_line.offset, raw=raw, handed_on=True)
             return
         if block.extra_distributions:
             self.tally.warnings.append(
@@ -338,9 +337,10 @@ class Reader:
             self.rows.append(self._row(block))
             self.buckets.append(block.buckets)
         except ValueError as exc:
-            self.tally.problem(str(exc), line=block.line.number, offset=block.line.offset)
+            self.tally.problem(str(exc), line=block.line.number, offset=block.line.offset,
+                               handed_on=True)
             return
-        self.tally.parsed += 1
+        self.tally.settle(parsed=1)
 
     def _header_values(self, h: PageHeader) -> dict[str, Any]:
         """Row values from a page header (the same for every class under it)."""

@@ -44,7 +44,7 @@ from zperf.formats.rmf.wlmgl_lines import (
     describe,
     line_kinds,
 )
-from zperf.formats.tally import Tally
+from zperf.formats.tally import Checkpoint, Tally
 
 
 @dataclass
@@ -71,7 +71,7 @@ class Walk:
     raw_runs: list[tuple[int, int, int]] = field(default_factory=list)
     distribution_titles: list[tuple[int, int]] = field(default_factory=list)
     kinds: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
-    counts: list[tuple[int, int]] = field(default_factory=list)  # tally before each block
+    counts: list[Checkpoint] = field(default_factory=list)  # tally before each block
     limit: int = 0  # blocks of this piece to read: all but a block carried to the next piece
     cut: int | None = None  # line index where the next piece starts (not final)
     _buckets: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
@@ -189,7 +189,7 @@ class _Walker:
         elif out.blocks >= 2:
             out.limit = out.blocks - 1
             out.cut = out.start[-1]
-            self.tally.read, self.tally.other = out.counts[-1]
+            self.tally.rollback(out.counts[-1])
         return out
 
     def _gap(self, first: int, end: int) -> None:
@@ -237,8 +237,7 @@ class _Walker:
         elif step == STEP_OTHER_PAGE:
             self._close(index)
             if not self.other_report:
-                self.tally.read += 1
-                self.tally.other += 1
+                self.tally.count(other=1)
             self.other_report = True
         elif self.other_report:
             return
@@ -266,13 +265,13 @@ class _Walker:
             return
         self._close(index)
         if info.keys_kind == OPENS_CLASS:
-            out.counts.append((self.tally.read, self.tally.other))
-        self.tally.read += 1
+            out.counts.append(self.tally.checkpoint())
         self.raw_section = False
         if info.keys_kind == OPENS_CLASS:
+            self.tally.hand_on(1)  # settled by the builder, row or problem
             self._open(index, info.keys)
         else:
-            self.tally.other += 1
+            self.tally.count(other=1)
         self.band = ()
 
     def _rest(self, index: int, info: LineInfo) -> None:

@@ -58,25 +58,25 @@ class BrokenRecords:
             rao = struct.unpack_from(">I", record, prs + _RAO)[0]
             if prs + rao + 16 > length:
                 tally.problem(f"reassembly area at +0x{prs + rao:X} lies outside the record",
-                              record=number, offset=offset, raw=record)
+                              record=number, offset=offset, raw=record, handed_on=True)
                 continue
             count, sequence = struct.unpack_from(">HH", record, prs + rao)
             rio, ril, rin = struct.unpack_from(">IHH", record, prs + rao + 4)
             if rin and (ril < 4 or prs + rao + rio + rin * ril > length):
                 tally.problem(f"reassembly information blocks at +0x{prs + rao + rio:X} "
                               f"({rin} of {ril} bytes) lie outside the record",
-                              record=number, offset=offset, raw=record)
+                              record=number, offset=offset, raw=record, handed_on=True)
                 continue
             if not 1 <= sequence <= count:
                 tally.problem(f"broken record says it is piece {sequence} of {count}",
-                              record=number, offset=offset, raw=record)
+                              record=number, offset=offset, raw=record, handed_on=True)
                 continue
             sections = max((struct.unpack_from(">H", record, prs + rao + rio + i * ril)[0]
                             for i in range(rin)), default=0)
             if sections > MAX_SECTIONS:  # a damaged count would make a huge logical record
                 tally.problem(f"reassembly information says the original record had "
                               f"{sections} sections of one kind (at most {MAX_SECTIONS})",
-                              record=number, offset=offset, raw=record)
+                              record=number, offset=offset, raw=record, handed_on=True)
                 continue
             # The same class of the same interval on the same system: header SID,
             # interval date and time, class name and kind.
@@ -85,14 +85,14 @@ class BrokenRecords:
             pieces = self.pending.setdefault(key, [])
             if any(p.sequence == sequence for p in pieces):
                 tally.problem(f"broken record piece {sequence} of {count} appears twice",
-                              record=number, offset=offset, raw=record)
+                              record=number, offset=offset, raw=record, handed_on=True)
                 continue
             pieces.append(_Piece(sequence, count, record, number, offset))
             if len(pieces) == count:
                 del self.pending[key]
                 pieces.sort(key=lambda p: p.sequence)
                 self.ready.append((_combine(pieces), pieces[0].number, pieces[0].offset))
-                tally.parsed += count - 1  # the combined record counts once when decoded
+                tally.settle(parsed=count - 1)  # the combined record is settled when decoded
 
     def take(self) -> Batch | None:
         """The logical records completed so far, as a batch (or None)."""
@@ -109,7 +109,7 @@ class BrokenRecords:
             for p in pieces:
                 tally.problem(f"broken record piece {p.sequence} of {p.count}: piece(s) "
                               f"{', '.join(map(str, missing))} never came", record=p.number,
-                              offset=p.offset, raw=p.record)
+                              offset=p.offset, raw=p.record, handed_on=True)
         self.pending.clear()
 
 

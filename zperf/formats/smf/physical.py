@@ -114,13 +114,11 @@ class _Walker:
         return pos
 
     def _bad(self, reason: str, offset: int, raw: bytes | None = None) -> None:
-        self.tally.read += 1
-        self.tally.problem(reason, record=self.tally.read, offset=offset, raw=raw)
+        self.tally.problem(reason, record=self.tally.read + 1, offset=offset, raw=raw)
 
     def _close_span(self, why: str) -> None:
         if self.span is not None:
             span, self.span = self.span, None
-            self.tally.read += 1
             self.tally.problem(why, record=self.span_number, offset=self.span_offset,
                                raw=b"".join(span))
 
@@ -143,12 +141,12 @@ class _Walker:
         if seg == 2:
             body = b"".join(self.span)
             self.span = None
-            self.tally.read += 1
             record = U16.pack(min(len(body) + 4, 0xFFFF)) + b"\x00\x00" + body
             if self._is_wanted(record, 0, len(record)):
+                self.tally.hand_on(1)
                 self.spanned_done.append((record, self.tally.read, self.span_offset))
             else:
-                self.tally.other += 1
+                self.tally.count(other=1)
 
     # -- the hot loop --------------------------------------------------
 
@@ -162,40 +160,40 @@ class _Walker:
         unpack = RDW.unpack_from
         wanted = self.wanted
         tally = self.tally
-        read = other = 0  # local counters: attribute updates cost in this loop
+        wanted_n = other = 0  # local counters: attribute updates cost in this loop
         try:
             while pos + 4 <= end:
                 length, seg, zero = unpack(data, pos)
                 if length < 5 or zero or seg > 3 or length > MAX_DESCRIPTOR:
-                    tally.read += read
-                    tally.other += other
-                    read = other = 0
+                    tally.hand_on(wanted_n)
+                    tally.count(other=other)
+                    wanted_n = other = 0
                     return self._bad_descriptor(data, pos, end, base, in_block, length)
                 if pos + length > end:
                     if in_block:
-                        tally.read += read
-                        tally.other += other
-                        read = other = 0
+                        tally.hand_on(wanted_n)
+                        tally.count(other=other)
+                        wanted_n = other = 0
                         self._bad(f"BDW/RDW mismatch: the record at 0x{base + pos:X} is "
                                   f"{length} bytes but its block ends at 0x{base + end:X}",
                                   base + pos, data[pos:end])
                         return end
                     return pos
                 if seg == 0 and self.span is None:
-                    read += 1
                     rtype = data[pos + 5] if length >= 6 else -1
                     if rtype in wanted and (
                             (subtypes := wanted[rtype]) is None
                             or (length >= 24 and data[pos + 4] & 0x40
                                 and (data[pos + 22] << 8 | data[pos + 23]) in subtypes)):
+                        wanted_n += 1
                         out.append(pos)
-                        numbers.append(tally.read + read)
+                        numbers.append(tally.read + wanted_n + other)
                     else:
                         other += 1
                 else:
-                    tally.read += read
-                    tally.other += other
-                    read = other = 0
+                    tally.hand_on(wanted_n)
+                    tally.count(other=other)
+                    wanted_n = other = 0
                     if seg == 0:
                         self._close_span(f"spanned record has no last segment (a complete "
                                          f"record follows at offset 0x{base + pos:X})")
@@ -203,8 +201,8 @@ class _Walker:
                     self._segment(data, pos, length, seg, base)
                 pos += length
         finally:
-            tally.read += read
-            tally.other += other
+            tally.hand_on(wanted_n)
+            tally.count(other=other)
         if in_block and pos != end:
             self._bad(f"BDW/RDW mismatch: {end - pos} bytes left over at the end of the block "
                       f"(too few for a record descriptor)", base + pos, data[pos:end])

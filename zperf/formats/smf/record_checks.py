@@ -53,7 +53,7 @@ class Checks:
         for i in sorted(self.reasons):
             start, length = int(b.starts[i]), int(b.lengths[i])
             tally.problem(self.reasons[i], record=int(b.numbers[i]), offset=int(b.offsets[i]),
-                          raw=bytes(b.data[start : start + length]))
+                          raw=bytes(b.data[start : start + length]), handed_on=True)
 
 
 def subset(batch: Batch, keep: npt.NDArray[np.bool_]) -> Batch:

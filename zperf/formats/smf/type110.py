@@ -55,7 +55,7 @@ class Type110Decoder:
             owners += [(applid, when)] * len(stats)
             conns += global_stats
             conn_owners += [(applid, when)] * len(global_stats)
-            self.tally.parsed += 1
+            self.tally.settle(parsed=1)
         if entries:
             self.frames.append(self._frame(entries, owners))
         if conns:
@@ -65,7 +65,7 @@ class Type110Decoder:
               offset: int) -> tuple[str | None, Any, list[bytes], list[bytes]] | None:
         def bad(why: str) -> None:
             self.tally.problem(f"SMF 110.2 record: {why}", record=number, offset=offset,
-                               raw=record)
+                               raw=record, handed_on=True)
 
         if len(record) < f110.HEADER.size:
             bad(f"{len(record)} bytes, shorter than its {f110.HEADER.size}-byte header")

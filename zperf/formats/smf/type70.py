@@ -121,7 +121,7 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
     check_cores(sec.cores, sec.o_rec, sec.o_pos, trip, checks)
     checks.report(tally)
     keep = checks.ok
-    tally.parsed += int(keep.sum())
+    tally.settle(parsed=int(keep.sum()))
     if not keep.any():
         return empty(CPU), empty(CPU_LPAR)
     if not keep.all():  # decode the good records again, on their own

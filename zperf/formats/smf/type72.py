@@ -140,7 +140,7 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
     periods_ok = check_periods(batch, trip, checks)
     checks.report(tally)
     keep = checks.ok & periods_ok
-    tally.parsed += int(keep.sum())
+    tally.settle(parsed=int(keep.sum()))
     if not keep.any():
         return WORKLOAD.empty(), DISTRIBUTION.empty()
     sub = {k: v[keep] for k, v in trip.items()}
