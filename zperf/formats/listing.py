@@ -19,6 +19,8 @@ import numpy.typing as npt
 import polars as pl
 import pyarrow as pa
 
+from zperf.formats.encodings import DEFAULT_ENCODING
+
 ASA_CODES = frozenset(" 01-+")
 
 
@@ -60,10 +62,10 @@ def _has_asa_column(lines: list[bytes]) -> bool:
     return any(ln[:1] in (b"1", b"0", b"-") for ln in body)
 
 
-def ebcdic_as_utf8(data: bytes) -> bytes:
-    """An EBCDIC listing as UTF-8 text; EBCDIC new line (X'15') and line feed
-    (X'25') both end a line."""
-    return data.decode("cp037", errors="replace").replace("\x85", "\n").encode("utf-8")
+def ebcdic_as_utf8(data: bytes, encoding: str = DEFAULT_ENCODING) -> bytes:
+    """An EBCDIC listing as UTF-8 text, in the code page ``encoding``; EBCDIC
+    new line (X'15') and line feed (X'25') both end a line."""
+    return data.decode(encoding, errors="replace").replace("\x85", "\n").encode("utf-8")
 
 
 def has_asa_column(data: bytes) -> bool:

@@ -22,6 +22,7 @@ import polars as pl
 
 from zperf.errors import InputError, UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
+from zperf.formats.listing import ebcdic_as_utf8, listing_encoding
 from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
 from zperf.formats.registry import (
     KINDS,
@@ -161,6 +162,8 @@ def read(
                 got, tally = read_parsed_binary(head + _Guarded(data, name).read(), name)
             elif chosen in TEXT_KIND:
                 whole = head + _Guarded(data, name).read()
+                if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
+                    whole = ebcdic_as_utf8(whole, encoding)
                 got, tally = TEXT_KIND[chosen].read(whole, name, on_error)
                 if kind is None and chosen in RMF_REPORTS:
                     for other in companions(whole, chosen):

@@ -344,3 +344,17 @@ def test_every_writer_layout_reads_back(layout: str) -> None:
     for column in ("trans_ended", "resp_actual_ms", "resp_std_dev_ms", "cpu_seconds",
                    "appl_cp_pct", "class_name", "period"):
         assert again[column].to_list() == reference[column].to_list(), (layout, column)
+
+
+@pytest.mark.parametrize(("encoding", "other"), [("cp1047", "cp037"), ("cp037", "cp1047")])
+def test_an_ebcdic_listing_is_read_in_the_code_page_given(tmp_path: Path, encoding: str,
+                                                          other: str) -> None:
+    """'[' and '^' sit at different code points in cp037 and cp1047: only the code
+    page the listing was written in gives the description back."""
+    text = V2R4.decode().replace("All CICS regions", "All CICS [prod^1]")
+    path = tmp_path / "wlmgl.ebcdic"
+    path.write_bytes(text.replace("\n", "\x85").encode(encoding))
+    right = read([str(path)], encoding=encoding).tables["workload"]
+    wrong = read([str(path)], encoding=other).tables["workload"]
+    assert "All CICS [prod^1]" in right["description"].to_list()
+    assert "All CICS [prod^1]" not in wrong["description"].to_list()
