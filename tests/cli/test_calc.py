@@ -188,7 +188,7 @@ def test_bad_files_are_one_line_errors(capsys: Capture, tmp_path: Path) -> None:
 
 def test_fit_and_delta_read_their_csv_as_text(tmp_path: Path) -> None:
     """The helper both share keeps every cell as written; each decides what a number is."""
-    from zperf.cli.calc_commands.csv_input import read_csv
+    from zperf.runs.measurements import read_csv
     from zperf.errors import InputError
 
     (tmp_path / "runs.csv").write_text("# 004 Table 18\nMetric,IMS 14\nITR,\"1,916.59\"\n"
