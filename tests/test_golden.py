@@ -227,6 +227,31 @@ def test_compare(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: 
            str(runs / "ims15-fast-path")], runs)
 
 
+def test_analyze_and_compare_skip_damaged_records(capsys: pytest.CaptureFixture[str],
+                                                  update_golden: bool, tmp_path: Path) -> None:
+    """analyze and compare tell skipped records as parse does, write --errors, exit 1."""
+    damaged = tmp_path / "damaged.smf"
+    data = bytearray((ROOT / "samples/smf/paper-figures.smf").read_bytes())
+    data[3286 + 28 : 3286 + 36] = b"\xff" * 8  # as in test_parse_damaged_dump
+    damaged.write_bytes(bytes(data))
+    errors = tmp_path / "errors.csv"
+    run = ["--system", "SYSB", "--transactions", "BATCHMED", "--cps", "2"]
+    _case(capsys, update_golden, "analyze-damaged-skip.txt",
+          ["analyze", "--to", "csv", "--on-error", "skip", "--errors", str(errors), *run,
+           str(damaged)], tmp_path)
+    compare("analyze-damaged-skip-errors.csv", scrub(errors.read_text(), tmp_path),
+            update_golden)
+    for name, source in (("whole", ROOT / "samples/smf/paper-figures.smf"),
+                         ("damaged", damaged)):
+        (tmp_path / f"{name}.toml").write_text(
+            f'sources = ["{source}"]\nsystems = ["SYSB"]\ntransactions = ["BATCHMED"]\n'
+            "cps = 2\n")
+    _case(capsys, update_golden, "compare-damaged-skip.txt",
+          ["compare", "--to", "csv", "--on-error", "skip", "--errors", str(errors),
+           str(tmp_path / "whole.toml"), str(tmp_path / "damaged.toml")], tmp_path)
+    assert errors.read_text().count("\n") == 2  # the header and the damaged record
+
+
 @pytest.mark.parametrize("args", CALC)
 def test_calc(capsys: pytest.CaptureFixture[str], update_golden: bool, args: str) -> None:
     _case(capsys, update_golden, _name("calc", args)[:100].removesuffix(".txt") + ".txt",

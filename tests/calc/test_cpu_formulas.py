@@ -136,6 +136,33 @@ def test_figure_4_general_cp_seconds() -> None:
     assert f.general_cp_seconds(10.0, 0.0, 4.0, specialty_speed_factor=2.0) == 2.0
 
 
+def test_general_cp_seconds_on_a_sub_capacity_machine() -> None:
+    """zIIP and zAAP seconds are normalized by their own factors (R723NFFS, R723NFFI / 256).
+
+    The bundled sample's SYSB interval (modeled, samples/smf/paper-figures.toml):
+    CPU 10 s, SRB 1 s, HST 0.2 s, IIP 0.5 s on zIIPs 569/256 times as fast as the CPs,
+    printed APPL% CP 3.362890625 over 300 s."""
+    cp = f.general_cp_seconds(10.0, 1.0, 0.5, hst_seconds=0.2,
+                              specialty_speed_factor=569 / 256)
+    assert f.appl_pct(cp, 300.0) == 3.362890625
+    assert f.general_cp_seconds(10.0, 0.0, 1.0, aap_seconds=1.0, specialty_speed_factor=2.0,
+                                zaap_speed_factor=1.5) == 6.5
+    assert f.general_cp_seconds(10.0, 0.0, 1.0, aap_seconds=1.0,
+                                specialty_speed_factor=2.0) == 6.0  # one factor for both
+
+
+def test_busy_estimated_from_appl_pct() -> None:
+    """Σ APPL% over the engines: numbers, arrays and a polars aggregation alike."""
+    assert f.busy_pct_from_appl([150.0, 150.0], 6) == 50.0
+    assert f.busy_pct_from_appl(np.array([150.0, 150.0]), 6) == 50.0
+    frame = pl.DataFrame({"lpar": ["A", "A", "B"], "appl_cp_pct": [150.0, 150.0, 30.0]})
+    busy = frame.group_by("lpar", maintain_order=True).agg(
+        f.busy_pct_from_appl(pl.col("appl_cp_pct"), 6).alias("busy"))
+    assert busy["busy"].to_list() == [50.0, 5.0]
+    with pytest.raises(UsageError, match="engines must be greater than 0"):
+        f.busy_pct_from_appl([10.0], 0)
+
+
 def test_cpu_ms_per_tran_from_seconds_and_from_appl_agree_on_figure_4() -> None:
     """000 §11 from the service seconds, and from APPL%, within the printed precision."""
     figure = FIGURES["paper003-figure4"]

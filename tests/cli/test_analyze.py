@@ -73,6 +73,20 @@ def test_analyze_a_run_folder(tmp_path: Path, capsys: Capture) -> None:
     assert [line.split(",")[0] for line in lines[1:]] == ["interval", "window"]
 
 
+def test_the_tables_for_people_go_whole_into_one_file(tmp_path: Path, capsys: Capture) -> None:
+    """--to table -o FILE holds the intervals and the window (the second table once
+    replaced the first), and --errors is written even when nothing was skipped."""
+    before, _ = _runs(tmp_path)
+    target, errors = tmp_path / "run.txt", tmp_path / "errors.csv"
+    code, out, err = run(capsys, "analyze", "--to", "table", "-o", str(target), "--errors",
+                         str(errors), str(before))
+    assert (code, out) == (0, ""), err
+    text = target.read_text()
+    assert "interval_start" in text and "ITR (tran/s)" in text
+    assert text.index("interval_start") < text.index("ITR (tran/s)")
+    assert errors.read_text() == "file,record,line,offset,reason,raw_hex\n"
+
+
 def test_compare_two_runs(tmp_path: Path, capsys: Capture) -> None:
     before, after = _runs(tmp_path)
     code, out, err = run(capsys, "compare", "--to", "json", str(before), str(after / "run.toml"))

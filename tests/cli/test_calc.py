@@ -160,6 +160,8 @@ def test_the_codepage_table(capsys: Capture) -> None:
     (["ziip-us", "--etr", "100", "--ziips", "2"], "--ziips and --busy go together"),
     (["soap-size", "--elements", "1", "--avg-name", "8", "--avg-data", "1",
       "--program-name-length", "9"], "--program-name-length must be at most 8"),
+    (["fit", "none.csv", "--x", "a", "--y", "b", "--where", "transport"],
+     "--where 'transport': write COLUMN=VALUE"),
 ])
 def test_bad_values_are_one_line_errors(capsys: Capture, args: list[str], message: str) -> None:
     code, out, err = run_cli(capsys, "calc", *args)
@@ -188,8 +190,8 @@ def test_bad_files_are_one_line_errors(capsys: Capture, tmp_path: Path) -> None:
 
 def test_fit_and_delta_read_their_csv_as_text(tmp_path: Path) -> None:
     """The helper both share keeps every cell as written; each decides what a number is."""
-    from zperf.cli.calc_commands.csv_input import read_csv
     from zperf.errors import InputError
+    from zperf.runs.measurements import read_csv
 
     (tmp_path / "runs.csv").write_text("# 004 Table 18\nMetric,IMS 14\nITR,\"1,916.59\"\n"
                                        "Busy,81.50%\n")
@@ -198,3 +200,20 @@ def test_fit_and_delta_read_their_csv_as_text(tmp_path: Path) -> None:
     assert frame.rows() == [("ITR", "1,916.59"), ("Busy", "81.50%")]
     with pytest.raises(InputError, match=r"none\.csv: cannot read the CSV: No such file"):
         read_csv(str(tmp_path / "none.csv"))
+
+
+def test_the_library_fits_a_file_and_compares_a_results_table() -> None:
+    """What zperf calc fit and delta print comes from zperf.runs.measurements."""
+    from zperf.errors import UsageError
+    from zperf.runs.measurements import compare_results_file, fit_file
+
+    raw = str(CALC / "paper002-raw-data.csv")
+    fit = fit_file(raw, "size_bytes", "path_length", {"transport": "http"})
+    assert fit.points == 8 and round(fit.per_unit, 2) == 20.31  # 002: multiplier 20
+    assert fit_file(raw, "size_bytes", "path_length").points == 24  # every transport
+    with pytest.raises(UsageError, match="has no column 'carrier'"):
+        fit_file(raw, "size_bytes", "path_length", {"carrier": "http"})
+    compared = compare_results_file(str(CALC / "paper004-table18.csv"), "IMS 14", "IMS 15")
+    rows = {row.metric: row for row in compared.rows}
+    assert (rows["CPU % Busy"].base, rows["CPU % Busy"].new) == (83.06, 81.50)  # '83.06%'
+    assert round(rows["ITR"].delta or 0, 2) == 1916.59 and compared.equivalent_itr is False

@@ -13,7 +13,7 @@ division would be meaningless.
 
 from __future__ import annotations
 
-from zperf.calc.quantity import Quantity, non_negative, positive
+from zperf.calc.quantity import Quantity, non_negative, positive, total
 
 # ---------------------------------------------------------------- RMF service times
 
@@ -32,18 +32,34 @@ def general_cp_seconds(cpu_seconds: Quantity, srb_seconds: Quantity = 0.0,
                        iip_seconds: Quantity = 0.0, *, rct_seconds: Quantity = 0.0,
                        iit_seconds: Quantity = 0.0, hst_seconds: Quantity = 0.0,
                        aap_seconds: Quantity = 0.0,
-                       specialty_speed_factor: Quantity = 1.0) -> Quantity:
-    """Seconds on general CPs: CPU + SRB + RCT + IIT + HST - (IIP + AAP) x speed factor.
+                       specialty_speed_factor: Quantity = 1.0,
+                       zaap_speed_factor: Quantity | None = None) -> Quantity:
+    """Seconds on general CPs: CPU + SRB + RCT + IIT + HST - IIP x factor - AAP x factor.
 
     RMF's SERVICE TIME CPU includes the time on zIIPs (and zAAPs) normalized to
     CP speed, so the general-CP part is what is left once the specialty seconds
     are taken out; this is what APPL% CP shows.  ``specialty_speed_factor`` is 1
     on full-speed processors (R723NFFS / 256 on sub-capacity models, where zIIPs
-    run faster than the CPs).  003 Figure 4: 64.307 + 0.007 - 45.320 = 18.994 s,
+    run faster than the CPs); it serves the zAAPs too unless ``zaap_speed_factor``
+    (R723NFFI / 256) is given.  003 Figure 4: 64.307 + 0.007 - 45.320 = 18.994 s,
     31.66 % of the minute; 000 Figure 2 (no zIIPs): 11.733 + 0.231 = 11.964 s, 19.94 %.
     """
+    zaap_factor = specialty_speed_factor if zaap_speed_factor is None else zaap_speed_factor
     return (cpu_seconds + srb_seconds + rct_seconds + iit_seconds + hst_seconds
-            - (iip_seconds + aap_seconds) * specialty_speed_factor)
+            - iip_seconds * specialty_speed_factor - aap_seconds * zaap_factor)
+
+
+def busy_pct_from_appl(appl_pcts: Quantity, engines: Quantity) -> Quantity:
+    """CPU % busy estimated from APPL%: the APPL% of all service classes over the engines.
+
+    APPL% is a percentage of one engine, so the service classes' APPL% CP
+    added up and divided by the LPAR's CPs is its busy, as far as RMF captured
+    the time (it reads low by the capture ratio; LPAR BUSY of the CPU activity
+    report is the measure when there is one).  ``appl_pcts`` is one value per
+    class: a list, an array or a polars expression (summed with ``.sum()``).
+    Two classes at APPL% CP 150 each on an LPAR of 6 CPs: 300 / 6 = 50 % busy.
+    """
+    return total(appl_pcts) / positive("engines", engines)
 
 
 def cpu_ms_per_tran(cpu_seconds: Quantity, interval_seconds: Quantity,
@@ -77,8 +93,8 @@ def service_us_per_tran(service_seconds: Quantity, transactions: Quantity) -> Qu
     number of transactions processed in that interval".  003 Figure 4: 45.320 s
     of zIIP for 88584 transactions is 511.60 µs.
     """
-    return non_negative("service seconds", service_seconds) * 1e6 / positive(
-        "transactions", transactions)
+    return non_negative("service seconds", service_seconds) * (
+        1e6 / positive("transactions", transactions))
 
 
 # ---------------------------------------------------------------- ETR, ITR, µs per transaction
@@ -106,7 +122,7 @@ def general_cpu_us_per_tran(cps: Quantity, cp_busy_pct: Quantity,
     The paper writes busy as a fraction (81.50 % is 0.8150).  Table 18, IMS 15:
     7 x 0.8150 x 1e6 / 98733.87 = 57.782.
     """
-    return (positive("CPs", cps) * (non_negative("CPU % busy", cp_busy_pct) / 100) * 1e6
+    return (positive("CPs", cps) * non_negative("CPU % busy", cp_busy_pct) / 100 * 1e6
             / positive("ETR", etr_per_sec))
 
 
@@ -117,7 +133,7 @@ def ziip_us_per_tran(ziips: Quantity, ziip_busy_pct: Quantity, etr_per_sec: Quan
     Table 15 gives the formula without and with the average thread density
     (AVG TD) of zIIPs running SMT-2; ``avg_thread_density`` = 1 is the first form.
     """
-    return (positive("zIIPs", ziips) * (non_negative("zIIP % busy", ziip_busy_pct) / 100)
+    return (positive("zIIPs", ziips) * non_negative("zIIP % busy", ziip_busy_pct) / 100
             * positive("AVG TD", avg_thread_density) * 1e6 / positive("ETR", etr_per_sec))
 
 

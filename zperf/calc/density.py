@@ -17,6 +17,7 @@ counters, so a file of any size takes the same memory.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -101,7 +102,9 @@ def content_density(stream: BinaryIO, name: str, *, count_whitespace: bool = Fal
 
 
 def content_density_of_file(path: str | Path, *, count_whitespace: bool = False) -> Density:
-    """Content density of the XML file at ``path``."""
+    """Content density of the XML file at ``path`` ('-': standard input)."""
+    if str(path) == "-":
+        return content_density(sys.stdin.buffer, "-", count_whitespace=count_whitespace)
     try:
         with Path(path).open("rb") as stream:
             return content_density(stream, str(path), count_whitespace=count_whitespace)

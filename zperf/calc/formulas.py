@@ -46,6 +46,7 @@ from zperf.calc.codepages import (
 )
 from zperf.calc.cpu import (
     appl_pct,
+    busy_pct_from_appl,
     cpu_ms_per_tran,
     cpu_ms_per_tran_from_appl,
     etr_per_sec,
@@ -108,6 +109,7 @@ __all__ = [
     "appl_pct",
     "average_busy_pct",
     "average_resp_ms",
+    "busy_pct_from_appl",
     "capacity_ratio",
     "ccsid",
     "codepage_cpu_ms",

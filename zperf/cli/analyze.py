@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
-import polars as pl
 
-from zperf import formats, report
-from zperf.cli.options import input_options, output_format, output_options
+from zperf import report
+from zperf.cli.options import input_options, output_format, output_options, tell_skipped
 from zperf.errors import UsageError
 from zperf.formats.tally import OnError
-from zperf.report.text import format_value
-from zperf.runs.analysis import Analysis, analyze, reduce_tables
-from zperf.runs.compare import run_table, verdict, with_deltas
-from zperf.runs.spec import RunSpec, load_runspec, runspec
-
-RUN_FILE = "run.toml"
+from zperf.report.runs import analysis_for_people, comparison_for_people
+from zperf.runs.analysis import PER_CHOICES
+from zperf.runs.compare import BASES
+from zperf.runs.run import analyze_run, compare_runs
+from zperf.runs.spec import RATE_SOURCES, RESPONSE_SOURCES
 
 
 def _groups(values: tuple[str, ...]) -> dict[str, list[str]]:
@@ -29,43 +28,6 @@ def _groups(values: tuple[str, ...]) -> dict[str, list[str]]:
     return groups
 
 
-def _spec(spec_path: str | None, sources: tuple[str, ...], **options: object) -> RunSpec:
-    if spec_path is None and len(sources) == 1 and Path(sources[0]).is_dir():
-        folder = sources[0]
-        spec_path, sources = str(Path(folder) / RUN_FILE), ()
-        if not Path(spec_path).exists():
-            raise UsageError(f"{folder}: a folder needs a {RUN_FILE} run description")
-    given = {k: v for k, v in options.items() if v not in (None, (), {})}
-    if sources:
-        given["sources"] = list(sources)
-    if spec_path is not None:
-        return load_runspec(spec_path, **given)
-    return runspec(**given)
-
-
-def _run(spec: RunSpec, kind: str | None, on_error: OnError, encoding: str) -> Analysis:
-    if not spec.sources:
-        raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
-                         "the run description)")
-    # File by file, keeping only what the run table needs: a month of dumps fits in memory.
-    kept: dict[str, list[pl.DataFrame]] = {}
-    for source in spec.sources:
-        result = formats.read([source], kind=kind, on_error=on_error, encoding=encoding,
-                              tables=("workload", "cpu", "driver_intervals", "ims_transit"))
-        for tally in result.tallies:
-            if tally.skipped:
-                click.echo(f"zperf: {tally.file}: {tally.skipped} records skipped "
-                           "(see zperf parse -v --errors)", err=True)
-        for name, frame in reduce_tables(result.tables, spec).items():
-            kept.setdefault(name, []).append(frame)
-    return analyze({name: pl.concat(frames) for name, frames in kept.items()}, spec)
-
-
-def _emit(frame: pl.DataFrame, fmt: str | None, output: str, table: str) -> None:
-    fmt, terminal = output_format(fmt, output)
-    report.render(frame, fmt, output, table=table, terminal=terminal)
-
-
 _RUN_OPTIONS = [
     click.option("--spec", "spec_path", type=click.Path(dir_okay=False),
                  help="Run description (TOML): sources, transactions, groups, systems, "
@@ -76,10 +38,10 @@ _RUN_OPTIONS = [
                       "service:NAME); repeat for several."),
     click.option("--etr", "etr_per_sec", type=float,
                  help="Transaction rate measured elsewhere (driver log, IMS PA), tran/s."),
-    click.option("--response-from", "response_from", type=click.Choice(["classes", "ims"]),
+    click.option("--response-from", "response_from", type=click.Choice(RESPONSE_SOURCES),
                  help="ims: the response time of IMS PA's total lines among the sources "
                       "(paper 004's Total IMS Response Time)."),
-    click.option("--rate-from", "rate_from", type=click.Choice(["classes", "driver"]),
+    click.option("--rate-from", "rate_from", type=click.Choice(RATE_SOURCES),
                  help="driver: count transactions from the driver log among the sources "
                       "(JMeter, request CSV), regrouped onto the RMF intervals."),
     click.option("--group", "groups", multiple=True, metavar="NAME=CLASS[,CLASS]",
@@ -105,7 +67,7 @@ def _run_options(func: click.decorators.FC) -> click.decorators.FC:
 @input_options
 @output_options
 @_run_options
-@click.option("--per", type=click.Choice(["both", "interval", "window"]), default="both",
+@click.option("--per", type=click.Choice(PER_CHOICES), default="both",
               show_default=True, help="Rows to output: every RMF interval, the whole window, "
                                       "or both.")
 @click.argument("sources", metavar="[SOURCE...]", nargs=-1)
@@ -137,49 +99,29 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       zperf analyze --spec ims15.toml --to csv -o ims15.csv
       zperf analyze --etr 1079.83 --group CICS=CICSREG --cps 3 wlmgl.txt
     """
-    spec = _spec(spec_path, sources, name=name, transactions=transactions,
-                 etr_per_sec=etr_per_sec, rate_from=rate_from, response_from=response_from,
-                 groups=_groups(groups),
-                 systems=systems, start=start,
-                 end=end, cps=cps, ziips=ziips)
-    result = _run(spec, kind, on_error, encoding)
-    click.echo(f"zperf: {spec.name}: CPU % busy from {result.busy_source}", err=True)
-    chosen, terminal = output_format(fmt, output)
-    if chosen == "table":
-        _paper_layout(result, per, output, terminal)
-        return
-    frames = []
-    if per in ("both", "interval"):
-        frames.append(result.intervals.with_columns(pl.lit("interval").alias("scope")))
-    if per in ("both", "window"):
-        frames.append(result.window.with_columns(pl.lit("window").alias("scope")))
-    frame = pl.concat(frames)
-    frame = frame.select("scope", *[c for c in frame.columns if c != "scope"])
-    _emit(frame, fmt, output, "analysis")
-    del errors_path
-
-
-def _paper_layout(result: Analysis, per: str, output: str, terminal: bool) -> None:
-    """For people: intervals as rows, then the window as the papers print it."""
-    if per in ("both", "interval"):
-        shown = [c for c in ("interval_start", "cp_busy_pct", "etr_per_sec", "itr_per_sec",
-                             "resp_ms", "general_cpu_us_per_tran", "ziip_us_per_tran")
-                 if result.intervals[c].null_count() < result.intervals.height
-                 or c == "interval_start"]
-        report.render(result.intervals.select(shown), "table", output, table="analysis",
-                      terminal=terminal)
-    if per in ("both", "window"):
-        window = run_table([result]).filter(pl.col(result.spec.name).is_not_null())
-        shown = [format_value(m, v) for m, v in zip(window["metric"], window[result.spec.name],
-                                                     strict=True)]
-        report.render(pl.DataFrame({"window": window["label"], result.spec.name: shown}),
-                      "table", output, table="analysis", terminal=terminal)
+    fmt, terminal = output_format(fmt, output)
+    run: str | None = spec_path
+    if run is None and len(sources) == 1 and Path(sources[0]).is_dir():
+        run, sources = sources[0], ()  # a run folder
+    analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding,
+                           sources=list(sources), name=name, transactions=transactions,
+                           etr_per_sec=etr_per_sec, rate_from=rate_from,
+                           response_from=response_from, groups=_groups(groups),
+                           systems=systems, start=start, end=end, cps=cps, ziips=ziips)
+    tell_skipped(analysis.tallies, errors_path)
+    click.echo(f"zperf: {analysis.spec.name}: CPU % busy from {analysis.busy_source}", err=True)
+    if fmt == "table":
+        report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal)
+    else:
+        report.render(analysis.table(per), fmt, output, table="analysis", terminal=terminal)
+    if analysis.skipped:
+        sys.exit(1)
 
 
 @click.command(name="compare")
 @input_options
 @output_options
-@click.option("--base", type=click.Choice(["previous", "first"]), default="previous",
+@click.option("--base", type=click.Choice(BASES), default="previous",
               show_default=True, help="Delta of the last run against the one before it, or "
                                       "against the first.")
 @click.argument("runs", metavar="RUN RUN [RUN...]", nargs=-1, required=True)
@@ -198,21 +140,11 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
       zperf compare ims14.toml ims15.toml
       zperf compare --to csv ims13/ ims14/ ims15/ > deltas.csv
     """
-    if len(runs) < 2:
-        raise UsageError("compare needs at least two runs")
-    analyses = []
-    for run in runs:
-        path = Path(run) / RUN_FILE if Path(run).is_dir() else Path(run)
-        analyses.append(_run(load_runspec(path), kind, on_error, encoding))
-    table = with_deltas(run_table(analyses), base)
-    click.echo(f"zperf: {verdict(table, base)}", err=True)
-    if output_format(fmt, output)[0] == "table":
-        metrics = table["metric"].to_list()
-        shown = {"metric": table["label"]}
-        for column in table.columns[2:]:
-            shown[column] = pl.Series([
-                format_value("delta_pct" if column == "delta_pct" else m, v)
-                for m, v in zip(metrics, table[column], strict=True)])
-        table = pl.DataFrame(shown)
-    _emit(table, fmt, output, "comparison")
-    del errors_path
+    fmt, terminal = output_format(fmt, output)
+    compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding)
+    tell_skipped(compared.tallies, errors_path)
+    click.echo(f"zperf: {compared.verdict}", err=True)
+    table = comparison_for_people(compared.table) if fmt == "table" else compared.table
+    report.render(table, fmt, output, table="comparison", terminal=terminal)
+    if compared.skipped:
+        sys.exit(1)

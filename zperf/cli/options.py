@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 
+from zperf import report
 from zperf.formats import KINDS
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.tally import ON_ERROR_CHOICES
+from zperf.formats.skipped import notices, problems_frame, skipped_report
+from zperf.formats.tally import ON_ERROR_CHOICES, Tally
 from zperf.report import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -32,6 +34,30 @@ def input_options(func: F) -> F:
     ]):
         func = option(func)
     return func
+
+
+def tell_reading(tallies: Sequence[Tally], errors_path: str | None, verbose: bool) -> None:
+    """zperf parse: everything reading saw, per file, on stderr (-v: the counts), and
+    the skipped records into the --errors file."""
+    for tally in tallies:
+        for message in notices(tally, verbose):
+            click.echo(f"zperf: {message}", err=True)
+    _write_errors(tallies, errors_path)
+
+
+def tell_skipped(tallies: Sequence[Tally], errors_path: str | None) -> None:
+    """zperf analyze and compare: the records skipped while reading and why, per file,
+    on stderr, and into the --errors file."""
+    for tally in tallies:
+        told = skipped_report(tally)
+        if told:
+            click.echo(f"zperf: {told}", err=True)
+    _write_errors(tallies, errors_path)
+
+
+def _write_errors(tallies: Sequence[Tally], errors_path: str | None) -> None:
+    if errors_path:
+        report.render(problems_frame(tallies), "csv", errors_path, table="problems")
 
 
 def output_options(func: F) -> F:

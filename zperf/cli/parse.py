@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import collections
 import sys
 from collections.abc import Callable
 
 import click
 
 from zperf import formats, report
-from zperf.cli.options import input_options, output_format, output_options
-from zperf.errors import UsageError
+from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.formats.tally import OnError
-from zperf.report import files
-from zperf.report.output import open_output
-from zperf.tables import SCHEMAS
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
 TABLES = formats.table_names()
@@ -81,47 +76,11 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     fmt, terminal = output_format(fmt, output)
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
                           progress=_progress_factory(), tables=[table])
-    frame = result.tables[table]
-    if columns:
-        wanted = [c.strip() for c in columns.split(",") if c.strip()]
-        unknown = [c for c in wanted if c not in frame.columns]
-        if unknown:
-            raise UsageError(f"unknown column(s) {', '.join(unknown)}; "
-                             f"see the columns of the {table} table in `man zperf-parse`")
-        frame = frame.select(wanted)
-    elif fmt == "table":
-        frame = frame.select(report.summary_columns(table, frame.columns))
-    _tell(result, verbose, errors_path)
+    wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
+    frame = report.shown_columns(result.tables[table], table, wanted, fmt)
+    tell_reading(result.tallies, errors_path, verbose)
     if frame.height == 0:
         click.echo(f"zperf: no rows for the {table} table in the input", err=True)
     report.render(frame, fmt, output, table=table, terminal=terminal)
     if result.skipped:
         sys.exit(1)
-
-
-def _tell(result: formats.ParseResult, verbose: bool, errors_path: str | None) -> None:
-    """Messages to stderr: counts, duplicates, skipped records and their reasons."""
-    for tally in result.tallies:
-        if verbose:
-            click.echo(f"zperf: {tally.summary()}", err=True)
-        if tally.duplicates and not verbose:
-            click.echo(f"zperf: {tally.file}: {tally.duplicates} duplicate class periods "
-                       "(same system, interval, class and period) dropped", err=True)
-        for warning in tally.warnings:
-            click.echo(f"zperf: warning: {tally.file}: {warning}", err=True)
-        if tally.skipped:
-            click.echo(f"zperf: {tally.file}: {tally.skipped} records skipped:", err=True)
-            reasons = collections.Counter(
-                p.reason if len(p.reason) < 160 else p.reason[:157] + "..."
-                for p in tally.problems)
-            for reason, count in reasons.most_common(10):
-                first = next(p for p in tally.problems if p.reason.startswith(reason[:40]))
-                where = (f"line {first.line}" if first.line is not None
-                         else f"record {first.record}") + f" at offset 0x{first.offset or 0:X}"
-                click.echo(f"  {count} x {reason} (first: {where})", err=True)
-            if len(reasons) > 10:
-                click.echo(f"  ... and {len(reasons) - 10} other reasons (see --errors)",
-                           err=True)
-    if errors_path:
-        with open_output(errors_path) as out:
-            files.write_csv(SCHEMAS["problems"].conform(result.problems()), out)

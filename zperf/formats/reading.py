@@ -33,9 +33,10 @@ from zperf.formats.registry import (
     sniff,
     table_names,
 )
+from zperf.formats.skipped import problems_frame
 from zperf.formats.smf.dump import read_smf
 from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
-from zperf.tables import PROBLEMS, SCHEMAS
+from zperf.tables import SCHEMAS
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
 
@@ -52,8 +53,8 @@ class ParseResult:
         return sum(t.skipped for t in self.tallies)
 
     def problems(self) -> pl.DataFrame:
-        frames = [t.problems_frame() for t in self.tallies if t.problems]
-        return pl.concat(frames) if frames else PROBLEMS.empty()
+        """The skipped records of every file, one row each (the ``problems`` table)."""
+        return problems_frame(self.tallies)
 
 
 class _Guarded:
@@ -67,8 +68,6 @@ class _Guarded:
             return self.stream.read(size)
         except (OSError, EOFError, lzma.LZMAError) as exc:
             raise InputError(self.name, f"cannot decompress: {exc}") from None
-
-
 
 
 class _Prefixed(io.RawIOBase):

@@ -6,6 +6,8 @@ and a file is either written whole or not at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
 from zperf.errors import UsageError
@@ -32,6 +34,21 @@ def summary_columns(table: str, columns: list[str], most: int = 12) -> list[str]
     return SUMMARY_COLUMNS.get(table, [c for c in columns if c != "source"][:most])
 
 
+def shown_columns(frame: pl.DataFrame, table: str, columns: Sequence[str] | None,
+                  fmt: str) -> pl.DataFrame:
+    """The ``columns`` asked for, in that order; without, all of them, except that a
+    table for people (``fmt`` table) shows the table's summary columns."""
+    if columns:
+        unknown = [c for c in columns if c not in frame.columns]
+        if unknown:
+            raise UsageError(f"unknown column(s) {', '.join(unknown)}; "
+                             f"see the columns of the {table} table in `man zperf-parse`")
+        return frame.select(columns)
+    if fmt == "table":
+        return frame.select(summary_columns(table, frame.columns))
+    return frame
+
+
 def render(frame: pl.DataFrame, fmt: str, path: str | None, *, table: str,
            terminal: bool = False, width: int | None = None) -> None:
     """Write ``frame`` (a table named ``table``) as ``fmt`` to ``path`` (None/'-' = stdout)."""
@@ -53,3 +70,16 @@ def render(frame: pl.DataFrame, fmt: str, path: str | None, *, table: str,
             files.write_parquet(frame, out, table)
         else:
             files.write_arrow(frame, out, table)
+
+
+def render_tables(frames: list[pl.DataFrame], path: str | None, *, terminal: bool = False,
+                  width: int | None = None) -> None:
+    """Several tables for people, one after the other, into one output (a file gets
+    them all, written whole)."""
+    if terminal and (path is None or path == "-"):
+        for frame in frames:
+            text.write_table(frame, None, terminal=True, width=width)  # type: ignore[arg-type]
+        return
+    with open_output(path) as out:
+        for frame in frames:
+            text.write_table(frame, out, terminal=False, width=width)

@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
+from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.driver.intervals import rebucket
+from zperf.formats.tally import Tally
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.tables import WORKLOAD
 
@@ -39,15 +41,39 @@ from zperf.tables import WORKLOAD
 CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")
 
 
+#: Which rows :meth:`Analysis.table` gives: every interval, the window, or both.
+PER_CHOICES = ("both", "interval", "window")
+
+
 @dataclass
 class Analysis:
-    """Per-interval rows and the window row of one run, plus how busy was found."""
+    """Per-interval rows and the window row of one run, plus how busy was found.
+
+    ``tallies`` say what reading each source saw (records skipped and why);
+    empty when the run was analyzed from tables read before.
+    """
 
     spec: RunSpec
     intervals: pl.DataFrame
     window: pl.DataFrame
     busy_source: str
     groups: dict[str, str]  # group name -> column prefix
+    tallies: list[Tally] = field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        """Input records skipped while reading the sources (``on_error`` skip or keep)."""
+        return sum(t.skipped for t in self.tallies)
+
+    def table(self, per: str = "both") -> pl.DataFrame:
+        """The intervals, the window or both as one table, ``scope`` saying which is which."""
+        if per not in PER_CHOICES:
+            raise UsageError(f"per must be one of {', '.join(PER_CHOICES)}")
+        frames = [rows.with_columns(pl.lit(scope).alias("scope"))
+                  for scope, rows in (("interval", self.intervals), ("window", self.window))
+                  if per in ("both", scope)]
+        frame = pl.concat(frames)
+        return frame.select("scope", *[c for c in frame.columns if c != "scope"])
 
 
 def slug(name: str) -> str:
@@ -138,8 +164,8 @@ def _window(frame: pl.DataFrame, spec: RunSpec) -> pl.DataFrame:
 
 
 def _interval_seconds(work: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFrame:
-    frames = [f.select("interval_start", "interval_seconds") for f in (work, cpu)
-              if f is not None and f.height]
+    frames = [t.select("interval_start", "interval_seconds") for t in (work, cpu)
+              if t is not None and t.height]
     return (pl.concat(frames).group_by("interval_start")
             .agg(pl.col("interval_seconds").max()).sort("interval_start"))
 
@@ -176,7 +202,13 @@ def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame) -> p
     ended = pl.col("trans_ended").cast(pl.Float64)
     return rows.group_by("interval_start").agg(
         ended.sum().alias("transactions"),
-        ((pl.col("resp_actual_ms") * ended).sum() / ended.sum()).alias("resp_ms"))
+        _per_transaction(pl.col("resp_actual_ms"), ended).alias("resp_ms"))
+
+
+def _per_transaction(value: pl.Expr, transactions: pl.Expr) -> pl.Expr:
+    """The mean of ``value`` over transactions (each row weighs its transactions); rows
+    without a value weigh nothing, rather than counting as zero."""
+    return (value * transactions).sum() / transactions.filter(value.is_not_null()).sum()
 
 
 def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
@@ -190,7 +222,7 @@ def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
         totals = totals.filter(pl.col("ims_id").is_null() | pl.col("ims_id").is_in(spec.systems))
     count = pl.col("tran_count").cast(pl.Float64)
     return totals.group_by("interval_start").agg(
-        ((pl.col("total_transit_ms") * count).sum() / count.sum()).alias("resp_ms"))
+        _per_transaction(pl.col("total_transit_ms"), count).alias("resp_ms"))
 
 
 def _driver_transactions(driver: pl.DataFrame | None, seconds: pl.DataFrame) -> pl.DataFrame:
@@ -205,8 +237,7 @@ def _driver_transactions(driver: pl.DataFrame | None, seconds: pl.DataFrame) -> 
     tx = pl.col("transactions").cast(pl.Float64)
     return regrouped.group_by("interval_start").agg(
         tx.sum().alias("transactions"),
-        ((pl.col("resp_avg_ms") * tx).sum() / tx.filter(pl.col("resp_avg_ms").is_not_null())
-         .sum()).alias("resp_ms"))
+        _per_transaction(pl.col("resp_avg_ms"), tx).alias("resp_ms"))
 
 
 def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
@@ -217,10 +248,10 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
             pl.len().alias("systems"),
             (pl.lit(spec.cps) if spec.cps is not None else pl.col("cp_online").sum())
             .cast(pl.Float64).alias("cps"),
-            pl.col("cp_lpar_busy_pct").mean().alias("cp_busy_pct"),
+            f.average_busy_pct(pl.col("cp_lpar_busy_pct")).alias("cp_busy_pct"),
             (pl.lit(spec.ziips) if spec.ziips is not None else pl.col("ziip_online").sum())
             .cast(pl.Float64).alias("ziips"),
-            ziip_busy.mean().alias("ziip_busy_pct"))
+            f.average_busy_pct(ziip_busy).alias("ziip_busy_pct"))
         return frame, "cpu activity (LPAR busy)"
     if spec.cps is None:
         raise UsageError("no CPU activity data (SMF 70.1 or the CPU Activity report): give "
@@ -229,9 +260,10 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
     frame = service.group_by("interval_start").agg(
         pl.col("system").n_unique().alias("systems"),
         pl.lit(float(spec.cps)).alias("cps"),
-        (pl.col("appl_cp_pct").sum() / spec.cps).alias("cp_busy_pct"),
+        f.busy_pct_from_appl(pl.col("appl_cp_pct"), spec.cps).alias("cp_busy_pct"),
         pl.lit(float(spec.ziips or 0)).alias("ziips"),
-        (pl.col("appl_iip_pct").sum() / spec.ziips if spec.ziips else pl.lit(None, pl.Float64))
+        (f.busy_pct_from_appl(pl.col("appl_iip_pct"), spec.ziips) if spec.ziips
+         else pl.lit(None, pl.Float64))
         .alias("ziip_busy_pct"))
     return frame, "APPL% of the service classes (captured time; reads low by the capture ratio)"
 
@@ -258,25 +290,25 @@ def _totals(joined: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
     return joined.select(
         pl.col("interval_start").min(), secs.sum(),
         *(weighted(c) for c in ("systems", "cps", "cp_busy_pct", "ziips", "ziip_busy_pct")),
-        tx.sum(), ((pl.col("resp_ms") * tx).sum() / tx.filter(
-            pl.col("resp_ms").is_not_null()).sum()).alias("resp_ms"),
+        tx.sum(), _per_transaction(pl.col("resp_ms"), tx).alias("resp_ms"),
         *(pl.col(f"{p}_{kind}_seconds").sum() for p in prefixes.values()
           for kind in ("cpu", "ziip")))
 
 
 def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
-    """Derived metrics, as the papers define them (004 Table 15, 000 §11)."""
-    etr = pl.col("transactions") / pl.col("interval_seconds")
-    per_tran_us = 1e6 / pl.col("transactions")
-    out = frame.with_columns(etr.alias("etr_per_sec")).with_columns(
-        (pl.col("etr_per_sec") / (pl.col("cp_busy_pct") / 100)).alias("itr_per_sec"),
-        (pl.col("cps") * pl.col("cp_busy_pct") / 100 * 1e6 / pl.col("etr_per_sec"))
+    """Derived metrics, computed by the papers' formulas in :mod:`zperf.calc.cpu`
+    (004 Table 15, 000 §11) on the interval's (or the window's) totals."""
+    col = pl.col
+    out = frame.with_columns(
+        f.etr_per_sec(col("transactions"), col("interval_seconds")).alias("etr_per_sec"),
+    ).with_columns(
+        f.itr_per_sec(col("etr_per_sec"), col("cp_busy_pct")).alias("itr_per_sec"),
+        f.general_cpu_us_per_tran(col("cps"), col("cp_busy_pct"), col("etr_per_sec"))
         .alias("general_cpu_us_per_tran"),
-        (pl.col("ziips") * pl.col("ziip_busy_pct") / 100 * 1e6 / pl.col("etr_per_sec"))
+        f.ziip_us_per_tran(col("ziips"), col("ziip_busy_pct"), col("etr_per_sec"))
         .alias("ziip_us_per_tran"),
-        *((pl.col(f"{p}_cpu_seconds") * per_tran_us).alias(f"{p}_cpu_us_per_tran")
-          for p in prefixes.values()),
-        *((pl.col(f"{p}_ziip_seconds") * per_tran_us).alias(f"{p}_ziip_us_per_tran")
+        *(f.service_us_per_tran(col(f"{p}_{kind}_seconds"), col("transactions"))
+          .alias(f"{p}_{kind}_us_per_tran") for kind in ("cpu", "ziip")
           for p in prefixes.values()),
     )
     order = ["interval_start", "interval_seconds", "systems", "cps", "cp_busy_pct", "ziips",

@@ -9,10 +9,14 @@ when their ITRs are within ±1 % of each other.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import polars as pl
 
+from zperf.calc import formulas as f
+from zperf.calc.deltas import EQUIVALENT_ITR_PCT
 from zperf.errors import UsageError
+from zperf.formats.tally import Tally
 from zperf.runs.analysis import Analysis
 
 #: Run-level metrics, in the papers' order: column, label.
@@ -27,7 +31,8 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("general_cpu_us_per_tran", "Total general CPU us/tran"),
     ("ziip_us_per_tran", "Total zIIP us/tran"),
 )
-EQUIVALENT_ITR_PCT = 1.0
+#: What the delta is taken against: the run before the last, or the first run.
+BASES = ("previous", "first")
 
 
 def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:
@@ -58,13 +63,16 @@ def with_deltas(table: pl.DataFrame, base: str = "previous") -> pl.DataFrame:
     runs = table.columns[2:]
     if len(runs) < 2:
         raise UsageError("compare needs at least two runs")
-    if base not in ("previous", "first"):
-        raise UsageError("base must be 'previous' or 'first'")
-    reference = pl.col(runs[-2] if base == "previous" else runs[0])
-    delta = pl.col(runs[-1]) - reference
+    reference, last = pl.col(_against(runs, base)), pl.col(runs[-1])
     return table.with_columns(
-        delta.alias("delta"),
-        pl.when(reference != 0).then(delta / reference * 100).alias("delta_pct"))
+        f.delta(reference, last).alias("delta"),
+        pl.when(reference != 0).then(f.delta_pct(reference, last)).alias("delta_pct"))
+
+
+def _against(runs: Sequence[str], base: str) -> str:
+    if base not in BASES:
+        raise UsageError("base must be 'previous' or 'first'")
+    return runs[-2] if base == "previous" else runs[0]
 
 
 def verdict(table: pl.DataFrame, base: str = "previous") -> str:
@@ -74,7 +82,34 @@ def verdict(table: pl.DataFrame, base: str = "previous") -> str:
     runs = table.columns[2:-2]
     if change is None:
         return "ITR not available: no verdict"
-    word = "equivalent" if abs(change) <= EQUIVALENT_ITR_PCT else "different"
-    against = runs[-2] if base == "previous" else runs[0]
+    against = _against(runs, base)
+    same = f.equivalent_itr(row[against][0], row[runs[-1]][0])
+    word = "equivalent" if same else "different"
     return (f"ITR {runs[-1]} vs {against}: {change:+.2f} % "
             f"({word}: the rule is within ±{EQUIVALENT_ITR_PCT:g} %)")
+
+
+@dataclass
+class Comparison:
+    """Runs side by side: their analyses, the results table with Delta and Delta %,
+    and paper 004's verdict on their ITRs."""
+
+    analyses: list[Analysis]
+    table: pl.DataFrame
+    verdict: str
+
+    @property
+    def tallies(self) -> list[Tally]:
+        """What reading each run's sources saw, run after run."""
+        return [tally for analysis in self.analyses for tally in analysis.tallies]
+
+    @property
+    def skipped(self) -> int:
+        """Input records skipped while reading the runs' sources."""
+        return sum(analysis.skipped for analysis in self.analyses)
+
+
+def comparison(analyses: Sequence[Analysis], base: str = "previous") -> Comparison:
+    """The results table of ``analyses`` (in order), its deltas and the ITR verdict."""
+    table = with_deltas(run_table(analyses), base)
+    return Comparison(list(analyses), table, verdict(table, base))

@@ -37,6 +37,8 @@ from typing import Any
 
 from zperf.errors import UsageError
 
+#: The run description a run folder holds.
+RUN_FILE = "run.toml"
 _KINDS = ("report", "service")
 #: Where the transaction count comes from when no rate is given.
 RATE_SOURCES = ("classes", "driver")
@@ -127,6 +129,31 @@ def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
     data.setdefault("name", path.stem)
     data.update({k: v for k, v in overrides.items() if v not in (None, (), {})})
     return runspec(**data)
+
+
+def run_file(run: str | Path) -> Path:
+    """The run description of ``run``: a TOML file, or the run.toml of a folder."""
+    path = Path(run)
+    if not path.is_dir():
+        return path
+    if not (path / RUN_FILE).exists():
+        raise UsageError(f"{run}: a folder needs a {RUN_FILE} run description")
+    return path / RUN_FILE
+
+
+def as_runspec(run: RunSpec | str | Path | None = None, **options: Any) -> RunSpec:
+    """The RunSpec of ``run`` (a RunSpec, a TOML file or a folder holding run.toml),
+    with ``options`` (keys of the run description, plain values) winning over the
+    file's; without ``run``, the options alone describe the run."""
+    given = {k: v for k, v in options.items() if v not in (None, (), [], {})}
+    if isinstance(run, RunSpec):
+        if given:
+            raise UsageError(f"run {run.name!r} is already described: give the options "
+                             f"({', '.join(sorted(given))}) with a run file, or in the RunSpec")
+        return run
+    if run is None:
+        return runspec(**given)
+    return load_runspec(run_file(run), **given)
 
 
 def runspec(**values: Any) -> RunSpec:

@@ -8,13 +8,10 @@ import math
 import click
 
 from zperf.calc import formulas as f
-from zperf.cli.calc_commands.csv_input import read_csv
 from zperf.cli.calc_commands.params import emit, to_option
 from zperf.errors import UsageError
 from zperf.report.values import Value
-
-#: Row names (lower case) of a results table whose Delta % gives 004's verdict.
-ITR_ROWS = ("itr", "itr_per_sec", "combined itr")
+from zperf.runs.measurements import compare_results_file
 
 
 @click.command(name="delta")
@@ -44,24 +41,13 @@ def delta_command(path: str | None, base: str, new: str, itr: bool, fmt: str) ->
         return
     if itr:
         raise UsageError("--itr is for two values; with FILE.csv the ITR row is found by name")
-    frame = read_csv(path)
-    metric = frame.columns[0]
-    for run in (base, new):
-        if run not in frame.columns[1:]:
-            raise UsageError(f"{path} has no run {run!r} (runs: {', '.join(frame.columns[1:])})")
-    names = frame[metric].to_list()
-    rows = f.compare_metrics(*({str(name): _cell(cell) for name, cell in
-                                zip(names, frame[run].to_list(), strict=True)}
-                               for run in (base, new)))
+    compared = compare_results_file(path, base, new)
     values = []
-    verdict: bool | None = None
-    for row in rows:
+    for row in compared.rows:
         values += [Value("delta", row.delta, "", row.metric),
                    Value("delta_pct", row.delta_pct, "%", row.metric)]
-        if row.metric.strip().lower() in ITR_ROWS and row.base and row.new is not None:
-            verdict = f.equivalent_itr(row.base, row.new)
-    if verdict is not None:
-        values.append(Value("equivalent_itr", verdict, "within ±1 % ITR", "ITR"))
+    if compared.equivalent_itr is not None:
+        values.append(Value("equivalent_itr", compared.equivalent_itr, "within ±1 % ITR", "ITR"))
     emit(values, fmt)
 
 
@@ -73,17 +59,6 @@ def _value(text: str, option: str) -> float:
     if not math.isfinite(number):
         raise UsageError(f"{option} must be a finite number (got {text!r})")
     return number
-
-
-def _cell(text: str | None) -> float | None:
-    """A results-table cell: '81.50%', '1,916.59' or 'N/A' (None)."""
-    if text is None:
-        return None
-    cleaned = text.strip().rstrip("%").replace(",", "")
-    try:
-        return float(cleaned)
-    except ValueError:
-        return None
 
 
 COMMANDS = (delta_command,)

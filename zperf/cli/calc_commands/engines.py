@@ -6,13 +6,12 @@ from __future__ import annotations
 import math
 
 import click
-import polars as pl
 
 from zperf.calc import formulas as f
-from zperf.cli.calc_commands.csv_input import read_csv
 from zperf.cli.calc_commands.params import POSITIVE, emit, to_option
-from zperf.errors import InputError, UsageError
+from zperf.errors import UsageError
 from zperf.report.values import Value
+from zperf.runs.measurements import fit_file
 
 
 def _rating(text: str, option: str) -> float:
@@ -102,32 +101,16 @@ def fit_command(path: str, x_column: str, y_column: str, where: tuple[str, ...],
     FILE.csv has a header line; '-' reads standard input; lines starting with
     '#' are comments.
     """
-    frame = read_csv(path)
+    conditions = {}
     for condition in where:
         column, sep, value = condition.partition("=")
-        if not sep or column not in frame.columns:
-            raise UsageError(f"--where {condition!r}: write COLUMN=VALUE with a column of "
-                             f"{path} ({', '.join(frame.columns)})")
-        frame = frame.filter(pl.col(column).cast(pl.String).str.strip_chars() == value)
-    for column in (x_column, y_column):
-        if column not in frame.columns:
-            raise UsageError(f"{path} has no column {column!r} ({', '.join(frame.columns)})")
-    xs, ys = (_numbers(frame, column, path) for column in (x_column, y_column))
-    fit = f.fit_fixed_variable(xs, ys)
+        if not sep:
+            raise UsageError(f"--where {condition!r}: write COLUMN=VALUE")
+        conditions[column] = value
+    fit = fit_file(path, x_column, y_column, conditions)
     emit([Value("fixed", fit.fixed, y_column),
            Value("per_unit", fit.per_unit, f"{y_column} per {x_column}"),
            Value("r_squared", fit.r_squared, ""), Value("points", fit.points, "")], fmt)
-
-
-def _numbers(frame: pl.DataFrame, column: str, path: str) -> list[float]:
-    numbers = frame[column].str.replace_all(",", "").str.strip_chars().cast(pl.Float64,
-                                                                              strict=False)
-    bad = numbers.is_null() | numbers.is_nan()
-    if bad.any():
-        row = int(bad.arg_max() or 0)
-        raise InputError(path, f"column {column!r}: {frame[column][row]!r} is not a number",
-                         line=row + 2)
-    return [float(v) for v in numbers.to_list()]
 
 
 COMMANDS = (rate_command, path_command, project_command, fit_command)

@@ -3,8 +3,6 @@ code page conversion cost in CICS (001)."""
 
 from __future__ import annotations
 
-import sys
-
 import click
 
 from zperf.calc import formulas as f
@@ -26,10 +24,7 @@ def density_command(paths: tuple[str, ...], count_whitespace: bool, fmt: str) ->
     """
     values = []
     for path in paths:
-        if path == "-":
-            d = f.content_density(sys.stdin.buffer, "-", count_whitespace=count_whitespace)
-        else:
-            d = f.content_density_of_file(path, count_whitespace=count_whitespace)
+        d = f.content_density_of_file(path, count_whitespace=count_whitespace)
         values += [Value("size_bytes", d.size_bytes, "bytes", path),
                    Value("content_bytes", d.content_bytes, "bytes", path),
                    Value("content_density_pct", d.content_density_pct, "%", path)]

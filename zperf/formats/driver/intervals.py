@@ -19,6 +19,7 @@ import datetime as dt
 
 import polars as pl
 
+from zperf.calc.cpu import etr_per_sec
 from zperf.errors import UsageError
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 
@@ -83,7 +84,8 @@ def summarise(samples: pl.DataFrame, *, source: str, source_format: str, run: in
     row = {
         **ident, "run_start": start, "run_end": end, "run_seconds": seconds,
         "clients": _clients(samples),
-        "transactions": trans.height, "transactions_per_sec": _rate(trans.height, seconds),
+        "transactions": trans.height,
+        "transactions_per_sec": etr_per_sec(trans.height, seconds) if seconds else None,
         "page_elements": elements.height,
         "page_elements_per_sec": _rate(elements.height, seconds),
         "resp_basis": "transaction", **stats,
@@ -142,7 +144,8 @@ def _intervals(samples: pl.DataFrame, ident: dict[str, object], seconds: float,
            .with_columns(pl.col("transactions").fill_null(0), pl.col("errors").fill_null(0),
                          pl.lit(seconds).alias("interval_seconds"),
                          *(pl.lit(v).alias(k) for k, v in ident.items()))
-           .with_columns((pl.col("transactions") / seconds).alias("transactions_per_sec")))
+           .with_columns(etr_per_sec(pl.col("transactions"), seconds)
+                         .alias("transactions_per_sec")))
     return DRIVER_INTERVALS.conform(out)
 
 
@@ -188,6 +191,7 @@ def rebucket(intervals: pl.DataFrame, seconds: float, sync_seconds: float = 0.0)
                 *(pl.when((pl.len() == 1) & (pl.col("interval_seconds").first() == seconds))
                   .then(pl.col(p).first()).otherwise(None).alias(p) for p in pct))
            .with_columns(pl.lit(float(seconds)).alias("interval_seconds"),
-                         (pl.col("transactions") / seconds).alias("transactions_per_sec"))
+                         etr_per_sec(pl.col("transactions"), seconds)
+                         .alias("transactions_per_sec"))
            .sort(keys))
     return DRIVER_INTERVALS.conform(out)

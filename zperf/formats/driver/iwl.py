@@ -26,6 +26,7 @@ from typing import Any
 
 import polars as pl
 
+from zperf.calc.cpu import etr_per_sec
 from zperf.formats.kinds import TextKind
 from zperf.formats.listing import Line, listing_lines
 from zperf.formats.tally import OnError, Tally
@@ -207,9 +208,10 @@ class _Runs:
             errors = [run[c] for c in ("network_errors", "server_errors") if c in run]
             row["errors"] = sum(errors) if errors else None
             seconds = run.get("run_seconds")
-            if row.get("transactions_per_sec") is None and run.get("transactions") is not None \
-                    and seconds:
-                row["transactions_per_sec"] = run["transactions"] / seconds
+            count = run.get("transactions")
+            if row.get("transactions_per_sec") is None and count is not None and count >= 0 \
+                    and seconds and seconds > 0:
+                row["transactions_per_sec"] = etr_per_sec(count, seconds)
             if number == 1 and self.start is not None:
                 row["run_start"] = self.start
                 if seconds is not None:

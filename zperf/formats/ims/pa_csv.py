@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from zperf.calc.cpu import etr_per_sec
 from zperf.errors import ParseError, UsageError
 from zperf.formats import delimited as text
 from zperf.formats.ims import pa_fields as fields
@@ -157,7 +158,7 @@ def _table(values: pl.DataFrame, chosen: dict[str, tuple[str, Heading]],
         total.alias("is_total"),
         pl.when(total).then(None).otherwise(pl.col("tran_code")).alias("tran_code"))
     out = out.with_columns(pl.coalesce(
-        pl.col("tran_per_sec"), pl.col("tran_count") / pl.col("interval_seconds")
+        pl.col("tran_per_sec"), etr_per_sec(pl.col("tran_count"), pl.col("interval_seconds"))
     ).alias("tran_per_sec"))
     reason = (pl.select(pl.coalesce(problems)).to_series() if problems
               else pl.Series([None] * values.height, dtype=pl.String))

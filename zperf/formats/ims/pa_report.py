@@ -29,6 +29,7 @@ from typing import Any
 
 import polars as pl
 
+from zperf.calc.cpu import etr_per_sec
 from zperf.errors import UsageError
 from zperf.formats.ims import pa_fields as fields
 from zperf.formats.kinds import TextKind
@@ -265,8 +266,10 @@ class _Reader:
         page.filled = max(page.filled, filled)
         self.tally.count(parsed=1)
         seconds = (page.end - page.start).total_seconds() if page.start and page.end else None
-        if row.get("tran_per_sec") is None and seconds and row.get("tran_count") is not None:
-            row["tran_per_sec"] = row["tran_count"] / seconds
+        count = row.get("tran_count")
+        if row.get("tran_per_sec") is None and seconds and seconds > 0 and count is not None \
+                and count >= 0:
+            row["tran_per_sec"] = etr_per_sec(count, seconds)
         self.rows.append({"ims_id": page.ims_id, "interval_start": page.start,
                           "interval_seconds": seconds, **row})
 

@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from zperf.calc.cpu import appl_pct, etr_per_sec, general_cp_seconds
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.columns import text_column, zos_release
@@ -171,7 +172,9 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
     rct_s, iit_s, hst_s = col["R723CRCT"] / 1e6, col["R723CIIT"] / 1e6, col["R723CHST"] / 1e6
     iip_s, aap_s = cpu_su_to_seconds(col["R723CSUP"]), cpu_su_to_seconds(col["R723CIFA"])
     iipcp_s, aapcp_s = cpu_su_to_seconds(col["R723CSUC"]), cpu_su_to_seconds(col["R723CIFC"])
-    cp_s = cpu_s + srb_s + rct_s + iit_s + hst_s - iip_s * nffs / 256 - aap_s * nffi / 256
+    cp_s = general_cp_seconds(cpu_s, srb_s, iip_s, rct_seconds=rct_s, iit_seconds=iit_s,
+                              hst_seconds=hst_s, aap_seconds=aap_s,
+                              specialty_speed_factor=nffs / 256, zaap_speed_factor=nffi / 256)
 
     ended = col["R723CRCP"]
     micro = trip["SCL"][rec] >= f72.SCS_MICROS_LENGTH
@@ -232,7 +235,7 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         "importance": _masked(service & (is_rt | is_goal("velocity")), col["R723CIMP"]),
         "trans_avg": col["R723CTAT"] * 1.024e-3 / secs,
         "trans_mpl": col["R723CTRR"] * 1.024e-3 / secs,
-        "trans_ended": ended, "trans_end_per_sec": ended / secs,
+        "trans_ended": ended, "trans_end_per_sec": etr_per_sec(ended, secs),
         "trans_executed": col["R723CNCP"],
         "resp_actual_ms": mean_ms,
         "resp_execution_ms": _ratio(total_ms("R723CXET"), col["R723CNCP"]),
@@ -243,9 +246,9 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         "cpu_seconds": cpu_s, "srb_seconds": srb_s, "rct_seconds": rct_s,
         "iit_seconds": iit_s, "hst_seconds": hst_s, "iip_seconds": iip_s,
         "aap_seconds": aap_s,
-        "appl_cp_pct": cp_s / secs * 100, "appl_iipcp_pct": iipcp_s / secs * 100,
-        "appl_iip_pct": iip_s / secs * 100, "appl_aapcp_pct": aapcp_s / secs * 100,
-        "appl_aap_pct": aap_s / secs * 100,
+        "appl_cp_pct": appl_pct(cp_s, secs), "appl_iipcp_pct": appl_pct(iipcp_s, secs),
+        "appl_iip_pct": appl_pct(iip_s, secs), "appl_aapcp_pct": appl_pct(aapcp_s, secs),
+        "appl_aap_pct": appl_pct(aap_s, secs),
         "resource_group": rg_name,
         "goal_type": _masked(service, goal),
         "goal_response_ms": _masked(service & is_rt, col["R723CVAL"] * unit_ms),

@@ -1,0 +1,83 @@
+"""A run from its description to its table: read the sources, analyze, compare.
+
+This is what ``zperf analyze`` and ``zperf compare`` do, and what
+``zperf.analyze`` and ``zperf.compare`` are.  The sources are read one file at
+a time, and of each only the rows and columns the run table needs are kept
+(:func:`zperf.runs.analysis.reduce_tables`), so a month of SMF dumps fits in
+memory.  What reading saw (records skipped and why) stays with the result,
+in its ``tallies``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from zperf.errors import UsageError
+from zperf.formats import read
+from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.tally import OnError, Tally
+from zperf.runs.analysis import Analysis, analyze, reduce_tables
+from zperf.runs.compare import BASES, Comparison, comparison
+from zperf.runs.spec import RunSpec, as_runspec
+
+#: The tables a run table is made from (the others are not even decoded).
+RUN_TABLES = ("workload", "cpu", "driver_intervals", "ims_transit")
+
+Run = RunSpec | str | Path
+
+
+def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
+                 encoding: str = DEFAULT_ENCODING) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
+    """The run's sources read file by file, reduced to what the run table needs,
+    and the tally of every file."""
+    if not spec.sources:
+        raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
+                         "the run description)")
+    kept: dict[str, list[pl.DataFrame]] = {}
+    tallies: list[Tally] = []
+    for source in spec.sources:
+        result = read([source], kind=kind, on_error=on_error, encoding=encoding,
+                      tables=RUN_TABLES)
+        tallies += result.tallies
+        for name, frame in reduce_tables(result.tables, spec).items():
+            kept.setdefault(name, []).append(frame)
+    return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
+
+
+def analyze_run(run: Run | None = None, *, kind: str | None = None,
+                on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
+                **options: Any) -> Analysis:
+    """Read a run's sources and compute its table (``zperf analyze``).
+
+    ``run`` is a RunSpec, a run description (TOML) or a folder holding a
+    run.toml; ``options`` are keys of the run description (``sources``,
+    ``transactions``, ``groups``, ``systems``, ``cps``...) that win over the
+    file's, or describe the whole run when there is no ``run``.  ``kind``,
+    ``on_error`` and ``encoding`` are :func:`zperf.formats.read`'s.
+    """
+    spec = as_runspec(run, **options)
+    tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding)
+    return dataclasses.replace(analyze(tables, spec), tallies=tallies)
+
+
+def compare_runs(*runs: Run | Analysis, base: str = "previous", kind: str | None = None,
+                 on_error: OnError = "raise",
+                 encoding: str = DEFAULT_ENCODING) -> Comparison:
+    """Runs side by side with Delta, Delta % and the ±1 % ITR verdict (``zperf compare``).
+
+    Each run is anything :func:`analyze_run` takes, or an Analysis made before;
+    the delta is the last run against the previous one (``base="previous"``) or
+    the first (``base="first"``).
+    """
+    if len(runs) < 2:
+        raise UsageError("compare needs at least two runs")
+    if base not in BASES:
+        raise UsageError("base must be 'previous' or 'first'")
+    analyses = [run if isinstance(run, Analysis) else
+                analyze_run(run, kind=kind, on_error=on_error, encoding=encoding)
+                for run in runs]
+    return comparison(analyses, base)
