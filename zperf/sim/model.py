@@ -121,7 +121,8 @@ class ScenarioError(ZperfError):
 
     @classmethod
     def at(cls, where: KeyPath, what: str) -> ScenarioError:
-        """One problem at ``where``; the message names the key path, as before."""
+        """One problem at ``where``; ``what`` names the key path itself (for a caller
+        without the file's text)."""
         return cls(what, (Problem(where, what),))
 
 
