@@ -121,18 +121,23 @@ def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
     import datetime as dt
 
     from zperf.sim.engine import simulate
+    from zperf.sim.parsing import parse
     from zperf.sim.writers.driver import write_driver_csv
 
-    scenario = {"scenario": {"id": "zc", "paper": "000"},
-                "rmf": {"interval_seconds": 60, "intervals": 3,
-                        "start": "2020-09-10T13:32:00"},
-                "lpar": [{"name": "MV22", "cps": 6, "ziips": 0}],
-                "run": {"transactions": ["report:ZCTRAN"], "groups": {"ZOSCONN": ["ZOSCONN"]}},
-                "published": [{"metric": "cp_busy_pct", "value": 40.0},
-                              {"metric": "etr_per_sec", "value": 500.0},
-                              {"metric": "zosconn_cpu_us_per_tran", "value": 350.0}]}
-    simulate(scenario, tmp_path / "run", exact=True)
     start = dt.datetime(2020, 9, 10, 13, 32)
+    scenario = parse({
+        "scenario": {"id": "zc", "paper": "000", "kind": "rmf", "title": "zc",
+                     "reproduces": ["000"], "notes": "test"},
+        "machine": {"type": "2964", "source": "test"},
+        "rmf": {"interval_seconds": 60, "intervals": 3, "start": start, "source": "test"},
+        "lpar": [{"name": "MV22", "cps": 6, "ziips": 0, "source": "test"}],
+        "run": {"transactions": ["report:ZCTRAN"], "groups": {"ZOSCONN": ["ZOSCONN"]},
+                "source": "test"},
+        "published": [{"metric": m, "value": v, "lpar": "MV22", "printed": f"{v}",
+                       "source": "test"} for m, v in (("cp_busy_pct", 40.0),
+                                                      ("etr_per_sec", 500.0),
+                                                      ("zosconn_cpu_us_per_tran", 350.0))]})
+    simulate(scenario, tmp_path / "run", exact=True)
     per_minute = (600, 660, 540)  # requests ending in each RMF minute
     samples = [{"start_ts": start + dt.timedelta(seconds=60 * m + 59 * k / n),
                 "elapsed_ms": 10.0 + m, "label": "getCar", "success": True}

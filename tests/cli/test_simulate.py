@@ -8,41 +8,77 @@ from pathlib import Path
 import pytest
 
 from conftest import run_cli
-from zperf.cli.simulate import load_scenario, scenario_ids
+from zperf.sim import catalogue
 
 Capture = pytest.CaptureFixture[str]
 
 # Paper 004 Table 18 (IMS 15 Fast Path column) and §6.1.1 (7 GPs); class names modeled.
-SCENARIO = """
+SCENARIO = """\
 [scenario]
 id = "t18"
 paper = "004"
+kind = "rmf"
+title = "IMS 15 Fast Path"
+reproduces = ["004 Table 18, column IMS 15"]
+notes = "a user's own scenario"
+
+[machine]
+type = "3906"
+source = "004 §3.1"
+
 [rmf]
 interval_seconds = 120
 intervals = 3
+source = "modeled"
+
 [[lpar]]
 name = "SYSA"
 cps = 7
+ziips = 0
+source = "004 §6.1.1"
+
 [run]
 transactions = ["report:IMSTRAN"]
+response_from = "ims"
+source = "modeled"
+
 [run.groups]
 MPP = ["IMSMPP"]
+
 [[published]]
 metric = "etr_per_sec"
+lpar = "SYSA"
 value = 98733.87
 printed = "98733.87"
+source = "004 Table 18"
+
 [[published]]
 metric = "cp_busy_pct"
+lpar = "SYSA"
 value = 81.50
 printed = "81.50%"
+source = "004 Table 18"
+
 [[published]]
 metric = "itr_per_sec"
+lpar = "SYSA"
 value = 121145.85
 printed = "121145.85"
+source = "004 Table 18"
+
 [[published]]
 metric = "general_cpu_us_per_tran"
+lpar = "SYSA"
 value = 57.782
 printed = "57.782"
+source = "004 Table 18"
+"""
+GENERAL_CPU = """\
+metric = "general_cpu_us_per_tran"
+lpar = "SYSA"
+value = 57.782
+printed = "57.782"
+source = "004 Table 18"
 """
 
 
@@ -76,12 +112,58 @@ def test_check_prints_reproduced_beside_published(tmp_path: Path, capsys: Captur
     rows = json.loads(out)
     assert [r["note"] for r in rows] == ["reproduced"] * 4
     assert "4 reproduced" in err
-    # A published number the run cannot give is reported and fails the check.
-    scenario.write_text(SCENARIO.replace('value = 57.782\nprinted = "57.782"',
-                                         'value = 57.9\nprinted = "57.9"'))
+    # A published number the run cannot give back is reported and fails the check: the
+    # driver's report prints MB to three decimals, so a fourth cannot come back.
+    scenario.write_text(SCENARIO + '\n[[published]]\nmetric = "driver.http_read_mb"\n'
+                        'lpar = "SYSA"\nvalue = 1.2345\nprinted = "1.2345"\nsource = "x"\n')
     code, out, err = run(capsys, "simulate", str(scenario), "--check", "--exact", "--to",
                          "csv")
-    assert code == 1 and "1 differs" in err
+    assert code == 1, err
+    assert err.endswith("zperf: 1 differs, 4 reproduced (of 5 published figures; exact)\n")
+
+
+#: A mistake in a user's scenario -> (its line, what the one line of the error says).
+MISTAKES = {
+    "unknown key": (SCENARIO.replace('lpar = "SYSA"\nvalue = 81.50', 'lpar = "SYSA"\n'
+                                     'valeu = 81.50'), 42,
+                    "published[1].valeu: unknown key (did you mean 'value'?"),
+    "wrong type": (SCENARIO.replace("cps = 7", 'cps = "seven"'), 20,
+                   "lpar[0].cps: expected a count, got 'seven'"),
+    "missing field": (SCENARIO.replace('[rmf]\ninterval_seconds = 120\n', '[rmf]\n'), 13,
+                      "rmf: missing key 'interval_seconds'"),
+    "figure without source": (SCENARIO.replace(GENERAL_CPU, GENERAL_CPU.replace(
+        'source = "004 Table 18"\n', "")), 53, "published[3]: missing key 'source'"),
+    "figure that does not follow": (SCENARIO.replace(GENERAL_CPU, GENERAL_CPU.replace(
+        "57.782", "57.9")), 53, "general_cpu_us_per_tran (SYSA): printed 57.9 but CPs x busy "
+                               "x 1e6 / ETR gives 57.7816; list it as an [[inconsistency]]"),
+    "not TOML": (SCENARIO.replace("cps = 7", "cps = = 7"), 20, "not valid TOML: Invalid value"),
+}
+
+
+@pytest.mark.parametrize("mistake", MISTAKES)
+def test_a_mistake_in_a_users_scenario_is_one_line_with_its_line(
+        tmp_path: Path, capsys: Capture, mistake: str) -> None:
+    text, line, what = MISTAKES[mistake]
+    assert text != SCENARIO
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    code, out, err = run(capsys, "simulate", str(path), "--out", str(tmp_path / "run"))
+    assert code == 2 and not out and err.count("\n") == 1, err
+    assert err.startswith(f"zperf: error: {path}: line {line}: {what}"), err
+    assert not (tmp_path / "run").exists()
+
+
+def test_every_problem_of_a_users_scenario_in_file_order(tmp_path: Path,
+                                                        capsys: Capture) -> None:
+    """Structure rules report all their problems at once, each with its line."""
+    path = tmp_path / "bad.toml"
+    path.write_text(SCENARIO.replace("value = 81.50", "value = 81.60")
+                    .replace('printed = "98733.87"', 'printed = "98733.88"'))
+    code, _, err = run(capsys, "simulate", str(path), "--check")
+    assert code == 2 and err.count("\n") == 1
+    assert err == (f"zperf: error: {path}: line 35: etr_per_sec (SYSA): value 98733.87 is not "
+                   "printed '98733.88' x scale 1.0; line 42: cp_busy_pct (SYSA): value 81.6 is "
+                   "not printed '81.50%' x scale 1.0\n")
 
 
 def test_check_shows_table_1_percentages_and_the_inconsistent_one(capsys: Capture) -> None:
@@ -107,9 +189,9 @@ def test_catalogue_lists_every_scenario(capsys: Capture) -> None:
     code, out, _ = run(capsys, "simulate", "list", "--to", "json")
     assert code == 0
     listed = [r["scenario"] for r in json.loads(out)]
-    assert listed == scenario_ids()
+    assert listed == catalogue.ids()
     for sid in listed:
-        assert load_scenario(sid)["scenario"]["id"] == sid
+        assert catalogue.load(sid).id == sid
 
 
 def test_series_writes_one_interval_per_load_level(tmp_path: Path, capsys: Capture) -> None:

@@ -263,7 +263,7 @@ def test_the_engine_gives_the_catalogued_figures_back() -> None:
     from zperf.sim.check import check
 
     for sid in ("ims15-fast-path", "ims15-dsff-smq", "ims14-dsff-smq", "ims15-credentials-0b"):
-        result = check(load(sid).as_dict())
+        result = check(load(sid))
         assert result.height == len(load(sid).published)
         notes = set(result["note"].to_list())
         assert notes <= {"reproduced", "published inconsistency (see the scenario)",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,28 +14,41 @@ from zperf.formats import read
 from zperf.runs.analysis import analyze
 from zperf.runs.spec import load_runspec
 from zperf.sim.engine import simulate
+from zperf.sim.model import Scenario
+from zperf.sim.parsing import parse
 
 # A two-LPAR scenario shaped like paper 004 Table 21 (IMS 15 columns), inline so
 # that the engine is tested apart from the catalogue.
-SCENARIO: dict[str, Any] = {
-    "scenario": {"id": "test-dsff", "paper": "004"},
-    "rmf": {"interval_seconds": 120, "intervals": 5},
-    "lpar": [{"name": "IMS1", "cps": 3, "ziips": 0}, {"name": "IMS2", "cps": 3, "ziips": 0}],
-    "run": {"transactions": ["report:IMSTRAN"],
-            "groups": {"MPP": ["IMSMPP"], "IMS Connect": ["IMSCON", "IMSCON2"]}},
-    "published": [
-        {"metric": "cp_busy_pct", "lpar": "IMS1", "value": 79.40},
-        {"metric": "etr_per_sec", "lpar": "IMS1", "value": 2761.39},
-        {"metric": "resp_ms", "lpar": "IMS1", "value": 15.997},
-        {"metric": "mpp_cpu_us_per_tran", "lpar": "IMS1", "value": 574.418},
-        {"metric": "ims_connect_cpu_us_per_tran", "lpar": "IMS1", "value": 28.750},
-        {"metric": "cp_busy_pct", "lpar": "IMS2", "value": 77.15},
-        {"metric": "etr_per_sec", "lpar": "IMS2", "value": 2767.91},
-        {"metric": "resp_ms", "lpar": "IMS2", "value": 16.137},
-        {"metric": "mpp_cpu_us_per_tran", "lpar": "IMS2", "value": 552.684},
-        {"metric": "ims_connect_cpu_us_per_tran", "lpar": "IMS2", "value": 25.861},
-    ],
-}
+PUBLISHED = [("cp_busy_pct", "IMS1", "79.40%"), ("etr_per_sec", "IMS1", "2761.39"),
+             ("resp_ms", "IMS1", "15.997"), ("mpp_cpu_us_per_tran", "IMS1", "574.418"),
+             ("ims_connect_cpu_us_per_tran", "IMS1", "28.750"),
+             ("cp_busy_pct", "IMS2", "77.15%"), ("etr_per_sec", "IMS2", "2767.91"),
+             ("resp_ms", "IMS2", "16.137"), ("mpp_cpu_us_per_tran", "IMS2", "552.684"),
+             ("ims_connect_cpu_us_per_tran", "IMS2", "25.861")]
+
+
+def _figure(metric: str, lpar: str, printed: str) -> dict[str, Any]:
+    return {"metric": metric, "lpar": lpar, "value": float(printed.rstrip("%")),
+            "printed": printed, "source": "004 Table 21"}
+
+
+def _scenario(published: list[tuple[str, str, str]] = PUBLISHED,
+              inconsistencies: tuple[dict[str, str], ...] = ()) -> Scenario:
+    lpar = {"cps": 3, "ziips": 0, "source": "004 §6.4.1"}
+    return parse({
+        "scenario": {"id": "test-dsff", "paper": "004", "kind": "rmf", "title": "DSFF",
+                     "reproduces": ["004 Table 21"], "notes": "inline"},
+        "machine": {"type": "3906", "source": "004 §3.1"},
+        "rmf": {"interval_seconds": 120, "intervals": 5, "source": "004 §5.2"},
+        "lpar": [{"name": "IMS1", **lpar}, {"name": "IMS2", **lpar}],
+        "run": {"transactions": ["report:IMSTRAN"], "response_from": "ims", "source": "modeled",
+                "groups": {"MPP": ["IMSMPP"], "IMS Connect": ["IMSCON", "IMSCON2"]}},
+        "published": [_figure(*f) for f in published],
+        "inconsistency": [{"kind": "formula", "source": "004 Table 21", "explanation": "x",
+                           **i} for i in inconsistencies]})
+
+
+SCENARIO = _scenario()
 
 
 def _window(folder: Path, systems: list[str] | None = None) -> dict[str, Any]:
@@ -50,7 +64,7 @@ def test_exact_run_reproduces_the_published_figures(tmp_path: Path, variant: str
     assert manifest["scenario"] == "test-dsff" and manifest["exact"] is True
     for lpar in ("IMS1", "IMS2"):
         row = _window(tmp_path, [lpar])
-        published = {p["metric"]: p["value"] for p in SCENARIO["published"] if p["lpar"] == lpar}
+        published = {p.metric: p.value for p in SCENARIO.published if p.lpar == lpar}
         assert row["cp_busy_pct"] == pytest.approx(published["cp_busy_pct"], abs=0.005)
         assert row["etr_per_sec"] == pytest.approx(published["etr_per_sec"], abs=0.005)
         assert row["resp_ms"] == pytest.approx(published["resp_ms"], abs=0.0005)
@@ -65,7 +79,12 @@ def test_exact_run_reproduces_the_published_figures(tmp_path: Path, variant: str
 def test_noise_varies_intervals_but_stays_close(tmp_path: Path) -> None:
     simulate(SCENARIO, tmp_path / "a", seed=1)
     simulate(SCENARIO, tmp_path / "b", seed=1)
-    simulate(SCENARIO, tmp_path / "c", seed=2)
+    assert SCENARIO.run is not None  # what the run folder holds is the scenario's data:
+    rmf_response = replace(SCENARIO, run=replace(SCENARIO.run, response_from=None))
+    simulate(rmf_response, tmp_path / "c", seed=2)  # no IMS PA: RMF's response time
+    assert (tmp_path / "a" / "imspa-IMS1.csv").exists()
+    assert not list((tmp_path / "c").glob("imspa-*"))
+    assert "response_from" not in (tmp_path / "c" / "run.toml").read_text()
     assert (tmp_path / "a" / "smf.dump").read_bytes() == (tmp_path / "b" / "smf.dump").read_bytes()
     assert (tmp_path / "a" / "smf.dump").read_bytes() != (tmp_path / "c" / "smf.dump").read_bytes()
     row = _window(tmp_path / "c", ["IMS1"])
@@ -95,20 +114,17 @@ def test_check_lists_every_published_figure(tmp_path: Path) -> None:
 
     assert (decimals("57.782"), decimals("79.40%"), decimals("5,529"), decimals("x")) == (
         3, 2, 0, 0)
-    scenario = {**SCENARIO, "published": [
-        *SCENARIO["published"],
-        {"metric": "itr_per_sec", "lpar": "combined", "value": 7063.94, "printed": "7063.94"},
-        {"metric": "sum_of_lpars_mpp_cpu_us_per_tran", "lpar": "combined",
-         "value": 1127.102, "printed": "1127.102"},
-        {"metric": "itr_per_sec", "lpar": "IMS1", "value": 3477.90, "printed": "3477.90"}]}
-    result = check(scenario, tmp_path)
-    assert result.height == len(scenario["published"])
+    published = [*PUBLISHED, ("itr_per_sec", "combined", "7063.94"),
+                 ("sum_of_lpars_mpp_cpu_us_per_tran", "combined", "1127.102"),
+                 ("itr_per_sec", "IMS1", "3477.90")]
+    result = check(_scenario(published), tmp_path)
+    assert result.height == len(published)
     # Table 21's printed ITR for IMS1 does not follow from its printed busy and ETR: taken
     # at its word, it moves IMS1's busy and the combined ITR no longer agrees ...
     assert result.filter(~pl.col("agrees"))["note"].to_list() == ["differs"]
     # ... once the scenario lists it, the check says so and everything else agrees.
-    listed = {**scenario, "inconsistency": [{"metric": "itr_per_sec", "lpar": "IMS1",
-                                             "printed": "3477.90", "computed": "3477.82"}]}
+    listed = _scenario(published, ({"metric": "itr_per_sec", "lpar": "IMS1",
+                                    "printed": "3477.90", "computed": "3477.82"},))
     bad = check(listed, tmp_path / "again").filter(~pl.col("agrees"))
     assert bad["note"].to_list() == ["published inconsistency (see the scenario)"]
     assert bad["printed"].to_list() == ["3477.90"]
@@ -129,7 +145,7 @@ def test_every_catalogued_run_reproduces_its_figures(sid: str, tmp_path: Path) -
     from zperf.sim.catalogue import load
     from zperf.sim.check import check
 
-    result = check(load(sid).as_dict(), tmp_path)
+    result = check(load(sid), tmp_path)
     differs = result.filter(pl.col("note") == "differs")
     assert differs.height == 0, differs.select("metric", "lpar", "reproduced", "printed").rows()
 
@@ -140,7 +156,7 @@ def test_noisy_runs_stay_within_the_stated_tolerance(sid: str, tmp_path: Path) -
     from zperf.sim.catalogue import load
     from zperf.sim.check import check
 
-    result = check(load(sid).as_dict(), tmp_path, seed=7, exact=False)
+    result = check(load(sid), tmp_path, seed=7, exact=False)
     assert result.filter(pl.col("note") == "differs").height == 0
 
 
@@ -150,7 +166,7 @@ def test_figure_5_and_the_ims_pa_response_times_come_back(tmp_path: Path) -> Non
     from zperf.sim.catalogue import load
     from zperf.sim.check import check
 
-    result = check(load("cics52-liberty-t2-reuse").as_dict(), tmp_path / "a")
+    result = check(load("cics52-liberty-t2-reuse"), tmp_path / "a")
     driver = result.filter(pl.col("metric").str.starts_with("driver."))
     assert driver.height == 14 and set(driver["note"]) == {"reproduced"}
     rate = driver.filter(metric="driver.transaction_throughput_per_sec")
@@ -158,13 +174,13 @@ def test_figure_5_and_the_ims_pa_response_times_come_back(tmp_path: Path) -> Non
     assert (tmp_path / "a" / "wsws-engine.log").exists()
     for sid, figure in (("cics52-liberty-t2-reuse", "Figure 3"), ("cics52-liberty-t2",
                                                                   "Figure 6")):
-        stats = check(load(sid).as_dict(), tmp_path / sid).filter(
+        stats = check(load(sid), tmp_path / sid).filter(
             pl.col("metric").str.starts_with("cics.db2entry_"))
         assert stats.height == 10 and set(stats["note"]) == {"reproduced"}, figure
         binary = read([str(tmp_path / sid / "smf.dump")]).tables["db2entry"]
         assert binary["calls"].to_list() == stats.filter(
             metric="cics.db2entry_call_count")["published"].cast(pl.Int64).to_list()
-    result = check(load("ims15-dsff-smq").as_dict(), tmp_path / "b")
+    result = check(load("ims15-dsff-smq"), tmp_path / "b")
     resp = result.filter(metric="resp_ms")
     assert set(resp["note"]) == {"reproduced"} and resp.height == 3
     assert (tmp_path / "b" / "imspa-IMS1.csv").exists()

@@ -24,7 +24,7 @@ FIGURE_4 = "cics52-liberty-t2-reuse"  # 003 Figure 4 is attributed to T2 reuse
 
 
 def _figure(sid: str, subject: str) -> dict[str, tuple[float, float]]:
-    return extract.figures_of(load(sid).as_dict(), "SYSA")[subject]
+    return extract.figures_of(load(sid), "SYSA")[subject]
 
 
 def test_figure_4_counters_print_as_the_paper() -> None:
@@ -95,7 +95,7 @@ def test_noise_scales_the_work_not_the_averages() -> None:
 def test_check_reproduces_figure_4_through_dump_and_listing(tmp_path: Path) -> None:
     """`zperf simulate cics52-liberty-t2-reuse --check --exact`: all 40 figures of Figure 4
     come back from the binary SMF and from the V2R1 WLMGL listing, each copy agreeing."""
-    result = check(load(FIGURE_4).as_dict(), tmp_path)
+    result = check(load(FIGURE_4), tmp_path)
     figure = result.filter(pl.col("metric").str.starts_with("workload."))
     assert figure.height == 40
     assert set(figure["note"]) == {"reproduced"}
@@ -113,7 +113,7 @@ def test_check_reproduces_figure_4_through_dump_and_listing(tmp_path: Path) -> N
 
 
 def test_figure_4_with_noise_stays_within_the_tolerance(tmp_path: Path) -> None:
-    result = check(load(FIGURE_4).as_dict(), tmp_path, seed=3, exact=False)
+    result = check(load(FIGURE_4), tmp_path, seed=3, exact=False)
     figure = result.filter(pl.col("metric").str.starts_with("workload."))
     assert set(figure["note"]) == {"reproduced"}
     assert figure.filter(metric="workload.trans_ended")["reproduced"][0] != 88584

@@ -35,17 +35,16 @@ def test_too_small_a_message_is_refused() -> None:
 
 
 def test_the_ztpf_scenario(tmp_path: Path) -> None:
-    scenario = load("ztpf-soap-provider").as_dict()
+    scenario = load("ztpf-soap-provider")
     manifest = json.loads(write_observations(scenario, tmp_path).read_text())
-    for item in scenario["message"]:
-        data = (tmp_path / item["name"]).read_bytes()
-        assert len(data) == item["size_bytes"]
+    for item in scenario.messages:
+        data = (tmp_path / item.name).read_bytes()
+        assert len(data) == item.size_bytes
         density = _content(data) / len(data) * 100
-        if item["name"] == "OTA_AirBookModifyRQ7.xml":  # 8.06 % of 5267 bytes: no integer
-            assert round(density, 2) == 8.07 and "inconsistency" in manifest["files"][
-                item["name"]]
+        if item.name == "OTA_AirBookModifyRQ7.xml":  # 8.06 % of 5267 bytes: no integer
+            assert round(density, 2) == 8.07 and "inconsistency" in manifest["files"][item.name]
         else:
-            assert round(density, 2) == pytest.approx(item["content_density_pct"])
+            assert round(density, 2) == pytest.approx(item.content_density_pct)
     rows = list(csv.DictReader((tmp_path / "observations.csv").open()))
     assert len(rows) == 24
     first = rows[0]

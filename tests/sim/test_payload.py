@@ -85,7 +85,7 @@ def test_check_reproduces_the_column_from_the_jtl(tmp_path: Path) -> None:
     for sid, shown, note in (("zcee-car100-exclude-dealers", "93", "reproduced"),
                              ("zcee-car100-baseline", "100", "reproduced"),
                              (ODO_50, "54", "published inconsistency (see the scenario)")):
-        result = check(load(sid).as_dict(), tmp_path / sid)
+        result = check(load(sid), tmp_path / sid)
         row = result.filter(metric=payload.METRIC).row(0, named=True)
         assert (row["reproduced_as_printed"], row["note"], row["from"]) == (
             shown, note, "driver.jtl"), sid

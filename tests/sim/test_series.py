@@ -12,13 +12,22 @@ from zperf.formats import read
 from zperf.runs.analysis import analyze
 from zperf.runs.spec import load_runspec
 from zperf.sim import catalogue
-from zperf.sim.series import MODELED, SeriesError, check_series, has_series, simulate_series, spec
+from zperf.sim.catalogue import ScenarioError, validate
+from zperf.sim.model import Scenario
+from zperf.sim.series import (
+    MODELED,
+    SeriesError,
+    check_series,
+    has_series,
+    scaling,
+    simulate_series,
+)
 
-SERIES = [sid for sid in catalogue.ids() if has_series(catalogue.load(sid).as_dict())]
+SERIES = [sid for sid in catalogue.ids() if has_series(catalogue.load(sid))]
 
 
-def _scenario(sid: str) -> dict[str, Any]:
-    return catalogue.load(sid).as_dict()
+def _scenario(sid: str) -> Scenario:
+    return catalogue.load(sid)
 
 
 def _intervals(folder: Path) -> list[dict[str, Any]]:
@@ -37,9 +46,9 @@ def test_the_workloads_with_scaling_charts_have_a_series() -> None:
     assert set(SERIES) == expected
     for sid in SERIES:
         scenario = _scenario(sid)
-        assert spec(scenario)["busy_pct"] == [10, 20, 30, 40, 50, 60, 70]
-        assert "no [[series]]" not in scenario["scenario"]["notes"]
-        assert "modeled" in scenario["scaling"]["why"]
+        assert scaling(scenario).busy_pct == (10, 20, 30, 40, 50, 60, 70)
+        assert "no [[series]]" not in scenario.notes
+        assert "modeled" in scaling(scenario).why
 
 
 def test_fast_path_ims15_levels_through_parse_and_analyze(tmp_path: Path) -> None:
@@ -128,18 +137,17 @@ def test_every_series_reproduces_its_published_run(sid: str) -> None:
 
 def test_a_scenario_without_a_series_or_with_a_bad_one_is_refused() -> None:
     with pytest.raises(SeriesError, match="no modeled scaling series"):
-        spec(_scenario("ims15-bmp"))
-    scenario = _scenario("ims15-fast-path")
-    scenario["scaling"]["busy_pct"] = [10, 90]
-    with pytest.raises(SeriesError, match=r"below the published run's 81\.50"):
-        spec(scenario)
-    scenario["scaling"]["busy_pct"] = [20, 10]
-    with pytest.raises(SeriesError, match="must rise"):
-        spec(scenario)
-    scenario["scaling"]["busy_pct"] = [10]
-    scenario["scaling"]["resp"] = "mm1"
-    with pytest.raises(SeriesError, match="resp must be"):
-        spec(scenario)
+        scaling(_scenario("ims15-bmp"))
+    data = _scenario("ims15-fast-path").as_dict()
+    for levels, message in (([10, 90], r"below the published run's 81\.50"),
+                            ([20, 10], "must rise"), ([0, 10], "positive numbers")):
+        data["scaling"]["busy_pct"] = levels
+        with pytest.raises(ScenarioError, match=message):
+            validate(data)
+    data["scaling"]["busy_pct"] = [10]
+    data["scaling"]["resp"] = "mm1"
+    with pytest.raises(ScenarioError, match=r"scaling\.resp: must be one of flat"):
+        validate(data)
 
 
 @pytest.mark.parametrize("sid", [s for s in SERIES if "dsff" in s])

@@ -9,7 +9,7 @@ import polars as pl
 
 from zperf.formats import read
 from zperf.sim.catalogue import load
-from zperf.sim.check import _side_files, check
+from zperf.sim.check import check, side_file_figures
 from zperf.sim.engine import simulate
 
 #: 003 Figure 3 (T2 reuse) and Figure 6 (T2): DB2ENTRY TRADENT, REQUESTS section.
@@ -31,7 +31,7 @@ def _entry(path: Path) -> dict[str, object]:
 def test_db2entry_figures_come_back_identically_from_three_reports(tmp_path: Path) -> None:
     for sid, figure in (("cics52-liberty-t2-reuse", FIGURE_3), ("cics52-liberty-t2", FIGURE_6)):
         folder = tmp_path / sid
-        manifest = json.loads(simulate(load(sid).as_dict(), folder, exact=True).read_text())
+        manifest = json.loads(simulate(load(sid), folder, exact=True).read_text())
         assert {"dfhstup.txt", "dfh0stat.txt"} <= set(manifest["files"])
         rows = [_entry(folder / name) for name in STATS]
         for column, value in figure.items():
@@ -48,7 +48,7 @@ def test_db2entry_figures_come_back_identically_from_three_reports(tmp_path: Pat
 def test_the_connection_statistics_agree_too(tmp_path: Path) -> None:
     """No DB2CONN figure is printed; the modeled pool counters (all SQL of CJSA runs on the
     DB2ENTRY) are written to the three reports and read back alike."""
-    simulate(load("cics52-liberty-t2").as_dict(), tmp_path, exact=True)
+    simulate(load("cics52-liberty-t2"), tmp_path, exact=True)
     rows = [read([str(tmp_path / n)]).tables["db2conn"] for n in STATS]
     assert [r.height for r in rows] == [1, 1, 1]
     assert [r["pool_calls"][0] for r in rows] == [0, 0, None]  # SMF: no pool counters
@@ -56,7 +56,7 @@ def test_the_connection_statistics_agree_too(tmp_path: Path) -> None:
 
 
 def test_check_names_every_copy_and_catches_one_that_differs(tmp_path: Path) -> None:
-    scenario = load("cics52-liberty-t2-reuse").as_dict()
+    scenario = load("cics52-liberty-t2-reuse")
     result = check(scenario, tmp_path)
     stats = result.filter(pl.col("metric").str.starts_with("cics.db2entry_"))
     sources = dict(zip(stats["metric"], stats["from"], strict=True))
@@ -66,6 +66,6 @@ def test_check_names_every_copy_and_catches_one_that_differs(tmp_path: Path) -> 
     # A DFH0STAT that says otherwise is caught: the copies must agree.
     report = tmp_path / "dfh0stat.txt"
     report.write_text(report.read_text().replace(":  456425", ":  456426"))
-    found = _side_files(scenario, tmp_path, read([str(tmp_path / "smf.dump")]).tables)
+    found = side_file_figures(scenario, tmp_path, read([str(tmp_path / "smf.dump")]).tables)
     assert found["cics.db2entry_thread_reuse@TRADENT"] == [
         ("dfhstup.txt", 456425.0), ("dfh0stat.txt", 456426.0), ("smf.dump (110.2)", 456425.0)]

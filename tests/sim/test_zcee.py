@@ -26,11 +26,11 @@ def test_calibration_gives_the_parameters_every_scenario_carries() -> None:
     assert model.sor_byte_us == pytest.approx(290 / 24000)
     assert model.json_byte_us == pytest.approx(357 / 59508)
     assert model.fixed_us == pytest.approx(285.90, abs=0.005)
-    zcee_runs = [s.as_dict() for s in all_scenarios() if s.paper == "000"]
+    zcee_runs = [s for s in all_scenarios() if s.paper == "000"]
     assert len(zcee_runs) == 16
     for scenario in zcee_runs:  # the TOMLs hold the calibrated values, rounded
         found = zcee.model(scenario)
-        assert found is not None, scenario["scenario"]["id"]
+        assert found is not None, scenario.id
         assert found.fixed_us == pytest.approx(model.fixed_us, abs=0.005)
         assert found.json_byte_us == pytest.approx(model.json_byte_us, rel=1e-4)
         assert found.sor_byte_us == pytest.approx(model.sor_byte_us, rel=1e-4)
@@ -38,7 +38,7 @@ def test_calibration_gives_the_parameters_every_scenario_carries() -> None:
 
 
 def test_the_model_reproduces_its_three_points_and_predicts_the_rest() -> None:
-    model = zcee.model(load("zcee-car100-baseline").as_dict())
+    model = zcee.model(load("zcee-car100-baseline"))
     assert model is not None
     for json_bytes, sor, cost in POINTS:
         assert model.cost(json_bytes, sor).total_us == pytest.approx(cost, abs=0.05)
@@ -55,7 +55,7 @@ def test_table_2_comes_back_through_smf_and_the_jtl(tmp_path: Path) -> None:
     for sid, printed in (("zcee-car100-exclude-cars", "0.35"),
                          ("zcee-car100-exclude-cars-maxcars100", "0.64"),
                          ("zcee-car100-exclude-cars-500-clients", "0.35")):
-        result = check(load(sid).as_dict(), tmp_path / sid)
+        result = check(load(sid), tmp_path / sid)
         assert set(result["note"]) == {"reproduced"}, sid
         cost = result.filter(metric="zosconn_cpu_us_per_tran")
         assert cost["reproduced_as_printed"][0] == printed
@@ -64,7 +64,7 @@ def test_table_2_comes_back_through_smf_and_the_jtl(tmp_path: Path) -> None:
 
 def test_the_jtl_round_trip_gives_rate_clients_and_payload(tmp_path: Path) -> None:
     """500 clients at 1000 TPS (§10.1) for 60 s: 60000 requests of 4441 bytes (Table 1)."""
-    simulate(load("zcee-car100-exclude-cars-500-clients").as_dict(), tmp_path, exact=True)
+    simulate(load("zcee-car100-exclude-cars-500-clients"), tmp_path, exact=True)
     driver = read([str(tmp_path / "driver.jtl")]).tables["driver"].row(0, named=True)
     assert (driver["transactions"], driver["clients"]) == (60000, 500)
     assert driver["bytes_read"] == 60000 * 4441
@@ -77,12 +77,12 @@ def test_the_jtl_round_trip_gives_rate_clients_and_payload(tmp_path: Path) -> No
 
 
 def test_predictions_are_marked_and_never_count_as_reproduced(tmp_path: Path) -> None:
-    result = check(load("zcee-car100-odo-60").as_dict(), tmp_path)
+    result = check(load("zcee-car100-odo-60"), tmp_path)
     predicted = result.filter(pl.col("note") == PREDICTION)
     assert predicted.height == 1 and predicted["published"][0] is None
     assert predicted["agrees"][0] is None
     # 4647.9 + 593.011 x 60 = 40229 JSON bytes, 60 x 240 + 3100 SoR bytes
     assert predicted["reproduced"][0] == pytest.approx(
         285.90 + 0.0059992 * 40229 + 0.0120833 * 17500, abs=0.05)
-    baseline = check(load("zcee-car100-baseline").as_dict(), tmp_path / "b")
+    baseline = check(load("zcee-car100-baseline"), tmp_path / "b")
     assert PREDICTION not in set(baseline["note"])  # ZOSCONN there is Figure 2 itself

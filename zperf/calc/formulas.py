@@ -13,14 +13,15 @@ example.
 module                            formulas
 ================================  ===========================================
 :mod:`zperf.calc.cpu`             000 §11 CPU ms/tran; 004 Table 15 ETR, ITR,
-                                  general CPU and zIIP µs/tran, service time
+                                  general CPU and zIIP µs/tran, service time;
+                                  RMF service units as seconds
 :mod:`zperf.calc.sysplex`         004 Table 16 combined metrics of LPARs
 :mod:`zperf.calc.offload`         003 CPU %, zIIP-eligible, offload
 :mod:`zperf.calc.capacity`        002 msg/s from MIPS and path length;
                                   projection by capacity ratio
 :mod:`zperf.calc.fit`             002 fixed + variable cost (least squares)
 :mod:`zperf.calc.deltas`          004 Delta, Delta %, ±1 % ITR verdict
-:mod:`zperf.calc.sizing`          001 SOAP message size
+:mod:`zperf.calc.sizing`          001 SOAP message size; 000 size vs baseline
 :mod:`zperf.calc.codepages`       001 codepage conversion CPU
 :mod:`zperf.calc.density`         002 XML content density (streaming)
 ================================  ===========================================
@@ -47,12 +48,15 @@ from zperf.calc.codepages import (
 from zperf.calc.cpu import (
     appl_pct,
     busy_pct_from_appl,
+    cp_busy_pct_from_itr,
     cpu_ms_per_tran,
     cpu_ms_per_tran_from_appl,
     etr_per_sec,
     general_cp_seconds,
     general_cpu_us_per_tran,
     itr_per_sec,
+    service_seconds,
+    service_units_to_seconds,
     service_us_per_tran,
     ziip_us_per_tran,
     ziip_us_per_tran_from_appl,
@@ -77,6 +81,7 @@ from zperf.calc.offload import (
 )
 from zperf.calc.sizing import (
     SOAP_PREFIX_SUFFIX_BYTES,
+    size_vs_baseline_pct,
     soap_element_bytes,
     soap_operation_bytes,
     soap_size_bytes,
@@ -122,6 +127,7 @@ __all__ = [
     "compare_metrics",
     "content_density",
     "content_density_of_file",
+    "cp_busy_pct_from_itr",
     "cpu_ms_per_tran",
     "cpu_ms_per_tran_from_appl",
     "cpu_pct",
@@ -139,7 +145,10 @@ __all__ = [
     "non_ziip_eligible_pct",
     "processor_rating",
     "project_ms_per_tran",
+    "service_seconds",
+    "service_units_to_seconds",
     "service_us_per_tran",
+    "size_vs_baseline_pct",
     "soap_element_bytes",
     "soap_operation_bytes",
     "soap_size_bytes",

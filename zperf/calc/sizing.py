@@ -1,4 +1,5 @@
-"""The size of a SOAP message that CICS generates for a commarea (paper 001).
+"""Message sizes: a SOAP message that CICS generates for a commarea (paper 001), and a
+JSON response compared to a baseline's (paper 000).
 
 Paper 001 ("Sizing SOAP message") sizes the message the CICS Web Services
 Assistant builds from a language structure as three parts: the SOAP prefix
@@ -47,3 +48,12 @@ def soap_size_bytes(elements: Quantity, avg_element_name_length: Quantity,
     return (SOAP_PREFIX_SUFFIX_BYTES + soap_operation_bytes(program_name_length)
             + non_negative("elements", elements)
             * soap_element_bytes(avg_element_name_length, avg_element_data_length))
+
+
+def size_vs_baseline_pct(size_bytes: Quantity, baseline_bytes: Quantity) -> Quantity:
+    """A payload's size as a percentage of the baseline's: size / baseline x 100 (000 Table 1).
+
+    000 Table 1, "JSON payload size compared to Baseline": excluding the dealer
+    array, 59634 / 63949 bytes = 93.25 %, printed 93%.
+    """
+    return non_negative("size", size_bytes) / positive("baseline size", baseline_bytes) * 100.0

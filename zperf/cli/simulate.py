@@ -1,57 +1,22 @@
-"""``zperf simulate``: the reference papers' benchmark runs as input files."""
+"""``zperf simulate``: the reference papers' benchmark runs as input files.
+
+The command parses its options, makes one call to the library
+(``zperf.sim.command.run``) and prints what comes back: the table, the summary
+line, the exit status.
+"""
 
 from __future__ import annotations
 
 import sys
-import tomllib
-from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import click
-import polars as pl
 
 from zperf import report
 from zperf.cli.options import output_format, output_options
-from zperf.errors import UsageError
-from zperf.sim.engine import VARIANTS, simulate
+from zperf.sim.command import Request, run
+from zperf.sim.engine import VARIANTS
 from zperf.sim.writers.wlmgl import LAYOUTS
-
-
-def scenario_ids() -> list[str]:
-    """Ids of the catalogued scenarios (zperf/sim/scenarios/*.toml)."""
-    folder = resources.files("zperf.sim") / "scenarios"
-    if not folder.is_dir():
-        return []
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir()
-                  if p.name.endswith(".toml"))
-
-
-def load_scenario(name: str) -> dict[str, Any]:
-    """A catalogued scenario by id, or a scenario TOML file by path."""
-    path = Path(name)
-    if name.endswith(".toml") and path.exists():
-        text = path.read_text()
-    elif name in scenario_ids():
-        text = (resources.files("zperf.sim") / "scenarios" / f"{name}.toml").read_text()
-    else:
-        known = ", ".join(scenario_ids()) or "none"
-        raise UsageError(f"no scenario {name!r}; `zperf simulate list` shows them ({known})")
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{name}: not a valid scenario TOML: {exc}") from None
-
-
-def _listing() -> pl.DataFrame:
-    rows = []
-    for sid in scenario_ids():
-        meta = load_scenario(sid).get("scenario", {})
-        rows.append({"scenario": sid, "paper": str(meta.get("paper", "")),
-                     "title": meta.get("title", ""),
-                     "reproduces": "; ".join(meta.get("reproduces", []))})
-    return pl.DataFrame(rows, schema={"scenario": pl.String, "paper": pl.String,
-                                      "title": pl.String, "reproduces": pl.String})
 
 
 @click.command(name="simulate")
@@ -101,71 +66,14 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
       zperf simulate ims15-fast-path --series --exact --out runs/fp-scaling
     """
     fmt, terminal = output_format(fmt, output)
-    if scenario == "list":
-        report.render(_listing(), fmt, output, table="scenarios", terminal=terminal)
-        return
-    spec = load_scenario(scenario)
-    if series:
-        _series(spec, out_dir, seed=seed, exact=exact, variant=variant, layout=layout,
-                check_only=check_only, fmt=fmt, output=output, terminal=terminal)
-        return
-    if spec.get("scenario", {}).get("kind", "rmf") == "observations":
-        from zperf.sim.observations import write_observations
-
-        target = Path(out_dir or spec["scenario"]["id"])
-        manifest = write_observations(spec, target)
-        click.echo(f"zperf: wrote {target}/ ({manifest.name}): the messages and the "
-                   "observations of a run that writes no RMF data", err=True)
-        return
-    if check_only:
-        from zperf.sim.check import check
-
-        result = check(spec, Path(out_dir) if out_dir else None, seed=seed, exact=exact,
-                       variant=variant)
-        shown = (result.select("metric", "lpar", "printed", "reproduced_as_printed", "note",
-                               "from", "source") if fmt == "table" else result)
-        report.render(shown, fmt, output, table="check", terminal=terminal)
-        notes = result["note"].str.replace(r"^differs: .*", "differs between files")
-        counts = dict(notes.value_counts().iter_rows())
-        figures = result.filter(pl.col("published").is_not_null()).height
-        click.echo("zperf: " + ", ".join(f"{n} {note}" for note, n in sorted(counts.items()))
-                   + f" (of {figures} published figures; "
-                   + ("exact" if exact else f"with noise, seed {seed}") + ")", err=True)
-        if result["note"].str.starts_with("differs").any():
-            sys.exit(1)
-        return
-    target = Path(out_dir or spec["scenario"]["id"])
-    manifest = simulate(spec, target, seed=seed, exact=exact, variant=variant, layout=layout)
-    click.echo(f"zperf: wrote {target}/ ({manifest.name}); analyze it with "
-               f"`zperf analyze {target}`", err=True)
-
-
-def _series(spec: dict[str, Any], out_dir: str | None, *, seed: int, exact: bool,
-            variant: str, layout: str | None, check_only: bool, fmt: str, output: str,
-            terminal: bool) -> None:
-    """--series: write (or, with --check, reproduce) the modeled scaling series."""
-    from zperf.sim.series import MODELED, SeriesError, check_series, simulate_series
-
-    try:
-        if check_only:
-            result = check_series(spec, Path(out_dir) if out_dir else None, variant=variant)
-        else:
-            target = Path(out_dir or f"{spec['scenario']['id']}-scaling")
-            manifest = simulate_series(spec, target, seed=seed, exact=exact, variant=variant,
-                                       layout=layout)
-    except SeriesError as exc:
-        raise UsageError(str(exc)) from None
-    if not check_only:
-        click.echo(f"zperf: wrote {target}/ ({manifest.name}): one interval per load level, "
-                   f"the last the published run, the others modeled; analyze it with "
-                   f"`zperf analyze {target}`", err=True)
-        return
-    shown = (result.select("level", "metric", "value", "printed", "note", "source")
-             if fmt == "table" else result)
-    report.render(shown, fmt, output, table="series", terminal=terminal)
-    counts = dict(result["note"].value_counts().iter_rows())
-    click.echo("zperf: " + ", ".join(f"{n} {note}" for note, n in sorted(counts.items()))
-               + f" (of {result.height} figures: the published run's are checked, the other "
-               f"levels' are {MODELED}; exact)", err=True)
-    if result["note"].str.starts_with("differs").any():
+    outcome = run(Request(scenario=scenario, out=Path(out_dir) if out_dir else None, seed=seed,
+                          exact=exact, variant=variant, layout=layout, check=check_only,
+                          series=series))
+    if outcome.table is not None:
+        shown = (outcome.table.select(outcome.columns) if fmt == "table" and outcome.columns
+                 else outcome.table)
+        report.render(shown, fmt, output, table=outcome.name, terminal=terminal)
+    if outcome.summary:
+        click.echo(f"zperf: {outcome.summary}", err=True)
+    if outcome.failed:
         sys.exit(1)

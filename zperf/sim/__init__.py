@@ -1,8 +1,20 @@
 """The simulator: the reference papers' benchmark runs as real-layout input files.
 
-``engine`` writes a scenario's run folder (SMF dumps, RMF listings, run.toml,
-manifest), ``check`` reproduces its published figures through parse and
-analyze, ``scale`` writes large synthetic sysplexes for benchmarks.
-``catalogue`` loads and validates the scenarios: one TOML file per modeled
-benchmark run of the reference papers, in ``scenarios/`` (package data).
+A scenario (one TOML file per modeled benchmark run, in ``scenarios/``, or a
+user's own) is read and validated once into a ``model.Scenario``, which every
+other module takes:
+
+* ``model``: the typed scenario and its vocabulary; ``parsing``: TOML data to
+  a Scenario, strict about keys and types; ``locate``: a key's line in the
+  file; ``catalogue``: loading and validation (structure rules, errors with
+  their line); ``figures``: the published figures recomputed with
+  ``zperf.calc``'s formulas, and the listed inconsistencies accounted for;
+* ``targets``: what each LPAR must show; ``engine``: writes the run folder
+  (SMF dumps, RMF listings, run.toml, manifest), with ``extract`` (a printed
+  RMF extract as raw counters), ``zcee`` (paper 000's cost model),
+  ``payload`` and ``sidefiles`` (CICS statistics, driver logs); ``series``:
+  paper 004's modeled scaling series; ``observations``: paper 002's messages;
+* ``check``: simulate, parse, analyze and compare every published figure;
+  ``command``: what ``zperf simulate`` does, as one call returning tables and
+  a verdict; ``scale``: large synthetic sysplexes for benchmarks.
 """

@@ -4,15 +4,17 @@ For every LPAR and RMF interval of a scenario the engine builds the SMF 70.1
 record (CPU activity: CPs, zIIPs, LPAR busy) and the SMF 72.3 records of the
 transaction class and of each address-space group's report class, with the
 very writers whose field tables the parsers read.  The values are chosen so
-that ``zperf analyze`` gives back the scenario's published figures: the
-transaction count is ETR x seconds, a group's CPU service time is its
-published µs/tran x transactions.  With noise (the default) every interval
-varies around those values, seeded, as measured intervals do; ``exact``
-leaves them as published.
+that ``zperf analyze`` gives back the scenario's published figures
+(``zperf.sim.targets``): the transaction count is ETR x seconds, a group's CPU
+service time is its published µs/tran x transactions.  With noise (the
+default) every interval varies around those values, seeded, as measured
+intervals do; ``exact`` leaves them as published.
 
 The run folder gets ``smf.dump`` (RDW, BDW or VBS framing), one WLMGL listing
-per LPAR, ``run.toml`` (the run description zperf analyze reads) and
-``manifest.json`` (what each file is, scenario, seed, zperf version).
+and one CPU Activity report per LPAR, the side files the scenario's data call
+for (``zperf.sim.sidefiles``; IMS PA transit extracts when ``[run]
+response_from = "ims"``), ``run.toml`` (the run description zperf analyze
+reads) and ``manifest.json`` (what each file is, scenario, seed, zperf version).
 """
 
 from __future__ import annotations
@@ -23,15 +25,16 @@ import json
 import random
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from zperf import __version__
+from zperf.calc.formulas import etr_per_sec, service_seconds
 from zperf.formats.smf.dump import read_smf72
-from zperf.runs.analysis import slug
 from zperf.sim import extract, sidefiles, zcee
-from zperf.sim.sidefiles import DB2ENTRY_FIGURES, DRIVER_FIGURES
+from zperf.sim.model import Rmf, Run, Scenario, ScenarioError
+from zperf.sim.targets import LparTarget, targets
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.ims_pa import write_ims_pa_csv
 from zperf.sim.writers.rmf_cpu import write_cpu_report
@@ -39,94 +42,24 @@ from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
 from zperf.sim.writers.smf110 import build_type110_2
 from zperf.sim.writers.wlmgl import LAYOUTS, write_listing
 
-__all__ = ["DB2ENTRY_FIGURES", "DRIVER_FIGURES", "VARIANTS", "LparTarget", "simulate",
-           "targets"]
+__all__ = ["VARIANTS", "default_layout", "simulate"]
 
 VARIANTS = ("rdw", "bdw", "vbs")
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
 #: Relative standard deviation of interval-to-interval variation with noise on.
 NOISE = 0.01
 _ADJ = 213  # R723MADJ (1/16 µs per SU): about 75,000 SU/s, a z14 7xx CP (modeled)
-
-
-@dataclass(frozen=True)
-class LparTarget:
-    """What one LPAR of a run must show: the published (or modeled) figures."""
-
-    name: str
-    cps: int
-    ziips: int
-    busy_pct: float
-    ziip_busy_pct: float | None
-    etr_per_sec: float
-    resp_ms: float
-    group_cpu_us: Mapping[str, float]
-    group_ziip_us: Mapping[str, float]
-
-
-
-def targets(scenario: Mapping[str, Any]) -> list[LparTarget]:
-    """Per-LPAR targets from a scenario's [[lpar]] and [[published]] tables."""
-    published: dict[str, dict[str, float]] = {}
-    # (lpar, metric) of published inconsistencies: not used to derive other inputs
-    doubtful = {(str(i.get("lpar", "")), str(i.get("metric", "")))
-                for i in scenario.get("inconsistency", [])}
-    for item in scenario.get("published", []):
-        published.setdefault(str(item.get("lpar", "")), {})[item["metric"]] = float(item["value"])
-    modeled: dict[str, float] = {m["name"]: float(m["value"]) for m in scenario.get("modeled", [])
-                                 if isinstance(m.get("value"), int | float)}
-    groups = list(scenario.get("run", {}).get("groups", {}))
-    lpars = scenario["lpar"]
-    out = []
-    for lpar in lpars:
-        name = lpar["name"]
-        values = {**published.get("", {}), **published.get(name, {})}
-        if len(lpars) == 1:
-            values = {**published.get("combined", {}), **values}
-
-        def need(metric: str, values: dict[str, float] = values, name: str = name) -> float:
-            for key in (metric, f"{name}.{metric}"):
-                if key in values:
-                    return values[key]
-                if key in modeled:
-                    return modeled[key]
-            raise KeyError(f"scenario {scenario['scenario']['id']}: LPAR {name} has no "
-                           f"published or modeled {metric}")
-
-        def maybe(metric: str, values: dict[str, float] = values,
-                  name: str = name) -> float | None:
-            try:
-                return need(metric, values, name)
-            except KeyError:
-                return None
-
-        busy = need("cp_busy_pct")
-        itr = maybe("itr_per_sec")
-        if itr and (name, "itr_per_sec") not in doubtful:
-            # The unrounded busy the paper's ITR was computed from: used when busy is not
-            # published, or when it rounds to the published (two-decimal) busy.
-            unrounded = need("etr_per_sec") / itr * 100
-            if "cp_busy_pct" not in values or abs(unrounded - busy) < 0.005:
-                busy = unrounded
-        out.append(LparTarget(
-            name=name, cps=int(lpar["cps"]), ziips=int(lpar.get("ziips", 0)),
-            busy_pct=busy, ziip_busy_pct=maybe("ziip_busy_pct"),
-            etr_per_sec=need("etr_per_sec"), resp_ms=maybe("resp_ms") or 0.0,
-            group_cpu_us={g: v for g in groups
-                          if (v := maybe(f"{slug(g)}_cpu_us_per_tran")) is not None},
-            group_ziip_us={g: v for g in groups
-                           if (v := maybe(f"{slug(g)}_ziip_us_per_tran")) is not None},
-        ))
-    return out
+#: An LPAR's target of each interval (``zperf.sim.series``: one load level an interval).
+Levels = Callable[[LparTarget], Sequence[LparTarget]]
 
 
 def _class_name(ref: str) -> str:
     return ref.split(":", 1)[-1].upper()
 
 
-def default_layout(scenario: Mapping[str, Any]) -> str:
+def default_layout(scenario: Scenario) -> str:
     """The listing layout of the scenario's z/OS release (003's extract is V2R1), else V2R4."""
-    release = str(scenario.get("rmf", {}).get("zos_release") or "")
+    release = (scenario.rmf.zos_release if scenario.rmf else None) or ""
     return release if release in LAYOUTS else "V2R4"
 
 
@@ -134,6 +67,42 @@ def _zos_level(release: str) -> str:
     """'V2R1' -> 'ZV020100', SMF72MVS as z/OS writes it."""
     found = re.fullmatch(r"V(\d+)R(\d+)", release)
     return f"ZV{int(found[1]):02d}{int(found[2]):02d}00" if found else "ZV020300"
+
+
+def _rmf_run(scenario: Scenario) -> tuple[Rmf, Run]:
+    if scenario.rmf is None or scenario.run is None:
+        raise ScenarioError(f"scenario {scenario.id} is not a z/OS run (kind {scenario.kind})")
+    return scenario.rmf, scenario.run
+
+
+@dataclass
+class _Plan:
+    """The run's layout (window, classes) and its interval-to-interval variation."""
+
+    scenario: Scenario
+    seconds: float
+    count: int
+    start: dt.datetime
+    release: str
+    sysplex: str
+    transaction_class: str | None
+    group_classes: dict[str, list[str]]
+    exact: bool
+    rng: random.Random
+
+    def vary(self, value: float) -> float:
+        return value if self.exact else value * (1.0 + self.rng.gauss(0.0, NOISE))
+
+
+def _plan(scenario: Scenario, seed: int, exact: bool) -> _Plan:
+    rmf, run = _rmf_run(scenario)
+    return _Plan(
+        scenario=scenario, seconds=float(rmf.interval_seconds), count=rmf.intervals,
+        start=rmf.start or DEFAULT_START, release=rmf.zos_release or "V2R3",
+        sysplex=rmf.sysplex or "PLEX1",
+        transaction_class=_class_name(run.transactions[0]) if run.transactions else None,
+        group_classes={g: [_class_name(c) for c in classes] for g, classes in run.groups.items()},
+        exact=exact, rng=random.Random(seed))
 
 
 @dataclass
@@ -148,28 +117,29 @@ class _Work:
     iipcp_seconds: float = 0.0
 
 
-def _work(target: LparTarget, tx: int, transaction_class: str | None,
-          group_classes: Mapping[str, list[str]], costs: Mapping[str, zcee.Cost],
-          vary: Callable[[float], float]) -> dict[str, _Work]:
+def _work(plan: _Plan, target: LparTarget, tx: int,
+          costs: Mapping[str, zcee.Cost]) -> dict[str, _Work]:
     """Each class's work: the transaction class ends ``tx``; a group's classes share its
     CPU equally, from its published (or modeled) µs/tran or from a cost model.  A class
     that counts transactions and belongs to a group is one class, one record."""
     work: dict[str, _Work] = {}
-    if transaction_class:
-        work[transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms)
-    for group, classes in group_classes.items():
+    if plan.transaction_class:
+        work[plan.transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms)
+    for group, classes in plan.group_classes.items():
         cost = costs.get(group)
-        share = tx / 1e6 / len(classes)
+        share = tx / len(classes)  # each class's transactions
         for name in classes:
             item = work.setdefault(name, _Work())
             if cost is not None:  # paper 000: fixed + per byte, SRB and zIIP-eligible parts
-                total = vary(cost.total_us) * share
-                item.srb_seconds = cost.srb_us * share
+                total = service_seconds(plan.vary(cost.total_us), share)
+                item.srb_seconds = service_seconds(cost.srb_us, share)
                 item.cpu_seconds = total - item.srb_seconds
                 item.iipcp_seconds = total * cost.eligible_us / cost.total_us
             else:
-                item.cpu_seconds = vary(target.group_cpu_us.get(group, 0.0)) * share
-                item.ziip_seconds = vary(target.group_ziip_us.get(group, 0.0)) * share
+                item.cpu_seconds = service_seconds(
+                    plan.vary(target.group_cpu_us.get(group, 0.0)), share)
+                item.ziip_seconds = service_seconds(
+                    plan.vary(target.group_ziip_us.get(group, 0.0)), share)
     return work
 
 
@@ -187,9 +157,83 @@ def _postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
     return work.to_dicts()
 
 
-def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bool = False,
+@dataclass
+class _Written:
+    """What the intervals of every LPAR came to, before files are written."""
+
+    records: list[bytes]
+    listings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    cpu_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    counted: list[tuple[dt.datetime, float, int]] = field(default_factory=list)
+
+
+def _cpu_row(plan: _Plan, target: LparTarget, level: LparTarget,
+             when: dt.datetime) -> dict[str, Any]:
+    """The LPAR's CPU activity of one interval (SMF 70.1 and the CPU Activity report)."""
+    busy = min(100.0, plan.vary(level.busy_pct))
+    return {"system": target.name, "sysplex": plan.sysplex, "interval_start": when,
+            "interval_seconds": plan.seconds, "cp_online": target.cps,
+            "cp_lpar_busy_pct": busy, "cp_mvs_busy_pct": busy, "ziip_online": target.ziips,
+            "ziip_lpar_busy_pct": (plan.vary(level.ziip_busy_pct)
+                                   if target.ziips and level.ziip_busy_pct is not None
+                                   else 0.0),
+            "ziip_mvs_busy_pct": 0.0, "zos_release": plan.release}
+
+
+def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
+                   work: Mapping[str, _Work],
+                   extracts: Mapping[str, extract.Extract]) -> list[bytes]:
+    """The 72.3 records of one interval: a published extract's counters, at this rate."""
+    records: list[bytes] = []
+    for name, item in work.items():
+        adj: int = _ADJ
+        period: Mapping[str, object] = _period(item, plan.seconds)
+        if name in extracts:
+            found = extracts[name]
+            factor = tx / (target.etr_per_sec * plan.seconds) if target.etr_per_sec else 1.0
+            adj, period = found.adj, dict(found.raw) if plan.exact else extract.scaled(
+                found, factor)
+        records += writer.build_type72_3(writer.ClassInterval(
+            system=target.name, sysplex=plan.sysplex, start=when,
+            interval_seconds=plan.seconds, class_name=name, periods=[period],
+            report_class=True, policy="BENCH", workload="BENCH",
+            zos_level=_zos_level(plan.release), adj=adj))
+    return records
+
+
+def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
+          costs: Mapping[str, zcee.Cost], written: _Written, first: bool) -> None:
+    """Every interval of one LPAR: its 70.1 and 72.3 records, listing and CPU rows."""
+    sid, seconds, count = plan.scenario.id, plan.seconds, plan.count
+    extracts = {name: extract.solve(fig, seconds, name=f"{sid} {name}")
+                for name, fig in extract.figures_of(plan.scenario, target.name).items()}
+    # The window's transactions as published (ETR x window seconds), spread over the
+    # intervals, so that ETR comes back exactly; with noise each interval varies.
+    total = round(target.etr_per_sec * seconds * count)
+    even = [total // count + (1 if i < total % count else 0) for i in range(count)]
+    plan_levels = list(levels(target)) if levels else [target] * count
+    if len(plan_levels) != count:
+        raise ValueError(f"{sid}: {len(plan_levels)} levels for {count} intervals")
+    class_records: list[bytes] = []
+    for i, level in enumerate(plan_levels):
+        when = plan.start + dt.timedelta(seconds=seconds * i)
+        exact_tx = round(level.etr_per_sec * seconds) if levels else even[i]
+        tx = max(1, exact_tx if plan.exact else round(plan.vary(level.etr_per_sec) * seconds))
+        cpu_row = _cpu_row(plan, target, level, when)
+        written.records.append(build_type70_1(activity_from_row(
+            cpu_row, partition_name=target.name)))
+        written.cpu_rows.setdefault(target.name, []).append(cpu_row)
+        work = _work(plan, level, tx, costs)
+        class_records += _class_records(plan, target, when, tx, work, extracts)
+        if first:
+            written.counted.append((when, seconds, tx))
+    written.records += class_records
+    written.listings[target.name] = _postprocessed(class_records)
+
+
+def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = False,
              variant: str = "rdw", layout: str | None = None,
-             levels: Callable[[LparTarget], Sequence[LparTarget]] | None = None) -> Path:
+             levels: Levels | None = None) -> Path:
     """Write the run folder of ``scenario`` to ``out``; returns the manifest's path.
 
     ``layout`` is the WLMGL listing's release layout (default: the scenario's z/OS
@@ -199,130 +243,77 @@ def simulate(scenario: Mapping[str, Any], out: Path, *, seed: int = 0, exact: bo
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
     layout = layout or default_layout(scenario)
-    rng = random.Random(seed)
-    rmf = scenario.get("rmf", {})
-    seconds = float(rmf.get("interval_seconds", 60))
-    count = int(rmf.get("intervals", 5))
-    start = rmf.get("start", DEFAULT_START)
-    if isinstance(start, str):
-        start = dt.datetime.fromisoformat(start)
-    release = str(rmf.get("zos_release") or "V2R3")
-    run = scenario.get("run", {})
-    transaction_class = (_class_name(run["transactions"][0]) if run.get("transactions")
-                         else None)
-    group_classes = {g: [_class_name(c) for c in classes]
-                     for g, classes in run.get("groups", {}).items()}
-    sysplex = str(rmf.get("sysplex") or scenario.get("sysplex", "PLEX1"))
-    sid = scenario["scenario"]["id"]
-
-    def vary(value: float) -> float:
-        return value if exact else value * (1.0 + rng.gauss(0.0, NOISE))
-
-    records: list[bytes] = [writer.dump_header(start)]
-    listings: dict[str, list[dict[str, Any]]] = {}
-    cpu_rows: dict[str, list[dict[str, Any]]] = {}
-    counted: list[tuple[dt.datetime, float, int]] = []  # for the driver's request log
+    plan = _plan(scenario, seed, exact)
+    written = _Written(records=[writer.dump_header(plan.start)])
     costs = zcee.costs(scenario)
     lpars = targets(scenario)
     for target in lpars:
-        extracts = {name: extract.solve(fig, seconds, name=f"{sid} {name}")
-                    for name, fig in extract.figures_of(scenario, target.name).items()}
-        # The window's transactions as published (ETR x window seconds), spread over the
-        # intervals, so that ETR comes back exactly; with noise each interval varies.
-        total = round(target.etr_per_sec * seconds * count)
-        even = [total // count + (1 if i < total % count else 0) for i in range(count)]
-        plan = list(levels(target)) if levels else [target] * count
-        if len(plan) != count:
-            raise ValueError(f"{sid}: {len(plan)} levels for {count} intervals")
-        class_records: list[bytes] = []
-        for i in range(count):
-            when = start + dt.timedelta(seconds=seconds * i)
-            level = plan[i]
-            exact_tx = round(level.etr_per_sec * seconds) if levels else even[i]
-            tx = max(1, exact_tx if exact else round(vary(level.etr_per_sec) * seconds))
-            busy = min(100.0, vary(level.busy_pct))
-            cpu_row = {"system": target.name, "sysplex": sysplex, "interval_start": when,
-                       "interval_seconds": seconds, "cp_online": target.cps,
-                       "cp_lpar_busy_pct": busy, "cp_mvs_busy_pct": busy,
-                       "ziip_online": target.ziips,
-                       "ziip_lpar_busy_pct": (vary(level.ziip_busy_pct)
-                                              if target.ziips and level.ziip_busy_pct is not None
-                                              else 0.0),
-                       "ziip_mvs_busy_pct": 0.0, "zos_release": release}
-            records.append(build_type70_1(activity_from_row(cpu_row, partition_name=target.name)))
-            cpu_rows.setdefault(target.name, []).append(cpu_row)
-            work = _work(level, tx, transaction_class, group_classes, costs, vary)
-            for name, item in work.items():
-                adj: int = _ADJ
-                period: Mapping[str, object] = _period(item, seconds)
-                if name in extracts:  # a published extract: its counters, at this rate
-                    found = extracts[name]
-                    factor = tx / (target.etr_per_sec * seconds) if target.etr_per_sec else 1.0
-                    adj, period = found.adj, dict(found.raw) if exact else extract.scaled(
-                        found, factor)
-                class_records += writer.build_type72_3(writer.ClassInterval(
-                    system=target.name, sysplex=sysplex, start=when, interval_seconds=seconds,
-                    class_name=name, periods=[period], report_class=True, policy="BENCH",
-                    workload="BENCH", zos_level=_zos_level(release), adj=adj))
-            if target is lpars[0]:
-                counted.append((when, seconds, tx))
-        records += class_records
-        listings[target.name] = _postprocessed(class_records)
+        _lpar(plan, target, levels, costs, written, first=target is lpars[0])
     entries, connection = sidefiles.db2_statistics(scenario)
-    end = start + dt.timedelta(seconds=seconds * count)
+    end = plan.start + dt.timedelta(seconds=plan.seconds * plan.count)
     if entries:  # the same statistics as SMF 110.2 writes them
-        records.append(build_type110_2(entries.values(), system=lpars[0].name, when=end,
-                                       connection=connection))
-    records.append(writer.dump_trailer(start))
+        written.records.append(build_type110_2(entries.values(), system=lpars[0].name,
+                                               when=end, connection=connection))
+    written.records.append(writer.dump_trailer(plan.start))
     out.mkdir(parents=True, exist_ok=True)
     files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
                          f"{variant.upper()} framing"}
-    (out / "smf.dump").write_bytes(_framed(records, variant))
-    for system, rows in listings.items():
+    (out / "smf.dump").write_bytes(_framed(written.records, variant))
+    files.update(_reports(out, written, layout))
+    files.update(_other_files(plan, out, written, entries, connection, end))
+    extra = sorted(n for n in files if n.startswith("imspa-"))
+    if sidefiles.JTL in files:
+        extra.append(sidefiles.JTL)
+    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars], extra))
+    files["run.toml"] = "run description for zperf analyze"
+    return _manifest(scenario, out, files, seed=seed, exact=exact, variant=variant,
+                     layout=layout)
+
+
+def _reports(out: Path, written: _Written, layout: str) -> dict[str, str]:
+    """The WLMGL listing and the CPU Activity report of each LPAR."""
+    files = {}
+    for system, rows in written.listings.items():
         name = f"wlmgl-{system}.txt"
         (out / name).write_text(write_listing(rows, layout=layout))
         files[name] = (f"RMF Workload Activity report of {system}, {layout} layout, ASA, "
                        "printed from the dump's 72.3 records")
+    return files
+
+
+def _other_files(plan: _Plan, out: Path, written: _Written,
+                 entries: Mapping[str, Mapping[str, Any]], connection: Mapping[str, Any] | None,
+                 end: dt.datetime) -> dict[str, str]:
+    """The rest of the folder, in the manifest's order: the driver's logs, the CPU
+    Activity reports, CICS statistics and IMS PA extracts."""
+    scenario, files = plan.scenario, {}
     driver = sidefiles.driver_report(scenario)
     if driver:  # the load driver's end-of-run report (paper 003 Figure 5)
         files.update(sidefiles.write_iwl(out, driver))
     log = sidefiles.request_log(scenario)
     if log is not None:  # one line per request (paper 000's driver: rate and bytes)
-        files.update(sidefiles.write_jtl(out, log, counted))
-    for system, rows in cpu_rows.items():
+        files.update(sidefiles.write_jtl(out, log, written.counted))
+    for system, rows in written.cpu_rows.items():
         name = f"rmfcpu-{system}.txt"
         (out / name).write_text(write_cpu_report(rows))
         files[name] = f"RMF CPU Activity report of {system}, as text (ASA)"
     if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
-        files.update(sidefiles.write_cics(out, entries, connection, start=start, end=end))
-    if scenario["scenario"].get("paper") == "004":  # response times come from IMS PA
-        for target in lpars:
-            name = f"imspa-{target.name}.csv"
-            rows = [r for r in listings[target.name] if r["class_name"] == transaction_class]
-            (out / name).write_text(write_ims_pa_csv(_transit(target, rows)))
-            files[name] = f"IMS PA transit extract of {target.name} (total lines)"
-    extra = sorted(n for n in files if n.startswith("imspa-"))
-    if log is not None:
-        extra.append(sidefiles.JTL)
-    (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars], extra))
-    files["run.toml"] = "run description for zperf analyze"
-    manifest: dict[str, Any] = {
-        "scenario": sid, "paper": scenario["scenario"]["paper"], "seed": seed, "exact": exact,
-        "variant": variant, "layout": layout, "zperf_version": __version__, "files": files}
-    if scenario.get("driver"):
-        manifest["driver"] = {k: v for k, v in scenario["driver"].items()
-                              if isinstance(v, str | int | float | bool)}
-    path = out / "manifest.json"
-    path.write_text(json.dumps(manifest, indent=1) + "\n")
-    return path
+        files.update(sidefiles.write_cics(out, entries, connection, start=plan.start, end=end))
+    if scenario.run is not None and scenario.run.response_from == "ims":
+        for system, listing in written.listings.items():  # response times from IMS PA
+            name = f"imspa-{system}.csv"
+            rows = [r for r in listing if r["class_name"] == plan.transaction_class]
+            (out / name).write_text(write_ims_pa_csv(_transit(system, rows)))
+            files[name] = f"IMS PA transit extract of {system} (total lines)"
+    return files
 
 
-def _transit(target: LparTarget, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _transit(system: str, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """IMS PA total lines, one per interval: the transaction class's count and time."""
-    return [{"ims_id": target.name, "interval_start": row["interval_start"],
+    return [{"ims_id": system, "interval_start": row["interval_start"],
              "interval_seconds": row["interval_seconds"], "is_total": True,
              "tran_count": row["trans_ended"],
-             "tran_per_sec": row["trans_ended"] / row["interval_seconds"],
+             "tran_per_sec": etr_per_sec(row["trans_ended"], row["interval_seconds"]),
              "total_transit_ms": row["resp_actual_ms"]} for row in rows]
 
 
@@ -332,20 +323,33 @@ def _framed(records: Sequence[bytes], variant: str) -> bytes:
     return writer.frame_bdw(records, spanned=variant == "vbs")
 
 
-def _run_toml(scenario: Mapping[str, Any], systems: list[str], extra: list[str]) -> str:
+def _run_toml(scenario: Scenario, systems: list[str], extra: list[str]) -> str:
     """The run description; with IMS PA extracts the response time is IMS PA's, with a
     driver request log (``[run] rate_from = "driver"``) the rate is the driver's."""
-    run = scenario.get("run", {})
-    ims = any(n.startswith("imspa-") for n in extra)
-    lines = [f"name = {json.dumps(scenario['scenario']['id'])}",
+    _, run = _rmf_run(scenario)
+    lines = [f"name = {json.dumps(scenario.id)}",
              f"sources = {json.dumps(['smf.dump', *extra])}",
-             *(['response_from = "ims"'] if ims else []),
+             *(['response_from = "ims"'] if run.response_from == "ims" else []),
              f"systems = {json.dumps(systems)}"]
-    if run.get("rate_from") == "driver":
+    if run.rate_from == "driver":
         lines.append('rate_from = "driver"')
     else:
-        lines.append(f"transactions = {json.dumps(list(run['transactions']))}")
+        lines.append(f"transactions = {json.dumps(list(run.transactions))}")
     lines += ["", "[groups]"]
-    for group, classes in run.get("groups", {}).items():
+    for group, classes in run.groups.items():
         lines.append(f"{json.dumps(group)} = {json.dumps(list(classes))}")
     return "\n".join(lines) + "\n"
+
+
+def _manifest(scenario: Scenario, out: Path, files: Mapping[str, str], *, seed: int,
+              exact: bool, variant: str, layout: str) -> Path:
+    manifest: dict[str, Any] = {
+        "scenario": scenario.id, "paper": scenario.paper, "seed": seed, "exact": exact,
+        "variant": variant, "layout": layout, "zperf_version": __version__,
+        "files": dict(files)}
+    if scenario.driver:
+        manifest["driver"] = {k: v for k, v in scenario.driver.items()
+                              if isinstance(v, str | int | float | bool)}
+    path = out / "manifest.json"
+    path.write_text(json.dumps(manifest, indent=1) + "\n")
+    return path

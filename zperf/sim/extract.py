@@ -25,11 +25,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from zperf.sim.catalogue import ScenarioError, half_unit
+from zperf.calc import formulas as calc
+from zperf.errors import UsageError
+from zperf.sim.model import COMBINED, Scenario, ScenarioError
 
-#: SU x ADJ / 16e6 = seconds (R723MCPU = R723MSRB = 10000, i.e. coefficient 1).
+#: SU x ADJ / 16e6 = seconds (R723MCPU = R723MSRB = 10000, i.e. coefficient 1): the
+#: candidate counters are solved from it here; ``derived`` checks them with zperf.calc's.
 _SU_SECONDS = 16e6
 #: R723MADJ when the extract prints no CPU time to fix it: about 75,000 SU/s (modeled).
 DEFAULT_ADJ = 213
@@ -60,7 +62,7 @@ class Extract:
     raw: Mapping[str, float]
 
 
-def figures_of(scenario: Mapping[str, Any], lpar: str) -> dict[str, dict[str, Range]]:
+def figures_of(scenario: Scenario, lpar: str) -> dict[str, dict[str, Range]]:
     """Class -> column -> (low, high) of the ``workload.*`` figures published for ``lpar``.
 
     The range is the printed number plus or minus half a unit of its last
@@ -68,19 +70,16 @@ def figures_of(scenario: Mapping[str, Any], lpar: str) -> dict[str, dict[str, Ra
     as the neighbouring number.
     """
     out: dict[str, dict[str, Range]] = {}
-    single = len(scenario.get("lpar", [])) == 1
-    for item in scenario.get("published", []):
-        metric = str(item["metric"])
-        where = str(item.get("lpar", ""))
-        if not metric.startswith("workload.") or not item.get("subject"):
+    single = len(scenario.lpars) == 1
+    for item in scenario.published:
+        if item.namespace != "workload" or not item.subject:
             continue
-        if where != lpar and not (single and where in ("", "combined")):
+        if item.lpar != lpar and not (single and item.lpar == COMBINED):
             continue
-        scale = float(item.get("scale", 1.0))
-        half = half_unit(str(item.get("printed", item["value"])), scale)
-        value = float(item["value"])
+        half = item.tolerance
+        value = float(item.value)
         pull = half * 1e-6
-        out.setdefault(str(item["subject"]).upper(), {})[metric.removeprefix("workload.")] = (
+        out.setdefault(item.subject.upper(), {})[item.metric.removeprefix("workload.")] = (
             value - half + pull, value + half - pull)
     return out
 
@@ -127,8 +126,11 @@ def solve(fig: Mapping[str, Range], seconds: float, *, nffs: int = 256,
     """Counters that print as ``fig`` in an interval of ``seconds``; see the module doc."""
     for adj in _adj_candidates(fig):
         raw = _try(fig, seconds, adj, nffs)
-        if raw is not None and not _misses(fig, derived(raw, adj, seconds, nffs)):
-            return Extract(adj, raw)
+        try:
+            if raw is not None and not _misses(fig, derived(raw, adj, seconds, nffs)):
+                return Extract(adj, raw)
+        except UsageError:  # counters no RMF record holds (negative CP time): not a solution
+            continue
     raise ScenarioError(f"{name}: no whole service units and ADJ print as the published "
                         f"extract (tried ADJ {_adj_candidates(fig)})")
 
@@ -189,15 +191,18 @@ def _try(fig: Mapping[str, Range], seconds: float, adj: int,
 
 def derived(raw: Mapping[str, float], adj: int, seconds: float,
             nffs: int = 256) -> dict[str, float]:
-    """The figures RMF prints from ``raw`` (the parser's formulas, type72._decode_good)."""
+    """The figures RMF prints from ``raw``: the parser's rules (type72's decoder), with
+    ``zperf.calc``'s service units as seconds, general CP seconds and APPL%."""
     r = {**dict.fromkeys(_ADDITIVE, 0.0), **dict.fromkeys(_AVERAGES.values(), 0.0), **raw}
-    to_s = adj / _SU_SECONDS
-    cpu, srb, iip = r["R723CCPU"] * to_s, r["R723CSRB"] * to_s, r["R723CSUP"] * to_s
+    cpu, srb, iip, iipcp, aapcp = (calc.service_units_to_seconds(r[f], adj) for f in (
+        "R723CCPU", "R723CSRB", "R723CSUP", "R723CSUC", "R723CIFC"))
     rct, iit, hst = r["R723CRCT"] / 1e6, r["R723CIIT"] / 1e6, r["R723CHST"] / 1e6
+    cp = calc.general_cp_seconds(cpu, srb, iip, rct_seconds=rct, iit_seconds=iit,
+                                 hst_seconds=hst, specialty_speed_factor=nffs / 256)
     ended = r["R723CRCP"]
     mean = r["R723CTETX"] / 1000 / ended if ended else 0.0
     out = {
-        "trans_ended": ended, "trans_end_per_sec": ended / seconds,
+        "trans_ended": ended, "trans_end_per_sec": calc.etr_per_sec(ended, seconds),
         "trans_executed": r["R723CNCP"], "trans_swaps": r["R723CSWC"],
         "resp_actual_ms": mean,
         "resp_std_dev_ms": math.sqrt(max(0.0, r["R723CETSX"] / 1e6 / ended - mean**2))
@@ -208,10 +213,9 @@ def derived(raw: Mapping[str, float], adj: int, seconds: float,
         "su_per_sec": r["R723CSRV"] / seconds,
         "cpu_seconds": cpu, "srb_seconds": srb, "rct_seconds": rct, "iit_seconds": iit,
         "hst_seconds": hst, "iip_seconds": iip,
-        "appl_cp_pct": (cpu + srb + rct + iit + hst - iip * nffs / 256) / seconds * 100,
-        "appl_iipcp_pct": r["R723CSUC"] * to_s / seconds * 100,
-        "appl_iip_pct": iip / seconds * 100,
-        "appl_aapcp_pct": r["R723CIFC"] * to_s / seconds * 100,
+        "appl_cp_pct": calc.appl_pct(cp, seconds), "appl_iipcp_pct": calc.appl_pct(iipcp, seconds),
+        "appl_iip_pct": calc.appl_pct(iip, seconds),
+        "appl_aapcp_pct": calc.appl_pct(aapcp, seconds),
         "su_absrptn": r["R723CSRV"] / (r["R723CTRR"] * 1.024e-3) if r["R723CTRR"] else 0.0,
         "su_trx_serv": r["R723CSRV"] / (r["R723CTAT"] * 1.024e-3) if r["R723CTAT"] else 0.0,
     }

@@ -13,11 +13,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from zperf import __version__
+from zperf.calc.formulas import Density
+from zperf.sim.model import Scenario
 
 _NAMESPACE = "http://www.opentravel.org/OTA/2003/05"
 #: OTA-like fields: (element, attribute or None, value); values are content.
@@ -74,34 +74,39 @@ def message(root: str, size: int, content: int) -> str:
     return document
 
 
-def write_observations(scenario: Mapping[str, Any], out: Path) -> Path:
+def _described(size: int, content: int, printed_density: str, density_pct: float) -> str:
+    """What the manifest says of one message file."""
+    written = Density(size, content).content_density_pct
+    what = (f"{size} bytes, {content} of content = {written:.2f} % ({printed_density} "
+            "published")
+    if round(written, 2) != round(density_pct, 2):
+        what += (f"; no whole number of bytes of {size} gives it: a published inconsistency, "
+                 "the nearest is written")
+    return what + ")"
+
+
+def write_observations(scenario: Scenario, out: Path) -> Path:
     """Write the messages and ``observations.csv`` of an observations scenario."""
     out.mkdir(parents=True, exist_ok=True)
     files: dict[str, str] = {}
-    for item in scenario.get("message", []):
-        size = int(item["size_bytes"])
-        density = float(item["content_density_pct"])
-        content = round(size * density / 100)
-        root = str(item["name"]).removesuffix(".xml").rstrip("0123456789")
-        (out / item["name"]).write_text(message(root, size, content))
-        files[item["name"]] = (f"{size} bytes, {content} of content = "
-                               f"{content / size * 100:.2f} % ({item['printed_density']} "
-                               "published")
-        if round(content / size * 100, 2) != round(density, 2):
-            files[item["name"]] += (f"; no whole number of bytes of {size} gives it: a "
-                                    "published inconsistency, the nearest is written")
-        files[item["name"]] += ")"
+    for item in scenario.messages:
+        size = item.size_bytes
+        density = float(item.content_density_pct)
+        content = round(size * density / 100)  # the whole bytes nearest the density
+        root = item.name.removesuffix(".xml").rstrip("0123456789")
+        (out / item.name).write_text(message(root, size, content))
+        files[item.name] = _described(size, content, item.printed_density, density)
     buffer = io.StringIO()
     columns = ("message", "transport", "message_bytes", "path_length", "msg_per_sec")
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
-    sizes = {m["name"]: int(m["size_bytes"]) for m in scenario.get("message", [])}
-    for obs in scenario.get("observation", []):
-        writer.writerow([obs["message"], obs["transport"], sizes.get(obs["message"], ""),
-                         obs["path_length"], obs["msg_per_sec"]])
+    sizes = {m.name: m.size_bytes for m in scenario.messages}
+    for obs in scenario.observations:
+        writer.writerow([obs.message, obs.transport, sizes.get(obs.message, ""),
+                         obs.path_length, obs.msg_per_sec])
     (out / "observations.csv").write_text(buffer.getvalue())
     files["observations.csv"] = "path length and msg/s at 100 % of one CPU, per message"
-    manifest = {"scenario": scenario["scenario"]["id"], "paper": scenario["scenario"]["paper"],
+    manifest = {"scenario": scenario.id, "paper": scenario.paper,
                 "kind": "observations", "zperf_version": __version__, "files": files}
     path = out / "manifest.json"
     path.write_text(json.dumps(manifest, indent=1) + "\n")

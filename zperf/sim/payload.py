@@ -8,7 +8,8 @@ that carries a Table 1 row, next to ``driver.response_bytes`` (the size), with
 the Baseline's size (63949 bytes, Table 1 row Baseline) in ``[workload]
 baseline_json_response_bytes``.  ``validate`` recomputes the percentage from
 the two printed sizes, as the paper does; ``--check`` from the bytes per
-request of the simulated JTL over the Baseline's size.  A percentage the paper
+request of the simulated JTL over the Baseline's size; both with
+``zperf.calc``'s ``size_vs_baseline_pct``.  A percentage the paper
 rounds otherwise than to the nearest whole percent (ODO 50 %: 34298 / 63949 =
 53.6 %, printed 53 %) is a formula inconsistency of its scenario.
 """
@@ -24,11 +25,6 @@ SIZE = "driver.response_bytes"
 #: ``[workload]`` key: the Baseline's JSON response bytes (the denominator).
 BASELINE = "baseline_json_response_bytes"
 FORMULA = "JSON response bytes / the Baseline's x 100 (000 Table 1)"
-
-
-def percent(json_bytes: float, baseline_bytes: float) -> float:
-    """``json_bytes`` as a percentage of ``baseline_bytes``."""
-    return json_bytes / baseline_bytes * 100.0
 
 
 def baseline_bytes(workload: Mapping[str, Any]) -> float | None:

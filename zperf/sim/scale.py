@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from zperf.calc.formulas import service_seconds
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
 from zperf.sim.writers.smf72_bulk import Coded, build_many_type72_3, period_columns
@@ -67,7 +68,7 @@ def write_month(plex: Sysplex, out: Path) -> list[Path]:
         k = len(starts)
         noise = rng.normal(1.0, 0.02, (k, per_interval))
         ended = np.rint(etr * secs * noise).astype(np.int64).reshape(-1)
-        cpu = (cpu_ms / 1000 * etr * secs * noise).reshape(-1)
+        cpu = service_seconds(cpu_ms * 1000, etr * secs * noise).reshape(-1)
         iip = cpu * np.tile(ziip_share, k)
         blob, _ = build_many_type72_3(
             system=Coded(systems, np.tile(system_codes, k)),

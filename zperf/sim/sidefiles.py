@@ -28,6 +28,7 @@ import numpy as np
 import polars as pl
 
 from zperf.sim import payload
+from zperf.sim.model import Scenario, ScenarioError
 from zperf.sim.writers.cics import write_dfh0stat, write_dfhstup
 from zperf.sim.writers.driver import epoch_ms, write_iwl_log, write_jmeter_csv
 
@@ -65,19 +66,18 @@ CONNECTION_PREFIX = "cics.db2conn_"
 JTL = "driver.jtl"
 
 
-def db2_statistics(scenario: Mapping[str, Any]) -> tuple[dict[str, dict[str, Any]],
-                                                         dict[str, Any] | None]:
+def db2_statistics(scenario: Scenario) -> tuple[dict[str, dict[str, Any]],
+                                               dict[str, Any] | None]:
     """The run's DB2ENTRY rows (from its cics.db2entry_* figures, by entry) and its DB2CONN
     row (from modeled ``cics.db2conn_<column>`` values), or None without one."""
     entries: dict[str, dict[str, Any]] = {}
-    for item in scenario.get("published", []):
-        column = DB2ENTRY_FIGURES.get(item["metric"])
+    for item in scenario.published:
+        column = DB2ENTRY_FIGURES.get(item.metric)
         if column is not None:
-            subject = str(item.get("subject") or "ENTRY")
-            entries.setdefault(subject, {"entry_name": subject})[column] = int(item["value"])
-    connection = {str(m["name"]).removeprefix(CONNECTION_PREFIX): m["value"]
-                  for m in scenario.get("modeled", [])
-                  if str(m["name"]).startswith(CONNECTION_PREFIX)}
+            subject = item.subject or "ENTRY"
+            entries.setdefault(subject, {"entry_name": subject})[column] = int(item.value)
+    connection = {m.name.removeprefix(CONNECTION_PREFIX): m.value for m in scenario.modeled
+                  if m.name.startswith(CONNECTION_PREFIX)}
     return entries, (connection or None) if entries else None
 
 
@@ -95,17 +95,19 @@ def write_cics(out: Path, entries: Mapping[str, Mapping[str, Any]],
                             "CICS DFH0STAT 'DB2 Entries' report of the same statistics"}
 
 
-def driver_report(scenario: Mapping[str, Any]) -> dict[str, Any]:
-    """The driver row of the run's driver.* figures (an IWL engine report), or empty."""
+def driver_report(scenario: Scenario) -> dict[str, Any]:
+    """The driver row of the run's driver.* figures (an IWL engine report), or empty.
+
+    Values as the scenario writes them: an int stays an int ('0/200', not '0.0/200')."""
     driver: dict[str, Any] = {}
-    for item in scenario.get("published", []):
-        found = DRIVER_FIGURES.get(item["metric"])
+    for item in scenario.published:
+        found = DRIVER_FIGURES.get(item.metric)
         if found is not None:
             column, scale = found
-            driver[column] = item["value"] if scale == 1.0 else item["value"] * scale
-        printed = str(item.get("printed", ""))  # 'Clients completed = 0/200': of 200
-        if item["metric"] == "driver.clients_completed" and "/" in printed:
-            driver["clients"] = int(printed.split("/")[1])
+            driver[column] = item.value if scale == 1.0 else item.value * scale
+        # 'Clients completed = 0/200': of 200
+        if item.metric == "driver.clients_completed" and "/" in item.printed:
+            driver["clients"] = int(item.printed.split("/")[1])
     return driver
 
 
@@ -114,19 +116,25 @@ def write_iwl(out: Path, driver: Mapping[str, Any]) -> dict[str, str]:
     return {"wsws-engine.log": "WebSphere Studio Workload Simulator engine output"}
 
 
-def request_log(scenario: Mapping[str, Any]) -> dict[str, Any] | None:
+def request_log(scenario: Scenario) -> dict[str, Any] | None:
     """What the scenario's per-request driver log holds, or None (``[driver] request_log``)."""
-    driver = scenario.get("driver", {})
+    driver = scenario.driver
     if not driver.get("request_log"):
         return None
-    work = scenario.get("workload", {})
-    modeled = {str(m["name"]): m["value"] for m in scenario.get("modeled", [])}
+    work = scenario.workload
+    modeled = scenario.modeled_named()
     query = str(work.get("query", "maxCars=100&maxDealers=25"))
     host = str(driver.get("host", "127.0.0.1:2222"))
     path = f"/{work.get('api', 'car100')}/models?{query}"
     request = f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n"
     body = modeled.get("zcee.json_response_bytes", work.get("json_response_bytes"))
-    return {"clients": int(driver["clients"]), "url": f"http://{host}{path}",
+    clients = driver.get("clients")
+    if not isinstance(body, int | float) or not isinstance(clients, int) or \
+            isinstance(body, bool) or isinstance(clients, bool):
+        raise ScenarioError(f"{scenario.id}: a request log needs [driver] clients and the "
+                            "response size ([workload] json_response_bytes or modeled "
+                            "zcee.json_response_bytes)")
+    return {"clients": clients, "url": f"http://{host}{path}",
             "label": f"{work.get('api', 'car100')} models", "sent": len(request.encode()),
             "bytes": int(body), "elapsed_ms": int(modeled.get("driver.elapsed_ms", 1))}
 

@@ -35,11 +35,10 @@ service times from them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from zperf.sim.catalogue import ScenarioError
+from zperf.sim.model import Scenario, ScenarioError
 
 PREFIX = "zcee."
 #: Bytes of one ODO element in the response copybook (000 Figure 3).
@@ -98,37 +97,33 @@ def calibrate(points: Sequence[tuple[float, float, float]]) -> Model:
     return Model(*solved)
 
 
-def _modeled(scenario: Mapping[str, Any]) -> dict[str, Any]:
-    return {str(m["name"]): m["value"] for m in scenario.get("modeled", [])}
-
-
-def model(scenario: Mapping[str, Any]) -> Model | None:
+def model(scenario: Scenario) -> Model | None:
     """The scenario's cost model, if it has one (all ``zcee.*`` parameters)."""
-    values = _modeled(scenario)
+    values = scenario.modeled_named()
     given = [p for p in PARAMETERS if PREFIX + p in values]
     if not given:
         return None
     if len(given) != len(PARAMETERS):
         missing = sorted(set(PARAMETERS) - set(given))
-        raise ScenarioError(f"{scenario['scenario']['id']}: cost model without {missing}")
+        raise ScenarioError(f"{scenario.id}: cost model without {missing}")
     return Model(*(float(values[PREFIX + p]) for p in PARAMETERS))
 
 
-def payload(scenario: Mapping[str, Any]) -> tuple[float, int]:
+def payload(scenario: Scenario) -> tuple[float, int]:
     """JSON response bytes (Table 1, or modeled) and SoR bytes of the scenario's request."""
-    work = scenario.get("workload", {})
-    values = _modeled(scenario)
-    json_bytes = values.get(PREFIX + "json_response_bytes", work.get("json_response_bytes"))
+    work = scenario.workload
+    json_bytes = scenario.modeled_named().get(PREFIX + "json_response_bytes",
+                                              work.get("json_response_bytes"))
     if json_bytes is None:
-        raise ScenarioError(f"{scenario['scenario']['id']}: no JSON response size")
+        raise ScenarioError(f"{scenario.id}: no JSON response size")
     return float(json_bytes), sor_bytes(int(work.get("sor_cars", 0)),
                                         int(work.get("sor_dealers", 0)))
 
 
-def costs(scenario: Mapping[str, Any]) -> dict[str, Cost]:
+def costs(scenario: Scenario) -> dict[str, Cost]:
     """Group -> modeled cost per request (empty without a model)."""
     found = model(scenario)
     if found is None:
         return {}
-    group = str(_modeled(scenario).get(PREFIX + "group", "ZOSCONN"))
+    group = str(scenario.modeled_named().get(PREFIX + "group", "ZOSCONN"))
     return {group: found.cost(*payload(scenario))}

@@ -1,0 +1,118 @@
+"""What ``zperf simulate`` does, as one library call: a request in, an outcome out.
+
+The command has four modes: ``list`` (the catalogue), write a run folder (for
+an observations scenario, its messages), ``--check`` (simulate, parse, analyze
+and compare every published figure) and ``--series`` (paper 004's modeled
+scaling series; with ``--check``, its published run reproduced).  ``run``
+resolves the scenario once (``zperf.sim.catalogue.find``: loaded and
+validated) and returns an :class:`Outcome`: the table to show, if any, one
+summary line, and whether a figure failed.  One rule (``summary``) counts the
+notes of both checks and decides the verdict: a note that starts with
+"differs" fails the run (exit status 1 on the command line).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from zperf.sim import catalogue
+from zperf.sim.check import check
+from zperf.sim.engine import simulate
+from zperf.sim.model import Scenario
+from zperf.sim.observations import write_observations
+from zperf.sim.series import MODELED, check_series, simulate_series
+
+LIST = "list"
+#: The columns a terminal table shows of each result (the other formats get every column).
+CHECK_COLUMNS = ("metric", "lpar", "printed", "reproduced_as_printed", "note", "from", "source")
+SERIES_COLUMNS = ("level", "metric", "value", "printed", "note", "source")
+CATALOGUE_SCHEMA = {"scenario": pl.String, "paper": pl.String, "title": pl.String,
+                    "reproduces": pl.String}
+
+
+@dataclass(frozen=True)
+class Request:
+    """One ``zperf simulate`` invocation, its options as the command line gives them."""
+
+    scenario: str  # "list", a catalogue id, or a scenario TOML file
+    out: Path | None = None
+    seed: int = 0
+    exact: bool = False
+    variant: str = "rdw"
+    layout: str | None = None
+    check: bool = False
+    series: bool = False
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a request came to: a table to show (or none), one summary line, the verdict."""
+
+    table: pl.DataFrame | None = None
+    name: str = ""  # the table's name for the renderers
+    columns: tuple[str, ...] = ()  # what a terminal table shows; empty: every column
+    summary: str | None = None
+    failed: bool = False
+
+
+def summary(notes: pl.Series, of: str) -> tuple[str, bool]:
+    """The check rule of every mode: how many rows of each note, and whether one failed.
+
+    'differs: file gives x' notes (the files disagree with each other) count as
+    one kind; any note starting with 'differs' fails."""
+    kinds = notes.str.replace(r"^differs: .*", "differs between files")
+    counts = dict(kinds.value_counts().iter_rows())
+    line = ", ".join(f"{n} {note}" for note, n in sorted(counts.items())) + f" ({of})"
+    return line, bool(notes.str.starts_with("differs").any())
+
+
+def catalogue_table() -> pl.DataFrame:
+    """Each catalogued scenario, its paper, title and the tables it reproduces."""
+    rows = [{"scenario": s.id, "paper": s.paper, "title": s.title,
+             "reproduces": "; ".join(s.reproduces)} for s in catalogue.all_scenarios()]
+    return pl.DataFrame(rows, schema=CATALOGUE_SCHEMA)
+
+
+def run(request: Request) -> Outcome:
+    """Carry out ``request``; see the module doc."""
+    if request.scenario == LIST:
+        return Outcome(table=catalogue_table(), name="scenarios")
+    scenario = catalogue.find(request.scenario)
+    if request.series:
+        return _series(scenario, request)
+    if scenario.kind == "observations":
+        target = request.out or Path(scenario.id)
+        manifest = write_observations(scenario, target)
+        return Outcome(summary=f"wrote {target}/ ({manifest.name}): the messages and the "
+                               "observations of a run that writes no RMF data")
+    if request.check:
+        result = check(scenario, request.out, seed=request.seed, exact=request.exact,
+                       variant=request.variant)
+        figures = result.filter(pl.col("published").is_not_null()).height
+        how = "exact" if request.exact else f"with noise, seed {request.seed}"
+        line, failed = summary(result["note"], f"of {figures} published figures; {how}")
+        return Outcome(result, "check", CHECK_COLUMNS, line, failed)
+    target = request.out or Path(scenario.id)
+    manifest = simulate(scenario, target, seed=request.seed, exact=request.exact,
+                        variant=request.variant, layout=request.layout)
+    return Outcome(summary=f"wrote {target}/ ({manifest.name}); analyze it with "
+                           f"`zperf analyze {target}`")
+
+
+def _series(scenario: Scenario, request: Request) -> Outcome:
+    """--series: write (or, with --check, reproduce) the modeled scaling series."""
+    if request.check:
+        result = check_series(scenario, request.out, variant=request.variant)
+        line, failed = summary(result["note"], f"of {result.height} figures: the published "
+                                               f"run's are checked, the other levels' are "
+                                               f"{MODELED}; exact")
+        return Outcome(result, "series", SERIES_COLUMNS, line, failed)
+    target = request.out or Path(f"{scenario.id}-scaling")
+    manifest = simulate_series(scenario, target, seed=request.seed, exact=request.exact,
+                               variant=request.variant, layout=request.layout)
+    return Outcome(summary=f"wrote {target}/ ({manifest.name}): one interval per load level, "
+                           "the last the published run, the others modeled; analyze it with "
+                           f"`zperf analyze {target}`")
