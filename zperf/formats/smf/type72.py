@@ -15,7 +15,12 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from zperf.calc.cpu import appl_pct, etr_per_sec, general_cp_seconds
+from zperf.calc.cpu import (
+    appl_pct,
+    etr_per_sec,
+    general_cp_seconds,
+    service_units_to_seconds,
+)
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.columns import text_column, zos_release
@@ -165,10 +170,10 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
     report_class = (wms["R723MSCF"] & 0x80).astype(bool)
 
     def cpu_su_to_seconds(su: F) -> F:
-        return su * adj / (1600.0 * mcpu)
+        return service_units_to_seconds(su, adj, mcpu)  # type: ignore[no-any-return]
 
     cpu_s = cpu_su_to_seconds(col["R723CCPU"])
-    srb_s = col["R723CSRB"] * adj / (1600.0 * msrb)
+    srb_s = service_units_to_seconds(col["R723CSRB"], adj, msrb)
     rct_s, iit_s, hst_s = col["R723CRCT"] / 1e6, col["R723CIIT"] / 1e6, col["R723CHST"] / 1e6
     iip_s, aap_s = cpu_su_to_seconds(col["R723CSUP"]), cpu_su_to_seconds(col["R723CIFA"])
     iipcp_s, aapcp_s = cpu_su_to_seconds(col["R723CSUC"]), cpu_su_to_seconds(col["R723CIFC"])
