@@ -113,6 +113,7 @@ def test_dsff_levels_are_the_lpars_average_busy_at_constant_itr(tmp_path: Path) 
     assert set(values("IMS1", "resp_ms")) == {"16.474"}  # modeled flat
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid", [s for s in SERIES if "dsff" not in s])
 def test_every_series_reproduces_its_published_run(sid: str) -> None:
     result = check_series(_scenario(sid))
@@ -142,6 +143,7 @@ def test_a_scenario_without_a_series_or_with_a_bad_one_is_refused() -> None:
         spec(scenario)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid", [s for s in SERIES if "dsff" in s])
 def test_every_dsff_series_keeps_each_itr(sid: str) -> None:
     """IMS 13, 14 and 15 DSFF: every published figure of the anchor is reproduced or a
