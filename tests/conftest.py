@@ -1,4 +1,13 @@
-"""Shared fixtures: a fixed time zone and locale, paths, and the sample builder."""
+"""Shared fixtures: a fixed time zone and locale, paths, the sample builder, and the
+budget of the property tests.
+
+Every property (``@given``) runs in the default test run, briefly: the
+``default`` Hypothesis profile tries a few examples of each, so that the fast
+run stays under a minute. CI runs them again, with the ``ci`` profile's many
+examples, beside the slow tests (``HYPOTHESIS_PROFILE=ci pytest -m "slow or
+hypothesis"``; see CONTRIBUTING.md). A property sets ``deadline`` or health
+checks if it needs to, never ``max_examples``: the profile decides how hard to look.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -17,6 +27,10 @@ DATA = Path(__file__).resolve().parent / "data"
 os.environ["TZ"] = "UTC"
 os.environ["LC_ALL"] = "C.UTF-8"
 time.tzset()
+
+settings.register_profile("default", max_examples=20, deadline=None)
+settings.register_profile("ci", max_examples=200, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def load_sample_builder() -> ModuleType:

@@ -1,4 +1,4 @@
-"""Documentation that cannot drift: man pages, README, CI script."""
+"""Documentation that cannot drift: man pages, README, CI script, CONTRIBUTING.md."""
 
 from __future__ import annotations
 
@@ -87,3 +87,16 @@ def test_readme_starts_with_exactly_two_setup_commands() -> None:
 def test_ci_runs_the_readme_test_command_word_for_word() -> None:
     ci = (ROOT / ".ci" / "run").read_text().splitlines()
     assert _readme_commands()[1] in ci
+
+
+def test_contributing_shows_every_further_command_ci_runs() -> None:
+    """The slow tests, lint, typing and the contracts: the development loop of
+    CONTRIBUTING.md is what .ci/run runs after the README's commands, word for word."""
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    commands = [line for line in ci if re.match(r"(\w+=\S+ )*\.venv-test/bin/", line)]
+    assert len(commands) >= 4, commands
+    contributing = (ROOT / "CONTRIBUTING.md").read_text()
+    for command in commands:
+        assert f"\n{command}\n" in contributing, command
+    for command in _readme_commands():
+        assert f"\n{command}\n" in contributing, command

@@ -3,9 +3,10 @@
 The layer contracts are import-linter's (``[tool.importlinter]`` in
 pyproject.toml): cli > report > sim > runs > formats > calc > tables > errors,
 the format families independent of each other, click only in the command
-line, rich only in the renderers and the command line.  The tests run them on
-the package, and on a copy of the package with one violation of each planted,
-to show that every contract can fail.  import-linter sees only static imports,
+line, rich only in the renderers and the command line.  CI runs them on the
+package (``lint-imports``, a step of .ci/run); the slow tests here run them on
+a copy of the package with one violation of each planted, to show that every
+contract can fail.  import-linter sees only static imports,
 so a second check refuses dynamic imports of zperf modules and imports of a
 private name (``_name``) from another module.
 """
@@ -16,7 +17,6 @@ import ast
 import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,6 @@ import pytest
 from conftest import ROOT
 
 PACKAGE = ROOT / "zperf"
-CONFIG = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
 
 
 def _lint_imports(folder: Path) -> subprocess.CompletedProcess[str]:
@@ -34,12 +33,6 @@ def _lint_imports(folder: Path) -> subprocess.CompletedProcess[str]:
          " sys.exit(lint_imports_command())", "--no-cache"],
         cwd=folder, capture_output=True, text=True, check=False,
         env={"PYTHONPATH": str(folder), "PATH": "", "LC_ALL": "C.UTF-8"})
-
-
-def test_the_layer_contracts_hold() -> None:
-    result = _lint_imports(ROOT)
-    assert result.returncode == 0, result.stdout + result.stderr
-    assert f"Contracts: {len(CONFIG['contracts'])} kept, 0 broken." in result.stdout
 
 
 #: One violation of each contract: (module file, the line planted, contract broken).
@@ -54,6 +47,7 @@ PLANTED = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("module", "line", "contract"), PLANTED)
 def test_a_planted_violation_breaks_its_contract(tmp_path: Path, module: str, line: str,
                                                  contract: str) -> None:

@@ -1,7 +1,14 @@
-"""A plain (non-editable) install carries the templates and the man pages."""
+"""A plain (non-editable) install carries the templates and the man pages.
+
+The wheel is built from a copy of the files git knows (committed or not, but
+not ignored): a ``build/`` or ``*.egg-info`` folder left in the working tree by
+an earlier build can hold modules that no longer exist, and setuptools would
+put them in the wheel and hide a missing package.
+"""
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -12,19 +19,36 @@ import pytest
 from conftest import ROOT
 
 
+def _clean_copy(into: Path) -> Path:
+    """The repository's files that git does not ignore, copied into ``into``."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+        capture_output=True, check=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():  # a file deleted but not yet committed is still listed
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+    return into
+
+
 @pytest.mark.slow
 def test_wheel_has_templates_and_man_pages(tmp_path: Path) -> None:
+    source = _clean_copy(tmp_path / "source")
+    assert not (source / "build").exists() and not list(source.glob("*.egg-info"))
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
-         "-w", str(tmp_path), str(ROOT)], capture_output=True, text=True, check=False)
+         "-w", str(tmp_path), str(source)], capture_output=True, text=True, check=False)
     assert build.returncode == 0, build.stderr
     wheel = next(tmp_path.glob("zperf-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "zperf/templates/manpage.1.j2" in names
     for page in (ROOT / "man").glob("*.1"):
         assert any(n.endswith(f".data/data/share/man/man1/{page.name}") for n in names), page
-    for module in (ROOT / "zperf").rglob("*.py"):  # every package is listed in setup.cfg
-        assert module.relative_to(ROOT).as_posix() in names, module
+    # Every package is listed in setup.cfg, and no module comes from anywhere else.
+    modules = {m.relative_to(source).as_posix() for m in (source / "zperf").rglob("*.py")}
+    modules.add("zperf/templates/__init__.py")  # templates/ is package_dir'd into zperf
+    assert {n for n in names if n.endswith(".py")} == modules
     assert "zperf/py.typed" in names
     assert not any(n.startswith(("tests/", "samples/")) for n in names)
     site = tmp_path / "site"

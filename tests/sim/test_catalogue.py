@@ -259,6 +259,7 @@ def test_scenarios_are_package_data_and_frozen() -> None:
         scenario.id = "x"  # type: ignore[misc]
 
 
+@pytest.mark.slow
 def test_the_engine_gives_the_catalogued_figures_back() -> None:
     from zperf.sim.check import check
 

@@ -122,6 +122,7 @@ def test_dsff_levels_are_the_lpars_average_busy_at_constant_itr(tmp_path: Path) 
     assert set(values("IMS1", "resp_ms")) == {"16.474"}  # modeled flat
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid", [s for s in SERIES if "dsff" not in s])
 def test_every_series_reproduces_its_published_run(sid: str) -> None:
     result = check_series(_scenario(sid))
@@ -150,6 +151,7 @@ def test_a_scenario_without_a_series_or_with_a_bad_one_is_refused() -> None:
         validate(data)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sid", [s for s in SERIES if "dsff" in s])
 def test_every_dsff_series_keeps_each_itr(sid: str) -> None:
     """IMS 13, 14 and 15 DSFF: every published figure of the anchor is reproduced or a

@@ -83,6 +83,13 @@ def epoch_ms(values: pl.Series, timezone: str | None) -> pl.Series:
     return stamps
 
 
+def _within_python_years(values: pl.Series) -> pl.Series:
+    """Times of years 1 to 9999 only: polars reads '-022-10-04' or an epoch far ahead as a
+    time that no Python datetime can hold (so later steps would crash); such a value is
+    not a time and becomes a problem of its row."""
+    return pl.select(pl.when(values.dt.year().is_between(1, 9999)).then(values)).to_series()
+
+
 def parse(raw: pl.Series, label: str, *, pattern: str | None = None,
           timezone: str | None = None, formats: Sequence[str] = FORMATS) -> Times:
     """Times of a column of strings: epoch ms when all are digits, else a format.
@@ -97,7 +104,8 @@ def parse(raw: pl.Series, label: str, *, pattern: str | None = None,
     if pattern is None and len(present) and bool(present.str.contains(r"^-?\d+$").all()):
         millis = text.cast(pl.Int64, strict=False)
         good = millis > 0
-        values = epoch_ms(pl.select(pl.when(good).then(millis)).to_series(), timezone)
+        values = _within_python_years(
+            epoch_ms(pl.select(pl.when(good).then(millis)).to_series(), timezone))
         return Times(values, _problems(text, values, label, "epoch milliseconds"), "epoch-ms")
     tried = [strftime_pattern(pattern)] if pattern else list(formats)
     if not pattern and len(present):
@@ -111,7 +119,7 @@ def parse(raw: pl.Series, label: str, *, pattern: str | None = None,
     except pl.exceptions.PolarsError as exc:
         raise UsageError(f"timestamp format {fmt!r} cannot be used: "
                          f"{str(exc).splitlines()[0]}") from None
-    values = _local(values, timezone)
+    values = _within_python_years(_local(values, timezone))
     return Times(values, _problems(text, values, label, f"a time of format {fmt}"), fmt)
 
 

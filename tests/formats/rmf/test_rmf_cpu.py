@@ -14,7 +14,7 @@ from typing import Any
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import DATA, LISTING_EDITS, damaged
@@ -388,7 +388,6 @@ def test_sections_split_column_wise_as_line_by_line(name: str) -> None:
 _TEXTS = [p.read_text() for p in sorted(RMF.glob("cpu-*.txt"))]
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.sampled_from(_TEXTS),
        st.lists(st.tuples(st.sampled_from(LISTING_EDITS),
                           st.integers(0, 10_000), st.integers(1, 30)), min_size=1, max_size=5),

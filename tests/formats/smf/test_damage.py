@@ -88,18 +88,20 @@ def test_the_undamaged_dump() -> None:
 # ------------------------------------------------------------ RDW damage
 
 
-def test_truncated_rdw_at_end_of_file() -> None:
-    assert message(DUMP + b"\x01\x00\x00") == (
+@pytest.mark.parametrize("tail", [b"\x01\x00\x00", b"\x00\x20"])
+def test_truncated_rdw_at_end_of_file(tail: bytes) -> None:
+    assert message(DUMP + tail) == (
         f"bad.smf: record 8 at offset 0x{len(DUMP):X}: truncated record descriptor word: "
-        "only 3 bytes left at the end of the file")
+        f"only {len(tail)} bytes left at the end of the file")
 
 
-@pytest.mark.parametrize("keep", [100, 4, 91])
-def test_truncated_record(keep: int) -> None:
-    length = len(RECORDS[5])
-    assert message(DUMP[: OFFSETS[5] + keep]) == (
-        f"bad.smf: record 6 at offset 0x{OFFSETS[5]:X}: truncated record: the record "
-        f"descriptor says {length} bytes but only {keep} are left in the file")
+@pytest.mark.parametrize(("index", "keep"), [(5, 100), (5, 4), (5, 91), (6, 13)])
+def test_truncated_record(index: int, keep: int) -> None:
+    """Cut inside a record with records after it in the file, or in the last one."""
+    length = len(RECORDS[index])
+    assert message(DUMP[: OFFSETS[index] + keep]) == (
+        f"bad.smf: record {index + 1} at offset 0x{OFFSETS[index]:X}: truncated record: the "
+        f"record descriptor says {length} bytes but only {keep} are left in the file")
 
 
 def test_zero_length_rdw() -> None:
@@ -136,13 +138,15 @@ def test_blocked_dump_has_several_blocks_of_several_records() -> None:
     assert sum(_records_in(b) for b in range(len(BLOCKS))) == len(RECORDS)
 
 
-def test_bdw_rdw_mismatch_record_overruns_its_block() -> None:
-    second = _descriptors(BLOCKED, 4, BLOCKS[0][1])[1]
-    length = struct.unpack_from(">H", BLOCKED, second)[0]
-    data = _put(BLOCKED, second, struct.pack(">H", length + 3000))
+@pytest.mark.parametrize("index", [0, 1])
+def test_bdw_rdw_mismatch_record_overruns_its_block(index: int) -> None:
+    """The first record of a block, or one after it, claims more than the block holds."""
+    at = _descriptors(BLOCKED, 4, BLOCKS[0][1])[index]
+    length = struct.unpack_from(">H", BLOCKED, at)[0]
+    data = _put(BLOCKED, at, struct.pack(">H", length + 3000))
     assert message(data) == (
-        f"bad.smf: record 2 at offset 0x{second:X}: BDW/RDW mismatch: the record at "
-        f"0x{second:X} is {length + 3000} bytes but its block ends at 0x{BLOCKS[0][1]:X}")
+        f"bad.smf: record {index + 1} at offset 0x{at:X}: BDW/RDW mismatch: the record at "
+        f"0x{at:X} is {length + 3000} bytes but its block ends at 0x{BLOCKS[0][1]:X}")
 
 
 @pytest.mark.parametrize("extra", [1, 2, 3])
@@ -243,8 +247,10 @@ def test_spanned_record_followed_by_another_first_segment() -> None:
 # ------------------------------------------------------------ files that are not dumps
 
 
-def test_ascii_transfer() -> None:
-    text = b"\r\n".join(r.decode("cp037").encode("ascii", errors="replace") for r in RECORDS)
+@pytest.mark.parametrize("skip", [0, 4], ids=["with RDWs", "without RDWs"])
+def test_ascii_transfer(skip: int) -> None:
+    text = b"\r\n".join(r[skip:].decode("cp037").encode("ascii", errors="replace")
+                         for r in RECORDS)
     assert message(text) == (
         "bad.smf: record 1 at offset 0x0: this is text, not binary SMF: a text-mode (ASCII) "
         f"transfer translates EBCDIC and destroys binary fields; {RETRANSFER}")
@@ -271,7 +277,7 @@ def test_plain_garbage() -> None:
         f"at the start (bytes {garbage[:8].hex().upper()})")
 
 
-@pytest.mark.parametrize("size", [1, 10, 17])
+@pytest.mark.parametrize("size", [1, 4, 10, 17])
 def test_too_short_to_be_a_record(size: int) -> None:
     assert message(DUMP[:size]) == (
         f"bad.smf: record 1 at offset 0x0: only {size} bytes: too short for an SMF record")
@@ -650,14 +656,19 @@ def test_broken_record_piece_twice() -> None:
     assert _counts(tally) == (4, 3, 1, 0)
 
 
-def test_broken_record_piece_missing() -> None:
-    data = PIECES[0] + PIECES[2]
-    assert message(data) == (
-        "bad.smf: record 1 at offset 0x0: broken record piece 1 of 3: piece(s) 2 never came")
+@pytest.mark.parametrize("present", [(0, 2), (0,), (1, 2)],
+                         ids=["the middle one", "the rest, at the end", "the first one"])
+def test_broken_record_piece_missing(present: tuple[int, ...]) -> None:
+    data = b"".join(PIECES[i] for i in present)
+    missing = ", ".join(str(i + 1) for i in range(len(PIECES)) if i not in present)
+    reasons = [f"broken record piece {i + 1} of 3: piece(s) {missing} never came"
+               for i in present]
+    assert message(data) == f"bad.smf: record 1 at offset 0x0: {reasons[0]}"
     work, _, tally = parse(data, on_error="keep")
     assert work.height == 0
-    assert [p.raw for p in tally.problems] == [PIECES[0], PIECES[2]]
-    assert _counts(tally) == (2, 0, 2, 0)
+    assert [p.reason for p in tally.problems] == reasons
+    assert [p.raw for p in tally.problems] == [PIECES[i] for i in present]
+    assert _counts(tally) == (len(present), 0, len(present), 0)
 
 
 # ------------------------------------------------------------ sections shorter than IBM's

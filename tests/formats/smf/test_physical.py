@@ -332,12 +332,26 @@ def test_source_column_names_the_file() -> None:
     assert set(work["source_format"].to_list()) == {"smf72.3"}
 
 
-def test_the_same_interval_twice_is_counted_once() -> None:
+def test_the_same_interval_three_times_is_counted_once() -> None:
+    """Every copy is read and parsed; the rows of the later copies are dropped and
+    counted as duplicates (two copies of two periods)."""
     records = writer.build_type72_3(_class("DUP", 2))
-    work, _, tally = parse(writer.frame_rdw(records + records))
+    work, _, tally = parse(writer.frame_rdw(records * 3))
     assert work["period"].to_list() == [1, 2]
-    assert tally.duplicates == 2
-    assert (tally.read, tally.parsed) == (2, 2)
+    assert tally.duplicates == 4
+    assert (tally.read, tally.parsed) == (3, 3)
+
+
+def test_blocked_file_whose_first_time_reads_like_a_date() -> None:
+    """A record written at 00:01:02.23 has SMFTME 00 00 18 4F, a valid packed
+    date at offset 10 of a BDW file: the block chain must settle the framing."""
+    when = dt.datetime(2000, 1, 1, 0, 1, 2)
+    record = writer.build_type72_3(writer.ClassInterval(
+        system="S", sysplex="P", start=when, interval_seconds=0.23, class_name="C",
+        periods=[writer.period_values(interval_seconds=1, adj=4000, ended=1)]))[0]
+    assert record[6:10] == bytes.fromhex("0000184F")
+    work, _, tally = parse(writer.frame_bdw([record], 4000))
+    assert work.height == 1 and tally.parsed == 1
 
 
 def test_a_file_that_is_not_smf_is_refused_whatever_the_framing_guess() -> None:

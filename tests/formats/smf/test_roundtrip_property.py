@@ -29,8 +29,7 @@ U4 = st.integers(min_value=0, max_value=2**32 - 1)
 # HFP counters: whole service units (as SRM keeps them) and arbitrary doubles
 SU = st.one_of(st.integers(min_value=0, max_value=2**53).map(float),
                st.floats(min_value=1e-6, max_value=1e15))
-SETTINGS = settings(max_examples=60, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
 @st.composite

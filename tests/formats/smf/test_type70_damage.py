@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from test_type70 import START, worked
 
@@ -185,7 +185,6 @@ def test_mixed_dump_fills_cpu_and_workload_in_one_read(tmp_path: Path) -> None:
     assert joined.select("class_name", "cp_online").rows() == [("CICSHIGH", 3)]
 
 
-@settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(24, len(GOOD) - 1), st.integers(0, 255)), min_size=1,
                 max_size=12))
 def test_random_damage_is_a_row_or_a_reason_never_a_crash(flips: list[tuple[int, int]]) -> None:

@@ -17,7 +17,6 @@ import polars as pl
 import pytest
 
 from conftest import SAMPLES
-from zperf.errors import ParseError
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.dump import read_smf72
 from zperf.sim.writers import smf as writer
@@ -184,30 +183,6 @@ def test_longer_sections_of_newer_releases_parse() -> None:
     assert work.row(0, named=True)["cpu_seconds"] == pytest.approx(90.0)
 
 
-def test_broken_records_are_one_class() -> None:
-    periods = [writer.period_values(interval_seconds=900, adj=4000, ended=i + 1,
-                                    cpu_seconds=float(i + 1)) for i in range(5)]
-    rtd = [[i + 1] + [0] * 13 for i in range(5)]
-    ci = _interval(periods=periods, rtd=rtd)
-    pieces = writer.build_type72_3(ci, max_periods=2)
-    assert len(pieces) == 3
-    work, dist, tally = parse(writer.frame_rdw(pieces))
-    assert work["period"].to_list() == [1, 2, 3, 4, 5]
-    assert work["trans_ended"].to_list() == [1, 2, 3, 4, 5]
-    assert dist.filter(pl.col("bucket") == 1)["trans_ended"].to_list() == [1, 2, 3, 4, 5]
-    assert (tally.read, tally.parsed, tally.skipped) == (3, 3, 0)
-
-
-def test_broken_record_with_a_missing_piece_is_reported() -> None:
-    periods = [writer.period_values(interval_seconds=900, adj=4000, ended=1)] * 4
-    pieces = writer.build_type72_3(_interval(periods=periods), max_periods=2)
-    with pytest.raises(ParseError, match=r"record 1 at offset 0x0: broken record piece 1 of 2: "
-                                         r"piece\(s\) 2 never came"):
-        parse(writer.frame_rdw(pieces[:1]))
-    work, _, tally = parse(writer.frame_rdw(pieces[:1]), on_error="skip")
-    assert work.height == 0 and (tally.read, tally.skipped) == (1, 1)
-
-
 def test_cp1047_text_fields() -> None:
     data = writer.frame_rdw(writer.build_type72_3(
         _interval(description="[CICS] prod", class_name="CICS$1"), encoding="cp1047"))
@@ -216,13 +191,6 @@ def test_cp1047_text_fields() -> None:
     # Read with the wrong code page, the brackets come out as other characters.
     wrong, _, _ = parse(data)
     assert wrong.row(0, named=True)["description"] != "[CICS] prod"
-
-
-def test_duplicate_records_are_dropped_and_counted() -> None:
-    record = writer.build_type72_3(_interval())
-    work, _, tally = parse(writer.frame_rdw(record * 3))
-    assert work.height == 1
-    assert tally.duplicates == 2 and tally.parsed == 3
 
 
 def test_service_and_report_class_of_the_same_name_are_two_rows() -> None:
