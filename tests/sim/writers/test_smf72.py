@@ -1,4 +1,5 @@
-"""The bulk 72.3 writer gives, byte for byte, what the record-by-record writer gives."""
+"""Many 72.3 records at once give, byte for byte, what one class interval at a time gives
+(the same builder fed columns or single values)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ import numpy as np
 
 from zperf.formats.smf.dump import read_smf72
 from zperf.sim.writers import smf as writer
-from zperf.sim.writers.smf72_bulk import Coded, build_many_type72_3, period_columns
+from zperf.sim.writers.smf72 import Coded, build_many_type72_3
+from zperf.sim.writers.smf72_periods import period_columns
 
 STARTS = [dt.datetime(2024, 2, 28, 23, 45), dt.datetime(2024, 2, 29, 0, 0)]
 
