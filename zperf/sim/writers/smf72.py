@@ -29,7 +29,7 @@ from zperf.formats import encodings as dec
 from zperf.formats.layout import Layout
 from zperf.formats.smf import header as hdr
 from zperf.formats.smf import type72_fields as f72
-from zperf.sim.writers.smf_framing import rmf_subsystem, smf_clock
+from zperf.sim.writers.smf_framing import SYSTEM_FLAGS, rmf_subsystem, smf_clock
 
 Ints = npt.NDArray[np.int64]
 Rows = npt.NDArray[np.void]
@@ -49,13 +49,16 @@ Value = object
 
 
 def _is_column(value: Value) -> bool:
-    return isinstance(value, Coded) or (isinstance(value, np.ndarray) and value.ndim > 0)
+    return (isinstance(value, Coded) and len(value.values) > 1) or (
+        isinstance(value, np.ndarray) and value.ndim > 0)
 
 
 def section_rows(layout: Layout, values: Mapping[str, Value], count: int,
                  encoding: str = dec.DEFAULT_ENCODING) -> Rows:
-    """``count`` sections of ``layout``: constants encoded once and repeated, columns filled."""
-    constants = {k: v for k, v in values.items() if not _is_column(v)}
+    """``count`` sections of ``layout``: constants (and columns of one distinct
+    value) encoded once and repeated, columns filled."""
+    constants = {k: v.values[0] if isinstance(v, Coded) else v
+                 for k, v in values.items() if not _is_column(v)}
     rows = np.repeat(layout.encode_many(constants, 1, encoding), count)
     for name, value in values.items():
         if not _is_column(value):
@@ -113,8 +116,9 @@ class Shape:
 
 @dataclass
 class Sections:
-    """The sections of ``n`` records of one shape, as rows of their layouts
-    (``scs`` holds n * periods rows, ``rts`` n * entries, ``blocks`` n * 7)."""
+    """The sections of ``n`` records of one shape, as rows of their layouts, in
+    record order (``scs`` holds n * periods rows, ``rts`` n * entries, ``blocks``
+    n * len(REASSEMBLY_SECTIONS)); None where the shape has none."""
 
     product: Rows
     wms: Rows
@@ -149,23 +153,19 @@ def assemble(shape: Shape, head: Mapping[str, Value], sections: Sections,
     n = len(sections.product)
     triplets, length = shape.triplets()
     head_rows = section_rows(f72.RECORD_HEAD, {
-        "SMFLEN": length, "SMFFLG": 0x1E | hdr.FLAG_SUBTYPES, "SMFRTY": 72,
+        "SMFLEN": length, "SMFFLG": SYSTEM_FLAGS | hdr.FLAG_SUBTYPES, "SMFRTY": 72,
         "SMFSSI": rmf_subsystem(72), "SMFSTY": 3, **triplets, **head}, n, encoding)
     matrix = np.empty((n, length), dtype=np.uint8)
-    at = _place(matrix, 0, head_rows, f72.RECORD_HEAD.size)
-    at = _place(matrix, at, sections.product, hdr.PRODUCT.size)
-    if shape.broken:
-        assert sections.reassembly is not None and sections.blocks is not None
-        at = _place(matrix, at, sections.reassembly, hdr.REASSEMBLY.size)
-        at = _place(matrix, at, sections.blocks, hdr.REASSEMBLY_BLOCK.size)
-    at = _place(matrix, at, sections.wms, f72.WMS.size)
-    if shape.resource_group:
-        assert sections.rgs is not None
-        at = _place(matrix, at, sections.rgs, f72.RGS.size)
-    at = _place(matrix, at, sections.scs, shape.period_length)
-    if sections.rts is not None:
-        at = _place(matrix, at, sections.rts, f72.RTS.size)
-    assert at == length, (at, length)
+    at = 0
+    for rows, size in ((head_rows, f72.RECORD_HEAD.size), (sections.product, hdr.PRODUCT.size),
+                       (sections.reassembly, hdr.REASSEMBLY.size),
+                       (sections.blocks, hdr.REASSEMBLY_BLOCK.size),
+                       (sections.wms, f72.WMS.size), (sections.rgs, f72.RGS.size),
+                       (sections.scs, shape.period_length), (sections.rts, f72.RTS.size)):
+        if rows is not None:
+            at = _place(matrix, at, rows, size)
+    if at != length:
+        raise ValueError(f"the sections make {at} bytes, the shape {length}")
     return matrix
 
 

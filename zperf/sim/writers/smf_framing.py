@@ -17,6 +17,9 @@ from zperf.formats import encodings as dec
 from zperf.formats.smf import header as hdr
 
 _U16 = struct.Struct(">H")
+#: SMFxFLG system bits of a z/OS record: X'10' MVS/ESA V4, X'08' ESA, X'04' XA,
+#: X'02' OS/VS2 (X'40', subtypes used, is added where a record has them).
+SYSTEM_FLAGS = 0x1E
 #: Below this many bytes left in a block, a spanned record starts in the next block.
 _MIN_FIRST_SEGMENT = 64
 
@@ -29,7 +32,8 @@ def smf_clock(when: dt.datetime) -> tuple[int, bytes]:
 
 
 def smf_header(rtype: int, subtype: int | None, sid: str, when: dt.datetime,
-               body: bytes, encoding: str = dec.DEFAULT_ENCODING, flag: int = 0x1E) -> bytes:
+               body: bytes, encoding: str = dec.DEFAULT_ENCODING,
+               flag: int = SYSTEM_FLAGS) -> bytes:
     """A whole record: RDW + standard header (+ subtype header) + ``body``."""
     tme, dte = smf_clock(when)
     values: dict[str, object] = {
