@@ -59,7 +59,14 @@ def section_rows(layout: Layout, values: Mapping[str, Value], count: int,
     value) encoded once and repeated, columns filled."""
     constants = {k: v.values[0] if isinstance(v, Coded) else v
                  for k, v in values.items() if not _is_column(v)}
-    rows = np.repeat(layout.encode_many(constants, 1, encoding), count)
+    hfp = [name for name in constants if layout.by_name[name].kind == "hfp"]
+    template = layout.encode_many({k: v for k, v in constants.items() if k not in hfp}, 1,
+                                  encoding)
+    if hfp:  # one conversion for all of them (a period section has dozens)
+        converted = dec.float_to_hfp(np.array([constants[k] for k in hfp], dtype=np.float64))
+        for name, raw in zip(hfp, converted.tolist(), strict=True):
+            template[name] = raw
+    rows = np.repeat(template, count)
     for name, value in values.items():
         if not _is_column(value):
             continue

@@ -115,20 +115,16 @@ def _reassembly(ci: ClassInterval, piece: _Piece) -> tuple[Rows, Rows]:
 
 
 def _periods(ci: ClassInterval, piece: _Piece, encoding: str) -> Rows:
-    """The piece's R723SCS sections from their field values (fields a period does
-    not name stay zero, so periods naming different fields are encoded apart)."""
-    values = []
+    """The piece's R723SCS sections, each from its own field values (fields a
+    period does not name stay zero)."""
+    sections = []
     for index in piece.periods:
-        period = {"R723CPER": index + 1, **ci.periods[index]}
+        values = {"R723CPER": index + 1, **ci.periods[index]}
         if ci.rtd is not None:
-            period.setdefault("R723CRTX", index + 1)
-        values.append(period)
-    if len({frozenset(period) for period in values}) == 1:
-        return f72.SCS.encode_many({name: [period[name] for period in values]
-                                    for name in values[0]}, len(values), encoding)
+            values.setdefault("R723CRTX", index + 1)
+        sections.append(section_rows(f72.SCS, values, 1, encoding).tobytes())
     # Joined as bytes: np.concatenate would give the rows native byte order.
-    return np.frombuffer(b"".join(f72.SCS.encode(period, encoding) for period in values),
-                         dtype=f72.SCS.dtype)
+    return np.frombuffer(b"".join(sections), dtype=f72.SCS.dtype)
 
 
 def _sections(ci: ClassInterval, piece: _Piece, clock: Mapping[str, Value],
