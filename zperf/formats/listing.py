@@ -11,7 +11,7 @@ page starts marked and overprinted lines dropped.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,6 +120,22 @@ class Listing:
     #: may then skip their per-line checks for odd characters.
     printable: bool = False
 
+    @classmethod
+    def of_lines(cls, lines: Iterable[Line]) -> Listing:
+        """The lines ``listing_lines`` yields, as columns (Python's idea of blanks kept).
+        Taken one by one, so that no Line object outlives its turn."""
+        texts: list[str] = []
+        numbers: list[int] = []
+        offsets: list[int] = []
+        pages: list[bool] = []
+        for ln in lines:
+            texts.append(ln.text)
+            numbers.append(ln.number)
+            offsets.append(ln.offset)
+            pages.append(ln.new_page)
+        return cls(pl.Series("text", texts, dtype=pl.String), np.array(numbers, dtype=np.int64),
+                   np.array(offsets, dtype=np.int64), np.array(pages, dtype=np.bool_))
+
     def __len__(self) -> int:
         return len(self.numbers)
 
@@ -146,12 +162,10 @@ def listing_table(data: bytes, *, asa: bool | None = None, first_number: int = 1
         try:
             data.decode("utf-8")
         except UnicodeDecodeError:  # some lines are not UTF-8: the careful line-by-line way
-            lines = list(listing_lines(data, asa=asa))
-            return Listing(pl.Series("text", [ln.text for ln in lines], dtype=pl.String),
-                           np.array([ln.number for ln in lines], dtype=np.int64)
-                           + first_number - 1,
-                           np.array([ln.offset for ln in lines], dtype=np.int64) + first_offset,
-                           np.array([ln.new_page for ln in lines], dtype=np.bool_))
+            careful = Listing.of_lines(listing_lines(data, asa=asa))
+            careful.numbers += first_number - 1
+            careful.offsets += first_offset
+            return careful
     # The lines as Arrow strings over the file's own bytes, each with its line
     # end (stripped below with the other trailing blanks).
     raw_bytes = np.frombuffer(data, dtype=np.uint8)

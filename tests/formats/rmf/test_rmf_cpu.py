@@ -21,6 +21,7 @@ from conftest import DATA, LISTING_EDITS, damaged
 from zperf.errors import ParseError
 from zperf.formats import read, sniff
 from zperf.formats.registry import SMF_DECODERS
+from zperf.formats.rmf import cpu_fields as fields
 from zperf.formats.rmf.cpu import read_cpu_activity
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf
@@ -350,39 +351,47 @@ def test_binary_record_and_listing_give_the_same_row() -> None:
     assert binary["lpar_name"].to_list() == ["LPAR1"] * 3  # printed only in Partition Data
 
 
-def _line_by_line(data: bytes, on_error: str) -> tuple[Any, ...]:
-    from zperf.formats.listing import listing_lines
+def _read(data: bytes, on_error: str, careful: bool = False) -> tuple[Any, ...]:
+    """Rows, counts, warnings and problems, read as usual or (``careful``) with
+    the lines taken one by one (the way for listings with odd characters)."""
     from zperf.formats.rmf.cpu import _Reader
     from zperf.formats.tally import Tally
 
     tally = Tally("x.txt", on_error)  # type: ignore[arg-type]
     reader = _Reader("x.txt", tally)
     try:
-        reader._read_lines(listing_lines(data))
+        reader.read(data, careful=careful)
     except ParseError as exc:
         return ("error", str(exc))
     return (reader.frame("x.txt").rows(), tally.read, tally.parsed, tally.other,
             sorted(tally.warnings), [(p.line, p.offset, p.reason) for p in tally.problems])
 
 
-def _column_wise(data: bytes, on_error: str) -> tuple[Any, ...]:
-    try:
-        tables, tally = read_cpu_activity(data, "x.txt", on_error=on_error)  # type: ignore[arg-type]
-    except ParseError as exc:
-        return ("error", str(exc))
-    return (tables["cpu"].rows(), tally.read, tally.parsed, tally.other,
-            sorted(tally.warnings), [(p.line, p.offset, p.reason) for p in tally.problems])
-
-
 @pytest.mark.parametrize("name", sorted(p.name for p in RMF.glob("*.txt")))
-def test_sections_split_column_wise_as_line_by_line(name: str) -> None:
-    """The reader splits a listing into sections column-wise; the result is the
-    line-by-line split's, on every fixture and on SYSOUTs mixing reports."""
+def test_lines_taken_column_wise_and_one_by_one_read_alike(name: str) -> None:
+    """On every fixture and on SYSOUTs mixing reports."""
     data = (RMF / name).read_bytes()
     mixed = [data, data * 2, data + (RMF / "v2r4-asa-sysout.txt").read_bytes() + data]
     for sample in mixed:
         for mode in ("raise", "skip"):
-            assert _column_wise(sample, mode) == _line_by_line(sample, mode)
+            assert _read(sample, mode) == _read(sample, mode, careful=True)
+
+
+def test_the_title_pattern_means_the_same_to_polars_and_to_python() -> None:
+    blanks = ["", " ", "\t", "\x1c", "\x1f", "\xa0", "\u2003"]
+    lines = [f"{b}C P U  A C T I V I T Y{b}" for b in blanks] + ["xC P U  A C T I V I T Y",
+                                                                  "C P U  ACTIVITY"]
+    by_python = [fields.ANY_TITLE.match(line) is not None for line in lines]
+    assert by_python == [True] * len(blanks) + [False, False]
+    assert pl.Series(lines).str.contains(fields.ANY_TITLE.pattern).to_list() == by_python
+
+
+def test_a_page_start_blank_to_python_starts_no_section() -> None:
+    """X'1C' is a blank to Python, not to polars: a page start holding only it is a
+    blank page start (no section of its own), as in the listing without it."""
+    lines = V2R2.split(b"\n")
+    odd = b"\n".join([*lines[:6], b"1\x1c", *lines[6:]])
+    assert _read(odd, "raise")[:4] == _read(V2R2, "raise")[:4]
 
 
 _TEXTS = [p.read_text() for p in sorted(RMF.glob("cpu-*.txt"))]
@@ -395,4 +404,4 @@ _TEXTS = [p.read_text() for p in sorted(RMF.glob("cpu-*.txt"))]
 def test_damaged_listings_split_alike(text: str, edits: list[tuple[str, int, int]],
                                       mode: str) -> None:
     data = damaged(text, edits)
-    assert _column_wise(data, mode) == _line_by_line(data, mode)
+    assert _read(data, mode) == _read(data, mode, careful=True)

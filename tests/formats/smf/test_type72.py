@@ -13,12 +13,14 @@ import tomllib
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pytest
 
 from conftest import SAMPLES
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.dump import read_smf72
+from zperf.formats.smf.header import PRODUCT, REASSEMBLY, REASSEMBLY_BLOCK
 from zperf.sim.writers import smf as writer
 
 TOML = SAMPLES / "smf" / "paper-figures.toml"
@@ -181,6 +183,33 @@ def test_three_periods_and_1024us_units_when_section_is_short() -> None:
 def test_longer_sections_of_newer_releases_parse() -> None:
     work, _, _ = parse(writer.frame_rdw(writer.build_type72_3(_interval(scs_length=840))))
     assert work.row(0, named=True)["cpu_seconds"] == pytest.approx(90.0)
+
+
+def test_broken_pieces_describe_their_sections_in_the_declared_reassembly_area() -> None:
+    """Five periods with a distribution, two periods a piece: the information blocks
+    (read by name, in REASSEMBLY_SECTIONS order) say where each piece's sections go."""
+    periods = [writer.period_values(interval_seconds=900, adj=4000, ended=1)] * 5
+    pieces = writer.build_type72_3(_interval(periods=periods, rtd=[[1] * 14] * 5,
+                                             resource_group="RG1"), max_periods=2)
+    seen = []
+    for piece in pieces:
+        head = np.frombuffer(piece, dtype=f72.RECORD_HEAD.dtype, count=1)[0]
+        product = np.frombuffer(piece, dtype=PRODUCT.dtype, count=1,
+                                offset=int(head["SMF72PRS"]))[0]
+        assert (product["SMF72RAN"], product["SMF72RAL"]) == (1, 16 + 4 * 7)
+        at = int(head["SMF72PRS"]) + int(product["SMF72RAO"])
+        area = np.frombuffer(piece, dtype=REASSEMBLY.dtype, count=1, offset=at)[0]
+        blocks = np.frombuffer(piece, dtype=REASSEMBLY_BLOCK.dtype, count=area["SMF72RIN"],
+                               offset=at + int(area["SMF72RIO"]))
+        described = dict(zip(f72.REASSEMBLY_SECTIONS, blocks.tolist(), strict=True))
+        seen.append((area["SMF72RBR"], area["SMF72RSQ"], head["SMF72SCN"], head["SMF72RTN"],
+                     described["WM"], described["RG"], described["SC"], described["RT"]))
+    # (pieces, sequence, periods here, entries here, WM, RG, SC and RT (total, first here))
+    assert seen == [(3, 1, 2, 3, (1, 1), (1, 1), (5, 1), (6, 1)),
+                    (3, 2, 2, 2, (1, 1), (1, 1), (5, 3), (6, 4)),
+                    (3, 3, 1, 1, (1, 1), (1, 1), (5, 5), (6, 6))]
+    work, dist, _ = parse(writer.frame_rdw(pieces))
+    assert work["period"].to_list() == [1, 2, 3, 4, 5] and dist.height == 5 * 14
 
 
 def test_cp1047_text_fields() -> None:

@@ -17,8 +17,12 @@ import re
 #: The report title, letters spaced out (pasted extracts squeeze the spaces).
 TITLE = re.compile(r"C P U\s+A C T I V I T Y")
 PARTITION_TITLE = re.compile(r"P A R T I T I O N\s+D A T A\s+R E P O R T")
+#: A blank to Python's ``re`` (``\s``) and, spelt out, to polars' regex engine too
+#: (whose ``\s`` leaves out X'1C' to X'1F').
+_BLANK = r"[\s\x1c-\x1f]"
 #: Any RMF report title: capital letters (or digits, '/') separated by single blanks.
-ANY_TITLE = re.compile(r"^\s*(?:[A-Z0-9/&-][ \t]{1,3}){3,}[A-Z0-9/&-]\s*$")
+#: The same pattern for ``re`` and for polars (``str.contains``).
+ANY_TITLE = re.compile(rf"^{_BLANK}*(?:[A-Z0-9/&-][ \t]{{1,3}}){{3,}}[A-Z0-9/&-]{_BLANK}*$")
 
 #: Page header items: cpu column (or a key part) -> pattern of its printed value.
 HEADER: dict[str, re.Pattern[str]] = {

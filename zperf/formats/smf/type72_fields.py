@@ -26,6 +26,15 @@ for _i, _s in enumerate(SECTIONS):
 
 RECORD_HEAD = Layout("SMF 72.3 header and triplets", 92, (*HEADER.fields, *_triplets))
 
+#: Broken records (SMF72RAN = 1): the reassembly area at SMF72RAO in the product
+#: section (:data:`~zperf.formats.smf.header.REASSEMBLY`, SMF72RBR/RSQ/RIO/RIL/RIN)
+#: has SMF72RIN information blocks (SMF72RNN, SMF72RPP:
+#: :data:`~zperf.formats.smf.header.REASSEMBLY_BLOCK`), one per triplet after the
+#: product section's, in triplet order: these sections.  [UNCERTAIN: the order is
+#: inferred from ERBSMF72, where the blocks follow the triplets; no real broken
+#: record has been seen.]
+REASSEMBLY_SECTIONS = SECTIONS[1:]
+
 WMS = Layout(
     "R723WMS workload manager control section",
     280,

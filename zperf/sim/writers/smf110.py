@@ -19,7 +19,7 @@ import numpy as np
 from zperf.formats import encodings as dec
 from zperf.formats.layout import Layout
 from zperf.formats.smf import type110_fields as f110
-from zperf.sim.writers.smf import smf_header
+from zperf.sim.writers.smf_framing import smf_header
 
 _PRODUCT_LENGTH = 40
 

@@ -8,7 +8,7 @@ written.  :func:`activity_from_row` goes the other way round from the
 report's figures: given a ``cpu`` table row it makes an interval whose
 decoded row is that row again (to the printed precision).
 
-Framing (RDW, BDW, VBS) is :mod:`zperf.sim.writers.smf`'s.
+Framing (RDW, BDW, VBS) is :mod:`zperf.sim.writers.smf_framing`'s.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 
 from zperf.formats import encodings as dec
 from zperf.formats.smf import type70_fields as f70
-from zperf.sim.writers.smf import smf_header
+from zperf.sim.writers.smf_framing import smf_header
 
 _US = 1_000_000
 MAX_RECORD = 32756  # the longest SMF record, RDW included

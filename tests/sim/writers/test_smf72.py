@@ -1,4 +1,5 @@
-"""The bulk 72.3 writer gives, byte for byte, what the record-by-record writer gives."""
+"""Many 72.3 records at once give, byte for byte, what one class interval at a time gives
+(the same builder fed columns or single values)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ import io
 
 import numpy as np
 
+from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.dump import read_smf72
 from zperf.sim.writers import smf as writer
-from zperf.sim.writers.smf72_bulk import Coded, build_many_type72_3, period_columns
+from zperf.sim.writers.smf72 import Coded, build_many_type72_3, section_rows
+from zperf.sim.writers.smf72_periods import period_columns
 
 STARTS = [dt.datetime(2024, 2, 28, 23, 45), dt.datetime(2024, 2, 29, 0, 0)]
 
@@ -47,3 +50,18 @@ def test_bulk_records_equal_single_records() -> None:
     assert lengths.tolist() == [len(r) for r in single]
     work, _, tally = read_smf72(io.BytesIO(blob), "bulk.smf")
     assert tally.parsed == n and work["trans_ended"].to_list() == ended.tolist()
+
+
+def test_section_rows_encode_as_the_layout_does() -> None:
+    """Constants (HFP converted together), a column of one distinct value and columns
+    give the bytes Layout.encode gives record by record."""
+    values = {"R723CPER": 2, "R723CSRV": 1234.5, "R723CTET": 0.25, "R723CRCP": 7}
+    rows = section_rows(f72.SCS, {**values, "R723CCPU": np.array([1.0, 2.0]),
+                                  "R723PLSC": Coded(["BATCH"], np.zeros(2, dtype=np.int64))}, 2)
+    expected = [f72.SCS.encode({**values, "R723CCPU": cpu, "R723PLSC": "BATCH"})
+                for cpu in (1.0, 2.0)]
+    assert rows.tobytes() == b"".join(expected)
+    wms = section_rows(f72.WMS, {"R723MCNM": Coded(["A", "BB"], np.array([1, 0, 1])),
+                                 "R723MNSP": Coded(["DAY"], np.zeros(3, dtype=np.int64))}, 3)
+    assert wms.tobytes() == b"".join(f72.WMS.encode({"R723MCNM": n, "R723MNSP": "DAY"})
+                                     for n in ("BB", "A", "BB"))
