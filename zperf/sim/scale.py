@@ -4,7 +4,7 @@ Not a paper's run: it measures how zperf copes with what a capacity planner
 collects in a month (SMF dumps of every system, 15-minute intervals, about a
 hundred active service and report classes per system).  One dump per day
 holds the 70.1 and 72.3 records of every system; the 72.3 records are built
-column-wise (writer72_bulk), so simulating a month takes seconds, not hours.
+column-wise (zperf.sim.writers.smf72), so simulating a month takes seconds, not hours.
 Every class period has its own steady ETR and CPU per transaction; the first
 class of each system counts transactions (``run.toml`` says so).
 """
@@ -20,7 +20,8 @@ import numpy as np
 from zperf.calc.formulas import service_seconds
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
-from zperf.sim.writers.smf72_bulk import Coded, build_many_type72_3, period_columns
+from zperf.sim.writers.smf72 import Coded, build_many_type72_3
+from zperf.sim.writers.smf72_periods import period_columns
 
 ADJ = 213
 
