@@ -113,7 +113,8 @@ def test_written_listings_agree(layout: str, asa: bool, wide: bool) -> None:
 def test_pieces_agree(piece_bytes: int) -> None:
     """A listing read in pieces (each cut before a class block) reads as a whole:
     the same rows, counts, warnings and line numbers (problems in pieces: below)."""
-    texts = [p.read_bytes() * 2 for p in FIXTURES] + [written(3, "V2R5", True).encode()]
+    texts = [p.read_bytes() * 2 for p in FIXTURES if b"CLASS" in p.read_bytes()]
+    texts.append(written(3, "V2R5", True).encode())
     for data in texts:
         whole = outcome(bulk, data, "skip")
         assert outcome(lambda d, m: bulk(d, m, piece_bytes), data, "skip") == whole

@@ -23,7 +23,9 @@ errors:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 import polars as pl
@@ -44,6 +46,7 @@ from zperf.formats.tally import Tally
 
 #: A distribution row: the bucket's upper limit in ms (None: the last bucket) and count.
 Bucket = tuple[float | None, int]
+_Item = TypeVar("_Item")
 
 
 @dataclass
@@ -85,39 +88,40 @@ class _State:
 
 def block_lines(listing: Listing, found: Walk, rows: pl.DataFrame, blocks: list[int],
                 failures: dict[int, str]) -> list[BlockLines]:
-    """The lines of these blocks (in order), from the walk and its data rows."""
+    """The lines of these blocks (in order), from the walk and its data rows (``data_rows``)."""
     contexts = found.contexts
-    heading = np.array([c[3] for c in contexts], dtype=np.bool_)
     owner = np.array([c[0] for c in contexts], dtype=np.int64)
+    heading = np.array([c[3] for c in contexts], dtype=np.bool_)
+    bands = np.bincount(owner[heading], minlength=found.blocks)
+    last_band = np.full(found.blocks, -1, dtype=np.int64)  # the context its last band began
+    np.maximum.at(last_band, owner[heading], np.flatnonzero(heading))
     picked = rows.filter(pl.col("block").is_in(blocks))
-    data: dict[int, list[tuple[Line, int]]] = {b: [] for b in blocks}
-    for line, context, block in zip(listing.lines(picked["index"].to_numpy()),
-                                    picked["context"].to_list(), picked["block"].to_list(),
-                                    strict=True):
-        data[block].append((line, context))
-    index, block_of = found.buckets()
+    data = _by_block(blocks, picked["block"].to_list(), zip(
+        listing.lines(picked["index"].to_numpy()), picked["context"].to_list(), strict=True))
+    index, owners = found.buckets()
     titles = np.array(found.distribution_titles, dtype=np.int64).reshape(-1, 2)
     index = np.concatenate((index, titles[:, 0]))
-    block_of = np.concatenate((block_of, titles[:, 1]))
-    is_title = np.concatenate((np.zeros(len(index) - len(titles), dtype=np.bool_),
-                               np.ones(len(titles), dtype=np.bool_)))
-    keep = np.isin(block_of, blocks)
-    order = np.argsort(index[keep], kind="stable")
-    index, block_of, is_title = index[keep][order], block_of[keep][order], is_title[keep][order]
-    distribution: dict[int, list[tuple[Line, bool]]] = {b: [] for b in blocks}
-    for line, block, title in zip(listing.lines(index), block_of.tolist(), is_title.tolist(),
-                                  strict=True):
-        distribution[block].append((line, title))
+    owners = np.concatenate((owners, titles[:, 1]))
+    is_title = np.arange(len(index)) >= len(index) - len(titles)
+    keep = np.flatnonzero(np.isin(owners, blocks))
+    keep = keep[np.argsort(index[keep], kind="stable")]
+    distribution = _by_block(blocks, owners[keep].tolist(), zip(
+        listing.lines(index[keep]), is_title[keep].tolist(), strict=True))
     starts = listing.lines(np.array([found.start[b] for b in blocks], dtype=np.int64))
-    out = []
-    for block, start in zip(blocks, starts, strict=True):
-        headings = np.flatnonzero(heading & (owner == block))
-        last = int(headings[-1]) if len(headings) else len(contexts)
-        out.append(BlockLines(
-            start, found.keys[found.key[block]],
-            [Row(line, contexts[c][1], contexts[c][2], c >= last) for line, c in data[block]],
-            distribution[block], len(headings), found.at_end and block == found.blocks - 1,
-            failures.get(block)))
+    return [BlockLines(start, found.keys[found.key[block]],
+                       [Row(line, contexts[c][1], contexts[c][2], c >= last_band[block])
+                        for line, c in data[block]],
+                       distribution[block], int(bands[block]),
+                       found.at_end and block == found.blocks - 1, failures.get(block))
+            for block, start in zip(blocks, starts, strict=True)]
+
+
+def _by_block(blocks: list[int], owners: list[int],
+              items: Iterable[_Item]) -> dict[int, list[_Item]]:
+    """Items (in line order) sorted into lists by the block they belong to."""
+    out: dict[int, list[_Item]] = {block: [] for block in blocks}
+    for owner, item in zip(owners, items, strict=True):
+        out[owner].append(item)
     return out
 
 
