@@ -99,9 +99,9 @@ def test_the_distribution_row_pattern_means_the_same_to_both_engines() -> None:
     lines): the same rows match, with the same parts."""
     bulk = pl.DataFrame({"t": DISTRIBUTION_ROWS}).select(
         pl.col("t").str.extract_groups(f"(?-u){BUCKET_PATTERN}")).unnest("t").rows()
-    careful = []
+    by_line = []
     for text in DISTRIBUTION_ROWS:
         m = BUCKET.match(text)
-        careful.append(tuple(m.groups()) if m else (None,) * 4)
-    assert bulk == careful
-    assert sum(op is not None for op, *_ in careful) == 5
+        by_line.append(tuple(m.groups()) if m else (None,) * 4)
+    assert bulk == by_line
+    assert sum(op is not None for op, *_ in by_line) == 5

@@ -118,13 +118,13 @@ class _Builder:
         values, buckets, not_bulk = self._bulk()
         slow = sorted(block for block in not_bulk | failures.keys() if block < found.limit)
         self.tally.settle(parsed=found.limit - len(slow))  # the others settle one by one
-        careful, careful_buckets = self._line_by_line(slow, failures)
+        by_line, by_line_buckets = self._line_by_line(slow, failures)
         fast_blocks = np.setdiff1d(np.arange(found.limit, dtype=np.int64),
                                    np.array(slow, dtype=np.int64))
         fast = pl.Series(fast_blocks).implode()
-        values = pl.concat([values.filter(pl.col("block").is_in(fast)), careful],
+        values = pl.concat([values.filter(pl.col("block").is_in(fast)), by_line],
                            how="diagonal_relaxed").rename({"block": "_block"})
-        kept = np.union1d(fast_blocks, careful["block"].to_numpy()).astype(np.int64)
+        kept = np.union1d(fast_blocks, by_line["block"].to_numpy()).astype(np.int64)
         blocks = pl.DataFrame({"_block": kept, "header": np.array(found.header)[kept],
                                "key": np.array(found.key)[kept],
                                "goal": np.array(found.goal)[kept]},
@@ -135,7 +135,7 @@ class _Builder:
                 .join(self._raw(), on="_block", how="left")
                 .join(values, on="_block", how="left"))
         work = WORKLOAD.conform(work).with_columns(work["_block"])
-        dist = pl.concat([buckets.filter(pl.col("_block").is_in(fast)), careful_buckets])
+        dist = pl.concat([buckets.filter(pl.col("_block").is_in(fast)), by_line_buckets])
         return work.drop("_block"), _distribution(work, dist)
 
     def _failures(self, bad_headers: dict[int, str], bad_keys: dict[int, str]) -> dict[int, str]:
