@@ -174,6 +174,27 @@ def test_bad_number_is_an_error_with_line_and_offset() -> None:
     assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 2, 1, 2)
 
 
+def test_labels_go_to_the_next_free_group_or_are_ignored_with_a_warning() -> None:
+    """A label no group of the band has is ignored; one already filled goes to the
+    next group that has it free, or is ignored: the values printed first stand."""
+    row = (" ENDED   450000  QUEUED                 1  CONN     0.2   MSO         0  RCT     "
+           "0.000  IIPCP   5.10  CRM    0.000  SHARED    10.00")
+    again = row.replace("450000", "   999").replace("5.10", "7.77")
+    data = _replace(row, f"{row}\n{again}").replace(b"IOC         0  CPU  1350.000",
+                                                   b"XYZ         0  CPU  1350.000")
+    work, tally = parse(data)
+    cics = work.row(0, named=True)
+    assert (cics["trans_ended"], cics["appl_iipcp_pct"], cics["su_ioc"]) == (450000, 5.10, None)
+    # CPU after the unknown XYZ fills SERVICE's CPU, so the next row's CPU 5400K
+    # goes to the next group with CPU free: SERVICE TIME.
+    assert (cics["su_cpu"], cics["cpu_seconds"]) == (1350.0, 5.4e6)
+    assert tally.warnings == ["line 16: label 'XYZ' is not recognised in this block; its value "
+                              "was ignored"] + [
+        f"line 19: label {label!r} is not recognised in this block; its value was ignored"
+        for label in ("ENDED", "QUEUED", "CONN", "MSO", "RCT", "IIPCP", "CRM", "SHARED")]
+    assert (tally.parsed, tally.skipped) == (3, 0)
+
+
 def test_a_listing_cut_in_the_middle_of_a_class() -> None:
     lines = V2R4.decode().split("\n")
     cut = next(i for i, ln in enumerate(lines) if "END/S     0.03" in ln)
@@ -195,15 +216,13 @@ def test_sniffing_text_and_binary() -> None:
 
 
 LINES = V2R4.decode().split("\n")
+MUTATIONS = (st.lists(st.tuples(st.sampled_from(["delete", "shift", "swap", "garble"]),
+                                st.integers(0, len(LINES) - 1), st.integers(1, 12)),
+                      min_size=1, max_size=6),
+             st.one_of(st.none(), st.integers(0, len(V2R4))))
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["delete", "shift", "swap", "garble"]),
-                          st.integers(0, len(LINES) - 1), st.integers(1, 12)),
-                min_size=1, max_size=6),
-       st.one_of(st.none(), st.integers(0, len(V2R4))))
-def test_mutated_listings_only_raise_the_parse_error(
-        edits: list[tuple[str, int, int]], truncate: int | None) -> None:
+def only_the_parse_error(edits: list[tuple[str, int, int]], truncate: int | None) -> None:
     lines = list(LINES)
     for kind, at, n in edits:
         at %= len(lines)
@@ -221,7 +240,22 @@ def test_mutated_listings_only_raise_the_parse_error(
     with contextlib.suppress(InputError):
         parse(data)
     _, tally = parse(data, on_error="skip")
-    assert tally.read == tally.parsed + tally.skipped + tally.other
+    assert tally.balanced()
+
+
+@settings(max_examples=30, deadline=None)
+@given(*MUTATIONS)
+def test_mutated_listings_only_raise_the_parse_error(
+        edits: list[tuple[str, int, int]], truncate: int | None) -> None:
+    only_the_parse_error(edits, truncate)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(*MUTATIONS)
+def test_mutated_listings_only_raise_the_parse_error_at_length(
+        edits: list[tuple[str, int, int]], truncate: int | None) -> None:
+    only_the_parse_error(edits, truncate)
 
 
 def test_old_layout_service_rates_and_ss_ttt() -> None:

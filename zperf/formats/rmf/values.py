@@ -4,21 +4,34 @@ RMF prints numbers with K and M suffixes (``4876K``), ``N/A`` where a value
 does not apply and ``*****`` where it does not fit its column; times as
 HHH.MM.SS.TTT (or .FFFFFF, microseconds) with the leading parts left off; and
 data rows as ``LABEL value`` pairs whose labels may hold spaces (``AVG ENC``).
+
+Numbers and times are read one at a time (``number``, ``time_ms``) by the
+line-by-line path and column-wise (``number_expr``, ``time_ms_expr``) by the
+bulk path; the two forms share their suffix table and are checked against
+each other, bit for bit, on one table of printed values
+(tests/formats/rmf/test_rmf_wlmgl_values.py).  Where a column-wise form cannot be
+sure (it gives null for a text the scalar form reads), the bulk reader
+leaves the block to the line-by-line path.
 """
 
 from __future__ import annotations
 
 import re
 
+import polars as pl
+
 from zperf.formats.rmf.wlmgl_fields import LABEL_ALIASES, TIME_MS
 
 #: A printed value: number (maybe with K/M/G/T or %), time, N/A or an overflow.
 VALUE = r"[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)(?:\.\d+)*[KMGT]?%?|N/A|\*+"
 VALUE_PATTERN = re.compile(rf"^(?:{VALUE})$")
+#: The texts ``time_ms_expr`` reads exactly as ``time_ms`` does: digits and at
+#: most three points, or N/A.
+TIME_TEXT = r"^(?:N/A|\d*(?:\.\d*){0,3})$"
 KEY_PATTERN = re.compile(r"(REPORT CLASS|SERVICE CLASS|RESOURCE GROUP|I/O PRIORITY GROUP|POLICY|"
                   r"WORKLOAD|PERIOD|IMPORTANCE|CRITICAL|DESCRIPTION|HETEROGENEOUS|"
                   r"HOMOGENEOUS)\s*=\s*")
-_SUFFIX = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+SUFFIX_SCALE = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 
 def number(text: str) -> float | None:
@@ -30,8 +43,22 @@ def number(text: str) -> float | None:
     if text == "N/A" or text.startswith("*"):
         return None
     text = text.rstrip("%").replace(",", "")
-    scale = _SUFFIX.get(text[-1:], 1.0)
+    scale = SUFFIX_SCALE.get(text[-1:], 1.0)
     return float(text[:-1] if scale != 1.0 else text) * scale
+
+
+def number_expr(text: pl.Expr) -> pl.Expr:
+    """``number`` column-wise, for texts that are not an overflow or 'N/A'
+    (null where ``number`` would raise)."""
+    body = text.str.strip_chars_end("%").str.replace_all(",", "", literal=True)
+    last = body.str.slice(-1)
+    scale = pl.lit(1.0)
+    for suffix, factor in SUFFIX_SCALE.items():
+        scale = pl.when(last == suffix).then(pl.lit(factor)).otherwise(scale)
+    digits = pl.when(scale != 1.0).then(body.str.slice(0, body.str.len_chars() - 1)) \
+        .otherwise(body)
+    return pl.coalesce(body.cast(pl.Float64, strict=False),
+                       digits.cast(pl.Float64, strict=False) * scale)
 
 
 def convert(kind: str, text: str, micro: bool) -> float | None:
@@ -53,6 +80,21 @@ def time_ms(text: str, micro: bool) -> float | None:
     for weight, value in zip((1, 60, 3600), reversed(parts), strict=False):
         seconds += weight * value
     return seconds * 1000.0 + fraction
+
+
+def time_ms_expr(text: pl.Expr, micro: pl.Expr) -> pl.Expr:
+    """``time_ms`` column-wise, for texts that match ``TIME_TEXT``."""
+    parts = text.str.split(".")
+
+    def part(back: int) -> pl.Expr:
+        return parts.list.get(-back - 1, null_on_oob=True).cast(pl.Int64, strict=False) \
+            .fill_null(0)
+
+    seconds = (part(1) + part(2) * 60 + part(3) * 3600).cast(pl.Float64)
+    # A divisor column (not a literal, which polars may turn into a multiplication by
+    # its inverse) keeps the result bit for bit what time_ms computes.
+    fraction = part(0).cast(pl.Float64) / (micro.cast(pl.Float64) * 999.0 + 1.0)
+    return pl.when(text == "N/A").then(None).otherwise(seconds * 1000.0 + fraction)
 
 
 def interval_seconds(text: str) -> float:

@@ -6,15 +6,16 @@ them, and extracts pasted into documents with tabs.  Columns the listing
 does not print stay null; ``source_format`` is 'rmf-wlmgl'.  Other reports
 on the same SYSOUT are counted and skipped.
 
-The careful line-by-line reader (rmf_wlmgl_state) is the reference.  So that
-a large SYSOUT reads at tens of MB/s, it is read column-wise instead, in
+So that a large SYSOUT reads at tens of MB/s, it is read column-wise, in
 pieces of about 16 MB cut before a class block: the lines as Arrow strings
-(listing), each sorted into a kind (rmf_wlmgl_lines), the structure walked by
-replaying the careful reader's decisions (rmf_wlmgl_walk), the data rows read
-in bulk (rmf_wlmgl_rows), and then one row per class period (here), where a
-block the bulk passes could not take as it is, and the last block of the
-listing, are read again by the careful reader.  The result is exactly the
-careful reader's (tests/formats/test_rmf_wlmgl_bulk.py).
+(listing); what each line is (wlmgl_lines) and the one state machine fed the
+lines that can change its state (wlmgl_walk), which says where each class
+block's lines are; the data rows converted column-wise (wlmgl_rows); and
+then one row per class period (here).  A block the bulk passes cannot take
+as it is, and one the listing ends in, is read line by line (wlmgl_block).
+``per_line`` feeds the machine every line and reads every block line by
+line: the reference the bulk path must equal
+(tests/formats/rmf/test_rmf_wlmgl_bulk.py).
 """
 
 from __future__ import annotations
@@ -33,19 +34,16 @@ from zperf.formats.listing import (
     listing_encoding,
     listing_table,
 )
-from zperf.formats.rmf.wlmgl_rows import RowValues, number, read_rows, time_ms
-from zperf.formats.rmf.wlmgl_state import PageHeader, Reader
+from zperf.formats.rmf.values import number_expr, time_ms_expr
+from zperf.formats.rmf.wlmgl_block import BlockReader, block_lines
+from zperf.formats.rmf.wlmgl_rows import data_rows, read_rows
 from zperf.formats.rmf.wlmgl_walk import Walk, walk
-from zperf.formats.rmf.wlmgl_words import key_values
+from zperf.formats.rmf.wlmgl_words import BUCKET_PATTERN, header_values, key_values
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 _MARKS = ("W O R K L O A D", "WORKLOAD ACTIVITY", "REPORT CLASS=", "SERVICE CLASS=",
           "REPORT BY: POLICY=")
-#: Reader._read_bucket's pattern, for lines of printable ASCII only (where the
-#: ASCII classes mean what Python's do, and the regex runs twice as fast).
-_BUCKET = (r"(?-u)^\s*(?<op><=|<|>)\s*(?<limit>\d+(?:\.\d+)+)\s+\d+[KM]?\s+"
-           r"(?<count>\d+[KM]?)\b")
 _NOT_PRINTABLE = r"[^\t\x20-\x7e]"
 _KEYS = ["source", "sysplex", "system", "interval_start", "class_kind", "class_name", "period"]
 
@@ -58,7 +56,8 @@ PIECE_BYTES = 16 << 20
 
 
 def read_wlmgl(data: bytes, file: str, *, on_error: OnError = "raise",
-               piece_bytes: int = PIECE_BYTES) -> tuple[pl.DataFrame, pl.DataFrame, Tally]:
+               piece_bytes: int = PIECE_BYTES,
+               per_line: bool = False) -> tuple[pl.DataFrame, pl.DataFrame, Tally]:
     """Parse a WLMGL listing (bytes of the whole file) into (workload, distribution, tally).
 
     The distribution rows come from the RESPONSE TIME DISTRIBUTION tables: the
@@ -69,18 +68,13 @@ def read_wlmgl(data: bytes, file: str, *, on_error: OnError = "raise",
     tally = Tally(file, on_error)
     if listing_encoding(data) == "cp037":
         data = ebcdic_as_utf8(data)
-    done = [_values(file, tally, listing, found)
-            for listing, found in _pieces(data, tally, piece_bytes)]
+    done = [_Builder(file, tally, listing, found, per_line).build()
+            for listing, found in _pieces(data, tally, piece_bytes, per_line)]
     return pl.concat([w for w, _ in done]), pl.concat([d for _, d in done]), tally
 
 
-def _values(file: str, tally: Tally, listing: Listing,
-            found: Walk) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """A walked piece's rows: data rows in bulk, then one row per class period."""
-    return _Builder(file, tally, listing, found, read_rows(listing, found)).build()
-
-
-def _pieces(data: bytes, tally: Tally, piece_bytes: int) -> Iterator[tuple[Listing, Walk]]:
+def _pieces(data: bytes, tally: Tally, piece_bytes: int,
+            per_line: bool) -> Iterator[tuple[Listing, Walk]]:
     """The listing in walked pieces, each (but the last) cut before a class block."""
     asa = has_asa_column(data)
     memo: dict[str, Any] = {}
@@ -93,7 +87,7 @@ def _pieces(data: bytes, tally: Tally, piece_bytes: int) -> Iterator[tuple[Listi
         listing = listing_table(data[start:end], asa=asa, first_number=number,
                                 first_offset=start)
         mark = tally.checkpoint()
-        found = walk(listing, tally, header=header, memo=memo, final=final)
+        found = walk(listing, tally, header=header, memo=memo, final=final, per_line=per_line)
         if not final and found.cut is None:  # one block so far: a larger piece
             tally.rollback(mark)
             size *= 2
@@ -107,95 +101,119 @@ def _pieces(data: bytes, tally: Tally, piece_bytes: int) -> Iterator[tuple[Listi
 
 
 class _Builder:
-    """Pass 3: one row per block, the slow ones read again by the careful reader."""
+    """One row per class block of a walked piece: most in bulk, the rest line by line."""
 
     def __init__(self, file: str, tally: Tally, listing: Listing, found: Walk,
-                 rows: RowValues) -> None:
+                 per_line: bool) -> None:
         self.file, self.tally, self.listing, self.found = file, tally, listing, found
-        self.values = rows.values
-        self.slow = rows.slow | self._twice_distributed()
-        if found.blocks and found.limit == found.blocks:
-            self.slow.add(found.blocks - 1)  # the last may be cut short: the careful reader says
-        self.slow = {block for block in self.slow if block < found.limit}
-        self.helper = Reader(file, Tally(file, "skip"))
+        self.per_line = per_line
+        self.rows = data_rows(listing, found)
 
     def build(self) -> tuple[pl.DataFrame, pl.DataFrame]:
-        found = self.found
-        headers, bad_headers = self._table(found.headers, self._header_values, "header")
-        keys, bad_keys = self._table(found.keys, key_values, "key")
-        goals, _ = self._table(found.goals, lambda g: g, "goal")
-        limit = found.limit
-        blocks = pl.DataFrame({"_block": np.arange(limit, dtype=np.int64),
-                               "header": found.header[:limit], "key": found.key[:limit],
-                               "goal": found.goal[:limit]},
+        found, file = self.found, self.file
+        headers, bad_headers = _table(found.headers, lambda h: header_values(h, file), "header")
+        keys, bad_keys = _table(found.keys, key_values, "key")
+        goals, _ = _table(found.goals, dict, "goal")
+        failures = self._failures(bad_headers, bad_keys)
+        values, buckets, not_bulk = self._bulk()
+        slow = sorted(block for block in not_bulk | failures.keys() if block < found.limit)
+        self.tally.settle(parsed=found.limit - len(slow))  # the others settle one by one
+        by_line, by_line_buckets = self._line_by_line(slow, failures)
+        fast_blocks = np.setdiff1d(np.arange(found.limit, dtype=np.int64),
+                                   np.array(slow, dtype=np.int64))
+        fast = pl.Series(fast_blocks).implode()
+        values = pl.concat([values.filter(pl.col("block").is_in(fast)), by_line],
+                           how="diagonal_relaxed").rename({"block": "_block"})
+        kept = np.union1d(fast_blocks, by_line["block"].to_numpy()).astype(np.int64)
+        blocks = pl.DataFrame({"_block": kept, "header": np.array(found.header)[kept],
+                               "key": np.array(found.key)[kept],
+                               "goal": np.array(found.goal)[kept]},
                               schema={"_block": pl.Int64, "header": pl.Int64, "key": pl.Int64,
                                       "goal": pl.Int64})
-        self.slow |= set(blocks.filter(pl.col("header").is_in(bad_headers)
-                                       | pl.col("key").is_in(bad_keys))["_block"].to_list())
-        buckets = self._buckets()
-        fast = blocks.filter(~pl.col("_block").is_in(sorted(self.slow)))
-        fast = (fast.join(headers, on="header", how="left")
+        work = (blocks.join(headers, on="header", how="left")
                 .join(keys, on="key", how="left").join(goals, on="goal", how="left")
                 .join(self._raw(), on="_block", how="left")
-                .drop("header", "key", "goal"))
-        if self.values.height:
-            fast = fast.join(self.values.rename({"block": "_block"}), on="_block", how="left")
-        self.tally.settle(parsed=fast.height)
-        slow_rows, slow_buckets = self._again()
-        frames = [fast] + ([pl.DataFrame(slow_rows, infer_schema_length=None)] if slow_rows
-                           else [])
-        work = pl.concat([WORKLOAD.conform(f).with_columns(f["_block"].cast(pl.Int64))
-                          for f in frames]).sort("_block")
-        dist = pl.concat([buckets.filter(pl.col("_block").is_in(fast["_block"].implode())),
-                          slow_buckets])
-        return work.drop("_block"), self._distribution(work, dist)
+                .join(values, on="_block", how="left"))
+        work = WORKLOAD.conform(work).with_columns(work["_block"])
+        dist = pl.concat([buckets.filter(pl.col("_block").is_in(fast)), by_line_buckets])
+        return work.drop("_block"), _distribution(work, dist)
 
-    @staticmethod
-    def _table(items: list[Any], convert: Any, name: str) -> tuple[pl.DataFrame, list[int]]:
-        """One row per distinct header, key set or goal, with the columns it gives;
-        and the ids of those that do not convert (their blocks go to the careful reader)."""
-        rows, bad = [], []
-        for i, item in enumerate(items):
-            try:
-                rows.append({name: i, **convert(item)})
-            except ValueError:
-                bad.append(i)
-        if not rows:
-            return pl.DataFrame({name: pl.Series([], dtype=pl.Int64)}), bad
-        return pl.DataFrame(rows, infer_schema_length=None).with_columns(
-            pl.col(name).cast(pl.Int64)), bad
+    def _failures(self, bad_headers: dict[int, str], bad_keys: dict[int, str]) -> dict[int, str]:
+        """Blocks whose page header or keys do not convert, and why (the header first)."""
+        found = self.found
+        failures: dict[int, str] = {}
+        if not bad_headers and not bad_keys:
+            return failures
+        for block in range(found.limit):
+            reason = bad_headers.get(found.header[block])
+            if reason is None:
+                reason = bad_keys.get(found.key[block])
+            if reason is not None:
+                failures[block] = reason
+        return failures
 
-    def _header_values(self, header: tuple[Any, ...]) -> dict[str, Any]:
-        return self.helper._header_values(PageHeader(*header))
+    def _bulk(self) -> tuple[pl.DataFrame, pl.DataFrame, set[int]]:
+        """Values and distribution rows of every block read in bulk, and the blocks
+        that must be read line by line."""
+        found = self.found
+        if self.per_line:
+            return _EMPTY_VALUES, _EMPTY_BUCKETS, set(range(found.blocks))
+        rows = read_rows(self.rows, found.contexts, self.listing.printable)
+        buckets, odd = self._buckets()
+        slow = rows.slow | odd | self._twice_distributed()
+        if found.at_end:
+            slow.add(found.blocks - 1)  # its values may be partial: the line-by-line reader says
+        return rows.values, buckets, slow
+
+    def _line_by_line(self, blocks: list[int],
+                      failures: dict[int, str]) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """Values and distribution rows of these blocks, read line by line (each one
+        a row or a problem)."""
+        reader = BlockReader(self.tally)
+        values: list[dict[str, float | None]] = []
+        buckets: list[tuple[int, int, float | None, int]] = []
+        for block, lines in zip(blocks, block_lines(self.listing, self.found, self.rows,
+                                                    blocks, failures), strict=True):
+            read = reader.read(lines)
+            if read is None:
+                continue
+            values.append({"block": block, **read[0]})
+            buckets.extend((block, number, limit, count)
+                           for number, (limit, count) in enumerate(read[1], start=1))
+        columns = sorted({name for row in values for name in row} - {"block"})
+        frame = pl.DataFrame({"block": [row["block"] for row in values],
+                              **{name: [row.get(name) for row in values] for name in columns}},
+                             schema={"block": pl.Int64, **dict.fromkeys(columns, pl.Float64)})
+        return frame, pl.DataFrame(buckets, orient="row", schema=_EMPTY_BUCKETS.schema)
 
     def _raw(self) -> pl.DataFrame:
-        """The state-sample lines of each block, joined as the careful reader keeps them."""
+        """The state-sample lines of each block, joined as printed."""
         index, block = self.found.raw()
         return (pl.DataFrame({"_block": block,
                               "state_samples_raw": self.listing.text.gather(index)})
                 .group_by("_block", maintain_order=True)
                 .agg(pl.col("state_samples_raw").str.join("\n")))
 
-    def _buckets(self) -> pl.DataFrame:
-        """RESPONSE TIME DISTRIBUTION rows, parsed column-wise; a block with a row
-        that is not printable ASCII is left to the careful reader."""
+    def _buckets(self) -> tuple[pl.DataFrame, set[int]]:
+        """RESPONSE TIME DISTRIBUTION rows, parsed column-wise; and the blocks with
+        a row that is not printable ASCII (left to the line-by-line reader)."""
         index, block = self.found.buckets()
         frame = pl.DataFrame({"_block": block, "t": self.listing.text.gather(index)})
+        odd: set[int] = set()
         if not self.listing.printable:
-            odd = frame.filter(pl.col("t").str.contains(_NOT_PRINTABLE))
-            self.slow |= set(odd["_block"].to_list())
-        parts = frame.select("_block", pl.col("t").str.extract_groups(_BUCKET)
+            odd = set(frame.filter(pl.col("t").str.contains(_NOT_PRINTABLE))["_block"].to_list())
+        parts = frame.select("_block", pl.col("t").str.extract_groups(f"(?-u){BUCKET_PATTERN}")
                              .alias("m")).unnest("m")
         parts = parts.filter(pl.col("op").is_not_null())
-        limit = time_ms(pl.col("limit"), pl.lit(False))
+        limit = time_ms_expr(pl.col("limit"), pl.lit(False))
         return parts.select(
             "_block", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_block").alias("bucket"),
             pl.when(pl.col("op") == ">").then(None).otherwise(limit).alias("bucket_limit_ms"),
-            number(pl.col("count")).cast(pl.Int64, strict=False).alias("trans_ended"))
+            number_expr(pl.col("count")).cast(pl.Int64, strict=False).alias("trans_ended")), odd
 
     def _twice_distributed(self) -> set[int]:
         """Blocks with a second distribution title, or one after distribution rows:
-        the careful reader warns (one distribution per system) and keeps the first."""
+        only the first distribution is kept, with a warning (line by line)."""
         titles = np.array(self.found.distribution_titles, dtype=np.int64).reshape(-1, 2)
         if not len(titles):
             return set()
@@ -207,42 +225,33 @@ class _Builder:
         slow |= set(titles[first_row[titles[:, 1]] < titles[:, 0], 1].tolist())
         return slow
 
-    def _again(self) -> tuple[list[dict[str, Any]], pl.DataFrame]:
-        """The slow blocks, each read again with the careful line-by-line reader."""
-        rows: list[dict[str, Any]] = []
-        buckets: list[tuple[int, int, float | None, int]] = []
-        found, tally = self.found, self.tally
-        for block in sorted(b for b in self.slow if b < found.limit):
-            scratch = Tally(tally.file, tally.on_error)
-            careful = Reader(self.file, scratch)
-            careful.header = PageHeader(*found.headers[found.header[block]])
-            first, end = found.start[block], found.end[block]
-            for line in self.listing.lines(np.arange(first, end)):
-                careful.feed(line)
-            careful.close(at_end=found.at_end and block == found.blocks - 1)
-            # The walk handed this block on: the careful reader's verdict settles it
-            # (the other records of its lines were counted by the walk).
-            tally.warnings += scratch.warnings
-            for p in scratch.problems:
-                tally.problem(p.reason, record=p.record, offset=p.offset, raw=p.raw,
-                              line=p.line, handed_on=True)
-            tally.settle(parsed=scratch.parsed)
-            if careful.rows:
-                rows.append({**careful.rows[0], "_block": block})
-                for number, (limit, count) in enumerate(careful.buckets[0], start=1):
-                    buckets.append((block, number, limit, count))
-        return rows, pl.DataFrame(buckets, orient="row", schema={
-            "_block": pl.Int64, "bucket": pl.Int64, "bucket_limit_ms": pl.Float64,
-            "trans_ended": pl.Int64})
 
-    @staticmethod
-    def _distribution(work: pl.DataFrame, dist: pl.DataFrame) -> pl.DataFrame:
-        if dist.height == 0:
-            return DISTRIBUTION.empty()
-        keys = work.select(*_KEYS, "_block")
-        dist = dist.sort("_block", "bucket")
-        return DISTRIBUTION.conform(dist.join(keys, on="_block", how="inner",
-                                              maintain_order="left"))
+_EMPTY_VALUES = pl.DataFrame({"block": pl.Series([], dtype=pl.Int64)})
+_EMPTY_BUCKETS = pl.DataFrame(schema={"_block": pl.Int64, "bucket": pl.Int64,
+                                      "bucket_limit_ms": pl.Float64, "trans_ended": pl.Int64})
+
+
+def _table(items: list[Any], convert: Any, name: str) -> tuple[pl.DataFrame, dict[int, str]]:
+    """One row per distinct header, key set or goal, with the columns it gives;
+    and why those that do not convert do not (their blocks become problems)."""
+    rows, bad = [], {}
+    for i, item in enumerate(items):
+        try:
+            rows.append({name: i, **convert(item)})
+        except ValueError as exc:
+            bad[i] = str(exc)
+    if not rows:
+        return pl.DataFrame({name: pl.Series([], dtype=pl.Int64)}), bad
+    return pl.DataFrame(rows, infer_schema_length=None).with_columns(
+        pl.col(name).cast(pl.Int64)), bad
+
+
+def _distribution(work: pl.DataFrame, dist: pl.DataFrame) -> pl.DataFrame:
+    if dist.height == 0:
+        return DISTRIBUTION.empty()
+    keys = work.select(*_KEYS, "_block")
+    dist = dist.sort("_block", "bucket")
+    return DISTRIBUTION.conform(dist.join(keys, on="_block", how="inner", maintain_order="left"))
 
 
 def _read(data: bytes, file: str, on_error: OnError) -> tuple[dict[str, pl.DataFrame], Tally]:

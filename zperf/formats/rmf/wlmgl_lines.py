@@ -1,10 +1,17 @@
-"""What each line of a WLMGL listing is, as the careful reader would decide.
+"""What each line of a WLMGL listing is: the one place that decides it.
 
-The careful reader (rmf_wlmgl_state.Reader.feed) decides what a line is by a
-dozen string tests in a fixed order.  :func:`describe` asks them once for a
-line's text and keeps the answers (a :class:`LineInfo`); :func:`line_kinds`
-sorts every line of a listing column-wise into the few kinds the walk
-(rmf_wlmgl_walk) can take in runs and those it must look at one by one.
+:func:`describe` asks of a line's text every question the state machine
+(wlmgl_walk) needs answered, in the order it asks them, and keeps the answers
+in a :class:`LineInfo`; the machine's transitions consume only these.  A
+large SYSOUT repeats the same few hundred structural lines thousands of
+times, so a text is described once (the walk remembers the answers).
+:func:`line_kinds` sorts every line of a listing column-wise into the few
+kinds that never change the machine's state (blank lines, *quiet* data rows
+and state-sample lines, distribution rows), which the bulk path takes in
+runs, and the *events* it must describe and feed one by one; the per-line
+path feeds every line.  The two must agree (tests/formats/rmf/
+test_rmf_wlmgl_bulk.py), which holds because the kinds over-approximate
+what describe looks for.
 """
 
 from __future__ import annotations
@@ -29,35 +36,31 @@ from zperf.formats.rmf.wlmgl_words import (
     heading,
 )
 
-#: What a line can be, in the order the careful reader asks.
+#: What a line can be, in the order the machine asks.
 NOT_PAGE, WORKLOAD_PAGE, OTHER_PAGE = 0, 1, 2
-#: Steps of Reader.feed a line goes to (unless it is a data row under a band).
+#: Steps of the machine a line goes to (unless it is a data row under a band).
 STEP_WORKLOAD_PAGE, STEP_OTHER_PAGE, STEP_KEYS, STEP_HEADER, STEP_GOAL, STEP_BUCKET, \
     STEP_REST = range(7)
 NO_KEYS, OPENS_CLASS, OPENS_SUMMARY, MORE_KEYS = 0, 1, 2, 3
 #: Lines with none of these (and not starting with '<' or '>') are data rows
 #: wherever a band is open; the regex over-approximates, describe() decides.
 _NOT_PLAIN = r"[=:\-<>]|ACTIVITY|A C T|HHH"
-#: A plain line with none of these words is *quiet*: the careful reader does
+#: A plain line with none of these words is *quiet*: the machine does
 #: nothing with it outside a band but keep it as a state-sample line.  (Again
 #: an over-approximation of the words describe() looks for.)
 _NOT_QUIET = ("SYSPLEX|RPT VERSION|POLICY ACTIVATION|RESPONSE TIME|STATE SAMPLES|SUB|TYPE |"
               "TRANS|SERVICE|APPL|DASD|STORAGE|PROMOTED|RATES|ENCLAVES|GOAL|"
               r"A\s*C\s*T\s*I\s*V\s*I\s*T\s*Y")
-HEADER_NAMES = ("zos_release", "sysplex", "date", "time", "interval", "activated")
 
 #: Kinds of line (line_kinds): only events are looked at one by one.
 BLANK, QUIET, BUCKET, EVENT = 0, 1, 2, 3
 
-#: A page header as the careful reader keeps it: the values above, in order.
-Header = tuple[Any, ...]
-
 
 @dataclass(frozen=True, slots=True)
 class LineInfo:
-    """Everything the careful reader would conclude from one line's text."""
+    """Everything the state machine may ask of one line's text."""
 
-    step: int  # the first of the careful reader's tests this line passes whatever its state
+    step: int  # the first of the machine's tests this line passes whatever its state
     plain: bool
     page: int
     page_fields: tuple[tuple[str, Any], ...]
@@ -77,7 +80,7 @@ class LineInfo:
 
 
 def describe(text: str, new_page: bool) -> LineInfo | None:
-    """The careful reader's view of a line (None for a blank line)."""
+    """What a line is (None for a blank line: it is not fed)."""
     if not text.strip():
         return None
     lead = text.lstrip()[:1]
@@ -139,7 +142,7 @@ def describe(text: str, new_page: bool) -> LineInfo | None:
 
 
 def _goal_values(goal: re.Match[str]) -> tuple[tuple[str, Any], ...]:
-    """The goal columns a GOAL line sets (as Reader._read_goal does)."""
+    """The goal columns a GOAL line sets."""
     velocity, response, percentile, discretionary, _system = goal.groups()
     if velocity:
         return (("goal_type", "velocity"), ("goal_velocity_pct", float(velocity)))
@@ -156,9 +159,9 @@ def _goal_values(goal: re.Match[str]) -> tuple[tuple[str, Any], ...]:
 def line_kinds(listing: Listing) -> npt.NDArray[np.int8]:
     """Each line's kind, column-wise.
 
-    QUIET: a line with none of the characters and words the careful reader
-    looks for; BUCKET: a distribution row (starts with '<' or '>') with none of
-    those words either.  Neither ever changes the reader's state, so the walk
+    QUIET: a line with none of the characters and words describe() looks
+    for; BUCKET: a distribution row (starts with '<' or '>') with none of
+    those words either.  Neither ever changes the machine's state, so the walk
     takes runs of them (and of BLANK lines) whole.  Every other line is an
     EVENT, described and fed one by one; so is every line with a character
     that is not printable ASCII (a control character is a blank to Python's

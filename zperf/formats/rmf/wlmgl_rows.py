@@ -4,16 +4,16 @@ A large SYSOUT holds hundreds of thousands of ``LABEL value`` rows but only a
 few dozen row *shapes*.  Blanking every character a printed value is made of
 (digits, ``. , * %``, ``N/A``, a K/M/G/T suffix after a digit) leaves a row's
 *skeleton*: its labels where they stand.  RMF right-aligns its values, so
-the skeletons of a listing are few; each is planned once, as the careful
-reader would plan the row (which group and column each label's value goes
+the skeletons of a listing are few; each is planned once, as the
+line-by-line reader would plan the row (which group and column each label's value goes
 to), and then every value is cut out of the text between one label and the
 next, checked and converted column-wise.
 
-A block is left to the careful line-by-line reader (it is *slow*) when any
-of its rows is not plain: an unknown label or shape, a label that repeats
-within the block, a gap between labels that does not hold exactly one
-well-formed value, an overflow (``*****``).  That reader then gives the same
-result, warnings and errors as always.
+A block is left to the line-by-line reader (wlmgl_block; the block is
+*slow*) when any of its rows is not plain: an unknown label or shape, a label
+that repeats within the block, a gap between labels that does not hold
+exactly one well-formed value, an overflow (``*****``).  That reader then
+gives the warnings and errors only it knows how to word.
 """
 
 from __future__ import annotations
@@ -27,41 +27,38 @@ import polars as pl
 import pyarrow as pa
 
 from zperf.formats.listing import Listing
-from zperf.formats.rmf.values import VALUE
+from zperf.formats.rmf.values import TIME_TEXT, VALUE, number_expr, time_ms_expr
 from zperf.formats.rmf.wlmgl_fields import TIME_MS, Group
 from zperf.formats.rmf.wlmgl_lines import EVENT, QUIET
-from zperf.formats.rmf.wlmgl_walk import Walk, expand_runs
+from zperf.formats.rmf.wlmgl_walk import Context, Walk, expand_runs
 from zperf.formats.rmf.wlmgl_words import GROUP_BY_NAME, plan_row, slots_of_band
 
 _WHOLE_VALUE = rf"^(?:{VALUE})$"
-#: A time the careful reader converts (at most four parts, digits only).
-_TIME = r"^(?:N/A|\d*(?:\.\d*){0,3})$"
-_SUFFIX_SCALE = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 #: Slot of the cell before the first label; an end that means "to the end of the row".
 _LEAD, _END = -1, 1 << 30
 
 
 @dataclass
 class RowValues:
-    """What the bulk read found: values per block, and the blocks to read carefully."""
+    """What the bulk read found: values per block, and the blocks to read line by line."""
 
     values: pl.DataFrame  # 'block' and one Float64 column per workload column found
     slow: set[int]
 
 
-def read_rows(listing: Listing, found: Walk) -> RowValues:
-    """Read the data rows the walk found, in bulk."""
+def read_rows(rows: pl.DataFrame, contexts: list[Context], printable: bool) -> RowValues:
+    """Read the data rows (``data_rows``) in bulk; ``printable``: the listing's
+    lines are all printable ASCII and tabs."""
     empty = RowValues(pl.DataFrame({"block": pl.Series([], dtype=pl.Int64)}), set())
-    rows = _rows(listing, found)
-    if rows is None:
+    if not rows.height:
         return empty
-    plans = _Plans(found.contexts)
+    plans = _Plans(contexts)
     shape, lead = plans.shapes(rows)
     rows = rows.with_columns(pl.Series("shape", shape), pl.Series("lead", lead))
-    # Rows to leave to the careful reader: an unplanned shape, a value before the
+    # Rows to leave to the line-by-line reader: an unplanned shape, a value before the
     # first label, or a character that is not printable ASCII (a tab, say, or a
     # control character Python and polars would not agree is a blank).
-    unusual = (pl.col("t").str.contains("\t", literal=True) if listing.printable
+    unusual = (pl.col("t").str.contains("\t", literal=True) if printable
                else pl.col("t").str.contains(r"[^\x20-\x7e]"))
     odd = rows.filter((pl.col("lead") < 0) | (pl.col("t").str.find(r"\S") != pl.col("lead"))
                       | unusual)
@@ -91,22 +88,21 @@ def read_rows(listing: Listing, found: Walk) -> RowValues:
     return RowValues(_per_block(good, plans.columns), slow)
 
 
-def _rows(listing: Listing, found: Walk) -> pl.DataFrame | None:
-    """The data rows (text, block, band, microsecond times), blank lines left out."""
-    if not found.runs:
-        return None
+def data_rows(listing: Listing, found: Walk) -> pl.DataFrame:
+    """The data rows the walk found, in line order: their sequence number (room
+    for the cells of each), line index, block, context (band), microsecond
+    times and text; blank lines and distribution rows left out."""
     index, context = expand_runs(found.runs)
     kinds = found.kinds[index]
-    data = (kinds == QUIET) | (kinds == EVENT)  # blank lines and distribution rows are not
+    data = (kinds == QUIET) | (kinds == EVENT)
     index, context = index[data], context[data]
-    text = listing.text.gather(index)
-    if not len(text):
-        return None
     blocks = np.array([c[0] for c in found.contexts], dtype=np.int64)
     micro = np.array([c[2] for c in found.contexts], dtype=np.bool_)
-    return pl.DataFrame({"seq": np.arange(len(text), dtype=np.int64) * _MAX_CELLS,
-                         "block": blocks[context], "context": context,
-                         "micro": micro[context], "t": text})
+    return pl.DataFrame({"seq": np.arange(len(index), dtype=np.int64) * _MAX_CELLS,
+                         "index": index, "block": blocks[context], "context": context,
+                         "micro": micro[context], "t": listing.text.gather(index)},
+                        schema={"seq": pl.Int64, "index": pl.Int64, "block": pl.Int64,
+                                "context": pl.Int64, "micro": pl.Boolean, "t": pl.String})
 
 
 def skeletons(text: pl.Series) -> pl.Series:
@@ -136,9 +132,9 @@ def skeletons(text: pl.Series) -> pl.Series:
 
 
 class _Plans:
-    """Row shapes planned as the careful reader plans a row, once per shape."""
+    """Row shapes planned as the line-by-line reader plans a row, once per shape."""
 
-    def __init__(self, contexts: list[tuple[int, tuple[str, ...], bool]]) -> None:
+    def __init__(self, contexts: list[Context]) -> None:
         self.contexts = contexts
         self.slot_ids: dict[tuple[str, str], int] = {}
         self.columns: list[str] = []
@@ -188,8 +184,8 @@ class _Plans:
 
         A label is a run of words one blank apart; its value lies between it
         and the next label (or the end of the row).  A label that ends the row
-        has no value, and the careful reader drops it: so does this.  A row
-        with no label at all is left to the careful reader (it checks, then
+        has no value, and the line-by-line reader drops it: so does this.  A row
+        with no label at all is left to the line-by-line reader (it checks, then
         drops, values with no label).
         """
         labels = [(m.group(), m.start(), m.end())
@@ -222,7 +218,7 @@ class _Plans:
                 for (kind,), part in table.partition_by("kind", as_dict=True).items()}
 
     def repeated_slots(self, rows: pl.DataFrame) -> set[int]:
-        """Blocks where a (group, label) slot is printed twice: the careful reader
+        """Blocks where a (group, label) slot is printed twice: the line-by-line reader
         then looks for the next free group, and says so."""
         n_slots = len(self.slot_ids)
         if not n_slots:
@@ -263,60 +259,31 @@ def _bad_edges() -> pl.Expr:
 
 def _bad_token() -> pl.Expr:
     """Gaps that do not hold exactly one token that is a value as RMF prints it
-    (an overflow, '*****', is left to the careful reader, which warns)."""
+    (an overflow, '*****', is left to the line-by-line reader, which warns)."""
     text = pl.col("text")
     return ((text == "") | text.str.contains(" ", literal=True) | text.str.starts_with("*")
             | ~text.str.contains(_WHOLE_VALUE))
 
 
 def _numbers(cells: pl.DataFrame, unread: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
-    """Number cells with their value, as the careful reader's convert() gives it;
+    """Number cells with their value, as values.convert() gives it;
     and the blocks where one does not convert.  ``unread``: the cells whose
     text is not a plain number ('N/A', '4876K', '1,234', '50%')."""
     read = cells.filter(pl.col("value").is_not_null()).select("seq", "block", "column", "value")
     suffixed = unread.filter(pl.col("text") != "N/A").with_columns(
-        number(pl.col("text")).alias("value"))
+        number_expr(pl.col("text")).alias("value"))
     bad = set(suffixed.filter(pl.col("value").is_null())["block"].to_list())
     missing = unread.filter(pl.col("text") == "N/A")
     return pl.concat([read, suffixed.select(read.columns), missing.select(read.columns)]), bad
 
 
-def number(text: pl.Expr) -> pl.Expr:
-    """'4876K', '1,234', '50%' as the careful reader's number() reads them."""
-    body = text.str.strip_chars_end("%").str.replace_all(",", "", literal=True)
-    last = body.str.slice(-1)
-    scale = pl.lit(1.0)
-    for suffix, factor in _SUFFIX_SCALE.items():
-        scale = pl.when(last == suffix).then(pl.lit(factor)).otherwise(scale)
-    digits = pl.when(scale != 1.0).then(body.str.slice(0, body.str.len_chars() - 1)) \
-        .otherwise(body)
-    return pl.coalesce(body.cast(pl.Float64, strict=False),
-                       digits.cast(pl.Float64, strict=False) * scale)
-
-
 def _times(cells: pl.DataFrame, unread: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:
     """Time cells (HHH.MM.SS.TTT or .FFFFFF, leading parts left off) in ms, as
-    the careful reader's time_ms() gives them; and the blocks where one does
+    values.time_ms() gives them; and the blocks where one does
     not convert (``unread``: those that are not a plain number, '2.05.500')."""
-    bad = set(unread.filter(~pl.col("text").str.contains(_TIME))["block"].to_list())
-    value = time_ms(pl.col("text"), pl.col("micro"))
+    bad = set(unread.filter(~pl.col("text").str.contains(TIME_TEXT))["block"].to_list())
+    value = time_ms_expr(pl.col("text"), pl.col("micro"))
     return cells.select("seq", "block", "column", value.alias("value")), bad
-
-
-def time_ms(text: pl.Expr, micro: pl.Expr) -> pl.Expr:
-    """A time HHH.MM.SS.TTT (or .FFFFFF) with leading parts left off, in ms: what
-    the careful reader's time_ms() gives for text of digits and dots ('N/A': null)."""
-    parts = text.str.split(".")
-
-    def part(back: int) -> pl.Expr:
-        return parts.list.get(-back - 1, null_on_oob=True).cast(pl.Int64, strict=False) \
-            .fill_null(0)
-
-    seconds = (part(1) + part(2) * 60 + part(3) * 3600).cast(pl.Float64)
-    # A divisor column (not a literal, which polars may turn into a multiplication by
-    # its inverse) keeps the result bit for bit what the line-by-line reader computes.
-    fraction = part(0).cast(pl.Float64) / (micro.cast(pl.Float64) * 999.0 + 1.0)
-    return pl.when(text == "N/A").then(None).otherwise(seconds * 1000.0 + fraction)
 
 
 def _per_block(cells: pl.DataFrame, columns: list[str]) -> pl.DataFrame:

@@ -1,19 +1,20 @@
-"""The structure of a WLMGL listing in one lean pass: pages, class blocks, bands.
+"""The one state machine of a WLMGL listing: pages, class blocks, bands.
 
-The careful reader (rmf_wlmgl_state.Reader.feed) decides what a line is by a
-dozen string tests in a fixed order, and keeps a little state: the class
-block open, the band of column groups above the data rows, whether a
-state-sample section or another RMF report is running.  A large SYSOUT
-repeats the same few hundred structural lines (page headers, key lines,
-headings, goals) thousands of times, so this walk asks those questions once
-per distinct text (rmf_wlmgl_lines.describe) and then replays the very same
-decisions from the answers, visiting only the lines that are not plainly data
-rows or distribution rows (rmf_wlmgl_lines.line_kinds).
+Each class (period) block starts at its key line (``REPORT BY: POLICY=...
+SERVICE CLASS=...``); its data rows are ``LABEL value`` pairs that belong,
+left to right, to the column groups named by the heading line above them
+(wlmgl_fields).  The machine keeps a little state: the class block open, the
+page header, the band of column groups above the data rows, whether a
+state-sample section or another RMF report is running.  Its transitions
+consume only line descriptions (wlmgl_lines.describe).
 
-The walk does not read values: it notes where the data rows, distribution
-rows, distribution titles and state-sample lines of each block are, for the
-bulk readers, which then leave to the careful reader what only it gets
-exactly right (a second distribution, say).
+It does not read values: it notes where each block's data rows (with their
+band), distribution rows, distribution titles and state-sample lines are,
+and its page header, keys and goal; the values are read from there, in bulk
+(wlmgl_rows, wlmgl) or line by line (wlmgl_block).  On the bulk path it is
+fed only the *event* lines and takes the runs between them whole (they
+cannot change its state: wlmgl_lines.line_kinds); on the per-line path it is
+fed every line.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ import polars as pl
 
 from zperf.formats.listing import Listing
 from zperf.formats.rmf.wlmgl_lines import (
+    BLANK,
     BUCKET,
     EVENT,
-    HEADER_NAMES,
     MORE_KEYS,
     OPENS_CLASS,
     QUIET,
@@ -39,12 +40,15 @@ from zperf.formats.rmf.wlmgl_lines import (
     STEP_KEYS,
     STEP_OTHER_PAGE,
     STEP_WORKLOAD_PAGE,
-    Header,
     LineInfo,
     describe,
     line_kinds,
 )
+from zperf.formats.rmf.wlmgl_words import HEADER_NAMES, Header
 from zperf.formats.tally import Checkpoint, Tally
+
+#: A band of data rows: (block, group names, microsecond times, began by a heading).
+Context = tuple[int, tuple[str, ...], bool, bool]
 
 
 @dataclass
@@ -60,9 +64,11 @@ class Walk:
     header: list[int] = field(default_factory=list)
     key: list[int] = field(default_factory=list)
     goal: list[int] = field(default_factory=list)
-    # data rows: runs of line indices (first, end) read under a context
+    # data rows: runs of line indices (first, end) read under a context: the
+    # block, its band, microsecond times, and whether a heading began the band
+    # (rather than extended it)
     runs: list[tuple[int, int, int]] = field(default_factory=list)
-    contexts: list[tuple[int, tuple[str, ...], bool]] = field(default_factory=list)
+    contexts: list[Context] = field(default_factory=list)
     # a block's distribution rows and state-sample lines: events, (line, block),
     # and runs (first, end, block) where the lines of kind BUCKET (QUIET) are
     bucket_lines: list[tuple[int, int]] = field(default_factory=list)
@@ -89,7 +95,8 @@ class Walk:
 
     def raw(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """Line indices of the state-sample lines and their blocks, in line order
-        (a line the careful reader keeps twice is here twice)."""
+        (a line kept twice, as a state-sample line and as one that ends a band, is
+        here twice)."""
         return self._lines(self.raw_lines, self.raw_runs, QUIET)
 
     def _lines(self, lines: list[tuple[int, int]], runs: list[tuple[int, int, int]],
@@ -116,8 +123,13 @@ def expand_runs(runs: list[tuple[int, int, int]]) -> tuple[npt.NDArray[np.int64]
 
 
 def walk(listing: Listing, tally: Tally, *, header: Header | None = None,
-         memo: dict[str, LineInfo | None] | None = None, final: bool = True) -> Walk:
-    """Follow the listing's structure as the careful reader does; count into ``tally``.
+         memo: dict[str, LineInfo | None] | None = None, final: bool = True,
+         per_line: bool = False) -> Walk:
+    """Follow the listing's structure; count its records into ``tally``.
+
+    Class blocks are handed on (``Tally.hand_on``): whoever reads their
+    values settles them.  ``per_line`` feeds every line (not only the
+    events): the reference the bulk path is tested against.
 
     A piece of a larger listing that is not its end (``final`` false) is cut
     before its last class block: that block's key line is where the next
@@ -131,11 +143,14 @@ def walk(listing: Listing, tally: Tally, *, header: Header | None = None,
         walker.header = header
     if memo is not None:
         walker.memo = memo
-    return walker.run(final)
+    kinds = line_kinds(listing)
+    if per_line:
+        kinds = np.where(kinds == BLANK, BLANK, EVENT).astype(np.int8)
+    return walker.run(kinds, final)
 
 
 class _Walker:
-    """The careful reader's state machine, replayed from described lines."""
+    """The state machine, fed described lines (events) and runs of inert lines."""
 
     def __init__(self, listing: Listing, tally: Tally) -> None:
         self.listing, self.tally, self.out = listing, tally, Walk()
@@ -155,10 +170,9 @@ class _Walker:
         self._intern_goal({})
         self.header_moves: dict[tuple[Header, tuple[tuple[str, Any], ...]], Header | None] = {}
 
-    def run(self, final: bool = True) -> Walk:
+    def run(self, kind: npt.NDArray[np.int8], final: bool) -> Walk:
         listing = self.listing
         text = listing.text
-        kind = line_kinds(listing)
         self.out.kinds = kind
         self.buckets_before = np.concatenate(([0], np.cumsum(kind == BUCKET))).tolist()
         visit = np.flatnonzero(kind == EVENT)
@@ -195,9 +209,9 @@ class _Walker:
     def _gap(self, first: int, end: int) -> None:
         """Lines first..end-1 between two events: blank, quiet or distribution rows.
 
-        None of them changes what the careful reader is doing: in a block, the
-        quiet ones are data rows under a band or state-sample lines in such a
-        section, and the distribution rows are the block's buckets."""
+        None of them changes the machine's state: in a block, the quiet ones
+        are data rows under a band or state-sample lines in such a section,
+        and the distribution rows are the block's buckets."""
         if self.block < 0:
             return
         out = self.out
@@ -217,14 +231,22 @@ class _Walker:
         else:
             runs.append((first, end, self.context))
 
-    def _set_band(self, band: tuple[str, ...]) -> None:
+    def _set_band(self, band: tuple[str, ...], heading: bool) -> None:
         self.band = band
         if band and self.block >= 0:
-            self.out.contexts.append((self.block, band, self.micro))
+            self.out.contexts.append((self.block, band, self.micro, heading))
             self.context = len(self.out.contexts) - 1
 
     def _feed(self, index: int, info: LineInfo) -> None:
-        """One line, exactly as Reader.feed decides (see there for the why of each step)."""
+        """One described line: the machine's transitions.
+
+        A plain line under a band is a data row (the common case); else the
+        first step the line qualifies for decides: a WORKLOAD ACTIVITY page
+        (a new header, and a page ends every band), another report's page
+        (ends the class; its lines are not ours until the next WORKLOAD
+        page), key lines (open a class or a summary, or add keys), page
+        header fields (a new interval or sysplex ends the class), a goal (the
+        goal-versus-actual lines follow), a distribution row, or the rest."""
         block = self.block
         if info.plain and self.band and block >= 0:
             self._data(index, index + 1)
@@ -268,14 +290,16 @@ class _Walker:
             out.counts.append(self.tally.checkpoint())
         self.raw_section = False
         if info.keys_kind == OPENS_CLASS:
-            self.tally.hand_on(1)  # settled by the builder, row or problem
+            self.tally.hand_on(1)  # settled when its values are read: a row or a problem
             self._open(index, info.keys)
         else:
             self.tally.count(other=1)
         self.band = ()
 
     def _rest(self, index: int, info: LineInfo) -> None:
-        """Steps 8 on of Reader.feed: section rules, state samples, headings, data rows."""
+        """Section rules and distribution titles, state-sample lines, headings
+        (a heading begins a band; one printed below a shorter group extends it),
+        lines that end a band, and data rows."""
         out, block = self.out, self.block
         if info.distribution_or_rule:
             self.raw_section = False
@@ -289,10 +313,11 @@ class _Walker:
         if info.is_heading:
             self.raw_section = False
             self.micro = info.micro
-            self._set_band(info.headings)
+            self._set_band(info.headings, heading=True)
             return
         if info.headings and self.band:  # a heading printed below a shorter group
-            self._set_band(self.band + tuple(g for g in info.headings if g not in self.band))
+            self._set_band(self.band + tuple(g for g in info.headings if g not in self.band),
+                           heading=False)
         if info.stop:
             self.band = ()
             if info.state_words:

@@ -1,19 +1,21 @@
 """The words and shapes of a WLMGL listing that its readers look for.
 
 Page header fields, goal lines, distribution rows, the words that make a line
-a heading, a state-sample line or the end of a block, and where each label of
-a data row goes (its plan).  The careful reader (rmf_wlmgl_state) and the
-bulk readers (rmf_wlmgl_lines, _walk, _rows) share these, so that both read
-a line the same way.
+a heading, a state-sample line or the end of a block, where each label of a
+data row goes (its plan), and the row values a page header and a class's key
+lines give.  What a line is (wlmgl_lines), the bulk readers (wlmgl_rows,
+wlmgl) and the line-by-line reader (wlmgl_block) share these, so that every
+path reads a line the same way.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import re
 from typing import Any
 
-from zperf.formats.rmf.values import pairs
+from zperf.formats.rmf.values import interval_seconds, pairs
 from zperf.formats.rmf.wlmgl_fields import GROUPS, HEADING, IGNORE, LABEL_ALIASES, Group
 
 HEADER_FIELDS = {
@@ -25,7 +27,18 @@ HEADER_FIELDS = {
     "activated": re.compile(r"POLICY ACTIVATION DATE/TIME\s+(\d\d/\d\d/\d{4})\s+"
                             r"(\d\d\.\d\d\.\d\d)"),
 }
-BUCKET = re.compile(r"\s*(<=|<|>)\s*(\d+(?:\.\d+)+)\s+(\d+[KM]?)\s+(\d+[KM]?)\b")
+#: A page header as the readers keep it: these values, in this order.
+HEADER_NAMES = ("zos_release", "sysplex", "date", "time", "interval", "activated")
+Header = tuple[Any, ...]
+SOURCE_FORMAT = "rmf-wlmgl"
+#: A row of the RESPONSE TIME DISTRIBUTION: the bucket's limit, the cumulative
+#: and the bucket's count.  One definition for both readers: Python's re reads
+#: it line by line (BUCKET); the bulk reader runs it in polars, ASCII-only
+#: ("(?-u)"), on lines of printable ASCII, where the two engines agree on what
+#: \s, \d and \b match.
+BUCKET_PATTERN = (r"^\s*(?P<op><=|<|>)\s*(?P<limit>\d+(?:\.\d+)+)\s+(?P<cumulative>\d+[KM]?)"
+                  r"\s+(?P<count>\d+[KM]?)\b")
+BUCKET = re.compile(BUCKET_PATTERN)
 GOAL = re.compile(r"GOAL:\s*(?:EXECUTION VELOCITY\s+(\d+(?:\.\d+)?)%|RESPONSE TIME\s+"
                    r"([\d.]+)\s+(?:FOR\s+(\d+)%|AVG)|(DISCRETIONARY)|(SYSTEM))")
 #: Words of which a heading line has at least one (a cheap test before HEADING).
@@ -36,6 +49,22 @@ STATE_SAMPLES = ("STATE SAMPLES", "SUB  P", "SUB P", "RESPONSE TIME BREAKDOWN")
 SECTIONS = ("PERIODS", "POLICY", "WORKLOAD", "CLASSES", "GROUPS")
 STOP_BLOCK = ("RESPONSE TIME DISTRIBUTION", "STATE SAMPLES", "-TIME-", "SUB  P",
                "SUB P", "TYPE ")
+
+
+def header_values(header: Header, file: str) -> dict[str, Any]:
+    """Row values from a page header (the same for every class under it); a date
+    or time that is not one raises ValueError."""
+    h = dict(zip(HEADER_NAMES, header, strict=True))
+    start = None
+    if h["date"] and h["time"]:
+        start = dt.datetime.strptime(f"{h['date']} {h['time']}", "%m/%d/%Y %H.%M.%S")
+    activated = None
+    if h["activated"]:
+        activated = dt.datetime.strptime(" ".join(h["activated"]), "%m/%d/%Y %H.%M.%S")
+    return {"source": file, "source_format": SOURCE_FORMAT, "sysplex": h["sysplex"],
+            "zos_release": h["zos_release"], "interval_start": start,
+            "interval_seconds": interval_seconds(h["interval"]) if h["interval"] else None,
+            "policy_activated": activated}
 
 
 def key_values(keys: dict[str, str]) -> dict[str, Any]:
