@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import DATA, SAMPLES
@@ -243,17 +243,8 @@ def only_the_parse_error(edits: list[tuple[str, int, int]], truncate: int | None
     assert tally.balanced()
 
 
-@settings(max_examples=30, deadline=None)
 @given(*MUTATIONS)
 def test_mutated_listings_only_raise_the_parse_error(
-        edits: list[tuple[str, int, int]], truncate: int | None) -> None:
-    only_the_parse_error(edits, truncate)
-
-
-@pytest.mark.slow
-@settings(max_examples=300, deadline=None)
-@given(*MUTATIONS)
-def test_mutated_listings_only_raise_the_parse_error_at_length(
         edits: list[tuple[str, int, int]], truncate: int | None) -> None:
     only_the_parse_error(edits, truncate)
 

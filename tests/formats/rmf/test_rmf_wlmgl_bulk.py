@@ -15,7 +15,6 @@ distributions and odd values.
 from __future__ import annotations
 
 import datetime as dt
-import os
 import random
 import re
 from pathlib import Path
@@ -23,7 +22,7 @@ from typing import Any
 
 import polars as pl
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from conftest import DATA, LISTING_EDITS, damaged
@@ -176,16 +175,7 @@ def damaged_agree(text: str, edits: list[tuple[str, int, int]], mode: OnError) -
     assert outcome(lambda d, m: bulk(d, m, 2000), data, mode) == expected
 
 
-@settings(max_examples=20, deadline=None)
 @given(*DAMAGE)
 def test_damaged_listings_agree(text: str, edits: list[tuple[str, int, int]],
                                 mode: OnError) -> None:
-    damaged_agree(text, edits, mode)
-
-
-@pytest.mark.slow
-@settings(max_examples=int(os.environ.get("ZPERF_EXAMPLES", "500")), deadline=None)
-@given(*DAMAGE)
-def test_damaged_listings_agree_at_length(text: str, edits: list[tuple[str, int, int]],
-                                          mode: OnError) -> None:
     damaged_agree(text, edits, mode)
