@@ -56,6 +56,11 @@ def when(moment: dt.datetime | None) -> str:
     return "?" if moment is None else moment.strftime("%Y-%m-%d %H:%M:%S")
 
 
+def counted(number: int, word: str) -> str:
+    """'1 interval', '5 intervals'."""
+    return f"{number} {word}{'' if number == 1 else 's'}"
+
+
 def listed(items: Sequence[str], most: int = 6) -> str:
     """'a, b, c' or 'a, b, c ... and 4 more'."""
     shown = ", ".join(items[:most])

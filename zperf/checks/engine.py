@@ -24,7 +24,7 @@ from pathlib import Path
 from zperf.checks import intervals, metrics, quality, scenario
 from zperf.checks.measured import Measured, measure, relabeled
 from zperf.checks.results import Outcome, Result
-from zperf.checks.rules import Rule, RuleProblem, RulesFile, did_you_mean, load_rules
+from zperf.checks.rules import Rule, RuleError, RulesFile, did_you_mean, load_rules
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.tally import OnError
 from zperf.runs.spec import ClassRef
@@ -71,8 +71,10 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
         results += _evaluate(loaded, rule, measured, base)
     if not any(r.check == "no_skipped_records" for r in loaded.rules):
         results += [_implicit(run) for run in measured if run.analysis.skipped]
+    read_runs = [*measured, *([base] if base is not None else [])]
     return Outcome(loaded, tuple(m.label for m in measured),
-                   base.label if base is not None else None, tuple(results))
+                   base.label if base is not None else None, tuple(results),
+                   tuple(t for run in read_runs for t in run.analysis.tallies))
 
 
 def _compares(rule: Rule) -> bool:
@@ -92,7 +94,7 @@ def _settle(rules: RulesFile, runs: Sequence[str], baseline: str | None) -> None
         if rule.check == "scenario_reproduced":
             try:
                 scenario.validate(rule, rules.path)
-            except RuleProblem as exc:
+            except RuleError as exc:
                 problems.append((rules.line(rule, exc.key), exc.what))
     if problems:
         raise rules.error(problems)
@@ -138,7 +140,7 @@ def _evaluate(rules: RulesFile, rule: Rule, runs: list[Measured],
         if rule.check == "metric":
             return [metrics.check_metric(rule, run, base) for run in runs]
         return [RUN_CHECKS[rule.check](rule, run) for run in runs]
-    except RuleProblem as exc:
+    except RuleError as exc:
         raise rules.error([(rules.line(exc.rule, exc.key), exc.what)]) from None
 
 

@@ -17,10 +17,10 @@ from collections.abc import Iterator
 
 import polars as pl
 
-from zperf.checks.bounds import listed, when
+from zperf.checks.bounds import counted, listed, when
 from zperf.checks.measured import NO_SYSTEM, Measured
 from zperf.checks.results import Result
-from zperf.checks.rules import Rule, RuleProblem, number_text
+from zperf.checks.rules import Rule, RuleError, number_text
 
 #: The tables whose intervals are checked.
 TABLES = ("workload", "cpu")
@@ -76,12 +76,12 @@ def check_intervals(rule: Rule, run: Measured) -> Result:
     gaps = [f"{system}: {_stretch(first, length, ks)} missing from {tables}"
             for system, tables, ks in missing]
     lost = sum(len(ks) for _, _, ks in missing)
-    problems = [f"{lost} system interval{'s' if lost != 1 else ''} missing"] if lost else []
-    problems += [f"{len(odd)} interval{'s' if len(odd) != 1 else ''} of another length or "
-                 "start"] if odd else []
-    where = (f"{count} interval{'s' if count != 1 else ''} of {number_text(length)} s from "
-             f"{when(first)} on {len(run.systems())} system(s)")
-    limit = f"none missing, each {number_text(length)} s (±{number_text(rule.get('tolerance_pct'))} %)"
+    problems = [f"{counted(lost, 'system interval')} missing"] if lost else []
+    problems += [f"{counted(len(odd), 'interval')} of another length or start"] if odd else []
+    where = (f"{counted(count, 'interval')} of {number_text(length)} s from {when(first)} on "
+             f"{counted(len(run.systems()), 'system')}")
+    tolerance_pct = number_text(rule.get("tolerance_pct"))
+    limit = f"none missing, each {number_text(length)} s (±{tolerance_pct} %)"
     return Result(rule, run.label, not problems, "missing_intervals", float(lost), limit, where,
                   "; ".join(problems), details=tuple(gaps + odd))
 
@@ -140,7 +140,7 @@ def check_window(rule: Rule, run: Measured) -> Result:
     end = rule.values.get("end") or run.spec.end
     min_seconds = rule.values.get("min_seconds")
     if (start is None or end is None) and min_seconds is None:
-        raise RuleProblem(rule, None, f"run {run.label} has no measurement window: give start "
+        raise RuleError(rule, None, f"run {run.label} has no measurement window: give start "
                           "and end (in the rule or the run description) or min_seconds")
     rows = interval_rows(run)
     spans = {system: _union(list(zip(group["interval_start"], group["interval_seconds"],
@@ -170,7 +170,7 @@ def check_window(rule: Rule, run: Measured) -> Result:
             short = [s for s in systems if measured[s] < min_seconds]
             reasons.append(f"{listed(short)} measured {least:g} s")
     return Result(rule, run.label, not reasons, quantity, observed, ", ".join(limits),
-                  f"{len(systems)} system(s)", "; ".join(reasons), details=tuple(details))
+                  counted(len(systems), "system"), "; ".join(reasons), details=tuple(details))
 
 
 def _union(intervals: list[tuple[dt.datetime, float]]) -> list[Span]:

@@ -9,9 +9,11 @@ result's details, and fails, never passes, when the data cannot tell.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
-from zperf.checks.bounds import Bounds, listed, when
+from zperf.checks.bounds import Bounds, counted, listed, when
 from zperf.checks.measured import Measured
 from zperf.checks.results import Result
 from zperf.checks.rules import Rule
@@ -27,11 +29,10 @@ def check_skipped(rule: Rule, run: Measured) -> Result:
     allowed = rule.get("max")
     details = tuple(line for t in tallies for line in skipped_report(t).splitlines())
     files = len(run.analysis.tallies)
-    reason = (f"{skipped} record{'s' if skipped != 1 else ''} skipped in {len(tallies)} of "
-              f"{files} file{'s' if files != 1 else ''}") if skipped > allowed else ""
+    reason = (f"{counted(skipped, 'record')} skipped in {len(tallies)} of "
+              f"{counted(files, 'file')}") if skipped > allowed else ""
     return Result(rule, run.label, skipped <= allowed, "skipped_records", float(skipped),
-                  rule.limit, f"{files} source file{'s' if files != 1 else ''}", reason,
-                  details=details)
+                  rule.limit, counted(files, "source file"), reason, details=details)
 
 
 def check_classes(rule: Rule, run: Measured) -> Result:
@@ -62,7 +63,7 @@ def check_classes(rule: Rule, run: Measured) -> Result:
     what = "every interval" if per_interval else "the window"
     return Result(rule, run.label, not findings, "absences", float(absent),
                   f"transactions (classes) and CPU time (groups) > 0 in {what}",
-                  f"{len(starts)} interval{'s' if len(starts) != 1 else ''}",
+                  counted(len(starts), "interval"),
                   "; ".join(findings))
 
 
@@ -81,7 +82,7 @@ def _ended(run: Measured, ref: ClassRef) -> dict[object, float] | None:
     return dict(sums.iter_rows())
 
 
-def _lacking(starts: list[object], amounts: dict[object, float | None],
+def _lacking(starts: list[object], amounts: Mapping[object, float | None],
              per_interval: bool) -> list[object]:
     """The intervals without a positive amount (or the window, as [None], when the
     window's total is not positive)."""

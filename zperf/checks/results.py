@@ -18,6 +18,8 @@ from zperf.checks.rules import Rule, RulesFile
 if TYPE_CHECKING:
     import polars as pl
 
+    from zperf.formats.tally import Tally
+
 #: Exit status: every rule passed; a rule failed (bad rules or input raise instead: 2).
 PASSED, FAILED = 0, 1
 
@@ -60,6 +62,7 @@ class Outcome:
     runs: tuple[str, ...]
     baseline: str | None
     results: tuple[Result, ...] = field(default_factory=tuple)
+    tallies: tuple[Tally, ...] = ()  # what reading each source saw, runs then baseline
 
     @property
     def failed(self) -> list[Result]:

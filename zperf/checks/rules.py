@@ -113,7 +113,7 @@ class RulesFile:
         return RulesError(str(self.path), problems)
 
 
-class RuleProblem(Exception):
+class RuleError(Exception):
     """A rule that cannot be checked against a run (a window_covered rule for a run with
     no window...): the engine makes it a :class:`RulesError` naming the rule's line."""
 
@@ -209,6 +209,7 @@ class _Loader:
             return None
         keys = rule_keys(check)
         values: dict[str, Any] = {}
+        before = len(self.problems)
         for key, value in table.items():
             if key not in keys:
                 what = "metric rules" if check == METRIC.name else f"{check} rules"
@@ -216,7 +217,7 @@ class _Loader:
                                          f"{did_you_mean(key, keys)}")
             elif key != "check":
                 values[key] = self.typed((*at, key), keys[key], value)
-        if any(v is _BAD for v in values.values()):
+        if len(self.problems) > before:  # a misspelled key explains what seems missing
             return None
         rule = Rule(index + 1, self.lines.line(at), "", check, values)
         self.constraints(at, rule)

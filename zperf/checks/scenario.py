@@ -13,7 +13,7 @@ from pathlib import Path
 import polars as pl
 
 from zperf.checks.results import Result
-from zperf.checks.rules import Rule, RuleProblem
+from zperf.checks.rules import Rule, RuleError
 from zperf.errors import ZperfError
 from zperf.sim import catalogue
 from zperf.sim.command import Request, run
@@ -30,7 +30,7 @@ def validate(rule: Rule, rules_path: Path) -> None:
     try:
         catalogue.find(scenario_name(rule, rules_path))
     except ZperfError as exc:
-        raise RuleProblem(rule, "scenario", str(exc)) from None
+        raise RuleError(rule, "scenario", str(exc)) from None
 
 
 def check_scenario(rule: Rule, rules_path: Path) -> Result:

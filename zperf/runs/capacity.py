@@ -23,15 +23,15 @@ import polars as pl
 from zperf.calc import formulas as f
 
 #: The captured seconds kept per file: system, interval and class kind.
-CAPTURED_SCHEMA = {"system": pl.String, "interval_start": pl.Datetime("us"),
-                   "interval_seconds": pl.Float64, "class_kind": pl.String,
-                   "cp_seconds": pl.Float64}
+CAPTURED_SCHEMA = pl.Schema({"system": pl.String(), "interval_start": pl.Datetime("us"),
+                             "interval_seconds": pl.Float64(), "class_kind": pl.String(),
+                             "cp_seconds": pl.Float64()})
 #: The capture table's columns (see the module docstring).
-CAPTURE_SCHEMA = {"system": pl.String, "interval_start": pl.Datetime("us"),
-                  "interval_seconds": pl.Float64, "cps": pl.Float64, "cp_busy_pct": pl.Float64,
-                  "busy_cp_seconds": pl.Float64, "service_cp_seconds": pl.Float64,
-                  "report_cp_seconds": pl.Float64, "capture_ratio": pl.Float64,
-                  "report_capture_ratio": pl.Float64}
+CAPTURE_SCHEMA = pl.Schema({
+    "system": pl.String(), "interval_start": pl.Datetime("us"), "interval_seconds": pl.Float64(),
+    "cps": pl.Float64(), "cp_busy_pct": pl.Float64(), "busy_cp_seconds": pl.Float64(),
+    "service_cp_seconds": pl.Float64(), "report_cp_seconds": pl.Float64(),
+    "capture_ratio": pl.Float64(), "report_capture_ratio": pl.Float64()})
 _KEYS = ("system", "interval_start")
 
 
@@ -41,7 +41,7 @@ def captured_seconds(workload: pl.DataFrame) -> pl.DataFrame:
     seconds = f.appl_seconds(pl.col("appl_cp_pct").fill_null(0.0), pl.col("interval_seconds"))
     return (workload.group_by(*_KEYS, "class_kind")
             .agg(pl.col("interval_seconds").max(), seconds.sum().alias("cp_seconds"))
-            .select(list(CAPTURED_SCHEMA)).cast(CAPTURED_SCHEMA))  # type: ignore[arg-type]
+            .select(list(CAPTURED_SCHEMA)).cast(CAPTURED_SCHEMA))
 
 
 def capture_table(captured: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFrame:
@@ -50,7 +50,7 @@ def capture_table(captured: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFr
     A workload row without a system id (an RMF listing names the sysplex) is
     the system's when the cpu table has one system only.
     """
-    captured = captured.cast(CAPTURED_SCHEMA)  # type: ignore[arg-type]
+    captured = captured.cast(CAPTURED_SCHEMA)
     busy = _busy(cpu)
     systems = busy["system"].unique().drop_nulls()
     if systems.len() == 1:
@@ -98,8 +98,8 @@ def capture_by_system(table: pl.DataFrame) -> pl.DataFrame:
 
 def _busy(cpu: pl.DataFrame | None) -> pl.DataFrame:
     """Busy CP seconds per system and interval (engines: the average online)."""
-    schema = {k: CAPTURE_SCHEMA[k] for k in ("system", "interval_start", "interval_seconds",
-                                             "cps", "cp_busy_pct", "busy_cp_seconds")}
+    schema = pl.Schema({k: CAPTURE_SCHEMA[k] for k in (
+        "system", "interval_start", "interval_seconds", "cps", "cp_busy_pct", "busy_cp_seconds")})
     if cpu is None or cpu.height == 0:
         return pl.DataFrame(schema=schema)
     engines = pl.coalesce(pl.col("cp_online_engines") if "cp_online_engines" in cpu.columns
@@ -108,7 +108,7 @@ def _busy(cpu: pl.DataFrame | None) -> pl.DataFrame:
                       pl.col("cp_lpar_busy_pct").alias("cp_busy_pct"))
     return rows.with_columns(
         f.busy_seconds(pl.col("cp_busy_pct"), pl.col("cps"), pl.col("interval_seconds"))
-        .alias("busy_cp_seconds")).cast(schema)  # type: ignore[arg-type]
+        .alias("busy_cp_seconds")).cast(schema)
 
 
 def _ratio(captured: str, busy: str = "busy_cp_seconds") -> pl.Expr:
