@@ -1,7 +1,8 @@
 """Simulated runs for the check tests: paper 004's IMS 14 and IMS 15 Fast Path runs.
 
 The test modules import the fixtures from here (a second conftest.py would
-shadow the shared one, whose helpers the tests import as ``conftest``).
+shadow the shared one, whose helpers the tests import as ``conftest``): the
+functions are ``*_fixture``, the fixtures ``sim_runs`` and ``runs``.
 Written once per test session (and per xdist worker), exactly as published
 (004 Table 18: ITR 119229.26 and 121145.85, Delta % +1.61), then copied and
 damaged by the tests that need a broken run: a 72.3 record overwritten, or
@@ -21,8 +22,8 @@ import pytest
 INTERVAL_10_04_END = 36360 * 100
 
 
-@pytest.fixture(scope="session")
-def sim_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@pytest.fixture(name="sim_runs", scope="session")
+def sim_runs_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A folder holding ims14/ and ims15/, simulated exactly (once per worker: the
     fixture is imported by several modules, each of which would run it)."""
     from zperf.sim.command import Request, run
@@ -37,8 +38,8 @@ def sim_runs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return base
 
 
-@pytest.fixture
-def runs(sim_runs: Path, tmp_path: Path) -> Path:
+@pytest.fixture(name="runs")
+def runs_fixture(sim_runs: Path, tmp_path: Path) -> Path:
     """The simulated runs under this test's own folder (rules files go beside them)."""
     for name in ("ims14", "ims15"):
         shutil.copytree(sim_runs / name, tmp_path / name)

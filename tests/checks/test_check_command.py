@@ -11,7 +11,12 @@ import re
 from pathlib import Path
 
 import pytest
-from check_runs import damage_record, runs, sim_runs, without_interval  # noqa: F401
+from check_runs import (  # noqa: F401 (fixtures)
+    damage_record,
+    runs_fixture,
+    sim_runs_fixture,
+    without_interval,
+)
 
 from conftest import run_cli
 
@@ -295,3 +300,46 @@ def test_github_annotations_point_at_the_rules(capsys: pytest.CaptureFixture[str
                                "cpu")
     assert sum(line.startswith("::") for line in lines) == 1  # passes make none
     assert lines[-1].startswith("FAILED: ")
+
+
+def _readme_section() -> str:
+    from conftest import ROOT
+
+    text = (ROOT / "README.md").read_text()
+    return text.split("## In CI: `zperf check`")[1].split("\n## ")[0]
+
+
+def test_the_readme_example_is_what_zperf_prints(capsys: pytest.CaptureFixture[str],
+                                                 runs: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's rules file, on the runs it names, gives the README's output."""
+    section = _readme_section()
+    rules = section.split("```toml\n")[1].split("```")[0]
+    printed = section.split("the summary last:\n\n```\n")[1].split("```")[0]
+    (runs / "runs").mkdir()
+    (runs / "ims15").rename(runs / "runs" / "nightly")
+    (runs / "ims14").rename(runs / "runs" / "release")
+    (runs / "rules.toml").write_text(rules)
+    monkeypatch.chdir(runs)
+    code, out, _ = run_cli(capsys, "check", "rules.toml")
+    assert code == 1
+    assert out == printed
+
+
+def test_every_key_is_in_the_readme_and_the_man_page() -> None:
+    from conftest import ROOT
+    from zperf.checks.keys import CHECKS, METRIC, TOP_KEYS
+
+    section = _readme_section()
+    page = (ROOT / "man" / "zperf-check.1").read_text()
+    assert '`check = "..."`' in section and "`name`" in section
+    for check in CHECKS.values():
+        assert f"`{check.name}`" in section
+        assert f'.B check = "{check.name}"' in page.replace("\\-", "-")
+        for key in check.keys:
+            if key.name not in ("name", "check"):
+                assert f"`{key.name}`" in section, (check.name, key.name)
+                assert f".B {key.name}\n" in page.replace("\\-", "-"), (check.name, key.name)
+    for key in (*TOP_KEYS, *METRIC.keys):
+        assert f"`{key.name}`" in section, key.name
+        assert f".B {key.name}\n" in page, key.name

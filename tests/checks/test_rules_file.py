@@ -169,12 +169,12 @@ def test_a_misspelled_key_hides_the_complaints_it_causes(tmp_path: Path) -> None
 
 
 def test_toml_syntax_and_unreadable_files(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match=r"rules.toml: line 2: not valid TOML: .*\(column"):
+    with pytest.raises(UsageError, match=r"rules\.toml: line 2: not valid TOML: .*\(column"):
         _load(tmp_path, 'runs = ["a"\n[[rule]]\n')
-    with pytest.raises(UsageError, match="nothere.toml: cannot read the rules file: No such"):
+    with pytest.raises(UsageError, match=r"nothere\.toml: cannot read the rules file: No such"):
         load_rules(tmp_path / "nothere.toml")
     (tmp_path / "latin.toml").write_bytes(b'name = "\xe9"\n')
-    with pytest.raises(UsageError, match="latin.toml: cannot read the rules file"):
+    with pytest.raises(UsageError, match=r"latin\.toml: cannot read the rules file"):
         load_rules(tmp_path / "latin.toml")
 
 

@@ -10,7 +10,7 @@ A comparison takes Delta and Delta % from :func:`zperf.runs.compare.window_delta
 from __future__ import annotations
 
 from zperf.calc.deltas import EQUIVALENT_ITR_PCT, equivalent_itr
-from zperf.checks.bounds import Bounds, listed, when
+from zperf.checks.bounds import Bounds, when
 from zperf.checks.measured import Measured
 from zperf.checks.results import Against, Result
 from zperf.checks.rules import Rule
@@ -51,10 +51,7 @@ def _per_interval(rule: Rule, run: Measured) -> Result:
     observed = values[worst] if worst is not None else None
     where = (f"interval {when(starts[worst])}, the worst of {len(values)}"
              if worst is not None else f"{len(values)} intervals")
-    reason = ""
-    if failing:
-        reason = (f"{len(failing)} of {len(values)} intervals outside the limits: "
-                  f"{listed([when(starts[i]) for i in failing])}")
+    reason = f"{len(failing)} of {len(values)} intervals outside the limits" if failing else ""
     details = tuple(f"{when(starts[i])}: {bounds.missed(values[i])}" for i in failing)
     return Result(rule, run.label, not failing and worst is not None, metric, observed,
                   rule.limit, where, reason, details=details)

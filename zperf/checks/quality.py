@@ -123,8 +123,7 @@ def check_capture(rule: Rule, run: Measured) -> Result:
     assert worst is not None
     scope = "intervals" if per_interval else "systems"
     where = f"{names[worst]}, the worst of {len(values)} {scope}"
-    reason = (f"{len(failing)} of {len(values)} {scope} outside the limits: "
-              f"{listed([names[i] for i in failing])}") if failing else ""
+    reason = f"{len(failing)} of {len(values)} {scope} outside the limits" if failing else ""
     details = tuple(f"{names[i]}: {bounds.missed(values[i])}" for i in failing)
     return Result(rule, run.label, not failing, column, values[worst], rule.limit, where, reason,
                   details=details)

@@ -44,10 +44,10 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
                   baseline: str | None, junit_path: str | None, markdown_path: str | None,
                   on_error: str | None, errors_path: str | None,
                   encoding: str | None) -> None:
-    """Check runs against a rules file: limits on metrics, on changes from a baseline,
-    and on the data's quality, for CI pipelines.
+    """Check runs against a rules file, for CI: exit status and JUnit XML.
 
-    RULES is a TOML file of [[rule]] tables; RUN is a run folder (holding a
+    Rules are limits on metrics, on their changes from a baseline run, and on
+    the data's quality. RULES is a TOML file of [[rule]] tables; RUN is a run folder (holding a
     run.toml) or a run description, as for zperf analyze. Each rule is
     checked against each run: one line per rule and run on standard output
     (PASS or FAIL, the observed value, the limit, the run, and for a

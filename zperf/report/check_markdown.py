@@ -22,8 +22,9 @@ VERDICT = {True: "✅ PASS", False: "❌ FAIL"}
 
 
 def cell(text: str) -> str:
-    """Text made safe for a table cell: pipes escaped, lines joined."""
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", "<br>")
+    """Text made safe for a table cell: pipes escaped, tags shown as text, lines joined."""
+    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+    return text.replace(">", "&gt;").replace("\r", " ").replace("\n", "<br>")
 
 
 def _code(text: str) -> str:
@@ -63,7 +64,7 @@ def append_markdown(outcome: Outcome, path: str) -> None:
     before = b""
     if path != "-" and Path(path).exists():
         before = Path(path).read_bytes()
-        if before and not before.endswith(b"\n"):
-            before += b"\n"
+        if before:  # a blank line between the earlier text and the heading
+            before = before.rstrip(b"\n") + b"\n\n"
     with open_output(path) as out:
         out.write(before + markdown(outcome).encode("utf-8"))
