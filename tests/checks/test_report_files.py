@@ -9,14 +9,13 @@ and text on a failed rule, counts that add up, text escaped.
 
 from __future__ import annotations
 
+import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from check_runs import runs_fixture, sim_runs_fixture, without_interval  # noqa: F401
+from check_runs import sim_runs_fixture, without_interval  # noqa: F401
 from junitparser import Failure, JUnitXml, TestSuite
-
-from conftest import run_cli
 
 RULES = """\
 name = "nightly <IMS> & co"
@@ -39,23 +38,27 @@ max = 60
 """
 
 
-@pytest.fixture
-def checked(capsys: pytest.CaptureFixture[str], runs: Path,
-            monkeypatch: pytest.MonkeyPatch) -> tuple[Path, int]:
-    """The rules checked on ims15 and on a copy named ims15b that lacks an interval."""
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    (runs / "ims15b").mkdir()
-    for file in (runs / "ims15").iterdir():
-        (runs / "ims15b" / file.name).write_bytes(file.read_bytes())
-    run_toml = runs / "ims15b" / "run.toml"
+@pytest.fixture(scope="module")
+def checked(sim_runs: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
+    """The rules checked (once for the module's tests) on ims15 and on a copy named
+    ims15.b that lacks an interval, against ims14."""
+    from zperf.cli import main
+
+    folder = tmp_path_factory.mktemp("junit")
+    for name in ("ims14", "ims15", "ims15b"):
+        shutil.copytree(sim_runs / name.removesuffix("b"), folder / name)
+    run_toml = folder / "ims15b" / "run.toml"
     run_toml.write_text(run_toml.read_text().replace('name = "ims15-fast-path"',
                                                      'name = "ims15.b"'))
-    without_interval(runs / "ims15b")
-    (runs / "rules.toml").write_text(RULES)
-    (runs / "summary.md").write_text("## Earlier step\n")
-    code, _, _ = run_cli(capsys, "check", str(runs / "rules.toml"), "--junit",
-                         str(runs / "junit.xml"), "--markdown", str(runs / "summary.md"))
-    return runs, code
+    without_interval(folder / "ims15b")
+    (folder / "rules.toml").write_text(RULES)
+    (folder / "summary.md").write_text("## Earlier step\n")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("GITHUB_ACTIONS", raising=False)
+        with pytest.raises(SystemExit) as done:
+            main(["check", str(folder / "rules.toml"), "--junit", str(folder / "junit.xml"),
+                  "--markdown", str(folder / "summary.md")])
+    return folder, int(done.value.code or 0)
 
 
 def test_junit_read_back_by_a_junit_library(checked: tuple[Path, int]) -> None:
