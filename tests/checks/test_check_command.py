@@ -326,6 +326,35 @@ def test_the_readme_example_is_what_zperf_prints(capsys: pytest.CaptureFixture[s
     assert out == printed
 
 
+def test_the_help_rules_file_passes_on_the_runs_it_names(capsys: pytest.CaptureFixture[str],
+                                                        runs: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``zperf check --help`` shows a complete small rules file: every kind of rule, and
+    one that works as shown (IMS 15 Fast Path against IMS 14 passes it)."""
+    import textwrap
+
+    from zperf.checks.keys import CHECKS
+
+    code, help_text, _ = run_cli(capsys, "check", "--help")
+    assert code == 0
+    shown = help_text.split("A rules file:\n")[1].split("\n\n")[0]
+    rules = textwrap.dedent(shown)
+    assert {f'check = "{name}"' for name in CHECKS} <= {
+        line.split("#")[0].strip() for line in rules.splitlines()}
+    (runs / "runs").mkdir()
+    (runs / "ims15").rename(runs / "runs" / "ims15")
+    (runs / "ims14").rename(runs / "runs" / "ims14")
+    (runs / "rules.toml").write_text(rules)
+    monkeypatch.chdir(runs)
+    code, out, _ = run_cli(capsys, "check", "rules.toml")
+    lines = out.splitlines()
+    assert code == 0, out
+    assert len(lines) == 1 + 1 + len(CHECKS) + 1  # two metric rules, each check, the summary
+    assert all(line.startswith("PASS  ") for line in lines[:-1]), out
+    assert lines[-1] == ("PASSED: 8 passed, 0 failed: 8 rules of rules.toml, run ims15-fast-path "
+                                "against baseline ims14-fast-path")
+
+
 def test_every_key_is_in_the_readme_and_the_man_page() -> None:
     from conftest import ROOT
     from zperf.checks.keys import CHECKS, METRIC, TOP_KEYS

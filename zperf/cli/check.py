@@ -79,7 +79,11 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
       check = "classes_present"
       classes = ["report:IMSTRAN"] # ended transactions in every interval
       [[rule]]
+      check = "window_covered"
+      min_seconds = 600            # or start/end: the window every system covers
+      [[rule]]
       check = "capture_ratio"      # APPL% CP / LPAR busy, per system and interval
+      classes = "report"           # default "service" (the system's capture ratio)
       min = 0.8
       [[rule]]
       check = "scenario_reproduced"
