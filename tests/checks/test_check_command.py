@@ -355,6 +355,20 @@ def test_the_help_rules_file_passes_on_the_runs_it_names(capsys: pytest.CaptureF
                                 "against baseline ims14-fast-path")
 
 
+def test_the_readme_ci_jobs_check_the_runs_they_write() -> None:
+    """The jobs run from the repository root while the rules file is ci/rules.toml (whose
+    runs would be relative to ci/): the check names the runs the job wrote, as RUN and
+    --baseline, which are relative to the working directory."""
+    jobs = [block.split("```")[0] for block in _readme_section().split("```yaml\n")[1:]]
+    assert len(jobs) == 2  # GitHub Actions, GitLab CI
+    for job in jobs:
+        written = re.findall(r"--out (\S+)", job)
+        command = " ".join(job.split("zperf check ")[1].split("\n")[:2])
+        assert written == ["runs/release", "runs/nightly"]
+        assert command.startswith("ci/rules.toml runs/nightly --baseline runs/release ")
+        assert "--junit junit.xml" in command
+
+
 def test_every_key_is_in_the_readme_and_the_man_page() -> None:
     from conftest import ROOT
     from zperf.checks.keys import CHECKS, METRIC, TOP_KEYS
