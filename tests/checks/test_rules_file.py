@@ -137,6 +137,10 @@ def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
      'rules.toml: line 1: a rule needs metric = "COLUMN" (a metric rule) or check = "NAME" '
      "(one of no_skipped_records, intervals_complete, classes_present, window_covered, "
      "capture_ratio, scenario_reproduced)"),
+    ('[[rule]]\nname = "x"\nmetrc = "itr_per_sec"\nmin = 1\n',
+     'rules.toml: line 3: unknown key "metrc" (did you mean "metric"?)'),
+    ('[[rule]]\nchek = "no_skipped_records"\n',
+     'rules.toml: line 2: unknown key "chek" (did you mean "check"?)'),
     ('runs = "a"\nbasline = "b"\n[[rule]]\ncheck = "no_skipped_records"\n',
      'rules.toml: line 2: unknown key "basline" (did you mean "baseline"?)'),
     ('on_error = "keep"\n[[rule]]\ncheck = "no_skipped_records"\n',

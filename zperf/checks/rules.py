@@ -199,8 +199,7 @@ class _Loader:
         at: KeyPath = ("rule", index)
         check = table.get("check", METRIC.name if "metric" in table else None)
         if check is None:
-            self.problem(at, 'a rule needs metric = "COLUMN" (a metric rule) or check = "NAME" '
-                             f"(one of {', '.join(CHECKS)})")
+            self.kindless(at, table)
             return None
         if check not in CHECKS and check != METRIC.name:
             shown = f'"{check}"' if isinstance(check, str) else repr(check)
@@ -223,6 +222,18 @@ class _Loader:
         self.constraints(at, rule)
         return Rule(rule.number, rule.line, values.get("name") or _default_name(rule), check,
                     values)
+
+    def kindless(self, at: KeyPath, table: dict[str, Any]) -> None:
+        """A rule with neither metric nor check: a misspelling of either ('metrc') is named
+        on its line, else the rule is told what it lacks."""
+        known = {name for kind in (METRIC.name, *CHECKS) for name in rule_keys(kind)}
+        misspelled = [(key, hint) for key in table if key not in known
+                      and (hint := did_you_mean(key, ("metric", "check")))]
+        for key, hint in misspelled:
+            self.problem((*at, key), f'unknown key "{key}"{hint}')
+        if not misspelled:
+            self.problem(at, 'a rule needs metric = "COLUMN" (a metric rule) or check = "NAME" '
+                             f"(one of {', '.join(CHECKS)})")
 
     def typed(self, where: KeyPath, key: Key, value: Any) -> Any:
         """The value checked against the key's type (a problem, and _BAD, when wrong)."""
