@@ -265,6 +265,20 @@ def test_window_covered_needs_a_window(capsys: pytest.CaptureFixture[str], runs:
                    "description) or min_seconds\n")
 
 
+@pytest.mark.parametrize("option", ["--junit", "--markdown"])
+def test_a_report_file_that_cannot_be_written(capsys: pytest.CaptureFixture[str], runs: Path,
+                                              option: str) -> None:
+    """A report file in a folder that is not there: one line and exit 2, no traceback and
+    no file (the check delivered less than asked)."""
+    target = runs / "missing" / "out.xml"
+    code, _, err = _check(capsys, runs, '[[rule]]\nmetric = "itr_per_sec"\nmin = 1\n',
+                          str(runs / "ims15"), option, str(target))
+    assert code == 2
+    assert err.splitlines()[-1] == f"zperf: error: {target}: cannot write: No such file or " \
+                                   "directory"
+    assert not (runs / "missing").exists()
+
+
 def test_a_scenario_that_does_not_exist(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = _check(capsys, tmp_path, '[[rule]]\ncheck = "scenario_reproduced"\n'
                                             'scenario = "ims15-fast-pat"\n')
