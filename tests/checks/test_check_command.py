@@ -209,6 +209,28 @@ def test_skipped_records_fail_an_implicit_rule(capsys: pytest.CaptureFixture[str
                              "implicit)")
 
 
+@pytest.mark.parametrize("explicit", [True, False])
+def test_a_damaged_baseline_fails_no_skipped_records(capsys: pytest.CaptureFixture[str],
+                                                     runs: Path, explicit: bool) -> None:
+    """The comparison rests on the baseline's data: its skipped records fail the rule
+    (or the implicit one) for the baseline; a clean run adds no line for it."""
+    damage_record(runs / "ims14")
+    text = ('runs = ["ims15"]\nbaseline = "ims14"\n[[rule]]\nmetric = "itr_per_sec"\n'
+            "vs_baseline = true\nmin_delta_pct = -1\n")
+    if explicit:
+        text += '[[rule]]\ncheck = "no_skipped_records"\n'
+    code, lines, _ = _check(capsys, runs, text)
+    assert code == 1
+    verdicts = [line.split(": ")[0] for line in lines if not line.startswith(" ")]
+    name = "no_skipped_records" if explicit else "no_skipped_records (implicit)"
+    assert verdicts == [
+        "PASS  itr_per_sec vs baseline delta % >= -1 [ims15-fast-path]",
+        *([f"PASS  {name} [ims15-fast-path]"] if explicit else []),
+        f"FAIL  {name} [ims14-fast-path]",
+        "FAILED"]
+    assert f"{runs}/ims14/smf.dump: 1 records skipped:" in lines[-3]
+
+
 def test_on_error_raise_stops_at_the_damage(capsys: pytest.CaptureFixture[str],
                                             runs: Path) -> None:
     damage_record(runs / "ims15")

@@ -14,6 +14,8 @@ Damaged input records are skipped by default (``on_error = "skip"``) so
 that they fail a rule rather than stop the check: the ``no_skipped_records``
 rule when the file has one, else an implicit rule of that name added for
 each run that skipped records, so nothing is lost without a failing result.
+A baseline that skipped records is checked by that rule too (the comparisons
+rest on its data); a clean baseline adds no result.
 """
 
 from __future__ import annotations
@@ -70,7 +72,8 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
     for rule in loaded.rules:
         results += _evaluate(loaded, rule, measured, base)
     if not any(r.check == "no_skipped_records" for r in loaded.rules):
-        results += [_implicit(run) for run in measured if run.analysis.skipped]
+        results += [_implicit(run) for run in _with_damaged_baseline(measured, base)
+                    if run.analysis.skipped]
     read_runs = [*measured, *([base] if base is not None else [])]
     return Outcome(loaded, tuple(m.label for m in measured),
                    base.label if base is not None else None, tuple(results),
@@ -139,9 +142,17 @@ def _evaluate(rules: RulesFile, rule: Rule, runs: list[Measured],
             return [scenario.check_scenario(rule, rules.path)]
         if rule.check == "metric":
             return [metrics.check_metric(rule, run, base) for run in runs]
+        if rule.check == "no_skipped_records":
+            runs = _with_damaged_baseline(runs, base)
         return [RUN_CHECKS[rule.check](rule, run) for run in runs]
     except RuleError as exc:
         raise rules.error([(rules.line(exc.rule, exc.key), exc.what)]) from None
+
+
+def _with_damaged_baseline(runs: list[Measured], base: Measured | None) -> list[Measured]:
+    """The runs, and the baseline when it skipped records: the comparisons rest on its
+    data too, so its damage fails no_skipped_records (a clean baseline adds no line)."""
+    return [*runs, base] if base is not None and base.analysis.skipped else runs
 
 
 def _implicit(run: Measured) -> Result:

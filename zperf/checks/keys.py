@@ -81,7 +81,8 @@ METRIC = Check("metric", "A limit on a metric of `zperf analyze`: the window row
 
 CHECKS: dict[str, Check] = {check.name: check for check in (
     Check("no_skipped_records", "No input record of the run's sources was skipped as damaged "
-          "(the reasons are listed, per file).", (
+          "(the reasons are listed, per file); a baseline that skipped records fails it "
+          "too.", (
               _NAME, _CHECK,
               Key("max", WHOLE, "Skipped records allowed.", default=0))),
     Check("intervals_complete", "Every expected RMF interval is there for every system, in "
