@@ -252,6 +252,65 @@ def test_analyze_and_compare_skip_damaged_records(capsys: pytest.CaptureFixture[
     assert errors.read_text().count("\n") == 2  # the header and the damaged record
 
 
+CHECK_RULES = """\
+name = "IMS Fast Path"
+runs = ["ims15-fast-path"]
+baseline = "ims14-fast-path"
+
+[[rule]]
+name = "general CPU per transaction"
+metric = "general_cpu_us_per_tran"
+max = 60.0
+
+[[rule]]
+name = "ITR equivalent to the baseline"
+metric = "itr_per_sec"
+vs_baseline = true
+equivalent = true
+
+[[rule]]
+metric = "resp_ms"
+per = "interval"
+max = 0.6
+
+[[rule]]
+check = "intervals_complete"
+
+[[rule]]
+check = "no_skipped_records"
+
+[[rule]]
+check = "classes_present"
+classes = ["report:IMSTRAN"]
+groups = ["IMS Connect"]
+
+[[rule]]
+check = "capture_ratio"
+classes = "report"
+min = 0.8
+max = 0.95
+"""
+
+
+def test_check(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path,
+               monkeypatch: pytest.MonkeyPatch) -> None:
+    """zperf check on paper 004's IMS 15 vs IMS 14 Fast Path runs: its lines, its JUnit
+    XML and its markdown summary; and a bad rules file."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+    rules = runs / "check-rules.toml"
+    rules.write_text(CHECK_RULES)
+    junit, summary = runs / "check-junit.xml", runs / "check-summary.md"
+    summary.unlink(missing_ok=True)
+    _case(capsys, update_golden, "check-ims15-vs-ims14.txt",
+          ["check", str(rules), "--junit", str(junit), "--markdown", str(summary)], runs)
+    compare("check-ims15-vs-ims14-junit.xml", scrub(junit.read_text(), runs), update_golden)
+    compare("check-ims15-vs-ims14-summary.md", scrub(summary.read_text(), runs), update_golden)
+    bad = runs / "check-bad.toml"
+    bad.write_text('runs = ["ims15-fast-path"]\n\n[[rule]]\nmetric = "itr"\nmax = "60"\n'
+                   'per = "intervals"\n\n[[rule]]\ncheck = "classes_presnt"\n')
+    _case(capsys, update_golden, "check-bad-rules.txt", ["check", str(bad)], runs)
+
+
 @pytest.mark.parametrize("args", CALC)
 def test_calc(capsys: pytest.CaptureFixture[str], update_golden: bool, args: str) -> None:
     _case(capsys, update_golden, _name("calc", args)[:100].removesuffix(".txt") + ".txt",
@@ -259,7 +318,7 @@ def test_calc(capsys: pytest.CaptureFixture[str], update_golden: bool, args: str
 
 
 @pytest.mark.parametrize("command", ["", "parse", "analyze", "compare", "simulate", "calc",
-                                     "calc itr"])
+                                     "calc itr", "check"])
 def test_help(capsys: pytest.CaptureFixture[str], update_golden: bool, command: str) -> None:
     _case(capsys, update_golden, _name("help", command or "zperf"),
           [*command.split(), "--help"])

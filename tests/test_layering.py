@@ -1,8 +1,8 @@
 """The package's layers import one way only, and no module reaches into another's privates.
 
 The layer contracts are import-linter's (``[tool.importlinter]`` in
-pyproject.toml): cli > report > sim > runs > formats > calc > tables > errors,
-the format families independent of each other, click only in the command
+pyproject.toml): cli > report > checks > sim > runs > formats > calc > tables >
+errors, the format families independent of each other, click only in the command
 line, rich only in the renderers and the command line.  CI runs them on the
 package (``lint-imports``, a step of .ci/run); the slow tests here run them on
 a copy of the package with one violation of each planted, to show that every
@@ -39,6 +39,8 @@ def _lint_imports(folder: Path) -> subprocess.CompletedProcess[str]:
 PLANTED = [
     ("calc/cpu.py", "import zperf.sim.engine", "layers import downward only"),
     ("formats/smf/header.py", "from zperf.report import render", "layers import downward only"),
+    ("checks/bounds.py", "import zperf.report.junit", "layers import downward only"),
+    ("sim/scale.py", "import zperf.checks.engine", "layers import downward only"),
     ("formats/smf/physical.py", "import zperf.formats.rmf.values",
      "format families do not import each other"),
     ("runs/spec.py", "import click", "click belongs to the command line"),

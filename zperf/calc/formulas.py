@@ -19,6 +19,8 @@ module                            formulas
 :mod:`zperf.calc.offload`         003 CPU %, zIIP-eligible, offload
 :mod:`zperf.calc.capacity`        002 msg/s from MIPS and path length;
                                   projection by capacity ratio
+:mod:`zperf.calc.capture`         RMF capture ratio: captured over LPAR
+                                  busy CP seconds
 :mod:`zperf.calc.fit`             002 fixed + variable cost (least squares)
 :mod:`zperf.calc.deltas`          004 Delta, Delta %, ±1 % ITR verdict
 :mod:`zperf.calc.sizing`          001 SOAP message size; 000 size vs baseline
@@ -38,6 +40,7 @@ from zperf.calc.capacity import (
     processor_rating,
     project_ms_per_tran,
 )
+from zperf.calc.capture import appl_seconds, busy_seconds, capture_ratio
 from zperf.calc.codepages import (
     CCSID_NAMES,
     CPU_MS_PER_1K_CHARS,
@@ -112,10 +115,13 @@ __all__ = [
     "ProcessorRating",
     "achieved_offload_pct",
     "appl_pct",
+    "appl_seconds",
     "average_busy_pct",
     "average_resp_ms",
     "busy_pct_from_appl",
+    "busy_seconds",
     "capacity_ratio",
+    "capture_ratio",
     "ccsid",
     "codepage_cpu_ms",
     "codepage_cpu_ms_per_1k",

@@ -18,6 +18,7 @@ import click
 from jinja2 import Environment, PackageLoader
 
 from zperf import __version__
+from zperf.checks.keys import CHECKS, METRIC, TOP_KEYS, Key
 from zperf.cli.calc_commands import PAPERS
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
@@ -101,6 +102,58 @@ INPUT = {"title": "INPUT", "paragraphs": [
           "records of the same system, interval, class and period are dropped and counted."),
 ]}
 
+def _key(key: Key) -> str:
+    """One key of a rules file as a man page entry: name, type, words, default, meaning."""
+    kind = key.type + (f": {' or '.join(key.choices)}" if key.choices else "")
+    if key.default is not None:
+        shown = str(key.default).lower() if isinstance(key.default, bool) else key.default
+        kind += f"; default {shown}"
+    return f".TP\n.B {_roff(key.name)}\n({_roff(kind)}) {_roff(key.doc)}"
+
+
+def _rules_sections() -> list[dict[str, Any]]:
+    """RULES FILE, METRIC RULES and DATA-QUALITY RULES: every key of zperf.checks.keys."""
+    checks = []
+    for check in CHECKS.values():
+        keys = [k for k in check.keys if k.name not in ("name", "check")]
+        lines = [f".TP\n.B check = \"{_roff(check.name)}\"\n{_roff(check.doc)}"]
+        if keys:
+            lines.append(".RS\n" + "\n".join(_key(k) for k in keys) + "\n.RE")
+        checks.append("\n".join(lines))
+    return [
+        {"title": "RULES FILE", "paragraphs": [
+            _roff("A TOML file: the runs to check and the baseline (or RUN arguments and "
+                  "--baseline), then one [[rule]] table per rule. Each rule is a metric rule "
+                  "(metric = ...) or a data-quality rule (check = ...); every rule may have a "
+                  "name (default: made from its metric or check and limits; names are unique, "
+                  "and are the JUnit test case names). An unknown or misspelled key, a value of "
+                  "the wrong type, a rule without a limit, or a metric or group the run does "
+                  "not have is an error naming the file and line (exit 2). Keys at the top:"),
+            "\n".join(_key(k) for k in TOP_KEYS)]},
+        {"title": "METRIC RULES", "paragraphs": [
+            _roff(METRIC.doc + " Keys:"),
+            "\n".join(_key(k) for k in METRIC.keys if k.name != "name")]},
+        {"title": "DATA\\-QUALITY RULES", "paragraphs": checks},
+        {"title": "RESULTS", "paragraphs": [_roff(
+            "One line per rule and run on standard output: PASS or FAIL, the rule's name, the "
+            "run in brackets, the quantity observed and its value (and where: the window, the "
+            "worst interval or system), for a comparison the baseline's value, the delta and "
+            "the delta %, the limit, and why a rule failed; its findings (each gap, each reason "
+            "records were skipped) indented below. The summary line is last. --junit writes "
+            "JUnit XML: <testsuites>, one <testsuite> per run, one <testcase> per rule "
+            "(classname zperf.check.RUN, the rules file and line), a <failure> whose message "
+            "is the observed value and the limit. --markdown appends a table for a CI job "
+            "summary. Under GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed "
+            "as an ::error workflow annotation on its rule's line of the rules file (relative "
+            "to GITHUB_WORKSPACE).")]},
+        {"title": "EXIT STATUS", "paragraphs": [
+            ".TP\n.B 0\nEvery rule passed.\n.TP\n.B 1\nA rule failed (records skipped "
+            "as damaged fail the no_skipped_records rule, or an implicit one).\n.TP\n.B 2\n"
+            "Bad rules file, bad input or bad usage: the file and line on standard error, "
+            "\\fBzperf: error: rules.toml: line N: what was wrong\\fR."]},
+    ]
+
+
 PAGES: dict[str, dict[str, Any]] = {
     "zperf": {"extra": [EXIT_STATUS],
               "see_also": ".BR zperf\\-parse (1)"},
@@ -109,6 +162,9 @@ PAGES: dict[str, dict[str, Any]] = {
                     "see_also": ".BR zperf (1)"},
     "zperf-calc": {"extra": [{"title": "SOURCES", "paragraphs": [_roff(PAPERS)]}, EXIT_STATUS],
                    "see_also": ".BR zperf (1)"},
+    "zperf-check": {"extra": _rules_sections(),
+                    "see_also": ".BR zperf\\-analyze (1),\n.BR zperf\\-compare (1),\n"
+                                ".BR zperf\\-simulate (1)"},
 }
 
 #: Page of a command that PAGES does not describe further.

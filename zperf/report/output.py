@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
+from zperf.errors import UsageError
+
 
 @contextlib.contextmanager
 def open_output(path: str | None) -> Iterator[BinaryIO]:
@@ -23,12 +25,22 @@ def open_output(path: str | None) -> Iterator[BinaryIO]:
         sys.stdout.buffer.flush()
         return
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
-                               dir=target.parent if str(target.parent) else ".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part",
+                                   dir=target.parent if str(target.parent) else ".")
+    except OSError as exc:
+        raise cannot_write(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as stream:
             yield stream
         Path(tmp).replace(target)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and not isinstance(exc, BrokenPipeError):
+            raise cannot_write(path, exc) from None
         raise
+
+
+def cannot_write(path: str, exc: OSError) -> UsageError:
+    """'FILE: cannot write: No such file or directory' (an output path is usage, exit 2)."""
+    return UsageError(f"{path}: cannot write: {exc.strerror or exc}")

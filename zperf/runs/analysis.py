@@ -25,7 +25,7 @@ seconds, time-weighted busy), never as an average of per-interval ratios.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -34,6 +34,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.driver.intervals import rebucket
 from zperf.formats.tally import Tally
+from zperf.runs.capacity import captured_seconds
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.tables import WORKLOAD
 
@@ -126,15 +127,21 @@ WORKLOAD_COLUMNS = ("system", "interval_start", "interval_seconds", "class_kind"
                     "trans_ended", "resp_actual_ms", *CPU_TIME_COLUMNS, "iip_seconds",
                     "appl_cp_pct", "appl_iip_pct")
 #: The same for the cpu table.
-CPU_COLUMNS = ("system", "interval_start", "interval_seconds", "cp_online", "cp_lpar_busy_pct",
-               "ziip_online", "ziip_lpar_busy_pct")
+CPU_COLUMNS = ("system", "interval_start", "interval_seconds", "cp_online", "cp_online_engines",
+               "cp_lpar_busy_pct", "ziip_online", "ziip_lpar_busy_pct")
 
 
-def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> dict[str, pl.DataFrame]:
+def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
+                  classes: Collection[str] = (),
+                  captured: bool = False) -> dict[str, pl.DataFrame]:
     """Only the rows and columns ``analyze`` needs: read a month file by file, keep little.
 
     Rows of classes the run does not name are dropped, except service classes
-    when there is no CPU activity data (their APPL% is then the busy estimate).
+    when there is no CPU activity data (their APPL% is then the busy estimate)
+    and the ``classes`` asked for besides (by name).  With ``captured``, the
+    window's general-CP seconds per system, interval and class kind are kept
+    too, as ``captured`` (:func:`zperf.runs.capacity.captured_seconds`: what
+    capture ratios need of all the classes).
     """
     out: dict[str, pl.DataFrame] = {}
     for name in ("driver_intervals", "ims_transit"):
@@ -146,12 +153,15 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> dict[str
         out["cpu"] = _window(cpu.select(CPU_COLUMNS), spec)
     work = tables.get("workload")
     if work is not None and work.height:
-        named = {ref.name for ref in spec.transactions}
+        named = {ref.name for ref in spec.transactions} | {name.upper() for name in classes}
         named |= {ref.name for refs in spec.groups.values() for ref in refs}
         keep = pl.col("class_name").is_in(sorted(named))
         if "cpu" not in out:
             keep = keep | (pl.col("class_kind") == "service")
-        out["workload"] = _window(work.select(WORKLOAD_COLUMNS).filter(keep), spec)
+        work = _window(work.select(WORKLOAD_COLUMNS), spec)
+        if captured:
+            out["captured"] = captured_seconds(work)
+        out["workload"] = work.filter(keep)
     return out
 
 

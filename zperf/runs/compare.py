@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from zperf.calc import formulas as f
-from zperf.calc.deltas import EQUIVALENT_ITR_PCT
+from zperf.calc.deltas import EQUIVALENT_ITR_PCT, MetricDelta
 from zperf.errors import UsageError
 from zperf.formats.tally import Tally
 from zperf.runs.analysis import Analysis
@@ -107,6 +107,19 @@ class Comparison:
     def skipped(self) -> int:
         """Input records skipped while reading the runs' sources."""
         return sum(analysis.skipped for analysis in self.analyses)
+
+
+def window_deltas(base: Analysis, new: Analysis) -> dict[str, MetricDelta]:
+    """Delta and Delta % of every window metric of ``new`` against ``base``, by column,
+    as the results table computes them (:func:`zperf.calc.deltas.compare_metrics`:
+    no Delta % over a base of 0, no Delta where either run has no value)."""
+    rows = f.compare_metrics(_window_values(base), _window_values(new))
+    return {row.metric: row for row in rows}
+
+
+def _window_values(analysis: Analysis) -> dict[str, float | None]:
+    row = analysis.window.drop("interval_start").row(0, named=True)
+    return {column: None if value is None else float(value) for column, value in row.items()}
 
 
 def comparison(analyses: Sequence[Analysis], base: str = "previous") -> Comparison:

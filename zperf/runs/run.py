@@ -11,6 +11,7 @@ in its ``tallies``.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +32,11 @@ Run = RunSpec | str | Path
 
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
-                 encoding: str = DEFAULT_ENCODING) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
-    """The run's sources read file by file, reduced to what the run table needs,
-    and the tally of every file."""
+                 encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
+                 captured: bool = False) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
+    """The run's sources read file by file, reduced to what the run table needs
+    (and the ``classes`` and ``captured`` seconds of
+    :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
                          "the run description)")
@@ -43,7 +46,8 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
         result = read([source], kind=kind, on_error=on_error, encoding=encoding,
                       tables=RUN_TABLES)
         tallies += result.tallies
-        for name, frame in reduce_tables(result.tables, spec).items():
+        for name, frame in reduce_tables(result.tables, spec, classes=classes,
+                                         captured=captured).items():
             kept.setdefault(name, []).append(frame)
     return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
 

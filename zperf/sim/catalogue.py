@@ -33,7 +33,7 @@ from zperf.errors import UsageError
 from zperf.runs.analysis import slug
 from zperf.sim import figures
 from zperf.sim.figures import Check, checks
-from zperf.sim.locate import Lines
+from zperf.sim.locate import Lines, toml_error
 from zperf.sim.model import (
     ANALYZE_METRICS,
     COMBINED,
@@ -56,7 +56,6 @@ __all__ = ["Check", "Published", "Scenario", "ScenarioError", "all_scenarios", "
            "validate"]
 
 PACKAGE = "zperf.sim.scenarios"
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 
 
 def ids() -> list[str]:
@@ -71,12 +70,7 @@ def _from_text(text: str, file: str) -> Scenario:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        message = str(exc)
-        found = _TOML_POSITION.search(message)
-        if found is None:
-            raise ScenarioError(f"{file}: not valid TOML: {message}") from None
-        raise ScenarioError(f"{file}: line {found[1]}: not valid TOML: "
-                            f"{message[:found.start()]} (column {found[2]})") from None
+        raise ScenarioError(toml_error(exc, file)) from None
     try:
         return parse(data, text, file)
     except ScenarioError as exc:

@@ -1,4 +1,5 @@
-"""The line of a key in a TOML text, for error messages that point into a scenario file.
+"""The line of a key in a TOML text, for error messages that point into a scenario or
+rules file (and tomllib's own errors, said the same way).
 
 ``tomllib`` gives values, not positions.  ``tomlkit`` keeps positions but is a
 second TOML parser to depend on (and to agree with ``tomllib``) for one job:
@@ -13,6 +14,7 @@ line of its table.
 from __future__ import annotations
 
 import re
+import tomllib
 
 from zperf.sim.model import KeyPath
 
@@ -21,6 +23,17 @@ _KEY = re.compile(r'^\s*((?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\')'
                   r'(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|\'[^\']*\'))*)\s*=(.*)$')
 _PART = re.compile(r'"([^"]*)"|\'([^\']*)\'|([A-Za-z0-9_-]+)')
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'')
+_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+
+
+def toml_error(exc: tomllib.TOMLDecodeError, file: str) -> str:
+    """tomllib's complaint as 'FILE: line N: not valid TOML: what (column C)'."""
+    message = str(exc)
+    found = _TOML_POSITION.search(message)
+    if found is None:
+        return f"{file}: not valid TOML: {message}"
+    return (f"{file}: line {found[1]}: not valid TOML: {message[:found.start()]} "
+            f"(column {found[2]})")
 
 
 def _parts(dotted: str) -> list[str]:

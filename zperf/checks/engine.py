@@ -1,0 +1,164 @@
+"""``zperf check`` as one library call: a rules file and runs in, an :class:`Outcome` out.
+
+The order is chosen so that a mistake costs little: the rules file is
+validated whole first (keys, types, limits, scenario names), then the runs
+given are settled (the command line's replace the file's) and a rule that
+needs a baseline is refused when there is none; then each run (and the
+baseline) is read and analyzed once, and the names only a run can know (its
+metrics and groups) are checked against it; only then is every rule
+evaluated, in file order, against every run.  Every problem up to there is
+a bad rules file or bad input (:class:`~zperf.errors.UsageError`, exit 2),
+reported with its line; a rule that fails is a result (exit 1).
+
+Damaged input records are skipped by default (``on_error = "skip"``) so
+that they fail a rule rather than stop the check: the ``no_skipped_records``
+rule when the file has one, else an implicit rule of that name added for
+each run that skipped records, so nothing is lost without a failing result.
+A baseline that skipped records is checked by that rule too (the comparisons
+rest on its data); a clean baseline adds no result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from zperf.checks import intervals, metrics, quality, scenario
+from zperf.checks.measured import Measured, measure, relabeled
+from zperf.checks.results import Outcome, Result
+from zperf.checks.rules import Rule, RuleError, RulesFile, did_you_mean, load_rules
+from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.tally import OnError
+from zperf.runs.spec import ClassRef
+
+#: The data-quality checks, by name, for one run.
+RUN_CHECKS: dict[str, Callable[[Rule, Measured], Result]] = {
+    "no_skipped_records": quality.check_skipped,
+    "intervals_complete": intervals.check_intervals,
+    "classes_present": quality.check_classes,
+    "window_covered": intervals.check_window,
+    "capture_ratio": quality.check_capture,
+}
+#: The rule added for a run that skipped records when the file has no such rule.
+IMPLICIT_SKIPPED = Rule(0, None, "no_skipped_records (implicit)", "no_skipped_records")
+
+
+def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str | None = None,
+          *, on_error: OnError | None = None, kind: str | None = None,
+          encoding: str = DEFAULT_ENCODING) -> Outcome:
+    """Check ``runs`` (default: the rules file's) against the rules; see the module doc.
+
+    ``baseline`` replaces the file's; ``on_error`` its ``on_error`` (skip by
+    default); ``kind`` and ``encoding`` are :func:`zperf.formats.read`'s.
+    """
+    loaded = rules if isinstance(rules, RulesFile) else load_rules(rules)
+    paths = tuple(runs) or loaded.runs
+    base_path = baseline or loaded.baseline
+    _settle(loaded, paths, base_path)
+    policy: OnError = on_error or loaded.on_error  # type: ignore[assignment]
+    classes = {ClassRef.parse(text).name for rule in loaded.rules
+               for text in rule.values.get("classes", ()) if rule.check == "classes_present"}
+
+    def read(path: str) -> Measured:
+        return measure(path, kind=kind, on_error=policy, encoding=encoding, classes=classes)
+
+    measured = _labeled([read(path) for path in paths])
+    compared = any(_compares(rule) for rule in loaded.rules)
+    base = read(base_path) if compared and base_path else None
+    if base is not None and base.label in {m.label for m in measured}:
+        base = relabeled(base, f"{base.label} (baseline)")
+    _check_names(loaded, measured, base)
+    results = []
+    for rule in loaded.rules:
+        results += _evaluate(loaded, rule, measured, base)
+    if not any(r.check == "no_skipped_records" for r in loaded.rules):
+        results += [_implicit(run) for run in _with_damaged_baseline(measured, base)
+                    if run.analysis.skipped]
+    read_runs = [*measured, *([base] if base is not None else [])]
+    return Outcome(loaded, tuple(m.label for m in measured),
+                   base.label if base is not None else None, tuple(results),
+                   tuple(t for run in read_runs for t in run.analysis.tallies))
+
+
+def _compares(rule: Rule) -> bool:
+    return rule.values.get("vs_baseline") is True
+
+
+def _settle(rules: RulesFile, runs: Sequence[str], baseline: str | None) -> None:
+    """Refuse, before reading anything, what no run can fix."""
+    problems: list[tuple[int | None, str]] = []
+    if not runs and any(r.check != "scenario_reproduced" for r in rules.rules):
+        problems.append((rules.line(None, "runs"), "no runs to check: give runs = [...] here "
+                                                   "or RUN arguments"))
+    for rule in rules.rules:
+        if _compares(rule) and baseline is None:
+            problems.append((rule.line, f'rule "{rule.name}" compares with the baseline, but '
+                                        "none is given (baseline = ... here or --baseline)"))
+        if rule.check == "scenario_reproduced":
+            try:
+                scenario.validate(rule, rules.path)
+            except RuleError as exc:
+                problems.append((rules.line(rule, exc.key), exc.what))
+    if problems:
+        raise rules.error(problems)
+
+
+def _labeled(runs: list[Measured]) -> list[Measured]:
+    """Runs whose descriptions share a name are told apart by where they were read."""
+    names = [run.label for run in runs]
+    return [relabeled(run, run.source) if names.count(run.label) > 1 else run for run in runs]
+
+
+def _check_names(rules: RulesFile, runs: list[Measured], base: Measured | None) -> None:
+    """Every metric and group a rule names exists in every run it is checked against."""
+    problems: list[tuple[int | None, str]] = []
+    several = len(runs) > 1
+    for rule in rules.rules:
+        targets = [*runs, *([base] if base is not None and _compares(rule) else [])]
+        for run in targets:
+            suffix = f" in run {run.label}" if several or run is base else ""
+            if rule.check == "metric":
+                known = metrics.metric_names(run)
+                metric = rule.get("metric")
+                if metric not in known:
+                    hint = did_you_mean(metric, known) or f" (metrics: {', '.join(known)})"
+                    problems.append((rules.line(rule, "metric"),
+                                     f'unknown metric "{metric}"{suffix}{hint}'))
+            for group in rule.values.get("groups", ()):
+                if group not in run.analysis.groups:
+                    known = list(run.analysis.groups)
+                    hint = did_you_mean(group, known) or \
+                        f" (the run's groups: {', '.join(known) or 'none'})"
+                    problems.append((rules.line(rule, "groups"),
+                                     f'unknown group "{group}"{suffix}{hint}'))
+    if problems:
+        raise rules.error(sorted(set(problems), key=problems.index))
+
+
+def _evaluate(rules: RulesFile, rule: Rule, runs: list[Measured],
+              base: Measured | None) -> list[Result]:
+    try:
+        if rule.check == "scenario_reproduced":
+            return [scenario.check_scenario(rule, rules.path)]
+        if rule.check == "metric":
+            return [metrics.check_metric(rule, run, base) for run in runs]
+        if rule.check == "no_skipped_records":
+            runs = _with_damaged_baseline(runs, base)
+        return [RUN_CHECKS[rule.check](rule, run) for run in runs]
+    except RuleError as exc:
+        raise rules.error([(rules.line(exc.rule, exc.key), exc.what)]) from None
+
+
+def _with_damaged_baseline(runs: list[Measured], base: Measured | None) -> list[Measured]:
+    """The runs, and the baseline when it skipped records: the comparisons rest on its
+    data too, so its damage fails no_skipped_records (a clean baseline adds no line)."""
+    return [*runs, base] if base is not None and base.analysis.skipped else runs
+
+
+def _implicit(run: Measured) -> Result:
+    result = quality.check_skipped(IMPLICIT_SKIPPED, run)
+    hint = 'the rules have no check = "no_skipped_records": this one is implicit'
+    return Result(result.rule, result.run, result.passed, result.quantity, result.observed,
+                  result.limit, result.where, f"{result.reason} ({hint})",
+                  details=result.details)
+

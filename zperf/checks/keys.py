@@ -1,0 +1,140 @@
+"""The vocabulary of a rules file: every key, its type, default and meaning, in one place.
+
+The loader validates against these tables, and ``man zperf-check``, ``zperf
+check --help`` and the README are written from (or tested against) them, so a
+key cannot be accepted without being documented.  This module imports nothing
+heavy: the man page generator reads it at start-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Value types a key can have, as the documentation names them.
+NUMBER, WHOLE, FLAG, TEXT, TEXTS, WHEN = ("number", "whole number", "true or false", "text",
+                                          "text or list of text", "date and time")
+
+
+@dataclass(frozen=True)
+class Key:
+    """One key of the rules file: its name, type, allowed words, default and meaning."""
+
+    name: str
+    type: str
+    doc: str
+    choices: tuple[str, ...] = ()
+    default: object = None
+
+
+@dataclass(frozen=True)
+class Check:
+    """One kind of rule: a metric rule, or a data-quality check (``check = NAME``)."""
+
+    name: str
+    doc: str
+    keys: tuple[Key, ...]
+
+
+#: The keys at the top of the file.
+TOP_KEYS = (
+    Key("name", TEXT, "Name of this set of checks (the JUnit <testsuites> name). Default: the "
+        "rules file's name."),
+    Key("runs", TEXTS, "The runs to check: run folders (holding a run.toml) or run "
+        "descriptions (TOML), relative to this file. RUN arguments or --run replace them."),
+    Key("baseline", TEXT, "The run the vs_baseline rules compare with (a folder or run "
+        "description, relative to this file). --baseline replaces it."),
+    Key("on_error", TEXT, "What a damaged input record does: skip (it is counted; the "
+        "no_skipped_records rule, or an implicit one, fails) or raise (stop: exit 2). "
+        "--on-error replaces it.", ("skip", "raise"), "skip"),
+    Key("rule", "array of tables", "The rules, each a [[rule]] table, checked in file order "
+        "against every run."),
+)
+
+_NAME = Key("name", TEXT, "What the rule is called in the results (the JUnit test case name; "
+            "unique in the file). Default: made from its metric or check and limits.")
+_CHECK = Key("check", TEXT, "The data-quality check this rule is; without it the rule is a "
+             "metric rule.")
+_PER_INTERVAL = Key("per", TEXT, "interval: every interval of the window must pass (the worst "
+                    "is shown); window: the window as a whole.", ("interval", "window"),
+                    "interval")
+
+METRIC = Check("metric", "A limit on a metric of `zperf analyze`: the window row by default, "
+               "or every interval; with vs_baseline, on its change from the baseline run.", (
+    _NAME,
+    Key("metric", TEXT, "Any column of `zperf analyze` for the run (group columns such as "
+        "ims_connect_cpu_us_per_tran come from the run's groups)."),
+    Key("per", TEXT, "window: the window row; interval: every interval must pass and the "
+        "worst is shown.", ("window", "interval"), "window"),
+    Key("min", NUMBER, "The value must be at least this."),
+    Key("max", NUMBER, "The value must be at most this."),
+    Key("vs_baseline", FLAG, "Compare the run's window value with the baseline run's (zperf "
+        "compare's Delta = run - baseline and Delta % = Delta / baseline x 100).",
+        default=False),
+    Key("min_delta", NUMBER, "Delta must be at least this (in the metric's unit; needs "
+        "vs_baseline)."),
+    Key("max_delta", NUMBER, "Delta must be at most this (needs vs_baseline)."),
+    Key("min_delta_pct", NUMBER, "Delta % must be at least this (needs vs_baseline)."),
+    Key("max_delta_pct", NUMBER, "Delta % must be at most this (needs vs_baseline)."),
+    Key("equivalent", FLAG, "metric itr_per_sec with vs_baseline: the ITRs must be "
+        "equivalent by paper 004's rule, within +/-1 %.", default=False),
+))
+
+CHECKS: dict[str, Check] = {check.name: check for check in (
+    Check("no_skipped_records", "No input record of the run's sources was skipped as damaged "
+          "(the reasons are listed, per file); a baseline that skipped records fails it "
+          "too.", (
+              _NAME, _CHECK,
+              Key("max", WHOLE, "Skipped records allowed.", default=0))),
+    Check("intervals_complete", "Every expected RMF interval is there for every system, in "
+          "both the workload and the CPU activity data, and all have one length: the gaps "
+          "and odd lengths are named.", (
+              _NAME, _CHECK,
+              Key("interval_seconds", NUMBER, "The interval length expected. Default: the "
+                  "length most intervals of the run have."),
+              Key("tolerance_pct", NUMBER, "How far an interval's length (and start) may be "
+                  "from the expected one, in % of the length.", default=1.0))),
+    Check("classes_present", "The classes named ended transactions, and the run's groups "
+          "used CPU, in every interval (added over the systems).", (
+              _NAME, _CHECK,
+              Key("classes", TEXTS, "Classes that must end transactions: NAME, report:NAME or "
+                  "service:NAME."),
+              Key("groups", TEXTS, "Groups of the run description that must use CPU time."),
+              _PER_INTERVAL)),
+    Check("window_covered", "The intervals read cover the run's measurement window (start to "
+          "end), on every system; or the run measured at least min_seconds.", (
+              _NAME, _CHECK,
+              Key("start", WHEN, "Window start. Default: the run description's start."),
+              Key("end", WHEN, "Window end. Default: the run description's end."),
+              Key("min_pct", NUMBER, "Share of the window the intervals must cover, %.",
+                  default=99.0),
+              Key("min_seconds", NUMBER, "Seconds the run must have measured on every "
+                  "system (with or without a window)."))),
+    Check("capture_ratio", "The capture ratio, per system: the classes' APPL% CP time over "
+          "the LPAR's busy CP time (CPU activity data), within bounds.", (
+              _NAME, _CHECK,
+              Key("min", NUMBER, "The ratio must be at least this (e.g. 0.8)."),
+              Key("max", NUMBER, "The ratio must be at most this (e.g. 1.0)."),
+              Key("classes", TEXT, "service: the service classes (they partition the work: "
+                  "the system's capture ratio); report: the report classes (when they cover "
+                  "the work).", ("service", "report"), "service"),
+              _PER_INTERVAL)),
+    Check("scenario_reproduced", "`zperf simulate SCENARIO --check` reproduces every published "
+          "figure (no figure 'differs'); checked once, not per run.", (
+              _NAME, _CHECK,
+              Key("scenario", TEXT, "A catalogue id (zperf simulate list) or a scenario TOML "
+                  "file, relative to this file."),
+              Key("exact", FLAG, "Simulate without interval-to-interval variation.",
+                  default=True),
+              Key("seed", WHOLE, "Seed of the variation when exact is false.", default=0))),
+)}
+
+
+def rule_keys(check: str) -> dict[str, Key]:
+    """The keys a rule of this kind may have ('metric' for a metric rule)."""
+    spec = METRIC if check == METRIC.name else CHECKS[check]
+    return {key.name: key for key in spec.keys}
+
+
+def default(check: str, key: str) -> object:
+    """A key's default for a rule of this kind."""
+    return rule_keys(check)[key].default

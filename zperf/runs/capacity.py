@@ -1,0 +1,117 @@
+"""Capture ratios: the LPAR busy time RMF attributed to classes, per system and interval.
+
+The table has one row per system and RMF interval: the CPs online, LPAR BUSY
+%, the busy CP seconds, the general-CP seconds the service classes and the
+report classes captured (their APPL% CP as seconds), and each capture ratio
+(:mod:`zperf.calc.capture` has the definition and its source).  The service
+classes partition the work, so ``capture_ratio`` is the system's; report
+classes may overlap or cover part of it, so ``report_capture_ratio`` is the
+share of busy time they explain.  A ratio is null where either side is
+missing (no CPU activity data for the interval, no class of that kind).
+
+:func:`capture_ratios` takes parsed tables whole; a run read file by file
+keeps only :func:`captured_seconds` of each file's workload table (a few rows
+per interval) and builds the same table with :func:`capture_table`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import polars as pl
+
+from zperf.calc import formulas as f
+
+#: The captured seconds kept per file: system, interval and class kind.
+CAPTURED_SCHEMA = pl.Schema({"system": pl.String(), "interval_start": pl.Datetime("us"),
+                             "interval_seconds": pl.Float64(), "class_kind": pl.String(),
+                             "cp_seconds": pl.Float64()})
+#: The capture table's columns (see the module docstring).
+CAPTURE_SCHEMA = pl.Schema({
+    "system": pl.String(), "interval_start": pl.Datetime("us"), "interval_seconds": pl.Float64(),
+    "cps": pl.Float64(), "cp_busy_pct": pl.Float64(), "busy_cp_seconds": pl.Float64(),
+    "service_cp_seconds": pl.Float64(), "report_cp_seconds": pl.Float64(),
+    "capture_ratio": pl.Float64(), "report_capture_ratio": pl.Float64()})
+_KEYS = ("system", "interval_start")
+
+
+def captured_seconds(workload: pl.DataFrame) -> pl.DataFrame:
+    """General-CP seconds per system, interval and class kind: the classes' APPL% CP
+    as seconds, summed over classes and periods."""
+    seconds = f.appl_seconds(pl.col("appl_cp_pct").fill_null(0.0), pl.col("interval_seconds"))
+    return (workload.group_by(*_KEYS, "class_kind")
+            .agg(pl.col("interval_seconds").max(), seconds.sum().alias("cp_seconds"))
+            .select(list(CAPTURED_SCHEMA)).cast(CAPTURED_SCHEMA))
+
+
+def capture_table(captured: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFrame:
+    """The capture table from :func:`captured_seconds` rows and the cpu table.
+
+    A workload row without a system id (an RMF listing names the sysplex) is
+    the system's when the cpu table has one system only.
+    """
+    captured = captured.cast(CAPTURED_SCHEMA)
+    busy = _busy(cpu)
+    systems = busy["system"].unique().drop_nulls()
+    if systems.len() == 1:
+        captured = captured.with_columns(pl.col("system").fill_null(systems[0]))
+    seconds = pl.col("cp_seconds")
+    kinds = captured.group_by(*_KEYS).agg(
+        pl.col("interval_seconds").max().alias("work_seconds"),
+        *(pl.when((pl.col("class_kind") == kind).any())
+          .then(seconds.filter(pl.col("class_kind") == kind).sum())
+          .alias(f"{kind}_cp_seconds") for kind in ("service", "report")))
+    joined = busy.join(kinds, on=list(_KEYS), how="full", coalesce=True)
+    return (joined.with_columns(pl.col("interval_seconds").fill_null(pl.col("work_seconds")),
+                                *(_ratio(f"{kind}_cp_seconds").alias(name) for kind, name in
+                                  (("service", "capture_ratio"),
+                                   ("report", "report_capture_ratio"))))
+            .select(list(CAPTURE_SCHEMA)).sort(*_KEYS, nulls_last=True))
+
+
+def capture_ratios(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """The capture table of parsed tables (``workload`` and ``cpu``; either may be absent)."""
+    work = tables.get("workload")
+    captured = (captured_seconds(work) if work is not None and work.height
+                else pl.DataFrame(schema=CAPTURED_SCHEMA))
+    return capture_table(captured, tables.get("cpu"))
+
+
+def capture_by_system(table: pl.DataFrame) -> pl.DataFrame:
+    """The capture table over a window: per system, the seconds summed and the ratios of
+    the sums (intervals missing either side are left out of both sums)."""
+    def summed(column: str, kind_ratio: str) -> list[pl.Expr]:
+        both = pl.col(column).is_not_null() & pl.col("busy_cp_seconds").is_not_null()
+        return [pl.col(column).filter(both).sum().alias(column),
+                pl.col("busy_cp_seconds").filter(both).sum().alias(f"_{kind_ratio}_busy")]
+
+    sums = table.group_by("system").agg(
+        pl.col("interval_seconds").sum(), pl.len().alias("intervals"),
+        *summed("service_cp_seconds", "capture_ratio"),
+        *summed("report_cp_seconds", "report_capture_ratio"))
+    return sums.select(
+        "system", "interval_seconds", "intervals",
+        _ratio("service_cp_seconds", "_capture_ratio_busy").alias("capture_ratio"),
+        _ratio("report_cp_seconds", "_report_capture_ratio_busy").alias("report_capture_ratio"),
+    ).sort("system", nulls_last=True)
+
+
+def _busy(cpu: pl.DataFrame | None) -> pl.DataFrame:
+    """Busy CP seconds per system and interval (engines: the average online)."""
+    schema = pl.Schema({k: CAPTURE_SCHEMA[k] for k in (
+        "system", "interval_start", "interval_seconds", "cps", "cp_busy_pct", "busy_cp_seconds")})
+    if cpu is None or cpu.height == 0:
+        return pl.DataFrame(schema=schema)
+    engines = pl.coalesce(pl.col("cp_online_engines") if "cp_online_engines" in cpu.columns
+                          else pl.lit(None, pl.Float64), pl.col("cp_online").cast(pl.Float64))
+    rows = cpu.select(*_KEYS, "interval_seconds", engines.alias("cps"),
+                      pl.col("cp_lpar_busy_pct").alias("cp_busy_pct"))
+    return rows.with_columns(
+        f.busy_seconds(pl.col("cp_busy_pct"), pl.col("cps"), pl.col("interval_seconds"))
+        .alias("busy_cp_seconds")).cast(schema)
+
+
+def _ratio(captured: str, busy: str = "busy_cp_seconds") -> pl.Expr:
+    """calc's capture ratio where both sides are there and the busy time is not 0."""
+    return (pl.when(pl.col(busy) > 0)
+            .then(f.capture_ratio(pl.col(captured), pl.col(busy))))
