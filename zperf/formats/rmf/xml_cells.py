@@ -29,12 +29,14 @@ def _empty(text: pl.Expr) -> pl.Expr:
     return text.is_null() | (text == "") | (text == "N/A") | (text.str.strip_chars("-") == "")
 
 
-def _value(kind: str, text: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
-    """The converted value, and whether the text is one this kind reads."""
+def _value(kind: str, text: pl.Expr, plain: bool = False) -> tuple[pl.Expr, pl.Expr]:
+    """The converted value, and whether the text is one this kind reads.  ``plain``:
+    every number of the column is a plain decimal (no K/M suffix, no comma), so a
+    cast reads it as ``number_expr`` would, with a fraction of the work."""
     if kind == fields.TEXT:
         return text, pl.lit(True)
     if kind in (fields.NUMBER, fields.INT):
-        value = number_expr(text)
+        value = text.cast(pl.Float64, strict=False) if plain else number_expr(text)
         fine = value.is_not_null() | text.str.contains(r"^\*+$")  # '*****': overflow, no value
         return (value.cast(pl.Int64, strict=False) if kind == fields.INT else value), fine
     if kind in (fields.SECONDS, fields.TIME_MS):
@@ -54,6 +56,19 @@ def _micro(text: pl.Expr) -> pl.Expr:
     return (text.str.extract(r"\.([0-9]+)$").str.len_chars() == 6).fill_null(False)
 
 
+def _plain(frame: pl.DataFrame, texts: dict[str, pl.Expr], kinds: dict[str, str]
+           ) -> dict[str, bool]:
+    """Number columns whose every text a plain cast reads (or is empty, N/A, dashes or
+    an overflow): IBM's XML prints plain decimals, listings' K and M suffixes are rare."""
+    numbers = [c for c in texts if kinds[c] in (fields.NUMBER, fields.INT)]
+    if not numbers:
+        return {}
+    odd = frame.select(
+        (texts[c].cast(pl.Float64, strict=False).is_null() & ~_empty(texts[c])
+         & ~texts[c].str.contains(r"^\*+$")).any().alias(c) for c in numbers)
+    return {c: not odd[c][0] for c in numbers}
+
+
 def convert(rows: list[dict[str, Any]], kinds: dict[str, str]) -> tuple[
         pl.DataFrame, pl.DataFrame]:
     """The rows with their printed texts converted (columns of ``kinds``), and the bad
@@ -64,11 +79,12 @@ def convert(rows: list[dict[str, Any]], kinds: dict[str, str]) -> tuple[
     if not present or frame.height == 0:
         return frame, bad
     texts = {c: pl.col(c).cast(pl.String).str.strip_chars() for c in present}
+    plain = _plain(frame, texts, kinds)
     values, checks = [], []
     for column in present:
         text = texts[column]
         kind = kinds[column]
-        value, fine = _value(kind, text)
+        value, fine = _value(kind, text, plain.get(column, False))
         empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
         values.append(pl.when(empty).then(None).otherwise(value).alias(column))
         checks.append(pl.when(empty | fine).then(None)

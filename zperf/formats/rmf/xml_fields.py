@@ -25,6 +25,7 @@ since no heading says so), an empty cell or ``N/A`` is no value.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -39,8 +40,10 @@ BUCKET = "bucket_limit"
 Fields = dict[str, tuple[str, str]]  # normalized heading -> (column, conversion)
 
 
+@functools.lru_cache(maxsize=4096)
 def key(heading: str | None) -> str:
-    """A heading as the tables below hold it: case and runs of blanks do not matter."""
+    """A heading as the tables below hold it: case and runs of blanks do not matter
+    (remembered: every report repeats the same headings)."""
     return " ".join((heading or "").split()).casefold()
 
 
