@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from conftest import DATA, run_cli
 from zperf.errors import InputError, ParseError, ZperfError
+from zperf.formats import read as read_files
 from zperf.formats import sniff
 from zperf.formats.rmf.cpu import read_cpu_activity
 from zperf.formats.rmf.wlmgl import read_wlmgl
@@ -99,7 +100,7 @@ def test_sniffed_and_forced(capsys: pytest.CaptureFixture[str], tmp_path: Any) -
     assert sniff(b"<postprocessor>\n <metric id='CPU'/>") == "rmf-xml"
     path = tmp_path / "cpu.xml"
     path.write_bytes(SMALL)
-    code, out, err = run_cli(capsys, "parse", "--from", "rmf-xml", "--table", "cpu_lpar",
+    code, out, _ = run_cli(capsys, "parse", "--from", "rmf-xml", "--table", "cpu_lpar",
                              "--to", "csv", str(path))
     assert code == 0 and out.count("\n") == 15 and ",rmf-xml," in out
 
@@ -278,3 +279,39 @@ def test_random_damage_never_a_traceback(edits: list[tuple[int, bytes, int]],
         return
     assert tally.balanced()
     assert tables["cpu"].height <= 1 and tally.parsed + tally.skipped + tally.other == tally.read
+
+
+# ------------------------------------------------------------ encodings, odd documents
+
+@pytest.mark.parametrize(("declared", "codec"), [("IBM-1047", "cp1047"), ("IBM-037", "cp037"),
+                                                  ("UTF-8", "cp037")])
+def test_ebcdic_document_as_z_os_writes_it(tmp_path: Any, declared: str, codec: str) -> None:
+    """XPRPTS on z/OS is EBCDIC and declares its code page; formats.read turns it into
+    UTF-8, after which the declaration no longer holds."""
+    path = tmp_path / "xprpts.xml"
+    path.write_bytes(SMALL.decode().replace("UTF-8", declared).encode(codec))
+    result = read_files([str(path)], encoding=codec)
+    assert result.tables["cpu"]["cpc_sequence_code"].to_list() == ["000000000005ED28"]
+    assert result.tables["cpu_lpar"].height == 14
+
+
+def test_latin1_document_keeps_its_declaration() -> None:
+    doc = _cpu_doc().decode().replace('<?xml version="1.0" encoding="UTF-8"?>',
+                                      '<?xml version="1.0" encoding="ISO-8859-1"?>')
+    doc = doc.replace("<name>CPU</name>", "<name>CPU</name><!-- d\u00e9j\u00e0 -->", 1)
+    tables, _ = read(doc.encode("latin-1"))
+    assert tables["cpu"]["machine_type"].to_list() == ["3931"]
+
+
+def test_unknown_encoding_is_one_line() -> None:
+    with pytest.raises(ParseError, match=r"line 1 at offset 0x1E: the document declares the "
+                                         r"encoding 'x-nope'"):
+        read(b'<?xml version="1.0" encoding="x-nope"?><ddsml/>')
+
+
+def test_other_report_without_a_header_is_counted_and_empty_documents_sniffed() -> None:
+    tables, tally = read(b"<ddsml><postprocessor><metric id='CHAN'/></postprocessor></ddsml>")
+    assert (tally.read, tally.other, tally.skipped, tables["cpu"].height) == (1, 1, 0, 0)
+    assert sniff(b'<?xml version="1.0"?><ddsml/>') == "rmf-xml"
+    _, tally = read(b"<ddsml/>")
+    assert tally.read == 0 and "no postprocessor element" in tally.warnings[0]

@@ -33,11 +33,12 @@ from zperf.formats.rmf.xml_parts import BadReportError, Unknown, header
 from zperf.formats.rmf.xml_scan import Report, reports
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
 from zperf.formats.tally import OnError, Tally
-from zperf.tables import CPU, CPU_LPAR, DISTRIBUTION, WORKLOAD
+from zperf.tables import DISTRIBUTION, WORKLOAD
+from zperf.tables.cpu import CPU, CPU_LPAR
 
 KIND = "rmf-xml"
 #: A ddsml document (the DDS's and the Postprocessor's), or a bare report.
-_SNIFF = re.compile(r"<ddsml[\s>]|<postprocessor>\s*<metric\b")
+_SNIFF = re.compile(r"<ddsml[\s/>]|<postprocessor>\s*<metric\b")
 #: Each table, its schema, and the columns converted column-wise.
 _TABLES = {"cpu": (CPU, {}), "cpu_lpar": (CPU_LPAR, LPAR_KINDS),
            "workload": (WORKLOAD, WORKLOAD_KINDS),
@@ -96,6 +97,12 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
                       raw=data[report.offset:report.end], handed_on=True)
         return
     label = f"report {report.record}"
+    metric = element.find("metric")
+    if metric is not None and metric.get("id") not in (fields.CPU_METRIC, fields.WLMGL_METRIC,
+                                                       None, ""):
+        found.others[str(metric.get("id"))] += 1  # passed over, header and all
+        tally.settle(other=1)
+        return
     try:
         unknown.children(element, "a report")
         head = header(element, unknown)
@@ -110,14 +117,10 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
                 found.intervals.add(interval)
                 found.add("cpu", [row], report.record)
                 found.add("cpu_lpar", lpars, report.record)
-        elif head.metric == fields.WLMGL_METRIC:
+        else:
             work, buckets = read_wlmgl(element, head, file, unknown)
             found.add("workload", work, report.record)
             found.add("distribution", buckets, report.record)
-        else:
-            found.others[head.metric] += 1
-            tally.settle(other=1)
-            return
     except BadReportError as bad:
         tally.problem(f"{label}: {bad}", record=report.record, line=report.line,
                       offset=report.offset, raw=data[report.offset:report.end],

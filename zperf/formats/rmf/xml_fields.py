@@ -178,7 +178,7 @@ def value_of(kind: str, text: str | None) -> Any:
     """A printed value converted; None for an empty cell, 'N/A' and dashes.
 
     ValueError when a number is not one."""
-    text = text_of(text)  # type: ignore[assignment]
+    text = text_of(text)
     if text is None:
         return None
     if kind in (TEXT, WEIGHT):
@@ -192,7 +192,7 @@ def value_of(kind: str, text: str | None) -> Any:
         if not re.fullmatch(r"\d+(?:\.\d+)*", text):
             raise ValueError(f"{text!r} is not a time")
         ms = time_ms(text, micro=len(text.rsplit(".", 1)[-1]) == 6)
-        return ms / 1000.0 if kind == SECONDS else ms
+        return ms / 1000.0 if kind == SECONDS and ms is not None else ms
     return None
 
 

@@ -26,6 +26,7 @@ after its last whole report) is a warning, since no report is lost.
 
 from __future__ import annotations
 
+import codecs
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
@@ -42,6 +43,8 @@ from zperf.formats.tally import OnError
 #: Start and end tags of a report (``postprocessor`` elements do not nest).
 _START = re.compile(rb"<postprocessor(?=[\s/>])")
 _END = re.compile(rb"</postprocessor\s*>")
+#: The XML declaration's encoding (ASCII-compatible bytes only).
+_DECLARED = re.compile(rb"""\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
 #: Bytes fed to expat at a time in the check (the document is in memory already).
 _FEED = 1 << 22
 
@@ -108,19 +111,13 @@ def check(data: bytes, file: str) -> Document:
     A refused entity is an :class:`~zperf.errors.InputError` whatever the
     on-error policy: such a document is not read at all.
     """
-    parser = expat.ParserCreate()
+    override, encoding = _encoding(data, file)
+    parser = expat.ParserCreate(override)
     guard = DefusedExpatParser(forbid_dtd=False, forbid_entities=True, forbid_external=True)
     parser.EntityDeclHandler = guard.defused_entity_decl
     parser.UnparsedEntityDeclHandler = guard.defused_unparsed_entity_decl
     parser.ExternalEntityRefHandler = guard.defused_external_entity_ref_handler
     root: list[tuple[str, dict[str, str]]] = []
-    declared: list[str] = []
-
-    def declaration(_version: str, encoding: str | None, _standalone: int) -> None:
-        if encoding and encoding.replace("-", "").lower() not in ("utf8", "usascii", "ascii"):
-            declared.append(encoding)
-
-    parser.XmlDeclHandler = declaration
 
     def first_element(name: str, attributes: dict[str, str]) -> None:
         root.append((name, attributes))
@@ -144,7 +141,42 @@ def check(data: bytes, file: str) -> Document:
                          else None, offset=damage.offset if damage else None)
     name, attributes = root[0]
     tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}" for k, v in attributes.items())]) + ">"
-    return Document(name, tag, damage, declared[0] if declared else None)
+    return Document(name, tag, damage, encoding)
+
+
+def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
+    """(the encoding expat must use instead of the declared one, the declared encoding
+    the cut-out reports must declare again).
+
+    A document written on z/OS declares an EBCDIC code page (IBM-1047,
+    IBM-037...); by the time its bytes start with an ASCII ``<?xml`` they have
+    been turned into UTF-8 (:mod:`zperf.formats.reading` does so for every
+    EBCDIC text), so the declaration no longer holds and expat reads UTF-8.
+    An encoding Python does not know is a one-line error, not a traceback.
+    """
+    found = _DECLARED.match(data[:512])
+    if found is None:
+        return None, None
+    name = found.group(1).decode("ascii")
+    codec = _codec(name)
+    if codec is None:
+        raise ParseError(file, f"the document declares the encoding {name!r}, which zperf "
+                               "does not know", line=1, offset=found.start(1))
+    if codec in ("utf-8", "ascii"):
+        return None, None
+    if b"\xc1".decode(codec, errors="replace") == "A":  # an EBCDIC code page
+        return "UTF-8", None
+    return None, name
+
+
+def _codec(name: str) -> str | None:
+    """Python's codec of a declared encoding ('IBM-037' is cp037), or None."""
+    for spelling in (name, name.replace("-", "")):
+        try:
+            return codecs.lookup(spelling).name
+        except LookupError:
+            continue
+    return None
 
 
 def reports(data: bytes, file: str, on_error: OnError, warnings: list[str]) -> Iterator[Report]:

@@ -42,7 +42,7 @@ def read_wlmgl(report: ET.Element, head: Header, source: str,
                unknown: Unknown) -> tuple[list[Row], list[Row]]:
     """The workload rows (one per class period) and distribution rows of one report."""
     policy: Row = {}
-    periods: list[tuple[ET.Element, str]] = []
+    periods: list[tuple[ET.Element, str]] = []  # (part, its segment's name)
     for segment in report.iterfind("segment"):
         name = fields.key(segment.findtext("name"))
         unknown.children(segment, f"segment {name!r} of the WLMGL report")
@@ -70,8 +70,8 @@ def read_wlmgl(report: ET.Element, head: Header, source: str,
     base.update(source_format=SOURCE_FORMAT, system=head.name if system_report else None)
     work: list[Row] = []
     buckets: list[Row] = []
-    for number, (part, segment) in enumerate(periods, start=1):
-        row, distribution = _period(part, segment, f"class period {number}", unknown)
+    for number, (part, segment_name) in enumerate(periods, start=1):
+        row, distribution = _period(part, segment_name, f"class period {number}", unknown)
         row = {**base, **key_values({"POLICY": policy.get("POLICY") or "", **row["keys"]}),
                **row["goal"], **row["values"]}
         work.append(row)

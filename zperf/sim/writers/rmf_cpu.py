@@ -123,7 +123,8 @@ def _cpu_page(row: Mapping[str, Any], layout: str) -> list[str]:
                 "parked": "0.00" if mvs is not None else "100.00",
                 "prod": "------", "util": "------", "share": "100.0 HIGH", **io}, cells))
             number += 1
-        lines.append(_line({"num": "TOTAL/AVERAGE", "lpar": percent_text(lpar), "mvs": percent_text(mvs),
+        lines.append(_line({"num": "TOTAL/AVERAGE", "lpar": percent_text(lpar),
+                            "mvs": percent_text(mvs),
                             "prod": "------", "util": "------", "share": f"{100.0 * n:.1f}",
                             **io}, {k: v for k, v in cells.items()
                                     if k not in ("type", "online")}))
