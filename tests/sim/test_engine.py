@@ -109,7 +109,7 @@ def test_listing_and_dump_of_a_run_agree(tmp_path: Path) -> None:
     assert cpu_text["cp_online"].to_list() == cpu_binary["cp_online"].to_list()
 
 
-@pytest.mark.parametrize("rmf_format", ["xml", "both"])
+@pytest.mark.parametrize("rmf_format", ["xml", pytest.param("both", marks=pytest.mark.slow)])
 def test_rmf_reports_as_xml_read_back_as_the_listings(tmp_path: Path, rmf_format: str) -> None:
     simulate(SCENARIO, tmp_path, exact=False, seed=3, rmf_format=rmf_format)
     written = json.loads((tmp_path / "manifest.json").read_text())["files"]

@@ -83,6 +83,7 @@ def test_small_sample_partitions() -> None:
             physical["weight"], physical["own_partition"]) == (7.832, 0.22, None, False)
 
 
+@pytest.mark.slow  # the default run reads it too: its golden case (tests/test_golden.py)
 def test_large_sample_every_interval() -> None:
     data = lzma.decompress((XML / "zebra-cpu.xml.xz").read_bytes())
     tables, tally = read(data)
