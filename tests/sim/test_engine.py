@@ -131,6 +131,21 @@ def test_rmf_reports_as_xml_read_back_as_the_listings(tmp_path: Path, rmf_format
         assert xml.select(listing.columns).equals(listing), table
 
 
+def test_a_run_analyzed_from_its_xml_reports(tmp_path: Path) -> None:
+    """analyze on the XML reports alone (no dump) gives the published figures of the
+    LPARs combined (the Workload Activity report is a sysplex report: no system), to
+    the precision RMF prints."""
+    simulate(SCENARIO, tmp_path, exact=True, rmf_format="xml")
+    toml = (tmp_path / "run.toml").read_text()
+    xml = ", ".join(f'"{stem}-{lpar}.xml"' for stem in ("wlmgl", "rmfcpu")
+                    for lpar in ("IMS1", "IMS2"))
+    (tmp_path / "run.toml").write_text(toml.replace('"smf.dump"', xml))
+    combined = _window(tmp_path)
+    assert combined["etr_per_sec"] == pytest.approx(5529.30, abs=0.01)  # 004 Table 20
+    assert combined["itr_per_sec"] == pytest.approx(7063.94, abs=0.05)
+    assert combined["general_cpu_us_per_tran"] == pytest.approx(849.384, abs=0.01)
+
+
 def test_check_lists_every_published_figure(tmp_path: Path) -> None:
     from zperf.sim.check import check, decimals
 

@@ -328,3 +328,20 @@ def test_other_report_without_a_header_is_counted_and_empty_documents_sniffed() 
     assert sniff(b'<?xml version="1.0"?><ddsml/>') == "rmf-xml"
     _, tally = read(b"<ddsml/>")
     assert tally.read == 0 and "no postprocessor element" in tally.warnings[0]
+
+
+def test_wlmgl_unknown_var_column_and_segment_are_warnings() -> None:
+    doc = WLMGL_DOC.replace(b"<name>Workload</name>", b"<name>Tenant</name><value>T1</value>"
+                            b"</var><var><name>Workload</name>", 1)
+    doc = doc.replace(b"Number of Transactions: IN BUCKET</col>",
+                      b"Number of Transactions: IN BUCKET</col><col type=\"N\">Median</col>", 1)
+    doc = doc.replace(b"<segment>", b"<segment><name>Resource Groups</name></segment><segment>",
+                      1)
+    tables, tally = read(doc)
+    assert tally.parsed == 2 and tables["workload"].height == 4
+    assert sorted(tally.warnings) == [
+        "column 'Median' in the response time distribution: not known to zperf, not read "
+        "(1 report)",
+        "segment 'Resource Groups' of the WLMGL report: not known to zperf, not read "
+        "(1 report)",
+        "var 'Tenant' in 'Service Class Periods': not known to zperf, not read (1 report)"]

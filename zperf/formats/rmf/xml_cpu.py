@@ -51,15 +51,16 @@ def read_cpu(report: ET.Element, head: Header, source: str,
     partitions: list[Row] = []
     seen = False
     for segment in report.iterfind("segment"):
-        name = fields.key(segment.findtext("name"))
-        unknown.children(segment, f"segment {name!r} of the CPU report")
+        printed = " ".join((segment.findtext("name") or "").split())
+        name = fields.key(printed)
+        unknown.children(segment, f"segment {printed!r} of the CPU report")
         if name == fields.CPU_SEGMENT:
             seen = True
             _cpu_segment(segment, row, processors, totals, unknown)
         elif name == fields.PARTITION_SEGMENT:
             partitions = _partition_segment(segment, row, unknown)
         elif name not in fields.CPU_OTHER_SEGMENTS:
-            unknown.note(f"segment {name!r} of the CPU report")
+            unknown.note(f"segment {printed!r} of the CPU report")
     if not seen:
         raise BadReportError("no CPU Activity segment")
     if not processors and not totals:

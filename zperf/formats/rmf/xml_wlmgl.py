@@ -44,16 +44,17 @@ def read_wlmgl(report: ET.Element, head: Header, source: str,
     policy: Row = {}
     periods: list[tuple[ET.Element, str]] = []  # (part, its segment's name)
     for segment in report.iterfind("segment"):
-        name = fields.key(segment.findtext("name"))
-        unknown.children(segment, f"segment {name!r} of the WLMGL report")
+        printed = " ".join((segment.findtext("name") or "").split())
+        name = fields.key(printed)
+        unknown.children(segment, f"segment {printed!r} of the WLMGL report")
         if name == fields.POLICY_SEGMENT:
             for part in segment.iterfind("part"):
                 _values(part, fields.POLICY_VARS, policy, "the Workload Activity segment",
                         unknown)
         elif name in fields.CLASS_SEGMENTS:
-            periods += [(part, name) for part in segment.iterfind("part")]
+            periods += [(part, printed) for part in segment.iterfind("part")]
         else:
-            unknown.note(f"segment {name!r} of the WLMGL report")
+            unknown.note(f"segment {printed!r} of the WLMGL report")
     activated = None
     if policy.get("activated"):
         try:
