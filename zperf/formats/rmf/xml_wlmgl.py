@@ -62,10 +62,10 @@ def read_wlmgl(report: ET.Element, head: Header, source: str,
         except ValueError as bad:
             raise BadReportError(f"Policy Activation: {bad}") from None
     system_report = head.restype == "SYSTEM"
-    printed = (head.release, None if system_report else head.name, head.date, head.time,
+    page = (head.release, None if system_report else head.name, head.date, head.time,
                head.interval, activated)
     try:
-        base = header_values(printed, source)
+        base = header_values(page, source)
     except ValueError as bad:
         raise BadReportError(str(bad)) from None
     base.update(source_format=SOURCE_FORMAT, system=head.name if system_report else None)
