@@ -63,7 +63,7 @@ def read_wlmgl(report: ET.Element, head: Header, source: str,
             raise BadReportError(f"Policy Activation: {bad}") from None
     system_report = head.restype == "SYSTEM"
     page = (head.release, None if system_report else head.name, head.date, head.time,
-               head.interval, activated)
+            head.interval, activated)
     try:
         base = header_values(page, source)
     except ValueError as bad:
