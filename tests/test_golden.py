@@ -44,6 +44,9 @@ FIXTURES: dict[str, tuple[str, ...]] = {
     "tests/data/rmf/paper003-figure4.txt": ("workload",),
     "tests/data/rmf/v2r4-asa-sysout.txt": ("workload", "distribution", "cpu", "cpu_lpar"),
     "tests/data/rmf/v2r5-microseconds.txt": ("workload",),
+    "tests/data/rmf/xml/wlmgl-built-from-docs.xml": ("workload", "distribution"),
+    "tests/data/rmf/xml/zebra-cpu-small.xml": ("cpu", "cpu_lpar"),
+    "tests/data/rmf/xml/zebra-cpu.xml.xz": ("cpu",),
 }
 
 PARSE_CASES = [(path, table) for path, tables in FIXTURES.items() for table in tables]
@@ -59,6 +62,7 @@ SIMULATED = {
     "ims15-fast-path-noisy": ("--seed", "7"),
     "ims15-fast-path-bdw": ("--exact", "--variant", "bdw"),
     "ims15-fast-path-vbs": ("--exact", "--variant", "vbs", "--layout", "V2R1"),
+    "ims15-fast-path-xml": ("--exact", "--rmf-format", "xml"),
 }
 
 CHECKS = ["ims15-fast-path", "ims15-dsff-smq", "cics52-liberty-t2-reuse", "zcee-car100-baseline",
@@ -103,7 +107,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     from zperf.cli import main
 
     for name, options in SIMULATED.items():
-        scenario = name.removesuffix("-noisy").removesuffix("-bdw").removesuffix("-vbs")
+        scenario = name
+        for suffix in ("-noisy", "-bdw", "-vbs", "-xml"):
+            scenario = scenario.removesuffix(suffix)
         with pytest.raises(SystemExit) as done:
             main(["simulate", scenario, "--out", str(base / name), *options])
         assert done.value.code in (0, None)

@@ -60,7 +60,9 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     workload activity) in any framing: records with RDWs (`quote site rdw`),
     blocks with BDWs (RECFM=U) and VBS spanned records; RMF Postprocessor
     listings as text (Workload Activity, CPU Activity; several reports in one
-    SYSOUT); tables written before by zperf parse (Parquet, Arrow, CSV); gzip,
+    SYSOUT) and reports as XML (XPRPTS, XPXSRPTS, the Distributed Data
+    Server's /gpm/rmfpp.xml: CPU Activity with its Partition Data Report,
+    Workload Activity); tables written before by zperf parse (Parquet, Arrow, CSV); gzip,
     bzip2 and xz files as they are. The kind is sniffed from the first bytes
     (--from forces it); '-' reads standard input. Choose the table with
     --table (see TABLES in the man page).
@@ -70,6 +72,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       zperf parse samples/smf/paper-figures.smf
       zperf parse --to csv -o workload.csv smf.dump
       zperf parse wlmgl-sysout.txt
+      zperf parse --table cpu_lpar rmf-cpu.xml
       cat smf.dump | zperf parse - | grep CICS
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
     """

@@ -15,7 +15,7 @@ import click
 from zperf import report
 from zperf.cli.options import output_format, output_options
 from zperf.sim.command import Request, run
-from zperf.sim.engine import VARIANTS
+from zperf.sim.engine import RMF_FORMATS, VARIANTS
 from zperf.sim.writers.wlmgl import LAYOUTS
 
 
@@ -31,6 +31,11 @@ from zperf.sim.writers.wlmgl import LAYOUTS
 @click.option("--layout", type=click.Choice(list(LAYOUTS)), default=None,
               help="Release layout of the RMF Workload Activity listings (default: the "
                    "scenario's z/OS release if it is one of these, else V2R4).")
+@click.option("--rmf-format", type=click.Choice(RMF_FORMATS), default="text",
+              show_default=True,
+              help="RMF reports as printed listings (.txt), as the Postprocessor's XML "
+                   "(.xml, as DD XPRPTS/XPXSRPTS or the Distributed Data Server give it), "
+                   "or both.")
 @click.option("--check", "check_only", is_flag=True,
               help="Simulate, parse and analyze, and print every published figure beside "
                    "the reproduced one (exit 1 if one does not agree).")
@@ -40,8 +45,8 @@ from zperf.sim.writers.wlmgl import LAYOUTS
                    "that run reproduced, the other levels marked modeled).")
 @click.argument("scenario", metavar="SCENARIO|list")
 def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool, variant: str,
-                     layout: str | None, check_only: bool, series: bool, fmt: str | None,
-                     output: str) -> None:
+                     layout: str | None, rmf_format: str, check_only: bool, series: bool,
+                     fmt: str | None, output: str) -> None:
     """Write the input files of a benchmark run from the reference papers.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
@@ -67,7 +72,8 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
     """
     fmt, terminal = output_format(fmt, output)
     outcome = run(Request(scenario=scenario, out=Path(out_dir) if out_dir else None, seed=seed,
-                          exact=exact, variant=variant, layout=layout, check=check_only,
+                          exact=exact, variant=variant, layout=layout, rmf_format=rmf_format,
+                          check=check_only,
                           series=series))
     if outcome.table is not None:
         shown = (outcome.table.select(outcome.columns) if fmt == "table" and outcome.columns

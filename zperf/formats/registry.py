@@ -24,6 +24,7 @@ from zperf.formats.listing import listing_encoding, looks_like_text
 from zperf.formats.parsed import PARSED_CSV
 from zperf.formats.rmf.cpu import CPU_ACTIVITY
 from zperf.formats.rmf.wlmgl import WLMGL
+from zperf.formats.rmf.xml import RMF_XML
 from zperf.formats.smf.record_decoder import DecoderSpec
 from zperf.formats.smf.type70_decoder import TYPE70_1
 from zperf.formats.smf.type72_decoder import TYPE72_3
@@ -43,6 +44,7 @@ TEXT_KINDS: tuple[TextKind, ...] = (
     DFH0STAT,
     CPU_ACTIVITY,
     WLMGL,
+    RMF_XML,
     IMS_PA_REPORT,
     IMS_PA_CSV,
     DRIVER_IWL,  # the driver logs: IWL engine output, JMeter XML, JMeter CSV,

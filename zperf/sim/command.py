@@ -43,6 +43,7 @@ class Request:
     exact: bool = False
     variant: str = "rdw"
     layout: str | None = None
+    rmf_format: str = "text"  # RMF reports as listings, XML, or both
     check: bool = False
     series: bool = False
 
@@ -97,7 +98,8 @@ def run(request: Request) -> Outcome:
         return Outcome(result, "check", CHECK_COLUMNS, line, failed)
     target = request.out or Path(scenario.id)
     manifest = simulate(scenario, target, seed=request.seed, exact=request.exact,
-                        variant=request.variant, layout=request.layout)
+                        variant=request.variant, layout=request.layout,
+                        rmf_format=request.rmf_format)
     return Outcome(summary=f"wrote {target}/ ({manifest.name}); analyze it with "
                            f"`zperf analyze {target}`")
 
@@ -112,7 +114,8 @@ def _series(scenario: Scenario, request: Request) -> Outcome:
         return Outcome(result, "series", SERIES_COLUMNS, line, failed)
     target = request.out or Path(f"{scenario.id}-scaling")
     manifest = simulate_series(scenario, target, seed=request.seed, exact=request.exact,
-                               variant=request.variant, layout=request.layout)
+                               variant=request.variant, layout=request.layout,
+                               rmf_format=request.rmf_format)
     return Outcome(summary=f"wrote {target}/ ({manifest.name}): one interval per load level, "
                            "the last the published run, the others modeled; analyze it with "
                            f"`zperf analyze {target}`")

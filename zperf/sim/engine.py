@@ -38,13 +38,16 @@ from zperf.sim.targets import LparTarget, targets
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.ims_pa import write_ims_pa_csv
 from zperf.sim.writers.rmf_cpu import write_cpu_report
+from zperf.sim.writers.rmf_xml import write_cpu_xml, write_wlmgl_xml
 from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
 from zperf.sim.writers.smf110 import build_type110_2
 from zperf.sim.writers.wlmgl import LAYOUTS, write_listing
 
-__all__ = ["VARIANTS", "default_layout", "simulate"]
+__all__ = ["RMF_FORMATS", "VARIANTS", "default_layout", "simulate"]
 
 VARIANTS = ("rdw", "bdw", "vbs")
+#: How the RMF reports are written: printed listings (.txt), XML (.xml), or both.
+RMF_FORMATS = ("text", "xml", "both")
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
 #: Relative standard deviation of interval-to-interval variation with noise on.
 NOISE = 0.01
@@ -233,15 +236,18 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
 
 def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = False,
              variant: str = "rdw", layout: str | None = None,
-             levels: Levels | None = None) -> Path:
+             levels: Levels | None = None, rmf_format: str = "text") -> Path:
     """Write the run folder of ``scenario`` to ``out``; returns the manifest's path.
 
     ``layout`` is the WLMGL listing's release layout (default: the scenario's z/OS
     release when it is one, else V2R4).  ``levels`` gives an LPAR's target of each
     interval (a scaling series, ``zperf.sim.series``: one load level an interval);
-    by default every interval has the LPAR's published target."""
+    by default every interval has the LPAR's published target.  ``rmf_format`` says
+    whether the RMF reports are printed listings, the Postprocessor's XML, or both."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
+    if rmf_format not in RMF_FORMATS:
+        raise ValueError(f"rmf_format must be one of {', '.join(RMF_FORMATS)}")
     layout = layout or default_layout(scenario)
     plan = _plan(scenario, seed, exact)
     written = _Written(records=[writer.dump_header(plan.start)])
@@ -259,8 +265,8 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
                          f"{variant.upper()} framing"}
     (out / "smf.dump").write_bytes(_framed(written.records, variant))
-    files.update(_reports(out, written, layout))
-    files.update(_other_files(plan, out, written, entries, connection, end))
+    files.update(_reports(out, written, layout, rmf_format))
+    files.update(_other_files(plan, out, written, entries, connection, end, rmf_format))
     extra = sorted(n for n in files if n.startswith("imspa-"))
     if sidefiles.JTL in files:
         extra.append(sidefiles.JTL)
@@ -270,20 +276,26 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
                      layout=layout)
 
 
-def _reports(out: Path, written: _Written, layout: str) -> dict[str, str]:
-    """The WLMGL listing and the CPU Activity report of each LPAR."""
+def _reports(out: Path, written: _Written, layout: str, rmf_format: str) -> dict[str, str]:
+    """The WLMGL listing (or XML report, or both) of each LPAR."""
     files = {}
     for system, rows in written.listings.items():
-        name = f"wlmgl-{system}.txt"
-        (out / name).write_text(write_listing(rows, layout=layout))
-        files[name] = (f"RMF Workload Activity report of {system}, {layout} layout, ASA, "
-                       "printed from the dump's 72.3 records")
+        if rmf_format != "xml":
+            name = f"wlmgl-{system}.txt"
+            (out / name).write_text(write_listing(rows, layout=layout))
+            files[name] = (f"RMF Workload Activity report of {system}, {layout} layout, ASA, "
+                           "printed from the dump's 72.3 records")
+        if rmf_format != "text":
+            name = f"wlmgl-{system}.xml"
+            (out / name).write_text(write_wlmgl_xml(rows))
+            files[name] = (f"RMF Workload Activity report of {system} as XML (XPXSRPTS), "
+                           "from the dump's 72.3 records")
     return files
 
 
 def _other_files(plan: _Plan, out: Path, written: _Written,
                  entries: Mapping[str, Mapping[str, Any]], connection: Mapping[str, Any] | None,
-                 end: dt.datetime) -> dict[str, str]:
+                 end: dt.datetime, rmf_format: str) -> dict[str, str]:
     """The rest of the folder, in the manifest's order: the driver's logs, the CPU
     Activity reports, CICS statistics and IMS PA extracts."""
     scenario, files = plan.scenario, {}
@@ -294,9 +306,14 @@ def _other_files(plan: _Plan, out: Path, written: _Written,
     if log is not None:  # one line per request (paper 000's driver: rate and bytes)
         files.update(sidefiles.write_jtl(out, log, written.counted))
     for system, rows in written.cpu_rows.items():
-        name = f"rmfcpu-{system}.txt"
-        (out / name).write_text(write_cpu_report(rows))
-        files[name] = f"RMF CPU Activity report of {system}, as text (ASA)"
+        if rmf_format != "xml":
+            name = f"rmfcpu-{system}.txt"
+            (out / name).write_text(write_cpu_report(rows))
+            files[name] = f"RMF CPU Activity report of {system}, as text (ASA)"
+        if rmf_format != "text":
+            name = f"rmfcpu-{system}.xml"
+            (out / name).write_text(write_cpu_xml(rows))
+            files[name] = f"RMF CPU Activity report of {system} as XML (XPRPTS)"
     if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
         files.update(sidefiles.write_cics(out, entries, connection, start=plan.start, end=end))
     if scenario.run is not None and scenario.run.response_from == "ims":

@@ -109,12 +109,14 @@ def series_scenario(scenario: Scenario) -> Scenario:
 
 
 def simulate_series(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = False,
-                    variant: str = "rdw", layout: str | None = None) -> Path:
+                    variant: str = "rdw", layout: str | None = None,
+                    rmf_format: str = "text") -> Path:
     """Write the series run folder: interval i is load level i; returns the manifest."""
     table = scaling(scenario)
     written = series_scenario(scenario)
     seconds = written.rmf.interval_seconds if written.rmf else 0.0
     path = simulate(written, out, seed=seed, exact=exact, variant=variant, layout=layout,
+                    rmf_format=rmf_format,
                     levels=lambda target: level_targets(scenario, target, seconds))
     manifest = json.loads(path.read_text())
     manifest["series"] = {

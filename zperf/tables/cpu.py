@@ -8,8 +8,9 @@ MVS BUSY percentages of the report's TOTAL/AVERAGE lines.  These are the
 turn busy percentages into CPU seconds per transaction.
 
 ``cpu_lpar`` is the PR/SM view: every partition on the CEC (each system writes
-them all) by processor type, as the Partition Data Report shows it.  Only
-binary SMF fills it.
+them all) by processor type, as the Partition Data Report shows it.  Binary
+SMF and the Postprocessor's XML report fill it (the printed listing is not
+read for it).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ CPU = TableSchema(
     "RMF CPU activity: one row per system and interval (SMF 70.1, RMF CPU Activity report)",
     (
         Column("source", STR, "Input file the row came from ('-' for standard input)"),
-        Column("source_format", STR, "'smf70.1' (binary SMF) or 'rmf-cpu' (RMF listing)"),
+        Column("source_format", STR, "'smf70.1' (binary SMF), 'rmf-cpu' (RMF listing) or "
+               "'rmf-xml' (RMF Postprocessor XML)"),
         Column("sysplex", STR, "Sysplex name (SMF70XNM; not printed in the report)"),
         Column("system", STR, "SYSTEM ID: SMF system identifier (SMF70SID)"),
         Column("zos_release", STR, "z/OS release as RMF prints it, e.g. 'V2R4'"),
@@ -79,10 +81,10 @@ CPU = TableSchema(
 CPU_LPAR = TableSchema(
     "cpu_lpar",
     "PR/SM partition data: one row per reporting system, interval, partition and "
-    "processor type (SMF 70.1)",
+    "processor type (SMF 70.1, RMF Postprocessor XML Partition Data Report)",
     (
         Column("source", STR, "Input file the row came from"),
-        Column("source_format", STR, "'smf70.1'"),
+        Column("source_format", STR, "'smf70.1' or 'rmf-xml'"),
         Column("sysplex", STR, "Sysplex of the system that wrote the record"),
         Column("system", STR, "SMF system identifier of the system that wrote the record"),
         Column("interval_start", TS, "Start of the RMF interval, local time"),
@@ -118,5 +120,13 @@ CPU_LPAR = TableSchema(
                "dispatch / (interval x physical processors), %"),
         Column("physical_total_pct", F64, "PHYSICAL PROCESSORS TOTAL: total dispatch / "
                "(interval x physical processors), %"),
+        Column("partition_status", STR, "Report only: partition status as RMF prints it "
+               "('Active', 'Deactivated')"),
+        Column("msu_actual", I64, "Report only: MSU ACT, the partition's CPU consumption, "
+               "MSU/h"),
+        Column("capping_defined", STR, "Report only: CAPPING DEF flags as printed "
+               "(e.g. 'N Y N')"),
+        Column("capping_wlm_pct", F64, "Report only: CAPPING WLM%, share of the interval "
+               "WLM capped the partition, %"),
     ),
 )

@@ -23,7 +23,8 @@ WORKLOAD = TableSchema(
     "RMF workload activity: one row per sysplex, system, interval, class and period",
     (
         Column("source", STR, "Input file the row came from ('-' for standard input)"),
-        Column("source_format", STR, "'smf72.3' (binary SMF) or 'rmf-wlmgl' (RMF listing)"),
+        Column("source_format", STR, "'smf72.3' (binary SMF), 'rmf-wlmgl' (RMF listing) or "
+               "'rmf-xml' (RMF Postprocessor XML)"),
         _KEY[0],
         _KEY[1],
         Column("zos_release", STR, "z/OS release as RMF prints it, e.g. 'V2R4'"),

@@ -112,7 +112,7 @@ def describe(text: str, new_page: bool) -> LineInfo | None:
     if "GOAL" in text:
         match = GOAL.search(text)
         if match:
-            goal = _goal_values(match)
+            goal = goal_values(match)
     distribution = "RESPONSE TIME DISTRIBUTION" in text
     rule = squeezed.startswith("----------") and squeezed.strip("-").endswith(SECTIONS)
     may_head = bool(MAY_HEAD.search(text))
@@ -141,8 +141,8 @@ def describe(text: str, new_page: bool) -> LineInfo | None:
         micro="FFFFFF" in text, stop=any(s in text for s in STOP_BLOCK))
 
 
-def _goal_values(goal: re.Match[str]) -> tuple[tuple[str, Any], ...]:
-    """The goal columns a GOAL line sets."""
+def goal_values(goal: re.Match[str]) -> tuple[tuple[str, Any], ...]:
+    """The goal columns a GOAL line sets (the XML reader reads its Goal value by it too)."""
     velocity, response, percentile, discretionary, _system = goal.groups()
     if velocity:
         return (("goal_type", "velocity"), ("goal_velocity_pct", float(velocity)))

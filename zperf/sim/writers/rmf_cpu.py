@@ -43,7 +43,7 @@ LAYOUTS: dict[str, list[_Heading]] = {
 _PRINTED = dict(PROCESSOR_TYPES)
 
 
-def _num(value: float | None) -> str:
+def percent_text(value: float | None) -> str:
     return "-----" if value is None else f"{value:.2f}"
 
 
@@ -119,11 +119,12 @@ def _cpu_page(row: Mapping[str, Any], layout: str) -> list[str]:
         for _ in range(n):
             lines.append(_line({
                 "num": f"{number:X}", "type": printed, "online": f"{online:.2f}",
-                "lpar": _num(lpar), "mvs": _num(mvs),
+                "lpar": percent_text(lpar), "mvs": percent_text(mvs),
                 "parked": "0.00" if mvs is not None else "100.00",
                 "prod": "------", "util": "------", "share": "100.0 HIGH", **io}, cells))
             number += 1
-        lines.append(_line({"num": "TOTAL/AVERAGE", "lpar": _num(lpar), "mvs": _num(mvs),
+        lines.append(_line({"num": "TOTAL/AVERAGE", "lpar": percent_text(lpar),
+                            "mvs": percent_text(mvs),
                             "prod": "------", "util": "------", "share": f"{100.0 * n:.1f}",
                             **io}, {k: v for k, v in cells.items()
                                     if k not in ("type", "online")}))

@@ -203,7 +203,7 @@ def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True,
     return "".join((code if asa else "") + text + "\n" for code, text in out)
 
 
-def _full_time(ms: float) -> str:
+def full_time(ms: float) -> str:
     """HHH.MM.SS.TTT with every part printed, as goals are."""
     total = round(ms)
     hours, rest = divmod(total, 3_600_000)
@@ -211,21 +211,26 @@ def _full_time(ms: float) -> str:
     return f"{hours:03d}.{minutes:02d}.{rest // 1000:02d}.{rest % 1000:03d}"
 
 
-def _goal(row: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The GOAL line of a service class period and its goal-versus-actual lines."""
+def goal_text(row: Mapping[str, Any]) -> str:
+    """The GOAL line of a service class period, as printed ('GOAL: ...')."""
     kind = row["goal_type"]
     if kind == "velocity":
         v = row["goal_velocity_pct"]
         goal = f"GOAL: EXECUTION VELOCITY {v:.1f}%     VELOCITY MIGRATION:   I/O MGMT  " \
                f"{v:.1f}%     INIT MGMT  {v:.1f}%"
     elif kind == "percentile_response":
-        goal = f"GOAL: RESPONSE TIME {_full_time(row['goal_response_ms'])} FOR " \
+        goal = f"GOAL: RESPONSE TIME {full_time(row['goal_response_ms'])} FOR " \
                f"{row['goal_percentile']:3d}%"
     elif kind == "average_response":
-        goal = f"GOAL: RESPONSE TIME {_full_time(row['goal_response_ms'])} AVG"
+        goal = f"GOAL: RESPONSE TIME {full_time(row['goal_response_ms'])} AVG"
     else:
         goal = f"GOAL: {'DISCRETIONARY' if kind == 'discretionary' else 'SYSTEM'}"
-    return [("0", goal),
+    return goal
+
+
+def _goal(row: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """The GOAL line of a service class period and its goal-versus-actual lines."""
+    return [("0", goal_text(row)),
             ("0", "              RESPONSE TIME  EX    PERF   AVG    --EXEC USING%--  "
                   "-------------- EXEC DELAYS % -----------"),
             (" ", " SYSTEM        ACTUAL%        VEL%  INDX  ADRSP   CPU  AAP  IIP I/O TOT  "
@@ -249,7 +254,7 @@ def _distribution(buckets: Sequence[tuple[float | None, int]]) -> list[tuple[str
         op = ">" if limit is None else "<" if number == 0 else "<="
         shown = previous if limit is None else limit
         previous = shown
-        out.append((" ", f" {op:<2} {_full_time(shown)[1:]} {cumulative:10d} {count:17d} "
+        out.append((" ", f" {op:<2} {full_time(shown)[1:]} {cumulative:10d} {count:17d} "
                          f"{100 * cumulative / total:10.1f} {100 * count / total:12.1f}    "
                          + ">" * round(50 * count / total)))
     return out

@@ -1,0 +1,176 @@
+"""RMF Postprocessor reports in XML (DD XPRPTS, XPXSRPTS; the Distributed Data Server's
+``/gpm/rmfpp.xml``) into the tables the listings fill.
+
+Every ``postprocessor`` element (one report of one interval) is a record of
+the tally: a CPU Activity report (metric CPU) fills ``cpu`` and ``cpu_lpar``
+(:mod:`~zperf.formats.rmf.xml_cpu`), a Workload Activity report (metric
+WLMGL) ``workload`` and ``distribution``
+(:mod:`~zperf.formats.rmf.xml_wlmgl`), every other report is counted as
+other.  The document is checked and cut into its reports by
+:mod:`~zperf.formats.rmf.xml_scan` (entity declarations and external
+entities refused, one report's tree in memory at a time); the printed
+values of the tables are gathered as texts and converted column-wise at the
+end (:mod:`~zperf.formats.rmf.xml_cells`), where a value that does not
+convert makes its report a problem.  Elements and headings zperf does not
+know are warnings, each once with the number of reports that had it.
+``source_format`` is 'rmf-xml'.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from zperf.formats.kinds import TextKind
+from zperf.formats.rmf import xml_fields as fields
+from zperf.formats.rmf.xml_cells import RECORD, convert
+from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
+from zperf.formats.rmf.xml_parts import BadReportError, Unknown, header
+from zperf.formats.rmf.xml_scan import Report, reports
+from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
+from zperf.formats.tally import OnError, Tally
+from zperf.tables import DISTRIBUTION, WORKLOAD
+from zperf.tables.cpu import CPU, CPU_LPAR
+
+KIND = "rmf-xml"
+#: A ddsml document (the DDS's and the Postprocessor's), or a bare report.
+_SNIFF = re.compile(r"<ddsml[\s/>]|<postprocessor>\s*<metric\b")
+#: Each table, its schema, and the columns converted column-wise.
+_TABLES = {"cpu": (CPU, {}), "cpu_lpar": (CPU_LPAR, LPAR_KINDS),
+           "workload": (WORKLOAD, WORKLOAD_KINDS),
+           "distribution": (DISTRIBUTION, DISTRIBUTION_KINDS)}
+
+
+@dataclass
+class _Read:
+    """What the reports gave so far: rows by table, the reports they came from."""
+
+    rows: dict[str, list[dict[str, Any]]] = field(
+        default_factory=lambda: {name: [] for name in _TABLES})
+    pending: dict[int, tuple[Report, str]] = field(default_factory=dict)  # record -> label
+    intervals: set[tuple[str, Any]] = field(default_factory=set)
+    repeats: int = 0
+    others: Counter[str] = field(default_factory=Counter)
+
+    def add(self, table: str, rows: list[dict[str, Any]], record: int) -> None:
+        self.rows[table] += [{**row, RECORD: record} for row in rows]
+
+
+def read_rmf_xml(data: bytes, file: str,
+                 on_error: OnError = "raise") -> tuple[dict[str, pl.DataFrame], Tally]:
+    """Read an RMF XML document into the cpu, cpu_lpar, workload and distribution tables."""
+    tally = Tally(file, on_error)
+    unknown = Unknown()
+    found = _Read()
+    for report in reports(data, file, on_error, tally.warnings):
+        unknown.next_report()
+        _report(report, data, file, tally, unknown, found)
+    tables = _tables(found, data, tally)
+    tally.problems.sort(key=lambda p: -1 if p.offset is None else p.offset)
+    if not tally.read:
+        tally.warnings.append("no postprocessor element: not an RMF Postprocessor XML document "
+                              "(a Monitor III one?)")
+    if found.repeats:
+        tally.warnings.append(f"{found.repeats} repeated CPU Activity reports (same system and "
+                              "interval) dropped")
+    if found.others:
+        tally.warnings.append("other reports counted and not read: " + ", ".join(
+            f"{metric} ({n})" for metric, n in sorted(found.others.items())))
+    tally.warnings += unknown.warnings()
+    return tables, tally
+
+
+def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unknown,
+            found: _Read) -> None:
+    """One report: its rows (values still printed texts), or a problem."""
+    tally.hand_on(1)
+    element = report.element
+    if element is None:
+        damage = report.damage
+        assert damage is not None
+        tally.problem(f"report {report.record}: {damage.what}", record=report.record,
+                      line=damage.line, offset=damage.offset,
+                      raw=data[report.offset:report.end], handed_on=True)
+        return
+    label = f"report {report.record}"
+    metric = element.find("metric")
+    if metric is not None and metric.get("id") not in (fields.CPU_METRIC, fields.WLMGL_METRIC,
+                                                       None, ""):
+        found.others[str(metric.get("id"))] += 1  # passed over, header and all
+        tally.settle(other=1)
+        return
+    try:
+        unknown.children(element, "a report")
+        head = header(element, unknown)
+        label = f"report {report.record} ({head.label()})"
+        unknown.messages(element, f"{head.metric} reports")
+        if head.metric == fields.CPU_METRIC:
+            row, lpars = read_cpu(element, head, file, unknown)
+            interval = (row["system"], row["interval_start"])
+            if interval in found.intervals:
+                found.repeats += 1
+            else:
+                found.intervals.add(interval)
+                found.add("cpu", [row], report.record)
+                found.add("cpu_lpar", lpars, report.record)
+        else:
+            work, buckets = read_wlmgl(element, head, file, unknown)
+            found.add("workload", work, report.record)
+            found.add("distribution", buckets, report.record)
+    except BadReportError as bad:
+        tally.problem(f"{label}: {bad}", record=report.record, line=report.line,
+                      offset=report.offset, raw=data[report.offset:report.end],
+                      handed_on=True)
+        return
+    report.element = None  # the tree is done with: one report's tree at a time
+    found.pending[report.record] = (report, label)
+
+
+def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
+    """Every table with its printed values converted; a report with a value that does
+    not convert is a problem, and its rows are dropped from every table."""
+    converted: dict[str, pl.DataFrame] = {}
+    bad: dict[int, str] = {}
+    for name, (_, kinds) in _TABLES.items():
+        frame, wrong = convert(found.rows[name], kinds)
+        converted[name] = frame
+        for record, column, text in wrong.iter_rows():
+            bad.setdefault(record, f"{text!r} under {fields.PRINTED.get(column, column)!r} is "
+                                   f"not {_WHAT.get(kinds[column], 'a value')}")
+    for record in sorted(bad):
+        report, label = found.pending[record]
+        tally.problem(f"{label}: {bad[record]}", record=record, line=report.line,
+                      offset=report.offset, raw=data[report.offset:report.end],
+                      handed_on=True)
+    tally.settle(parsed=len(found.pending) - len(bad))
+    out = {}
+    for name, (schema, _) in _TABLES.items():
+        frame = converted[name]
+        if frame.height == 0:
+            out[name] = schema.empty()
+            continue
+        if bad:
+            frame = frame.filter(~pl.col(RECORD).is_in(list(bad)))
+        out[name] = schema.conform(frame)
+    return out
+
+
+_WHAT = {fields.NUMBER: "a number", fields.INT: "a number", fields.SECONDS: "a time",
+         fields.TIME_MS: "a time", fields.BUCKET: "a bucket limit ('<', '<=' or '>' and a "
+                                                  "time)"}
+
+
+def sniff(text: str) -> bool:
+    """A ``<ddsml`` root (or a bare ``postprocessor`` report) in the first part of the file."""
+    return _SNIFF.search(text) is not None
+
+
+RMF_XML = TextKind(
+    KIND, "RMF Postprocessor reports as XML (XPRPTS, XPXSRPTS, or the Distributed Data "
+          "Server's /gpm/rmfpp.xml): CPU Activity with its Partition Data Report, Workload "
+          "Activity (WLMGL); other reports counted",
+    ("cpu", "cpu_lpar", "workload", "distribution"), sniff, read_rmf_xml)

@@ -1,0 +1,200 @@
+"""The CPU Activity report in XML (metric CPU) into a cpu row and cpu_lpar rows.
+
+The processor table gives the cpu row's per-type columns by the listing
+reader's own rule (:func:`~zperf.formats.rmf.cpu_table.per_type`): RMF's
+TOTAL/AVERAGE row (``row@type="SUM"``) where it has one, else the online
+weighted averages of the processor rows; a row without a CPU number is the
+second thread of the core above it (MT).  The Partition Data Report segment
+adds the partition's name and image capacity to the row, and gives one
+cpu_lpar row per partition and processor type as printed: the TOTAL rows are
+sums and are left out, ``*PHYSICAL*`` (PR/SM's own time) is named PHYSICAL as
+SMF 70.1 names it, a weight ``DED`` is a dedicated partition.  Deactivated
+partitions (no processor type) are kept with their status.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from zperf.formats.rmf import cpu_fields
+from zperf.formats.rmf import xml_fields as fields
+from zperf.formats.rmf.cpu_table import Processor, per_type
+from zperf.formats.rmf.values import interval_seconds
+from zperf.formats.rmf.xml_parts import (
+    BadReportError,
+    Header,
+    Table,
+    Unknown,
+    cell,
+    columns,
+    table,
+    variables,
+)
+from zperf.tables.cpu import PROCESSOR_TYPES
+
+SOURCE_FORMAT = "rmf-xml"
+Row = dict[str, Any]
+
+
+def read_cpu(report: ET.Element, head: Header, source: str,
+             unknown: Unknown) -> tuple[Row, list[Row]]:
+    """The cpu row and the cpu_lpar rows of one CPU Activity report."""
+    start = dt.datetime.strptime(f"{head.date} {head.time}", "%m/%d/%Y %H.%M.%S")
+    row: Row = {"source": source, "source_format": SOURCE_FORMAT, "system": head.name,
+                "zos_release": head.release, "interval_start": start,
+                "interval_seconds": interval_seconds(head.interval),
+                "cycle_seconds": head.cycle_seconds}
+    processors: list[Processor] = []
+    totals: dict[str, dict[str, float | None]] = {}
+    partitions: list[Row] = []
+    seen = False
+    for segment in report.iterfind("segment"):
+        printed = " ".join((segment.findtext("name") or "").split())
+        name = fields.key(printed)
+        unknown.children(segment, f"segment {printed!r} of the CPU report")
+        if name == fields.CPU_SEGMENT:
+            seen = True
+            _cpu_segment(segment, row, processors, totals, unknown)
+        elif name == fields.PARTITION_SEGMENT:
+            partitions = _partition_segment(segment, row, unknown)
+        elif name not in fields.CPU_OTHER_SEGMENTS:
+            unknown.note(f"segment {printed!r} of the CPU report")
+    if not seen:
+        raise BadReportError("no CPU Activity segment")
+    if not processors and not totals:
+        raise BadReportError("no processor rows in the CPU Activity segment")
+    for prefix, _ in PROCESSOR_TYPES:
+        row.update(per_type(prefix, [p for p in processors if p.prefix == prefix],
+                            totals.get(prefix)))
+    base = {k: row[k] for k in ("source", "source_format", "system", "interval_start",
+                                "interval_seconds")}
+    own = row.get("lpar_name")
+    lpars = [{**base, "cpc_sequence_code": row.get("cpc_sequence_code"), **p,
+              "own_partition": None if own is None else p["partition_name"] == own}
+             for p in partitions]
+    return row, lpars
+
+
+def _converted(kind: str, text: str | None, where: str) -> Any:
+    try:
+        return fields.value_of(kind, text)
+    except ValueError as bad:
+        raise BadReportError(f"{where}: {bad}") from None
+
+
+def _read_vars(part: ET.Element, known: fields.Fields, row: Row, where: str,
+               unknown: Unknown) -> None:
+    for name, value in variables(part):
+        target = known.get(fields.key(name))
+        if target is None:
+            unknown.note(f"var {name!r} in {where}")
+        elif target[0]:
+            row[target[0]] = _converted(target[1], value, f"{name} in {where}")
+
+
+def _cpu_segment(segment: ET.Element, row: Row, processors: list[Processor],
+                 totals: dict[str, dict[str, float | None]], unknown: Unknown) -> None:
+    where = "the CPU Activity segment"
+    for part in segment.iterfind("part"):
+        unknown.children(part, where)
+        if fields.key(part.findtext("name")) in fields.CPU_OTHER_PARTS:
+            continue
+        _read_vars(part, fields.CPU_VARS, row, where, unknown)
+        for element in part.iterfind("table"):
+            found = table(element)
+            if found.first != fields.PROCESSOR_TABLE:
+                unknown.note(f"table {', '.join(found.headings)!r} in {where}")
+                continue
+            _processor_rows(found, processors, totals, unknown)
+
+
+def _processor_rows(found: Table, processors: list[Processor],
+                    totals: dict[str, dict[str, float | None]], unknown: Unknown) -> None:
+    """The processor rows and TOTAL/AVERAGE rows (see the module doc)."""
+    kept = columns(found, fields.PROCESSOR_COLUMNS, "the processor table", unknown)
+    prefix: str | None = None
+    for refno, (summary, cells) in enumerate(found.rows, start=1):
+        values = {column: _converted(kind, cell(cells, index),
+                                     f"row {refno} of the processor table")
+                  for index, column, kind in kept}
+        printed_type = values.pop("type", None)
+        number = values.pop("number", None)
+        if printed_type is not None:
+            prefix = cpu_fields.TYPES.get(printed_type.upper())
+        if summary or (number or "").upper() in ("TOTAL/AVERAGE", "TOTAL", "AVERAGE"):
+            if prefix is not None:
+                totals.setdefault(prefix, {"lpar": values.get("lpar"), "mvs": values.get("mvs")})
+            continue
+        processors.append(Processor(prefix, number is not None, values))
+
+
+def _partition_segment(segment: ET.Element, row: Row, unknown: Unknown) -> list[Row]:
+    """The partition's name and capacity (into ``row``) and the partition rows."""
+    where = "the Partition Data Report"
+    physical: dict[str, int | None] = {}
+    partitions: list[Row] = []
+    for part in segment.iterfind("part"):
+        unknown.children(part, where)
+        _read_vars(part, fields.PARTITION_VARS, row, where, unknown)
+        part_name = fields.key(part.findtext("name"))
+        for element in part.iterfind("table"):
+            found = table(element)
+            if part_name == fields.PHYSICAL_PART:
+                physical.update(_physical(found, unknown))
+            elif found.first == fields.PARTITION_TABLE:
+                partitions += _partition_rows(found, unknown)
+            else:
+                unknown.note(f"table {', '.join(found.headings)!r} in {where}")
+    for partition in partitions:
+        partition["physical_processors"] = physical.get(str(partition.get("processor_type")))
+    return partitions
+
+
+def _physical(found: Table, unknown: Unknown) -> dict[str, int | None]:
+    """Processor type -> physical processors, from 'General purpose processor (CP)' rows."""
+    kept = columns(found, fields.PHYSICAL_COLUMNS, "the physical processors table", unknown)
+    out: dict[str, int | None] = {}
+    for refno, (summary, cells) in enumerate(found.rows, start=1):
+        values = {column: _converted(kind, cell(cells, index),
+                                     f"row {refno} of the physical processors table")
+                  for index, column, kind in kept}
+        name = fields.PHYSICAL_TYPE.search(values.get("processor_type") or "")
+        if summary or name is None:
+            continue
+        printed = name.group(1).upper()
+        out[fields.PHYSICAL_NAMES.get(printed, printed)] = values.get("physical_processors")
+    return out
+
+
+def _partition_rows(found: Table, unknown: Unknown) -> list[Row]:
+    """The partition rows with their names, types and weights read, and the other
+    printed values as texts (converted column-wise later: LPAR_KINDS)."""
+    kept = columns(found, fields.PARTITION_COLUMNS, "the Partition Data table", unknown)
+    width = max((index for index, _, _ in kept), default=-1) + 1
+    texts = [column for _, column, kind in kept if kind in (fields.TEXT, fields.WEIGHT)]
+    out = []
+    for refno, (summary, cells) in enumerate(found.rows, start=1):
+        if summary:
+            continue
+        cells += [None] * (width - len(cells))
+        values: Row = {column: cells[index] for index, column, _ in kept}
+        for column in texts:
+            values[column] = fields.text_of(values[column])
+        name = values.get("partition_name")
+        if name is None:
+            raise BadReportError(f"row {refno} of the Partition Data table has no partition "
+                                 "name")
+        values["partition_name"] = fields.PHYSICAL_ROW.get(name, name)
+        weight = values.pop("weight", None)  # (a text: DED, or a number converted later)
+        dedicated = None if weight is None else weight.upper() == "DED"
+        values["dedicated"] = dedicated
+        values["weight"] = None if dedicated else weight
+        out.append(values)
+    return out
+
+#: The cpu_lpar columns converted column-wise, and how.
+LPAR_KINDS = {column: fields.INT if kind == fields.WEIGHT else kind
+              for column, kind in fields.PARTITION_COLUMNS.values()
+              if column and kind != fields.TEXT}

@@ -1,0 +1,157 @@
+"""The pieces every RMF XML report has: its header, var-lists, tables, and what zperf
+does not know in it.
+
+A report's header (``resource``, ``version``, ``time-data``) is converted to
+the listing's printed forms (date mm/dd/yyyy, time hh.mm.ss, interval
+mm.ss.ttt), so that the listing readers' own conversions give the values.
+:class:`Unknown` gathers the elements and headings zperf does not know, to
+be reported once each with how many reports had them.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from zperf.formats.rmf import xml_fields as fields
+
+
+class BadReportError(Exception):
+    """A report that cannot be read (it is skipped, or stops the run)."""
+
+
+@dataclass(frozen=True)
+class Header:
+    """What the head of a report says: the resource, release and interval."""
+
+    metric: str
+    name: str  # resname: the system (single-system reports) or the sysplex
+    restype: str
+    release: str | None
+    date: str  # mm/dd/yyyy
+    time: str  # hh.mm.ss
+    interval: str  # mm.ss.ttt (or hh.mm.ss)
+    cycle_seconds: float | None
+
+    def label(self) -> str:
+        """'CPU report of RPRT at 04/12/2022 00.00.00' for messages."""
+        return f"{self.metric} report of {self.name} at {self.date} {self.time}"
+
+
+def header(report: ET.Element, unknown: Unknown) -> Header:
+    """The report's header; BadReportError when a part zperf needs is missing or odd."""
+    metric = report.find("metric")
+    if metric is None or not metric.get("id"):
+        raise BadReportError("no metric id (which report is it?)")
+    name = (report.findtext("resource/resname") or "").strip()
+    if not name:
+        raise BadReportError(f"{metric.get('id')} report without resource/resname")
+    start = report.find("time-data/display-start")
+    try:
+        date, time = fields.display_time(start.text if start is not None else None,
+                                         start.get("locale") if start is not None else None)
+        interval = fields.report_interval(report.findtext("time-data/report-interval"))
+    except ValueError as bad:
+        raise BadReportError(str(bad)) from None
+    release = fields.RELEASE.search(report.findtext("version/smf-data") or "")
+    return Header(str(metric.get("id")), name,
+                  (report.findtext("resource/restype") or "").strip().upper(),
+                  release.group(1) if release else None, date, time, interval,
+                  _cycle(report.find("time-data/cycle"), unknown))
+
+
+def _cycle(cycle: ET.Element | None, unknown: Unknown) -> float | None:
+    if cycle is None or not (cycle.text or "").strip():
+        return None
+    unit = fields.key(cycle.get("unit") or "milliseconds")
+    if unit not in fields.CYCLE_UNITS:
+        unknown.note(f"cycle unit {unit!r} (cycle_seconds left empty)")
+        return None
+    try:
+        return float(cycle.text or "") * fields.CYCLE_UNITS[unit]
+    except ValueError:
+        raise BadReportError(f"cycle {cycle.text!r} is not a number") from None
+
+
+def variables(part: ET.Element) -> Iterator[tuple[str, str | None]]:
+    """(name, value) of each var of the part's var-lists."""
+    for var in part.iterfind("var-list/var"):
+        yield var.findtext("name") or "", var.findtext("value")
+
+
+@dataclass
+class Table:
+    """A table's headings (as printed) and rows: (summary row?, cells)."""
+
+    headings: list[str]
+    rows: list[tuple[bool, list[str | None]]]
+
+    @property
+    def first(self) -> str:
+        return fields.key(self.headings[0]) if self.headings else ""
+
+
+def table(element: ET.Element) -> Table:
+    headings = [col.text or "" for col in element.iterfind("column-headers/col")]
+    rows = [(row.get("type", "").upper() == "SUM", [col.text for col in row])
+            for row in element if row.tag == "row"]
+    return Table(headings, rows)
+
+
+def columns(found: Table, known: fields.Fields, where: str,
+            unknown: Unknown) -> list[tuple[int, str, str]]:
+    """(cell index, column, conversion) of the table's headings zperf keeps; the
+    headings it does not know are noted."""
+    out = []
+    for index, heading in enumerate(found.headings):
+        target = known.get(fields.key(heading))
+        if target is None:
+            unknown.note(f"column {heading!r} in {where}")
+        elif target[0]:
+            out.append((index, *target))
+    return out
+
+
+def cell(cells: list[str | None], index: int) -> str | None:
+    return cells[index] if index < len(cells) else None
+
+
+class Unknown:
+    """Elements and headings zperf does not know, with how many reports had them."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self._this_report: set[str] = set()
+
+    def note(self, what: str) -> None:
+        if what not in self._this_report:
+            self._this_report.add(what)
+            self.counts[what] += 1
+
+    def next_report(self) -> None:
+        self._this_report = set()
+
+    def children(self, element: ET.Element, where: str) -> None:
+        """Note the children of ``element`` that zperf does not know."""
+        known = fields.KNOWN_CHILDREN.get(element.tag, frozenset())
+        for child in element:
+            if child.tag not in known:
+                self.note(f"element <{child.tag}> in {where}")
+
+    def messages(self, element: ET.Element, label: str) -> None:
+        """RMF's own messages in a report (its data may be incomplete): each one noted."""
+        for message in element.iter("message"):
+            text = " ".join("".join(message.itertext()).split())
+            self.note(f"RMF message in the {label}: {text or '(empty)'}")
+
+    def warnings(self) -> list[str]:
+        out = []
+        for what, count in self.counts.items():
+            if what.startswith("RMF message"):
+                out.append(f"{what} ({count} report{'s' if count > 1 else ''})")
+            else:
+                out.append(f"{what}: not known to zperf, not read ({count} report"
+                           f"{'s' if count > 1 else ''})")
+        return out
