@@ -69,6 +69,10 @@ def _records(frame: pl.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
+def _data(alt: Any, frame: pl.DataFrame) -> Any:
+    return alt.Data(values=_records(frame))
+
+
 def _alt() -> Any:
     import altair as alt
 
@@ -95,7 +99,7 @@ def _colour(alt: Any, name: str, title: str, domain: Sequence[str] | None = None
 
 def _lines(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
     """One line per series over x (time or a category), with points when few."""
-    base = alt.Chart(data).mark_line(point=opts.get("points", False), strokeWidth=1.5)
+    base = alt.Chart(_data(alt, data)).mark_line(point=opts.get("points", False), strokeWidth=1.5)
     enc = {"x": _x(alt, opts), "y": alt.Y(f"{opts['y']}:Q", title=opts.get("y_title", ""),
                                           scale=alt.Scale(zero=opts.get("zero", True)))}
     if opts.get("series"):
@@ -122,8 +126,8 @@ def _stacked_area(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
            "color": _colour(alt, opts["series"], opts.get("series_title", ""),
                             opts.get("domain"), opts.get("colours")),
            "order": alt.Order(f"{opts['series']}:N")}
-    mark = (alt.Chart(data).mark_bar() if opts.get("bars")
-            else alt.Chart(data).mark_area(interpolate="step-after", line=False))
+    mark = (alt.Chart(_data(alt, data)).mark_bar() if opts.get("bars")
+            else alt.Chart(_data(alt, data)).mark_area(interpolate="step-after", line=False))
     return mark.encode(**enc).properties(width=WIDTH, height=opts.get("height", HEIGHT))
 
 
@@ -135,7 +139,7 @@ def _stacked_bars(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
     rows = data.with_columns(pl.col(part).replace_strict(order, default=99).alias("_order")) \
         if domain else data.with_columns(pl.lit(0).alias("_order"))
     heights = max(1, rows[category].n_unique())
-    return alt.Chart(alt.Data(values=_records(rows))).mark_bar().encode(
+    return alt.Chart(_data(alt, rows)).mark_bar().encode(
         y=alt.Y(f"{category}:N", title=opts.get("category_title", ""), sort=None,
                 axis=alt.Axis(labelLimit=200)),
         x=alt.X(f"{value}:Q", title=opts.get("value_title", ""), stack="zero"),
@@ -154,8 +158,8 @@ def _grouped_bars(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
            "y": alt.Y(f"{value}:Q", title=opts.get("value_title", "")),
            "color": _colour(alt, group, opts.get("group_title", ""), groups,
                             PALETTE[: len(groups)] if groups else None)}
-    bars = alt.Chart(data).mark_bar().encode(**enc)
-    labels = alt.Chart(data).mark_text(dy=-4, fontSize=9, baseline="bottom").encode(
+    bars = alt.Chart(_data(alt, data)).mark_bar().encode(**enc)
+    labels = alt.Chart(_data(alt, data)).mark_text(dy=-4, fontSize=9, baseline="bottom").encode(
         x=enc["x"], xOffset=enc["xOffset"], y=enc["y"], text=alt.Text(f"{opts['label']}:N"))
     return (bars + labels).properties(width=WIDTH, height=opts.get("height", HEIGHT))
 
@@ -167,16 +171,16 @@ def _scaling(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
     y = alt.Y(f"{opts['y']}:Q", title=opts.get("y_title", ""),
               scale=alt.Scale(zero=opts.get("zero", True)))
     detail = opts.get("series", "series")
-    line = alt.Chart(data).mark_line(color="#999", strokeWidth=1).encode(
+    line = alt.Chart(_data(alt, data)).mark_line(color="#999", strokeWidth=1).encode(
         x=x, y=y, detail=f"{detail}:N", order=f"{opts['x']}:Q")
-    points = alt.Chart(data).mark_point(filled=True, size=70).encode(
+    points = alt.Chart(_data(alt, data)).mark_point(filled=True, size=70).encode(
         x=x, y=y,
         shape=alt.Shape("status:N", title="", scale=alt.Scale(
             domain=list(STATUS_SHAPES), range=list(STATUS_SHAPES.values())),
             legend=alt.Legend(orient="bottom")),
         color=alt.Color("status:N", title="", scale=alt.Scale(
             domain=list(STATUS_COLOURS), range=list(STATUS_COLOURS.values()))))
-    labels = alt.Chart(data).mark_text(dx=6, dy=-7, fontSize=9, align="left").encode(
+    labels = alt.Chart(_data(alt, data)).mark_text(dx=6, dy=-7, fontSize=9, align="left").encode(
         x=x, y=y, text="label:N", color=alt.Color("status:N", legend=None, scale=alt.Scale(
             domain=list(STATUS_COLOURS), range=list(STATUS_COLOURS.values()))))
     return (line + points + labels).properties(width=WIDTH, height=opts.get("height", 240))
@@ -186,7 +190,7 @@ def _deviations(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
     """Reproduced against published, per figure: the relative difference in %."""
     notes = opts.get("domain")
     n = max(1, int(opts.get("rows", 1)))
-    return alt.Chart(data).mark_point(filled=True, size=40).encode(
+    return alt.Chart(_data(alt, data)).mark_point(filled=True, size=40).encode(
         x=alt.X(f"{opts['value']}:Q", title=opts.get("value_title", "")),
         y=alt.Y(f"{opts['category']}:N", title="", sort=None, axis=alt.Axis(labelLimit=260)),
         color=_colour(alt, opts["colour"], opts.get("colour_title", ""), notes or None,
@@ -202,8 +206,7 @@ _KINDS = {"lines": _lines, "panels": _panels, "stacked_area": _stacked_area,
 def spec(plot: Plot) -> dict[str, Any]:
     """The Vega-Lite spec of ``plot`` (altair builds and validates it)."""
     alt = _alt()
-    data = alt.Data(values=_records(plot.data))
-    chart = _KINDS[plot.kind](alt, data, plot.options)
+    chart = _KINDS[plot.kind](alt, plot.data, plot.options)
     chart = chart.configure(font="sans-serif", background="white").configure_view(
         stroke="#ccc").configure_axis(labelFontSize=10, titleFontSize=11)
     result: dict[str, Any] = chart.to_dict()

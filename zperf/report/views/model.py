@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+
+from zperf.report.charts import Plot
 
 
 @dataclass(frozen=True)
@@ -54,14 +55,15 @@ class Table:
         return self.marks[index] if index < len(self.marks) else ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Chart:
-    """A chart: the Vega-Lite spec (made by :mod:`zperf.report.charts`), and for the
-    text formats its title and a one-line summary of what it shows."""
+    """A chart: what to draw (a :class:`zperf.report.charts.Plot`, turned into
+    Vega-Lite and SVG only for HTML), and for the text formats its title and a
+    one-line summary of what it shows."""
 
     key: str
     title: str
-    spec: dict[str, Any]
+    plot: Plot
     summary: str = ""
     svg: str = ""  # filled by the HTML renderer
 
