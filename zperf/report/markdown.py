@@ -42,10 +42,7 @@ def table(headings: Sequence[str], rows: Sequence[Sequence[str]],
 
 
 def _table(shown: Table) -> list[str]:
-    rows = []
-    for index, row in enumerate(shown.rows):
-        mark = shown.mark(index)
-        rows.append([f"{row[0]} ({mark})" if mark else row[0], *row[1:]])
+    rows = [list(row) for row in shown.rows]
     lines = [f"**{escape(shown.title)}**", ""] if shown.title else []
     lines += table([c.label for c in shown.columns], rows, [c.numeric for c in shown.columns])
     if shown.note:

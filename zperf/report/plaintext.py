@@ -33,12 +33,8 @@ def _table(table: Table) -> list[str]:
     for column in table.columns:
         shown.add_column(column.label, justify="right" if column.numeric else "left",
                          overflow="fold")
-    for index, row in enumerate(table.rows):
-        mark = table.mark(index)
-        cells = list(row)
-        if mark and cells:
-            cells[0] = f"{cells[0]} [{mark}]"
-        shown.add_row(*cells)
+    for row in table.rows:
+        shown.add_row(*row)
     buffer = io.StringIO()
     Console(file=buffer, width=WIDTH, no_color=True, color_system=None, force_terminal=False,
             highlight=False, emoji=False, markup=False).print(shown)

@@ -43,7 +43,8 @@ class Column:
 
 @dataclass(frozen=True)
 class Table:
-    """Formatted cells, row by row; ``marks`` gives a row's CSS class (e.g. modeled)."""
+    """Formatted cells, row by row; ``marks`` gives a row's look in HTML (modeled,
+    differs...): a view that marks rows also says it in a column, for the text formats."""
 
     title: str
     columns: tuple[Column, ...]
