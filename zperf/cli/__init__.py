@@ -42,6 +42,7 @@ def _register() -> None:
     from zperf.cli.analyze import analyze_command, compare_command
     from zperf.cli.calc_commands import calc_command
     from zperf.cli.parse import parse
+    from zperf.cli.report import report_command
     from zperf.cli.simulate import simulate_command
 
     cli.add_command(parse)
@@ -49,6 +50,7 @@ def _register() -> None:
     cli.add_command(compare_command)
     cli.add_command(calc_command)
     cli.add_command(simulate_command)
+    cli.add_command(report_command)
 
 
 _register()

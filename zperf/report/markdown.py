@@ -15,15 +15,19 @@ from zperf.report.text import format_time
 from zperf.report.views.common import size_text
 from zperf.report.views.model import Report, Section, Table
 
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+!|~>-])")
+_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
+_LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+(?=[.)]))")
 
 
 def escape(text: str) -> str:
-    """``text`` as literal markdown: markup characters backslash-escaped, ``<``, ``>``
-    and ``&`` as entities (GitHub renders inline HTML), line breaks as spaces."""
+    """``text`` as literal markdown: the characters that make emphasis, code, links and
+    table cells backslash-escaped, ``<``, ``>`` and ``&`` as entities (GitHub renders
+    inline HTML), a heading, quote or list marker at the start escaped, line breaks
+    as spaces."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _SPECIAL.sub(r"\\\1", text.replace("&gt;", "\0"))
-    return text.replace("\0", "&gt;").replace("\r", " ").replace("\n", " ")
+    text = _SPECIAL.sub(r"\\\1", text).replace("\r", " ").replace("\n", " ")
+    return _LINE_START.sub(lambda m: m.group(1) + (
+        m.group(2) + "\\" if m.group(2)[0].isdigit() else "\\" + m.group(2)), text)
 
 
 def heading(level: int, text: str) -> str:
