@@ -154,7 +154,8 @@ def run_facts(work: pl.DataFrame, cpu: pl.DataFrame | None, seconds: pl.DataFram
             if "zos_release" in work.columns else None
         found = {} if releases is None else dict(releases.iter_rows())
         systems = tuple(SystemFacts(system=s, zos_release=found.get(s)) for s in names)
-    lengths = seconds["interval_seconds"].unique().to_list() if seconds.height else []
+    lengths = seconds["interval_seconds"].drop_nulls().unique().to_list() if seconds.height \
+        else []
     last = None
     if seconds.height:
         end = seconds.select(pl.col("interval_start")
