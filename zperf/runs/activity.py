@@ -248,7 +248,7 @@ def lpar_busy(activity: Activity, seconds: float) -> pl.DataFrame:
     return frame.group_by(_bucketed(seconds), "system").agg(
         window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
         window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
-    ).sort("bucket_start", "system")
+    ).with_columns(pl.selectors.float().fill_nan(None)).sort("bucket_start", "system")
 
 
 def system_summary(activity: Activity) -> pl.DataFrame:
@@ -269,7 +269,8 @@ def system_summary(activity: Activity) -> pl.DataFrame:
     appl = per_interval.group_by("system").agg(
         *(window_mean(pl.col(c), secs).alias(c) for c in APPL_COLUMNS))
     systems = pl.DataFrame({"system": activity.systems}, schema={"system": pl.String})
-    return systems.join(busy, on="system", how="left").join(appl, on="system", how="left")
+    return systems.join(busy, on="system", how="left").join(appl, on="system", how="left") \
+        .with_columns(pl.selectors.float().fill_nan(None))
 
 
 def cpu_by_workload(activity: Activity, seconds: float) -> pl.DataFrame:
