@@ -8,7 +8,7 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from zperf.report.charts import Plot, UnsafeSvg, check_svg, inline_svg, render_svgs, spec
+from zperf.report.charts import Plot, UnsafeSvgError, check_svg, inline_svg, render_svgs, spec
 
 SAFE = ('<svg xmlns="http://www.w3.org/2000/svg"><defs><clipPath id="clip1"><rect/></clipPath>'
         '</defs><g clip-path="url(#clip1)"><path d="M0,0h10v10z"/></g></svg>')
@@ -29,7 +29,7 @@ def test_ids_get_a_prefix_and_references_follow() -> None:
     '<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>',
 ])
 def test_unsafe_svg_is_refused(bad: str) -> None:
-    with pytest.raises(UnsafeSvg):
+    with pytest.raises(UnsafeSvgError):
         check_svg(bad)
 
 

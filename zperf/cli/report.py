@@ -69,8 +69,7 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
       zperf report activity smf/*.dump --top 15 -o day.html
       zperf report ims15-fast-path --exact -o reproduction.html
     """
-    from zperf.report.build import ReportRequest, format_for, make_report, sniff_kind, \
-        write_report
+    from zperf.report.build import ReportRequest, format_for, make_report, sniff_kind, write_report
 
     inputs = list(args)
     chosen = inputs.pop(0) if inputs and inputs[0] in (*_KINDS, "compare", "check") else None

@@ -237,7 +237,7 @@ def inline_svg(svg: str, prefix: str) -> str:
     return svg
 
 
-class UnsafeSvg(ValueError):
+class UnsafeSvgError(ValueError):
     """An SVG element or attribute that could run code or fetch something."""
 
 
@@ -247,16 +247,16 @@ def check_svg(svg: str) -> None:
     try:
         root = ET.fromstring(svg)
     except ET.ParseError as exc:
-        raise UnsafeSvg(f"chart SVG is not well-formed: {exc}") from None
+        raise UnsafeSvgError(f"chart SVG is not well-formed: {exc}") from None
     for element in root.iter():
         tag = element.tag.removeprefix(_SVG)
         if tag not in _ALLOWED_TAGS:
-            raise UnsafeSvg(f"chart SVG has a <{tag}> element")
+            raise UnsafeSvgError(f"chart SVG has a <{tag}> element")
         for name, value in element.attrib.items():
             local = name.rsplit("}", 1)[-1].lower()
             if local.startswith("on"):
-                raise UnsafeSvg(f"chart SVG has an event handler {local}")
+                raise UnsafeSvgError(f"chart SVG has an event handler {local}")
             if local == "href" and not value.startswith("#"):
-                raise UnsafeSvg(f"chart SVG refers outside itself: {value[:40]}")
+                raise UnsafeSvgError(f"chart SVG refers outside itself: {value[:40]}")
             if "url(" in value and not re.fullmatch(r"[^()]*url\(#[^()]+\)[^()]*", value):
-                raise UnsafeSvg(f"chart SVG refers outside itself: {value[:40]}")
+                raise UnsafeSvgError(f"chart SVG refers outside itself: {value[:40]}")

@@ -182,7 +182,7 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
             parts.setdefault(name, []).append(frame)
     untimed = sum(int(p["rows"].sum()) for p in parts.pop("untimed", []))
     empty = _empty()
-    tables = {name: (pl.concat([empty[name], *[p.cast(empty[name].schema)  # type: ignore[arg-type]
+    tables = {name: (pl.concat([empty[name], *[p.cast(empty[name].schema)
                                                for p in parts[name]]], how="vertical")
                      if name in parts else empty[name]) for name in empty}
     if tables["lpar"].height == 0 and tables["classes"].height == 0:
@@ -328,7 +328,8 @@ def top_classes(activity: Activity, top: int, kind: str | None = None) -> pl.Dat
 def cpu_by_class(activity: Activity, seconds: float, top: int,
                  column: str = "cpu_pct") -> pl.DataFrame:
     """The ``top`` charted classes (:attr:`Activity.cpu_kind`) by ``column`` (cpu_pct or
-    appl_iipcp_pct) per bucket, the others added up as (other): bucket_start, class_name and the APPL% columns."""
+    appl_iipcp_pct) per bucket, the others added up as (other): bucket_start,
+    class_name and the APPL% columns."""
     kind = activity.cpu_kind
     totals = class_totals(activity).filter(pl.col("class_kind") == kind)
     totals = totals.filter(pl.col(column) > 0).sort(column, descending=True)

@@ -194,7 +194,7 @@ def ziip_section(ctx: Context) -> Section | None:
                              ("appl_iipcp_pct", "IIPCP %"), ("appl_iip_pct", "IIP %"),
                              ("ziip_eligible_pct", "Eligible %"), ("appl_cp_pct", "CP %")])
     frame = act.cpu_by_class(ctx.activity, ctx.bucket_seconds, ctx.top, "appl_iipcp_pct")
-    charts = ()
+    charts: tuple[Chart, ...] = ()
     if frame.height:
         charts = (Chart("iipcp", "zIIP-eligible work that ran on CPs (IIPCP), by class",
                         ctx.over_time("stacked_area", frame, y="appl_iipcp_pct",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import polars as pl
@@ -95,7 +95,7 @@ def table(frame: pl.DataFrame, columns: Sequence[tuple[str, str]], title: str = 
 
 
 def metric_rows(names: Sequence[str], labels: Sequence[str],
-                values: dict[str, Sequence[object]], signed: Iterable[str] = ()) -> Table:
+                values: Mapping[str, Sequence[object]], signed: Iterable[str] = ()) -> Table:
     """A metric-per-row table (the papers' results tables): each value formatted as its
     row's metric; columns named in ``signed`` (a Delta) show signs."""
     signed = set(signed)

@@ -13,6 +13,7 @@ import polars as pl
 from zperf import __version__
 from zperf.calc.formulas import delta_pct
 from zperf.report.charts import Plot
+from zperf.report.text import format_cell
 from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.sim import catalogue
@@ -74,7 +75,7 @@ def figures_section(table: pl.DataFrame) -> Section:
         (pl.col("metric") + pl.lit(" ") + pl.col("lpar").fill_null("")).alias("figure"),
         pl.col("note").map_elements(_category, return_dtype=pl.String).alias("kind"),
         delta_pct(pl.col("published"), pl.col("reproduced")).alias("deviation_pct"))
-    charts = ()
+    charts: tuple[Chart, ...] = ()
     if deviations.height:
         worst = deviations["deviation_pct"].abs().max()
         charts = (Chart("deviations", "Reproduced against published, per figure", Plot(
@@ -84,7 +85,7 @@ def figures_section(table: pl.DataFrame) -> Section:
                 "domain": list(NOTE_COLOURS), "colours": list(NOTE_COLOURS.values()),
                 "rows": 4}),
             f"{deviations.height} figures with a published number; the largest deviation "
-            f"{c.format_cell('delta_pct', worst)} %"),)
+            f"{format_cell('delta_pct', worst)} %"),)
     return Section("figures", "Published figures", tables=(shown,), charts=charts,
                    how_to_read=("Each row is one number the paper prints, its source (paper, "
                                 "table, row, column), the value zperf got back and the files "

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import polars as pl
 
+from zperf import __version__
 from zperf.report.charts import CPU_PARTS, Plot
 from zperf.report.runs import INTERVAL_COLUMNS
 from zperf.report.text import MISSING, format_cell, format_time
 from zperf.report.views import common as c
-from zperf import __version__
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.runs.analysis import Analysis
 from zperf.runs.compare import run_table

@@ -40,7 +40,8 @@ class ScalingInput:
 def _series_points(item: ScalingInput) -> list[dict[str, object]]:
     """A series folder: interval i is level i; all but the last are modeled."""
     intervals = item.analysis.intervals.sort("interval_start").to_dicts()
-    levels = list(item.series.get("modeled_busy_pct", []) if item.series else [])
+    found = item.series.get("modeled_busy_pct", []) if item.series else []
+    levels = list(found) if isinstance(found, list) else []
     rows = []
     for index, row in enumerate(intervals):
         modeled = index < len(intervals) - 1
