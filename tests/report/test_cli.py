@@ -84,3 +84,28 @@ def test_the_command_line_starts_without_the_chart_libraries() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_skipped_records_are_told_and_exit_1(capsys: pytest.CaptureFixture[str],
+                                             tmp_path: Path) -> None:
+    """As analyze: the reasons on stderr, the --errors table, status 1, and a note on the
+    report itself (nothing lost silently)."""
+    data = bytearray((ROOT / "samples/smf/paper-figures.smf").read_bytes())
+    data[3286 + 28 : 3286 + 36] = b"\xff" * 8  # the second 72.3 record's first triplets
+    damaged = tmp_path / "damaged.smf"
+    damaged.write_bytes(bytes(data))
+    errors = tmp_path / "errors.csv"
+    code, out, err = run_cli(capsys, "report", "activity", "--on-error", "skip", "--errors",
+                             str(errors), "--to", "markdown", str(damaged))
+    assert code == 1
+    assert "skipped" in err and errors.read_text().count("\n") == 2
+    assert "> ⚠" in out and "skipped" in out.split("## ")[0]
+
+
+def test_an_observations_scenario_has_no_reproduction(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(capsys, "report", "ztpf-soap-provider")
+    assert code == 2 and "not an RMF run" in err and out == ""
+    assert list(tmp_path.iterdir()) == []  # nothing written

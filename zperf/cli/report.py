@@ -81,10 +81,7 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
     made = make_report(ReportRequest(kind=chosen, inputs=tuple(inputs), kind_of_input=kind,
                                      on_error=on_error, encoding=encoding, base=base, top=top,
                                      exact=exact, seed=seed, series=series))
-    tallies = getattr(made, "tallies", ())
-    tell_skipped(tallies, errors_path)
-    for note in made.notes:
-        click.echo(f"zperf: {note}", err=True)
+    tell_skipped(made.tallies, errors_path)
     write_report(made, report_format, output)
     click.echo(f"zperf: {made.kind} report, {report_format}"
                + ("" if output == "-" else f", written to {output}"), err=True)

@@ -21,6 +21,7 @@ the time zone of the machine making the report.
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import re
 import xml.etree.ElementTree as ET
@@ -69,8 +70,19 @@ def _records(frame: pl.DataFrame) -> list[dict[str, Any]]:
     return rows
 
 
+#: The rows of the chart being built, by name: Vega-Lite's top-level ``datasets``.
+_DATASETS: contextvars.ContextVar[dict[str, list[dict[str, Any]]]] = \
+    contextvars.ContextVar("datasets")
+
+
 def _data(alt: Any, frame: pl.DataFrame) -> Any:
-    return alt.Data(values=_records(frame))
+    """The rows as a named dataset: altair validates the chart's structure, not every
+    value of thousands of rows (which took seconds a chart); the rows are put in the
+    spec's ``datasets`` afterwards."""
+    datasets = _DATASETS.get()
+    name = f"data{len(datasets)}"
+    datasets[name] = _records(frame)
+    return alt.NamedData(name=name)
 
 
 def _alt() -> Any:
@@ -106,7 +118,7 @@ def _lines(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
         enc["color"] = _colour(alt, opts["series"], opts.get("series_title", ""))
     chart = base.encode(**enc)
     if opts.get("rule") is not None:
-        chart = chart + alt.Chart(alt.Data(values=[{"y": opts["rule"]}])).mark_rule(
+        chart = chart + alt.Chart(_data(alt, pl.DataFrame({"y": [opts["rule"]]}))).mark_rule(
             strokeDash=[4, 3], color="#888").encode(y="y:Q")
     return chart.properties(width=WIDTH, height=opts.get("height", HEIGHT))
 
@@ -206,10 +218,16 @@ _KINDS = {"lines": _lines, "panels": _panels, "stacked_area": _stacked_area,
 def spec(plot: Plot) -> dict[str, Any]:
     """The Vega-Lite spec of ``plot`` (altair builds and validates it)."""
     alt = _alt()
-    chart = _KINDS[plot.kind](alt, plot.data, plot.options)
-    chart = chart.configure(font="sans-serif", background="white").configure_view(
-        stroke="#ccc").configure_axis(labelFontSize=10, titleFontSize=11)
-    result: dict[str, Any] = chart.to_dict()
+    datasets: dict[str, list[dict[str, Any]]] = {}
+    token = _DATASETS.set(datasets)
+    try:
+        chart = _KINDS[plot.kind](alt, plot.data, plot.options)
+        chart = chart.configure(font="sans-serif", background="white").configure_view(
+            stroke="#ccc").configure_axis(labelFontSize=10, titleFontSize=11)
+        result: dict[str, Any] = chart.to_dict()
+    finally:
+        _DATASETS.reset(token)
+    result["datasets"] = {**result.get("datasets", {}), **datasets}
     return result
 
 

@@ -227,4 +227,4 @@ def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
                   f"{c.plural(len(activity.systems), 'system')}: LPAR busy, CPU by workload "
                   "and class, the top classes and zIIP-eligible work on CPs", sections, inputs,
                   c.made_at(), __version__, tuple(c.skipped_notes(activity.tallies)),
-                  attention=activity.skipped > 0)
+                  attention=activity.skipped > 0, tallies=tuple(activity.tallies))

@@ -132,4 +132,4 @@ def comparison_report(comparison: Comparison, inputs: tuple[InputFile, ...] = ()
                   "(paper 004)", sections,
                   inputs or c.input_files(s for a in comparison.analyses for s in a.spec.sources),
                   c.made_at(), __version__, tuple(c.skipped_notes(comparison.tallies)),
-                  attention=comparison.skipped > 0)
+                  attention=comparison.skipped > 0, tallies=tuple(comparison.tallies))

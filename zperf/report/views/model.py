@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from zperf.formats.tally import Tally
 from zperf.report.charts import Plot
 
 
@@ -105,3 +106,4 @@ class Report:
     version: str = ""
     notes: tuple[str, ...] = field(default=())  # warnings: skipped records, left-out rows
     attention: bool = False  # the exit status 1 of the command (a figure differs...)
+    tallies: tuple[Tally, ...] = field(default=(), repr=False)  # what reading saw

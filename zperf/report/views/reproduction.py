@@ -12,6 +12,7 @@ import polars as pl
 
 from zperf import __version__
 from zperf.calc.formulas import delta_pct
+from zperf.errors import UsageError
 from zperf.report.charts import Plot
 from zperf.report.text import format_cell
 from zperf.report.views import common as c
@@ -130,10 +131,16 @@ def inconsistencies_section(scenario: Scenario) -> Section | None:
 def reproduction_report(request: Request) -> Report:
     """Simulate, read back and check ``request``'s scenario, as a report."""
     scenario = catalogue.find(request.scenario)
+    if scenario.kind == "observations":
+        raise UsageError(f"scenario {scenario.id} is a set of observations, not an RMF run: "
+                         "there is nothing to reproduce (`zperf simulate` writes its files)")
     outcome = run(Request(scenario=request.scenario, out=request.out, seed=request.seed,
                           exact=request.exact, variant=request.variant, check=True,
                           series=request.series))
-    table = outcome.table if outcome.table is not None else pl.DataFrame()
+    if outcome.table is None:
+        raise UsageError(f"scenario {scenario.id} is not a run zperf can check "
+                         f"({outcome.summary or 'no published figures to reproduce'})")
+    table = outcome.table
     made = [scenario_section(scenario, request, outcome),
             series_section(table) if request.series else figures_section(table),
             inconsistencies_section(scenario)]

@@ -222,4 +222,4 @@ def run_report(analysis: Analysis, inputs: tuple[InputFile, ...] = ()) -> Report
                   "CPU % busy, ETR, ITR, response time and CPU per transaction, "
                   "as IBM's benchmark papers print them", tuple(run_sections(analysis)),
                   inputs or c.input_files(analysis.spec.sources), c.made_at(), __version__,
-                  notes, attention=analysis.skipped > 0)
+                  notes, attention=analysis.skipped > 0, tallies=tuple(analysis.tallies))

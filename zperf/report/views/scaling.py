@@ -114,7 +114,8 @@ def scaling_report(inputs: Sequence[ScalingInput],
                   "ITR, CPU % busy and response time against the transaction rate "
                   "(paper 004's scaling charts)", tuple(scaling_sections(inputs)),
                   given or sources, c.made_at(), __version__, tuple(notes),
-                  attention=any(item.analysis.skipped for item in inputs))
+                  attention=any(item.analysis.skipped for item in inputs),
+                  tallies=tuple(t for item in inputs for t in item.analysis.tallies))
 
 
 def series_input(analysis: Analysis, folder: str | Path | None) -> ScalingInput:
