@@ -109,3 +109,14 @@ def test_an_observations_scenario_has_no_reproduction(capsys: pytest.CaptureFixt
     code, out, err = run_cli(capsys, "report", "ztpf-soap-provider")
     assert code == 2 and "not an RMF run" in err and out == ""
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_an_empty_run_is_told_and_exits_1(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    spec = tmp_path / "fig4.toml"
+    spec.write_text(f'name = "fig4"\nsources = ["{ROOT}/tests/data/rmf/paper003-figure4.txt"]\n'
+                    'transactions = ["report:CICS2A20"]\ncps = 3\n')
+    code, out, err = run_cli(capsys, "report", "--to", "text", str(spec))
+    assert code == 1
+    assert "zperf: warning: run fig4: no RMF interval" in err
+    assert "! run fig4: no RMF interval" in out.split("What was measured")[0]

@@ -9,6 +9,7 @@ import polars as pl
 import pytest
 
 import zperf
+from conftest import ROOT
 from zperf.report.views.comparison import comparison_report, verdict_words
 from zperf.report.views.model import Report, Section, Table
 from zperf.report.views.run import run_report
@@ -116,3 +117,26 @@ def test_table_cells_use_the_report_number_formats() -> None:
                   formats={"delta": "etr_per_sec"})
     assert shown.rows == (("A", "12.35", "–", "5924032", "+1.50"),)
     assert [c.numeric for c in shown.columns] == [False, True, True, True, True]
+
+
+def test_no_verdict_when_an_itr_is_not_a_number() -> None:
+    """tests/data/rmf/cics-ts31-transaction-time.txt: CICSHR's APPL% CP is 0.00, so busy
+    estimated from APPL% is 0 and the ITR infinite: paper 004's rule cannot apply."""
+    rmf = ROOT / "tests/data/rmf"
+    old = zperf.analyze(sources=[str(rmf / "cics-ts31-transaction-time.txt")], name="ts31",
+                        transactions=["CICSHR"], cps=2)
+    new = zperf.analyze(sources=[str(rmf / "v2r4-asa-sysout.txt")], name="v2r4",
+                        transactions=["service:CICSHIGH"], cps=4)
+    words = verdict_words(zperf.compare(old, new))
+    assert words.startswith("No verdict: the ITR of ts31 is not a positive number")
+    assert "equivalent" not in words.replace("±1 %", "")
+
+
+def test_a_run_without_intervals_is_said_and_needs_attention() -> None:
+    """tests/data/rmf/paper003-figure4.txt is a class section without the interval
+    heading: no interval has a time, so the run's tables are empty; the report says so."""
+    empty = zperf.analyze(sources=[str(ROOT / "tests/data/rmf/paper003-figure4.txt")],
+                          name="fig4", transactions=["report:CICS2A20"], cps=3)
+    report = run_report(empty)
+    assert report.attention
+    assert [n for n in report.notes if n.startswith("run fig4: no RMF interval")]

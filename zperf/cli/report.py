@@ -8,6 +8,7 @@ import click
 
 from zperf.cli.options import input_options, tell_skipped
 from zperf.errors import UsageError
+from zperf.formats.skipped import skipped_report
 from zperf.formats.tally import OnError
 
 _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
@@ -82,6 +83,10 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
                                      on_error=on_error, encoding=encoding, base=base, top=top,
                                      exact=exact, seed=seed, series=series))
     tell_skipped(made.tallies, errors_path)
+    told = {skipped_report(tally) for tally in made.tallies}
+    for note in made.notes:
+        if note not in told:  # the skipped records are told above, once
+            click.echo(f"zperf: warning: {note}", err=True)
     write_report(made, report_format, output)
     click.echo(f"zperf: {made.kind} report, {report_format}"
                + ("" if output == "-" else f", written to {output}"), err=True)

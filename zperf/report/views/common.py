@@ -18,6 +18,7 @@ from zperf.formats.skipped import skipped_report
 from zperf.formats.tally import Tally
 from zperf.report.text import format_bytes, format_cell
 from zperf.report.views.model import Column, Formula, InputFile, Table
+from zperf.runs.analysis import Analysis
 
 #: The formulas the run, comparison and scaling reports cite (paper 004 Table 15,
 #: paper 000 §11, paper 003 "Performance metrics").
@@ -126,3 +127,19 @@ def plural(count: int, word: str) -> str:
 def skipped_notes(tallies: Iterable[Tally]) -> list[str]:
     """What reading skipped, per file, as zperf analyze tells it on standard error."""
     return [told for told in (skipped_report(t) for t in tallies) if told]
+
+
+def empty_runs(analyses: Iterable[Analysis]) -> list[str]:
+    """The runs whose window holds no timed RMF interval: their tables are empty, which
+    a report must say (and the command answer with status 1) rather than show blank
+    tables as if all were well."""
+    return [a.spec.name for a in analyses
+            if a.intervals.filter(pl.col("interval_start").is_not_null()).height == 0]
+
+
+def empty_run_notes(analyses: Iterable[Analysis]) -> list[str]:
+    """A warning per run with no interval: what to check."""
+    return [f"run {name}: no RMF interval with a start time of its systems in its window, "
+            "so its tables are empty (check systems, start and end in the run description, "
+            "and that the sources hold interval headings: an extract of a class section "
+            "alone has no time)" for name in empty_runs(analyses)]

@@ -3,6 +3,8 @@ verdict on their ITRs, in words, and grouped bar charts per metric."""
 
 from __future__ import annotations
 
+import math
+
 import polars as pl
 
 from zperf import __version__
@@ -27,11 +29,17 @@ def verdict_words(comparison: Comparison) -> str:
     table = comparison.table
     runs = [col for col in table.columns[2:] if col not in _DELTAS]
     row = table.filter(pl.col("metric") == "itr_per_sec")
-    if row.height == 0 or row["delta_pct"][0] is None:
-        return "No verdict: the ITR of a run is not available."
-    change = float(row["delta_pct"][0])
     base_name = comparison.base_run
-    base, new = row[base_name][0], row[runs[-1]][0]
+    if row.height == 0:
+        return "No verdict: the runs have no ITR."
+    base, new, change = row[base_name][0], row[runs[-1]][0], row["delta_pct"][0]
+    unusable = [name for name, value in ((base_name, base), (runs[-1], new))
+                if value is None or not math.isfinite(value) or value <= 0]
+    if unusable or change is None or not math.isfinite(change):
+        return (f"No verdict: the ITR of {' and '.join(dict.fromkeys(unusable or runs[-1:]))} "
+                "is not a positive number (no transactions, or a CPU % busy of 0), so "
+                "paper 004's ±1 % rule cannot be applied.")
+    change = float(change)
     same = equivalent_itr(base, new)
     way = "higher" if change > 0 else "lower" if change < 0 else "the same as"
     amount = f"{format_cell('delta_pct', abs(change))} % {way} than" if change else way
@@ -127,9 +135,11 @@ def comparison_report(comparison: Comparison, inputs: tuple[InputFile, ...] = ()
     names = runs_of(comparison)
     sections = (results_section(comparison), charts_section(comparison),
                 runs_section(comparison))
+    empty = c.empty_run_notes(comparison.analyses)
     return Report("comparison", "Comparison: " + " vs ".join(names),
                   "Runs side by side with Delta, Delta % and the ±1 % ITR verdict "
                   "(paper 004)", sections,
                   inputs or c.input_files(s for a in comparison.analyses for s in a.spec.sources),
-                  c.made_at(), __version__, tuple(c.skipped_notes(comparison.tallies)),
-                  attention=comparison.skipped > 0, tallies=tuple(comparison.tallies))
+                  c.made_at(), __version__, (*c.skipped_notes(comparison.tallies), *empty),
+                  attention=comparison.skipped > 0 or bool(empty),
+                  tallies=tuple(comparison.tallies))

@@ -217,9 +217,11 @@ def run_sections(analysis: Analysis) -> list[Section]:
 
 def run_report(analysis: Analysis, inputs: tuple[InputFile, ...] = ()) -> Report:
     """The run report of ``analysis``; ``inputs`` as the user gave them."""
-    notes = tuple(c.skipped_notes(analysis.tallies))
+    empty = c.empty_run_notes([analysis])
+    notes = (*c.skipped_notes(analysis.tallies), *empty)
     return Report("run", f"Run report: {analysis.spec.name}",
                   "CPU % busy, ETR, ITR, response time and CPU per transaction, "
                   "as IBM's benchmark papers print them", tuple(run_sections(analysis)),
                   inputs or c.input_files(analysis.spec.sources), c.made_at(), __version__,
-                  notes, attention=analysis.skipped > 0, tallies=tuple(analysis.tallies))
+                  notes, attention=analysis.skipped > 0 or bool(empty),
+                  tallies=tuple(analysis.tallies))

@@ -109,12 +109,13 @@ def scaling_report(inputs: Sequence[ScalingInput],
                    given: tuple[InputFile, ...] = ()) -> Report:
     names = [item.analysis.spec.name for item in inputs]
     sources = c.input_files(s for item in inputs for s in item.analysis.spec.sources)
-    notes = c.skipped_notes(t for item in inputs for t in item.analysis.tallies)
+    empty = c.empty_run_notes(item.analysis for item in inputs)
+    notes = [*c.skipped_notes(t for item in inputs for t in item.analysis.tallies), *empty]
     return Report("scaling", "Scaling: " + ", ".join(dict.fromkeys(names)),
                   "ITR, CPU % busy and response time against the transaction rate "
                   "(paper 004's scaling charts)", tuple(scaling_sections(inputs)),
                   given or sources, c.made_at(), __version__, tuple(notes),
-                  attention=any(item.analysis.skipped for item in inputs),
+                  attention=any(item.analysis.skipped for item in inputs) or bool(empty),
                   tallies=tuple(t for item in inputs for t in item.analysis.tallies))
 
 
