@@ -12,7 +12,10 @@ then, each in its own process so that its peak memory is its own:
 - **report**: ``zperf report activity DUMPS -o month.html`` end to end, timed
   by phase (read and reduce, views, charts and HTML, write).
 
-"Beyond the parse" is the report's time less the parse's.  The goal (issue
+"Beyond the parse" is the report's time less the time its own process spent in
+``zperf.formats.read`` (timed around each call), so that other load on the
+machine does not move it as a difference of two runs would; the parse-only
+child is the reference the ratios are given against.  The goal (issue
 13): under 15 s beyond the parse on a 2-core machine, HTML under 5 MB.
 """
 
@@ -52,10 +55,19 @@ REPORT = PEAK + """
 from zperf.report.build import ReportRequest, make_report, render
 from zperf.report.output import open_output
 t0 = time.perf_counter()
-from zperf.runs.activity import read_activity
+import zperf.runs.activity as act
 from zperf.report.views.activity import activity_report
 from zperf.report.views.common import input_files
-found = read_activity(sys.argv[2:])
+parsing = [0.0]
+parse = act.read
+def timed_read(*args, **kwargs):
+    started = time.perf_counter()
+    try:
+        return parse(*args, **kwargs)
+    finally:
+        parsing[0] += time.perf_counter() - started
+act.read = timed_read  # the parse inside the report, timed apart from the reduction
+found = act.read_activity(sys.argv[2:])
 t1 = time.perf_counter()
 report = activity_report(found, input_files(sys.argv[2:]))
 t2 = time.perf_counter()
@@ -64,7 +76,7 @@ t3 = time.perf_counter()
 with open_output(sys.argv[1]) as out:
     out.write(data)
 t4 = time.perf_counter()
-print(f"{t1 - t0:.2f} {t2 - t1:.2f} {t3 - t2:.2f} {t4 - t3:.2f} {len(data)}")
+print(f"{t1 - t0:.2f} {t2 - t1:.2f} {t3 - t2:.2f} {t4 - t3:.2f} {len(data)} {parsing[0]:.2f}")
 """
 
 
@@ -102,11 +114,15 @@ def main() -> int:
           f"{size / 1e9:.2f} GB in {len(dumps)} dumps")
     html = out / "month.html"
     wall, peak, text = _child([sys.executable, "-c", REPORT, str(html), *names])
-    read_s, views_s, html_s, write_s, nbytes = text.split()
+    read_s, views_s, html_s, write_s, nbytes, parsing_s = text.split()
     inside = float(read_s) + float(views_s) + float(html_s) + float(write_s)
-    print(f"report    {inside:6.1f} s  peak {peak:6.0f} MB  (read and reduce {read_s} s, views "
-          f"{views_s} s, charts and HTML {html_s} s, write {write_s} s; process {wall:.1f} s)")
-    print(f"beyond the parse: {inside - parse_s:.1f} s (goal: under 15 s); HTML "
+    beyond = inside - float(parsing_s)
+    print(f"report    {inside:6.1f} s  peak {peak:6.0f} MB  (read and reduce {read_s} s, of "
+          f"which parsing {parsing_s} s; views {views_s} s, charts and HTML {html_s} s, "
+          f"write {write_s} s; process {wall:.1f} s)")
+    print(f"beyond the parse: {beyond:.1f} s, measured in the report's own process (goal: "
+          f"under 15 s); {beyond / parse_s:.3f} of the parse-only run, "
+          f"{beyond / float(parsing_s):.3f} of the report's own parse; HTML "
           f"{int(nbytes) / 1e6:.2f} MB (goal: under 5 MB)")
     return 0
 

@@ -93,3 +93,15 @@ def test_markdown_shows_hostile_strings_as_text(hostile: Path) -> None:
     assert "&lt;SCRIPT&gt;" in page
     assert html.unescape("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;") == IMG
     assert "\"&gt;&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_markdown_cells_escape_inline_only() -> None:
+    """A table cell holds inline content only: numbers stay as printed, a pipe or an
+    emphasis mark is still escaped; outside a table a list marker at the start is."""
+    from zperf.report.markdown import escape, table
+
+    assert escape("1. x") == "1\\. x" and escape("- x") == "\\- x"
+    assert escape("-1.56", inline=True) == "-1.56"
+    assert escape("a|b *c*", inline=True) == "a\\|b \\*c\\*"
+    assert table(["Class"], [["<SCRIPT>|x"], ["+1.61"]], [False])[2:] == [
+        "| &lt;SCRIPT&gt;\\|x |", "| +1.61 |"]

@@ -19,13 +19,15 @@ _SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+(?=[.)]))")
 
 
-def escape(text: str) -> str:
+def escape(text: str, *, inline: bool = False) -> str:
     """``text`` as literal markdown: the characters that make emphasis, code, links and
     table cells backslash-escaped, ``<``, ``>`` and ``&`` as entities (GitHub renders
-    inline HTML), a heading, quote or list marker at the start escaped, line breaks
-    as spaces."""
+    inline HTML), line breaks as spaces, and unless ``inline`` (a table cell, where no
+    block starts) a heading, quote or list marker at the start escaped."""
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _SPECIAL.sub(r"\\\1", text).replace("\r", " ").replace("\n", " ")
+    if inline:  # "0.00", "-16.000" stay as they are: a cell holds inline content only
+        return text
     return _LINE_START.sub(lambda m: m.group(1) + (
         m.group(2) + "\\" if m.group(2)[0].isdigit() else "\\" + m.group(2)), text)
 
@@ -39,9 +41,10 @@ def table(headings: Sequence[str], rows: Sequence[Sequence[str]],
     """A pipe table; cells escaped; ``numeric`` columns right-aligned."""
     align = [("---:" if numeric and i < len(numeric) and numeric[i] else "---")
              for i in range(len(headings))]
-    lines = ["| " + " | ".join(escape(h) for h in headings) + " |",
+    lines = ["| " + " | ".join(escape(h, inline=True) for h in headings) + " |",
              "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
+    lines += ["| " + " | ".join(escape(cell, inline=True) for cell in row) + " |"
+              for row in rows]
     return lines
 
 
