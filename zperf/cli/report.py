@@ -61,6 +61,9 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
     when viewed); text fits 100 columns; markdown suits CI job summaries.
     The footer names zperf's version, the inputs and the time made (UTC;
     SOURCE_DATE_EPOCH, when set, fixes it for reproducible output).
+    Exit status 1 when records were skipped, a run has no timed RMF
+    interval (empty tables) or a reproduced figure differs: each is said
+    on standard error and atop the report.
 
     \b
     Examples:
