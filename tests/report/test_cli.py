@@ -120,3 +120,20 @@ def test_an_empty_run_is_told_and_exits_1(capsys: pytest.CaptureFixture[str],
     assert code == 1
     assert "zperf: warning: run fig4: no RMF interval" in err
     assert "! run fig4: no RMF interval" in out.split("What was measured")[0]
+
+
+def test_a_figure_that_differs_is_told_and_exits_1(capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check's verdict (zperf.sim.command decides it; its own tests make it fail)
+    reaches the exit status, standard error and the top of the report."""
+    import dataclasses
+
+    from zperf.report.views import reproduction
+
+    real = reproduction.run
+    monkeypatch.setattr(reproduction, "run", lambda request: dataclasses.replace(
+        real(request), failed=True))
+    code, out, err = run_cli(capsys, "report", "--to", "text", "ims15-dsff-smq", "--exact")
+    assert code == 1
+    assert "zperf: warning: not reproduced: " in err
+    assert "! not reproduced: " in out.split("\n\n")[1]

@@ -149,4 +149,5 @@ def reproduction_report(request: Request) -> Report:
                   f"Paper {scenario.paper}: every published figure beside the one zperf "
                   "reproduced from simulated input files",
                   tuple(s for s in made if s is not None), given, c.made_at(), __version__,
-                  attention=outcome.failed)
+                  notes=(f"not reproduced: {outcome.summary or 'a figure differs'}",)
+                  if outcome.failed else (), attention=outcome.failed)
