@@ -276,17 +276,18 @@ REPORT_EPOCH = "1700000000"
 def test_report_run(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path,
                     monkeypatch: pytest.MonkeyPatch, run: str, fmt: str) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    monkeypatch.chdir(runs)  # relative names: the text's wrapping must not follow tmp's length
     _case(capsys, update_golden, _name("report-run", run, fmt),
-          ["report", "--to", fmt, str(runs / run)], runs)
+          ["report", "--to", fmt, run], runs)
 
 
 @pytest.mark.parametrize("fmt", ["text", "markdown"])
 def test_report_comparison(capsys: pytest.CaptureFixture[str], update_golden: bool,
                            runs: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    monkeypatch.chdir(runs)
     _case(capsys, update_golden, _name("report-comparison-ims14-ims15", fmt),
-          ["report", "--to", fmt, str(runs / "ims14-fast-path"), str(runs / "ims15-fast-path")],
-          runs)
+          ["report", "--to", fmt, "ims14-fast-path", "ims15-fast-path"], runs)
 
 
 def test_report_scaling(capsys: pytest.CaptureFixture[str], update_golden: bool,
@@ -297,9 +298,10 @@ def test_report_scaling(capsys: pytest.CaptureFixture[str], update_golden: bool,
         main(["simulate", "ims15-dsff-smq", "--series", "--exact", "--out",
               str(tmp_path / "series")])
     monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    monkeypatch.chdir(tmp_path)
     for fmt in ("text", "markdown"):
         _case(capsys, update_golden, _name("report-scaling-ims15-dsff-smq", fmt),
-              ["report", "--to", fmt, str(tmp_path / "series")], tmp_path)
+              ["report", "--to", fmt, "series"], tmp_path)
 
 
 @pytest.mark.parametrize(("path", "fmt"), [("samples/smf/paper-figures.smf", "text"),
