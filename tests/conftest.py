@@ -14,6 +14,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -99,3 +100,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="session")
+def sim_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """ims14/ims15 Fast Path, the CICS Liberty T2 run (zIIP work) and the IMS 15 Fast
+    Path scaling series, each exact, in its own folder (the report tests' runs)."""
+    from zperf.sim import catalogue
+    from zperf.sim.engine import simulate
+    from zperf.sim.series import simulate_series
+
+    base = tmp_path_factory.mktemp("report-runs")
+    for name in ("ims14-fast-path", "ims15-fast-path", "cics52-liberty-t2-reuse"):
+        simulate(catalogue.find(name), base / name, exact=True)
+    simulate_series(catalogue.find("ims15-fast-path"), base / "fp-series", exact=True)
+    yield base

@@ -30,8 +30,9 @@ def scrub(text: str, tmp: Path | None) -> str:
     """Replace what varies between runs: the temporary folder and zperf's version."""
     from zperf import __version__
 
-    if tmp is not None:
+    if tmp is not None:  # as given, and as markdown escapes it (test\_name)
         text = text.replace(str(tmp), "<tmp>")
+        text = text.replace(re.sub(r"([\\`*_\[\]|~])", r"\\\1", str(tmp)), "<tmp>")
     text = re.sub(rf"\bzperf {re.escape(__version__)}\b", "zperf <version>", text)
     return text.replace(f'"zperf_version": "{__version__}"', '"zperf_version": "<version>"')
 

@@ -324,7 +324,67 @@ def test_calc(capsys: pytest.CaptureFixture[str], update_golden: bool, args: str
 
 
 @pytest.mark.parametrize("command", ["", "parse", "analyze", "compare", "simulate", "calc",
-                                     "calc itr", "check"])
+                                     "calc itr", "check", "report"])
 def test_help(capsys: pytest.CaptureFixture[str], update_golden: bool, command: str) -> None:
     _case(capsys, update_golden, _name("help", command or "zperf"),
           [*command.split(), "--help"])
+
+
+#: zperf report: the text and markdown of every kind (the HTML is checked in a browser,
+#: tests/report/test_browser.py). SOURCE_DATE_EPOCH fixes the time made.
+REPORT_EPOCH = "1700000000"
+
+
+@pytest.mark.parametrize(("run", "fmt"), [("ims15-fast-path", "text"),
+                                          ("cics52-liberty-t2-reuse", "text"),
+                                          ("ims15-dsff-smq", "markdown")])
+def test_report_run(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path,
+                    monkeypatch: pytest.MonkeyPatch, run: str, fmt: str) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    monkeypatch.chdir(runs)  # relative names: the text's wrapping must not follow tmp's length
+    _case(capsys, update_golden, _name("report-run", run, fmt),
+          ["report", "--to", fmt, run], runs)
+
+
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_report_comparison(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                           runs: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    monkeypatch.chdir(runs)
+    _case(capsys, update_golden, _name("report-comparison-ims14-ims15", fmt),
+          ["report", "--to", fmt, "ims14-fast-path", "ims15-fast-path"], runs)
+
+
+def test_report_scaling(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from zperf.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["simulate", "ims15-dsff-smq", "--series", "--exact", "--out",
+              str(tmp_path / "series")])
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    monkeypatch.chdir(tmp_path)
+    for fmt in ("text", "markdown"):
+        _case(capsys, update_golden, _name("report-scaling-ims15-dsff-smq", fmt),
+              ["report", "--to", fmt, "series"], tmp_path)
+
+
+@pytest.mark.parametrize(("path", "fmt"), [("samples/smf/paper-figures.smf", "text"),
+                                           ("samples/smf/paper-figures.smf", "markdown"),
+                                           ("tests/data/rmf/v2r4-asa-sysout.txt", "text")])
+def test_report_activity(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                         monkeypatch: pytest.MonkeyPatch, path: str, fmt: str) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    _case(capsys, update_golden, _name("report-activity", path, fmt),
+          ["report", "--to", fmt, path])
+
+
+@pytest.mark.parametrize(("args", "fmt"), [(("ims15-fast-path", "--exact"), "text"),
+                                           (("ims15-dsff-smq", "--exact"), "markdown"),
+                                           (("ims15-fast-path", "--series"), "text")])
+def test_report_reproduction(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                             monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...],
+                             fmt: str) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    _case(capsys, update_golden, _name("report-reproduction", *args, fmt),
+          ["report", "--to", fmt, *args])

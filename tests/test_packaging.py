@@ -43,6 +43,7 @@ def test_wheel_has_templates_and_man_pages(tmp_path: Path) -> None:
     wheel = next(tmp_path.glob("zperf-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     assert "zperf/templates/manpage.1.j2" in names
+    assert {"zperf/templates/report.html.j2", "zperf/templates/report.css"} <= set(names)
     for page in (ROOT / "man").glob("*.1"):
         assert any(n.endswith(f".data/data/share/man/man1/{page.name}") for n in names), page
     # Every package is listed in setup.cfg, and no module comes from anywhere else.
@@ -61,3 +62,13 @@ def test_wheel_has_templates_and_man_pages(tmp_path: Path) -> None:
                          text=True, check=False, env={"PYTHONPATH": str(site), "PATH": ""})
     assert run.returncode == 0, run.stderr
     assert run.stdout == (ROOT / "man" / "zperf-parse.1").read_text()
+    # The report template and its CSS load from the wheel too (an HTML report, no charts).
+    probe = ("import pathlib, sys, zperf.report.html as h; "
+             "from zperf.report.views.model import Report, Section, Fact; "
+             "assert 'site' in pathlib.Path(h.__file__).parts; "
+             "page = h.render_html(Report('run', '<T>', 's', (Section('k', 'K', "
+             "facts=(Fact('a', 'b'),)),))).decode(); "
+             "assert '&lt;T&gt;' in page and 'font-variant-numeric' in page, page[:300]")
+    run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
+                         text=True, check=False, env={"PYTHONPATH": str(site), "PATH": ""})
+    assert run.returncode == 0, run.stderr

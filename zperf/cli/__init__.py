@@ -43,6 +43,7 @@ def _register() -> None:
     from zperf.cli.calc_commands import calc_command
     from zperf.cli.check import check_command
     from zperf.cli.parse import parse
+    from zperf.cli.report import report_command
     from zperf.cli.simulate import simulate_command
 
     cli.add_command(parse)
@@ -51,6 +52,7 @@ def _register() -> None:
     cli.add_command(calc_command)
     cli.add_command(simulate_command)
     cli.add_command(check_command)
+    cli.add_command(report_command)
 
 
 _register()

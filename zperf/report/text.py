@@ -7,6 +7,7 @@ column's unit suffix, so output is the same on every machine.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import BinaryIO
 
 import polars as pl
@@ -16,7 +17,10 @@ from rich.table import Table
 
 _DECIMALS = (("_pct", 2), ("_seconds", 3), ("resp_ms", 3), ("_ms", 1), ("_per_sec", 2),
              ("trans_avg", 2), ("trans_mpl", 2), ("coefficient", 4), ("_per_tran", 3),
-             ("cps", 0), ("ziips", 0), ("systems", 0))
+             ("cps", 0), ("ziips", 0), ("systems", 0), ("transactions", 0),
+             ("trans_ended", 0), ("_bytes", 0))
+#: What a report shows for a value that is not there (null or NaN).
+MISSING = "–"
 
 
 def format_value(name: str, value: object) -> str:
@@ -33,6 +37,36 @@ def format_value(name: str, value: object) -> str:
     if isinstance(value, dt.datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
     return str(value)
+
+
+def format_cell(name: str, value: object, *, signed: bool = False) -> str:
+    """A report's cell: :func:`format_value`, with :data:`MISSING` for null and NaN and,
+    when ``signed``, a sign on non-zero numbers (a Delta)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return MISSING
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    text = format_value(name, value)
+    if signed and isinstance(value, float) and value > 0:
+        return "+" + text
+    return text
+
+
+def format_bytes(size: int | None) -> str:
+    """A file size for people: bytes, KB, MB or GB (decimal units, one decimal)."""
+    if size is None:
+        return MISSING
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
+
+
+def format_time(value: dt.datetime | None, seconds: bool = True) -> str:
+    """A date and time as reports print it (ISO order, local time as recorded)."""
+    if value is None:
+        return MISSING
+    return value.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
 
 
 def _two_lines(name: str) -> str:

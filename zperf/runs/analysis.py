@@ -35,6 +35,7 @@ from zperf.errors import UsageError
 from zperf.formats.driver.intervals import rebucket
 from zperf.formats.tally import Tally
 from zperf.runs.capacity import captured_seconds
+from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.tables import WORKLOAD
 
@@ -51,7 +52,9 @@ class Analysis:
     """Per-interval rows and the window row of one run, plus how busy was found.
 
     ``tallies`` say what reading each source saw (records skipped and why);
-    empty when the run was analyzed from tables read before.
+    empty when the run was analyzed from tables read before.  ``facts`` say
+    what was measured (machine, LPARs, release, window, the named classes'
+    CPU split), for reports.
     """
 
     spec: RunSpec
@@ -60,6 +63,7 @@ class Analysis:
     busy_source: str
     groups: dict[str, str]  # group name -> column prefix
     tallies: list[Tally] = field(default_factory=list)
+    facts: RunFacts = field(default_factory=RunFacts)
 
     @property
     def skipped(self) -> int:
@@ -119,16 +123,30 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     joined = joined.sort("interval_start")
     intervals = _metrics(joined, prefixes)
     window = _metrics(_totals(joined, prefixes), prefixes)
-    return Analysis(spec, intervals, window, busy_source, prefixes)
+    named = work.filter(_matches([*spec.transactions,
+                                  *(ref for refs in spec.groups.values() for ref in refs)]))
+    etr = window["etr_per_sec"][0] if window.height else None
+    facts = run_facts(named, cpu, seconds, {name: _matches(refs) for name, refs in
+                                            spec.groups.items()}, etr)
+    return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts)
+
+
+def _matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
+    """The rows of these classes (a class of either kind when the reference has none)."""
+    keep = pl.lit(False)
+    for ref in refs:
+        match = pl.col("class_name") == ref.name
+        keep = keep | (match if ref.kind is None else match & (pl.col("class_kind") == ref.kind))
+    return keep
 
 
 #: Workload columns the run table uses (the rest can be dropped while reading).
 WORKLOAD_COLUMNS = ("system", "interval_start", "interval_seconds", "class_kind", "class_name",
                     "trans_ended", "resp_actual_ms", *CPU_TIME_COLUMNS, "iip_seconds",
-                    "appl_cp_pct", "appl_iip_pct")
+                    "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "zos_release")
 #: The same for the cpu table.
 CPU_COLUMNS = ("system", "interval_start", "interval_seconds", "cp_online", "cp_online_engines",
-               "cp_lpar_busy_pct", "ziip_online", "ziip_lpar_busy_pct")
+               "cp_lpar_busy_pct", "ziip_online", "ziip_lpar_busy_pct", *MACHINE_COLUMNS)
 
 
 def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
@@ -216,9 +234,8 @@ def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame) -> p
 
 
 def _per_transaction(value: pl.Expr, transactions: pl.Expr) -> pl.Expr:
-    """The mean of ``value`` over transactions (each row weighs its transactions); rows
-    without a value weigh nothing, rather than counting as zero."""
-    return (value * transactions).sum() / transactions.filter(value.is_not_null()).sum()
+    """The mean of ``value`` over transactions (:func:`zperf.runs.facts.transaction_mean`)."""
+    return transaction_mean(value, transactions)
 
 
 def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:

@@ -97,6 +97,12 @@ class Comparison:
     analyses: list[Analysis]
     table: pl.DataFrame
     verdict: str
+    base: str = "previous"
+
+    @property
+    def base_run(self) -> str:
+        """The run the deltas are taken against (the previous or the first)."""
+        return _against([a.spec.name for a in self.analyses], self.base)
 
     @property
     def tallies(self) -> list[Tally]:
@@ -125,4 +131,4 @@ def _window_values(analysis: Analysis) -> dict[str, float | None]:
 def comparison(analyses: Sequence[Analysis], base: str = "previous") -> Comparison:
     """The results table of ``analyses`` (in order), its deltas and the ITR verdict."""
     table = with_deltas(run_table(analyses), base)
-    return Comparison(list(analyses), table, verdict(table, base))
+    return Comparison(list(analyses), table, verdict(table, base), base)

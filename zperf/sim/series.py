@@ -50,7 +50,7 @@ from zperf.sim.model import COMBINED, Published, Scaling, Scenario, half_unit, n
 from zperf.sim.targets import LparTarget, anchor_busy_pct
 
 __all__ = ["FIGURES", "MODELED", "SeriesError", "check_series", "has_series",
-           "level_targets", "scaling", "series_scenario", "simulate_series"]
+           "level_targets", "scaling", "series_of", "series_scenario", "simulate_series"]
 
 #: The figures of a load level that --series --check shows, and their analyze columns.
 FIGURES = ("cp_busy_pct", "etr_per_sec", "itr_per_sec", "resp_ms")
@@ -128,6 +128,20 @@ def simulate_series(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool
         "figures": " ".join(table.figures.split())}
     path.write_text(json.dumps(manifest, indent=1) + "\n")
     return path
+
+
+def series_of(folder: Path) -> dict[str, Any] | None:
+    """What :func:`simulate_series` wrote about a run folder's series (its manifest's
+    ``series``: the modeled levels' busy, the anchor, the model), or None when the
+    folder is not a series; interval i is level i, the last the published run."""
+    manifest = Path(folder) / "manifest.json"
+    if not manifest.is_file():
+        return None
+    try:
+        found = json.loads(manifest.read_text()).get("series")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, dict) else None
 
 
 def _printed(scenario: Scenario, metric: str, lpar: str = "") -> Published | None:

@@ -1,0 +1,104 @@
+"""The activity report's numbers: a small synthetic sysplex (zperf.sim.scale), checked
+against the parsed workload and cpu tables directly."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+import zperf
+from zperf.errors import UsageError
+from zperf.report.views.activity import SECTIONS, activity_report
+from zperf.report.views.common import input_files
+from zperf.runs import activity as act
+from zperf.sim.scale import Sysplex, write_month
+
+PLEX = Sysplex(systems=2, classes=6, days=1, seed=3)
+
+
+@pytest.fixture(scope="module")
+def day(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Path]]:
+    yield write_month(PLEX, tmp_path_factory.mktemp("plex"))
+
+
+def test_class_totals_follow_the_parsed_rows(day: list[Path]) -> None:
+    tables = zperf.read([str(p) for p in day]).tables
+    work = tables["workload"]
+    found = act.read_activity(day)
+    totals = act.class_totals(found)
+    period = 86400.0
+    for name in ("CLS000", "CLS003"):
+        rows = work.filter(pl.col("class_name") == name)
+        got = totals.filter(pl.col("class_name") == name).row(0, named=True)
+        assert got["systems"] == 2
+        assert got["trans_end_per_sec"] == pytest.approx(rows["trans_ended"].sum() / period)
+        per_system = rows.group_by("system").agg(pl.col("appl_cp_pct").mean())
+        assert got["appl_cp_pct"] == pytest.approx(per_system["appl_cp_pct"].sum())
+        weighted = (rows["resp_actual_ms"] * rows["trans_ended"]).sum() / rows["trans_ended"].sum()
+        assert got["resp_ms"] == pytest.approx(weighted)
+    assert totals["cpu_pct"].is_sorted(descending=True)
+
+
+def test_lpar_busy_and_buckets(day: list[Path]) -> None:
+    cpu = zperf.read([str(p) for p in day]).tables["cpu"]
+    found = act.read_activity(day)
+    assert found.systems == ["SY00", "SY01"]
+    assert act.bucket_seconds(found) == 900.0  # 96 points a day: the interval itself
+    hourly = act.lpar_busy(found, 3600.0)
+    assert hourly.height == 2 * 24
+    first = cpu.filter((pl.col("system") == "SY00")
+                       & (pl.col("interval_start") < dt.datetime(2026, 10, 1, 1)))
+    got = hourly.filter(pl.col("system") == "SY00")["cp_lpar_busy_pct"][0]
+    assert got == pytest.approx(first["cp_lpar_busy_pct"].mean())
+    summary = act.system_summary(found).row(0, named=True)
+    assert summary["cps"] == 8
+    assert summary["cp_peak_busy_pct"] == pytest.approx(
+        cpu.filter(pl.col("system") == "SY00")["cp_lpar_busy_pct"].max())
+
+
+def test_a_month_is_charted_by_the_day() -> None:
+    """30 days of 15-minute intervals: 2880 points a line is too many; hours give 720."""
+    start = dt.datetime(2026, 10, 1)
+    starts = [start + dt.timedelta(minutes=15 * i) for i in range(30 * 96)]
+    lpar = pl.DataFrame({"system": "SY00", "interval_start": starts, "interval_seconds": 900.0,
+                         "cp_online": 8, "cp_lpar_busy_pct": 50.0, "ziip_online": 0,
+                         "ziip_lpar_busy_pct": None},
+                        schema_overrides={"cp_online": pl.Int32, "ziip_online": pl.Int32,
+                                          "ziip_lpar_busy_pct": pl.Float64})
+    empty = act.read_activity.__globals__["_empty"]()
+    found = act.Activity(lpar, empty["workloads"], empty["classes"], empty["class_systems"])
+    assert act.bucket_seconds(found) == 3600.0
+    assert act.bucket_seconds(found, most=100) == 86400.0
+
+
+def test_activity_report_sections(day: list[Path]) -> None:
+    report = activity_report(act.read_activity(day), input_files(day), top=2)
+    # no IIPCP in this sysplex: the zIIP section has nothing to show and is left out
+    assert [s.key for s in report.sections] == ["overview", "lpar", "workloads", "class-cpu",
+                                                "top"]
+    top = next(s for s in report.sections if s.key == "top")
+    assert len(top.tables[0].rows) == 2
+    classes = next(s for s in report.sections if s.key == "class-cpu").charts[0].plot.data
+    assert set(classes["class_name"]) <= {*(f"CLS{i:03d}" for i in range(6)), act.OTHER}
+    # 3 service classes (the odd ones are report classes): the top 2 and (other)
+    assert classes["class_name"].n_unique() == 3 and act.OTHER in set(classes["class_name"])
+    assert len(SECTIONS) == 6
+
+
+def test_rows_without_interval_times_are_counted(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="1 class periods without an interval time"):
+        act.read_activity([str(Path(__file__).parents[1] / "data/rmf/paper003-figure4.txt")])
+
+
+def test_ziip_eligible_work_on_cps(sim_runs: Path) -> None:
+    """003 Figure 4's class: IIPCP 6.76 %, IIP 75.53 %; report classes only, charted so."""
+    found = act.read_activity([sim_runs / "cics52-liberty-t2-reuse" / "smf.dump"])
+    assert found.cpu_kind == "report"
+    report = activity_report(found, ())
+    ziip = next(s for s in report.sections if s.key == "ziip")
+    assert ziip.tables[0].rows[0][:6] == ("CICS2A20", "report", "6.76", "75.53", "82.29",
+                                          "31.66")

@@ -1,0 +1,175 @@
+"""``zperf report`` as one library call: the kind (given or sniffed from the inputs),
+the library result it is made of, the view, the format, the output.
+
+Kinds and what they take:
+
+==============  ==========================================================
+run             a run description (TOML) or a run folder (``run.toml``)
+comparison      two or more runs (``zperf compare``'s)
+scaling         a series run folder (``zperf simulate ... --series``), or
+                several runs of one workload at different rates
+activity        SMF dumps and RMF listings, no run description
+reproduction    a catalogued scenario id or a scenario TOML file
+==============  ==========================================================
+
+Without a kind, :func:`sniff_kind` decides: a catalogue id or scenario file
+is a reproduction; one series folder is scaling; one run is a run report;
+several runs a comparison; anything else (dumps, listings) an activity
+report.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from zperf.errors import UsageError
+from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.tally import OnError
+from zperf.report.output import open_output
+from zperf.report.views.model import Report
+
+KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
+ALIASES = {"compare": "comparison", "check": "reproduction", "series": "scaling"}
+REPORT_FORMATS = ("html", "text", "markdown")
+_SUFFIXES = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown",
+             ".txt": "text"}
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """One ``zperf report`` invocation, its options as the command line gives them."""
+
+    kind: str
+    inputs: tuple[str, ...]
+    kind_of_input: str | None = None
+    on_error: OnError = "raise"
+    encoding: str = DEFAULT_ENCODING
+    base: str = "previous"
+    top: int = 10
+    exact: bool = False
+    seed: int = 0
+    series: bool = False
+
+
+def format_for(fmt: str | None, output: str | None) -> str:
+    """The format asked for, or the output file's suffix's (.html, .md, .txt), or text."""
+    if fmt is not None:
+        if fmt not in REPORT_FORMATS:
+            raise UsageError(f"unknown report format {fmt!r}; known: "
+                             f"{', '.join(REPORT_FORMATS)}")
+        return fmt
+    if output and output != "-":
+        return _SUFFIXES.get(Path(output).suffix.lower(), "text")
+    return "text"
+
+
+def _is_scenario_file(path: Path) -> bool:
+    if path.suffix != ".toml" or not path.is_file():
+        return False
+    try:
+        return "scenario" in tomllib.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False
+
+
+def _is_run(path: Path) -> bool:
+    return (path.is_dir() and (path / "run.toml").is_file()) or \
+        (path.suffix == ".toml" and path.is_file() and not _is_scenario_file(path))
+
+
+def _is_series(path: Path) -> bool:
+    from zperf.sim.series import series_of
+
+    return path.is_dir() and series_of(path) is not None
+
+
+def sniff_kind(inputs: Sequence[str]) -> str:
+    """The report kind these inputs make (see the module docstring)."""
+    if not inputs:
+        raise UsageError("give the report's inputs: a run folder, runs, dumps or listings, "
+                         "or a scenario")
+    paths = [Path(i) for i in inputs]
+    if len(inputs) == 1 and (_is_scenario_file(paths[0]) or not paths[0].exists()):
+        from zperf.sim.catalogue import ids
+
+        if _is_scenario_file(paths[0]) or inputs[0] in ids():
+            return "reproduction"
+    if all(_is_run(p) for p in paths):
+        if any(_is_series(p) for p in paths):
+            return "scaling"
+        return "run" if len(paths) == 1 else "comparison"
+    if any(_is_run(p) for p in paths):
+        raise UsageError("mixed inputs: give either runs (run folders or run descriptions) "
+                         "or SMF dumps and RMF listings, not both (or say the kind)")
+    return "activity"
+
+
+def make_report(request: ReportRequest) -> Report:
+    """The report the request asks for (reading, analyzing, simulating as needed)."""
+    kind = ALIASES.get(request.kind, request.kind)
+    if kind not in KINDS:
+        raise UsageError(f"unknown report kind {request.kind!r}; known: {', '.join(KINDS)}")
+    read = {"kind": request.kind_of_input, "on_error": request.on_error,
+            "encoding": request.encoding}
+    inputs = request.inputs
+    if kind == "reproduction":
+        return _reproduction(request)
+    if kind == "activity":
+        from zperf.report.views.activity import activity_report
+        from zperf.report.views.common import input_files
+        from zperf.runs.activity import read_activity
+
+        return activity_report(read_activity(list(inputs), **read),  # type: ignore[arg-type]
+                               input_files(inputs), request.top)
+    from zperf.runs.run import analyze_run, compare_runs
+
+    if kind == "run":
+        if len(inputs) != 1:
+            raise UsageError("a run report takes one run (a run folder or description)")
+        from zperf.report.views.run import run_report
+
+        return run_report(analyze_run(inputs[0], **read))  # type: ignore[arg-type]
+    if kind == "comparison":
+        from zperf.report.views.comparison import comparison_report
+
+        return comparison_report(compare_runs(*inputs, base=request.base, **read))  # type: ignore[arg-type]
+    from zperf.report.views.scaling import scaling_report, series_input
+
+    return scaling_report([series_input(analyze_run(i, **read), i)  # type: ignore[arg-type]
+                           for i in inputs])
+
+
+def _reproduction(request: ReportRequest) -> Report:
+    if len(request.inputs) != 1:
+        raise UsageError("a reproduction report takes one scenario (an id of `zperf "
+                         "simulate list` or a scenario file)")
+    from zperf.report.views.reproduction import reproduction_report
+    from zperf.sim.command import Request
+
+    return reproduction_report(Request(scenario=request.inputs[0], exact=request.exact,
+                                       seed=request.seed, series=request.series))
+
+
+def render(report: Report, fmt: str) -> bytes:
+    """The report's bytes in ``fmt`` (html, text, markdown)."""
+    if fmt == "html":
+        from zperf.report.html import render_html
+
+        return render_html(report)
+    if fmt == "markdown":
+        from zperf.report.markdown import render_markdown
+
+        return render_markdown(report)
+    from zperf.report.plaintext import render_text
+
+    return render_text(report)
+
+
+def write_report(report: Report, fmt: str, output: str | None) -> None:
+    """Render, then write whole (a file is written in full or not at all)."""
+    data = render(report, fmt)
+    with open_output(output) as out:
+        out.write(data)

@@ -1,0 +1,230 @@
+"""The activity report: the capacity planner's daily (or monthly) report from any
+SMF dumps or RMF listings, no run description needed.
+
+Its sections are a list of builders (:data:`SECTIONS`), each taking the
+:class:`Context` (the period's :class:`zperf.runs.activity.Activity`, the
+chart bucket and the top N) and returning a section or None when it has
+nothing to show.  New sections are added to that list: the capacity section
+(MSU and the rolling 4-hour average, a performance-index heat map, the capture
+ratio) goes after the zIIP section, at the place marked below.
+
+Every number comes from :mod:`zperf.runs.activity`, which aggregates before
+anything is drawn: a chart gets at most a few hundred points a line whatever
+the period (:func:`zperf.runs.activity.bucket_seconds`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import polars as pl
+
+from zperf import __version__
+from zperf.report.charts import Plot
+from zperf.report.text import format_cell, format_time
+from zperf.report.views import common as c
+from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
+from zperf.report.views.run import split_plot
+from zperf.runs import activity as act
+
+#: Classes shown by name in the tables and stacked charts (the rest add up as (other)).
+TOP = 10
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every section of the activity report is made from."""
+
+    activity: act.Activity
+    bucket_seconds: float
+    top: int = TOP
+
+    @property
+    def bucket_text(self) -> str:
+        hours = self.bucket_seconds / 3600
+        if hours >= 24:
+            return f"{hours / 24:g} day"
+        if hours >= 1:
+            return f"{hours:g} hour"
+        return f"{self.bucket_seconds / 60:g} minute"
+
+    @property
+    def time_format(self) -> str:
+        return "%m-%d" if self.bucket_seconds >= 4 * 3600 else \
+            "%m-%d %H:%M" if self._days > 1 else "%H:%M"
+
+    @property
+    def _days(self) -> float:
+        start, end = self.activity.period
+        return (end - start).total_seconds() / 86400 if start and end else 0.0
+
+    def over_time(self, kind: str, frame: pl.DataFrame, **options: object) -> Plot:
+        return Plot(kind, frame, {"x": "bucket_start", "x_title": "",
+                                  "time_format": self.time_format, **options})
+
+
+def _averaged(ctx: Context) -> str:
+    return (f"Each point is a time-weighted mean over a {ctx.bucket_text} bucket of RMF "
+            "intervals, so a long period stays readable; the tables hold the whole period.")
+
+
+def overview_section(ctx: Context) -> Section:
+    a = ctx.activity
+    start, end = a.period
+    summary = act.system_summary(a)
+    facts = [Fact("Period", f"{format_time(start)} to {format_time(end)}"),
+             Fact("Systems", ", ".join(a.systems) or "–"),
+             Fact("Charted by", f"{ctx.bucket_text} buckets"),
+             Fact("CPU of", f"{a.cpu_kind} classes" + (
+                 "" if a.cpu_kind == "service" else
+                 " (the input has no service class; report classes can overlap)"))]
+    if a.untimed:
+        facts.append(Fact("Left out", f"{a.untimed} class periods without an interval time"))
+    shown = c.table(summary, [("system", "System"), ("cps", "CPs"), ("ziips", "zIIPs"),
+                              ("cp_lpar_busy_pct", "CP busy %"),
+                              ("cp_peak_busy_pct", "CP peak %"),
+                              ("ziip_lpar_busy_pct", "zIIP busy %"),
+                              ("ziip_peak_busy_pct", "zIIP peak %"),
+                              ("appl_cp_pct", "APPL CP %"), ("appl_iipcp_pct", "APPL IIPCP %"),
+                              ("appl_iip_pct", "APPL IIP %")])
+    return Section("overview", "Period and systems", facts=tuple(facts), tables=(shown,),
+                   how_to_read=("Busy is LPAR BUSY of the CPU activity data (SMF 70.1 or "
+                                "the CPU Activity report), averaged over the period weighted "
+                                "by interval length; peak is the busiest RMF interval. APPL% "
+                                "is the captured CPU of the system's classes in % of one "
+                                "engine (a system with 8 CPs at 50 % busy uses 400 %).",),
+                   formulas=(c.CPU_PCT,))
+
+
+def lpar_section(ctx: Context) -> Section | None:
+    busy = act.lpar_busy(ctx.activity, ctx.bucket_seconds)
+    if busy.height == 0:
+        return None
+    charts = [Chart("lpar-cp", "LPAR busy, general CPs", ctx.over_time(
+        "lines", busy, y="cp_lpar_busy_pct", y_title="CP busy %", series="system",
+        series_title="system", points=busy["bucket_start"].n_unique() < 40),
+        _range(busy, "cp_lpar_busy_pct", "CP busy"))]
+    if busy["ziip_lpar_busy_pct"].drop_nulls().len():
+        charts.append(Chart("lpar-ziip", "LPAR busy, zIIPs", ctx.over_time(
+            "lines", busy.filter(pl.col("ziip_lpar_busy_pct").is_not_null()),
+            y="ziip_lpar_busy_pct", y_title="zIIP busy %", series="system",
+            series_title="system", points=busy["bucket_start"].n_unique() < 40),
+            _range(busy, "ziip_lpar_busy_pct", "zIIP busy")))
+    return Section("lpar", "LPAR busy", charts=tuple(charts), how_to_read=(_averaged(ctx),))
+
+
+def _range(frame: pl.DataFrame, column: str, what: str) -> str:
+    values = frame[column].drop_nulls()
+    if values.len() == 0:
+        return "no values"
+    return (f"{what} {format_cell(column, values.min())} to "
+            f"{format_cell(column, values.max())} %")
+
+
+def workload_section(ctx: Context) -> Section | None:
+    frame = act.cpu_by_workload(ctx.activity, ctx.bucket_seconds)
+    if frame.height == 0:
+        return None
+    names = frame.group_by("workload").agg(pl.col("cpu_pct").mean()) \
+        .sort("cpu_pct", descending=True)["workload"].to_list()
+    chart = Chart("workloads", "CPU by workload (CP + IIP, stacked)", ctx.over_time(
+        "stacked_area", frame, y="cpu_pct", y_title="APPL % (of one engine)",
+        series="workload", series_title="workload", domain=names,
+        bars=frame["bucket_start"].n_unique() < 3),
+        "largest: " + ", ".join(names[:3]))
+    return Section("workloads", "CPU by workload", charts=(chart,),
+                   how_to_read=(_averaged(ctx), "Service classes only: report classes hold "
+                                "the same CPU again." if ctx.activity.cpu_kind == "service"
+                                else "Report classes: the input has no service class."),
+                   formulas=(c.CPU_PCT,))
+
+
+def class_cpu_section(ctx: Context) -> Section | None:
+    frame = act.cpu_by_class(ctx.activity, ctx.bucket_seconds, ctx.top)
+    if frame.height == 0:
+        return None
+    order = frame.group_by("class_name").agg(pl.col("cpu_pct").mean()) \
+        .sort("cpu_pct", descending=True)["class_name"].to_list()
+    order = [n for n in order if n != act.OTHER] + ([act.OTHER] if act.OTHER in order else [])
+    chart = Chart("classes", f"CPU by {ctx.activity.cpu_kind} class, top {ctx.top} "
+                  "(CP + IIP, stacked)", ctx.over_time(
+                      "stacked_area", frame, y="cpu_pct", y_title="APPL % (of one engine)",
+                      series="class_name", series_title="class", domain=order,
+                      bars=frame["bucket_start"].n_unique() < 3),
+                  "largest: " + ", ".join(order[:3]))
+    return Section("class-cpu", f"CPU by {ctx.activity.cpu_kind} class", charts=(chart,),
+                   how_to_read=(_averaged(ctx), f"The {ctx.top} classes with the most CPU "
+                                "over the period by name, the others added up as (other)."),
+                   formulas=(c.CPU_PCT,))
+
+
+def top_section(ctx: Context) -> Section | None:
+    top = act.top_classes(ctx.activity, ctx.top)
+    if top.height == 0:
+        return None
+    shown = c.table(top, [("class_name", "Class"), ("class_kind", "Kind"),
+                          ("systems", "Systems"), ("trans_end_per_sec", "END/S"),
+                          ("resp_ms", "Resp. ms"), ("appl_cp_pct", "CP %"),
+                          ("appl_iipcp_pct", "IIPCP %"), ("appl_iip_pct", "IIP %"),
+                          ("cpu_pct", "CPU %")])
+    chart = Chart("top", f"Top {top.height} classes by CPU: CP, IIPCP and IIP",
+                  split_plot(top.with_columns((pl.col("class_name") + " ("
+                                               + pl.col("class_kind").str.slice(0, 1)
+                                               + ")").alias("class")), "class"),
+                  f"largest: {top['class_name'][0]}, "
+                  f"{format_cell('cpu_pct', top['cpu_pct'][0])} %")
+    return Section("top", f"Top {top.height} service and report classes by CPU",
+                   tables=(shown,), charts=(chart,),
+                   how_to_read=("Over the whole period and every system: END/S is ended "
+                                "transactions over the period's seconds, the response time "
+                                "their mean (weighted by transactions), APPL% the sum over "
+                                "systems of each system's time-weighted mean. Service and "
+                                "report classes are both listed (s) and (r): a report class "
+                                "may hold CPU of a service class above it.",),
+                   formulas=(c.ETR, c.CPU_PCT, c.ELIGIBLE))
+
+
+def ziip_section(ctx: Context) -> Section | None:
+    totals = act.class_totals(ctx.activity).filter(pl.col("appl_iipcp_pct") > 0) \
+        .sort("appl_iipcp_pct", descending=True).head(ctx.top)
+    if totals.height == 0:
+        return None
+    shown = c.table(totals, [("class_name", "Class"), ("class_kind", "Kind"),
+                             ("appl_iipcp_pct", "IIPCP %"), ("appl_iip_pct", "IIP %"),
+                             ("ziip_eligible_pct", "Eligible %"), ("appl_cp_pct", "CP %")])
+    frame = act.cpu_by_class(ctx.activity, ctx.bucket_seconds, ctx.top, "appl_iipcp_pct")
+    charts: tuple[Chart, ...] = ()
+    if frame.height:
+        charts = (Chart("iipcp", "zIIP-eligible work that ran on CPs (IIPCP), by class",
+                        ctx.over_time("stacked_area", frame, y="appl_iipcp_pct",
+                                      y_title="APPL % IIPCP", series="class_name",
+                                      series_title="class",
+                                      bars=frame["bucket_start"].n_unique() < 3),
+                        f"largest: {totals['class_name'][0]}"),)
+    return Section("ziip", "zIIP-eligible work on general CPs", tables=(shown,),
+                   charts=charts,
+                   how_to_read=("IIPCP is work a zIIP could have run that ran on a general "
+                                "CP (no zIIP free, or none configured): CP capacity that "
+                                "more zIIP capacity would give back.",),
+                   formulas=(c.ELIGIBLE, c.OFFLOAD))
+
+
+#: The sections, in order.  Issue 17's capacity section (MSU and R4HA, PI heat map,
+#: capture ratio) is added here, after ziip_section.
+SECTIONS: list[Callable[[Context], Section | None]] = [
+    overview_section, lpar_section, workload_section, class_cpu_section, top_section,
+    ziip_section]
+
+
+def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
+                    top: int = TOP) -> Report:
+    ctx = Context(activity, act.bucket_seconds(activity), top)
+    sections = tuple(s for s in (build(ctx) for build in SECTIONS) if s is not None)
+    start, end = activity.period
+    return Report("activity", f"Activity: {format_time(start, False)} to "
+                  f"{format_time(end, False)}",
+                  f"{c.plural(len(activity.systems), 'system')}: LPAR busy, CPU by workload "
+                  "and class, the top classes and zIIP-eligible work on CPs", sections, inputs,
+                  c.made_at(), __version__, tuple(c.skipped_notes(activity.tallies)),
+                  attention=activity.skipped > 0, tallies=tuple(activity.tallies))

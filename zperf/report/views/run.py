@@ -1,0 +1,227 @@
+"""The run report: what was measured, the paper-style run table, the intervals, and
+where the CPU went (per address-space group, CP vs zIIP; per class, CP / IIPCP / IIP).
+
+Made from an :class:`zperf.runs.analysis.Analysis` (``zperf analyze``'s
+result) and its :class:`zperf.runs.facts.RunFacts`; every number is the
+library's.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from zperf import __version__
+from zperf.report.charts import CPU_PARTS, Plot
+from zperf.report.runs import INTERVAL_COLUMNS
+from zperf.report.text import MISSING, format_cell, format_time
+from zperf.report.views import common as c
+from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
+from zperf.runs.analysis import Analysis
+from zperf.runs.compare import run_table
+from zperf.runs.facts import RunFacts, SystemFacts
+
+
+def machine_text(system: SystemFacts) -> str:
+    """'3906-7E7 (M05)': machine type, model capacity identifier, hardware model."""
+    parts = "-".join(p for p in (system.machine_type, system.model_capacity_id) if p)
+    if system.hardware_model:
+        parts += f" ({system.hardware_model})"
+    return parts or MISSING
+
+
+def engines_text(system: SystemFacts) -> str:
+    return (f"{format_cell('cps', system.cps)} CPs, "
+            f"{format_cell('ziips', system.ziips)} zIIPs")
+
+
+def window_text(facts: RunFacts) -> str:
+    if facts.first_interval is None:
+        return MISSING
+    length = ("" if facts.interval_seconds is None
+              else f" of {format_cell('interval_seconds', facts.interval_seconds)} s")
+    return (f"{format_time(facts.first_interval)} to {format_time(facts.last_interval_end)} "
+            f"({c.plural(facts.intervals, 'interval')}{length})")
+
+
+def _counted_by(analysis: Analysis) -> str:
+    spec = analysis.spec
+    if spec.etr_per_sec is not None:
+        return f"a rate given: {format_cell('etr_per_sec', spec.etr_per_sec)} tran/s"
+    if spec.rate_from == "driver":
+        return "the driver log, regrouped onto the RMF intervals"
+    return "ENDED of " + ", ".join(str(ref) for ref in spec.transactions)
+
+
+def measured_section(analysis: Analysis) -> Section:
+    """What was measured: machine, LPARs, engines, release, window, sources."""
+    facts = analysis.facts
+    items = [Fact("Run", analysis.spec.name)]
+    for system in facts.systems:
+        lpar = f" (LPAR {system.lpar_name})" if system.lpar_name and \
+            system.lpar_name != system.system else ""
+        items.append(Fact(f"System {system.system}{lpar}",
+                          f"{machine_text(system)}; {engines_text(system)}; "
+                          f"z/OS {system.zos_release or MISSING}"))
+    items += [Fact("Window", window_text(facts)),
+              Fact("Transactions counted by", _counted_by(analysis)),
+              Fact("Response time from", "IMS PA total transit time"
+                   if analysis.spec.response_from == "ims" else "the same classes"
+                   if analysis.spec.rate_from != "driver" else "the driver log"),
+              Fact("CPU % busy from", analysis.busy_source)]
+    for name, refs in analysis.spec.groups.items():
+        items.append(Fact(f"Group {name}", ", ".join(str(r) for r in refs)))
+    sources = c.input_files(analysis.spec.sources)
+    items.append(Fact("Sources", "; ".join(f"{s.name} ({c.size_text(s)})" for s in sources)))
+    return Section("measured", "What was measured", facts=tuple(items),
+                   how_to_read=("The machine, partitions, engines and release are those "
+                                "of the CPU activity data (SMF 70.1 or the RMF CPU Activity "
+                                "report) of the systems measured; the window is the RMF "
+                                "intervals the run table is made of.",))
+
+
+def run_table_section(analysis: Analysis) -> Section:
+    """The window row as the papers print it: one metric a line."""
+    name = analysis.spec.name
+    window = run_table([analysis]).filter(pl.col(name).is_not_null())
+    shown = c.metric_rows(window["metric"].to_list(), window["label"].to_list(),
+                          {name: window[name].to_list()})
+    return Section("run-table", "Run table", tables=(shown,),
+                   how_to_read=("The whole window, as paper 004's tables print a run: "
+                                "made from the window's totals (transactions over seconds, "
+                                "time-weighted busy), never from an average of the "
+                                "intervals' ratios.",),
+                   formulas=(c.ETR, c.ITR, c.GENERAL_CPU, c.ZIIP_CPU, c.GROUP_CPU,
+                             c.GROUP_ZIIP, c.SYSPLEX))
+
+
+def _shown_interval_columns(intervals: pl.DataFrame) -> list[str]:
+    return [col for col in INTERVAL_COLUMNS
+            if col == "interval_start" or intervals[col].null_count() < intervals.height]
+
+
+def intervals_section(analysis: Analysis) -> Section:
+    """Every RMF interval's metrics, and ETR and CPU % busy drawn per interval."""
+    intervals = analysis.intervals.sort("interval_start")
+    columns = _shown_interval_columns(intervals)
+    shown = c.table(intervals, [(col, c.LABELS[col]) for col in columns])
+    panels = [(col, c.LABELS[col]) for col in ("etr_per_sec", "cp_busy_pct", "ziip_busy_pct")
+              if intervals[col].null_count() < intervals.height]
+    etr, busy = intervals["etr_per_sec"], intervals["cp_busy_pct"]
+    summary = (f"ETR {format_cell('etr_per_sec', etr.min())} to "
+               f"{format_cell('etr_per_sec', etr.max())} tran/s; CPU % busy "
+               f"{format_cell('cp_busy_pct', busy.min())} to "
+               f"{format_cell('cp_busy_pct', busy.max())} %")
+    chart = Chart("intervals", "ETR and CPU % busy per interval", Plot(
+        "panels", intervals.select("interval_start", *(col for col, _ in panels)),
+        {"x": "interval_start", "x_title": "interval start", "panels": panels,
+         "points": True}), summary)
+    return Section("intervals", "Per interval", tables=(shown,), charts=(chart,),
+                   how_to_read=("One row per RMF interval: a steady run shows flat lines; "
+                                "a ramp-up or a shift in the load shows as a step, and "
+                                "such intervals are better left out of the window "
+                                "(start and end in the run description).",),
+                   formulas=(c.ETR, c.ITR))
+
+
+def groups_section(analysis: Analysis) -> Section | None:
+    """CPU per transaction of each address-space group, general CP and zIIP stacked."""
+    if not analysis.groups:
+        return None
+    window = analysis.window.row(0, named=True)
+    split = analysis.facts.group_split
+    rows = []
+    for group, prefix in analysis.groups.items():
+        parts = split.filter(pl.col("group") == group)
+        cp = parts["cp_us_per_tran"][0] if parts.height else None
+        rows.append({"group": group, "cpu_us_per_tran": window.get(f"{prefix}_cpu_us_per_tran"),
+                     "cp_us_per_tran": cp,
+                     "ziip_us_per_tran": window.get(f"{prefix}_ziip_us_per_tran")})
+    frame = pl.DataFrame(rows, schema={"group": pl.String, "cpu_us_per_tran": pl.Float64,
+                                       "cp_us_per_tran": pl.Float64,
+                                       "ziip_us_per_tran": pl.Float64})
+    shown = c.table(frame, [("group", "Group"), ("cpu_us_per_tran", "CPU µs/tran"),
+                            ("cp_us_per_tran", "of which general CP"),
+                            ("ziip_us_per_tran", "zIIP µs/tran")])
+    long = pl.concat([
+        frame.select("group", pl.lit("CP").alias("part"),
+                     pl.col("cp_us_per_tran").alias("us_per_tran")),
+        frame.select("group", pl.lit("IIP").alias("part"),
+                     pl.col("ziip_us_per_tran").alias("us_per_tran"))])
+    top = frame.sort("cpu_us_per_tran", descending=True, nulls_last=True).row(0, named=True)
+    chart = Chart("groups", "CPU µs per transaction by address-space group, CP and zIIP",
+                  Plot("stacked_bars", long, {
+                      "category": "group", "value": "us_per_tran", "part": "part",
+                      "category_title": "", "value_title": "µs per transaction",
+                      "part_title": "", "domain": ["CP", "IIP"],
+                      "colours": [CPU_PARTS["CP"], CPU_PARTS["IIP"]]}),
+                  f"largest: {top['group']}, "
+                  f"{format_cell('cpu_us_per_tran', top['cpu_us_per_tran'])} µs/tran")
+    return Section("groups", "CPU per transaction by address-space group", tables=(shown,),
+                   charts=(chart,),
+                   how_to_read=("SERVICE TIME CPU holds zIIP time normalized to CP speed, so "
+                                "a group's CPU µs/tran includes its zIIP work; the chart "
+                                "splits it into general CP (from APPL% CP) and zIIP.",),
+                   formulas=(c.GROUP_CPU, c.GROUP_ZIIP, c.GROUP_CP))
+
+
+def ziip_section(facts: RunFacts) -> Section | None:
+    """Paper 003's view of the classes with zIIP-eligible work: CP, IIPCP, IIP."""
+    split = facts.class_split.filter(pl.col("ziip_eligible_pct") > 0).sort("class_name")
+    if split.height == 0:
+        return None
+    shown = c.table(split, [("class_name", "Class"), ("class_kind", "Kind"),
+                            ("appl_cp_pct", "CP %"), ("appl_iipcp_pct", "IIPCP %"),
+                            ("appl_iip_pct", "IIP %"), ("cpu_pct", "CPU %"),
+                            ("ziip_eligible_pct", "Eligible %"),
+                            ("non_ziip_eligible_pct", "Not eligible %"),
+                            ("achieved_offload_pct", "Offload %")])
+    chart = Chart("ziip", "APPL% by class: CP, IIPCP (zIIP-eligible on CPs) and IIP",
+                  split_plot(split, "class_name"), _split_summary(split))
+    return Section("ziip", "zIIP-eligible work", tables=(shown,), charts=(chart,),
+                   how_to_read=("APPL% is % of one engine over the window. IIPCP is "
+                                "zIIP-eligible work that ran on general CPs (no zIIP free, "
+                                "or none configured): it costs CP capacity that a zIIP "
+                                "could have taken. CP includes IIPCP.",),
+                   formulas=(c.CPU_PCT, c.ELIGIBLE, c.NON_ELIGIBLE, c.OFFLOAD))
+
+
+def split_plot(frame: pl.DataFrame, category: str) -> Plot:
+    """Stacked bars of APPL% CP less IIPCP, IIPCP and IIP per ``category``: the three
+    parts add up to CP + IIP (the CPU %), IIPCP shown apart from the rest of CP."""
+    parts = pl.concat([
+        frame.select(category, pl.lit("CP").alias("part"),
+                     (pl.col("appl_cp_pct") - pl.col("appl_iipcp_pct")).alias("pct")),
+        frame.select(category, pl.lit("IIPCP").alias("part"),
+                     pl.col("appl_iipcp_pct").alias("pct")),
+        frame.select(category, pl.lit("IIP").alias("part"), pl.col("appl_iip_pct").alias("pct"))])
+    return Plot("stacked_bars", parts, {
+        "category": category, "value": "pct", "part": "part", "value_title":
+        "APPL % (of one engine)", "part_title": "", "domain": list(CPU_PARTS),
+        "colours": list(CPU_PARTS.values())})
+
+
+def _split_summary(split: pl.DataFrame) -> str:
+    first = split.sort("ziip_eligible_pct", descending=True).row(0, named=True)
+    return (f"{first['class_name']}: CP {format_cell('appl_cp_pct', first['appl_cp_pct'])}, "
+            f"IIPCP {format_cell('appl_iipcp_pct', first['appl_iipcp_pct'])}, "
+            f"IIP {format_cell('appl_iip_pct', first['appl_iip_pct'])} %")
+
+
+def run_sections(analysis: Analysis) -> list[Section]:
+    """The run report's sections, in order (a section with nothing to show is left out)."""
+    made = [measured_section(analysis), run_table_section(analysis),
+            intervals_section(analysis), groups_section(analysis),
+            ziip_section(analysis.facts)]
+    return [section for section in made if section is not None]
+
+
+def run_report(analysis: Analysis, inputs: tuple[InputFile, ...] = ()) -> Report:
+    """The run report of ``analysis``; ``inputs`` as the user gave them."""
+    empty = c.empty_run_notes([analysis])
+    notes = (*c.skipped_notes(analysis.tallies), *empty)
+    return Report("run", f"Run report: {analysis.spec.name}",
+                  "CPU % busy, ETR, ITR, response time and CPU per transaction, "
+                  "as IBM's benchmark papers print them", tuple(run_sections(analysis)),
+                  inputs or c.input_files(analysis.spec.sources), c.made_at(), __version__,
+                  notes, attention=analysis.skipped > 0 or bool(empty),
+                  tallies=tuple(analysis.tallies))

@@ -1,0 +1,345 @@
+"""A period's activity, from any SMF dumps or RMF listings: the capacity planner's day.
+
+No run description is needed: for every system and RMF interval, LPAR busy
+(CP and zIIP, from SMF 70.1 or the CPU Activity report) and the CPU of the
+workloads and classes (APPL% CP, IIPCP and IIP of RMF Workload Activity).
+A month of ten systems is 2.9 million class periods, so the sources are read
+one file at a time and each is reduced at once (:func:`reduce_activity`) to
+sums per interval: per system and workload, per class over the systems, and
+per class and system over the file.  Charts then take buckets of intervals
+(:func:`bucket_seconds`: never more than a few hundred points a line), and
+tables take the period.
+
+Rules, each stated once here:
+
+* CPU by workload and by class counts **service classes** only: report
+  classes hold the same CPU again, grouped otherwise (an input with no
+  service class at all, such as a benchmark's report-class extract, is
+  charted by its report classes, and :attr:`Activity.cpu_kind` says so).
+* Rows without an interval start or length (a pasted extract) cannot be
+  placed in time: they are left out and counted (:attr:`Activity.untimed`).
+* APPL% is a per-system figure (% of one engine of that system); the
+  sysplex's is the sum over its systems, and over time the time-weighted mean
+  (:func:`zperf.runs.facts.window_mean`) of the per-interval sums.
+* END/S over the period is the period's ended transactions over its seconds
+  (004 Table 15's ETR); response time is the transaction-weighted mean.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from zperf.calc import formulas as f
+from zperf.errors import UsageError
+from zperf.formats import read
+from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.tally import OnError, Tally
+from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
+
+#: The tables an activity report is made from.
+ACTIVITY_TABLES = ("workload", "cpu")
+#: Chart buckets, shortest first: an RMF interval, then these (seconds).
+BUCKETS = (3600.0, 4 * 3600.0, 86400.0)
+#: The most points a time axis gets before intervals are put in longer buckets.
+MOST_POINTS = 800
+#: What a system without a name (a listing names only the sysplex) is called.
+UNNAMED = "(unnamed)"
+OTHER = "(other)"
+
+_CPU_KEEP = ("system", "interval_start", "interval_seconds", "cp_online", "cp_lpar_busy_pct",
+             "ziip_online", "ziip_lpar_busy_pct")
+
+
+@dataclass
+class Activity:
+    """A period's activity reduced to sums per interval (see the module docstring).
+
+    ``lpar``: system, interval_start, interval_seconds, cp_online,
+    cp_lpar_busy_pct, ziip_online, ziip_lpar_busy_pct.
+    ``workloads``: system, workload, interval_start, interval_seconds and the
+    APPL% columns summed over the workload's service classes.
+    ``classes``: class_kind, class_name, interval_start, interval_seconds, the
+    APPL% columns summed over the systems, trans_ended, resp_ms.
+    ``class_systems``: class_kind, class_name, system, covered_seconds, the APPL
+    seconds (APPL% x interval seconds, summed), trans_ended, resp_ms.
+    """
+
+    lpar: pl.DataFrame
+    workloads: pl.DataFrame
+    classes: pl.DataFrame
+    class_systems: pl.DataFrame
+    tallies: list[Tally] = field(default_factory=list)
+    untimed: int = 0
+
+    @property
+    def skipped(self) -> int:
+        return sum(t.skipped for t in self.tallies)
+
+    @property
+    def cpu_kind(self) -> str:
+        """The classes whose CPU is charted: service classes, or report classes when
+        the input has no service class."""
+        kinds = set(self.workloads["class_kind"].to_list())
+        return "service" if "service" in kinds or not kinds else "report"
+
+    @property
+    def systems(self) -> list[str]:
+        names = set(self.lpar["system"].to_list()) | set(self.workloads["system"].to_list())
+        return sorted(names)
+
+    @property
+    def period(self) -> tuple[dt.datetime | None, dt.datetime | None]:
+        """First interval start and last interval end over every table."""
+        frames = [t.select("interval_start", "interval_seconds")
+                  for t in (self.lpar, self.classes) if t.height]
+        if not frames:
+            return None, None
+        both = pl.concat(frames)
+        end = both.select(pl.col("interval_start")
+                          + pl.duration(seconds=pl.col("interval_seconds"))).to_series().max()
+        return both["interval_start"].min(), end  # type: ignore[return-value]
+
+
+def _system(frame: pl.DataFrame) -> pl.Expr:
+    fallback = pl.col("sysplex") if "sysplex" in frame.columns else pl.lit(None, pl.String)
+    return pl.coalesce(pl.col("system"), fallback, pl.lit(UNNAMED)).alias("system")
+
+
+def reduce_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """One file's tables reduced to the activity's sums (see :class:`Activity`)."""
+    out: dict[str, pl.DataFrame] = {}
+    cpu = tables.get("cpu")
+    if cpu is not None and cpu.height:
+        out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
+    work = tables.get("workload")
+    if work is None or work.height == 0:
+        return out
+    timed = pl.col("interval_start").is_not_null() & (pl.col("interval_seconds") > 0)
+    untimed = work.height - work.filter(timed).height
+    out["untimed"] = pl.DataFrame({"rows": [untimed]})
+    work = work.filter(timed).with_columns(_system(work), pl.col("workload").fill_null(OTHER),
+                             *(pl.col(c).fill_nan(None) for c in APPL_COLUMNS))
+    appl = [pl.col(c).fill_null(0.0).sum().alias(c) for c in APPL_COLUMNS]
+    ended = pl.col("trans_ended").cast(pl.Float64)
+    out["workloads"] = work.group_by("class_kind", "system", "workload", "interval_start").agg(
+        pl.col("interval_seconds").max(), *appl)
+    out["classes"] = work.group_by("class_kind", "class_name", "interval_start").agg(
+        pl.col("interval_seconds").max(), *appl, ended.sum().alias("trans_ended"),
+        transaction_mean(pl.col("resp_actual_ms"), ended).alias("resp_ms"))
+    secs = pl.col("interval_seconds")
+    out["class_systems"] = work.group_by("class_kind", "class_name", "system").agg(
+        secs.sum().alias("covered_seconds"),
+        *((pl.col(c).fill_null(0.0) * secs).sum().alias(c.replace("_pct", "_seconds_x100"))
+          for c in APPL_COLUMNS),
+        ended.sum().alias("trans_ended"),
+        transaction_mean(pl.col("resp_actual_ms"), ended).alias("resp_ms"))
+    return out
+
+
+def _empty() -> dict[str, pl.DataFrame]:
+    appl = dict.fromkeys(APPL_COLUMNS, pl.Float64)
+    ts = pl.Datetime("us")
+    return {
+        "lpar": pl.DataFrame(schema={"system": pl.String, "interval_start": ts,
+                                     "interval_seconds": pl.Float64, "cp_online": pl.Int32,
+                                     "cp_lpar_busy_pct": pl.Float64, "ziip_online": pl.Int32,
+                                     "ziip_lpar_busy_pct": pl.Float64}),
+        "workloads": pl.DataFrame(schema={"class_kind": pl.String, "system": pl.String,
+                                          "workload": pl.String,
+                                          "interval_start": ts,
+                                          "interval_seconds": pl.Float64, **appl}),
+        "classes": pl.DataFrame(schema={"class_kind": pl.String, "class_name": pl.String,
+                                        "interval_start": ts, "interval_seconds": pl.Float64,
+                                        **appl, "trans_ended": pl.Float64,
+                                        "resp_ms": pl.Float64}),
+        "class_systems": pl.DataFrame(schema={
+            "class_kind": pl.String, "class_name": pl.String, "system": pl.String,
+            "covered_seconds": pl.Float64,
+            **{c.replace("_pct", "_seconds_x100"): pl.Float64 for c in APPL_COLUMNS},
+            "trans_ended": pl.Float64, "resp_ms": pl.Float64}),
+    }
+
+
+def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
+                  on_error: OnError = "raise",
+                  encoding: str = DEFAULT_ENCODING) -> Activity:
+    """Read the sources one file at a time, each reduced at once; a repeated interval
+    of a system (overlapping dumps) is kept once."""
+    if not paths:
+        raise UsageError("an activity report needs SMF dumps or RMF listings")
+    parts: dict[str, list[pl.DataFrame]] = {}
+    tallies: list[Tally] = []
+    for path in paths:
+        result = read([str(path)], kind=kind, on_error=on_error, encoding=encoding,
+                      tables=ACTIVITY_TABLES)
+        tallies += result.tallies
+        for name, frame in reduce_activity(result.tables).items():
+            parts.setdefault(name, []).append(frame)
+    untimed = sum(int(p["rows"].sum()) for p in parts.pop("untimed", []))
+    empty = _empty()
+    tables = {name: (pl.concat([empty[name], *[p.cast(empty[name].schema)
+                                               for p in parts[name]]], how="vertical")
+                     if name in parts else empty[name]) for name in empty}
+    if tables["lpar"].height == 0 and tables["classes"].height == 0:
+        hint = (f" ({untimed} class periods without an interval time, as in a pasted extract)"
+                if untimed else "")
+        raise UsageError("no CPU activity (SMF 70.1, RMF CPU Activity) or workload activity "
+                         f"(SMF 72.3, RMF Workload Activity) with interval times in the "
+                         f"input{hint}")
+    return Activity(
+        lpar=tables["lpar"].unique(["system", "interval_start"], keep="first")
+        .sort("system", "interval_start"),
+        workloads=_merged(tables["workloads"],
+                          ["class_kind", "system", "workload", "interval_start"]),
+        classes=_merged(tables["classes"], ["class_kind", "class_name", "interval_start"],
+                        weighted=True),
+        class_systems=_merged_totals(tables["class_systems"]),
+        tallies=tallies, untimed=untimed)
+
+
+def _merged(frame: pl.DataFrame, keys: list[str], weighted: bool = False) -> pl.DataFrame:
+    """Rows of one key from several files (an interval split over two dumps) added."""
+    appl = [pl.col(c).sum() for c in APPL_COLUMNS]
+    extra = []
+    if weighted:
+        ended = pl.col("trans_ended")
+        extra = [ended.sum(), transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms")]
+    return frame.group_by(keys).agg(pl.col("interval_seconds").max(), *appl, *extra).sort(keys)
+
+
+def _merged_totals(frame: pl.DataFrame) -> pl.DataFrame:
+    ended = pl.col("trans_ended")
+    sums = [pl.col(c).sum() for c in frame.columns
+            if c.endswith(("_seconds", "_x100")) and c != "interval_seconds"]
+    return frame.group_by("class_kind", "class_name", "system").agg(
+        *sums, ended.sum(), transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms"))
+
+
+def bucket_seconds(activity: Activity, most: int = MOST_POINTS) -> float:
+    """The chart bucket: the RMF interval, or the first of an hour, four hours, a day
+    that puts the period in at most ``most`` points."""
+    frames = [t["interval_seconds"] for t in (activity.lpar, activity.classes) if t.height]
+    interval = float(pl.concat(frames).max()) if frames else 900.0  # type: ignore[arg-type]
+    start, end = activity.period
+    if start is None or end is None:
+        return interval
+    span = (end - start).total_seconds()
+    for length in (interval, *BUCKETS):
+        if length >= interval and span / length <= most:
+            return length
+    return BUCKETS[-1]
+
+
+def _bucketed(seconds: float) -> pl.Expr:
+    return pl.col("interval_start").dt.truncate(f"{int(seconds)}s").alias("bucket_start")
+
+
+def lpar_busy(activity: Activity, seconds: float) -> pl.DataFrame:
+    """LPAR busy per system and bucket (time-weighted): bucket_start, system,
+    cp_lpar_busy_pct, ziip_lpar_busy_pct."""
+    frame = activity.lpar
+    secs = pl.col("interval_seconds")
+    ziip = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
+    return frame.group_by(_bucketed(seconds), "system").agg(
+        window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
+        window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
+    ).with_columns(pl.selectors.float().fill_nan(None)).sort("bucket_start", "system")
+
+
+def system_summary(activity: Activity) -> pl.DataFrame:
+    """Per system over the period: CPs and zIIPs, mean and peak interval LPAR busy,
+    and the APPL% of its service classes (captured CPU, % of one engine)."""
+    secs = pl.col("interval_seconds")
+    ziip = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
+    busy = activity.lpar.group_by("system").agg(
+        pl.col("cp_online").cast(pl.Float64).mean().alias("cps"),
+        pl.col("ziip_online").cast(pl.Float64).mean().alias("ziips"),
+        window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
+        pl.col("cp_lpar_busy_pct").max().alias("cp_peak_busy_pct"),
+        window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
+        ziip.max().alias("ziip_peak_busy_pct"))
+    charted = activity.workloads.filter(pl.col("class_kind") == activity.cpu_kind)
+    per_interval = charted.group_by("system", "interval_start").agg(
+        secs.max(), *(pl.col(c).sum() for c in APPL_COLUMNS))
+    appl = per_interval.group_by("system").agg(
+        *(window_mean(pl.col(c), secs).alias(c) for c in APPL_COLUMNS))
+    systems = pl.DataFrame({"system": activity.systems}, schema={"system": pl.String})
+    return systems.join(busy, on="system", how="left").join(appl, on="system", how="left") \
+        .with_columns(pl.selectors.float().fill_nan(None))
+
+
+def cpu_by_workload(activity: Activity, seconds: float) -> pl.DataFrame:
+    """APPL% (CP + IIP: the CPU of 003) per workload and bucket, over the systems:
+    bucket_start, workload, cpu_pct, appl_cp_pct, appl_iip_pct."""
+    charted = activity.workloads.filter(pl.col("class_kind") == activity.cpu_kind)
+    per_interval = charted.group_by("workload", "interval_start").agg(
+        pl.col("interval_seconds").max(), *(pl.col(c).sum() for c in APPL_COLUMNS))
+    return _cpu_buckets(per_interval, "workload", seconds)
+
+
+def _cpu_buckets(per_interval: pl.DataFrame, key: str, seconds: float) -> pl.DataFrame:
+    secs = pl.col("interval_seconds")
+    out = per_interval.group_by(_bucketed(seconds), key).agg(
+        *(window_mean(pl.col(c), secs).alias(c) for c in APPL_COLUMNS))
+    return out.with_columns(
+        f.cpu_pct(pl.col("appl_cp_pct"), pl.col("appl_iip_pct")).alias("cpu_pct"),
+    ).sort("bucket_start", key)
+
+
+def class_totals(activity: Activity) -> pl.DataFrame:
+    """Per class over the period: systems, END/S, response time, APPL% CP, IIPCP and
+    IIP (summed over systems), 003's CPU % and zIIP-eligible %; by CPU, highest first."""
+    frame = activity.class_systems
+    period = _period_seconds(activity)
+    per_system = frame.with_columns(
+        *(f.appl_pct(pl.col(c.replace("_pct", "_seconds_x100")) / 100, pl.col("covered_seconds"))
+          .alias(c) for c in APPL_COLUMNS))
+    ended = pl.col("trans_ended")
+    out = per_system.group_by("class_kind", "class_name").agg(
+        pl.col("system").n_unique().alias("systems"),
+        *(pl.col(c).sum() for c in APPL_COLUMNS), ended.sum(),
+        transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms"))
+    cp, iipcp, iip = (pl.col(c) for c in APPL_COLUMNS)
+    return out.with_columns(
+        f.etr_per_sec(ended, pl.lit(period)).alias("trans_end_per_sec"),
+        f.cpu_pct(cp, iip).alias("cpu_pct"),
+        f.ziip_eligible_pct(iip, iipcp).alias("ziip_eligible_pct"),
+    ).sort(["cpu_pct", "class_kind", "class_name"], descending=[True, False, False])
+
+
+def _period_seconds(activity: Activity) -> float:
+    start, end = activity.period
+    return max((end - start).total_seconds(), 1.0) if start and end else 1.0
+
+
+def top_classes(activity: Activity, top: int, kind: str | None = None) -> pl.DataFrame:
+    """The ``top`` classes of ``kind`` (service, report, or both) by CPU over the period."""
+    totals = class_totals(activity)
+    if kind is not None:
+        totals = totals.filter(pl.col("class_kind") == kind)
+    return totals.head(top)
+
+
+def cpu_by_class(activity: Activity, seconds: float, top: int,
+                 column: str = "cpu_pct") -> pl.DataFrame:
+    """The ``top`` charted classes (:attr:`Activity.cpu_kind`) by ``column`` (cpu_pct or
+    appl_iipcp_pct) per bucket, the others added up as (other): bucket_start,
+    class_name and the APPL% columns."""
+    kind = activity.cpu_kind
+    totals = class_totals(activity).filter(pl.col("class_kind") == kind)
+    totals = totals.filter(pl.col(column) > 0).sort(column, descending=True)
+    named = totals["class_name"].head(top).to_list()
+    service = activity.classes.filter(pl.col("class_kind") == kind)
+    grouped = service.with_columns(
+        pl.when(pl.col("class_name").is_in(named)).then(pl.col("class_name"))
+        .otherwise(pl.lit(OTHER)).alias("class_name"))
+    if column != "cpu_pct" or len(named) == totals.height:
+        grouped = grouped.filter(pl.col("class_name") != OTHER)
+    per_interval = grouped.group_by("class_name", "interval_start").agg(
+        pl.col("interval_seconds").max(), *(pl.col(c).sum() for c in APPL_COLUMNS))
+    return _cpu_buckets(per_interval, "class_name", seconds)
