@@ -21,6 +21,8 @@ module                            formulas
                                   projection by capacity ratio
 :mod:`zperf.calc.capture`         RMF capture ratio: captured over LPAR
                                   busy CP seconds
+:mod:`zperf.calc.msu`             MSU/h from dispatch time; rolling 4-hour
+                                  average (R4HA); share of a limit
 :mod:`zperf.calc.fit`             002 fixed + variable cost (least squares)
 :mod:`zperf.calc.deltas`          004 Delta, Delta %, ±1 % ITR verdict
 :mod:`zperf.calc.sizing`          001 SOAP message size; 000 size vs baseline
@@ -74,6 +76,13 @@ from zperf.calc.deltas import (
 )
 from zperf.calc.density import Density, content_density, content_density_of_file
 from zperf.calc.fit import Fit, fit_fixed_variable
+from zperf.calc.msu import (
+    ROLLING_WINDOW_SECONDS,
+    cpu_adjustment_factor,
+    msu_per_hour,
+    msu_share_pct,
+    rolling_average,
+)
 from zperf.calc.offload import (
     CpuSplit,
     achieved_offload_pct,
@@ -106,6 +115,7 @@ __all__ = [
     "CPU_MS_PER_1K_CHARS",
     "EQUIVALENT_ITR_PCT",
     "PROCESSOR_RATINGS",
+    "ROLLING_WINDOW_SECONDS",
     "SOAP_PREFIX_SUFFIX_BYTES",
     "Combined",
     "CpuSplit",
@@ -134,6 +144,7 @@ __all__ = [
     "content_density",
     "content_density_of_file",
     "cp_busy_pct_from_itr",
+    "cpu_adjustment_factor",
     "cpu_ms_per_tran",
     "cpu_ms_per_tran_from_appl",
     "cpu_pct",
@@ -148,9 +159,12 @@ __all__ = [
     "instructions_per_msg",
     "itr_per_sec",
     "msg_per_sec_at_100pct",
+    "msu_per_hour",
+    "msu_share_pct",
     "non_ziip_eligible_pct",
     "processor_rating",
     "project_ms_per_tran",
+    "rolling_average",
     "service_seconds",
     "service_units_to_seconds",
     "service_us_per_tran",

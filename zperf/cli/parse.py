@@ -10,9 +10,12 @@ import click
 from zperf import formats, report
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.formats.tally import OnError
+from zperf.runs.msu import capacity_from_tables
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
-TABLES = formats.table_names()
+#: Tables computed from the tables a reader fills: name -> (tables read, builder).
+DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables)}
+TABLES = (*formats.table_names(), *DERIVED)
 
 
 def _progress_factory() -> formats.Progress | None:
@@ -74,10 +77,12 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
     """
     fmt, terminal = output_format(fmt, output)
+    read, derive = DERIVED.get(table, ((table,), None))
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory(), tables=[table])
+                          progress=_progress_factory(), tables=list(read))
+    built = derive(result.tables) if derive else result.tables[table]
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
-    frame = report.shown_columns(result.tables[table], table, wanted, fmt)
+    frame = report.shown_columns(built, table, wanted, fmt)
     tell_reading(result.tallies, errors_path, verbose)
     if frame.height == 0:
         click.echo(f"zperf: no rows for the {table} table in the input", err=True)

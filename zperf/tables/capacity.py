@@ -1,0 +1,72 @@
+"""The capacity table: MSU, the 4-hour rolling average and the limits, per system and interval.
+
+What a capacity planner reads first from SMF 70.1: the MSU/h the system's
+partition consumed (from its PR/SM dispatch time), the rolling 4-hour average
+(R4HA) zperf computes from those intervals beside WLM's own (SMF70LAC), and
+the limits it is measured against (defined capacity, capacity group), with
+whether WLM caps.  ``zperf parse --table capacity`` builds it from the ``cpu``
+and ``cpu_lpar`` tables (:mod:`zperf.runs.msu`).
+
+Fields users' scripts commonly mix up: SMF70LAC is consumption (the average
+MSU/h used), SMF70WLA is capacity (MSU/h available to the image), SMF70MSU is
+the defined capacity limit (0 = none), SMF70GAU the capacity group's
+average; and CPU time becomes MSU only through the scaling factor
+(SMF70CPA_ACTUAL / SMF70CPA_SCALING_FACTOR, not SMF70CPA_ACTUAL alone).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from zperf.tables.schema import F64, I64, STR, TS, Column, TableSchema
+
+BOOL = pl.Boolean()
+
+CAPACITY = TableSchema(
+    "capacity",
+    "Capacity: one row per system and RMF interval (SMF 70.1): MSU/h, R4HA, limits",
+    (
+        Column("sysplex", STR, "Sysplex name"),
+        Column("system", STR, "SMF system identifier"),
+        Column("lpar_name", STR, "Partition the system runs in"),
+        Column("cpc_sequence_code", STR, "CPC serial (SMF70CSC): one CEC"),
+        Column("interval_start", TS, "Start of the RMF interval, local time"),
+        Column("interval_seconds", F64, "Length of the RMF interval, s"),
+        Column("gap_before_seconds", F64, "Seconds since the end of the system's previous "
+               "interval (0 when back to back; null for the first)"),
+        Column("cp_dispatch_seconds", F64, "Effective dispatch time of the partition's CPs "
+               "(SMF70EDT, without LPAR management), s"),
+        Column("cp_total_dispatch_seconds", F64, "Total dispatch time of the partition's CPs "
+               "(SMF70PDT, with LPAR management), s"),
+        Column("ziip_dispatch_seconds", F64, "Effective dispatch time of the partition's "
+               "zIIPs, s (raw, not normalized)"),
+        Column("cpu_adjustment_factor", F64, "SMF70CPA_ACTUAL / SMF70CPA_SCALING_FACTOR: 1/16 "
+               "us of CPU per service unit (R723MADJ's rate)"),
+        Column("msu_per_hour", F64, "MSU ACT: CP MSU/h consumed in the interval, from the "
+               "effective dispatch time"),
+        Column("msu_physical_per_hour", F64, "CP MSU/h from the total dispatch time (with "
+               "LPAR management)"),
+        Column("ziip_msu_per_hour", F64, "zIIP MSU/h, normalized to CP speed (x SMF70NRM / "
+               "256); not part of the CP figures"),
+        Column("r4ha_msu", F64, "Rolling 4-hour average of msu_per_hour over the preceding "
+               "4 hours of intervals, time-weighted, MSU/h (zperf's)"),
+        Column("r4ha_covered_seconds", F64, "Seconds of the 4-hour window that intervals "
+               "cover (the average is over these)"),
+        Column("r4ha_complete", BOOL, "The window is covered: no gap and at least 4 hours of "
+               "data before the interval's end"),
+        Column("lac_msu", I64, "WLM's long-term (4-hour rolling) average, MSU/h (SMF70LAC)"),
+        Column("image_capacity_msu", I64, "MSU/h available to the image: defined or image "
+               "capacity (SMF70WLA)"),
+        Column("defined_capacity_msu", I64, "Defined capacity limit of the partition, MSU/h "
+               "(SMF70MSU; null when none)"),
+        Column("defined_used_pct", F64, "lac_msu as % of the defined capacity"),
+        Column("capacity_group", STR, "Capacity group of the partition (SMF70GNM)"),
+        Column("group_limit_msu", I64, "Capacity group limit, MSU/h (SMF70GMU)"),
+        Column("group_msu_4h_avg", I64, "Capacity group's 4-hour rolling average, MSU/h "
+               "(SMF70GAU)"),
+        Column("group_used_pct", F64, "group_msu_4h_avg as % of the group limit"),
+        Column("capped", BOOL, "WLM caps the partition: LAC at or above the defined capacity, "
+               "or the group's average at or above its limit; null when no limit is set"),
+    ),
+)
+
