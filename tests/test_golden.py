@@ -218,6 +218,15 @@ def test_analyze_by_options(capsys: pytest.CaptureFixture[str], update_golden: b
            "CICS=CICS2A20", "tests/data/rmf/paper003-figure4.txt"])
 
 
+def test_parse_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                        runs: Path) -> None:
+    dump = str(runs / "ims15-fast-path" / "smf.dump")
+    _case(capsys, update_golden, "parse-capacity-ims15-fast-path.txt",
+          ["parse", "--table", "capacity", "--to", "csv", dump], runs)
+    _case(capsys, update_golden, "parse-capacity-table-ims15-fast-path.txt",
+          ["parse", "--table", "capacity", "--to", "table", dump], runs)
+
+
 def test_compare(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path) -> None:
     _case(capsys, update_golden, "compare-ims14-ims15.txt",
           ["compare", "--to", "table", str(runs / "ims14-fast-path"),

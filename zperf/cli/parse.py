@@ -48,7 +48,8 @@ def _progress_factory() -> formats.Progress | None:
 @click.option("--table", "table", type=click.Choice(TABLES), default="workload",
               show_default=True,
               help="Table to output; see TABLES in `man zperf-parse` (workload: one row per "
-                   "system, interval, class and period; distribution: response time buckets).")
+                   "system, interval, class and period; distribution: response time buckets; "
+                   "capacity: MSU/h and the 4-hour rolling average per system and interval).")
 @click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
                                 "table shows a summary).")
 @click.option("-v", "--verbose", is_flag=True,
@@ -75,6 +76,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       zperf parse wlmgl-sysout.txt
       cat smf.dump | zperf parse - | grep CICS
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
+      zperf parse --table capacity --to csv smf70.dump > msu.csv
     """
     fmt, terminal = output_format(fmt, output)
     read, derive = DERIVED.get(table, ((table,), None))
