@@ -23,6 +23,8 @@ module                            formulas
                                   busy CP seconds
 :mod:`zperf.calc.msu`             MSU/h from dispatch time; rolling 4-hour
                                   average (R4HA); share of a limit
+:mod:`zperf.calc.pi`              WLM Performance Index of velocity, average
+                                  and percentile goals; execution velocity
 :mod:`zperf.calc.fit`             002 fixed + variable cost (least squares)
 :mod:`zperf.calc.deltas`          004 Delta, Delta %, ±1 % ITR verdict
 :mod:`zperf.calc.sizing`          001 SOAP message size; 000 size vs baseline
@@ -91,6 +93,17 @@ from zperf.calc.offload import (
     non_ziip_eligible_pct,
     ziip_eligible_pct,
 )
+from zperf.calc.pi import (
+    BUCKET_LIMITS_PCT,
+    OPEN_BUCKET_PI,
+    PERCENTILE_BUCKET_PI,
+    bucket_pi,
+    execution_velocity_pct,
+    percentile_bucket,
+    pi_average_response,
+    pi_percentile,
+    pi_velocity,
+)
 from zperf.calc.sizing import (
     SOAP_PREFIX_SUFFIX_BYTES,
     size_vs_baseline_pct,
@@ -111,6 +124,9 @@ from zperf.calc.sysplex import (
 )
 
 __all__ = [
+    "BUCKET_LIMITS_PCT",
+    "OPEN_BUCKET_PI",
+    "PERCENTILE_BUCKET_PI",
     "CCSID_NAMES",
     "CPU_MS_PER_1K_CHARS",
     "EQUIVALENT_ITR_PCT",
@@ -128,6 +144,7 @@ __all__ = [
     "appl_seconds",
     "average_busy_pct",
     "average_resp_ms",
+    "bucket_pi",
     "busy_pct_from_appl",
     "busy_seconds",
     "capacity_ratio",
@@ -153,6 +170,7 @@ __all__ = [
     "delta_pct",
     "equivalent_itr",
     "etr_per_sec",
+    "execution_velocity_pct",
     "fit_fixed_variable",
     "general_cp_seconds",
     "general_cpu_us_per_tran",
@@ -162,6 +180,10 @@ __all__ = [
     "msu_per_hour",
     "msu_share_pct",
     "non_ziip_eligible_pct",
+    "percentile_bucket",
+    "pi_average_response",
+    "pi_percentile",
+    "pi_velocity",
     "processor_rating",
     "project_ms_per_tran",
     "rolling_average",

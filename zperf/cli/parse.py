@@ -11,10 +11,12 @@ from zperf import formats, report
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.formats.tally import OnError
 from zperf.runs.msu import capacity_from_tables
+from zperf.runs.pi import performance_from_tables
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
 #: Tables computed from the tables a reader fills: name -> (tables read, builder).
-DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables)}
+DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables),
+           "performance": (("workload", "distribution"), performance_from_tables)}
 TABLES = (*formats.table_names(), *DERIVED)
 
 
@@ -49,7 +51,8 @@ def _progress_factory() -> formats.Progress | None:
               show_default=True,
               help="Table to output; see TABLES in `man zperf-parse` (workload: one row per "
                    "system, interval, class and period; distribution: response time buckets; "
-                   "capacity: MSU/h and the 4-hour rolling average per system and interval).")
+                   "capacity: MSU/h and the 4-hour rolling average per system and interval; "
+                   "performance: WLM's Performance Index per service class period).")
 @click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
                                 "table shows a summary).")
 @click.option("-v", "--verbose", is_flag=True,
@@ -77,6 +80,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       cat smf.dump | zperf parse - | grep CICS
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
       zperf parse --table capacity --to csv smf70.dump > msu.csv
+      zperf parse --table performance wlmgl-sysout.txt
     """
     fmt, terminal = output_format(fmt, output)
     read, derive = DERIVED.get(table, ((table,), None))

@@ -70,3 +70,36 @@ CAPACITY = TableSchema(
     ),
 )
 
+
+PERFORMANCE = TableSchema(
+    "performance",
+    "WLM Performance Index: one row per system, interval and service class period with a "
+    "goal (SMF 72.3, RMF Workload Activity)",
+    (
+        Column("sysplex", STR, "Sysplex name"),
+        Column("system", STR, "System name (null for a sysplex listing)"),
+        Column("interval_start", TS, "Start of the RMF interval, local time"),
+        Column("interval_seconds", F64, "Length of the RMF interval, s"),
+        Column("workload", STR, "WLM workload name"),
+        Column("class_name", STR, "Service class name"),
+        Column("period", I64, "Class period number"),
+        Column("importance", I64, "Goal importance (1 highest)"),
+        Column("goal_type", STR, "average_response | percentile_response | velocity | "
+               "discretionary | system"),
+        Column("goal_response_ms", F64, "Response time goal, ms"),
+        Column("goal_percentile", I64, "Percentile of a percentile goal"),
+        Column("goal_velocity_pct", F64, "Execution velocity goal, %"),
+        Column("trans_ended", I64, "Transactions ended in the interval"),
+        Column("resp_actual_ms", F64, "Mean response time of the ended transactions, ms"),
+        Column("ex_vel_pct", F64, "Achieved execution velocity: using / (using + delay) "
+               "samples, %"),
+        Column("percentile_reached_pct", F64, "Percentile goals: upper limit of the first "
+               "response time bucket where the goal percentile is reached, % of the goal "
+               "(null: the open bucket above 400 %)"),
+        Column("perf_index", F64, "Performance Index computed by zperf: velocity goal / "
+               "actual; actual / average goal; the bucket's PI for percentile goals; null "
+               "for discretionary and system goals or without ended work or samples"),
+        Column("perf_index_printed", F64, "PERF INDX as RMF printed it (listing only)"),
+        Column("goal_missed", BOOL, "perf_index above 1.0"),
+    ),
+)
