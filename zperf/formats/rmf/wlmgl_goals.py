@@ -14,16 +14,16 @@ INDX), column-wise over all blocks.  The row's value is the ``*ALL`` line's
 (the sysplex PI), else the only system's; several systems without ``*ALL``
 are ambiguous for a sysplex row and give null, as do ``N/A`` and overflow
 (``****``).  The system lines are those between the ``SYSTEM ... INDX``
-heading and the first line that starts with a blank (the response time
-breakdown's heading) or is empty.
+heading and the first line indented differently (the response time
+breakdown's heading) or empty.
 """
 
 from __future__ import annotations
 
 import polars as pl
 
-_HEADING = r"^SYSTEM\s.*\bINDX\b"
-_WORDS = r"^(\S+)\s+\S+\s+\S+\s+(\S+)"
+_HEADING = r"^\s*SYSTEM\s.*\bINDX\b"
+_WORDS = r"^\s*(\S+)\s+\S+\s+\S+\s+(\S+)"
 
 
 def printed_perf_index(raw: pl.DataFrame, block: str, text: str) -> pl.DataFrame:
@@ -31,8 +31,12 @@ def printed_perf_index(raw: pl.DataFrame, block: str, text: str) -> pl.DataFrame
     lines = (raw.select(block, pl.col(text).str.split("\n").alias("line"))
              .explode("line").with_columns(pl.int_range(pl.len()).over(block).alias("_n")))
     at = pl.col("_n")
-    heading = pl.when(pl.col("line").str.contains(_HEADING)).then(at).min().over(block)
-    ends = (pl.col("line").str.contains(r"^\s") | (pl.col("line") == "")) & (at > heading)
+    is_heading = pl.col("line").str.contains(_HEADING)
+    indent = pl.col("line").str.extract(r"^(\s*)").str.len_chars()
+    heading = pl.when(is_heading).then(at).min().over(block)
+    heading_indent = pl.when(is_heading).then(indent).min().over(block)
+    ends = ((indent != heading_indent) | (pl.col("line").str.strip_chars() == "")) & (
+        at > heading)
     stop = pl.when(ends).then(at).min().over(block)
     rows = lines.filter((at > heading) & (at < stop.fill_null(at.max().over(block) + 1)))
     words = rows.select(block, pl.col("line").str.extract_groups(_WORDS)
