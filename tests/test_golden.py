@@ -227,6 +227,15 @@ def test_parse_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
           ["parse", "--table", "capacity", "--to", "table", dump], runs)
 
 
+@pytest.mark.parametrize("path", ["samples/smf/paper-figures.smf",
+                                  "tests/data/rmf/v2r4-asa-sysout.txt",
+                                  "tests/data/rmf/cics-ts31-transaction-time.txt"])
+def test_parse_performance(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                           path: str) -> None:
+    _case(capsys, update_golden, _name("parse-performance", Path(path).stem),
+          ["parse", "--table", "performance", "--to", "csv", path])
+
+
 def test_compare(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path) -> None:
     _case(capsys, update_golden, "compare-ims14-ims15.txt",
           ["compare", "--to", "table", str(runs / "ims14-fast-path"),
