@@ -33,9 +33,10 @@ Run = RunSpec | str | Path
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
                  encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
-                 captured: bool = False) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
+                 captured: bool = False,
+                 capacity: bool = False) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
     """The run's sources read file by file, reduced to what the run table needs
-    (and the ``classes`` and ``captured`` seconds of
+    (and the ``classes``, ``captured`` seconds and ``capacity`` tables of
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
@@ -44,10 +45,10 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
     tallies: list[Tally] = []
     for source in spec.sources:
         result = read([source], kind=kind, on_error=on_error, encoding=encoding,
-                      tables=RUN_TABLES)
+                      tables=RUN_TABLES + (("distribution",) if capacity else ()))
         tallies += result.tallies
         for name, frame in reduce_tables(result.tables, spec, classes=classes,
-                                         captured=captured).items():
+                                         captured=captured, capacity=capacity).items():
             kept.setdefault(name, []).append(frame)
     return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
 
