@@ -51,7 +51,7 @@ def test_percentile_goal_reached_in_a_bucket() -> None:
     assert f.percentile_bucket(counts, 90).tolist() == [5]
     assert f.pi_percentile(counts, 90).tolist() == pytest.approx([0.9])
     # One more in the open bucket: 90/101 = 89.1 % by bucket 13, 100 % only in 14.
-    assert f.pi_percentile(counts[:-1] + [11], 90).tolist() == pytest.approx([5.5])
+    assert f.pi_percentile([*counts[:-1], 11], 90).tolist() == pytest.approx([5.5])
     # 80 %: reached at 80 of 100 in bucket 3 (70 % of the goal).
     assert f.pi_percentile(counts, 80).tolist() == pytest.approx([0.7])
 

@@ -27,7 +27,7 @@ from zperf.sim.writers import smf as writer
 from zperf.sim.writers import smf70 as w
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "runs"))
-from test_pi_table import START, _records  # noqa: E402
+from test_pi_table import START, _records
 
 H = 900.0
 

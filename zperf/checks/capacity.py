@@ -88,14 +88,18 @@ def check_defined_capacity(rule: Rule, run: Measured) -> Result:
     worst, failing = bounds.worst(values)
     where = f"{found[worst][0]}, the worst of {len(values)}" if worst is not None else ""
     reason = f"{len(failing)} of {len(values)} intervals at or over the limit" if failing else ""
-    details = tuple(f"{found[i][0]}: {number_text(round(values[i], 1))} % "
-                    f"{bounds.missed(values[i])}" if values[i] is not None
-                    else f"{found[i][0]}: no average" for i in failing)
+    details = tuple(_share_missed(found[i][0], values[i], bounds) for i in failing)
     if len(details) > 20:
         details = (*details[:20], f"... and {len(details) - 20} more")
     return Result(rule, run.label, not failing, "limit_used_pct",
                   values[worst] if worst is not None else None, stated, where, reason,
                   details=details)
+
+
+def _share_missed(name: str, value: float | None, bounds: Bounds) -> str:
+    if value is None:
+        return f"{name}: no average"
+    return f"{name}: {number_text(round(value, 1))} % {bounds.missed(value)}"
 
 
 def _unmeasurable(rule: Rule, run: Measured, quantity: str, stated: str, why: str) -> Result:

@@ -34,8 +34,8 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.driver.intervals import rebucket
 from zperf.formats.tally import Tally
-from zperf.runs.pi import performance_table
 from zperf.runs.capacity import captured_seconds
+from zperf.runs.pi import performance_table
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.tables import WORKLOAD
 

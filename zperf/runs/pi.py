@@ -63,8 +63,8 @@ def performance_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
 def _reached(work: pl.DataFrame, distribution: pl.DataFrame | None) -> pl.DataFrame:
     """Per percentile-goal class period: the limit (% of the goal) of the bucket where
     the goal percentile is reached, and its PI."""
-    schema = {**{k: work.schema[k] for k in _KEYS},
-              "percentile_reached_pct": pl.Float64, "_bucket_pi": pl.Float64}
+    schema = pl.Schema({**{k: work.schema[k] for k in _KEYS},
+                        "percentile_reached_pct": pl.Float64(), "_bucket_pi": pl.Float64()})
     if distribution is None or distribution.height == 0:
         return pl.DataFrame(schema=schema)
     goals = work.filter(pl.col("goal_type") == "percentile_response").select(
@@ -80,4 +80,4 @@ def _reached(work: pl.DataFrame, distribution: pl.DataFrame | None) -> pl.DataFr
     return reached.with_columns(
         pl.when(pl.col("percentile_reached_pct").is_null()).then(f.OPEN_BUCKET_PI)
         .otherwise(f.bucket_pi(pl.col("percentile_reached_pct"))).alias("_bucket_pi")
-    ).cast(schema)  # type: ignore[arg-type]
+    ).cast(schema)

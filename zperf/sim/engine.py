@@ -34,11 +34,11 @@ from zperf.calc.formulas import etr_per_sec, service_seconds
 from zperf.formats.smf.dump import read_smf72
 from zperf.sim import extract, sidefiles, zcee
 from zperf.sim.model import Rmf, Run, Scenario, ScenarioError
+from zperf.sim.msu import fill_capacity
 from zperf.sim.targets import LparTarget, targets
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.ims_pa import write_ims_pa_csv
 from zperf.sim.writers.rmf_cpu import write_cpu_report
-from zperf.sim.msu import fill_capacity
 from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
 from zperf.sim.writers.smf110 import build_type110_2
 from zperf.sim.writers.wlmgl import LAYOUTS, write_listing

@@ -18,8 +18,8 @@ from pathlib import Path
 import numpy as np
 
 from zperf.calc.formulas import service_seconds
-from zperf.sim.writers import smf as writer
 from zperf.sim.msu import fill_capacity
+from zperf.sim.writers import smf as writer
 from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
 from zperf.sim.writers.smf72 import Coded, build_many_type72_3
 from zperf.sim.writers.smf72_periods import period_columns
