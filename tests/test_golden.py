@@ -236,6 +236,12 @@ def test_parse_performance(capsys: pytest.CaptureFixture[str], update_golden: bo
           ["parse", "--table", "performance", "--to", "csv", path])
 
 
+def test_parse_offload(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
+    _case(capsys, update_golden, "parse-offload-papers.txt",
+          ["parse", "--table", "offload", "--to", "csv", "tests/data/rmf/paper003-figure4.txt",
+           "tests/data/rmf/paper000-figure2.txt", "samples/smf/paper-figures.smf"])
+
+
 def test_compare(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path) -> None:
     _case(capsys, update_golden, "compare-ims14-ims15.txt",
           ["compare", "--to", "table", str(runs / "ims14-fast-path"),

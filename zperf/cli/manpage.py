@@ -159,6 +159,7 @@ PAGES: dict[str, dict[str, Any]] = {
               "see_also": ".BR zperf\\-parse (1)"},
     "zperf-parse": {"extra": [INPUT, *(_columns(SCHEMAS[t]) for t in table_names()),
                               _columns(SCHEMAS["capacity"]), _columns(SCHEMAS["performance"]),
+                              _columns(SCHEMAS["offload"]),
                               _columns(SCHEMAS["problems"]), EXIT_STATUS],
                     "see_also": ".BR zperf (1)"},
     "zperf-calc": {"extra": [{"title": "SOURCES", "paragraphs": [_roff(PAPERS)]}, EXIT_STATUS],
