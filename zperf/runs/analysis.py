@@ -45,6 +45,9 @@ CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", 
 
 #: Which rows :meth:`Analysis.table` gives: every interval, the window, or both.
 PER_CHOICES = ("both", "interval", "window")
+#: What ``zperf analyze --per`` accepts: the run table's rows, or a view
+#: (:mod:`zperf.runs.views`: the window per class period or per system).
+ANALYZE_PER = (*PER_CHOICES, "class", "system")
 
 
 @dataclass
