@@ -242,6 +242,16 @@ def test_parse_offload(capsys: pytest.CaptureFixture[str], update_golden: bool) 
            "tests/data/rmf/paper000-figure2.txt", "samples/smf/paper-figures.smf"])
 
 
+def test_analyze_views(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                       runs: Path) -> None:
+    _case(capsys, update_golden, "analyze-per-class-sample.txt",
+          ["analyze", "--per", "class", "--to", "csv", "samples/smf/paper-figures.smf"])
+    _case(capsys, update_golden, "analyze-per-system-ims15-fast-path.txt",
+          ["analyze", "--per", "system", "--to", "csv", str(runs / "ims15-fast-path")], runs)
+    _case(capsys, update_golden, "analyze-per-system-no-cpu.txt",
+          ["analyze", "--per", "system", "samples/smf/paper-figures.smf"])
+
+
 def test_compare(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path) -> None:
     _case(capsys, update_golden, "compare-ims14-ims15.txt",
           ["compare", "--to", "table", str(runs / "ims14-fast-path"),
