@@ -225,6 +225,8 @@ def test_parse_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
           ["parse", "--table", "capacity", "--to", "csv", dump], runs)
     _case(capsys, update_golden, "parse-capacity-table-ims15-fast-path.txt",
           ["parse", "--table", "capacity", "--to", "table", dump], runs)
+    _case(capsys, update_golden, "parse-peaks-ims15-fast-path.txt",
+          ["parse", "--table", "peaks", "--to", "csv", dump], runs)
 
 
 @pytest.mark.parametrize("path", ["samples/smf/paper-figures.smf",

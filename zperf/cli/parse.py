@@ -10,13 +10,14 @@ import click
 from zperf import formats, report
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.formats.tally import OnError
-from zperf.runs.msu import capacity_from_tables
+from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
 from zperf.runs.pi import performance_from_tables
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
 #: Tables computed from the tables a reader fills: name -> (tables read, builder).
 DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables),
+           "peaks": (("cpu", "cpu_lpar", "workload"), peaks_from_tables),
            "performance": (("workload", "distribution"), performance_from_tables),
            "offload": (("workload",), offload_from_tables)}
 TABLES = (*formats.table_names(), *DERIVED)
@@ -54,6 +55,7 @@ def _progress_factory() -> formats.Progress | None:
               help="Table to output; see TABLES in `man zperf-parse` (workload: one row per "
                    "system, interval, class and period; distribution: response time buckets; "
                    "capacity: MSU/h and the 4-hour rolling average per system and interval; "
+                   "peaks: each day's peak 4-hour average and its top service classes; "
                    "performance: WLM's Performance Index per service class period; "
                    "offload: zIIP-eligible time on CPs and achieved offload per class).")
 @click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "

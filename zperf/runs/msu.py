@@ -34,8 +34,10 @@ import numpy as np
 import polars as pl
 
 from zperf.calc import formulas as f
-from zperf.tables.capacity import CAPACITY
+from zperf.tables.capacity import CAPACITY, PEAKS
 
+#: Service classes named per daily peak.
+TOP_CLASSES = 3
 #: A window is complete when intervals cover it to within this share (RMF
 #: intervals jitter by milliseconds; one missing minute is 0.4 % of 4 hours).
 COMPLETE_SHARE = 0.999
@@ -77,6 +79,47 @@ def capacity_table(cpu: pl.DataFrame | None, cpu_lpar: pl.DataFrame | None) -> p
 def capacity_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     """:func:`capacity_table` of a reader's tables by name."""
     return capacity_table(tables.get("cpu"), tables.get("cpu_lpar"))
+
+
+def daily_peaks(capacity: pl.DataFrame, workload: pl.DataFrame | None,
+                top: int = TOP_CLASSES) -> pl.DataFrame:
+    """Per system and day the interval with the highest rolling 4-hour average (zperf's,
+    else WLM's LAC), and the ``top`` service classes by APPL% CP in it."""
+    if capacity.height == 0:
+        return PEAKS.empty()
+    level = pl.coalesce(pl.col("r4ha_msu"), pl.col("lac_msu").cast(pl.Float64))
+    rows = (capacity.with_columns(level.alias("_level"),
+                                  pl.col("interval_start").dt.date().alias("day"))
+            .filter(pl.col("_level").is_not_null())
+            .sort("_level", "interval_start", descending=[True, False])
+            .group_by("system", "day", maintain_order=True).first()
+            .with_columns(pl.col("_level").alias("r4ha_msu")))
+    return PEAKS.conform(rows.join(_top_classes(workload, top), on=["system", "interval_start"],
+                                   how="left").sort("system", "day", nulls_last=True))
+
+
+def _top_classes(workload: pl.DataFrame | None, top: int) -> pl.DataFrame:
+    """'NAME 101.7 %, ...' of the service classes with the most APPL% CP, per system and
+    interval (periods added up)."""
+    schema = pl.Schema({"system": pl.String(), "interval_start": pl.Datetime("us"),
+                        "top_classes": pl.String()})
+    if workload is None or workload.height == 0:
+        return pl.DataFrame(schema=schema)
+    per_class = (workload.filter(pl.col("class_kind") == "service")
+                 .group_by("system", "interval_start", "class_name")
+                 .agg(pl.col("appl_cp_pct").fill_null(0.0).sum()))
+    named = per_class.with_columns(
+        (pl.col("class_name") + " " + pl.col("appl_cp_pct").round(1).cast(pl.String) + " %")
+        .alias("_shown"))
+    return (named.sort("appl_cp_pct", descending=True)
+            .group_by("system", "interval_start", maintain_order=True)
+            .agg(pl.col("_shown").head(top).str.join(", ").alias("top_classes"))
+            .cast(schema))
+
+
+def peaks_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """:func:`daily_peaks` of a reader's tables by name."""
+    return daily_peaks(capacity_from_tables(tables), tables.get("workload"))
 
 
 def _dispatch(cpu_lpar: pl.DataFrame | None) -> pl.DataFrame:

@@ -129,3 +129,23 @@ OFFLOAD = TableSchema(
                "of its general-CP time a zIIP could have run"),
     ),
 )
+
+PEAKS = TableSchema(
+    "peaks",
+    "Peak of the rolling 4-hour average: one row per system and day, with the service "
+    "classes that used most CP time in that interval (SMF 70.1 and 72.3)",
+    (
+        Column("system", STR, "SMF system identifier"),
+        Column("day", pl.Date(), "Day of the interval start, local time"),
+        Column("interval_start", TS, "The interval whose 4-hour rolling average is the day's "
+               "highest"),
+        Column("r4ha_msu", F64, "zperf's rolling 4-hour average at that interval's end, MSU/h "
+               "(WLM's LAC where zperf has none)"),
+        Column("r4ha_complete", BOOL, "The window behind it is covered by intervals"),
+        Column("lac_msu", I64, "WLM's SMF70LAC in that interval, MSU/h"),
+        Column("msu_per_hour", F64, "MSU/h consumed in that interval"),
+        Column("defined_capacity_msu", I64, "Defined capacity, MSU/h (null: none)"),
+        Column("top_classes", STR, "The service classes with the most general-CP time in "
+               "the interval, by APPL% CP: 'NAME 101.7 %, ...'"),
+    ),
+)
