@@ -18,7 +18,7 @@ from zperf.sim.scale import Sysplex, write_month
 from zperf.sim.writers import smf as writer
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_msu_table import ENGINES, START, record  # noqa: E402
+from test_msu_table import ENGINES, START, record
 
 
 def test_peaks_across_the_year_end_by_hand() -> None:
