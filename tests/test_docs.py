@@ -63,7 +63,7 @@ def test_every_option_is_in_the_man_page() -> None:
 
 def test_every_column_of_every_table_is_documented() -> None:
     page = (ROOT / "man" / "zperf-parse.1").read_text()
-    for table in (*table_names(), "problems"):
+    for table in (*table_names(), "capacity", "peaks", "performance", "offload", "problems"):
         assert f"{table.upper()} TABLE COLUMNS" in page
         for column in SCHEMAS[table].names:
             assert f".B {column.replace('-', chr(92) + '-')}\n" in page

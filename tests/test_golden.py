@@ -224,6 +224,42 @@ def test_analyze_by_options(capsys: pytest.CaptureFixture[str], update_golden: b
            "CICS=CICS2A20", "tests/data/rmf/paper003-figure4.txt"])
 
 
+def test_parse_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                        runs: Path) -> None:
+    dump = str(runs / "ims15-fast-path" / "smf.dump")
+    _case(capsys, update_golden, "parse-capacity-ims15-fast-path.txt",
+          ["parse", "--table", "capacity", "--to", "csv", dump], runs)
+    _case(capsys, update_golden, "parse-capacity-table-ims15-fast-path.txt",
+          ["parse", "--table", "capacity", "--to", "table", dump], runs)
+    _case(capsys, update_golden, "parse-peaks-ims15-fast-path.txt",
+          ["parse", "--table", "peaks", "--to", "csv", dump], runs)
+
+
+@pytest.mark.parametrize("path", ["samples/smf/paper-figures.smf",
+                                  "tests/data/rmf/v2r4-asa-sysout.txt",
+                                  "tests/data/rmf/cics-ts31-transaction-time.txt"])
+def test_parse_performance(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                           path: str) -> None:
+    _case(capsys, update_golden, _name("parse-performance", Path(path).stem),
+          ["parse", "--table", "performance", "--to", "csv", path])
+
+
+def test_parse_offload(capsys: pytest.CaptureFixture[str], update_golden: bool) -> None:
+    _case(capsys, update_golden, "parse-offload-papers.txt",
+          ["parse", "--table", "offload", "--to", "csv", "tests/data/rmf/paper003-figure4.txt",
+           "tests/data/rmf/paper000-figure2.txt", "samples/smf/paper-figures.smf"])
+
+
+def test_analyze_views(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                       runs: Path) -> None:
+    _case(capsys, update_golden, "analyze-per-class-sample.txt",
+          ["analyze", "--per", "class", "--to", "csv", "samples/smf/paper-figures.smf"])
+    _case(capsys, update_golden, "analyze-per-system-ims15-fast-path.txt",
+          ["analyze", "--per", "system", "--to", "csv", str(runs / "ims15-fast-path")], runs)
+    _case(capsys, update_golden, "analyze-per-system-no-cpu.txt",
+          ["analyze", "--per", "system", "samples/smf/paper-figures.smf"])
+
+
 def test_compare(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path) -> None:
     _case(capsys, update_golden, "compare-ims14-ims15.txt",
           ["compare", "--to", "table", str(runs / "ims14-fast-path"),

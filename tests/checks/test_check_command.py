@@ -375,7 +375,10 @@ def test_the_help_rules_file_passes_on_the_runs_it_names(capsys: pytest.CaptureF
     assert code == 0
     shown = help_text.split("A rules file:\n")[1].split("\n\n")[0]
     rules = textwrap.dedent(shown)
-    assert {f'check = "{name}"' for name in CHECKS} <= {
+    # The capacity checks need service class goals and a defined capacity, which the
+    # simulated runs the file names do not have: README "Capacity" shows those two.
+    shown_checks = set(CHECKS) - {"performance_index", "defined_capacity"}
+    assert {f'check = "{name}"' for name in shown_checks} <= {
         line.split("#")[0].strip() for line in rules.splitlines()}
     (runs / "runs").mkdir()
     (runs / "ims15").rename(runs / "runs" / "ims15")
@@ -385,7 +388,7 @@ def test_the_help_rules_file_passes_on_the_runs_it_names(capsys: pytest.CaptureF
     code, out, _ = run_cli(capsys, "check", "rules.toml")
     lines = out.splitlines()
     assert code == 0, out
-    assert len(lines) == 1 + 1 + len(CHECKS) + 1  # two metric rules, each check, the summary
+    assert len(lines) == 1 + 1 + len(shown_checks) + 1  # two metric rules, each check, the summary
     assert all(line.startswith("PASS  ") for line in lines[:-1]), out
     assert lines[-1] == ("PASSED: 8 passed, 0 failed: 8 rules of rules.toml, run ims15-fast-path "
                                 "against baseline ims14-fast-path")

@@ -21,6 +21,10 @@ module                            formulas
                                   projection by capacity ratio
 :mod:`zperf.calc.capture`         RMF capture ratio: captured over LPAR
                                   busy CP seconds
+:mod:`zperf.calc.msu`             MSU/h from dispatch time; rolling 4-hour
+                                  average (R4HA); share of a limit
+:mod:`zperf.calc.pi`              WLM Performance Index of velocity, average
+                                  and percentile goals; execution velocity
 :mod:`zperf.calc.fit`             002 fixed + variable cost (least squares)
 :mod:`zperf.calc.deltas`          004 Delta, Delta %, ±1 % ITR verdict
 :mod:`zperf.calc.sizing`          001 SOAP message size; 000 size vs baseline
@@ -74,6 +78,13 @@ from zperf.calc.deltas import (
 )
 from zperf.calc.density import Density, content_density, content_density_of_file
 from zperf.calc.fit import Fit, fit_fixed_variable
+from zperf.calc.msu import (
+    ROLLING_WINDOW_SECONDS,
+    cpu_adjustment_factor,
+    msu_per_hour,
+    msu_share_pct,
+    rolling_average,
+)
 from zperf.calc.offload import (
     CpuSplit,
     achieved_offload_pct,
@@ -81,6 +92,17 @@ from zperf.calc.offload import (
     cpu_split,
     non_ziip_eligible_pct,
     ziip_eligible_pct,
+)
+from zperf.calc.pi import (
+    BUCKET_LIMITS_PCT,
+    OPEN_BUCKET_PI,
+    PERCENTILE_BUCKET_PI,
+    bucket_pi,
+    execution_velocity_pct,
+    percentile_bucket,
+    pi_average_response,
+    pi_percentile,
+    pi_velocity,
 )
 from zperf.calc.sizing import (
     SOAP_PREFIX_SUFFIX_BYTES,
@@ -102,10 +124,14 @@ from zperf.calc.sysplex import (
 )
 
 __all__ = [
+    "BUCKET_LIMITS_PCT",
     "CCSID_NAMES",
     "CPU_MS_PER_1K_CHARS",
     "EQUIVALENT_ITR_PCT",
+    "OPEN_BUCKET_PI",
+    "PERCENTILE_BUCKET_PI",
     "PROCESSOR_RATINGS",
+    "ROLLING_WINDOW_SECONDS",
     "SOAP_PREFIX_SUFFIX_BYTES",
     "Combined",
     "CpuSplit",
@@ -118,6 +144,7 @@ __all__ = [
     "appl_seconds",
     "average_busy_pct",
     "average_resp_ms",
+    "bucket_pi",
     "busy_pct_from_appl",
     "busy_seconds",
     "capacity_ratio",
@@ -134,6 +161,7 @@ __all__ = [
     "content_density",
     "content_density_of_file",
     "cp_busy_pct_from_itr",
+    "cpu_adjustment_factor",
     "cpu_ms_per_tran",
     "cpu_ms_per_tran_from_appl",
     "cpu_pct",
@@ -142,15 +170,23 @@ __all__ = [
     "delta_pct",
     "equivalent_itr",
     "etr_per_sec",
+    "execution_velocity_pct",
     "fit_fixed_variable",
     "general_cp_seconds",
     "general_cpu_us_per_tran",
     "instructions_per_msg",
     "itr_per_sec",
     "msg_per_sec_at_100pct",
+    "msu_per_hour",
+    "msu_share_pct",
     "non_ziip_eligible_pct",
+    "percentile_bucket",
+    "pi_average_response",
+    "pi_percentile",
+    "pi_velocity",
     "processor_rating",
     "project_ms_per_tran",
+    "rolling_average",
     "service_seconds",
     "service_units_to_seconds",
     "service_us_per_tran",

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from zperf.checks import intervals, metrics, quality, scenario
+from zperf.checks import capacity, intervals, metrics, quality, scenario
 from zperf.checks.measured import Measured, measure, relabeled
 from zperf.checks.results import Outcome, Result
 from zperf.checks.rules import Rule, RuleError, RulesFile, did_you_mean, load_rules
@@ -38,7 +38,11 @@ RUN_CHECKS: dict[str, Callable[[Rule, Measured], Result]] = {
     "classes_present": quality.check_classes,
     "window_covered": intervals.check_window,
     "capture_ratio": quality.check_capture,
+    "performance_index": capacity.check_performance_index,
+    "defined_capacity": capacity.check_defined_capacity,
 }
+#: The rules that need the runs' performance and limits tables.
+CAPACITY_CHECKS = ("performance_index", "defined_capacity")
 #: The rule added for a run that skipped records when the file has no such rule.
 IMPLICIT_SKIPPED = Rule(0, None, "no_skipped_records (implicit)", "no_skipped_records")
 
@@ -59,8 +63,11 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
     classes = {ClassRef.parse(text).name for rule in loaded.rules
                for text in rule.values.get("classes", ()) if rule.check == "classes_present"}
 
+    limits = any(rule.check in CAPACITY_CHECKS for rule in loaded.rules)
+
     def read(path: str) -> Measured:
-        return measure(path, kind=kind, on_error=policy, encoding=encoding, classes=classes)
+        return measure(path, kind=kind, on_error=policy, encoding=encoding, classes=classes,
+                       capacity=limits)
 
     measured = _labeled([read(path) for path in paths])
     compared = any(_compares(rule) for rule in loaded.rules)

@@ -118,6 +118,24 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
                   "the system's capture ratio); report: the report classes (when they cover "
                   "the work).", ("service", "report"), "service"),
               _PER_INTERVAL)),
+    Check("performance_index", "Service class periods of importance 1 to max_importance meet "
+          "their WLM goals: the Performance Index (zperf's, from the goal and the velocity, "
+          "response time or distribution; RMF's printed PERF INDX where zperf has none) is at "
+          "most max in every interval. Discretionary and system goals have none.", (
+              _NAME, _CHECK,
+              Key("max", NUMBER, "The highest PI allowed (1.0: the goal just met).",
+                  default=1.0),
+              Key("max_importance", WHOLE, "Periods of importance 1 to this are checked.",
+                  default=2),
+              Key("classes", TEXTS, "Only these service classes. Default: all of the "
+                  "importances."))),
+    Check("defined_capacity", "WLM's 4-hour rolling average (SMF70LAC) stays below the "
+          "defined capacity of each system's partition (SMF70MSU), and the capacity group's "
+          "average (SMF70GAU) below the group limit (SMF70GMU), in every interval: WLM caps "
+          "at 100 %.", (
+              _NAME, _CHECK,
+              Key("max", NUMBER, "The highest average allowed, % of the limit.",
+                  default=100.0))),
     Check("scenario_reproduced", "`zperf simulate SCENARIO --check` reproduces every published "
           "figure (no figure 'differs'); checked once, not per run.", (
               _NAME, _CHECK,

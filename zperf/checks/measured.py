@@ -63,11 +63,13 @@ class Measured:
 
 
 def measure(run: str, *, kind: str | None = None, on_error: OnError = "skip",
-            encoding: str = DEFAULT_ENCODING, classes: Collection[str] = ()) -> Measured:
-    """Read and analyze one run (a folder holding a run.toml, or a run description)."""
+            encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
+            capacity: bool = False) -> Measured:
+    """Read and analyze one run (a folder holding a run.toml, or a run description);
+    with ``capacity``, keep its ``performance`` and ``limits`` tables too."""
     spec = as_runspec(run)
     tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
-                                   classes=classes, captured=True)
+                                   classes=classes, captured=True, capacity=capacity)
     analysis = dataclasses.replace(analyze(tables, spec), tallies=tallies)
     return Measured(spec.name, run, analysis, tables)
 

@@ -12,9 +12,9 @@ from zperf.cli.options import input_options, output_format, output_options, tell
 from zperf.errors import UsageError
 from zperf.formats.tally import OnError
 from zperf.report.runs import analysis_for_people, comparison_for_people
-from zperf.runs.analysis import PER_CHOICES
+from zperf.runs.analysis import ANALYZE_PER
 from zperf.runs.compare import BASES
-from zperf.runs.run import analyze_run, compare_runs
+from zperf.runs.run import analyze_run, analyze_view, compare_runs
 from zperf.runs.spec import RATE_SOURCES, RESPONSE_SOURCES
 
 
@@ -67,9 +67,11 @@ def _run_options(func: click.decorators.FC) -> click.decorators.FC:
 @input_options
 @output_options
 @_run_options
-@click.option("--per", type=click.Choice(PER_CHOICES), default="both",
+@click.option("--per", type=click.Choice(ANALYZE_PER), default="both",
               show_default=True, help="Rows to output: every RMF interval, the whole window, "
-                                      "or both.")
+                                      "or both; or the window per class period (CPU, "
+                                      "offload, worst PI) or per system (busy, MSU, peak "
+                                      "R4HA, limits, capture ratio).")
 @click.argument("sources", metavar="[SOURCE...]", nargs=-1)
 def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str | None,
                     transactions: tuple[str, ...], etr_per_sec: float | None,
@@ -93,16 +95,32 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       group CPU us/tran = group CPU service time x 1e6 / transactions
     With several systems: ETRs add up, busy is averaged, CPs add up.
 
+    --per class gives the window per class period (transactions, CPU per
+    transaction, IIPCP and achieved zIIP offload, worst Performance Index);
+    --per system per system (busy, mean and peak MSU/h, peak 4-hour rolling
+    average, LAC, limits and capped intervals, capture ratio).
+
     \b
     Examples:
       zperf analyze --transactions report:IMSTRAN --group MPP=IMSMPP smf.dump
       zperf analyze --spec ims15.toml --to csv -o ims15.csv
       zperf analyze --etr 1079.83 --group CICS=CICSREG --cps 3 wlmgl.txt
+      zperf analyze --per system --start 2026-01-05T08:00:00 smf-*.dump
     """
     fmt, terminal = output_format(fmt, output)
     run: str | None = spec_path
     if run is None and len(sources) == 1 and Path(sources[0]).is_dir():
         run, sources = sources[0], ()  # a run folder
+    if per in ("class", "system"):
+        table, tallies = analyze_view(run, per, kind=kind, on_error=on_error,
+                                      encoding=encoding, sources=list(sources), name=name,
+                                      transactions=transactions, etr_per_sec=etr_per_sec,
+                                      systems=systems, start=start, end=end)
+        tell_skipped(tallies, errors_path)
+        report.render(table, fmt, output, table=f"analysis per {per}", terminal=terminal)
+        if sum(t.skipped for t in tallies):
+            sys.exit(1)
+        return
     analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding,
                            sources=list(sources), name=name, transactions=transactions,
                            etr_per_sec=etr_per_sec, rate_from=rate_from,

@@ -10,9 +10,17 @@ import click
 from zperf import formats, report
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.formats.tally import OnError
+from zperf.runs.msu import capacity_from_tables, peaks_from_tables
+from zperf.runs.offload import offload_from_tables
+from zperf.runs.pi import performance_from_tables
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
-TABLES = formats.table_names()
+#: Tables computed from the tables a reader fills: name -> (tables read, builder).
+DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables),
+           "peaks": (("cpu", "cpu_lpar", "workload"), peaks_from_tables),
+           "performance": (("workload", "distribution"), performance_from_tables),
+           "offload": (("workload",), offload_from_tables)}
+TABLES = (*formats.table_names(), *DERIVED)
 
 
 def _progress_factory() -> formats.Progress | None:
@@ -45,7 +53,11 @@ def _progress_factory() -> formats.Progress | None:
 @click.option("--table", "table", type=click.Choice(TABLES), default="workload",
               show_default=True,
               help="Table to output; see TABLES in `man zperf-parse` (workload: one row per "
-                   "system, interval, class and period; distribution: response time buckets).")
+                   "system, interval, class and period; distribution: response time buckets; "
+                   "capacity: MSU/h and the 4-hour rolling average per system and interval; "
+                   "peaks: each day's peak 4-hour average and its top service classes; "
+                   "performance: WLM's Performance Index per service class period; "
+                   "offload: zIIP-eligible time on CPs and achieved offload per class).")
 @click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
                                 "table shows a summary).")
 @click.option("-v", "--verbose", is_flag=True,
@@ -75,12 +87,16 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       zperf parse --table cpu_lpar rmf-cpu.xml
       cat smf.dump | zperf parse - | grep CICS
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
+      zperf parse --table capacity --to csv smf70.dump > msu.csv
+      zperf parse --table performance wlmgl-sysout.txt
     """
     fmt, terminal = output_format(fmt, output)
+    read, derive = DERIVED.get(table, ((table,), None))
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory(), tables=[table])
+                          progress=_progress_factory(), tables=list(read))
+    built = derive(result.tables) if derive else result.tables[table]
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
-    frame = report.shown_columns(result.tables[table], table, wanted, fmt)
+    frame = report.shown_columns(built, table, wanted, fmt)
     tell_reading(result.tallies, errors_path, verbose)
     if frame.height == 0:
         click.echo(f"zperf: no rows for the {table} table in the input", err=True)

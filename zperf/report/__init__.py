@@ -26,6 +26,12 @@ SUMMARY_COLUMNS: dict[str, list[str]] = {
                  "srb_seconds", "iip_seconds", "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct"],
     "distribution": ["system", "interval_start", "class_name", "period", "bucket",
                      "bucket_limit_ms", "trans_ended"],
+    "capacity": ["system", "interval_start", "interval_seconds", "msu_per_hour",
+                 "ziip_msu_per_hour", "r4ha_msu", "r4ha_complete", "lac_msu",
+                 "image_capacity_msu", "defined_capacity_msu", "group_msu_4h_avg", "capped"],
+    "performance": ["system", "interval_start", "class_name", "period", "importance",
+                    "goal_type", "goal_response_ms", "goal_percentile", "goal_velocity_pct",
+                    "resp_actual_ms", "ex_vel_pct", "perf_index", "perf_index_printed"],
 }
 
 

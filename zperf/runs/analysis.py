@@ -36,6 +36,7 @@ from zperf.formats.driver.intervals import rebucket
 from zperf.formats.tally import Tally
 from zperf.runs.capacity import captured_seconds
 from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
+from zperf.runs.pi import performance_table
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.tables import WORKLOAD
 
@@ -45,6 +46,9 @@ CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", 
 
 #: Which rows :meth:`Analysis.table` gives: every interval, the window, or both.
 PER_CHOICES = ("both", "interval", "window")
+#: What ``zperf analyze --per`` accepts: the run table's rows, or a view
+#: (:mod:`zperf.runs.views`: the window per class period or per system).
+ANALYZE_PER = (*PER_CHOICES, "class", "system")
 
 
 @dataclass
@@ -147,11 +151,14 @@ WORKLOAD_COLUMNS = ("system", "interval_start", "interval_seconds", "class_kind"
 #: The same for the cpu table.
 CPU_COLUMNS = ("system", "interval_start", "interval_seconds", "cp_online", "cp_online_engines",
                "cp_lpar_busy_pct", "ziip_online", "ziip_lpar_busy_pct", *MACHINE_COLUMNS)
+#: The cpu table's capacity limits that zperf check's defined_capacity rule reads.
+LIMIT_COLUMNS = ("system", "interval_start", "msu_4h_avg", "defined_capacity_msu",
+                 "capacity_group", "group_limit_msu", "group_msu_4h_avg")
 
 
 def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
-                  classes: Collection[str] = (),
-                  captured: bool = False) -> dict[str, pl.DataFrame]:
+                  classes: Collection[str] = (), captured: bool = False,
+                  capacity: bool = False) -> dict[str, pl.DataFrame]:
     """Only the rows and columns ``analyze`` needs: read a month file by file, keep little.
 
     Rows of classes the run does not name are dropped, except service classes
@@ -159,7 +166,11 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
     and the ``classes`` asked for besides (by name).  With ``captured``, the
     window's general-CP seconds per system, interval and class kind are kept
     too, as ``captured`` (:func:`zperf.runs.capacity.captured_seconds`: what
-    capture ratios need of all the classes).
+    capture ratios need of all the classes).  With ``capacity``, the window's
+    ``performance`` rows (:func:`zperf.runs.pi.performance_table`: the PI of
+    every service class period, from the workload and distribution tables)
+    and the capacity ``limits`` of the cpu table (LAC, defined capacity, group)
+    are kept too.
     """
     out: dict[str, pl.DataFrame] = {}
     for name in ("driver_intervals", "ims_transit"):
@@ -169,6 +180,8 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
         out["cpu"] = _window(cpu.select(CPU_COLUMNS), spec)
+        if capacity:
+            out["limits"] = _window(cpu.select(LIMIT_COLUMNS), spec)
     work = tables.get("workload")
     if work is not None and work.height:
         named = {ref.name for ref in spec.transactions} | {name.upper() for name in classes}
@@ -176,6 +189,10 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
         keep = pl.col("class_name").is_in(sorted(named))
         if "cpu" not in out:
             keep = keep | (pl.col("class_kind") == "service")
+        if capacity:
+            dist = tables.get("distribution")
+            out["performance"] = performance_table(
+                _window(work, spec), _window(dist, spec) if dist is not None else None)
         work = _window(work.select(WORKLOAD_COLUMNS), spec)
         if captured:
             out["captured"] = captured_seconds(work)

@@ -24,6 +24,7 @@ from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import Analysis, analyze, reduce_tables
 from zperf.runs.compare import BASES, Comparison, comparison
 from zperf.runs.spec import RunSpec, as_runspec
+from zperf.runs.views import VIEW_TABLES, VIEWS, reduce_view_tables, view, view_scope
 
 #: The tables a run table is made from (the others are not even decoded).
 RUN_TABLES = ("workload", "cpu", "driver_intervals", "ims_transit")
@@ -33,9 +34,10 @@ Run = RunSpec | str | Path
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
                  encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
-                 captured: bool = False) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
+                 captured: bool = False,
+                 capacity: bool = False) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
     """The run's sources read file by file, reduced to what the run table needs
-    (and the ``classes`` and ``captured`` seconds of
+    (and the ``classes``, ``captured`` seconds and ``capacity`` tables of
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
@@ -44,12 +46,40 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
     tallies: list[Tally] = []
     for source in spec.sources:
         result = read([source], kind=kind, on_error=on_error, encoding=encoding,
-                      tables=RUN_TABLES)
+                      tables=RUN_TABLES + (("distribution",) if capacity else ()))
         tallies += result.tallies
         for name, frame in reduce_tables(result.tables, spec, classes=classes,
-                                         captured=captured).items():
+                                         captured=captured, capacity=capacity).items():
             kept.setdefault(name, []).append(frame)
     return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
+
+
+def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None = None,
+                 on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
+                 **options: Any) -> tuple[pl.DataFrame, list[Tally]]:
+    """A run's window per class period or per system (``zperf analyze --per class|system``,
+    :mod:`zperf.runs.views`), read file by file, and the tally of every file."""
+    if per not in VIEWS:
+        raise UsageError(f"per must be one of {', '.join(VIEWS)}")
+    spec = view_scope(run, **options)
+    if not spec.sources:
+        raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
+                         "the run description)")
+    kept: dict[str, list[pl.DataFrame]] = {}
+    tallies: list[Tally] = []
+    for source in spec.sources:
+        result = read([source], kind=kind, on_error=on_error, encoding=encoding,
+                      tables=VIEW_TABLES)
+        tallies += result.tallies
+        for name, frame in reduce_view_tables(result.tables, spec, per).items():
+            kept.setdefault(name, []).append(frame)
+    tables = {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in kept.items()}
+    table = view(tables, per)
+    if table.height == 0:
+        raise UsageError(f"no {'workload' if per == 'class' else 'CPU activity'} rows in the "
+                         "window" + (" (SMF 70.1 or the RMF CPU Activity report)"
+                                     if per == "system" else ""))
+    return table, tallies
 
 
 def analyze_run(run: Run | None = None, *, kind: str | None = None,

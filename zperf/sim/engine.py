@@ -34,6 +34,7 @@ from zperf.calc.formulas import etr_per_sec, service_seconds
 from zperf.formats.smf.dump import read_smf72
 from zperf.sim import extract, sidefiles, zcee
 from zperf.sim.model import Rmf, Run, Scenario, ScenarioError
+from zperf.sim.msu import fill_capacity
 from zperf.sim.targets import LparTarget, targets
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.ims_pa import write_ims_pa_csv
@@ -218,18 +219,20 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
     if len(plan_levels) != count:
         raise ValueError(f"{sid}: {len(plan_levels)} levels for {count} intervals")
     class_records: list[bytes] = []
+    cpu_rows: list[dict[str, Any]] = []
     for i, level in enumerate(plan_levels):
         when = plan.start + dt.timedelta(seconds=seconds * i)
         exact_tx = round(level.etr_per_sec * seconds) if levels else even[i]
         tx = max(1, exact_tx if plan.exact else round(plan.vary(level.etr_per_sec) * seconds))
-        cpu_row = _cpu_row(plan, target, level, when)
-        written.records.append(build_type70_1(activity_from_row(
-            cpu_row, partition_name=target.name)))
-        written.cpu_rows.setdefault(target.name, []).append(cpu_row)
+        cpu_rows.append(_cpu_row(plan, target, level, when))
         work = _work(plan, level, tx, costs)
         class_records += _class_records(plan, target, when, tx, work, extracts)
         if first:
             written.counted.append((when, seconds, tx))
+    fill_capacity(cpu_rows, _ADJ)
+    written.records += [build_type70_1(activity_from_row(row, partition_name=target.name))
+                        for row in cpu_rows]
+    written.cpu_rows.setdefault(target.name, []).extend(cpu_rows)
     written.records += class_records
     written.listings[target.name] = _postprocessed(class_records)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from zperf.calc.formulas import service_seconds
+from zperf.sim.msu import fill_capacity
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
 from zperf.sim.writers.smf72 import Coded, build_many_type72_3
@@ -63,6 +64,7 @@ def write_month(plex: Sysplex, out: Path) -> list[Path]:
     report = class_codes % 2 == 1
     secs = plex.interval_seconds
     paths = []
+    history: list[list[dict[str, object]]] = [[] for _ in systems]
     for day in range(plex.days):
         first = plex.start + dt.timedelta(days=day)
         starts = [first + dt.timedelta(seconds=secs * i) for i in range(plex.intervals_per_day)]
@@ -83,12 +85,16 @@ def write_month(plex: Sysplex, out: Path) -> list[Path]:
                                    cpu_seconds=cpu, iip_seconds=iip,
                                    resp_ms=np.tile(resp_ms, k)))
         busy = np.clip(rng.normal(60.0, 10.0, (k, plex.systems)), 5.0, 99.0)
-        cpu_records = [build_type70_1(activity_from_row({
-            "system": system, "sysplex": "PLEXM", "interval_start": when,
-            "interval_seconds": secs, "cp_online": plex.cps,
-            "cp_lpar_busy_pct": float(busy[i, s]), "cp_mvs_busy_pct": float(busy[i, s]),
-            "ziip_online": 0}, partition_name=system))
-            for i, when in enumerate(starts) for s, system in enumerate(systems)]
+        rows = [[{"system": system, "sysplex": "PLEXM", "interval_start": when,
+                  "interval_seconds": secs, "cp_online": plex.cps,
+                  "cp_lpar_busy_pct": float(busy[i, s]), "cp_mvs_busy_pct": float(busy[i, s]),
+                  "ziip_online": 0} for i, when in enumerate(starts)]
+                for s, system in enumerate(systems)]
+        for s, system_rows in enumerate(rows):  # LAC runs on across the days
+            history[s] += system_rows
+            fill_capacity(history[s], ADJ)
+        cpu_records = [build_type70_1(activity_from_row(rows[s][i], partition_name=system))
+                       for i in range(len(starts)) for s, system in enumerate(systems)]
         path = out / f"smf-{first:%Y%m%d}.dump"
         with path.open("wb") as stream:
             stream.write(writer.dump_header(first))

@@ -70,6 +70,13 @@ CPU = TableSchema(
                "(SMF70WLA)"),
         Column("msu_4h_avg", I64, "Long-term (4-hour rolling) average CPU service, MSU/h "
                "(SMF70LAC)"),
+        Column("defined_capacity_msu", I64, "MSU DEF: defined capacity limit of this "
+               "system's partition, MSU/h (SMF70MSU); null when none is defined"),
+        Column("capacity_group", STR, "Capacity group of this system's partition (SMF70GNM); "
+               "null when it is in none"),
+        Column("group_limit_msu", I64, "Capacity group limit, MSU/h (SMF70GMU)"),
+        Column("group_msu_4h_avg", I64, "Capacity group's long-term (4-hour rolling) average, "
+               "MSU/h (SMF70GAU; null unless SMF70STF X'01' says it is valid)"),
         Column("ziip_nff", I64, "zIIP normalization factor x 256 (SMF70NRM; 256 = CP speed)"),
         Column("cpa_actual", I64, "CPU adjustment factor from the model capacity rating "
                "(SMF70CPA_ACTUAL)"),

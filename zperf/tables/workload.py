@@ -102,6 +102,8 @@ WORKLOAD = TableSchema(
         Column("ziip_nff", I64, "R723NFFS: zIIP normalization factor x 256 (256 = CP speed)"),
         Column("zaap_nff", I64, "R723NFFI: zAAP normalization factor x 256"),
         Column("rtd_midpoint_ms", I64, "Midpoint of the response time distribution, ms"),
+        Column("perf_index_printed", F64, "Listing only: PERF INDX as RMF printed it in "
+               "the goal-versus-actual lines (the *ALL line, else the only system's)"),
         Column("state_samples_raw", STR, "Listing only: the class period's goal-versus-actual "
                "rows per system and subsystem state-sample lines, as printed (newline-separated)"),
     ),

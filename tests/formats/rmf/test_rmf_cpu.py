@@ -54,7 +54,8 @@ def _none_of(*prefixes: str) -> dict[str, Any]:
 
 
 NOT_PRINTED = {"sysplex": None, "lpar_number": None, "msu_4h_avg": None, "ziip_nff": None,
-               "cpa_actual": None, "cpa_scaling_factor": None}
+               "cpa_actual": None, "cpa_scaling_factor": None, "defined_capacity_msu": None,
+               "capacity_group": None, "group_limit_msu": None, "group_msu_4h_avg": None}
 
 V2R2_ROW = {
     "source": "cpu.txt", "source_format": "rmf-cpu", "system": "TRX2", "zos_release": "V2R2",

@@ -302,3 +302,25 @@ def test_spanned_and_blocked_records_decode_the_same() -> None:
         assert tables["cpu"].equals(plain["cpu"])
         assert tables["cpu_lpar"].equals(plain["cpu_lpar"])
     assert plain["cpu_lpar"].height == 26
+
+
+def test_defined_capacity_and_group_of_the_own_partition() -> None:
+    """SMF70MSU, SMF70GNM and SMF70GMU of the own partition (not another's); SMF70GAU
+    only when SMF70STF X'01' says it is valid; none in sections too short to hold them."""
+    def activity(**kw: Any) -> w.CpuActivity:
+        own = w.Partition("PRODA", 2, [cp(0.5)], msu_defined=250, group_name="GRP1",
+                          group_limit_msu=400)
+        other = w.Partition("TESTB", 1, [cp(0.1)], msu_defined=99, group_name="OTHER",
+                            group_limit_msu=999)
+        return w.CpuActivity(system="SYSA", sysplex="P", start=START, interval_seconds=T,
+                             partition_number=2, cpus=[w.LogicalCpu()],
+                             partitions=[other, own, w.Partition("PHYSICAL", 0)], **kw)
+
+    row = one(w.build_type70_1(activity(group_msu_4h_avg=321)))
+    assert (row["defined_capacity_msu"], row["capacity_group"], row["group_limit_msu"],
+            row["group_msu_4h_avg"]) == (250, "GRP1", 400, 321)
+    row = one(w.build_type70_1(activity()))  # STF X'01' off: GAU not valid
+    assert row["group_msu_4h_avg"] is None and row["group_limit_msu"] == 400
+    row = one(w.build_type70_1(activity(lengths={"BC": f70.BCT.end_of("SMF70ESF")})))
+    assert (row["defined_capacity_msu"], row["capacity_group"],
+            row["group_limit_msu"]) == (None, None, None)

@@ -36,6 +36,7 @@ from zperf.formats.listing import (
 )
 from zperf.formats.rmf.values import number_expr, time_ms_expr
 from zperf.formats.rmf.wlmgl_block import BlockReader, block_lines
+from zperf.formats.rmf.wlmgl_goals import printed_perf_index
 from zperf.formats.rmf.wlmgl_rows import data_rows, read_rows
 from zperf.formats.rmf.wlmgl_walk import Walk, walk
 from zperf.formats.rmf.wlmgl_words import BUCKET_PATTERN, header_values, key_values
@@ -130,9 +131,12 @@ class _Builder:
                                "goal": np.array(found.goal)[kept]},
                               schema={"_block": pl.Int64, "header": pl.Int64, "key": pl.Int64,
                                       "goal": pl.Int64})
+        raw = self._raw()
         work = (blocks.join(headers, on="header", how="left")
                 .join(keys, on="key", how="left").join(goals, on="goal", how="left")
-                .join(self._raw(), on="_block", how="left")
+                .join(raw, on="_block", how="left")
+                .join(printed_perf_index(raw, "_block", "state_samples_raw"), on="_block",
+                      how="left")
                 .join(values, on="_block", how="left"))
         work = WORKLOAD.conform(work).with_columns(work["_block"])
         dist = pl.concat([buckets.filter(pl.col("_block").is_in(fast)), by_line_buckets])

@@ -298,11 +298,38 @@ class _Decoder:
                 pl.Series(self.has_own), pl.Series([None] * n, dtype=pl.Int64)),
             **self._per_type(),
             "image_capacity_msu": ctl_int("SMF70WLA"), "msu_4h_avg": ctl_int("SMF70LAC"),
+            **self._own_capacity(),
+            "group_msu_4h_avg": ctl_int("SMF70GAU").zip_with(
+                pl.Series((stf & 0x01) > 0), pl.Series([None] * n, dtype=pl.Int64)),
             "ziip_nff": ctl_int("SMF70NRM").replace(0, None),
             "cpa_actual": ctl_int("SMF70CPA_ACTUAL").replace(0, None),
             "cpa_scaling_factor": ctl_int("SMF70CPA_SCALING_FACTOR").replace(0, None),
         }
         return _frame(CPU, columns).with_columns(pl.Series("_record", self.batch.numbers))
+
+    def _own_capacity(self) -> dict[str, pl.Series]:
+        """Defined capacity and capacity group of each record's own partition (null
+        where the section is too short to hold them, or none is set)."""
+        s, n = self.sec, self.n
+        part_len = self.trip["BCL"][s.p_rec]
+        own = self.own_part
+
+        def own_value(name: str, present: F) -> pl.Series:
+            value = np.full(n, np.nan)
+            pick = own & present & (part_len >= f70.BCT.end_of(name))
+            value[s.p_rec[pick]] = s.parts[name][pick].astype(np.float64)
+            return pl.Series(value, nan_to_null=True).cast(pl.Int64)
+
+        member = (s.parts["SMF70PFL"].astype(np.int64) & 0x4000) > 0
+        group = np.full(n, None, dtype=object)
+        named = own & member & (part_len >= f70.BCT.end_of("SMF70GNM"))
+        names = _strings(s.parts["SMF70GNM"], self.encoding)
+        group[s.p_rec[named]] = names[named] if len(names) else []
+        return {"defined_capacity_msu": own_value("SMF70MSU", np.ones(len(own), bool))
+                .replace(0, None),
+                "capacity_group": pl.Series(group.tolist(), dtype=pl.String)
+                .replace("", None),
+                "group_limit_msu": own_value("SMF70GMU", member)}
 
     # ------------------------------------------------------------ cpu_lpar table
 

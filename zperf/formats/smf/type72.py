@@ -21,6 +21,7 @@ from zperf.calc.cpu import (
     general_cp_seconds,
     service_units_to_seconds,
 )
+from zperf.calc.pi import execution_velocity_pct
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.columns import text_column, zos_release
@@ -260,8 +261,9 @@ def _decode_good(batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.
         "goal_percentile": _masked(service & is_goal("percentile_response"),
                                      col["R723CPCT"]),
         "goal_velocity_pct": _masked(service & is_goal("velocity"), col["R723CVAL"]),
-        "ex_vel_pct": _masked(velocity_samples > 0,
-                                _ratio(col["R723CTOU"] * 100.0, velocity_samples)),
+        "ex_vel_pct": _masked(velocity_samples > 0, execution_velocity_pct(
+            col["R723CTOU"].astype(np.float64),
+            np.where(velocity_samples > 0, col["R723CTOT"], 1).astype(np.float64))),
         "policy_activated": f72.WMS.column(wms, "R723MTPA")[rec],
         "trans_swaps": col["R723CSWC"], "trans_abnormal": col["R723CARC"],
         "enc_avg": col["R723CIEA"] * 1.024e-3 / secs,

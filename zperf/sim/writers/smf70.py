@@ -54,6 +54,8 @@ class Partition:
     processors: Sequence[LogicalProcessor] = ()
     msu_defined: int = 0
     system_name: str = ""
+    group_name: str = ""
+    group_limit_msu: int = 0
 
 
 @dataclass
@@ -107,6 +109,7 @@ class CpuActivity:
     ziip_nff: int = 256
     cpa_actual: int = 1234
     cpa_scaling_factor: int = 10
+    group_msu_4h_avg: int | None = None
     hiperdispatch: bool = True
     hiperdispatch_changed: bool = False
     zos_level: str = "ZV020400"
@@ -142,7 +145,9 @@ def _product(a: CpuActivity, encoding: str) -> bytes:
 def _ctl(a: CpuActivity, encoding: str) -> bytes:
     cpus = [c for c in a.cpus if c.online]
     values: dict[str, object] = {
-        "SMF70MOD": a.machine_type, "SMF70INB": 0x18, "SMF70STF": 0x88,
+        "SMF70MOD": a.machine_type, "SMF70INB": 0x18,
+        "SMF70STF": 0x88 | (0x01 if a.group_msu_4h_avg is not None else 0),
+        "SMF70GAU": a.group_msu_4h_avg or 0,
         "SMF70MDL": a.model, "SMF70HWM": a.hardware_model, "SMF70CSC": a.sequence_code,
         "SMF70DSA": round(a.interval_seconds), "SMF70WLA": a.image_capacity_msu,
         "SMF70LAC": a.msu_4h_avg,
@@ -187,7 +192,9 @@ def build_type70_1(a: CpuActivity, encoding: str = dec.DEFAULT_ENCODING) -> byte
         parts.append(f70.BCT.encode({
             "SMF70LPM": p.name, "SMF70LPN": p.number, "SMF70PFG": 0x04,
             "SMF70BDN": len(p.processors), "SMF70BDS": len(lps), "SMF70MSU": p.msu_defined,
-            "SMF70STN": p.system_name}, encoding))
+            "SMF70STN": p.system_name, "SMF70GNM": p.group_name,
+            "SMF70GMU": p.group_limit_msu,
+            "SMF70PFL": 0x4000 if p.group_name else 0}, encoding))
         lps += [_lp(lp, i, cix.get(lp.type, 0), a.interval_seconds)
                 for i, lp in enumerate(p.processors)]
     sections: dict[str, tuple[list[bytes], int]] = {
@@ -257,7 +264,10 @@ def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
                 cpus.append(LogicalCpu(_TYPE_CODES[printed], online * (1 - float(mvs) / 100),
                                        0.0, address))
     number = int(row.get("lpar_number") or 1)
-    own = Partition(row.get("lpar_name") or partition_name, number, lps)
+    own = Partition(row.get("lpar_name") or partition_name, number, lps,
+                    msu_defined=int(row.get("defined_capacity_msu") or 0),
+                    group_name=row.get("capacity_group") or "",
+                    group_limit_msu=int(row.get("group_limit_msu") or 0))
     mvs_level = str(row.get("zos_release") or "V2R4")
     version, release = mvs_level[1:].split("R")
     hd = str(row.get("hiperdispatch") or "YES")
@@ -276,7 +286,8 @@ def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
                         ("image_capacity_msu", "image_capacity_msu"),
                         ("msu_4h_avg", "msu_4h_avg"), ("ziip_nff", "ziip_nff"),
                         ("cpa_actual", "cpa_actual"),
-                        ("cpa_scaling_factor", "cpa_scaling_factor")):
+                        ("cpa_scaling_factor", "cpa_scaling_factor"),
+                        ("group_msu_4h_avg", "group_msu_4h_avg")):
         if row.get(column) is not None:
             values[key] = row[column]
     if row.get("machine_type"):

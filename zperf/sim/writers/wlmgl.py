@@ -16,6 +16,8 @@ import datetime as dt
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from zperf.calc import formulas as f
+
 Fmt = Callable[[Any], str]
 
 
@@ -197,7 +199,7 @@ def write_listing(rows: Iterable[Mapping[str, Any]], *, asa: bool = True,
                     cells.append(" " * width)
             out.append((" ", "".join(cells).rstrip()))
         if goals and row["class_kind"] == "service" and row.get("goal_type"):
-            out += _goal(row)
+            out += _goal(row, distributions[page - 1] if distributions is not None else ())
         if distributions is not None and distributions[page - 1]:
             out += _distribution(distributions[page - 1])
     return "".join((code if asa else "") + text + "\n" for code, text in out)
@@ -228,16 +230,49 @@ def goal_text(row: Mapping[str, Any]) -> str:
     return goal
 
 
-def _goal(row: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """The GOAL line of a service class period and its goal-versus-actual lines."""
+def _goal(row: Mapping[str, Any],
+          buckets: Sequence[tuple[float | None, int]]) -> list[tuple[str, str]]:
+    """The GOAL line of a service class period and its goal-versus-actual lines, with
+    the PERF INDX and response time achieved computed from the row and its buckets."""
+    actual, velocity, index = _achieved(row, buckets)
     return [("0", goal_text(row)),
             ("0", "              RESPONSE TIME  EX    PERF   AVG    --EXEC USING%--  "
                   "-------------- EXEC DELAYS % -----------"),
             (" ", " SYSTEM        ACTUAL%        VEL%  INDX  ADRSP   CPU  AAP  IIP I/O TOT  "
                   "CPU  IIP"),
             ("+", "_" * 93),
-            (" ", f" {row.get('system') or 'SYSA':<13} {'N/A':>6}         N/A   0.7   "
-                  f"{row.get('trans_avg') or 0:4.1f}   20.1 N/A  5.0 0.1 3.0  2.5  0.5")]
+            (" ", f" {row.get('system') or 'SYSA':<13} {actual:>6}  {velocity:>10}  {index:>4}"
+                  f"   {row.get('trans_avg') or 0:4.1f}   20.1 N/A  5.0 0.1 3.0  2.5  0.5")]
+
+
+def _achieved(row: Mapping[str, Any],
+              buckets: Sequence[tuple[float | None, int]]) -> tuple[str, str, str]:
+    """RESPONSE TIME ACTUAL%, EX VEL% and PERF INDX as printed ('N/A' where none).
+
+    ACTUAL% of a percentile goal is the share of ended transactions within the
+    goal; its PI is that of the first bucket where the goal percentile is
+    reached (:mod:`zperf.calc.pi`)."""
+    kind, na = row["goal_type"], "N/A"
+    velocity = row.get("ex_vel_pct")
+    shown_velocity = na if velocity is None else f"{velocity:.1f}"
+    index: float | None = None
+    actual = na
+    if kind == "velocity" and velocity:
+        index = f.pi_velocity(row["goal_velocity_pct"], velocity)
+    elif kind == "average_response" and row.get("trans_ended"):
+        index = f.pi_average_response(row["resp_actual_ms"], row["goal_response_ms"])
+    elif kind == "percentile_response" and sum(c for _, c in buckets):
+        goal_ms, total = row["goal_response_ms"], sum(c for _, c in buckets)
+        within = sum(c for limit, c in buckets if limit is not None and limit <= goal_ms)
+        actual = f"{100 * within / total:.1f}%"
+        cumulative = 0
+        for limit, count in buckets:
+            cumulative += count
+            if 100 * cumulative / total >= row["goal_percentile"] - 1e-9:
+                index = (f.OPEN_BUCKET_PI if limit is None
+                         else f.bucket_pi(limit / goal_ms * 100))
+                break
+    return actual, shown_velocity, na if index is None else f"{index:.1f}"
 
 
 def _distribution(buckets: Sequence[tuple[float | None, int]]) -> list[tuple[str, str]]:

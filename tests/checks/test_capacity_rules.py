@@ -1,0 +1,113 @@
+"""performance_index and defined_capacity: on tables with known numbers, and end to end
+on a run folder whose SMF dump holds goals (72.3) and limits (70.1).
+
+The goals are tests/runs/test_pi_table.py's (PIs 1.1, 0.6 and 1.5 at importance 2,
+discretionary none); the limits: defined capacity 300 MSU/h, LAC 250, 299, 300 and 330.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from zperf.checks.capacity import check_defined_capacity, check_performance_index
+from zperf.checks.engine import check
+from zperf.checks.measured import Measured
+from zperf.checks.rules import Rule
+from zperf.formats.smf.dump import read_smf72
+from zperf.runs.analysis import Analysis
+from zperf.runs.pi import performance_table
+from zperf.runs.spec import runspec
+from zperf.sim.writers import smf as writer
+from zperf.sim.writers import smf70 as w
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "runs"))
+from test_pi_table import START, _records
+
+H = 900.0
+
+
+def _measured(**tables: pl.DataFrame) -> Measured:
+    empty = pl.DataFrame()
+    return Measured("run", "run", Analysis(runspec(etr_per_sec=1.0), empty, empty, "", {}),
+                    tables)
+
+
+def _rule(check_name: str, **values: object) -> Rule:
+    return Rule(1, 3, check_name, check_name, values)
+
+
+def _performance() -> pl.DataFrame:
+    work, dist, _ = read_smf72(io.BytesIO(writer.frame_rdw(_records())), "smf.dump")
+    return performance_table(work, dist)
+
+
+def test_pi_rule_names_the_worst_period() -> None:
+    result = check_performance_index(_rule("performance_index"),
+                                     _measured(performance=_performance()))
+    assert not result.passed and result.observed == pytest.approx(1.5)
+    assert result.where.startswith("ONLINE period 3")
+    assert result.reason == "2 of 3 period intervals missed the goal (3 class periods)"
+    assert len(result.details) == 2 and "above the maximum 1" in result.details[0]
+
+
+def test_pi_rule_limits_and_importance() -> None:
+    perf = _measured(performance=_performance())
+    assert check_performance_index(_rule("performance_index", max=1.5), perf).passed
+    # The periods are of importance 2: none of importance 1 means nothing to check.
+    only_one = check_performance_index(_rule("performance_index", max_importance=1), perf)
+    assert not only_one.passed and only_one.reason.startswith("not measurable")
+    unknown = check_performance_index(_rule("performance_index", classes=["NOPE"]), perf)
+    assert "among NOPE" in unknown.reason
+    assert not check_performance_index(_rule("performance_index"), _measured()).passed
+
+
+def _limits(lacs: list[int], defined: int = 300) -> pl.DataFrame:
+    n = len(lacs)
+    return pl.DataFrame({
+        "system": ["SYSA"] * n,
+        "interval_start": [START + dt.timedelta(seconds=H * i) for i in range(n)],
+        "msu_4h_avg": lacs, "defined_capacity_msu": [defined] * n,
+        "capacity_group": [None] * n, "group_limit_msu": [None] * n,
+        "group_msu_4h_avg": [None] * n},
+        schema_overrides={"capacity_group": pl.String, "group_limit_msu": pl.Int64,
+                          "group_msu_4h_avg": pl.Int64})
+
+
+def test_defined_capacity_rule() -> None:
+    run = _measured(limits=_limits([250, 299, 300, 330]))
+    result = check_defined_capacity(_rule("defined_capacity"), run)
+    assert not result.passed and result.observed == pytest.approx(110.0)
+    assert result.reason == "1 of 4 intervals at or over the limit"
+    assert result.details == ("SYSA 2026-03-02 10:45:00 defined capacity 300 MSU/h: 110 % "
+                              "above the maximum 100",)
+    early = check_defined_capacity(_rule("defined_capacity", max=90.0),
+                                   _measured(limits=_limits([250, 260])))
+    assert early.passed and early.observed == pytest.approx(260 / 3)
+    none = check_defined_capacity(_rule("defined_capacity"),
+                                  _measured(limits=_limits([250], defined=0)))
+    assert not none.passed and "no defined capacity" in none.reason
+
+
+def test_end_to_end_on_a_run_folder(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    cpu = [w.build_type70_1(w.CpuActivity(
+        system="SYS1", sysplex="PLEXA", start=START, interval_seconds=H, partition_number=1,
+        partitions=[w.Partition("LP1", 1, [w.LogicalProcessor("CP", 450.0)], msu_defined=300),
+                    w.Partition("PHYSICAL", 0)], cpus=[w.LogicalCpu()], msu_4h_avg=330))]
+    (run / "smf.dump").write_bytes(writer.frame_rdw([*cpu, *_records()]))
+    (run / "run.toml").write_text('name = "goals"\nsources = ["smf.dump"]\n'
+                                  'transactions = ["service:ONLINE"]\n')
+    rules = tmp_path / "rules.toml"
+    rules.write_text('runs = ["run"]\n\n[[rule]]\ncheck = "performance_index"\nmax = 1.5\n\n'
+                     '[[rule]]\ncheck = "defined_capacity"\n')
+    outcome = check(rules)
+    verdicts = {r.rule.check: (r.passed, r.observed) for r in outcome.results}
+    assert verdicts["performance_index"] == (True, pytest.approx(1.5))
+    assert verdicts["defined_capacity"] == (False, pytest.approx(110.0))

@@ -1,0 +1,229 @@
+"""``zperf analyze --per class`` and ``--per system``: a run's window per class or system.
+
+The run table answers "what did a transaction cost"; a capacity planner also
+asks which classes used the CPU and met their goals, and how close each
+system came to its limits.  Both views cover the run's window (and systems):
+
+* per class period (service and report classes): transactions, ETR, the
+  ENDED-weighted response time, CPU service time and per transaction, zIIP
+  time, APPL% CP and IIPCP over the window, the achieved zIIP offload, and
+  for service classes with a goal the worst PI and the intervals that missed;
+* per system: CPs, time-weighted LPAR BUSY, mean and peak MSU/h, the peak
+  rolling 4-hour average (zperf's) and when, the peak SMF70LAC, the limits
+  and the intervals WLM capped, the capture ratio of the service classes and
+  the service classes' achieved offload.
+
+Sources are read file by file and reduced to a few rows per class or system
+and interval (:func:`reduce_view_tables`), as ``zperf analyze`` reads them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from zperf.calc import formulas as f
+from zperf.runs.capacity import (
+    CAPTURED_SCHEMA,
+    capture_by_system,
+    capture_table,
+    captured_seconds,
+)
+from zperf.runs.msu import capacity_table
+from zperf.runs.offload import offload_table
+from zperf.runs.pi import performance_table
+from zperf.runs.spec import RunSpec, as_runspec
+
+#: The views ``zperf analyze --per`` gives besides the run table.
+VIEWS = ("class", "system")
+#: The tables a view's sources are read for.
+VIEW_TABLES = ("workload", "distribution", "cpu", "cpu_lpar")
+_CLASS_KEYS = ("system", "class_kind", "class_name", "period")
+_CLASS_COLUMNS = (*_CLASS_KEYS, "interval_start", "interval_seconds", "importance",
+                  "goal_type", "trans_ended", "resp_actual_ms", "cpu_seconds", "srb_seconds",
+                  "rct_seconds", "iit_seconds", "hst_seconds", "iip_seconds", "appl_cp_pct",
+                  "appl_iipcp_pct", "appl_iip_pct")
+_LPAR_COLUMNS = ("system", "interval_start", "own_partition", "processor_type",
+                 "effective_dispatch_seconds", "total_dispatch_seconds")
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What a view reads: the sources, and the window and systems it keeps."""
+
+    name: str
+    sources: tuple[str, ...]
+    systems: tuple[str, ...] = ()
+    start: dt.datetime | None = None
+    end: dt.datetime | None = None
+
+
+def view_scope(run: RunSpec | str | Path | None = None, **options: Any) -> Scope:
+    """The scope of a run description (or folder) with ``options`` winning, or of the
+    options alone: a view needs no transaction count, unlike the run table."""
+    wanted = {k: options.get(k) for k in ("sources", "systems", "start", "end", "name")}
+    if run is not None:
+        spec = as_runspec(run, **{k: v for k, v in options.items()
+                                  if k in wanted or k not in ("transactions", "etr_per_sec")})
+        return Scope(spec.name, tuple(spec.sources), tuple(spec.systems), spec.start, spec.end)
+    start, end = (_moment(wanted["start"]), _moment(wanted["end"]))
+    return Scope(str(wanted["name"] or "run"), tuple(wanted["sources"] or ()),
+                 tuple(wanted["systems"] or ()), start, end)
+
+
+def _moment(value: object) -> dt.datetime | None:
+    if value is None or isinstance(value, dt.datetime):
+        return value
+    return dt.datetime.fromisoformat(str(value))
+
+
+def reduce_view_tables(tables: Mapping[str, pl.DataFrame], spec: Scope,
+                       per: str) -> dict[str, pl.DataFrame]:
+    """What a view needs of one file's tables, in the run's window and systems."""
+    out: dict[str, pl.DataFrame] = {}
+    work = _scoped(tables.get("workload"), spec)
+    if per == "class" and work is not None:
+        dist = _scoped(tables.get("distribution"), spec)
+        out["classes"] = work.select(_CLASS_COLUMNS)
+        out["performance"] = performance_table(work, dist)
+    if per == "system":
+        cpu, lpar = _scoped(tables.get("cpu"), spec), _scoped(tables.get("cpu_lpar"), spec)
+        if cpu is not None:
+            out["cpu"] = cpu
+        if lpar is not None:
+            out["cpu_lpar"] = lpar.filter(pl.col("own_partition")).select(_LPAR_COLUMNS)
+        if work is not None:
+            out["captured"] = captured_seconds(work)
+            out["offload"] = offload_table(work).filter(pl.col("class_kind") == "total")
+    return out
+
+
+def view(tables: Mapping[str, pl.DataFrame], per: str) -> pl.DataFrame:
+    """The ``per`` view (class or system) of the reduced tables."""
+    return per_class(tables) if per == "class" else per_system(tables)
+
+
+def per_class(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """One row per system and class period over the window (see the module docstring)."""
+    work = tables.get("classes")
+    if work is None or work.height == 0:
+        return pl.DataFrame()
+    ended = pl.col("trans_ended").fill_null(0)
+    service = pl.sum_horizontal(*(pl.col(c).fill_null(0.0) for c in (
+        "cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")))
+    secs = pl.col("interval_seconds")
+    sums = work.group_by(_CLASS_KEYS).agg(
+        pl.col("importance").max(), pl.col("goal_type").drop_nulls().first(),
+        pl.len().alias("intervals"), secs.sum().alias("window_seconds"),
+        ended.sum().alias("trans_ended"),
+        (pl.col("resp_actual_ms").fill_null(0.0) * ended).sum().alias("_resp_x_ended"),
+        service.sum().alias("service_seconds"), pl.col("iip_seconds").sum(),
+        *((pl.col(c).fill_null(0.0) * secs).sum().alias(f"_{c}_x_secs")
+          for c in ("appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct")))
+    window = pl.col("window_seconds")
+    rows = sums.with_columns(
+        pl.when(window > 0).then(f.etr_per_sec(pl.col("trans_ended"), window))
+        .alias("etr_per_sec"),
+        pl.when(pl.col("trans_ended") > 0)
+        .then(pl.col("_resp_x_ended") / pl.col("trans_ended")).alias("resp_actual_ms"),
+        pl.when(pl.col("trans_ended") > 0)
+        .then(f.service_us_per_tran(pl.col("service_seconds"), pl.col("trans_ended")))
+        .alias("service_us_per_tran"),
+        *(pl.when(window > 0).then(pl.col(f"_{c}_x_secs") / window).alias(c)
+          for c in ("appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct")))
+    rows = rows.with_columns(
+        pl.when(pl.col("appl_iip_pct") + pl.col("appl_iipcp_pct") > 0)
+        .then(f.achieved_offload_pct(pl.col("appl_iip_pct"), pl.col("appl_iipcp_pct")))
+        .alias("achieved_offload_pct"))
+    rows = rows.join(_goals(tables.get("performance")), on=list(_CLASS_KEYS), how="left",
+                     nulls_equal=True)
+    return rows.select(
+        *_CLASS_KEYS, "importance", "goal_type", "intervals", "trans_ended", "etr_per_sec",
+        "resp_actual_ms", "service_seconds", "service_us_per_tran", "iip_seconds",
+        "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "achieved_offload_pct",
+        "perf_index_max", "goal_missed_intervals",
+    ).sort("system", "class_kind", "class_name", "period", nulls_last=True)
+
+
+def _goals(performance: pl.DataFrame | None) -> pl.DataFrame:
+    schema = pl.Schema({"system": pl.String(), "class_kind": pl.String(),
+                        "class_name": pl.String(), "period": pl.Int32(),
+                        "perf_index_max": pl.Float64(), "goal_missed_intervals": pl.UInt32()})
+    if performance is None or performance.height == 0:
+        return pl.DataFrame(schema=schema)
+    pi = pl.coalesce("perf_index", "perf_index_printed")
+    return (performance.with_columns(pl.lit("service").alias("class_kind"))
+            .group_by("system", "class_kind", "class_name", "period")
+            .agg(pi.max().alias("perf_index_max"),
+                 (pi > 1.0).sum().alias("goal_missed_intervals"))
+            .cast(schema))
+
+
+def per_system(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
+    """One row per system over the window (see the module docstring)."""
+    cpu = tables.get("cpu")
+    if cpu is None or cpu.height == 0:
+        return pl.DataFrame()
+    cap = capacity_table(cpu, tables.get("cpu_lpar"))
+    secs = pl.col("interval_seconds")
+    busy = (cpu.group_by("system").agg(
+        (pl.col("cp_online_engines").fill_null(pl.col("cp_online").cast(pl.Float64)) * secs)
+        .sum().alias("_cps_x_secs"),
+        (pl.col("cp_lpar_busy_pct") * secs).sum().alias("_busy_x_secs"),
+        secs.sum().alias("window_seconds"), pl.len().alias("intervals"))
+        .with_columns((pl.col("_cps_x_secs") / pl.col("window_seconds")).alias("cps"),
+                      (pl.col("_busy_x_secs") / pl.col("window_seconds")).alias("cp_busy_pct")))
+    peak = pl.col("r4ha_msu").arg_max()
+    msu = cap.group_by("system").agg(
+        ((pl.col("msu_per_hour") * secs).sum() / secs.filter(pl.col("msu_per_hour")
+                                                             .is_not_null()).sum())
+        .alias("msu_per_hour"),
+        pl.col("msu_per_hour").max().alias("msu_peak_per_hour"),
+        pl.col("r4ha_msu").max().alias("r4ha_peak_msu"),
+        pl.col("interval_start").gather(peak).first().alias("r4ha_peak_at"),
+        pl.col("lac_msu").max().alias("lac_peak_msu"),
+        pl.col("image_capacity_msu").max(), pl.col("defined_capacity_msu").max(),
+        pl.col("capped").sum().alias("capped_intervals"))
+    captured = tables.get("captured")
+    capture = capture_by_system(capture_table(
+        captured if captured is not None else pl.DataFrame(schema=CAPTURED_SCHEMA), cpu)
+    ).select("system", "capture_ratio")
+    rows = busy.join(msu, on="system", how="left", nulls_equal=True).join(
+        capture, on="system", how="left", nulls_equal=True).join(
+        _offload(tables.get("offload")), on="system", how="left", nulls_equal=True)
+    return rows.select(
+        "system", "intervals", "window_seconds", "cps", "cp_busy_pct", "msu_per_hour",
+        "msu_peak_per_hour", "r4ha_peak_msu", "r4ha_peak_at", "lac_peak_msu",
+        "image_capacity_msu", "defined_capacity_msu", "capped_intervals", "capture_ratio",
+        "iipcp_seconds", "achieved_offload_pct").sort("system", nulls_last=True)
+
+
+def _offload(offload: pl.DataFrame | None) -> pl.DataFrame:
+    """The service classes' IIPCP seconds and achieved offload per system over the window."""
+    schema = pl.Schema({"system": pl.String(), "iipcp_seconds": pl.Float64(),
+                        "achieved_offload_pct": pl.Float64()})
+    if offload is None or offload.height == 0:
+        return pl.DataFrame(schema=schema)
+    sums = offload.group_by("system").agg(pl.col("iip_seconds").sum(),
+                                          pl.col("iipcp_seconds").sum())
+    iip, iipcp = pl.col("iip_seconds"), pl.col("iipcp_seconds")
+    return sums.select("system", "iipcp_seconds", pl.when(iip + iipcp > 0).then(
+        f.achieved_offload_pct(iip, iipcp)).alias("achieved_offload_pct")).cast(schema)
+
+
+def _scoped(frame: pl.DataFrame | None, spec: Scope) -> pl.DataFrame | None:
+    """The rows in the run's window and of its systems (None: no rows)."""
+    if frame is None or frame.height == 0:
+        return None
+    if spec.start is not None:
+        frame = frame.filter(pl.col("interval_start") >= spec.start)
+    if spec.end is not None:
+        frame = frame.filter(pl.col("interval_start") < spec.end)
+    if spec.systems and "system" in frame.columns:
+        frame = frame.filter(pl.col("system").is_null() | pl.col("system").is_in(spec.systems))
+    return frame if frame.height else None

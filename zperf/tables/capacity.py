@@ -1,0 +1,151 @@
+"""The capacity table: MSU, the 4-hour rolling average and the limits, per system and interval.
+
+What a capacity planner reads first from SMF 70.1: the MSU/h the system's
+partition consumed (from its PR/SM dispatch time), the rolling 4-hour average
+(R4HA) zperf computes from those intervals beside WLM's own (SMF70LAC), and
+the limits it is measured against (defined capacity, capacity group), with
+whether WLM caps.  ``zperf parse --table capacity`` builds it from the ``cpu``
+and ``cpu_lpar`` tables (:mod:`zperf.runs.msu`).
+
+Fields users' scripts commonly mix up: SMF70LAC is consumption (the average
+MSU/h used), SMF70WLA is capacity (MSU/h available to the image), SMF70MSU is
+the defined capacity limit (0 = none), SMF70GAU the capacity group's
+average; and CPU time becomes MSU only through the scaling factor
+(SMF70CPA_ACTUAL / SMF70CPA_SCALING_FACTOR, not SMF70CPA_ACTUAL alone).
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from zperf.tables.schema import F64, I64, STR, TS, Column, TableSchema
+
+BOOL = pl.Boolean()
+
+CAPACITY = TableSchema(
+    "capacity",
+    "Capacity: one row per system and RMF interval (SMF 70.1): MSU/h, R4HA, limits",
+    (
+        Column("sysplex", STR, "Sysplex name"),
+        Column("system", STR, "SMF system identifier"),
+        Column("lpar_name", STR, "Partition the system runs in"),
+        Column("cpc_sequence_code", STR, "CPC serial (SMF70CSC): one CEC"),
+        Column("interval_start", TS, "Start of the RMF interval, local time"),
+        Column("interval_seconds", F64, "Length of the RMF interval, s"),
+        Column("gap_before_seconds", F64, "Seconds since the end of the system's previous "
+               "interval (0 when back to back; null for the first)"),
+        Column("cp_dispatch_seconds", F64, "Effective dispatch time of the partition's CPs "
+               "(SMF70EDT, without LPAR management), s"),
+        Column("cp_total_dispatch_seconds", F64, "Total dispatch time of the partition's CPs "
+               "(SMF70PDT, with LPAR management), s"),
+        Column("ziip_dispatch_seconds", F64, "Effective dispatch time of the partition's "
+               "zIIPs, s (raw, not normalized)"),
+        Column("cpu_adjustment_factor", F64, "SMF70CPA_ACTUAL / SMF70CPA_SCALING_FACTOR: 1/16 "
+               "us of CPU per service unit (R723MADJ's rate)"),
+        Column("msu_per_hour", F64, "MSU ACT: CP MSU/h consumed in the interval, from the "
+               "effective dispatch time"),
+        Column("msu_physical_per_hour", F64, "CP MSU/h from the total dispatch time (with "
+               "LPAR management)"),
+        Column("ziip_msu_per_hour", F64, "zIIP MSU/h, normalized to CP speed (x SMF70NRM / "
+               "256); not part of the CP figures"),
+        Column("r4ha_msu", F64, "Rolling 4-hour average of msu_per_hour over the preceding "
+               "4 hours of intervals, time-weighted, MSU/h (zperf's)"),
+        Column("r4ha_covered_seconds", F64, "Seconds of the 4-hour window that intervals "
+               "cover (the average is over these)"),
+        Column("r4ha_complete", BOOL, "The window is covered: no gap and at least 4 hours of "
+               "data before the interval's end"),
+        Column("lac_msu", I64, "WLM's long-term (4-hour rolling) average, MSU/h (SMF70LAC)"),
+        Column("image_capacity_msu", I64, "MSU/h available to the image: defined or image "
+               "capacity (SMF70WLA)"),
+        Column("defined_capacity_msu", I64, "Defined capacity limit of the partition, MSU/h "
+               "(SMF70MSU; null when none)"),
+        Column("defined_used_pct", F64, "lac_msu as % of the defined capacity"),
+        Column("capacity_group", STR, "Capacity group of the partition (SMF70GNM)"),
+        Column("group_limit_msu", I64, "Capacity group limit, MSU/h (SMF70GMU)"),
+        Column("group_msu_4h_avg", I64, "Capacity group's 4-hour rolling average, MSU/h "
+               "(SMF70GAU)"),
+        Column("group_used_pct", F64, "group_msu_4h_avg as % of the group limit"),
+        Column("capped", BOOL, "WLM caps the partition: LAC at or above the defined capacity, "
+               "or the group's average at or above its limit; null when no limit is set"),
+    ),
+)
+
+
+PERFORMANCE = TableSchema(
+    "performance",
+    "WLM Performance Index: one row per system, interval and service class period with a "
+    "goal (SMF 72.3, RMF Workload Activity)",
+    (
+        Column("sysplex", STR, "Sysplex name"),
+        Column("system", STR, "System name (null for a sysplex listing)"),
+        Column("interval_start", TS, "Start of the RMF interval, local time"),
+        Column("interval_seconds", F64, "Length of the RMF interval, s"),
+        Column("workload", STR, "WLM workload name"),
+        Column("class_name", STR, "Service class name"),
+        Column("period", I64, "Class period number"),
+        Column("importance", I64, "Goal importance (1 highest)"),
+        Column("goal_type", STR, "average_response | percentile_response | velocity | "
+               "discretionary | system"),
+        Column("goal_response_ms", F64, "Response time goal, ms"),
+        Column("goal_percentile", I64, "Percentile of a percentile goal"),
+        Column("goal_velocity_pct", F64, "Execution velocity goal, %"),
+        Column("trans_ended", I64, "Transactions ended in the interval"),
+        Column("resp_actual_ms", F64, "Mean response time of the ended transactions, ms"),
+        Column("ex_vel_pct", F64, "Achieved execution velocity: using / (using + delay) "
+               "samples, %"),
+        Column("percentile_reached_pct", F64, "Percentile goals: upper limit of the first "
+               "response time bucket where the goal percentile is reached, % of the goal "
+               "(null: the open bucket above 400 %)"),
+        Column("perf_index", F64, "Performance Index computed by zperf: velocity goal / "
+               "actual; actual / average goal; the bucket's PI for percentile goals; null "
+               "for discretionary and system goals or without ended work or samples"),
+        Column("perf_index_printed", F64, "PERF INDX as RMF printed it (listing only)"),
+        Column("goal_missed", BOOL, "perf_index above 1.0"),
+    ),
+)
+
+OFFLOAD = TableSchema(
+    "offload",
+    "zIIP offload: one row per system, interval and class (all periods), and a total of the "
+    "service classes per system and interval (SMF 72.3, RMF Workload Activity)",
+    (
+        Column("sysplex", STR, "Sysplex name"),
+        Column("system", STR, "System name (null for a sysplex listing)"),
+        Column("interval_start", TS, "Start of the RMF interval, local time"),
+        Column("interval_seconds", F64, "Length of the RMF interval, s"),
+        Column("class_kind", STR, "'service', 'report', or 'total' (all service classes: "
+               "they partition the work; report classes may overlap)"),
+        Column("class_name", STR, "Class name ('*ALL' for the total)"),
+        Column("appl_iip_pct", F64, "APPL% IIP: time on zIIPs, % of one engine"),
+        Column("appl_iipcp_pct", F64, "APPL% IIPCP: zIIP-eligible time on general CPs, % of "
+               "one engine"),
+        Column("iip_seconds", F64, "APPL% IIP as seconds: time on zIIPs"),
+        Column("iipcp_seconds", F64, "APPL% IIPCP as seconds: zIIP-eligible time that ran on "
+               "general CPs, the CP time the missed offload cost"),
+        Column("ziip_eligible_seconds", F64, "iip + iipcp seconds: all zIIP-eligible time"),
+        Column("achieved_offload_pct", F64, "APPL% IIP / (IIP + IIPCP) x 100: the share of "
+               "eligible work that ran on zIIPs (paper 003); null when none was eligible"),
+        Column("iipcp_pct_of_cp", F64, "APPL% IIPCP as % of the class's APPL% CP: the part "
+               "of its general-CP time a zIIP could have run"),
+    ),
+)
+
+PEAKS = TableSchema(
+    "peaks",
+    "Peak of the rolling 4-hour average: one row per system and day, with the service "
+    "classes that used most CP time in that interval (SMF 70.1 and 72.3)",
+    (
+        Column("system", STR, "SMF system identifier"),
+        Column("day", pl.Date(), "Day of the interval start, local time"),
+        Column("interval_start", TS, "The interval whose 4-hour rolling average is the day's "
+               "highest"),
+        Column("r4ha_msu", F64, "zperf's rolling 4-hour average at that interval's end, MSU/h "
+               "(WLM's LAC where zperf has none)"),
+        Column("r4ha_complete", BOOL, "The window behind it is covered by intervals"),
+        Column("lac_msu", I64, "WLM's SMF70LAC in that interval, MSU/h"),
+        Column("msu_per_hour", F64, "MSU/h consumed in that interval"),
+        Column("defined_capacity_msu", I64, "Defined capacity, MSU/h (null: none)"),
+        Column("top_classes", STR, "The service classes with the most general-CP time in "
+               "the interval, by APPL% CP: 'NAME 101.7 %, ...'"),
+    ),
+)
