@@ -33,6 +33,7 @@ import struct
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import reference
@@ -157,9 +158,10 @@ def _baseline_records(data: bytes, framing: str) -> list[tuple[int, int]]:
 
 def baseline(path: Path, limit: int, framing: str) -> dict[str, float]:
     """A per-field struct decoder, as one would write it first."""
-    data = path.read_bytes()[:limit]
+    with path.open("rb") as stream:
+        data = stream.read(limit)
     rows = []
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for pos, length in _baseline_records(data, framing):
         if data[pos + 5] == 72 and struct.unpack_from(">H", data, pos + 22)[0] == 3:
             rec = data[pos : pos + length]
@@ -181,37 +183,49 @@ def baseline(path: Path, limit: int, framing: str) -> dict[str, float]:
                 row["cpu_seconds"] = float(row["CCPU"]) * madj / (1600 * mcpu)  # type: ignore[arg-type]
                 row["end_per_sec"] = float(row["CRCP"]) / seconds  # type: ignore[arg-type]
                 rows.append(row)
-    elapsed = time.perf_counter() - t0
-    return {"seconds": elapsed, "rows": len(rows), "mb": len(data) / 1e6}
+    return {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
+            "rows": len(rows), "mb": len(data) / 1e6}
 
 
 def phase_scan(path: Path) -> dict[str, float]:
     tally = Tally(str(path))
-    t0 = time.perf_counter()
     wanted = 0
     with path.open("rb") as stream:
         for batch in scan(stream, tally, {72: frozenset({3})}):
             wanted += len(batch.starts)
-    return {"seconds": time.perf_counter() - t0, "records": tally.read, "wanted": wanted}
+    return {"records": tally.read, "wanted": wanted}
 
 
 def phase_decode(path: Path, distribution: bool) -> dict[str, float]:
-    t0 = time.perf_counter()
     with path.open("rb") as stream:
         work, dist, tally = read_smf72(stream, str(path), distribution=distribution)
-    return {"seconds": time.perf_counter() - t0, "rows": work.height,
-            "distribution_rows": dist.height, "records": tally.read,
+    return {"rows": work.height, "distribution_rows": dist.height, "records": tally.read,
             "balanced": tally.balanced()}
 
 
-def _run_phase(name: str, path: Path, *extra: str) -> dict[str, float]:
-    """One phase in a fresh process (its peak memory is its own), with its wall time."""
-    t0 = time.perf_counter()
-    result = subprocess.run([sys.executable, __file__, "--phase", name, "--out", str(path),
-                             *extra], capture_output=True, text=True, check=True)
-    out: dict[str, float] = json.loads(result.stdout)
-    out["process_seconds"] = time.perf_counter() - t0
-    return out
+def _run_phase(name: str, path: Path, repeat: int, *extra: str) -> dict[str, float]:
+    """One phase, ``repeat`` times, each in a fresh process (its peak memory is its own):
+    the run with the least wall time, with its process's wall time."""
+    best: dict[str, float] = {}
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        result = subprocess.run([sys.executable, __file__, "--phase", name, "--out", str(path),
+                                 *extra], capture_output=True, text=True, check=True)
+        out: dict[str, float] = json.loads(result.stdout)
+        out["process_seconds"] = time.perf_counter() - t0
+        if not best or out["seconds"] < best["seconds"]:
+            best = out
+    return best
+
+
+def _timed(phase: Callable[[], dict[str, float]]) -> dict[str, float]:
+    """A phase's result with its wall and CPU seconds (CPU: all threads of the process;
+    it moves less than the wall time when other work shares the machine)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    result = phase()
+    result["seconds"] = time.perf_counter() - t0
+    result["cpu_seconds"] = time.process_time() - c0
+    return result
 
 
 def _zperf_parse_seconds(path: Path, repeat: int) -> float:
@@ -225,10 +239,10 @@ def _report(path: Path, args: argparse.Namespace) -> list[str]:
     size_mb = path.stat().st_size / 1e6
     cache_s = reference.page_cache_seconds(path)
     limit = min(path.stat().st_size, args.baseline_mb * 1024 * 1024)
-    scan_r = _run_phase("scan", path)
-    decode_r = _run_phase("decode", path)
-    all_r = _run_phase("decode-all", path)
-    base_r = _run_phase("baseline", path, "--baseline-mb", str(limit / 1024 / 1024))
+    scan_r = _run_phase("scan", path, args.repeat)
+    decode_r = _run_phase("decode", path, args.repeat)
+    all_r = _run_phase("decode-all", path, args.repeat)
+    base_r = _run_phase("baseline", path, args.repeat, "--baseline-mb", str(limit / 2**20))
     process_s = _zperf_parse_seconds(path, args.repeat)
     rows = decode_r["rows"]
     base_rate = base_r["rows"] / base_r["seconds"]
@@ -236,7 +250,8 @@ def _report(path: Path, args: argparse.Namespace) -> list[str]:
     # and reading, plus its decode time scaled to the whole file when it ran on a part.
     whole = path.stat().st_size / limit
     base_process = base_r["process_seconds"] + base_r["seconds"] * (whole - 1)
-    parse_s = decode_r["seconds"]
+    parse_s, parse_cpu = decode_r["seconds"], decode_r["cpu_seconds"]
+    base_cpu_rate = base_r["rows"] / base_r["cpu_seconds"]
     decode_only = max(parse_s - scan_r["seconds"], 1e-9)
     r = reference.ratio
     return [
@@ -254,6 +269,8 @@ def _report(path: Path, args: argparse.Namespace) -> list[str]:
         f"parse           {parse_s:.2f} s in-process  {size_mb / parse_s:,.0f} MB/s  "
         f"{rows / parse_s:,.0f} rows/s = {r(rows / parse_s, base_rate)} the baseline's rows/s, "
         f"{r(parse_s, cache_s)} the page-cache read   peak RSS {decode_r['max_rss_mb']:.0f} MB",
+        f"  CPU time      parse {parse_cpu:.2f} s = {rows / parse_cpu:,.0f} rows per CPU second; "
+        f"baseline {base_cpu_rate:,.0f} = {r(rows / parse_cpu, base_cpu_rate)}",
         f"decode only     {rows / decode_only:,.0f} period rows/s (parse minus scan) = "
         f"{r(rows / decode_only, base_rate)} the baseline's",
         f"with buckets    {all_r['seconds']:.2f} s  {rows / all_r['seconds']:,.0f} rows/s with "
@@ -275,20 +292,21 @@ def main() -> int:
     parser.add_argument("--out", type=Path)
     parser.add_argument("--phase", choices=["scan", "decode", "decode-all", "baseline"],
                         help=argparse.SUPPRESS)
-    parser.add_argument("--baseline-mb", type=float, default=64,
+    parser.add_argument("--baseline-mb", type=float, default=16,
                         help="bytes the per-field decoder reads (the process figure is "
                              "extrapolated to the whole file)")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of `zperf parse`")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of each phase (the best is shown)")
     args = parser.parse_args()
     path = args.out or HERE / "data" / f"{args.mix}-{args.size_mb}mb-{args.framing}.smf"
     if args.phase:
         framing = "bdw" if path.stem.endswith("bdw") else "rdw"
         if args.phase == "scan":
-            result = phase_scan(path)
+            result = _timed(lambda: phase_scan(path))
         elif args.phase == "baseline":
             result = baseline(path, int(args.baseline_mb * 1024 * 1024), framing)
         else:
-            result = phase_decode(path, distribution=args.phase == "decode-all")
+            result = _timed(lambda: phase_decode(path, distribution=args.phase == "decode-all"))
         result["max_rss_mb"] = reference.own_peak_mb()
         print(json.dumps(result))
         return 0
