@@ -53,7 +53,7 @@ def _progress_factory() -> formats.Progress | None:
 @click.argument("paths", metavar="FILE...", nargs=-1, required=True)
 def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_path: str | None,
           encoding: str, fmt: str | None, output: str, table: str, columns: str | None,
-          verbose: bool) -> None:
+          verbose: bool, jobs: int | None) -> None:
     """Parse input files into a table.
 
     Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
@@ -75,7 +75,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     """
     fmt, terminal = output_format(fmt, output)
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory(), tables=[table])
+                          progress=_progress_factory(), tables=[table], jobs=jobs)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
     frame = report.shown_columns(result.tables[table], table, wanted, fmt)
     tell_reading(result.tallies, errors_path, verbose)

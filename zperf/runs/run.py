@@ -17,8 +17,8 @@ from typing import Any
 import polars as pl
 
 from zperf.errors import UsageError
-from zperf.formats import read
 from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.reading import read_each
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import Analysis, analyze, reduce_tables
 from zperf.runs.compare import BASES, Comparison, comparison
@@ -31,17 +31,17 @@ Run = RunSpec | str | Path
 
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
-                 encoding: str = DEFAULT_ENCODING) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
-    """The run's sources read file by file, reduced to what the run table needs,
-    and the tally of every file."""
+                 encoding: str = DEFAULT_ENCODING,
+                 jobs: int | None = 1) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
+    """The run's sources read file by file (``jobs`` at once), each reduced to what the
+    run table needs as it comes, and the tally of every file."""
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
                          "the run description)")
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    for source in spec.sources:
-        result = read([source], kind=kind, on_error=on_error, encoding=encoding,
-                      tables=RUN_TABLES)
+    for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
+                            tables=RUN_TABLES, jobs=jobs):
         tallies += result.tallies
         for name, frame in reduce_tables(result.tables, spec).items():
             kept.setdefault(name, []).append(frame)
@@ -50,23 +50,24 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
 
 def analyze_run(run: Run | None = None, *, kind: str | None = None,
                 on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                **options: Any) -> Analysis:
+                jobs: int | None = 1, **options: Any) -> Analysis:
     """Read a run's sources and compute its table (``zperf analyze``).
 
     ``run`` is a RunSpec, a run description (TOML) or a folder holding a
     run.toml; ``options`` are keys of the run description (``sources``,
     ``transactions``, ``groups``, ``systems``, ``cps``...) that win over the
     file's, or describe the whole run when there is no ``run``.  ``kind``,
-    ``on_error`` and ``encoding`` are :func:`zperf.formats.read`'s.
+    ``on_error``, ``encoding`` and ``jobs`` are :func:`zperf.formats.read`'s.
     """
     spec = as_runspec(run, **options)
-    tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding)
+    tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
+                                   jobs=jobs)
     return dataclasses.replace(analyze(tables, spec), tallies=tallies)
 
 
 def compare_runs(*runs: Run | Analysis, base: str = "previous", kind: str | None = None,
-                 on_error: OnError = "raise",
-                 encoding: str = DEFAULT_ENCODING) -> Comparison:
+                 on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
+                 jobs: int | None = 1) -> Comparison:
     """Runs side by side with Delta, Delta % and the ±1 % ITR verdict (``zperf compare``).
 
     Each run is anything :func:`analyze_run` takes, or an Analysis made before;
@@ -78,6 +79,6 @@ def compare_runs(*runs: Run | Analysis, base: str = "previous", kind: str | None
     if base not in BASES:
         raise UsageError("base must be 'previous' or 'first'")
     analyses = [run if isinstance(run, Analysis) else
-                analyze_run(run, kind=kind, on_error=on_error, encoding=encoding)
+                analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs)
                 for run in runs]
     return comparison(analyses, base)
