@@ -40,6 +40,8 @@ from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.tables import SCHEMAS
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
+#: What a caller keeps of one file's tables (see ``read_each``).
+Reduce = Callable[[dict[str, pl.DataFrame]], dict[str, pl.DataFrame]]
 
 
 @dataclass
@@ -162,9 +164,13 @@ def read_each(
     progress: Progress | None = None,
     tables: Sequence[str] | None = None,
     jobs: int | None = 1,
+    reduce: Reduce | None = None,
 ) -> Iterator[ParseResult]:
     """Each file's tables and tallies, file by file in input order (see :func:`read`):
     a caller that reduces each file's tables as they come never holds them all.
+    ``reduce`` (a picklable function: a module-level one, or a ``functools.partial``
+    of one) is applied to each file's tables where the file is read, so that a
+    worker sends back only what the caller keeps.
 
     With more than one job the files are read by a process pool
     (:mod:`zperf.formats.parallel`), without progress bars (a worker has no
@@ -178,7 +184,7 @@ def read_each(
         encoding = check_encoding(encoding)
     except LookupError:
         raise UsageError(f"unknown encoding {encoding!r}") from None
-    request = FileRequest(kind, on_error, encoding, tuple(tables) if tables else None)
+    request = FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
@@ -195,6 +201,7 @@ class FileRequest:
     on_error: OnError
     encoding: str
     tables: tuple[str, ...] | None
+    reduce: Reduce | None = None
 
 
 def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
@@ -237,4 +244,6 @@ def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -
     for got, _ in results:
         for table, frame in got.items():
             merged[table] = pl.concat([merged[table], frame]) if table in merged else frame
+    if request.reduce is not None:
+        merged = request.reduce(merged)
     return ParseResult(merged, [tally for _, tally in results])

@@ -11,6 +11,7 @@ in its ``tallies``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -34,16 +35,18 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
                  encoding: str = DEFAULT_ENCODING,
                  jobs: int | None = 1) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
     """The run's sources read file by file (``jobs`` at once), each reduced to what the
-    run table needs as it comes, and the tally of every file."""
+    run table needs where it is read (a worker sends back only that), and the tally of
+    every file."""
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
                          "the run description)")
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
     for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
-                            tables=RUN_TABLES, jobs=jobs):
+                            tables=RUN_TABLES, jobs=jobs,
+                            reduce=functools.partial(reduce_tables, spec=spec)):
         tallies += result.tallies
-        for name, frame in reduce_tables(result.tables, spec).items():
+        for name, frame in result.tables.items():  # reduced where the file was read
             kept.setdefault(name, []).append(frame)
     return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
 
