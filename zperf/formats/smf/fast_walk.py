@@ -132,3 +132,31 @@ def plain_blocks(data: bytes, pos: int, wanted: Wanted) -> Plain:
         keep = block_of < first_bad
         starts, lengths = starts[keep], lengths[keep]
     return Plain(starts, lengths, wanted_mask(raw, starts, lengths, wanted), stop)
+
+
+class Found:
+    """Wanted records of a chunk in file order: runs found in bulk, and the records
+    the careful walk appended one by one (to ``starts`` and ``numbers``)."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.numbers: list[int] = []
+        self._runs: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
+
+    def add_run(self, starts: npt.NDArray[np.int64], numbers: npt.NDArray[np.int64]) -> None:
+        self._flush()
+        self._runs.append((starts, numbers))
+
+    def _flush(self) -> None:
+        if self.starts:
+            self._runs.append((np.array(self.starts, dtype=np.int64),
+                               np.array(self.numbers, dtype=np.int64)))
+            self.starts, self.numbers = [], []
+
+    def arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """(starts, record numbers) of every record found, in file order."""
+        self._flush()
+        if not self._runs:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return (np.concatenate([r for r, _ in self._runs]),
+                np.concatenate([n for _, n in self._runs]))

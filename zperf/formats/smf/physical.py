@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.errors import ParseError
-from zperf.formats.smf.fast_walk import Wanted, plain_blocks, plain_records
+from zperf.formats.smf.fast_walk import Found, Wanted, plain_blocks, plain_records
 from zperf.formats.smf.framing import (
     MAX_DESCRIPTOR,
     RDW,
@@ -71,34 +71,6 @@ def starts_of(lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
 
 
-class _Found:
-    """Wanted records of a chunk in file order: runs found in bulk, and the records
-    the careful walk appended one by one (to ``starts`` and ``numbers``)."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.numbers: list[int] = []
-        self._runs: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]] = []
-
-    def add_run(self, starts: npt.NDArray[np.int64], numbers: npt.NDArray[np.int64]) -> None:
-        self._flush()
-        self._runs.append((starts, numbers))
-
-    def _flush(self) -> None:
-        if self.starts:
-            self._runs.append((np.array(self.starts, dtype=np.int64),
-                               np.array(self.numbers, dtype=np.int64)))
-            self.starts, self.numbers = [], []
-
-    def arrays(self) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
-        """(starts, record numbers) of every record found, in file order."""
-        self._flush()
-        if not self._runs:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        return (np.concatenate([r for r, _ in self._runs]),
-                np.concatenate([n for _, n in self._runs]))
-
-
 # ------------------------------------------------------------ walking
 
 
@@ -122,7 +94,7 @@ class _Walker:
 
     # -- the two paths, alternating ------------------------------------
 
-    def walk(self, data: bytes, pos: int, base: int, found: _Found) -> int:
+    def walk(self, data: bytes, pos: int, base: int, found: Found) -> int:
         """Walk ``data`` from ``pos``: runs of plain records in bulk, the rest carefully.
 
         Returns where the walk stopped: the end, a record or block that needs
@@ -141,7 +113,7 @@ class _Walker:
                 return stop
             pos = stop
 
-    def _fast(self, data: bytes, pos: int, found: _Found) -> int:
+    def _fast(self, data: bytes, pos: int, found: Found) -> int:
         """The plain records from ``pos`` on, counted and the wanted ones kept."""
         if self.span is not None or not FAST_PATH:
             return pos
@@ -380,7 +352,7 @@ class _Walker:
         self._close_span("spanned record has no last segment at the end of the file")
 
 
-def _in_file_order(data: bytes, found: _Found, base: int,
+def _in_file_order(data: bytes, found: Found, base: int,
                    spanned: list[tuple[bytes, int, int]]) -> Iterator[Batch]:
     """Batches of a chunk's wanted records, the reassembled spanned ones in their place.
 
@@ -432,7 +404,7 @@ def scan(
             final = not more  # only an empty read is the end: a chunk can end on a record
             data += more  # one copy of the chunk; the walk below reads it in place
         pos = 0
-        found = _Found()
+        found = Found()
         try:
             while True:
                 if walker.lost_at is not None:
