@@ -2,19 +2,22 @@
 
     python benchmarks/sim_month.py [--days 30] [--systems 10] [--classes 100]
 
-Writes one SMF dump per day (70.1 and 72.3 records of every system, 15-minute
-intervals) with ``zperf.sim.scale``, then runs ``zperf analyze`` on the run
-folder, each phase in its own process so that its peak memory (max RSS) is
-its own.  The defaults give 30 x 96 x 10 x 100 = 2.88 million class periods.
+Writes (once, then reuses) one SMF dump per day (70.1 and 72.3 records of
+every system, 15-minute intervals) with ``zperf.sim.scale``, then runs
+``zperf analyze`` on the run folder, each phase in its own process so that
+its peak memory (max RSS) is its own.  The defaults give 30 x 96 x 10 x 100 =
+2.88 million class periods.  The analyze time is printed with its ratio to
+the reference measured in the same run: reading the folder's bytes from the
+page cache.
 """
 
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+import reference
 
 HERE = Path(__file__).resolve().parent
 
@@ -27,31 +30,11 @@ paths = write_month(plex, Path(sys.argv[1]))
 print(plex.rows, sum(p.stat().st_size for p in paths))
 """
 
-
 ANALYZE = """
-import atexit, resource, sys
-atexit.register(lambda: print("maxrss", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                              file=sys.stderr))
+import sys
 from zperf.cli import main
-main(["analyze", "--per", "window", "--to", "csv", sys.argv[1]])
+main(["analyze", "--per", "window", "--to", "csv", *sys.argv[1:]])
 """
-PEAK = """
-import atexit, resource, sys
-atexit.register(lambda: print("maxrss", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss,
-                              file=sys.stderr))
-"""
-
-
-def _child(args: list[str]) -> tuple[float, float, str]:
-    """Run a child; its wall time, its own peak RSS in MB, its output."""
-    t0 = time.perf_counter()
-    done = subprocess.run(args, capture_output=True, text=True, check=False)
-    elapsed = time.perf_counter() - t0
-    if done.returncode != 0:
-        sys.exit(f"failed: {' '.join(args)}\n{done.stderr}")
-    peak = max(int(line.split()[1]) for line in done.stderr.splitlines()
-               if line.startswith("maxrss"))
-    return elapsed, peak / 1024, done.stdout
 
 
 def main() -> int:
@@ -59,15 +42,24 @@ def main() -> int:
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--systems", type=int, default=10)
     parser.add_argument("--classes", type=int, default=100)
+    parser.add_argument("--analyze-args", default="",
+                        help="more options for zperf analyze (e.g. '--jobs 1')")
     args = parser.parse_args()
     out = HERE / "data" / f"month-{args.days}d-{args.systems}x{args.classes}"
-    code = PEAK + SIMULATE.format(systems=args.systems, classes=args.classes, days=args.days)
-    elapsed, peak, text = _child([sys.executable, "-c", code, str(out)])
-    rows, size = (int(v) for v in text.split())
-    print(f"simulate  {elapsed:6.1f} s  peak {peak:6.0f} MB  {rows:,} class periods, "
-          f"{size / 1e9:.2f} GB of SMF in {args.days} dumps")
-    elapsed, peak, text = _child([sys.executable, "-c", ANALYZE, str(out)])
-    print(f"analyze   {elapsed:6.1f} s  peak {peak:6.0f} MB  (zperf analyze DIR, window row)")
+    if not (out / "run.toml").exists():
+        code = SIMULATE.format(systems=args.systems, classes=args.classes, days=args.days)
+        elapsed, peak, text = reference.child(code, str(out))
+        rows, size = (int(v) for v in text.split())
+        print(f"simulate  {elapsed:6.1f} s  peak {peak:6.0f} MB  {rows:,} class periods, "
+              f"{size / 1e9:.2f} GB of SMF in {args.days} dumps")
+    size = sum(p.stat().st_size for p in reference.files_of(out))
+    cache = reference.page_cache_seconds(out)
+    print(f"page cache {cache:6.2f} s  {size / 1e6 / cache:,.0f} MB/s  (reference: reading the "
+          f"folder's {size / 1e9:.2f} GB; load average {reference.load_average()})")
+    elapsed, peak, text = reference.child(ANALYZE, *args.analyze_args.split(), str(out))
+    print(f"analyze   {elapsed:6.1f} s  peak {peak:6.0f} MB  = {reference.ratio(elapsed, cache)} "
+          f"the page-cache read, {size / 1e6 / elapsed:,.0f} MB/s  (zperf analyze DIR, window "
+          "row)")
     print(text.strip().splitlines()[-1][:200])
     return 0
 

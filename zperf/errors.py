@@ -31,6 +31,12 @@ class InputError(ZperfError):
         self.line = line
         super().__init__(self.__str__())
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled with its parts (an error raised in a worker process of ``--jobs``
+        reaches the command as it was raised)."""
+        return (_input_error, (type(self), self.file, self.what, self.record, self.offset,
+                               self.line))
+
     def position(self) -> str:
         """The 'record N at offset 0x..' or 'line N' part of the message."""
         parts = []
@@ -45,6 +51,11 @@ class InputError(ZperfError):
     def __str__(self) -> str:
         pos = self.position()
         return f"{self.file}: {pos}: {self.what}" if pos else f"{self.file}: {self.what}"
+
+
+def _input_error(kind: type[InputError], file: str, what: str, record: int | None,
+                 offset: int | None, line: int | None) -> InputError:
+    return kind(file, what, record=record, offset=offset, line=line)
 
 
 class ParseError(InputError):

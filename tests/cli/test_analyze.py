@@ -159,3 +159,24 @@ def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
     code, _, err = run(capsys, "analyze", "--rate-from", "driver", "--cps", "6",
                        str(tmp_path / "run" / "smf.dump"))
     assert code == 2 and "no driver log" in err
+
+
+@pytest.mark.slow  # the workers import polars and the readers
+def test_analyze_with_jobs_is_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file's tables are reduced in the worker that read it: the run table is
+    the one a one-by-one read gives."""
+    from polars.testing import assert_frame_equal
+
+    from zperf.formats import parallel
+    from zperf.runs.run import analyze_run
+
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)  # the pool even for small files
+    before, after = _runs(tmp_path)
+    sources = [str(before / "wlmgl.txt"), str(after / "wlmgl.txt"), SMF]
+    options = {"sources": sources, "transactions": ["report:CICSTRAN"],
+               "groups": {"CICS regions": ["CICSREGS"]}, "cps": 3}
+    one = analyze_run(jobs=1, **options)
+    pool = analyze_run(jobs=2, **options)
+    assert_frame_equal(pool.table(), one.table())
+    assert [t.file for t in pool.tallies] == sources
+    assert one.table().height > 1

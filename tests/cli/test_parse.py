@@ -207,3 +207,19 @@ def test_listing_errors_name_the_line(tmp_path: Path,
                           str(bad)], capsysbinary)
     assert code == 1 and out.decode().split() == ["class_name", "BATCHLOW", "RCICS1"]
     assert "(first: line 16 at offset 0x603)" in err
+
+
+@pytest.mark.slow  # the workers import polars and the readers
+def test_jobs_give_the_same_output_byte_for_byte(tmp_path: Path) -> None:
+    """(Run as a process that sets the pool's threshold to 0: the pool even for small files.)"""
+    dump = str(SAMPLES / "smf" / "paper-figures.smf")
+    outputs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}.csv"
+        done = subprocess.run([sys.executable, "-c", "from zperf.formats import parallel; "
+                               "parallel.MIN_PARALLEL_BYTES = 0; from zperf.cli import main; "
+                               "main()", "parse", "-j", jobs, "--to", "csv", "-o", str(out),
+                               dump, dump, dump], capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] and outputs[0].count(b"\n") > 10

@@ -39,3 +39,19 @@ def test_a_pattern_and_a_time_zone_reach_the_time_stamps() -> None:
     good, _ = text.typed_rows(epoch, {"ms": text.FLOAT}, required=(), time_column="ts",
                               time_name="__ts__", timezone="Europe/Paris")
     assert good.get_column("__ts__").to_list() == [dt.datetime(2024, 1, 2, 4, 4, 5)]
+
+
+def test_a_bad_value_holding_a_line_break_is_named_on_one_line() -> None:
+    """A quoted field that runs over two lines is quoted in the message with ``\\n``
+    (found by tests/formats/test_random_damage.py on an IMS PA extract)."""
+    import pytest
+
+    from zperf.errors import ParseError
+    from zperf.formats.ims.pa_csv import read_ims_pa_csv
+
+    data = (b"IMSID;DATE;TIME;TRANCODE;PSB;TRANCNT;Process Time (sec)\n"
+            b'IMSB;2019-11-05;10.15.00;PAYINQ;PAYPSB1;"x\n12";0.004\n')
+    with pytest.raises(ParseError) as error:
+        read_ims_pa_csv(data, "pa.csv", "raise")
+    assert "\n" not in str(error.value)
+    assert "x\\n12 under 'TRANCNT' is not a whole number" in str(error.value)

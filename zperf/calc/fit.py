@@ -10,11 +10,12 @@ recovers both, and R² says how well a straight line explains the data.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from zperf.errors import UsageError
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,8 @@ def fit_fixed_variable(size: npt.ArrayLike, cost: npt.ArrayLike) -> Fit:
     sizes give 20.3 instructions per byte on top of about 108,000 (R² 0.998);
     MQ client: 16.1 per byte on top of about 202,000.
     """
+    import numpy as np  # here: `zperf calc itr` and the other formulas need no numpy
+
     xs = np.asarray(size, dtype=np.float64).ravel()
     ys = np.asarray(cost, dtype=np.float64).ravel()
     if xs.size != ys.size:

@@ -26,10 +26,7 @@ intervals (a window over time is not a per-row expression).
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from zperf.calc.quantity import Quantity, non_negative, positive
 
@@ -75,7 +72,10 @@ def msu_share_pct(msu: Quantity, capacity_msu: Quantity) -> Quantity:
     return non_negative("MSU/h", msu) / positive("capacity MSU/h", capacity_msu) * 100
 
 
-F = npt.NDArray[Any]
+if TYPE_CHECKING:  # numpy is imported where an array is computed: not by `zperf calc`
+    import numpy.typing as npt
+
+    F = npt.NDArray[Any]
 
 
 def rolling_average(start_seconds: F, interval_seconds: F, rate: F,
@@ -94,6 +94,8 @@ def rolling_average(start_seconds: F, interval_seconds: F, rate: F,
     four: (200 + 300 + 400 + 500) / 4 = 350; with the third interval missing it
     holds 200, 400 and 500 over 3 hours: 366.67, covered 10,800 s.
     """
+    import numpy as np
+
     start = np.asarray(start_seconds, dtype=np.float64)
     length = np.asarray(interval_seconds, dtype=np.float64)
     values = np.asarray(rate, dtype=np.float64)
@@ -115,6 +117,8 @@ def rolling_average(start_seconds: F, interval_seconds: F, rate: F,
 def _integral_at(at: F, start: F, end: F, values: F, length: F, cumulative: F) -> F:
     """The integral of the piecewise-constant series from the first start up to ``at``
     (``cumulative`` holds it at every interval's end)."""
+    import numpy as np
+
     # First interval ending after ``at``: all before it are wholly before ``at``.
     j = np.searchsorted(end, at, side="right")
     inside = j < len(end)

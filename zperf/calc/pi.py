@@ -23,12 +23,12 @@ discretionary work, but RMF prints none): callers leave them null.
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from zperf.calc.quantity import Quantity, non_negative, positive
+
+if TYPE_CHECKING:  # numpy is imported where an array is computed: not by `zperf calc`
+    import numpy.typing as npt
 
 #: PI of a percentile goal reached in the open bucket (over 400 % of the goal).
 OPEN_BUCKET_PI = 5.5
@@ -72,6 +72,8 @@ def percentile_bucket(counts: npt.ArrayLike, goal_percentile: npt.ArrayLike) -> 
     ``counts`` has one row of 14 bucket counts per class period (or is one row);
     ``goal_percentile`` one percentile per row.  Vectorized over rows.
     """
+    import numpy as np
+
     table = np.atleast_2d(np.asarray(counts, dtype=np.float64))
     goal = np.broadcast_to(np.asarray(goal_percentile, dtype=np.float64), table.shape[:1])
     total = table.sum(axis=1)
@@ -89,5 +91,7 @@ def pi_percentile(counts: npt.ArrayLike, goal_percentile: npt.ArrayLike) -> npt.
     bucket 5 (90 of 100, at 90 % of the goal): PI 0.9; with 11 in the open
     bucket instead of 10 it is reached only there: PI 5.5.
     """
+    import numpy as np
+
     values = np.append(np.nan, np.asarray(PERCENTILE_BUCKET_PI))
     return values[percentile_bucket(counts, goal_percentile)]  # type: ignore[no-any-return]

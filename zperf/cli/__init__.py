@@ -12,14 +12,75 @@ import sys
 import click
 
 from zperf import __version__
+from zperf.cli.lazy import Lazy, LazyGroup
 from zperf.errors import ZperfError
 
 EXIT_OK, EXIT_SKIPPED, EXIT_ERROR = 0, 1, 2
 
 _show_traceback = False
 
+def _analyze() -> click.Command:
+    from zperf.cli.analyze import analyze_command
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+    return analyze_command
+
+
+def _calc() -> click.Command:
+    from zperf.cli.calc_commands import calc_command
+
+    return calc_command
+
+
+def _check() -> click.Command:
+    from zperf.cli.check import check_command
+
+    return check_command
+
+
+def _compare() -> click.Command:
+    from zperf.cli.analyze import compare_command
+
+    return compare_command
+
+
+def _parse() -> click.Command:
+    from zperf.cli.parse import parse
+
+    return parse
+
+
+def _report() -> click.Command:
+    from zperf.cli.report import report_command
+
+    return report_command
+
+
+def _simulate() -> click.Command:
+    from zperf.cli.simulate import simulate_command
+
+    return simulate_command
+
+
+#: The subcommands, imported when run (``zperf --help`` lists these summaries; a
+#: test checks each is the first line of the subcommand's own help).
+SUBCOMMANDS = {
+    "analyze": Lazy(_analyze, "CPU % busy, ETR, ITR, response time and CPU per transaction "
+                              "of a run."),
+    "calc": Lazy(_calc, "The papers' formulas by hand: ITR, CPU per transaction, zIIP "
+                        "offload, sizing."),
+    "check": Lazy(_check, "Check runs against a rules file, for CI: exit status and JUnit XML."),
+    "compare": Lazy(_compare, "Runs side by side with Delta and Delta %, and the ±1 % ITR "
+                              "verdict."),
+    "parse": Lazy(_parse, "Parse input files into a table."),
+    "report": Lazy(_report, "A report to read or mail: tables, the papers' charts and how "
+                            "to read them."),
+    "simulate": Lazy(_simulate, "Write the input files of a benchmark run from the reference "
+                                "papers."),
+}
+
+
+@click.group(cls=LazyGroup, lazy=SUBCOMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, "--version", prog_name="zperf",
                       message="%(prog)s %(version)s")
 @click.option("--traceback", is_flag=True,
@@ -36,26 +97,6 @@ def cli(traceback: bool) -> None:
     """
     global _show_traceback
     _show_traceback = traceback
-
-
-def _register() -> None:
-    from zperf.cli.analyze import analyze_command, compare_command
-    from zperf.cli.calc_commands import calc_command
-    from zperf.cli.check import check_command
-    from zperf.cli.parse import parse
-    from zperf.cli.report import report_command
-    from zperf.cli.simulate import simulate_command
-
-    cli.add_command(parse)
-    cli.add_command(analyze_command)
-    cli.add_command(compare_command)
-    cli.add_command(calc_command)
-    cli.add_command(simulate_command)
-    cli.add_command(check_command)
-    cli.add_command(report_command)
-
-
-_register()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -79,7 +79,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                     groups: tuple[str, ...], systems: tuple[str, ...], start: object,
                     end: object, cps: int | None, ziips: int | None, per: str, kind: str | None,
                     on_error: OnError, errors_path: str | None, encoding: str,
-                    fmt: str | None, output: str) -> None:
+                    jobs: int | None, fmt: str | None, output: str) -> None:
     """CPU % busy, ETR, ITR, response time and CPU per transaction of a run.
 
     SOURCE is any input zperf reads (SMF dumps, RMF listings, tables written
@@ -113,7 +113,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
         run, sources = sources[0], ()  # a run folder
     if per in ("class", "system"):
         table, tallies = analyze_view(run, per, kind=kind, on_error=on_error,
-                                      encoding=encoding, sources=list(sources), name=name,
+                                      encoding=encoding, jobs=jobs, sources=list(sources),
+                                      name=name,
                                       transactions=transactions, etr_per_sec=etr_per_sec,
                                       systems=systems, start=start, end=end)
         tell_skipped(tallies, errors_path)
@@ -121,7 +122,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
         if sum(t.skipped for t in tallies):
             sys.exit(1)
         return
-    analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding,
+    analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
                            sources=list(sources), name=name, transactions=transactions,
                            etr_per_sec=etr_per_sec, rate_from=rate_from,
                            response_from=response_from, groups=_groups(groups),
@@ -144,7 +145,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                                       "against the first.")
 @click.argument("runs", metavar="RUN RUN [RUN...]", nargs=-1, required=True)
 def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error: OnError,
-                    errors_path: str | None, encoding: str, fmt: str | None,
+                    errors_path: str | None, encoding: str, jobs: int | None, fmt: str | None,
                     output: str) -> None:
     """Runs side by side with Delta and Delta %, and the ±1 % ITR verdict.
 
@@ -159,7 +160,8 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
       zperf compare --to csv ims13/ ims14/ ims15/ > deltas.csv
     """
     fmt, terminal = output_format(fmt, output)
-    compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding)
+    compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding,
+                            jobs=jobs)
     tell_skipped(compared.tallies, errors_path)
     click.echo(f"zperf: {compared.verdict}", err=True)
     table = comparison_for_people(compared.table) if fmt == "table" else compared.table

@@ -18,7 +18,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def input_options(func: F) -> F:
-    """--from, --on-error, --errors, --encoding."""
+    """--from, --on-error, --errors, --encoding, -j/--jobs."""
     for option in reversed([
         click.option("--from", "kind", type=click.Choice(sorted(KINDS)), default=None,
                      help="Input kind; sniffed from the first bytes when not given."),
@@ -31,6 +31,11 @@ def input_options(func: F) -> F:
                      help="Write the skipped records (file, record, offset, reason) as CSV."),
         click.option("--encoding", default=DEFAULT_ENCODING, show_default=True,
                      help="EBCDIC code page of text fields (cp037, cp1047, cp500, cp1140...)."),
+        click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Read N files at once, each in a process of its own (default: one "
+                          "per CPU; -j 1: one after the other, in this process). Output is the "
+                          "same either way; only several files of 64 MiB or more in all are "
+                          "worth the processes' start."),
     ]):
         func = option(func)
     return func

@@ -65,7 +65,7 @@ def _progress_factory() -> formats.Progress | None:
 @click.argument("paths", metavar="FILE...", nargs=-1, required=True)
 def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_path: str | None,
           encoding: str, fmt: str | None, output: str, table: str, columns: str | None,
-          verbose: bool) -> None:
+          verbose: bool, jobs: int | None) -> None:
     """Parse input files into a table.
 
     Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
@@ -93,7 +93,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     fmt, terminal = output_format(fmt, output)
     read, derive = DERIVED.get(table, ((table,), None))
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory(), tables=list(read))
+                          progress=_progress_factory(), tables=list(read), jobs=jobs)
     built = derive(result.tables) if derive else result.tables[table]
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
     frame = report.shown_columns(built, table, wanted, fmt)

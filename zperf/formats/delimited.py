@@ -213,13 +213,18 @@ def read_rows(data: bytes, names: Sequence[str], sep: str, *, header: bool,
 
 def report(tally: Tally, data: bytes, rows: Rows, problems: Sequence[tuple[int, str]],
            what: str = "row") -> None:
-    """Hand problems (record index, text) to the tally in file order, with their positions."""
+    """Hand problems (record index, text) to the tally in file order, with their positions.
+
+    A reason quotes the bad value, which can hold a line break (a quoted field
+    that runs over lines): it is shown as ``\\n`` so that the message stays one line.
+    """
     ordered = sorted(problems)
     offsets = [int(rows.records.starts[i]) for i, _ in ordered]
     lines = line_numbers(data, offsets)
     for (index, reason), offset, line in zip(ordered, offsets, lines, strict=True):
         end = int(rows.records.ends[index])
-        tally.problem(f"{what}: {reason}", record=index - rows.first + 1, offset=offset,
+        one_line = reason.replace("\r", "\\r").replace("\n", "\\n")
+        tally.problem(f"{what}: {one_line}", record=index - rows.first + 1, offset=offset,
                       line=line, raw=data[offset:end])
 
 

@@ -105,9 +105,12 @@ def hfp_to_float(raw: U64) -> F64:
     The 56-bit fraction rounds to the 53 bits of a double (nearest); the
     sign and exponent byte picks a power-of-two scale from a 256-entry table.
     """
-    raw = np.asarray(raw, dtype=np.uint64)
-    fraction = (raw & np.uint64(0x00FF_FFFF_FFFF_FFFF)).astype(np.float64)
-    return fraction * _HFP_SCALE[raw >> np.uint64(56)]  # type: ignore[no-any-return]
+    bits = np.array(raw, dtype=np.uint64)  # a copy: the steps below work in place
+    scale = _HFP_SCALE[(bits >> np.uint64(56)).astype(np.intp)]
+    np.bitwise_and(bits, np.uint64(0x00FF_FFFF_FFFF_FFFF), out=bits)
+    value = bits.astype(np.float64)
+    value *= scale
+    return value
 
 
 def float_to_hfp(values: npt.ArrayLike) -> U64:

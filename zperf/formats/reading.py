@@ -13,7 +13,7 @@ import io
 import lzma
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, cast
@@ -21,6 +21,7 @@ from typing import Any, BinaryIO, cast
 import polars as pl
 
 from zperf.errors import InputError, UsageError
+from zperf.formats import parallel
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.listing import ebcdic_as_utf8, listing_encoding
 from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
@@ -39,6 +40,8 @@ from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.tables import SCHEMAS
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
+#: What a caller keeps of one file's tables (see ``read_each``).
+Reduce = Callable[[dict[str, pl.DataFrame]], dict[str, pl.DataFrame]]
 
 
 @dataclass
@@ -128,6 +131,7 @@ def read(
     encoding: str = DEFAULT_ENCODING,
     progress: Progress | None = None,
     tables: Sequence[str] | None = None,
+    jobs: int | None = 1,
 ) -> ParseResult:
     """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3...).
 
@@ -135,7 +139,42 @@ def read(
     filled it.
 
     ``tables`` names the tables wanted (default: all); a table not wanted may
-    be skipped while reading and then comes back empty.
+    be skipped while reading and then comes back empty.  ``jobs`` files are
+    read at once in a process pool (None: one per CPU); the tables are the
+    same whatever it is, in input order.
+    """
+    collected: dict[str, list[pl.DataFrame]] = {}
+    tallies: list[Tally] = []
+    for result in read_each(paths, kind=kind, on_error=on_error, encoding=encoding,
+                            progress=progress, tables=tables, jobs=jobs):
+        for table, frame in result.tables.items():
+            collected.setdefault(table, []).append(frame)
+        tallies += result.tallies
+    out = {name: SCHEMAS[name].empty() for name in table_names()}
+    out.update({name: pl.concat(frames) for name, frames in collected.items()})
+    return ParseResult(out, tallies)
+
+
+def read_each(
+    paths: Sequence[str],
+    *,
+    kind: str | None = None,
+    on_error: OnError = "raise",
+    encoding: str = DEFAULT_ENCODING,
+    progress: Progress | None = None,
+    tables: Sequence[str] | None = None,
+    jobs: int | None = 1,
+    reduce: Reduce | None = None,
+) -> Iterator[ParseResult]:
+    """Each file's tables and tallies, file by file in input order (see :func:`read`):
+    a caller that reduces each file's tables as they come never holds them all.
+    ``reduce`` (a picklable function: a module-level one, or a ``functools.partial``
+    of one) is applied to each file's tables where the file is read, so that a
+    worker sends back only what the caller keeps.
+
+    With more than one job the files are read by a process pool
+    (:mod:`zperf.formats.parallel`), without progress bars (a worker has no
+    terminal); standard input is always read here.
     """
     if on_error not in ON_ERROR_CHOICES:
         raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
@@ -145,47 +184,66 @@ def read(
         encoding = check_encoding(encoding)
     except LookupError:
         raise UsageError(f"unknown encoding {encoding!r}") from None
-    collected: dict[str, list[pl.DataFrame]] = {}
-    tallies: list[Tally] = []
-    extra: list[tuple[dict[str, pl.DataFrame], Tally]] = []
+    request = FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce)
+    workers = parallel.workers_for(jobs, paths)
+    if workers > 1:
+        yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
+        return
     for path in paths:
-        stream, name, size = _open(path)
+        yield read_file((path, request), progress)
+
+
+@dataclass(frozen=True)
+class FileRequest:
+    """What to read from each file (the arguments of :func:`read` a worker needs)."""
+
+    kind: str | None
+    on_error: OnError
+    encoding: str
+    tables: tuple[str, ...] | None
+    reduce: Reduce | None = None
+
+
+def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
+    """One file's tables, and its tally (with the tallies of the companion reports a
+    SYSOUT holds, when its kind was sniffed)."""
+    path, request = task
+    kind, on_error, encoding = request.kind, request.on_error, request.encoding
+    results: list[tuple[dict[str, pl.DataFrame], Tally]] = []
+    stream, name, size = _open(path)
+    try:
+        head = stream.read(64 * 1024)
         try:
-            head = stream.read(64 * 1024)
-            try:
-                data, head = _decompressed(stream, head)
-            except (OSError, EOFError, lzma.LZMAError) as exc:
-                raise InputError(name, f"cannot decompress: {exc}") from None
-            chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head))
-            if chosen == "zperf-table":
-                got, tally = read_parsed_binary(head + _Guarded(data, name).read(), name)
-            elif chosen in TEXT_KIND:
-                whole = head + _Guarded(data, name).read()
-                if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
-                    whole = ebcdic_as_utf8(whole, encoding)
-                got, tally = TEXT_KIND[chosen].read(whole, name, on_error)
-                if kind is None and chosen in RMF_REPORTS:
-                    for other in companions(whole, chosen):
-                        more, seen = TEXT_KIND[other].read(whole, name, on_error)
-                        labelled = Tally(name, on_error, kind=other)  # named in messages
-                        labelled.merge(seen)
-                        extra.append((more, labelled))
-            else:
-                tick = progress(name, size) if progress else None
-                got, tally = read_smf(cast(BinaryIO, _Guarded(data, name)), name,
-                                      on_error=on_error, encoding=encoding, head=head,
-                                      progress=tick, tables=tables, decoders=SMF_DECODERS)
-        finally:
-            if stream is not sys.stdin.buffer:
-                stream.close()
+            data, head = _decompressed(stream, head)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise InputError(name, f"cannot decompress: {exc}") from None
+        chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head))
+        if chosen == "zperf-table":
+            results.append(read_parsed_binary(head + _Guarded(data, name).read(), name))
+        elif chosen in TEXT_KIND:
+            whole = head + _Guarded(data, name).read()
+            if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
+                whole = ebcdic_as_utf8(whole, encoding)
+            results.append(TEXT_KIND[chosen].read(whole, name, on_error))
+            if kind is None and chosen in RMF_REPORTS:
+                for other in companions(whole, chosen):
+                    more, seen = TEXT_KIND[other].read(whole, name, on_error)
+                    labelled = Tally(name, on_error, kind=other)  # named in messages
+                    labelled.merge(seen)
+                    results.append((more, labelled))
+        else:
+            tick = progress(name, size) if progress else None
+            results.append(read_smf(cast(BinaryIO, _Guarded(data, name)), name,
+                                    on_error=on_error, encoding=encoding, head=head,
+                                    progress=tick, tables=request.tables,
+                                    decoders=SMF_DECODERS))
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
+    merged: dict[str, pl.DataFrame] = {}
+    for got, _ in results:
         for table, frame in got.items():
-            collected.setdefault(table, []).append(frame)
-        tallies.append(tally)
-        for more, other_tally in extra:
-            for table, frame in more.items():
-                collected.setdefault(table, []).append(frame)
-            tallies.append(other_tally)
-        extra.clear()
-    out = {name: SCHEMAS[name].empty() for name in table_names()}
-    out.update({name: pl.concat(frames) for name, frames in collected.items()})
-    return ParseResult(out, tallies)
+            merged[table] = pl.concat([merged[table], frame]) if table in merged else frame
+    if request.reduce is not None:
+        merged = request.reduce(merged)
+    return ParseResult(merged, [tally for _, tally in results])

@@ -7,12 +7,14 @@ and a file is either written whole or not at all.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from zperf.errors import UsageError
-from zperf.report import files, text
+from zperf.report import text
 from zperf.report.output import open_output
+
+if TYPE_CHECKING:  # imported by the renderers that need it: `zperf calc` does not
+    import polars as pl
 
 #: Output formats and whether they are binary.
 FORMATS: dict[str, bool] = {
@@ -63,6 +65,8 @@ def render(frame: pl.DataFrame, fmt: str, path: str | None, *, table: str,
     if terminal and fmt == "table" and (path is None or path == "-"):
         text.write_table(frame, None, terminal=True, width=width)  # type: ignore[arg-type]
         return
+    from zperf.report import files
+
     with open_output(path) as out:
         if fmt == "table":
             text.write_table(frame, out, terminal=False, width=width)

@@ -52,6 +52,7 @@ class ReportRequest:
     exact: bool = False
     seed: int = 0
     series: bool = False
+    jobs: int | None = 1
 
 
 def format_for(fmt: str | None, output: str | None) -> str:
@@ -113,7 +114,7 @@ def make_report(request: ReportRequest) -> Report:
     if kind not in KINDS:
         raise UsageError(f"unknown report kind {request.kind!r}; known: {', '.join(KINDS)}")
     read = {"kind": request.kind_of_input, "on_error": request.on_error,
-            "encoding": request.encoding}
+            "encoding": request.encoding, "jobs": request.jobs}
     inputs = request.inputs
     if kind == "reproduction":
         return _reproduction(request)

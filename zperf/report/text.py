@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from typing import BinaryIO
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, BinaryIO
 
-import polars as pl
-from rich import box
-from rich.console import Console
-from rich.table import Table
+if TYPE_CHECKING:  # polars is imported by whoever has a frame: not for a few values
+    import polars as pl
 
 _DECIMALS = (("_pct", 2), ("_seconds", 3), ("resp_ms", 3), ("_ms", 1), ("_per_sec", 2),
              ("trans_avg", 2), ("trans_mpl", 2), ("coefficient", 4), ("_per_tran", 3),
@@ -81,16 +80,29 @@ def _two_lines(name: str) -> str:
 def write_table(frame: pl.DataFrame, out: BinaryIO, *, terminal: bool, width: int | None = None,
                 title: str | None = None) -> None:
     """Render ``frame`` as a table: boxed and coloured on a terminal, plain otherwise."""
+    numeric = {n for n, t in frame.schema.items() if t.is_numeric()}
+    write_rows(frame.columns, numeric, frame.iter_rows(), out, terminal=terminal, width=width,
+               title=title)
+
+
+def write_rows(columns: Sequence[str], numeric: set[str], rows: Iterable[Sequence[object]],
+               out: BinaryIO, *, terminal: bool, width: int | None = None,
+               title: str | None = None) -> None:
+    """Render ``rows`` under ``columns`` (``numeric`` ones right-aligned) as
+    ``write_table`` does: for a few values, without building a frame."""
+    from rich import box  # here, not at the top: `zperf calc --help` needs no rich
+    from rich.console import Console
+    from rich.table import Table
+
     table = Table(title=title, box=box.SIMPLE_HEAD if terminal else box.SIMPLE,
                   show_edge=False, pad_edge=False)
-    numeric = {n for n, t in frame.schema.items() if t.is_numeric()}
-    for name in frame.columns:
+    for name in columns:
         # On a terminal, long names break at an underscore so that values keep one line.
         header = _two_lines(name) if terminal else name
         table.add_column(header, justify="right" if name in numeric else "left",
                          no_wrap=terminal, overflow="fold")
-    for row in frame.iter_rows():
-        table.add_row(*(format_value(n, v) for n, v in zip(frame.columns, row, strict=True)))
+    for row in rows:
+        table.add_row(*(format_value(n, v) for n, v in zip(columns, row, strict=True)))
     if terminal:
         console = Console(file=None, width=width, highlight=False, stderr=False)
         console.print(table)

@@ -15,8 +15,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import polars as pl
-
 from zperf.errors import UsageError
 from zperf.report import text
 from zperf.report.output import open_output
@@ -87,12 +85,12 @@ def write_values(values: Sequence[Value], fmt: str, path: str | None = None, *,
                                          "unit": [v.unit for v in values]}
         if with_subject:
             columns = {"subject": [v.subject for v in values], **columns}
-        frame = pl.DataFrame(columns, schema=dict.fromkeys(columns, pl.String))
+        table_cells = list(zip(*columns.values(), strict=True))
         if terminal and path in (None, "-"):
-            text.write_table(frame, None, terminal=True)  # type: ignore[arg-type]
+            text.write_rows(list(columns), set(), table_cells, None, terminal=True)  # type: ignore[arg-type]
             return
         with open_output(path) as out:
-            text.write_table(frame, out, terminal=False)
+            text.write_rows(list(columns), set(), table_cells, out, terminal=False)
         return
     buffer = io.StringIO()
     if fmt == "plain":

@@ -36,8 +36,8 @@ import polars as pl
 
 from zperf.calc import formulas as f
 from zperf.errors import UsageError
-from zperf.formats import read
 from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.reading import read_each
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
 
@@ -166,19 +166,19 @@ def _empty() -> dict[str, pl.DataFrame]:
 
 
 def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
-                  on_error: OnError = "raise",
-                  encoding: str = DEFAULT_ENCODING) -> Activity:
-    """Read the sources one file at a time, each reduced at once; a repeated interval
-    of a system (overlapping dumps) is kept once."""
+                  on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
+                  jobs: int | None = 1) -> Activity:
+    """Read the sources one file at a time (``jobs`` at once), each reduced where it is
+    read; a repeated interval of a system (overlapping dumps) is kept once."""
     if not paths:
         raise UsageError("an activity report needs SMF dumps or RMF listings")
     parts: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    for path in paths:
-        result = read([str(path)], kind=kind, on_error=on_error, encoding=encoding,
-                      tables=ACTIVITY_TABLES)
+    for result in read_each([str(path) for path in paths], kind=kind, on_error=on_error,
+                            encoding=encoding, tables=ACTIVITY_TABLES, jobs=jobs,
+                            reduce=reduce_activity):
         tallies += result.tallies
-        for name, frame in reduce_activity(result.tables).items():
+        for name, frame in result.tables.items():  # reduced where the file was read
             parts.setdefault(name, []).append(frame)
     untimed = sum(int(p["rows"].sum()) for p in parts.pop("untimed", []))
     empty = _empty()

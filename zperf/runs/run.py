@@ -11,6 +11,7 @@ in its ``tallies``.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Collection
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,8 @@ from typing import Any
 import polars as pl
 
 from zperf.errors import UsageError
-from zperf.formats import read
 from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.reading import read_each
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import Analysis, analyze, reduce_tables
 from zperf.runs.compare import BASES, Comparison, comparison
@@ -34,31 +35,34 @@ Run = RunSpec | str | Path
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
                  encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
-                 captured: bool = False,
-                 capacity: bool = False) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
-    """The run's sources read file by file, reduced to what the run table needs
-    (and the ``classes``, ``captured`` seconds and ``capacity`` tables of
+                 captured: bool = False, capacity: bool = False,
+                 jobs: int | None = 1) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
+    """The run's sources read file by file (``jobs`` at once), each reduced where it is
+    read (a worker sends back only that) to what the run table needs (and the
+    ``classes``, ``captured`` seconds and ``capacity`` tables of
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
                          "the run description)")
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    for source in spec.sources:
-        result = read([source], kind=kind, on_error=on_error, encoding=encoding,
-                      tables=RUN_TABLES + (("distribution",) if capacity else ()))
+    reduce = functools.partial(reduce_tables, spec=spec, classes=tuple(classes),
+                               captured=captured, capacity=capacity)
+    for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
+                            tables=RUN_TABLES + (("distribution",) if capacity else ()),
+                            jobs=jobs, reduce=reduce):
         tallies += result.tallies
-        for name, frame in reduce_tables(result.tables, spec, classes=classes,
-                                         captured=captured, capacity=capacity).items():
+        for name, frame in result.tables.items():  # reduced where the file was read
             kept.setdefault(name, []).append(frame)
     return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
 
 
 def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None = None,
                  on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                 **options: Any) -> tuple[pl.DataFrame, list[Tally]]:
+                 jobs: int | None = 1, **options: Any) -> tuple[pl.DataFrame, list[Tally]]:
     """A run's window per class period or per system (``zperf analyze --per class|system``,
-    :mod:`zperf.runs.views`), read file by file, and the tally of every file."""
+    :mod:`zperf.runs.views`), read file by file (``jobs`` at once), each reduced where it
+    is read, and the tally of every file."""
     if per not in VIEWS:
         raise UsageError(f"per must be one of {', '.join(VIEWS)}")
     spec = view_scope(run, **options)
@@ -67,11 +71,11 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
                          "the run description)")
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    for source in spec.sources:
-        result = read([source], kind=kind, on_error=on_error, encoding=encoding,
-                      tables=VIEW_TABLES)
+    for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
+                            tables=VIEW_TABLES, jobs=jobs,
+                            reduce=functools.partial(reduce_view_tables, spec=spec, per=per)):
         tallies += result.tallies
-        for name, frame in reduce_view_tables(result.tables, spec, per).items():
+        for name, frame in result.tables.items():  # reduced where the file was read
             kept.setdefault(name, []).append(frame)
     tables = {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in kept.items()}
     table = view(tables, per)
@@ -84,23 +88,24 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
 
 def analyze_run(run: Run | None = None, *, kind: str | None = None,
                 on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                **options: Any) -> Analysis:
+                jobs: int | None = 1, **options: Any) -> Analysis:
     """Read a run's sources and compute its table (``zperf analyze``).
 
     ``run`` is a RunSpec, a run description (TOML) or a folder holding a
     run.toml; ``options`` are keys of the run description (``sources``,
     ``transactions``, ``groups``, ``systems``, ``cps``...) that win over the
     file's, or describe the whole run when there is no ``run``.  ``kind``,
-    ``on_error`` and ``encoding`` are :func:`zperf.formats.read`'s.
+    ``on_error``, ``encoding`` and ``jobs`` are :func:`zperf.formats.read`'s.
     """
     spec = as_runspec(run, **options)
-    tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding)
+    tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
+                                   jobs=jobs)
     return dataclasses.replace(analyze(tables, spec), tallies=tallies)
 
 
 def compare_runs(*runs: Run | Analysis, base: str = "previous", kind: str | None = None,
-                 on_error: OnError = "raise",
-                 encoding: str = DEFAULT_ENCODING) -> Comparison:
+                 on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
+                 jobs: int | None = 1) -> Comparison:
     """Runs side by side with Delta, Delta % and the ±1 % ITR verdict (``zperf compare``).
 
     Each run is anything :func:`analyze_run` takes, or an Analysis made before;
@@ -112,6 +117,6 @@ def compare_runs(*runs: Run | Analysis, base: str = "previous", kind: str | None
     if base not in BASES:
         raise UsageError("base must be 'previous' or 'first'")
     analyses = [run if isinstance(run, Analysis) else
-                analyze_run(run, kind=kind, on_error=on_error, encoding=encoding)
+                analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs)
                 for run in runs]
     return comparison(analyses, base)

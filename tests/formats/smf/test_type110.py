@@ -52,8 +52,8 @@ def test_every_field_reads_back(stat_length: int) -> None:
     assert (rows[1]["plan_name"], rows[1]["auth_id"]) == (None, None)  # blank: none
     for row, expected in zip(rows, (TRADENT, POOL), strict=True):
         assert {k: row[k] for k in expected} == expected
-        assert (row["applid"], row["interval_end"], row["source_format"]) == (
-            "CICSPA01", WHEN, "smf110.2")
+        assert (row["applid"], row["interval_end"], row["source_format"], row["is_total"]) == (
+            "CICSPA01", WHEN, "smf110.2", False)  # an entry's own statistics, not TOTALS
 
 
 def test_a_dump_with_72_3_and_110_2_fills_both_tables(tmp_path: Path) -> None:

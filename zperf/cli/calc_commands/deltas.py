@@ -11,7 +11,6 @@ from zperf.calc import formulas as f
 from zperf.cli.calc_commands.params import emit, to_option
 from zperf.errors import UsageError
 from zperf.report.values import Value
-from zperf.runs.measurements import compare_results_file
 
 
 @click.command(name="delta")
@@ -41,6 +40,8 @@ def delta_command(path: str | None, base: str, new: str, itr: bool, fmt: str) ->
         return
     if itr:
         raise UsageError("--itr is for two values; with FILE.csv the ITR row is found by name")
+    from zperf.runs.measurements import compare_results_file  # polars: only here
+
     compared = compare_results_file(path, base, new)
     values = []
     for row in compared.rows:

@@ -11,7 +11,6 @@ from zperf.calc import formulas as f
 from zperf.cli.calc_commands.params import POSITIVE, emit, to_option
 from zperf.errors import UsageError
 from zperf.report.values import Value
-from zperf.runs.measurements import fit_file
 
 
 def _rating(text: str, option: str) -> float:
@@ -107,6 +106,8 @@ def fit_command(path: str, x_column: str, y_column: str, where: tuple[str, ...],
         if not sep:
             raise UsageError(f"--where {condition!r}: write COLUMN=VALUE")
         conditions[column] = value
+    from zperf.runs.measurements import fit_file  # polars: only here
+
     fit = fit_file(path, x_column, y_column, conditions)
     emit([Value("fixed", fit.fixed, y_column),
            Value("per_unit", fit.per_unit, f"{y_column} per {x_column}"),

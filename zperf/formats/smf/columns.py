@@ -18,25 +18,46 @@ Ints = npt.NDArray[Any]
 
 def text_column(raw: npt.NDArray[Any], index: Ints, encoding: str,
                 convert: Any = None) -> pl.Series:
-    """Decode an EBCDIC column once per distinct value, then spread it by ``index``.
-
-    Fields of 8 bytes or less are compared as integers (a fast sort); longer
-    ones as byte strings.
-    """
-    width = raw.dtype.itemsize
-    if width <= 8 and raw.size:
-        padded = np.zeros((raw.size, 8), dtype=np.uint8)
-        padded[:, :width] = np.ascontiguousarray(raw).view(np.uint8).reshape(raw.size, width)
-        _, first, inverse = np.unique(padded.view(np.uint64).reshape(-1),
-                                         return_index=True, return_inverse=True)
-        uniq = raw[first]
-    else:
-        uniq, inverse = np.unique(raw, return_inverse=True)
+    """Decode an EBCDIC column once per distinct value, then spread it by ``index``."""
+    if raw.size == 0:
+        return pl.Series([], dtype=pl.String).gather(np.asarray(index, dtype=np.int64))
+    first, inverse = _distinct(raw)
     texts = [u.decode(encoding, errors="replace").strip(" \x00") or None
-             for u in uniq.tolist()]  # a blank field is null, as in a listing
+             for u in raw[first].tolist()]  # a blank field is null, as in a listing
     if convert is not None:
         texts = [convert(t) for t in texts]
-    return pl.Series(texts, dtype=pl.String).gather(inverse.reshape(-1)[index])
+    return pl.Series(texts, dtype=pl.String).gather(inverse[index])
+
+
+#: Odd multipliers that mix the 8-byte words of a long field into one key.
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                 0xD6E8FEB86659FD93], dtype=np.uint64)
+
+
+def _distinct(raw: npt.NDArray[Any]) -> tuple[Ints, Ints]:
+    """(a row holding each distinct value, the distinct value of every row).
+
+    The bytes of a field are read as 8-byte words; a longer field's words are
+    mixed into one key, and the grouping is checked against the words
+    themselves (a collision falls back to comparing whole fields).  Distinct
+    keys are found by a hash (polars), then every row's by a binary search.
+    """
+    width, n = raw.dtype.itemsize, raw.size
+    words = -(-width // 8)
+    padded = np.zeros((n, words * 8), dtype=np.uint8)
+    padded[:, :width] = np.ascontiguousarray(raw).view(np.uint8).reshape(n, width)
+    columns = padded.view(np.uint64)
+    key = columns[:, 0].copy()
+    for w in range(1, words):
+        key = key * _MIX[(w - 1) % len(_MIX)] + columns[:, w]
+    uniq = np.sort(pl.Series(key).unique().to_numpy())
+    inverse = np.searchsorted(uniq, key)
+    first = np.zeros(uniq.size, dtype=np.int64)
+    first[inverse] = np.arange(n)
+    if words > 1 and not bool((columns == columns[first[inverse]]).all()):
+        _, first, inverse = np.unique(padded.view(np.dtype((np.void, words * 8))).reshape(-1),
+                                      return_index=True, return_inverse=True)
+    return first, inverse.reshape(-1)
 
 
 def zos_release(mvs: str | None) -> str | None:

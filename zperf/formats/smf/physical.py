@@ -5,8 +5,10 @@ whole blocks with BDWs (RECFM=U transfer), and either of them with VBS
 spanned segments; which one a file has is judged on its first bytes
 (framing), which also refuses the shapes that cannot be read.
 
-The file is read in chunks (memory stays flat whatever its size) and walked
-descriptor by descriptor; records of unwanted types cost one ``unpack`` each.
+The file is read in chunks (memory stays flat whatever its size).  Runs of
+plain records are found in bulk (``fast_walk``); the careful walk here goes
+descriptor by descriptor where the fast path cannot decide (spanned
+segments, damage, a record cut by the end of a chunk) and says what is wrong.
 Wanted records are handed over as batches of offsets into the chunk.
 """
 
@@ -20,6 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.errors import ParseError
+from zperf.formats.smf.fast_walk import Found, Wanted, plain_blocks, plain_records
 from zperf.formats.smf.framing import (
     MAX_DESCRIPTOR,
     RDW,
@@ -33,9 +36,15 @@ from zperf.formats.smf.framing import (
 from zperf.formats.tally import RAW_KEEP_LIMIT, Tally
 
 CHUNK_SIZE = 8 * 1024 * 1024
+#: Most units (records or blocks) the careful walk takes before trying the fast
+#: path again, when the fast path keeps finding nothing (every block of a VBS
+#: dump holds a segment): its fixed cost is then paid once per this many units.
+MAX_CAREFUL_STRETCH = 64
+#: The fast path on (the careful walk alone reads every file too, only slower: the
+#: tests read dumps both ways and compare every batch, count and problem).
+FAST_PATH = True
 
-#: record type -> wanted subtypes (None: every subtype)
-Wanted = dict[int, frozenset[int] | None]
+__all__ = ["CHUNK_SIZE", "Batch", "Wanted", "scan", "starts_of"]
 
 
 @dataclass
@@ -81,6 +90,44 @@ class _Walker:
         self.undecided: int | None = None  # a resync candidate that needs more data
         self.lost_raw = bytearray()  # skipped bytes of chunks already let go (on_error=keep)
         self.spanned_done: list[tuple[bytes, int, int]] = []  # (record, number, offset)
+        self.stretch = 1  # units the careful walk takes before the fast path again
+
+    # -- the two paths, alternating ------------------------------------
+
+    def walk(self, data: bytes, pos: int, base: int, found: Found) -> int:
+        """Walk ``data`` from ``pos``: runs of plain records in bulk, the rest carefully.
+
+        Returns where the walk stopped: the end, a record or block that needs
+        more data, or (with ``lost_at`` set) where framing was lost.
+        """
+        while True:
+            pos = self._fast(data, pos, found)
+            stretch = self.stretch if FAST_PATH else 0  # 0: the careful walk to the end
+            if self.framing == "rdw":
+                stop = self.walk_records(data, pos, len(data), base, False, found.starts,
+                                         found.numbers, resume_after=stretch)
+            else:
+                stop = self.walk_blocks(data, pos, base, found.starts, found.numbers,
+                                        most=stretch)
+            if stop == pos or self.lost_at is not None:
+                return stop
+            pos = stop
+
+    def _fast(self, data: bytes, pos: int, found: Found) -> int:
+        """The plain records from ``pos`` on, counted and the wanted ones kept."""
+        if self.span is not None or not FAST_PATH:
+            return pos
+        run = (plain_records(data, pos, len(data), self.wanted) if self.framing == "rdw"
+               else plain_blocks(data, pos, self.wanted))
+        self.stretch = 1 if run.count else min(2 * self.stretch, MAX_CAREFUL_STRETCH)
+        if run.count:
+            numbers = self.tally.read + 1 + np.arange(run.count, dtype=np.int64)
+            kept = int(run.wanted.sum())
+            self.tally.hand_on(kept)
+            self.tally.count(other=run.count - kept)
+            if kept:
+                found.add_run(run.starts[run.wanted], numbers[run.wanted])
+        return run.stop
 
     # -- helpers -------------------------------------------------------
 
@@ -151,16 +198,19 @@ class _Walker:
     # -- the hot loop --------------------------------------------------
 
     def walk_records(self, data: bytes, pos: int, end: int, base: int, in_block: bool,
-                     out: list[int], numbers: list[int]) -> int:
+                     out: list[int], numbers: list[int], resume_after: int = 0) -> int:
         """Walk RDWs from ``pos`` up to ``end``; return where it stopped.
 
         Stops early (to wait for more data) only outside blocks; inside a
-        block every record must end within the block.
+        block every record must end within the block.  With ``resume_after``
+        it also stops at a plain record once it has walked that many records,
+        for the fast path to go on from there.
         """
         unpack = RDW.unpack_from
         wanted = self.wanted
         tally = self.tally
         wanted_n = other = 0  # local counters: attribute updates cost in this loop
+        walked = 0
         try:
             while pos + 4 <= end:
                 length, seg, zero = unpack(data, pos)
@@ -180,6 +230,9 @@ class _Walker:
                         return end
                     return pos
                 if seg == 0 and self.span is None:
+                    if resume_after and walked >= resume_after:
+                        return pos
+                    walked += 1
                     rtype = data[pos + 5] if length >= 6 else -1
                     if rtype in wanted and (
                             (subtypes := wanted[rtype]) is None
@@ -198,6 +251,7 @@ class _Walker:
                         self._close_span(f"spanned record has no last segment (a complete "
                                          f"record follows at offset 0x{base + pos:X})")
                         continue  # the complete record is walked again, now with no span
+                    walked += 1
                     self._segment(data, pos, length, seg, base)
                 pos += length
         finally:
@@ -210,9 +264,12 @@ class _Walker:
         return pos
 
     def walk_blocks(self, data: bytes, pos: int, base: int, out: list[int],
-                    numbers: list[int]) -> int:
+                    numbers: list[int], most: int = 0) -> int:
+        """Walk blocks from ``pos`` (``most`` of them at the most, if given)."""
         end = len(data)
-        while pos + 4 <= end:
+        walked = 0
+        while pos + 4 <= end and not (most and walked >= most):
+            walked += 1
             block = bdw_length(data, pos)
             if block is None or block < 8:
                 text = data[pos:pos + 4].hex().upper()
@@ -295,17 +352,16 @@ class _Walker:
         self._close_span("spanned record has no last segment at the end of the file")
 
 
-def _in_file_order(data: bytes, starts: list[int], numbers: list[int], base: int,
+def _in_file_order(data: bytes, found: Found, base: int,
                    spanned: list[tuple[bytes, int, int]]) -> Iterator[Batch]:
     """Batches of a chunk's wanted records, the reassembled spanned ones in their place.
 
     Records are decoded, and bad ones reported, in the order they come; file
     order makes that order the same whatever the chunk size.
     """
-    idx = np.array(starts, dtype=np.int64)
-    nums = np.array(numbers, dtype=np.int64)
+    idx, nums = found.arrays()
     arr = np.frombuffer(data, dtype=np.uint8)
-    lengths = arr[idx].astype(np.int64) << 8 | arr[idx + 1] if starts else idx
+    lengths = arr[idx].astype(np.int64) << 8 | arr[idx + 1]
     view = memoryview(data)
     lo = i = 0
     while lo < len(idx) or i < len(spanned):
@@ -348,35 +404,29 @@ def scan(
             final = not more  # only an empty read is the end: a chunk can end on a record
             data += more  # one copy of the chunk; the walk below reads it in place
         pos = 0
-        starts: list[int] = []
-        numbers: list[int] = []
+        found = Found()
         try:
             while True:
                 if walker.lost_at is not None:
-                    found = walker.resync(data, pos, base, final)
-                    if found is None:
+                    resumed = walker.resync(data, pos, base, final)
+                    if resumed is None:
                         pos = len(data) if final else max(pos, len(data) - 64)
                         if walker.undecided is not None:  # judge it again with more data
                             pos = min(pos, walker.undecided - 1)
                         if walker.lost_at is not None:
                             walker.let_go(data, base, pos)
                         break
-                    pos = found
-                if framing == "rdw":
-                    pos = walker.walk_records(data, pos, len(data), base, False, starts, numbers)
-                else:
-                    pos = walker.walk_blocks(data, pos, base, starts, numbers)
+                    pos = resumed
+                pos = walker.walk(data, pos, base, found)
                 if walker.lost_at is None:
                     break
         except ParseError:
             # on_error=raise: the records before the damage go first, so that a bad one
             # among them is named rather than this later damage.
-            if starts or walker.spanned_done:
-                yield from _in_file_order(data, starts, numbers, base, walker.spanned_done)
+            yield from _in_file_order(data, found, base, walker.spanned_done)
             raise
-        if starts or walker.spanned_done:
-            yield from _in_file_order(data, starts, numbers, base, walker.spanned_done)
-            walker.spanned_done = []
+        yield from _in_file_order(data, found, base, walker.spanned_done)
+        walker.spanned_done = []
         tally.bytes_read = base + pos
         if progress is not None:
             progress(base + pos)

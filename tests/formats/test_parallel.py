@@ -1,0 +1,91 @@
+"""Several files read by a process pool (``--jobs``) give what reading them one after
+the other gives: the same tables in input order, the same tallies, the same error."""
+
+from __future__ import annotations
+
+import math
+import shutil
+from pathlib import Path
+
+import pytest
+from polars.testing import assert_frame_equal
+
+from conftest import DATA, SAMPLES
+from zperf.errors import ParseError
+from zperf.formats import parallel
+from zperf.formats.reading import read
+
+SMF = SAMPLES / "smf" / "paper-figures.smf"
+WLMGL = DATA / "rmf" / "v2r4-asa-sysout.txt"
+CPU = DATA / "rmf" / "cpu-v2r1-ibm-sample.txt"
+
+
+@pytest.fixture
+def any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool for files of any size (the fixtures are small)."""
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_BYTES", 0)
+
+
+def _damaged(path: Path, record: int) -> Path:
+    """A copy of the sample dump whose ``record``-th descriptor cannot be one."""
+    data = bytearray(SMF.read_bytes())
+    at = 0
+    for _ in range(record):
+        at += data[at] << 8 | data[at + 1]
+    data[at + 2 : at + 4] = b"\x07\x01"
+    path.write_bytes(bytes(data))
+    return path
+
+
+def _seen(result: object) -> list[tuple[object, ...]]:
+    return [(t.file, t.kind, t.read, t.parsed, t.skipped, t.other, t.bytes_read, t.warnings,
+             [(p.record, p.offset, p.line, p.reason) for p in t.problems])
+            for t in result.tallies]  # type: ignore[attr-defined]
+
+
+def test_workers_one_per_cpu_at_most_one_per_file(any_size: None) -> None:
+    files = [str(SMF)] * 5
+    assert parallel.workers_for(None, files) == min(parallel.available_cpus(), 5)
+    assert parallel.workers_for(3, files[:2]) == 2
+    assert parallel.workers_for(4, files[:1]) == 1
+
+
+def test_no_pool_for_standard_input_small_files_or_a_missing_file() -> None:
+    assert parallel.workers_for(4, [str(SMF), "-"], min_bytes=0) == 1
+    assert parallel.workers_for(4, [str(SMF), str(WLMGL)]) == 1  # kilobytes: not worth it
+    assert parallel.workers_for(4, [str(SMF), "/no/such/file"], min_bytes=0) == 1
+    with pytest.raises(ValueError, match="jobs must be 1 or more"):
+        parallel.workers_for(0, [str(SMF)])
+
+
+def test_results_and_errors_come_in_task_order() -> None:
+    """(math.sqrt: a worker that imports nothing more starts fast.)"""
+    results = parallel.in_order(math.sqrt, [9, 1, 4, -1, 25], 2)
+    assert [next(results), next(results), next(results)] == [3, 1, 2]
+    with pytest.raises(ValueError, match="math domain error"):
+        next(results)
+
+
+@pytest.mark.slow  # workers import polars and the readers: seconds on a busy machine
+def test_a_pool_reads_what_one_process_reads(any_size: None, tmp_path: Path) -> None:
+    damaged = _damaged(tmp_path / "damaged.smf", 5)
+    paths = [str(SMF), str(WLMGL), str(damaged), str(CPU), str(SMF)]
+    one = read(paths, on_error="keep", jobs=1)
+    pool = read(paths, on_error="keep", jobs=2)
+    assert _seen(pool) == _seen(one) and one.skipped > 0
+    assert pool.tables.keys() == one.tables.keys()
+    for name, frame in one.tables.items():
+        assert_frame_equal(pool.tables[name], frame)
+    assert one.tables["workload"].height > 0 and one.tables["cpu"].height > 0
+
+
+@pytest.mark.slow
+def test_the_first_error_in_input_order_is_raised(any_size: None, tmp_path: Path) -> None:
+    first, second = _damaged(tmp_path / "first.smf", 6), _damaged(tmp_path / "second.smf", 2)
+    shutil.copy(SMF, tmp_path / "good.smf")
+    paths = [str(tmp_path / "good.smf"), str(first), str(second)]
+    with pytest.raises(ParseError) as one:
+        read(paths, jobs=1)
+    with pytest.raises(ParseError) as pool:
+        read(paths, jobs=3)
+    assert str(pool.value) == str(one.value) and "first.smf" in str(one.value)
