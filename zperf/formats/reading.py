@@ -174,6 +174,7 @@ def read_stream(
     encoding: str = DEFAULT_ENCODING,
     progress: Progress | None = None,
     tables: Sequence[str] | None = None,
+    offset: int = 0,
 ) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input (``name`` in messages and ``source`` columns) into tables.
 
@@ -181,7 +182,9 @@ def read_stream(
     readers that open their inputs themselves (``zperf.spark`` reads object
     storage and byte ranges of a dump).  One (tables, tally) pair per reader
     that read it: a SYSOUT holding several RMF reports gives several.
-    ``encoding`` must have been checked (:func:`check_encoding`).
+    ``encoding`` must have been checked (:func:`check_encoding`).  ``offset``
+    is where ``stream`` starts in the file, for a byte range of an SMF dump
+    that starts at a record boundary (offsets in problems are the file's).
     """
     head = stream.read(64 * 1024)
     try:
@@ -206,4 +209,4 @@ def read_stream(
     tick = progress(name, size) if progress else None
     return [read_smf(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error,
                      encoding=encoding, head=head, progress=tick, tables=tables,
-                     decoders=SMF_DECODERS)]
+                     decoders=SMF_DECODERS, offset=offset)]

@@ -38,6 +38,7 @@ def read_smf(
     progress: Callable[[int], None] | None = None,
     tables: Iterable[str] | None = None,
     decoders: Iterable[DecoderSpec],
+    offset: int = 0,
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an SMF dump into the tables of its decoded record types, and a tally.
 
@@ -63,7 +64,7 @@ def read_smf(
                 decoder.decode(pending.take())
 
     try:
-        for batch in scan(stream, tally, wanted, head, chunk_size, progress):
+        for batch in scan(stream, tally, wanted, head, chunk_size, progress, offset):
             _split(batch, by_type)  # copies the wanted records out: the chunk can go
             drain(False)
     except InputError:
