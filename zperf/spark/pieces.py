@@ -11,6 +11,7 @@ start, so in its problems they are left out (null) rather than wrong.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import BinaryIO, cast
@@ -63,13 +64,14 @@ class _Range:
 
     def __init__(self, stream: pafs.NativeFile, start: int, end: int | None) -> None:
         self.stream = stream
-        stream.seek(start)
+        if start:
+            stream.seek(start)
         self.left = None if end is None else end - start
 
     def read(self, size: int = -1) -> bytes:
         if self.left is not None:
             size = self.left if size < 0 else min(size, self.left)
-        data = self.stream.read() if size < 0 else self.stream.read(size)
+        data = self.stream.read() if size < 0 else self.stream.read(size)  # no read(-1)
         if self.left is not None:
             self.left -= len(data)
         return bytes(data)
@@ -98,7 +100,7 @@ def read_piece(piece: Piece, tables: Sequence[str],
     wanted = [t for t in tables if t in SCHEMAS and t != PROBLEMS.name]
     stream, end = _open(piece)
     try:
-        source = cast(BinaryIO, stream if piece.whole else _Range(stream, piece.start, end))
+        source = cast(BinaryIO, _Range(stream, piece.start, end))
         try:
             results = read_stream(source, piece.path, kind=options.kind,
                                   on_error=options.on_error, encoding=encoding,
@@ -125,7 +127,20 @@ def read_piece(piece: Piece, tables: Sequence[str],
     return out
 
 
+#: The walker's words for damage that runs to the end of what it reads
+#: (zperf.formats.smf.physical); in a byte range that is the next range's first record.
+_TO_THE_END = re.compile(r"^(.*); no further record found: the rest of the file "
+                         r"\((\d+) bytes\) was skipped$", re.S)
+
+
 def _problems(tallies: list[Tally], piece: Piece) -> pl.DataFrame:
+    if piece.end is not None:  # said as the whole file's reading says it
+        for tally in tallies:
+            for problem in tally.problems:
+                found = _TO_THE_END.match(problem.reason)
+                if found:
+                    problem.reason = (f"{found[1]}; {found[2]} bytes skipped up to the next "
+                                      f"record at offset 0x{piece.end:X}")
     frames = [t.problems_frame() for t in tallies if t.problems]
     frame = pl.concat(frames) if frames else PROBLEMS.empty()
     if piece.start:
