@@ -9,7 +9,7 @@ Two adaptations, both here:
   under Spark's ANSI mode;
 * the sysplex combination of paper 004 Table 16 sums and averages over the
   LPARs with ``.sum()`` and ``.mean()`` (:func:`zperf.calc.quantity.total`);
-  :class:`Over` gives a Spark column those two methods as ``F.sum`` and ``F.avg``.
+  :class:`Over` gives a Spark column those two methods as ``sf.sum`` and ``sf.avg``.
 
 A benchmark run's interval and window table (``zperf analyze``) is computed by
 ``zperf.runs.analysis`` itself on the run's rows, which Spark selects: a run is
@@ -18,11 +18,11 @@ hours of intervals of a few classes, small enough for the driver.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 import polars as pl
 from pyspark.sql import Column, DataFrame
-from pyspark.sql import functions as F
+from pyspark.sql import functions as sf
 
 from zperf.calc import formulas as f
 from zperf.runs.analysis import CPU_COLUMNS, WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
@@ -34,7 +34,7 @@ CLASS_KEY = ("sysplex", "system", "interval_start", "class_kind", "class_name", 
 
 def nonzero(column: Column) -> Column:
     """``column``, null where it is 0: a divisor a formula may meet as 0."""
-    return F.when(column != 0, column)
+    return sf.when(column != 0, column)
 
 
 class Over:
@@ -44,14 +44,14 @@ class Over:
         self.column = column
 
     def sum(self) -> Column:
-        return F.sum(self.column)
+        return sf.sum(self.column)
 
     def mean(self) -> Column:
-        return F.avg(self.column)
+        return sf.avg(self.column)
 
 
 def _zero(name: str) -> Column:
-    return F.coalesce(F.col(name), F.lit(0.0))
+    return sf.coalesce(sf.col(name), sf.lit(0.0))
 
 
 def class_metrics(workload: DataFrame) -> DataFrame:
@@ -61,12 +61,12 @@ def class_metrics(workload: DataFrame) -> DataFrame:
     specialty time taken out, as APPL% CP shows it), ``cpu_us_per_tran`` and
     ``ziip_us_per_tran`` (004 Table 15: service time over transactions ended).
     """
-    ended = F.col("trans_ended").cast("double")
+    ended = sf.col("trans_ended").cast("double")
     service = sum((_zero(c) for c in ("cpu_seconds", "srb_seconds", "rct_seconds",
-                                      "iit_seconds", "hst_seconds")), F.lit(0.0))
+                                      "iit_seconds", "hst_seconds")), sf.lit(0.0))
     return workload.select(
         "*",
-        f.etr_per_sec(ended, nonzero(F.col("interval_seconds"))).alias("etr_per_sec"),
+        f.etr_per_sec(ended, nonzero(sf.col("interval_seconds"))).alias("etr_per_sec"),
         f.general_cp_seconds(_zero("cpu_seconds"), _zero("srb_seconds"), _zero("iip_seconds"),
                              rct_seconds=_zero("rct_seconds"), iit_seconds=_zero("iit_seconds"),
                              hst_seconds=_zero("hst_seconds"), aap_seconds=_zero("aap_seconds"))
@@ -79,8 +79,8 @@ def class_metrics(workload: DataFrame) -> DataFrame:
 def system_busy(cpu: DataFrame) -> DataFrame:
     """Per system and interval: CPs, CP % busy, ETR-independent (from the cpu table)."""
     return cpu.select("sysplex", "system", "interval_start", "interval_seconds",
-                      F.col("cp_online").cast("double").alias("cps"),
-                      F.col("cp_lpar_busy_pct").alias("cp_busy_pct"))
+                      sf.col("cp_online").cast("double").alias("cps"),
+                      sf.col("cp_lpar_busy_pct").alias("cp_busy_pct"))
 
 
 def system_intervals(workload: DataFrame, cpu: DataFrame, classes: list[str]) -> DataFrame:
@@ -89,16 +89,16 @@ def system_intervals(workload: DataFrame, cpu: DataFrame, classes: list[str]) ->
     ``classes`` name the classes whose ENDED count the transactions (as a run
     description's ``transactions``); busy is the cpu table's LPAR busy.
     """
-    counted = (workload.where(F.col("class_name").isin(classes))
+    counted = (workload.where(sf.col("class_name").isin(classes))
                .groupBy("sysplex", "system", "interval_start")
-               .agg(F.sum(F.col("trans_ended").cast("double")).alias("transactions")))
+               .agg(sf.sum(sf.col("trans_ended").cast("double")).alias("transactions")))
     joined = counted.join(system_busy(cpu), ["sysplex", "system", "interval_start"])
-    etr = f.etr_per_sec(F.col("transactions"), nonzero(F.col("interval_seconds")))
-    busy = nonzero(F.col("cp_busy_pct"))
+    etr = f.etr_per_sec(sf.col("transactions"), nonzero(sf.col("interval_seconds")))
+    busy = nonzero(sf.col("cp_busy_pct"))
     return joined.select(
         "*", etr.alias("etr_per_sec"),
         f.itr_per_sec(etr, busy).alias("itr_per_sec"),
-        f.general_cpu_us_per_tran(F.col("cps"), F.col("cp_busy_pct"), nonzero(etr))
+        f.general_cpu_us_per_tran(sf.col("cps"), sf.col("cp_busy_pct"), nonzero(etr))
         .alias("general_cpu_us_per_tran"))
 
 
@@ -108,9 +108,9 @@ def sysplex_intervals(systems: DataFrame) -> DataFrame:
     Total ETR, plain average busy, combined ITR and general CPU µs/tran over
     the CPs of all LPARs, each by the function of :mod:`zperf.calc.sysplex`.
     """
-    etr, busy, cps = Over(F.col("etr_per_sec")), Over(F.col("cp_busy_pct")), Over(F.col("cps"))
+    etr, busy, cps = Over(sf.col("etr_per_sec")), Over(sf.col("cp_busy_pct")), Over(sf.col("cps"))
     return systems.groupBy("sysplex", "interval_start").agg(
-        F.count(F.lit(1)).alias("systems"),
+        sf.count(sf.lit(1)).alias("systems"),
         f.combined_etr_per_sec(etr).alias("etr_per_sec"),
         f.average_busy_pct(busy).alias("cp_busy_pct"),
         f.combined_itr_per_sec(etr, _NonzeroOver(busy.column)).alias("itr_per_sec"),
@@ -122,10 +122,10 @@ class _NonzeroOver(Over):
     """An aggregate used as a divisor: null when it comes to 0."""
 
     def sum(self) -> Column:
-        return nonzero(F.sum(self.column))
+        return nonzero(sf.sum(self.column))
 
     def mean(self) -> Column:
-        return nonzero(F.avg(self.column))
+        return nonzero(sf.avg(self.column))
 
 
 def analyze_run(spec: RunSpec, workload: DataFrame, cpu: DataFrame | None = None,
@@ -147,13 +147,13 @@ def analyze_run(spec: RunSpec, workload: DataFrame, cpu: DataFrame | None = None
 def _collect(frame: DataFrame, columns: tuple[str, ...], spec: RunSpec) -> pl.DataFrame:
     rows = frame
     if spec.systems:  # as analyze: rows of no system (a listing's) stay
-        rows = rows.where(F.col("system").isNull() | F.col("system").isin(list(spec.systems)))
+        rows = rows.where(sf.col("system").isNull() | sf.col("system").isin(list(spec.systems)))
     if spec.start is not None:
-        rows = rows.where(F.col("interval_start") >= F.lit(spec.start))
+        rows = rows.where(sf.col("interval_start") >= sf.lit(spec.start))
     if spec.end is not None:
-        rows = rows.where(F.col("interval_start") < F.lit(spec.end))
+        rows = rows.where(sf.col("interval_start") < sf.lit(spec.end))
     return _as_polars(rows.select(*columns))
 
 
-def _as_polars(frame: DataFrame) -> Any:
-    return pl.from_arrow(frame.toArrow())
+def _as_polars(frame: DataFrame) -> pl.DataFrame:
+    return cast(pl.DataFrame, pl.from_arrow(frame.toArrow()))

@@ -53,7 +53,8 @@ def filesystem(path: str) -> tuple[pafs.FileSystem, str]:
     if not sep:
         return pafs.LocalFileSystem(), str(Path(path).absolute())
     try:
-        return pafs.FileSystem.from_uri(f"{_HADOOP_SCHEMES.get(scheme, scheme)}://{rest}")
+        found = pafs.FileSystem.from_uri(f"{_HADOOP_SCHEMES.get(scheme, scheme)}://{rest}")
+        return found[0], str(found[1])
     except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
         raise UsageError(f"cannot open the file system of {path}: {exc}") from None
 

@@ -12,7 +12,7 @@ month's partitions and leaves the others.
 from __future__ import annotations
 
 from pyspark.sql import DataFrame
-from pyspark.sql import functions as F
+from pyspark.sql import functions as sf
 
 from zperf.calc import formulas as f
 from zperf.spark.metrics import nonzero
@@ -25,29 +25,29 @@ ROLLUP_KEY = ("date", "sysplex", "system", "class_kind", "class_name", "period")
 
 def daily(workload: DataFrame) -> DataFrame:
     """Per day, system and class period: totals, and the metrics of the totals."""
-    totals = (workload.withColumn("date", F.to_date("interval_start"))
+    totals = (workload.withColumn("date", sf.to_date("interval_start"))
               .groupBy(*ROLLUP_KEY)
-              .agg(F.count(F.lit(1)).alias("intervals"),
-                   F.sum("interval_seconds").alias("measured_seconds"),
-                   F.sum("trans_ended").alias("trans_ended"),
-                   *(F.sum(F.coalesce(F.col(c), F.lit(0.0))).alias(c)
+              .agg(sf.count(sf.lit(1)).alias("intervals"),
+                   sf.sum("interval_seconds").alias("measured_seconds"),
+                   sf.sum("trans_ended").alias("trans_ended"),
+                   *(sf.sum(sf.coalesce(sf.col(c), sf.lit(0.0))).alias(c)
                      for c in SUMMED_SECONDS)))
-    seconds = nonzero(F.col("measured_seconds"))
-    ended = F.col("trans_ended").cast("double")
-    general = f.general_cp_seconds(F.col("cpu_seconds"), F.col("srb_seconds"),
-                                   F.col("iip_seconds"), rct_seconds=F.col("rct_seconds"),
-                                   iit_seconds=F.col("iit_seconds"),
-                                   hst_seconds=F.col("hst_seconds"),
-                                   aap_seconds=F.col("aap_seconds"))
-    service = (F.col("cpu_seconds") + F.col("srb_seconds") + F.col("rct_seconds")
-               + F.col("iit_seconds") + F.col("hst_seconds"))
+    seconds = nonzero(sf.col("measured_seconds"))
+    ended = sf.col("trans_ended").cast("double")
+    general = f.general_cp_seconds(sf.col("cpu_seconds"), sf.col("srb_seconds"),
+                                   sf.col("iip_seconds"), rct_seconds=sf.col("rct_seconds"),
+                                   iit_seconds=sf.col("iit_seconds"),
+                                   hst_seconds=sf.col("hst_seconds"),
+                                   aap_seconds=sf.col("aap_seconds"))
+    service = (sf.col("cpu_seconds") + sf.col("srb_seconds") + sf.col("rct_seconds")
+               + sf.col("iit_seconds") + sf.col("hst_seconds"))
     return totals.select(
         "*",
         f.etr_per_sec(ended, seconds).alias("etr_per_sec"),
         f.appl_pct(general, seconds).alias("appl_cp_pct"),
-        f.appl_pct(F.col("iip_seconds"), seconds).alias("appl_iip_pct"),
+        f.appl_pct(sf.col("iip_seconds"), seconds).alias("appl_iip_pct"),
         f.service_us_per_tran(service, nonzero(ended)).alias("cpu_us_per_tran"),
-        f.service_us_per_tran(F.col("iip_seconds"), nonzero(ended)).alias("ziip_us_per_tran"),
+        f.service_us_per_tran(sf.col("iip_seconds"), nonzero(ended)).alias("ziip_us_per_tran"),
     ).orderBy(*ROLLUP_KEY)
 
 

@@ -21,7 +21,7 @@ of the declared schema.  Options (strings, as Spark passes them):
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, cast
 
 import pyarrow as pa
@@ -30,7 +30,7 @@ from pyspark.sql.types import StructType
 
 from zperf.errors import UsageError
 from zperf.formats.registry import KINDS
-from zperf.formats.tally import ON_ERROR_CHOICES, OnError
+from zperf.formats.tally import ON_ERROR_CHOICES
 from zperf.spark.pieces import LOADABLE, ReadOptions, read_piece
 from zperf.spark.plan import SPLIT_BYTES, Piece, plan
 from zperf.spark.types import spark_schema
@@ -39,7 +39,7 @@ from zperf.spark.types import spark_schema
 BATCH_ROWS = 65536
 
 
-class ZperfDataSource(DataSource):  # type: ignore[misc]
+class ZperfDataSource(DataSource):  # type: ignore[misc, unused-ignore]
     """The ``zperf`` format: every table ``zperf parse`` gives, read in Spark tasks."""
 
     @classmethod
@@ -53,14 +53,14 @@ class ZperfDataSource(DataSource):  # type: ignore[misc]
         return ZperfReader(self.options)
 
 
-def _table(options: dict[str, str]) -> str:
+def _table(options: Mapping[str, str]) -> str:
     table = options.get("table", "workload")
     if table not in LOADABLE:
         raise UsageError(f"unknown table {table!r}; known: {', '.join(LOADABLE)}")
     return table
 
 
-def read_options(options: dict[str, str]) -> ReadOptions:
+def read_options(options: Mapping[str, str]) -> ReadOptions:
     """The reading options of a load, checked on the driver before any task starts."""
     on_error = options.get("on_error", "raise")
     if on_error not in ON_ERROR_CHOICES:
@@ -68,11 +68,11 @@ def read_options(options: dict[str, str]) -> ReadOptions:
     kind = options.get("kind") or None
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown input kind {kind!r}; known: {', '.join(KINDS)}")
-    return ReadOptions(kind=kind, on_error=cast(OnError, on_error),
+    return ReadOptions(kind=kind, on_error=on_error,
                        encoding=options.get("encoding", ReadOptions.encoding))
 
 
-def load_paths(options: dict[str, str]) -> list[str]:
+def load_paths(options: Mapping[str, str]) -> list[str]:
     """The paths of a load: ``load``'s path and the ``paths`` option's."""
     paths = [options["path"]] if options.get("path") else []
     paths += [p.strip() for p in options.get("paths", "").split(",") if p.strip()]
@@ -81,7 +81,7 @@ def load_paths(options: dict[str, str]) -> list[str]:
     return paths
 
 
-def _split_bytes(options: dict[str, str]) -> int:
+def _split_bytes(options: Mapping[str, str]) -> int:
     text = options.get("split_bytes", str(SPLIT_BYTES))
     try:
         return int(text)
@@ -89,7 +89,7 @@ def _split_bytes(options: dict[str, str]) -> int:
         raise UsageError(f"split_bytes must be a number of bytes (got {text!r})") from None
 
 
-class PiecePartition(InputPartition):  # type: ignore[misc]
+class PiecePartition(InputPartition):  # type: ignore[misc, unused-ignore]
     """One Spark partition: one piece."""
 
     def __init__(self, piece: Piece) -> None:
@@ -97,10 +97,10 @@ class PiecePartition(InputPartition):  # type: ignore[misc]
         self.piece = piece
 
 
-class ZperfReader(DataSourceReader):  # type: ignore[misc]
+class ZperfReader(DataSourceReader):  # type: ignore[misc, unused-ignore]
     """Plans the pieces on the driver; reads one piece per task."""
 
-    def __init__(self, options: dict[str, str]) -> None:
+    def __init__(self, options: Mapping[str, str]) -> None:
         self.table = _table(options)
         self.options = read_options(options)
         self.paths = load_paths(options)

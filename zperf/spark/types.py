@@ -11,26 +11,26 @@ from __future__ import annotations
 
 import polars as pl
 import pyarrow as pa
-from pyspark.sql import types as T
+from pyspark.sql import types as st
 
 from zperf.tables import SCHEMAS, TableSchema
 
 #: polars type of a declared column -> (Spark type, Arrow type of the batches)
-_TYPES: tuple[tuple[type[pl.DataType], T.DataType, pa.DataType], ...] = (
-    (pl.String, T.StringType(), pa.string()),
-    (pl.Float64, T.DoubleType(), pa.float64()),
-    (pl.Int64, T.LongType(), pa.int64()),
-    (pl.Int32, T.IntegerType(), pa.int32()),
-    (pl.Boolean, T.BooleanType(), pa.bool_()),
+_TYPES: tuple[tuple[type[pl.DataType], st.DataType, pa.DataType], ...] = (
+    (pl.String, st.StringType(), pa.string()),
+    (pl.Float64, st.DoubleType(), pa.float64()),
+    (pl.Int64, st.LongType(), pa.int64()),
+    (pl.Int32, st.IntegerType(), pa.int32()),
+    (pl.Boolean, st.BooleanType(), pa.bool_()),
 )
 
 
-def column_types(dtype: pl.DataType) -> tuple[T.DataType, pa.DataType]:
+def column_types(dtype: pl.DataType) -> tuple[st.DataType, pa.DataType]:
     """The Spark and Arrow types of a column of a zperf table (raises with no mapping)."""
     if isinstance(dtype, pl.Datetime):
         if dtype.time_zone is not None:
-            return T.TimestampType(), pa.timestamp("us", tz=dtype.time_zone)
-        return T.TimestampNTZType(), pa.timestamp("us")
+            return st.TimestampType(), pa.timestamp("us", tz=dtype.time_zone)
+        return st.TimestampNTZType(), pa.timestamp("us")
     for polars_type, spark, arrow in _TYPES:
         if isinstance(dtype, polars_type):
             return spark, arrow
@@ -41,9 +41,9 @@ def _declared(table: TableSchema | str) -> TableSchema:
     return SCHEMAS[table] if isinstance(table, str) else table
 
 
-def spark_schema(table: TableSchema | str) -> T.StructType:
+def spark_schema(table: TableSchema | str) -> st.StructType:
     """The Spark schema of a declared table: the same names, in the same order, nullable."""
-    return T.StructType([T.StructField(c.name, column_types(c.dtype)[0], True)
+    return st.StructType([st.StructField(c.name, column_types(c.dtype)[0], True)
                          for c in _declared(table).columns])
 
 

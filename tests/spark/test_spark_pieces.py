@@ -7,12 +7,13 @@ directly, so they need no Spark session and run in the default test run.
 from __future__ import annotations
 
 import io
+import itertools
 from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import FIXTURES
 
+from sparktest import FIXTURES
 from zperf.errors import InputError, UsageError
 from zperf.formats import read
 from zperf.formats.smf.framing import record_boundary
@@ -52,7 +53,7 @@ def test_a_month_split_in_byte_ranges_gives_the_rows_of_the_whole(month: list[Pa
     for path in month:  # the ranges of a file meet exactly
         mine = [p for p in pieces if p.path == str(path)]
         assert mine[0].start == 0 and mine[-1].end is None
-        assert all(a.end == b.start for a, b in zip(mine, mine[1:], strict=False))
+        assert all(a.end == b.start for a, b in itertools.pairwise(mine))
     whole = read([str(p) for p in month])
     for table in ("workload", "distribution", "cpu", "cpu_lpar"):
         assert _frames(pieces, table).equals(whole.tables[table]), table

@@ -14,15 +14,15 @@ from typing import Any
 
 import polars as pl
 import pytest
-from conftest import FIXTURES
 
+from sparktest import FIXTURES
 from zperf.calc import formulas as f
 from zperf.formats import read
 from zperf.runs.analysis import analyze
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.sim.scale import Sysplex, write_month
-from zperf.spark.metrics import class_metrics, system_intervals, sysplex_intervals
 from zperf.spark.metrics import analyze_run as spark_analyze_run
+from zperf.spark.metrics import class_metrics, sysplex_intervals, system_intervals
 from zperf.spark.rollup import daily, write_rollup
 from zperf.spark.source import load
 from zperf.tables import SCHEMAS

@@ -7,7 +7,7 @@ import pytest
 
 from zperf.tables import SCHEMAS
 
-T = pytest.importorskip("pyspark.sql.types")
+st = pytest.importorskip("pyspark.sql.types")
 from zperf.spark.types import arrow_schema, column_types, spark_schema, to_arrow  # noqa: E402
 
 EXPECTED = {
@@ -31,7 +31,7 @@ def test_every_table_maps_column_by_column(table: str) -> None:
 
 def test_local_timestamps_are_not_shifted_by_a_zone() -> None:
     spark_type, arrow_type = column_types(pl.Datetime("us"))
-    assert isinstance(spark_type, T.TimestampNTZType)
+    assert isinstance(spark_type, st.TimestampNTZType)
     assert arrow_type.tz is None
 
 
