@@ -6,8 +6,8 @@
 Writes (once) a month of daily SMF dumps with ``zperf.sim.scale`` under
 ``benchmarks/data/``, then measures, in this one process and in the same run:
 
-- **zperf parse**: :func:`zperf.formats.read` of the first dump, workload
-  table only (one core), as rows per second;
+- **zperf parse**: :func:`zperf.formats.read` of the first dump and of all
+  of them, workload table only (one core, after a warm-up read), rows per second;
 - **Spark**: ``spark.read.format("zperf")`` of the first N dumps in a
   ``local[CORES]`` session, every row materialized (the ``noop`` sink), for
   each N; rows per second per core, and the time per dump, which stays flat
@@ -51,11 +51,14 @@ def main() -> int:
 
     from zperf.formats import read
 
-    t0 = time.perf_counter()
-    rows = read([str(dumps[0])], tables=["workload"]).tables["workload"].height
-    parse = time.perf_counter() - t0
+    rows = read([str(dumps[0])], tables=["workload"]).tables["workload"].height  # warm up
     print(f"one dump: {size_mb:.1f} MB, {rows:,} workload rows")
-    print(f"zperf parse   1 dump  {parse:7.2f} s  {rows / parse:10,.0f} rows/s (1 core)")
+    for n in sorted({1, max(counts)}):
+        t0 = time.perf_counter()
+        read([str(p) for p in dumps[:n]], tables=["workload"])
+        took = time.perf_counter() - t0
+        print(f"zperf parse {n:3d} dumps  {took:7.2f} s  {rows * n / took:10,.0f} rows/s "
+              f"(1 core)  {took / n:6.2f} s per dump")
 
     os.environ["PYSPARK_PYTHON"] = sys.executable
     from pyspark.sql import SparkSession
