@@ -98,6 +98,12 @@ def test_a_damaged_dump_counts_the_same_problems(month: list[Path], tmp_path: Pa
     assert split["reason"].to_list() == whole.problems()["reason"].to_list()
     with pytest.raises(InputError, match=r"bad\.smf: record \d+ at offset 0x"):
         read_piece(Piece(str(bad)), ["workload"])
+    # on_error=raise in a later byte range: the file's offset, no record number.
+    first = whole.problems()["offset"][0]
+    later = next(p for p in plan([str(bad)], split_bytes=100_000)
+                 if p.start and p.start <= first < (p.end or first + 1))
+    with pytest.raises(InputError, match=rf"bad\.smf: at offset 0x{first:X}: record desc"):
+        read_piece(later, ["workload"])
 
 
 def test_a_compressed_or_text_file_is_one_piece(tmp_path: Path, month: list[Path]) -> None:

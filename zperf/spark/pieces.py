@@ -87,7 +87,7 @@ def _open(piece: Piece) -> tuple[pafs.NativeFile, int | None]:
         raise InputError(piece.path, f"cannot open: {exc}") from None
 
 
-def _moved(error: InputError, piece: Piece) -> InputError:
+def _without_record(error: InputError) -> InputError:
     """An error of a byte range read apart: no record number (it would count from the
     range's start); the offset is already the file's."""
     return type(error)(error.file, error.what, offset=error.offset, line=error.line)
@@ -106,7 +106,7 @@ def read_piece(piece: Piece, tables: Sequence[str],
                                   on_error=options.on_error, encoding=encoding,
                                   tables=wanted or None, offset=piece.start)
         except InputError as exc:
-            raise exc if piece.start == 0 else _moved(exc, piece) from None
+            raise exc if piece.start == 0 else _without_record(exc) from None
     finally:
         stream.close()
     frames: dict[str, list[pl.DataFrame]] = {}

@@ -45,6 +45,8 @@ def read_smf(
     ``decoders`` are the record decoders to run;  ``tables`` names the
     tables wanted (default: all of theirs); decoders none of whose tables
     are wanted are not run, and their records count as other types.
+    ``offset``: where ``stream`` starts in the file, for a byte range of a dump
+    read apart (see :func:`zperf.formats.smf.physical.scan`).
     """
     decoders = tuple(decoders)
     wanted_tables = frozenset(
