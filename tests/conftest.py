@@ -14,8 +14,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -99,3 +101,23 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.fixture
 def update_golden(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-golden"))
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """One local[2] Spark session for every Spark test of a test process (tests/spark;
+    starting one takes seconds). The tests that use it skip without pyspark."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'zperf[spark]'")
+    import sys
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable  # the Python workers must import zperf
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("zperf-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.sql.session.timeZone", "UTC")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

@@ -1,9 +1,10 @@
 """zperf in Spark local mode (local[2]): the same tables as ``zperf parse``, the metrics of
 zperf.calc as Spark expressions, the run table of ``zperf analyze``, the rollup.
 
-Starting Spark takes seconds, so the default run has one test here (every
-fixture's tables through the data source); the month, the metrics and the
-rollup are marked slow (CI runs them: .ci/run installs the spark extra).
+Starting Spark takes seconds, so the default run has one test here (a dump
+and a listing through the data source, problems and tallies); every table,
+the month, the metrics and the rollup are marked slow (CI runs them: .ci/run
+installs the spark extra).
 """
 
 from __future__ import annotations
@@ -16,6 +17,9 @@ import polars as pl
 import pytest
 
 from sparktest import FIXTURES
+
+pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'zperf[spark]'")
+
 from zperf.calc import formulas as f
 from zperf.formats import read
 from zperf.runs.analysis import analyze
@@ -32,25 +36,34 @@ def _polars(frame: Any) -> pl.DataFrame:
     return pl.from_arrow(frame.toArrow())  # type: ignore[return-value]
 
 
-def test_the_data_source_gives_every_table_zperf_parse_gives(spark: Any) -> None:
+def test_the_data_source_reads_as_zperf_parse_with_its_problems(spark: Any) -> None:
+    """The default run's one Spark test: a binary dump and a listing, the problems and
+    the tallies as DataFrames, the options checked on the driver."""
+    paths = [str(FIXTURES[0]), str(FIXTURES[2])]
+    whole = read(paths)
+    frame = load(spark, paths, "workload")
+    assert frame.schema.names == SCHEMAS["workload"].names
+    assert frame.rdd.getNumPartitions() == len(paths)  # one partition per file
+    assert _polars(frame).equals(whole.tables["workload"])
+    tallies = _polars(load(spark, paths, "tallies"))
+    assert tallies["records_read"].to_list() == [t.read for t in whole.tallies]
+    assert _polars(load(spark, paths, "problems")).equals(whole.problems())
+    with pytest.raises(Exception, match="unknown table 'nope'"):
+        load(spark, paths, "nope")
+    with pytest.raises(Exception, match="on_error must be one of raise, skip, keep"):
+        load(spark, paths, on_error="ignore").collect()
+
+
+@pytest.mark.slow
+def test_every_table_through_spark_is_zperf_parse_s(spark: Any) -> None:
+    """Every table's Spark types carry its values unchanged (tests/spark/test_spark_pieces
+    checks the pieces' rows without Spark)."""
     paths = [str(p) for p in FIXTURES]
     whole = read(paths)
     for table in SCHEMAS:
         if table == "problems" or not whole.tables[table].height:
             continue
-        frame = load(spark, paths, table)
-        assert frame.schema.names == SCHEMAS[table].names
-        assert frame.rdd.getNumPartitions() == len(paths)  # one partition per file
-        assert _polars(frame).equals(whole.tables[table]), table
-    # The problems as a DataFrame, and the records-read line of every file.
-    tallies = _polars(load(spark, paths, "tallies"))
-    assert tallies["records_read"].to_list() == [t.read for t in whole.tallies]
-    assert _polars(load(spark, paths, "problems")).equals(whole.problems())
-    # Options are checked on the driver, with zperf's words.
-    with pytest.raises(Exception, match="unknown table 'nope'"):
-        load(spark, paths, "nope").collect()
-    with pytest.raises(Exception, match="on_error must be one of raise, skip, keep"):
-        load(spark, paths, on_error="ignore").collect()
+        assert _polars(load(spark, paths, table)).equals(whole.tables[table]), table
 
 
 @pytest.fixture(scope="module")

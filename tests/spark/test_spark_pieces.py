@@ -14,6 +14,9 @@ import polars as pl
 import pytest
 
 from sparktest import FIXTURES
+
+pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'zperf[spark]'")
+
 from zperf.errors import InputError, UsageError
 from zperf.formats import read
 from zperf.formats.smf.framing import record_boundary

@@ -7,7 +7,8 @@ import pytest
 
 from zperf.tables import SCHEMAS
 
-st = pytest.importorskip("pyspark.sql.types")
+st = pytest.importorskip("pyspark.sql.types",
+                         reason="pyspark is not installed: pip install 'zperf[spark]'")
 from zperf.spark.types import arrow_schema, column_types, spark_schema, to_arrow  # noqa: E402
 
 EXPECTED = {
