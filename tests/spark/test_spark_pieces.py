@@ -126,6 +126,9 @@ def test_globs_directories_and_missing_paths(month: list[Path]) -> None:
     assert [p for p, _ in expand([str(folder / "*.dump")])] == [str(p) for p in month]
     assert [p for p, _ in expand([str(folder)])] == sorted(
         str(p) for p in folder.iterdir())
+    # A URI keeps its scheme in the names; its '?' is a glob, not a query.
+    uri = f"file://{folder}/smf-2026100?.dump"
+    assert [p for p, _ in expand([uri])] == [f"file://{p}" for p in month]
     with pytest.raises(InputError, match="no file matches"):
         expand([str(folder / "*.nothing")])
     with pytest.raises(InputError, match="no such file"):

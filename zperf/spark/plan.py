@@ -48,15 +48,23 @@ class Piece:
 
 
 def filesystem(path: str) -> tuple[pafs.FileSystem, str]:
-    """The pyarrow file system of ``path`` and the path within it."""
+    """The pyarrow file system of ``path`` and the path within it (globs kept as written:
+    a ``?`` must not be read as a URI's query)."""
     scheme, sep, rest = path.partition("://")
     if not sep:
         return pafs.LocalFileSystem(), str(Path(path).absolute())
+    parts = rest.split("/")
+    wild = next((i for i, part in enumerate(parts) if _is_glob(part)), len(parts))
     try:
-        found = pafs.FileSystem.from_uri(f"{_HADOOP_SCHEMES.get(scheme, scheme)}://{rest}")
-        return found[0], str(found[1])
+        found = pafs.FileSystem.from_uri(
+            f"{_HADOOP_SCHEMES.get(scheme, scheme)}://{'/'.join(parts[:wild])}")
     except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
         raise UsageError(f"cannot open the file system of {path}: {exc}") from None
+    return found[0], "/".join([str(found[1]).rstrip("/"), *parts[wild:]])
+
+
+def _is_glob(part: str) -> bool:
+    return any(c in part for c in "*?[")
 
 
 def _uri(original: str, found: str) -> str:
@@ -76,8 +84,7 @@ def expand(paths: Sequence[str]) -> list[tuple[str, int]]:
     found: list[tuple[str, int]] = []
     for path in paths:
         fs, inner = filesystem(path)
-        wild = next((i for i, part in enumerate(inner.split("/")) if any(
-            c in part for c in "*?[")), None)
+        wild = next((i for i, part in enumerate(inner.split("/")) if _is_glob(part)), None)
         if wild is None:
             info = fs.get_file_info(inner)
             if info.type == pafs.FileType.File:
