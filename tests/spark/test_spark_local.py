@@ -1,10 +1,10 @@
 """zperf in Spark local mode (local[2]): the same tables as ``zperf parse``, the metrics of
 zperf.calc as Spark expressions, the run table of ``zperf analyze``, the rollup.
 
-Starting Spark takes seconds, so the default run has one test here (a dump
-and a listing through the data source, problems and tallies); every table,
-the month, the metrics and the rollup are marked slow (CI runs them: .ci/run
-installs the spark extra).
+Starting Spark and each Spark job take seconds, so the default run has one
+test here (a dump and a listing through the data source: one job); problems
+and tallies, every table, the month, the metrics and the rollup are marked
+slow (CI runs them: .ci/run installs the spark extra).
 """
 
 from __future__ import annotations
@@ -36,20 +36,25 @@ def _polars(frame: Any) -> pl.DataFrame:
     return pl.from_arrow(frame.toArrow())  # type: ignore[return-value]
 
 
-def test_the_data_source_reads_as_zperf_parse_with_its_problems(spark: Any) -> None:
-    """The default run's one Spark test: a binary dump and a listing, the problems and
-    the tallies as DataFrames, the options checked on the driver."""
+def test_the_data_source_reads_as_zperf_parse(spark: Any) -> None:
+    """The default run's one Spark job (each costs seconds): a binary dump and a listing
+    read in Spark equal zperf parse; bad options fail on the driver, in zperf's words."""
     paths = [str(FIXTURES[0]), str(FIXTURES[2])]
-    whole = read(paths)
     frame = load(spark, paths, "workload")
     assert frame.schema.names == SCHEMAS["workload"].names
-    assert frame.rdd.getNumPartitions() == len(paths)  # one partition per file
-    assert _polars(frame).equals(whole.tables["workload"])
+    assert _polars(frame).equals(read(paths).tables["workload"])
+    with pytest.raises(Exception, match="unknown table 'nope'"):
+        load(spark, paths, "nope")
+
+
+@pytest.mark.slow
+def test_problems_and_tallies_are_dataframes(spark: Any) -> None:
+    paths = [str(FIXTURES[0]), str(FIXTURES[2])]
+    whole = read(paths)
+    assert load(spark, paths).rdd.getNumPartitions() == len(paths)  # one per file
     tallies = _polars(load(spark, paths, "tallies"))
     assert tallies["records_read"].to_list() == [t.read for t in whole.tallies]
     assert _polars(load(spark, paths, "problems")).equals(whole.problems())
-    with pytest.raises(Exception, match="unknown table 'nope'"):
-        load(spark, paths, "nope")
     with pytest.raises(Exception, match="on_error must be one of raise, skip, keep"):
         load(spark, paths, on_error="ignore").collect()
 
