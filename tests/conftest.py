@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from hypothesis import settings
@@ -115,3 +116,23 @@ def sim_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         simulate(catalogue.find(name), base / name, exact=True)
     simulate_series(catalogue.find("ims15-fast-path"), base / "fp-series", exact=True)
     yield base
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """One local[2] Spark session for every Spark test of a test process (tests/spark;
+    starting one takes seconds). The tests that use it skip without pyspark."""
+    pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'zperf[spark]'")
+    import sys
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable  # the Python workers must import zperf
+    from pyspark.sql import SparkSession
+
+    session = (SparkSession.builder.master("local[2]").appName("zperf-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "4")
+               .config("spark.sql.session.timeZone", "UTC")
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()

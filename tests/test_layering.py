@@ -46,6 +46,9 @@ PLANTED = [
     ("runs/spec.py", "import click", "click belongs to the command line"),
     ("sim/scale.py", "from rich.console import Console",
      "rich belongs to the renderers and the command line"),
+    ("cli/__init__.py", "import zperf.spark.plan", "nothing in zperf imports the Spark extra"),
+    ("report/text.py", "import pyspark", "nothing in zperf imports the Spark extra"),
+    ("spark/plan.py", "import zperf.cli", "layers import downward only"),
 ]
 
 

@@ -209,34 +209,10 @@ def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -
     SYSOUT holds, when its kind was sniffed)."""
     path, request = task
     kind, on_error, encoding = request.kind, request.on_error, request.encoding
-    results: list[tuple[dict[str, pl.DataFrame], Tally]] = []
     stream, name, size = _open(path)
     try:
-        head = stream.read(64 * 1024)
-        try:
-            data, head = _decompressed(stream, head)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise InputError(name, f"cannot decompress: {exc}") from None
-        chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head))
-        if chosen == "zperf-table":
-            results.append(read_parsed_binary(head + _Guarded(data, name).read(), name))
-        elif chosen in TEXT_KIND:
-            whole = head + _Guarded(data, name).read()
-            if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
-                whole = ebcdic_as_utf8(whole, encoding)
-            results.append(TEXT_KIND[chosen].read(whole, name, on_error))
-            if kind is None and chosen in RMF_REPORTS:
-                for other in companions(whole, chosen):
-                    more, seen = TEXT_KIND[other].read(whole, name, on_error)
-                    labelled = Tally(name, on_error, kind=other)  # named in messages
-                    labelled.merge(seen)
-                    results.append((more, labelled))
-        else:
-            tick = progress(name, size) if progress else None
-            results.append(read_smf(cast(BinaryIO, _Guarded(data, name)), name,
-                                    on_error=on_error, encoding=encoding, head=head,
-                                    progress=tick, tables=request.tables,
-                                    decoders=SMF_DECODERS))
+        results = read_stream(stream, name, size, kind=kind, on_error=on_error,
+                              encoding=encoding, progress=progress, tables=request.tables)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -247,3 +223,51 @@ def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -
     if request.reduce is not None:
         merged = request.reduce(merged)
     return ParseResult(merged, [tally for _, tally in results])
+
+
+def read_stream(
+    stream: BinaryIO,
+    name: str,
+    size: int | None = None,
+    *,
+    kind: str | None = None,
+    on_error: OnError = "raise",
+    encoding: str = DEFAULT_ENCODING,
+    progress: Progress | None = None,
+    tables: Sequence[str] | None = None,
+    offset: int = 0,
+) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
+    """Read one opened input (``name`` in messages and ``source`` columns) into tables.
+
+    The one place that unwraps, sniffs and dispatches, for :func:`read` and for
+    readers that open their inputs themselves (``zperf.spark`` reads object
+    storage and byte ranges of a dump).  One (tables, tally) pair per reader
+    that read it: a SYSOUT holding several RMF reports gives several.
+    ``encoding`` must have been checked (:func:`check_encoding`).  ``offset``
+    is where ``stream`` starts in the file, for a byte range of an SMF dump
+    that starts at a record boundary (offsets in problems are the file's).
+    """
+    head = stream.read(64 * 1024)
+    try:
+        data, head = _decompressed(stream, head)
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise InputError(name, f"cannot decompress: {exc}") from None
+    chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head))
+    if chosen == "zperf-table":
+        return [read_parsed_binary(head + _Guarded(data, name).read(), name)]
+    if chosen in TEXT_KIND:
+        whole = head + _Guarded(data, name).read()
+        if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
+            whole = ebcdic_as_utf8(whole, encoding)
+        results = [TEXT_KIND[chosen].read(whole, name, on_error)]
+        if kind is None and chosen in RMF_REPORTS:
+            for other in companions(whole, chosen):
+                more, seen = TEXT_KIND[other].read(whole, name, on_error)
+                labelled = Tally(name, on_error, kind=other)  # named in messages
+                labelled.merge(seen)
+                results.append((more, labelled))
+        return results
+    tick = progress(name, size) if progress else None
+    return [read_smf(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error,
+                     encoding=encoding, head=head, progress=tick, tables=tables,
+                     decoders=SMF_DECODERS, offset=offset)]

@@ -38,12 +38,15 @@ def read_smf(
     progress: Callable[[int], None] | None = None,
     tables: Iterable[str] | None = None,
     decoders: Iterable[DecoderSpec],
+    offset: int = 0,
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an SMF dump into the tables of its decoded record types, and a tally.
 
     ``decoders`` are the record decoders to run;  ``tables`` names the
     tables wanted (default: all of theirs); decoders none of whose tables
     are wanted are not run, and their records count as other types.
+    ``offset``: where ``stream`` starts in the file, for a byte range of a dump
+    read apart (see :func:`zperf.formats.smf.physical.scan`).
     """
     decoders = tuple(decoders)
     wanted_tables = frozenset(
@@ -63,7 +66,7 @@ def read_smf(
                 decoder.decode(pending.take())
 
     try:
-        for batch in scan(stream, tally, wanted, head, chunk_size, progress):
+        for batch in scan(stream, tally, wanted, head, chunk_size, progress, offset):
             _split(batch, by_type)  # copies the wanted records out: the chunk can go
             drain(False)
     except InputError:

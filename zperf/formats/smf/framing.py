@@ -134,3 +134,70 @@ def detect_framing(head: bytes, file: str) -> str:
                             record=1, offset=0)
     raise TransferError(file, f"not an SMF dump: no record or block descriptor word at the "
                         f"start (bytes {head[:8].hex().upper()})", record=1, offset=0)
+
+
+#: Descriptors in a row that must be plausible for a byte position to be taken as a
+#: record boundary when a dump is cut in byte ranges (see :func:`record_boundary`).
+BOUNDARY_RECORDS = 16
+BOUNDARY_BLOCKS = 4
+
+
+def _records_chain(data: bytes, start: int, hops: int, ended: bool) -> bool | None:
+    """``hops`` RDWs that follow each other, each whole or first segment with a packed date."""
+    pos = start
+    for _ in range(hops):
+        if pos + 4 > len(data):
+            return True if ended and pos == len(data) else (None if not ended else False)
+        if not rdw_ok(data, pos):
+            return False
+        length, seg, _zero = RDW.unpack_from(data, pos)
+        if seg in (0, 1) and not date_ok(data, pos + 10):
+            if pos + 14 > len(data) and not ended:
+                return None
+            return False
+        pos += length
+    return True
+
+
+def _blocks_chain(data: bytes, start: int, hops: int, ended: bool) -> bool | None:
+    """``hops`` blocks that follow each other, each adding up to its BDW."""
+    pos = start
+    for _ in range(hops):
+        if pos == len(data) and ended:
+            return True
+        block = bdw_length(data, pos)
+        if block is None:
+            return None if len(data) < pos + 4 and not ended else False
+        if pos + block > len(data) and not ended:
+            return None
+        if not chain_ok(data, pos, "bdw", ended=ended):
+            return False
+        pos += block
+    return True
+
+
+def record_boundary(data: bytes, pos: int, framing: str, ended: bool = False) -> int | None:
+    """The first record (RDW) or block (BDW) start at or after ``pos`` in ``data``.
+
+    Where a large dump is cut in byte ranges read apart, both neighbours must
+    agree on where one range ends and the next begins without reading the
+    dump from its start.  A start is taken where the same pattern the reader
+    resynchronizes on (RDW, segment code 0 or 1, packed date) begins a run of
+    :data:`BOUNDARY_RECORDS` plausible descriptors (each whole record or first
+    segment with its packed date) or :data:`BOUNDARY_BLOCKS` blocks whose
+    records add up to their BDW: a header-like pattern inside a record almost
+    never continues so.  None when there is none in ``data``, or when a
+    candidate runs past its end and ``ended`` is false (read more and ask again).
+    """
+    shift = 4 if framing == "bdw" else 0
+    for match in RECORD_START.finditer(data, pos + shift):
+        start = match.start() - shift
+        if start < pos:
+            continue
+        ok = (_blocks_chain(data, start, BOUNDARY_BLOCKS, ended) if framing == "bdw"
+              else _records_chain(data, start, BOUNDARY_RECORDS, ended))
+        if ok is None:
+            return None
+        if ok:
+            return start
+    return None

@@ -384,10 +384,13 @@ def scan(
     head: bytes = b"",
     chunk_size: int = CHUNK_SIZE,
     progress: Callable[[int], None] | None = None,
+    offset: int = 0,
 ) -> Iterator[Batch]:
     """Yield batches of wanted records from an SMF dump, in file order.
 
     ``head`` is what a caller already read from ``stream`` to sniff it.
+    ``offset`` is where ``stream`` starts in the file (a byte range of a dump
+    read apart, starting at a record boundary): offsets are the file's.
     """
     first = head + stream.read(max(0, chunk_size - len(head)))
     # A pipe may return less than asked, and a chunk may be tiny: the framing is
@@ -396,7 +399,7 @@ def scan(
         first += more
     framing = detect_framing(first, tally.file)
     walker = _Walker(framing, wanted, tally)
-    data, base = first, 0
+    data, base = first, offset
     final = not first
     while True:
         if not final:

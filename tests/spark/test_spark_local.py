@@ -1,0 +1,147 @@
+"""zperf in Spark local mode (local[2]): the same tables as ``zperf parse``, the metrics of
+zperf.calc as Spark expressions, the run table of ``zperf analyze``, the rollup.
+
+Starting Spark and each Spark job take seconds, so the default run has one
+test here (a dump and a listing through the data source: one job); problems
+and tallies, every table, the month, the metrics and the rollup are marked
+slow (CI runs them: .ci/run installs the spark extra).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pytest
+
+from sparktest import FIXTURES
+
+pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'zperf[spark]'")
+
+from zperf.calc import formulas as f
+from zperf.formats import read
+from zperf.runs.analysis import analyze
+from zperf.runs.spec import ClassRef, RunSpec
+from zperf.sim.scale import Sysplex, write_month
+from zperf.spark.metrics import analyze_run as spark_analyze_run
+from zperf.spark.metrics import class_metrics, sysplex_intervals, system_intervals
+from zperf.spark.rollup import daily, write_rollup
+from zperf.spark.source import load
+from zperf.tables import SCHEMAS
+
+
+def _polars(frame: Any) -> pl.DataFrame:
+    return pl.from_arrow(frame.toArrow())  # type: ignore[return-value]
+
+
+def test_the_data_source_reads_as_zperf_parse(spark: Any) -> None:
+    """The default run's one Spark job (each costs seconds): a binary dump and a listing
+    read in Spark equal zperf parse; bad options fail on the driver, in zperf's words."""
+    paths = [str(FIXTURES[0]), str(FIXTURES[2])]
+    frame = load(spark, paths, "workload")
+    assert frame.schema.names == SCHEMAS["workload"].names
+    assert _polars(frame).equals(read(paths).tables["workload"])
+    with pytest.raises(Exception, match="unknown table 'nope'"):
+        load(spark, paths, "nope")
+
+
+@pytest.mark.slow
+def test_problems_and_tallies_are_dataframes(spark: Any) -> None:
+    paths = [str(FIXTURES[0]), str(FIXTURES[2])]
+    whole = read(paths)
+    assert load(spark, paths).rdd.getNumPartitions() == len(paths)  # one per file
+    tallies = _polars(load(spark, paths, "tallies"))
+    assert tallies["records_read"].to_list() == [t.read for t in whole.tallies]
+    assert _polars(load(spark, paths, "problems")).equals(whole.problems())
+    with pytest.raises(Exception, match="on_error must be one of raise, skip, keep"):
+        load(spark, paths, on_error="ignore").collect()
+
+
+@pytest.mark.slow
+def test_every_table_through_spark_is_zperf_parse_s(spark: Any) -> None:
+    """Every table's Spark types carry its values unchanged (tests/spark/test_spark_pieces
+    checks the pieces' rows without Spark)."""
+    paths = [str(p) for p in FIXTURES]
+    whole = read(paths)
+    for table in SCHEMAS:
+        if table == "problems" or not whole.tables[table].height:
+            continue
+        assert _polars(load(spark, paths, table)).equals(whole.tables[table]), table
+
+
+@pytest.fixture(scope="module")
+def month(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    return write_month(Sysplex(systems=3, classes=4, days=4), tmp_path_factory.mktemp("month"))
+
+
+@pytest.mark.slow
+def test_a_month_split_in_spark_gives_the_rows_of_zperf_parse(spark: Any,
+                                                                month: list[Path]) -> None:
+    folder = str(month[0].parent / "*.dump")
+    frame = load(spark, folder, "workload", split_bytes=300_000)
+    assert frame.rdd.getNumPartitions() > len(month)
+    whole = read([str(p) for p in month])
+    assert _polars(frame).equals(whole.tables["workload"])
+    assert _polars(load(spark, folder, "cpu")).equals(whole.tables["cpu"])
+
+
+@pytest.mark.slow
+def test_class_and_sysplex_metrics_are_zperf_calc_s(spark: Any, month: list[Path]) -> None:
+    paths = [str(p) for p in month]
+    work, cpu = load(spark, paths, "workload"), load(spark, paths, "cpu")
+    got = _polars(class_metrics(work)).sort("system", "interval_start", "class_name")
+    mine = read(paths).tables["workload"].sort("system", "interval_start", "class_name")
+    ended = mine["trans_ended"].cast(pl.Float64)
+    assert got["etr_per_sec"].to_list() == pytest.approx(
+        f.etr_per_sec(ended, mine["interval_seconds"]).to_list())
+    assert got["ziip_us_per_tran"].to_list() == pytest.approx(
+        f.service_us_per_tran(mine["iip_seconds"], ended).to_list())
+    systems = _polars(system_intervals(work, cpu, ["CLS000"]))
+    plex = _polars(sysplex_intervals(system_intervals(work, cpu, ["CLS000"])))
+    assert plex.height == 4 * 96 and set(plex["systems"]) == {3}
+    first = plex.sort("interval_start").row(0, named=True)
+    lpars = systems.filter(pl.col("interval_start") == first["interval_start"]).sort("system")
+    expected = f.combined(lpars["etr_per_sec"].to_list(), lpars["cp_busy_pct"].to_list(),
+                          [int(c) for c in lpars["cps"]])
+    assert first["etr_per_sec"] == pytest.approx(expected.etr_per_sec)
+    assert first["itr_per_sec"] == pytest.approx(expected.itr_per_sec)
+    assert first["general_cpu_us_per_tran"] == pytest.approx(expected.general_cpu_us_per_tran)
+
+
+@pytest.mark.slow
+def test_a_run_analyzed_from_spark_tables_is_zperf_analyze_s(spark: Any,
+                                                            month: list[Path]) -> None:
+    paths = [str(p) for p in month]
+    spec = RunSpec(transactions=(ClassRef("CLS000"),), start=dt.datetime(2026, 10, 2, 8),
+                   end=dt.datetime(2026, 10, 2, 12), systems=("SY00", "SY01"))
+    got = spark_analyze_run(spec, load(spark, paths, "workload"), load(spark, paths, "cpu"))
+    expected = analyze(read(paths).tables, spec)
+    assert got.table().equals(expected.table())
+    assert got.window.height == 1 and got.intervals.height == 16
+
+
+@pytest.mark.slow
+def test_the_rollup_is_written_by_date_and_system(spark: Any, month: list[Path],
+                                                  tmp_path: Path) -> None:
+    work = load(spark, [str(p) for p in month], "workload")
+    out = tmp_path / "rollup"
+    write_rollup(work, str(out))
+    assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
+        f"date=2026-10-0{d}" for d in range(1, 5)]
+    assert sorted(p.name for p in (out / "date=2026-10-01").iterdir()) == [
+        "system=SY00", "system=SY01", "system=SY02"]
+    back = pl.read_parquet(out / "date=2026-10-02" / "system=SY01" / "*.parquet")
+    mine = read([str(month[1])]).tables["workload"].filter(pl.col("system") == "SY01")
+    one = back.filter(pl.col("class_name") == "CLS003").row(0, named=True)
+    rows = mine.filter(pl.col("class_name") == "CLS003")
+    assert one["intervals"] == rows.height == 96
+    assert one["trans_ended"] == rows["trans_ended"].sum()
+    assert one["etr_per_sec"] == pytest.approx(rows["trans_ended"].sum() / (96 * 900.0))
+    assert one["ziip_us_per_tran"] == pytest.approx(
+        rows["iip_seconds"].sum() * 1e6 / rows["trans_ended"].sum())
+    # Rolling a day up again replaces its partitions and leaves the others.
+    write_rollup(work.where("interval_start < '2026-10-02'"), str(out))
+    assert len(list(out.glob("date=*"))) == 4
+    assert daily(work).count() == 4 * 3 * 4
