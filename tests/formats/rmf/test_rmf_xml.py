@@ -345,3 +345,12 @@ def test_wlmgl_unknown_var_column_and_segment_are_warnings() -> None:
         "segment 'Resource Groups' of the WLMGL report: not known to zperf, not read "
         "(1 report)",
         "var 'Tenant' in 'Service Class Periods': not known to zperf, not read (1 report)"]
+
+
+def test_impossible_date_is_a_problem_not_a_traceback() -> None:
+    """A display-start of the right shape but no real date (month 13)."""
+    doc = SMALL.replace(b">04/12/2022-00.00.00<", b">13/12/2022-00.00.00<", 1)
+    assert doc != SMALL
+    tables, tally = read(doc, on_error="skip")
+    assert (tally.read, tally.skipped, tables["cpu"].height) == (1, 1, 0)
+    assert "13/12/2022-00.00.00 is not a date and time" in tally.problems[0].reason

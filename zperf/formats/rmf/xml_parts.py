@@ -10,6 +10,7 @@ be reported once each with how many reports had them.
 
 from __future__ import annotations
 
+import datetime as dt
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
@@ -55,6 +56,10 @@ def header(report: ET.Element, unknown: Unknown) -> Header:
         interval = fields.report_interval(report.findtext("time-data/report-interval"))
     except ValueError as bad:
         raise BadReportError(str(bad)) from None
+    try:  # of the right shape, but is it a date (month 13, 31 April)?
+        dt.datetime.strptime(f"{date} {time}", "%m/%d/%Y %H.%M.%S")
+    except ValueError:
+        raise BadReportError(f"display-start {date}-{time} is not a date and time") from None
     release = fields.RELEASE.search(report.findtext("version/smf-data") or "")
     return Header(str(metric.get("id")), name,
                   (report.findtext("resource/restype") or "").strip().upper(),
