@@ -64,6 +64,10 @@ class Times:
     kind: str  # 'epoch-ms' or the strftime format used
 
 
+#: Epoch milliseconds of 10000-01-01: later ones are no time (nor a Python datetime).
+LAST_EPOCH_MS = 253_402_300_800_000
+
+
 def _local(values: pl.Series, timezone: str | None) -> pl.Series:
     dtype = values.dtype
     if isinstance(dtype, pl.Datetime) and dtype.time_zone is not None:
@@ -103,7 +107,7 @@ def parse(raw: pl.Series, label: str, *, pattern: str | None = None,
     present = text.drop_nulls()
     if pattern is None and len(present) and bool(present.str.contains(r"^-?\d+$").all()):
         millis = text.cast(pl.Int64, strict=False)
-        good = millis > 0
+        good = (millis > 0) & (millis < LAST_EPOCH_MS)
         values = _within_python_years(
             epoch_ms(pl.select(pl.when(good).then(millis)).to_series(), timezone))
         return Times(values, _problems(text, values, label, "epoch milliseconds"), "epoch-ms")

@@ -83,7 +83,12 @@ class _Reader:
             return
         if is_page_title(text):
             return
-        header = page_header(text)
+        try:
+            header = page_header(text)
+        except ValueError as why:  # what follows has no time: a report of its own
+            header = Header(None, None, None)
+            self.tally.problem(f"DFHSTUP page header: {why}", line=line.number,
+                               offset=line.offset, raw=line.text.encode())
         kind = report_kind(text)
         if header is not None or kind is not None:
             self._report(header, kind)

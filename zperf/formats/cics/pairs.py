@@ -13,6 +13,7 @@ and a block with a bad value is dropped whole and reported once.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from zperf.formats.cics.fields import label_key
+from zperf.formats.fits import misfit
 from zperf.formats.listing import Line
 from zperf.formats.tally import Tally
 from zperf.tables.schema import TableSchema
@@ -51,12 +53,18 @@ class Header:
 
 
 def _when(date: str, time: str) -> dt.datetime:
+    """mm/dd/yyyy (or yy) and hh:mm:ss (or hh.mm.ss); ValueError says what is wrong."""
     form = "%m/%d/%Y" if len(date) == 10 else "%m/%d/%y"
-    return dt.datetime.strptime(f"{date} {time.replace('.', ':')}", f"{form} %H:%M:%S")
+    try:
+        return dt.datetime.strptime(f"{date} {time.replace('.', ':')}", f"{form} %H:%M:%S")
+    except ValueError:
+        raise ValueError(f"{date} {time} is not a date and time (mm/dd/yyyy hh:mm:ss)") \
+            from None
 
 
 def page_header(text: str) -> Header | None:
-    """The APPLID and period of a report page header, if the line is one."""
+    """The APPLID and period of a report page header, if the line is one (ValueError
+    when its date or time is not one)."""
     applid_match = _APPLID.search(text)
     applid = applid_match.group(1) if applid_match else None
     period = _PERIOD.search(text)
@@ -68,9 +76,11 @@ def page_header(text: str) -> Header | None:
         end = _when(collection.group(1), collection.group(2))
         start = None
         if collection.group(3):  # the reset time of day, on the collection day or before
-            reset = dt.datetime.strptime(collection.group(3).replace(".", ":"), "%H:%M:%S")
+            reset = _when("01/01/2000", collection.group(3))
             start = dt.datetime.combine(end.date(), reset.time())
             if start > end:
+                if end.date() == dt.date.min:
+                    raise ValueError(f"{collection.group(0)} is not a period")
                 start -= dt.timedelta(days=1)
         return Header(applid, start, end)
     stamp = _DATE_TIME.search(text)
@@ -115,14 +125,22 @@ def _duration(text: str) -> float:
     parts = text.split(":")
     if not 3 <= len(parts) <= 4:
         raise ValueError("is not a duration (days:hh:mm:ss)")
+    if not all(p.replace(".", "", 1).isascii() and p.replace(".", "", 1).isdigit()
+               for p in parts):
+        raise ValueError("is not a duration (days:hh:mm:ss)")
     days = int(parts[0]) if len(parts) == 4 else 0
     hours, minutes, seconds = int(parts[-3]), int(parts[-2]), float(parts[-1])
-    return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    if not math.isfinite(total) or total > 1e15:
+        raise ValueError("is not a duration (days:hh:mm:ss)")
+    return total
 
 
 def _timestamp(text: str, day: dt.datetime | None) -> dt.datetime:
     """mm/dd/yyyy hh:mm:ss(.fff), or a time of day on ``day``'s date (or the day before)."""
     fields = text.replace("-", " ").split()
+    if not fields:
+        raise ValueError("is not a date and time")
     clock = fields[-1]
     hms, _, fraction = clock.partition(".")
     when = dt.datetime.strptime(hms, "%H:%M:%S")
@@ -135,6 +153,8 @@ def _timestamp(text: str, day: dt.datetime | None) -> dt.datetime:
         raise ValueError("is not a date and time")
     out = dt.datetime.combine(date, when.time()).replace(microsecond=micro)
     if len(fields) == 1 and day is not None and out > day:
+        if out.date() == dt.date.min:
+            raise ValueError("is not a date and time")
         out -= dt.timedelta(days=1)
     return out
 
@@ -147,8 +167,11 @@ def convert(schema: TableSchema, column: str, value: str, day: dt.datetime | Non
     dtype = schema.polars_schema()[column]
     if dtype.is_integer():
         number = value.replace(",", "")
-        if not number.isdigit():
+        if not (number.isascii() and number.isdigit()):
             raise ValueError("is not a whole number")
+        why = misfit(dtype, int(number))
+        if why is not None:
+            raise ValueError(why)
         return int(number)
     if dtype.is_float():
         try:

@@ -150,7 +150,8 @@ def samples_of(frame: pl.DataFrame, *, timestamp_format: str | None = None,
     kinds = {n: KINDS[n] for n in USED if n in frame.columns}
     values, problems = text.typed_rows(frame, kinds, required=("elapsed",),
                                        time_column="timeStamp", time_name="__ts__",
-                                       pattern=timestamp_format, timezone=timezone)
+                                       pattern=timestamp_format, timezone=timezone,
+                                       elapsed="elapsed")
     return (_samples(values, timestamp, transactions), [(rows[i], r) for i, r in problems],
             repeats)
 

@@ -82,7 +82,8 @@ def read_driver_csv(
     kinds = {n: KINDS[n] for n in names if n in KINDS}
     good, problems = text.typed_rows(rows.frame, kinds, required=("elapsed_ms",),
                                      time_column="start_ts", time_name="start",
-                                     pattern=timestamp_format, timezone=timezone)
+                                     pattern=timestamp_format, timezone=timezone,
+                                     elapsed="elapsed_ms")
     bad = [(int(rows.index[i]), r) for i, r in problems]
     text.report(tally, data, rows, rows.problems + bad, "request")
     tally.count(parsed=good.height, other=rows.blank)

@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from zperf.formats.fits import misfit
 from zperf.formats.kinds import TextKind
 from zperf.formats.listing import Line, Listing, listing_lines, listing_table
 from zperf.formats.rmf import cpu_fields as fields
@@ -109,6 +110,15 @@ class _Reader:
                    if name not in header]
         if missing:
             raise BadLineError(lines[0], f"no {', '.join(missing)} in the page heading")
+        try:
+            dt.datetime.strptime(f"{header['date']} {header['time']}", "%m/%d/%Y %H.%M.%S")
+        except ValueError:
+            raise BadLineError(lines[0], f"DATE {header['date']} TIME {header['time']} in the "
+                                         "page heading is not a date and time") from None
+        for name in ("cpc_capacity_msu", "image_capacity_msu"):
+            if name in header and misfit(CPU.polars_schema()[name], int(header[name])):
+                raise BadLineError(lines[0], f"{name.upper().replace('_MSU', '')} "
+                                             f"{header[name]} is too large a capacity")
         return header["system"], header["date"], header["time"]
 
     def _cpu(self, lines: list[Line], last: tuple[str, str, str] | None) -> bool:
