@@ -44,7 +44,16 @@ class InputError(ZperfError):
 
     def __str__(self) -> str:
         pos = self.position()
-        return f"{self.file}: {pos}: {self.what}" if pos else f"{self.file}: {self.what}"
+        what = _printable(self.what)
+        return f"{self.file}: {pos}: {what}" if pos else f"{self.file}: {what}"
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters (a line end, a NUL, X'1C' from a damaged file)
+    escaped, so that a message quoting the input stays one line a terminal shows."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class ParseError(InputError):
@@ -53,6 +62,15 @@ class ParseError(InputError):
 
 class TransferError(InputError):
     """The file was moved off z/OS in a way that destroyed it (text mode, no RDWs)."""
+
+
+class OutputError(ZperfError):
+    """An output cannot be written: no such folder, no permission, disk full, closed pipe."""
+
+    def __init__(self, target: str, why: str) -> None:
+        self.target = target
+        self.why = why
+        super().__init__(f"cannot write {target}: {why}")
 
 
 class UsageError(ZperfError):

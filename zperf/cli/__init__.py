@@ -1,25 +1,32 @@
 """The ``zperf`` command: a thin click layer over the library.
 
-Exit status: 0 success; 1 the run finished but skipped input (see
-``--on-error``); 2 bad input or bad usage (one line on stderr, no traceback
-unless ``--traceback``).
+Exit status (``options.EXIT_STATUS_EPILOG`` says it to users, in every
+command's --help and man page): 0 success; 1 done, but needs attention
+(records skipped, no row in the table asked for, an empty input file, a
+figure that differs); 2 bad input, bad usage or an output that cannot be
+written (one line on stderr, no traceback unless ``--traceback``).
 """
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 
 import click
 
 from zperf import __version__
-from zperf.errors import ZperfError
+from zperf.cli.options import EXIT_ATTENTION, EXIT_ERROR, EXIT_OK, EXIT_STATUS_EPILOG
+from zperf.errors import OutputError, ZperfError
+from zperf.report.output import STDOUT
 
-EXIT_OK, EXIT_SKIPPED, EXIT_ERROR = 0, 1, 2
+__all__ = ["EXIT_ATTENTION", "EXIT_ERROR", "EXIT_OK", "cli", "main"]
 
 _show_traceback = False
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog=EXIT_STATUS_EPILOG)
 @click.version_option(__version__, "--version", prog_name="zperf",
                       message="%(prog)s %(version)s")
 @click.option("--traceback", is_flag=True,
@@ -30,9 +37,8 @@ def cli(traceback: bool) -> None:
     zperf reads SMF records and RMF reports moved off z/OS and turns them into
     tables with stable, unit-suffixed column names.
 
-    \b
-    Exit status: 0 success, 1 input records were skipped (--on-error skip|keep),
-    2 bad input or bad usage.
+    Every command says what it read on standard error and exits with the
+    statuses below.
     """
     global _show_traceback
     _show_traceback = traceback
@@ -44,11 +50,18 @@ def _register() -> None:
     from zperf.cli.parse import parse
     from zperf.cli.simulate import simulate_command
 
-    cli.add_command(parse)
-    cli.add_command(analyze_command)
-    cli.add_command(compare_command)
-    cli.add_command(calc_command)
-    cli.add_command(simulate_command)
+    for command in (parse, analyze_command, compare_command, calc_command, simulate_command):
+        _with_exit_status(command)
+        cli.add_command(command)
+
+
+def _with_exit_status(command: click.Command) -> None:
+    """Every command's --help (and so its man page) ends with the exit statuses."""
+    if not command.epilog:
+        command.epilog = EXIT_STATUS_EPILOG
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _with_exit_status(sub)
 
 
 _register()
@@ -61,7 +74,9 @@ def main(argv: list[str] | None = None) -> None:
     except ZperfError as exc:
         if _show_traceback:
             raise
-        click.echo(f"zperf: error: {exc}", err=True)
+        if isinstance(exc, OutputError) and exc.target == STDOUT:
+            _quiet_stdout()
+        click.echo(f"zperf: error: {' '.join(str(exc).split(chr(10)))}", err=True)
         sys.exit(EXIT_ERROR)
     except click.exceptions.Abort:
         click.echo("zperf: interrupted", err=True)
@@ -69,8 +84,19 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(EXIT_ERROR if exc.exit_code == 2 else exc.exit_code)
-    except BrokenPipeError:
-        # The reader went away (`zperf parse ... | head`): not an error of ours.
-        sys.stderr.close()
-        sys.exit(EXIT_OK)
+    except BrokenPipeError:  # the reader of a pipe went away while click wrote to it
+        _quiet_stdout()
+        click.echo(f"zperf: error: cannot write {STDOUT}: Broken pipe", err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(rc if isinstance(rc, int) else EXIT_OK)
+
+
+def _quiet_stdout() -> None:
+    """Standard output cannot be written (a closed pipe): point it at /dev/null, so that
+    Python's own flush at exit does not print a second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # not a real file (captured in tests): nothing to flush at exit

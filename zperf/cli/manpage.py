@@ -21,6 +21,7 @@ from zperf import __version__
 from zperf.cli.calc_commands import PAPERS
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
+from zperf.writing import write_text
 
 
 def _roff(text: str) -> str:
@@ -187,7 +188,7 @@ def write_all(folder: Path) -> list[Path]:
     written = []
     for name in page_names():
         path = folder / f"{name}.1"
-        path.write_text(render(cli, name))
+        write_text(path, render(cli, name))  # whole or not at all
         written.append(path)
     return written
 

@@ -16,6 +16,22 @@ from zperf.report import FORMATS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+#: Exit statuses of every command (zperf.cli.main maps errors to EXIT_ERROR).
+EXIT_OK, EXIT_ATTENTION, EXIT_ERROR = 0, 1, 2
+#: What each status means for the commands that read input, written once: the
+#: --help epilog of each command and, through it, the EXIT STATUS section of its
+#: man page (zperf.cli.manpage).
+EXIT_STATUS_EPILOG = """\b
+Exit status:
+  0  success
+  1  done, but needs attention: input records were skipped (--on-error skip or
+     keep), the table asked for has no row, an input file is empty, or (simulate
+     --check) a figure differs; what was found is on standard error
+  2  bad input, bad usage, or an output that cannot be written (no such folder,
+     no permission, disk full, closed pipe): one line on standard error,
+     "zperf: error: FILE: line N at offset 0x...: what was wrong"
+"""
+
 
 def input_options(func: F) -> F:
     """--from, --on-error, --errors, --encoding."""
@@ -28,7 +44,8 @@ def input_options(func: F) -> F:
                           "was skipped, exit 1. keep: as skip, and keep the raw bytes in the "
                           "--errors table."),
         click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
-                     help="Write the skipped records (file, record, offset, reason) as CSV."),
+                     help="Write the skipped records (file, record, offset, reason) as CSV, "
+                          "whole or not at all."),
         click.option("--encoding", default=DEFAULT_ENCODING, show_default=True,
                      help="EBCDIC code page of text fields (cp037, cp1047, cp500, cp1140...)."),
     ]):
@@ -67,7 +84,9 @@ def output_options(func: F) -> F:
                      help="Output format. Default: table on a terminal, csv otherwise."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
                      default="-", show_default=True,
-                     help="Output file; written whole or not at all. '-' is stdout."),
+                     help="Output file; written to a temporary name and renamed when whole, "
+                          "so that a failed or interrupted run leaves the previous file. '-' "
+                          "is stdout."),
     ]):
         func = option(func)
     return func

@@ -13,7 +13,7 @@ import io
 import lzma
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, cast
@@ -22,7 +22,7 @@ import polars as pl
 
 from zperf.errors import InputError, UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
-from zperf.formats.listing import ebcdic_as_utf8, listing_encoding
+from zperf.formats.listing import as_utf8, ebcdic_as_utf8, listing_encoding, text_encoding
 from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
 from zperf.formats.registry import (
     KINDS,
@@ -128,6 +128,7 @@ def read(
     encoding: str = DEFAULT_ENCODING,
     progress: Progress | None = None,
     tables: Sequence[str] | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> ParseResult:
     """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3...).
 
@@ -135,7 +136,9 @@ def read(
     filled it.
 
     ``tables`` names the tables wanted (default: all); a table not wanted may
-    be skipped while reading and then comes back empty.
+    be skipped while reading and then comes back empty.  ``options`` gives,
+    per text kind, keyword arguments for its reader (those its
+    ``TextKind.options`` names: ``{"jmeter-csv": {"columns": [...]}}``).
     """
     if on_error not in ON_ERROR_CHOICES:
         raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
@@ -145,6 +148,12 @@ def read(
         encoding = check_encoding(encoding)
     except LookupError:
         raise UsageError(f"unknown encoding {encoding!r}") from None
+    options = options or {}
+    for name, given in options.items():
+        allowed = TEXT_KIND[name].options if name in TEXT_KIND else ()
+        unknown = sorted(set(given) - set(allowed))
+        if unknown:
+            raise UsageError(f"{name} files take no option {', '.join(unknown)}")
     collected: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
     extra: list[tuple[dict[str, pl.DataFrame], Tally]] = []
@@ -156,19 +165,25 @@ def read(
                 data, head = _decompressed(stream, head)
             except (OSError, EOFError, lzma.LZMAError) as exc:
                 raise InputError(name, f"cannot decompress: {exc}") from None
-            chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head))
-            if chosen == "zperf-table":
+            chosen = "" if not head else (
+                kind or ("zperf-table" if is_parsed_binary(head) else sniff(head, name)))
+            if not head:  # nothing to read: said as such, not as a table without rows
+                got, tally = {}, Tally(name, on_error)
+                tally.empty = True
+            elif chosen == "zperf-table":
                 got, tally = read_parsed_binary(head + _Guarded(data, name).read(), name)
             elif chosen in TEXT_KIND:
-                whole = head + _Guarded(data, name).read()
+                whole = as_utf8(head + _Guarded(data, name).read(), text_encoding(head))
                 if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
                     whole = ebcdic_as_utf8(whole, encoding)
-                got, tally = TEXT_KIND[chosen].read(whole, name, on_error)
+                got, tally = TEXT_KIND[chosen].read(whole, name, on_error,
+                                                    **options.get(chosen, {}))
                 if kind is None and chosen in RMF_REPORTS:
                     for other in companions(whole, chosen):
                         more, seen = TEXT_KIND[other].read(whole, name, on_error)
                         labelled = Tally(name, on_error, kind=other)  # named in messages
                         labelled.merge(seen)
+                        labelled.read_as = other
                         extra.append((more, labelled))
             else:
                 tick = progress(name, size) if progress else None
@@ -180,6 +195,7 @@ def read(
                 stream.close()
         for table, frame in got.items():
             collected.setdefault(table, []).append(frame)
+        tally.read_as = tally.read_as or chosen
         tallies.append(tally)
         for more, other_tally in extra:
             for table, frame in more.items():

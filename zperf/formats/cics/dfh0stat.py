@@ -75,7 +75,7 @@ def read_dfh0stat(data: bytes, file: str,
             entries.finish()
             connection.finish()
             report, titled = "", True
-            tally.count(other=1)
+            tally.count(other=1, what="page of another DFH0STAT report")
             others[text] = others.get(text, 0) + 1
             continue
         if report == CONNECTION_TITLE:

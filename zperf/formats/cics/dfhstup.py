@@ -102,7 +102,7 @@ class _Reader:
         elif (other := OTHER.match(text)) is not None:
             self.connection.finish()
             self.section = None
-            self.tally.count(other=1)
+            self.tally.count(other=1, what="section of other statistics")
             name = other.group(1).strip().upper()
             self.others[name] = self.others.get(name, 0) + 1
         elif self.connection.current is not None:

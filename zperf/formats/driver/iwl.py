@@ -176,7 +176,8 @@ class _Runs:
             self.tally.problem(f"IWL engine output: {bad}", line=line.number,
                                offset=line.offset, raw=text.encode())
             return
-        self.tally.count(parsed=int(used), other=int(not used))
+        self.tally.count(parsed=int(used), other=int(not used),
+                         what="line with no IWL total or client status")
 
     def _line(self, text: str) -> bool:
         status = STATUS.match(text)

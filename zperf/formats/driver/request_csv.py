@@ -86,7 +86,7 @@ def read_driver_csv(
                                      elapsed="elapsed_ms")
     bad = [(int(rows.index[i]), r) for i, r in problems]
     text.report(tally, data, rows, rows.problems + bad, "request")
-    tally.count(parsed=good.height, other=rows.blank)
+    tally.count(parsed=good.height, other=rows.blank, what="blank line")
     if good.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     label = pl.col("label") if "label" in good.columns else pl.lit(None, dtype=pl.String)

@@ -208,7 +208,7 @@ class _Reader:
 
     def _end_page(self) -> None:
         if self.other_page:
-            self.tally.count(other=1)
+            self.tally.count(other=1, what="page of another IMS PA report")
         self.other_page = False
 
     def line(self, line: Line) -> None:
@@ -260,7 +260,7 @@ class _Reader:
                                offset=line.offset, raw=line.text.encode())
             return
         if row is None:
-            self.tally.count(other=1)
+            self.tally.count(other=1, what="line of words only")
             return
         page = self.page
         filled = sum(1 for k, v in row.items()

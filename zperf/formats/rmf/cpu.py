@@ -74,7 +74,7 @@ class _Reader:
 
     def _other_section(self) -> None:
         """A section of another report: counted, and the CPU report just read ends."""
-        self.tally.count(other=1)
+        self.tally.count(other=1, what="section of another RMF report")
         self.last = None
 
     def _section(self, lines: list[Line]) -> None:
@@ -93,7 +93,8 @@ class _Reader:
             self.tally.problem(f"CPU ACTIVITY report: {bad.what}", line=bad.line.number,
                                offset=bad.line.offset)
             return
-        self.tally.count(parsed=int(used), other=int(not used))
+        self.tally.count(parsed=int(used), other=int(not used),
+                         what="CPU Activity page without processor lines")
 
     @staticmethod
     def _header(lines: list[Line], patterns: dict[str, re.Pattern[str]]) -> dict[str, str]:

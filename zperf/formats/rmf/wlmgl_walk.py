@@ -259,7 +259,7 @@ class _Walker:
         elif step == STEP_OTHER_PAGE:
             self._close(index)
             if not self.other_report:
-                self.tally.count(other=1)
+                self.tally.count(other=1, what="page of another RMF report")
             self.other_report = True
         elif self.other_report:
             return
