@@ -2,6 +2,7 @@
 
     python fuzz/run.py                          # 200,000 inputs for every reader
     python fuzz/run.py --inputs 2000 --readers jmeter-csv,rmf-wlmgl --seed 7
+    python fuzz/run.py --minutes 60 --workers 1  # as many as an hour gives (all readers alike)
 
 Input ``i`` of reader ``R`` in a run with seed ``S`` is the same every time
 (``fuzz.harness.fuzzed_input``), so a crash is replayed with ``--replay R:i``.
@@ -12,7 +13,9 @@ kills a worker that does not come back from one (stuck outside Python) and
 starts another.  Every crashing or hanging input is saved under ``--crashes``
 (``READER/INDEX.bin`` and ``.txt`` with what broke).  Progress goes to stderr
 once a minute; the result, per reader, ends the output:
-``READER: N inputs, C crashes, H hangs``.
+``READER: N inputs, C crashes, H hangs``, and the last line adds them up.  With
+``--minutes`` (or Ctrl-C) no new unit is started once the time is up; units go
+out reader by reader in turn, so every reader has had about as many inputs.
 """
 
 from __future__ import annotations
@@ -155,7 +158,11 @@ class Runner:
         self.workers = [self._start() for _ in range(self.count)]
         limit = float(self.options["time_limit"])
         last = time.time()
+        deadline = self.options.get("deadline") or float("inf")
         while self.units:
+            if time.time() > deadline:
+                self._stop_early()
+                break
             try:
                 kind, key, got = self.results.get(timeout=1.0)
             except queue.Empty:
@@ -175,6 +182,21 @@ class Runner:
             self.tasks.put(None)
         for process, _ in self.workers:
             process.join(timeout=10)
+
+    def _stop_early(self) -> None:
+        """Time is up: take back the units not started, wait for those under way."""
+        with contextlib.suppress(queue.Empty):
+            while True:
+                unit = self.tasks.get(timeout=0.5)
+                if unit is not None:
+                    self.units.pop(unit[0], None)
+        while self.units and any(p.is_alive() for p, _ in self.workers):
+            try:
+                kind, key, got = self.results.get(timeout=1.0)
+            except queue.Empty:
+                continue
+            if kind == "unit":
+                self._add(self.units.pop(key), got)
 
     def _replace(self, pid: int) -> None:
         for i, (process, _) in enumerate(self.workers):
@@ -253,6 +275,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of inputs also read through zperf.formats.read")
     parser.add_argument("--cli", type=float, default=0.05,
                         help="share of inputs also run through `zperf parse`")
+    parser.add_argument("--minutes", type=float, default=0,
+                        help="stop starting new work after this long (0: no limit)")
     parser.add_argument("--crashes", default=str(ROOT / "fuzz" / "crashes"))
     parser.add_argument("--replay", help="READER:INDEX: run one input and show its verdict")
     args = parser.parse_args(argv)
@@ -264,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown readers: {', '.join(unknown)}; known: {', '.join(readers())}")
     tmp = "/dev/shm" if Path("/dev/shm").is_dir() else None
     options = {"seed": args.seed, "time_limit": args.time_limit, "skip": args.skip,
-               "library": args.library, "cli": args.cli, "crashes": args.crashes, "tmp": tmp}
+               "library": args.library, "cli": args.cli, "crashes": args.crashes, "tmp": tmp,
+               "deadline": time.time() + 60 * args.minutes if args.minutes else 0}
     started = time.time()
     runner = Runner(options, names, args.inputs, args.workers)
     with contextlib.suppress(KeyboardInterrupt):
@@ -280,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, totals in runner.totals.items():
         print(f"{name}: {totals.inputs + totals.hangs} inputs, {totals.crashes} crashes, "
               f"{totals.hangs} hangs")
+    counts = [t.inputs + t.hangs for t in runner.totals.values()]
+    print(f"all {len(counts)} readers: {min(counts)} to {max(counts)} inputs each, "
+          f"{sum(t.crashes for t in runner.totals.values())} crashes, "
+          f"{sum(t.hangs for t in runner.totals.values())} hangs")
     return 1 if any(t.crashes or t.hangs for t in runner.totals.values()) else 0
 
 

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from zperf.formats.registry import table_names
+from zperf.formats.registry import table_group, table_names
 from zperf.formats.tally import Tally
 
 #: The table a mix of inputs shows by default when it fills it.
@@ -46,9 +46,13 @@ def _rows(tables: Mapping[str, pl.DataFrame], name: str) -> str:
 
 
 def other_tables(tables: Mapping[str, pl.DataFrame], shown: str) -> str | None:
-    """'other tables in the input: distribution (12 rows) (--table distribution)', or None."""
+    """'other tables in the input: driver (12 rows); see them with --table driver', or None.
+
+    Said only when the input fills a table of another reader's group: the tables
+    filled together with the one shown (distribution with workload) are documented
+    with it and not worth a message on every run."""
     others = [name for name in filled_tables(tables) if name != shown]
-    if not others:
+    if all(name in table_group(shown) for name in others):
         return None
     listed = ", ".join(_rows(tables, name) for name in others)
     return f"other tables in the input: {listed}; see them with --table {others[0]}"

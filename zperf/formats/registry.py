@@ -108,6 +108,13 @@ def smf_tables() -> tuple[str, ...]:
     return tuple(name for spec in SMF_DECODERS for name in spec.tables)
 
 
+def table_group(table: str) -> tuple[str, ...]:
+    """The tables one reader fills together with ``table`` (workload and distribution,
+    driver and driver_intervals...): the first decoder or text kind that fills it."""
+    groups = [spec.tables for spec in SMF_DECODERS] + [kind.tables for kind in TEXT_KINDS]
+    return next((group for group in groups if table in group), (table,))
+
+
 def table_names() -> tuple[str, ...]:
     """Every table a reader can fill, in registry order."""
     names = list(smf_tables())
