@@ -174,6 +174,9 @@ def _rows_of(work: pl.DataFrame, ref: ClassRef) -> pl.DataFrame:
     rows = work.filter(pl.col("class_name") == ref.name)
     if ref.kind is not None:
         return rows.filter(pl.col("class_kind") == ref.kind)
+    classes = rows.filter(pl.col("class_kind").is_in(["service", "report"]))
+    if classes.height:  # a class, not the workload-group summary of the same name
+        rows = classes
     kinds = set(rows["class_kind"].unique().to_list())
     if len(kinds) > 1:
         raise UsageError(f"{ref.name} is both a service and a report class: write "

@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,14 +103,35 @@ def report_kind(text: str) -> str | None:
     return "requested" if word.startswith("requested") else word
 
 
-def pairs(text: str) -> list[tuple[str, str]]:
-    """The ``label . . : value`` pairs of a line, left to right."""
+def pairs(text: str, known: Collection[str] = ()) -> list[tuple[str, str]]:
+    """The ``label . . : value`` pairs of a line, left to right.
+
+    A report pasted from a web page loses its padding: in ``DB2 Group ID . . . :
+    DFP2 Resync Group Member. . . : YES`` the pattern alone cannot tell where
+    the first value ends and the second label begins.  ``known`` (label keys,
+    ``label_key``) is the vocabulary that can: when a label is not known but
+    its last words are, the words before them are the previous pair's value."""
     found = list(PAIR.finditer(text))
-    out = []
+    out: list[tuple[str, str]] = []
     for i, m in enumerate(found):
         end = found[i + 1].start() if i + 1 < len(found) else len(text)
-        out.append((m.group(1).strip(), text[m.end():end].strip()))
+        label = m.group(1).strip()
+        if out and known and not out[-1][1] and label_key(label) not in known:
+            value, label = _split_known(label, known)
+            out[-1] = (out[-1][0], value)
+        out.append((label, text[m.end():end].strip()))
     return out
+
+
+def _split_known(words: str, known: Collection[str]) -> tuple[str, str]:
+    """'DFP2 Resync Group Member' -> ('DFP2', 'Resync Group Member'): the longest known
+    label the words end with, and the value before it (('', words) when none is)."""
+    parts = words.split()
+    for cut in range(1, len(parts)):
+        label = " ".join(parts[cut:])
+        if label_key(label) in known:
+            return " ".join(parts[:cut]), label
+    return "", words
 
 
 def frame(schema: TableSchema, rows: list[dict[str, Any]]) -> pl.DataFrame:
@@ -202,6 +223,7 @@ class Blocks:
         self.current: dict[str, Any] | None = None
         self.bad = False
         self.unknown: set[str] = set()
+        self.vocabulary = frozenset(columns) | ignored  # label keys, to split collapsed pairs
 
     def start(self, base: Mapping[str, Any]) -> None:
         self.finish()
@@ -215,7 +237,7 @@ class Blocks:
 
     def feed(self, line: Line, base: Mapping[str, Any]) -> None:
         """The pairs of ``line`` into the open block."""
-        for label, value in pairs(line.text):
+        for label, value in pairs(line.text, self.vocabulary):
             key = label_key(label)
             column = self.columns.get(key)
             if column is None:

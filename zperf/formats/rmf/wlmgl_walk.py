@@ -1,6 +1,6 @@
 """The one state machine of a WLMGL listing: pages, class blocks, bands.
 
-Each class (period) block starts at its key line (``REPORT BY: POLICY=...
+Each class (period) block, and each workload-group or policy summary, starts at its key line (``REPORT BY: POLICY=...
 SERVICE CLASS=...``); its data rows are ``LABEL value`` pairs that belong,
 left to right, to the column groups named by the heading line above them
 (wlmgl_fields).  The machine keeps a little state: the class block open, the
@@ -32,7 +32,6 @@ from zperf.formats.rmf.wlmgl_lines import (
     BUCKET,
     EVENT,
     MORE_KEYS,
-    OPENS_CLASS,
     QUIET,
     STEP_BUCKET,
     STEP_GOAL,
@@ -286,14 +285,12 @@ class _Walker:
                 out.key[self.block] = self._intern_keys(merged)
             return
         self._close(index)
-        if info.keys_kind == OPENS_CLASS:
-            out.counts.append(self.tally.checkpoint())
+        # A class (period) and a workload-group or policy summary (POLICY= and
+        # WORKLOAD= but no class, or POLICY= alone) are read alike: a row each.
+        out.counts.append(self.tally.checkpoint())
         self.raw_section = False
-        if info.keys_kind == OPENS_CLASS:
-            self.tally.hand_on(1)  # settled when its values are read: a row or a problem
-            self._open(index, info.keys)
-        else:
-            self.tally.count(other=1)
+        self.tally.hand_on(1)  # settled when its values are read: a row or a problem
+        self._open(index, info.keys)
         self.band = ()
 
     def _rest(self, index: int, info: LineInfo) -> None:
