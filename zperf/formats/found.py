@@ -52,10 +52,11 @@ def other_tables(tables: Mapping[str, pl.DataFrame], shown: str) -> str | None:
     filled together with the one shown (distribution with workload) are documented
     with it and not worth a message on every run."""
     others = [name for name in filled_tables(tables) if name != shown]
-    if all(name in table_group(shown) for name in others):
+    elsewhere = [name for name in others if name not in table_group(shown)]
+    if not elsewhere:
         return None
     listed = ", ".join(_rows(tables, name) for name in others)
-    return f"other tables in the input: {listed}; see them with --table {others[0]}"
+    return f"other tables in the input: {listed}; see them with --table {elsewhere[0]}"
 
 
 def _plural(n: int, word: str) -> str:

@@ -350,6 +350,9 @@ class _Walker:
         if move not in self.header_moves:
             current = dict(zip(HEADER_NAMES, self.header, strict=True))
             changed = any(current[name] != value for name, value in fields)
+            given = dict(fields)
+            if any(name in given and given[name] != current[name] for name in NEW_INTERVAL):
+                current["activated"] = None  # another interval's policy unless printed again
             current.update(fields)
             self.header_moves[move] = (tuple(current[n] for n in HEADER_NAMES) if changed
                                        else None)
@@ -367,6 +370,10 @@ class _Walker:
 
     def _intern_goal(self, goal: dict[str, Any]) -> int:
         return _intern(self.goal_ids, self.out.goals, tuple(goal.items()), goal)
+
+
+#: Page header fields whose change starts another interval (or sysplex).
+NEW_INTERVAL = ("sysplex", "date", "time")
 
 
 def _intern(ids: dict[Any, int], items: list[Any], key: Any, item: Any) -> int:
