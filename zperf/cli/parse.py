@@ -126,7 +126,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
                           progress=_progress_factory(), tables=[table] if table else None,
                           options=_jtl_options(jtl_columns, jmeter_properties))
-    shown = table or default_table(result.tables)
+    shown = table or default_table(result.tables, result.tallies)
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
     frame = report.shown_columns(result.tables[shown], shown, wanted, fmt)
     tell_reading(result.tallies, errors_path, verbose)

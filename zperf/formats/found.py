@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from zperf.formats.registry import table_group, table_names
+from zperf.formats.registry import kind_tables, table_group, table_names
 from zperf.formats.tally import Tally
 
 #: The table a mix of inputs shows by default when it fills it.
@@ -31,13 +31,17 @@ def filled_tables(tables: Mapping[str, pl.DataFrame]) -> list[str]:
     return [name for name in table_names() if name in tables and tables[name].height]
 
 
-def default_table(tables: Mapping[str, pl.DataFrame]) -> str:
+def default_table(tables: Mapping[str, pl.DataFrame], tallies: Sequence[Tally] = ()) -> str:
     """The table to show when none is asked for: ``workload`` if filled, else the first
-    filled (``workload`` when none is)."""
+    filled; when none is, the main table of the kinds the input was read as (a JMeter
+    log without a sample: ``driver``), ``workload`` for a mix or nothing known."""
     filled = filled_tables(tables)
-    if PREFERRED in filled or not filled:
+    if PREFERRED in filled:
         return PREFERRED
-    return filled[0]
+    if filled:
+        return filled[0]
+    mains = {kind_tables(t.read_as)[0] for t in tallies if kind_tables(t.read_as)}
+    return mains.pop() if len(mains) == 1 else PREFERRED
 
 
 def _rows(tables: Mapping[str, pl.DataFrame], name: str) -> str:

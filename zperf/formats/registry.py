@@ -108,11 +108,20 @@ def smf_tables() -> tuple[str, ...]:
     return tuple(name for spec in SMF_DECODERS for name in spec.tables)
 
 
+def kind_tables(kind: str) -> tuple[str, ...]:
+    """The tables an input kind fills (an SMF dump: every SMF table)."""
+    if kind == "smf":
+        return smf_tables()
+    return TEXT_KIND[kind].tables if kind in TEXT_KIND else ()
+
+
 def table_group(table: str) -> tuple[str, ...]:
-    """The tables one reader fills together with ``table`` (workload and distribution,
-    driver and driver_intervals...): the first decoder or text kind that fills it."""
+    """The tables the readers of ``table`` fill together with it (workload and
+    distribution, driver and driver_intervals...): every table of a decoder or text
+    kind that fills ``table``."""
     groups = [spec.tables for spec in SMF_DECODERS] + [kind.tables for kind in TEXT_KINDS]
-    return next((group for group in groups if table in group), (table,))
+    together = [name for group in groups if table in group for name in group]
+    return tuple(dict.fromkeys([table, *together]))
 
 
 def table_names() -> tuple[str, ...]:
