@@ -119,7 +119,7 @@ def test_headerless_with_jmeter_defaults_or_given_columns() -> None:
     with pytest.raises(ParseError, match=r"r.jtl: line 1 at offset 0x0: no JMeter header line "
                                          r".*the 11 fields of its records are not one of "
                                          r"JMeter's default column sets \(17 \(JMeter 3.1 to "
-                                         r"5.x\), 16 \(JMeter 3.0\), 12 and 9 \(JMeter 2.x\) "
+                                         r"5.x\), 16 \(JMeter 3.0\), 12, 10 or 9 \(JMeter 2.x\) "
                                          r"columns\): name the columns with --jtl-columns"):
         read_jmeter_csv(odd, "r.jtl")
 

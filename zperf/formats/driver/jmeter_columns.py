@@ -18,10 +18,11 @@ come, in this order of preference, from:
 Sources: the order and the property names are JMeter's (``jmeter.properties``
 shipped with 5.x, "Results file configuration"; the CSVSaveService column
 order).  The default sets: 17 columns of JMeter 3.1 to 5.x (``sentBytes`` came
-in 3.1), 16 of 3.0, and the reduced 12- and 9-column headers of 2.x seen in
+in 3.1), 16 of 3.0, and the reduced 12-, 10- and 9-column sets of 2.x seen in
 public result files (jenkinsci/performance-plugin's ``JMeterCsvResults.csv``,
-and a 2.x file with thread counts and latency); tests/data/driver/README.md
-lists them.
+the headerless ``JENKINS-16627_CSV_instead_of_XML.jtl`` with latency and no
+thread counts, copied to tests/data/public/, and a 2.x file with thread counts
+and latency); tests/data/driver/README.md lists them.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ DEFAULT_SETS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("JMeter 2.x", ("timeStamp", "elapsed", "label", "responseCode", "responseMessage",
                     "threadName", "dataType", "success", "bytes", "grpThreads", "allThreads",
                     "Latency")),
+    ("JMeter 2.x", ("timeStamp", "elapsed", "label", "responseCode", "responseMessage",
+                    "threadName", "dataType", "success", "bytes", "Latency")),
     ("JMeter 2.x", ("timeStamp", "elapsed", "label", "responseCode", "responseMessage",
                     "threadName", "dataType", "success", "bytes")),
 )
@@ -180,8 +183,9 @@ def recognise(records: Sequence[str], delimiter: str) -> tuple[str, tuple[str, .
 
 
 def known_counts() -> str:
-    """'17 (JMeter 3.1 to 5.x), 16 (JMeter 3.0), 12 and 9 (JMeter 2.x)' for messages."""
+    """'17 (JMeter 3.1 to 5.x), 16 (JMeter 3.0), 12, 10 or 9 (JMeter 2.x)' for messages."""
     by: dict[str, list[str]] = {}
     for releases, columns in DEFAULT_SETS:
         by.setdefault(releases, []).append(str(len(columns)))
-    return ", ".join(f"{' and '.join(n)} ({r})" for r, n in by.items())
+    return ", ".join(", ".join(n[:-1]) + " or " * (len(n) > 1) + f"{n[-1]} ({r})"
+                     for r, n in by.items())
