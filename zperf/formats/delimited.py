@@ -269,8 +269,8 @@ def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequen
         if what:
             bad = raw.is_not_null() & value.is_null()
             flags.append(bad)
-            reasons.append(pl.when(bad).then(pl.format(f"{{}} under '{label}' is not {what}",
-                                                       pl.col(name).str.strip_chars())))
+            reasons.append(pl.when(bad).then(pl.concat_str(  # not pl.format: braces in a label
+                pl.col(name).str.strip_chars(), pl.lit(f" under '{label}' is not {what}"))))
         if name in required:
             flags.append(raw.is_null())
             reasons.append(pl.when(raw.is_null()).then(pl.lit(f"no value under '{label}'")))
@@ -326,9 +326,10 @@ def _elapsed_problems(ms: pl.Series, start: pl.Series, raw: pl.Series,
     safe = pl.when(too_long | pl.col("ms").is_nan()).then(0.0).otherwise(pl.col("ms"))
     end = pl.col("start") + pl.duration(microseconds=(safe * 1000).round(0).cast(pl.Int64))
     return frame.select(
-        pl.when(too_long).then(pl.format(f"{{}} under '{label}' is not a response time "
-                                         "(over 30 years)", pl.col("raw").str.strip_chars()))
-        .when(end.dt.year() > 9999).then(pl.format(
-            f"{{}} under '{label}' makes the sample end after the year 9999",
-            pl.col("raw").str.strip_chars()))
+        pl.when(too_long).then(pl.concat_str(  # not pl.format: a label may hold braces
+            pl.col("raw").str.strip_chars(),
+            pl.lit(f" under '{label}' is not a response time (over 30 years)")))
+        .when(end.dt.year() > 9999).then(pl.concat_str(
+            pl.col("raw").str.strip_chars(),
+            pl.lit(f" under '{label}' makes the sample end after the year 9999")))
         .otherwise(None)).to_series()

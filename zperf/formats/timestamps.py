@@ -131,6 +131,6 @@ def _problems(text: pl.Series, values: pl.Series, label: str, what: str) -> pl.S
     frame = pl.DataFrame({"t": text, "v": values})
     return frame.select(
         pl.when(pl.col("t").is_null()).then(pl.lit(f"no value under '{label}'"))
-        .when(pl.col("v").is_null()).then(pl.format(f"{{}} under '{label}' is not {what}",
-                                                    pl.col("t")))
+        .when(pl.col("v").is_null()).then(pl.concat_str(  # not pl.format: a label may hold braces
+            pl.col("t"), pl.lit(f" under '{label}' is not {what}")))
         .otherwise(None)).to_series()
