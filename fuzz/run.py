@@ -178,10 +178,17 @@ class Runner:
                 crashes = sum(t.crashes for t in self.totals.values())
                 print(f"progress: {done} inputs, {crashes} crashes, {len(self.units)} units "
                       "left", file=sys.stderr, flush=True)
+        self.close()
+
+    def close(self) -> None:
+        """Tell the workers to stop, and never wait at exit for units no one will take."""
         for _ in self.workers:
             self.tasks.put(None)
         for process, _ in self.workers:
             process.join(timeout=10)
+            if process.is_alive():
+                process.kill()
+        self.tasks.cancel_join_thread()
 
     def _stop_early(self) -> None:
         """Time is up: take back the units not started, wait for those under way."""
@@ -292,8 +299,10 @@ def main(argv: list[str] | None = None) -> int:
                "deadline": time.time() + 60 * args.minutes if args.minutes else 0}
     started = time.time()
     runner = Runner(options, names, args.inputs, args.workers)
-    with contextlib.suppress(KeyboardInterrupt):
+    try:
         runner.run()
+    except KeyboardInterrupt:  # what was done so far is still reported
+        runner.close()
     hours = (time.time() - started) / 3600
     print(f"seed {args.seed}, {args.workers} workers, time limit {args.time_limit} s, "
           f"{hours:.2f} h")
@@ -308,7 +317,7 @@ def main(argv: list[str] | None = None) -> int:
     counts = [t.inputs + t.hangs for t in runner.totals.values()]
     print(f"all {len(counts)} readers: {min(counts)} to {max(counts)} inputs each, "
           f"{sum(t.crashes for t in runner.totals.values())} crashes, "
-          f"{sum(t.hangs for t in runner.totals.values())} hangs")
+          f"{sum(t.hangs for t in runner.totals.values())} hangs", flush=True)
     return 1 if any(t.crashes or t.hangs for t in runner.totals.values()) else 0
 
 
