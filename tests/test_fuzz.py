@@ -39,13 +39,13 @@ def _run(reader: str, indices: range, tmp_path: Path, share: float = 1.0) -> lis
 
 @pytest.mark.parametrize("reader", readers())
 def test_damaged_inputs_never_crash(reader: str, tmp_path: Path) -> None:
-    assert _run(reader, range(2), tmp_path) == []  # by every way: about a second
+    assert _run(reader, range(1), tmp_path) == []  # by every way: about a second
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("reader", readers())
 def test_more_damaged_inputs_never_crash(reader: str, tmp_path: Path) -> None:
-    assert _run(reader, range(2, 202), tmp_path, share=0.2) == []
+    assert _run(reader, range(1, 201), tmp_path, share=0.2) == []
 
 
 def test_the_inputs_are_the_same_every_time() -> None:
