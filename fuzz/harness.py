@@ -123,7 +123,7 @@ def _by_reader(reader: str, data: bytes, verdict: Verdict, always_skip: bool) ->
             tables, tally = read(data, mode)
         except (Crash, Hang, KeyboardInterrupt):
             raise
-        except BaseException as exc:  # noqa: BLE001 - the oracle judges every exception
+        except BaseException as exc:
             got[mode] = (_error_check(exc, FILE, where), 0)
             continue
         _schema_check(tables, where)
@@ -144,7 +144,7 @@ def _by_library(path: Path, mode: str, verdict: Verdict) -> None:
         result = formats.read([str(path)], on_error=mode)  # type: ignore[arg-type]
     except (Crash, Hang, KeyboardInterrupt):
         raise
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         verdict.outcomes["library"] = _error_check(exc, str(path), where)
         return
     _schema_check(result.tables, where)
@@ -169,7 +169,7 @@ def _by_command_line(path: Path, mode: str, fmt: str, verdict: Verdict) -> None:
         code = done.code
     except (Hang, KeyboardInterrupt):
         raise
-    except BaseException as exc:  # noqa: BLE001
+    except BaseException as exc:
         raise Crash(f"{where}: {type(exc).__name__}: {exc}") from exc
     err = stderr.getvalue()
     if code not in (0, 1, 2, None):

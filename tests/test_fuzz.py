@@ -20,8 +20,8 @@ from conftest import ROOT
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from fuzz.corpus import readers  # noqa: E402
-from fuzz.harness import check, fuzzed_input  # noqa: E402
+from fuzz.corpus import readers
+from fuzz.harness import check, fuzzed_input
 
 SEED = "tests"
 

@@ -203,7 +203,7 @@ def test_atomic_file_and_folder_keep_the_previous_on_failure(tmp_path: Path) -> 
 ])
 def test_an_output_that_cannot_be_written_is_one_line(
         target: str, why: str, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
-    if target == "/dev/full" and not os.path.exists(target):
+    if target == "/dev/full" and not Path(target).exists():
         pytest.skip("no /dev/full here")
     code, out, err = run(["parse", "-o", target, str(SAMPLE)], capsysbinary)
     assert (code, out, err) == (2, "", f"zperf: error: cannot write {target}: {why}\n")

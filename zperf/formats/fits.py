@@ -15,8 +15,9 @@ import math
 import polars as pl
 
 #: The range of each integer type a table column may have.
-_BITS = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64}
-_UNSIGNED = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32: 32, pl.UInt64: 64}
+_BITS: dict[type[pl.DataType], int] = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64}
+_UNSIGNED: dict[type[pl.DataType], int] = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32: 32,
+                                          pl.UInt64: 64}
 
 
 def integer_range(dtype: pl.DataType) -> tuple[int, int] | None:

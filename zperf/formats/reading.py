@@ -168,7 +168,8 @@ def read(
             chosen = "" if not head else (
                 kind or ("zperf-table" if is_parsed_binary(head) else sniff(head, name)))
             if not head:  # nothing to read: said as such, not as a table without rows
-                got, tally = {}, Tally(name, on_error)
+                got: dict[str, pl.DataFrame] = {}
+                tally = Tally(name, on_error)
                 tally.empty = True
             elif chosen == "zperf-table":
                 got, tally = read_parsed_binary(head + _Guarded(data, name).read(), name)

@@ -80,7 +80,7 @@ class _Collector:
             what = f"<{name}> element without {named}"
             self.unread[what] = self.unread.get(what, 0) + 1
             self.in_controller = False
-        elif self.depth == 2 or name in SAMPLE_TAGS or "t" in attrs and "ts" in attrs:
+        elif self.depth == 2 or name in SAMPLE_TAGS or ("t" in attrs and "ts" in attrs):
             if self.depth == 2:
                 message = attrs.get("rm", attrs.get("responseMessage", ""))
                 self.in_controller = message.startswith(CONTROLLER_MESSAGE)
