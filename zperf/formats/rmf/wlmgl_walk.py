@@ -1,12 +1,13 @@
 """The one state machine of a WLMGL listing: pages, class blocks, bands.
 
 Each class (period) block, and each workload-group or policy summary, starts
-at its key line (``REPORT BY: POLICY=... SERVICE CLASS=...``); its data rows
+at its key line (``REPORT BY: POLICY=...  SERVICE CLASS=...``); its data rows
 are ``LABEL value`` pairs that belong, left to right, to the column groups
 named by the heading line above them (wlmgl_fields).  The machine keeps a
-little state: the class block open, the page header, the band of column groups above the data rows, whether a
-state-sample section or another RMF report is running.  Its transitions
-consume only line descriptions (wlmgl_lines.describe).
+little state: the class block open, the page header, the band of column groups
+above the data rows, whether a state-sample section or another RMF report is
+running.  Its transitions consume only line descriptions
+(wlmgl_lines.describe).
 
 It does not read values: it notes where each block's data rows (with their
 band), distribution rows, distribution titles and state-sample lines are,
