@@ -93,7 +93,12 @@ def test_an_empty_file_says_so(tmp_path: Path, capsysbinary: pytest.CaptureFixtu
     empty = tmp_path / "results.jtl"
     empty.write_bytes(b"")
     code, out, err = run(["parse", str(empty)], capsysbinary)
-    assert (code, out, err) == (1, "", f"zperf: {empty} is empty\n")
+    assert (code, err) == (1, f"zperf: {empty} is empty\n")
+    assert out.startswith("source,source_format,sysplex,")  # a pipe gets a table all the same
+    target = tmp_path / "out.csv"
+    target.write_text("an earlier run's rows\n")
+    code, _, err = run(["parse", "-o", str(target), str(empty)], capsysbinary)
+    assert code == 1 and target.read_text().startswith("source,source_format,sysplex,")
     # with another file: its rows, and the empty one named
     code, out, err = run(["parse", "--columns", FIGURES, str(empty),
                           str(DRIVER / "jmeter-cyrillic-utf8.csv")], capsysbinary)

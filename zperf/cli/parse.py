@@ -137,10 +137,10 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
             click.echo(f"zperf: {line}", err=True)
     elif table is None and (others := other_tables(result.tables, shown)):
         click.echo(f"zperf: {others}", err=True)
-    # A pipe or a file still gets a table without rows (its columns), so that what
-    # reads it next reads a valid table; a terminal gets the messages only, and
-    # nothing is written for input files that are all empty (no table is implied).
-    if frame.height or not (terminal or all(t.empty for t in result.tallies)):
+    # A pipe or a file always gets a table, without rows if need be (its columns), so
+    # that what reads it next reads a valid table and an -o file from an earlier run is
+    # never left looking like this run's; a terminal gets the messages only.
+    if frame.height or not terminal:
         report.render(frame, fmt, output, table=shown, terminal=terminal)
     if attention:
         sys.exit(EXIT_ATTENTION)
