@@ -130,8 +130,8 @@ def settings_from_properties(text: str) -> JtlSettings:
     settings of a jmeter.properties or user.properties give (JMeter's defaults for
     those not set).  With ``print_field_names`` true (the default) the file has a
     header, and only the delimiter and time format are taken from here."""
-    props = {k[len(PREFIX):]: v.strip() for k, v in parse_properties(text).items()
-             if k.startswith(PREFIX)}
+    props = {k[len(PREFIX):]: v if k.endswith("default_delimiter") else v.strip()
+             for k, v in parse_properties(text).items() if k.startswith(PREFIX)}  # \t stays
     fmt = props.get("timestamp_format", "ms")
     columns = []
     for name, prop, default in SAVE_ORDER:
