@@ -19,6 +19,7 @@ from jinja2 import Environment, PackageLoader
 
 from zperf import __version__
 from zperf.cli.calc_commands import PAPERS
+from zperf.cli.options import EXIT_STATUSES
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
 from zperf.writing import write_text
@@ -67,10 +68,8 @@ def _columns(schema: TableSchema) -> dict[str, Any]:
 
 
 EXIT_STATUS = {"title": "EXIT STATUS", "paragraphs": [
-    ".TP\n.B 0\nSuccess.\n.TP\n.B 1\nThe run finished but input records were skipped "
-    "(\\-\\-on\\-error skip or keep); the reasons are on standard error.\n.TP\n.B 2\n"
-    "Bad input or bad usage: one line on standard error, "
-    "\\fBzperf: error: FILE: record N at offset 0x...: what was wrong\\fR."]}
+    "".join(f".TP\n.B {code}\n{_roff(what[0].upper() + what[1:])}.\n"
+            for code, what in EXIT_STATUSES).rstrip("\n")]}
 
 INPUT = {"title": "INPUT", "paragraphs": [
     *(f".TP\n.B {_roff(k)}\n{_roff(v)}" for k, v in KINDS.items()),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -18,19 +20,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: Exit statuses of every command (zperf.cli.main maps errors to EXIT_ERROR).
 EXIT_OK, EXIT_ATTENTION, EXIT_ERROR = 0, 1, 2
-#: What each status means for the commands that read input, written once: the
-#: --help epilog of each command and, through it, the EXIT STATUS section of its
-#: man page (zperf.cli.manpage).
-EXIT_STATUS_EPILOG = """\b
-Exit status:
-  0  success
-  1  done, but needs attention: input records were skipped (--on-error skip or
-     keep), the table asked for has no row, an input file is empty, or (simulate
-     --check) a figure differs; what was found is on standard error
-  2  bad input, bad usage, or an output that cannot be written (no such folder,
-     no permission, disk full, closed pipe): one line on standard error,
-     "zperf: error: FILE: line N at offset 0x...: what was wrong"
-"""
+#: What each status means, written once: the --help epilog of every command and the
+#: EXIT STATUS section of every man page (zperf.cli.manpage) are made from it.
+EXIT_STATUSES: tuple[tuple[int, str], ...] = (
+    (EXIT_OK, "success"),
+    (EXIT_ATTENTION, "done, but needs attention: input records were skipped (--on-error skip "
+                     "or keep), the table asked for has no row, an input file is empty, or "
+                     "(simulate --check) a figure differs; what was found is on standard "
+                     "error"),
+    (EXIT_ERROR, "bad input, bad usage, or an output that cannot be written (no such folder, "
+                 "no permission, disk full, closed pipe): one line on standard error, "
+                 "\"zperf: error: FILE: line N at offset 0x...: what was wrong\""),
+)
+EXIT_STATUS_EPILOG = "\b\nExit status:\n" + "\n".join(
+    textwrap.fill(what, 84, initial_indent=f"  {code}  ", subsequent_indent="     ")
+    for code, what in EXIT_STATUSES) + "\n"
 
 
 def input_options(func: F) -> F:
