@@ -11,6 +11,8 @@ run of spaces made one (what a copy from a web page gives).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 
 from conftest import DATA
@@ -60,3 +62,19 @@ def test_a_pasted_dfh0stat_report_reads_as_the_original() -> None:
     pasted = _table("cics/dfh0stat-ibm-figure123-pasted.txt", "db2conn")
     assert original.height == 1 and original["db2_group_id"].to_list() == ["DFP2"]
     assert pasted.equals(original)
+
+
+def test_a_whole_pasted_sysout_reads_as_the_original(tmp_path: Path) -> None:
+    """The V2R4 SYSOUT (classes, goals, distributions, a CPU Activity page) with every run
+    of spaces made one: the same rows in every table (state_samples_raw keeps the
+    spacing as printed, so it is left out)."""
+    import re
+
+    original = (DATA / "rmf" / "v2r4-asa-sysout.txt").read_bytes()
+    pasted = tmp_path / "pasted.txt"
+    pasted.write_bytes(re.sub(rb" +", b" ", original))
+    a, b = read([str(DATA / "rmf" / "v2r4-asa-sysout.txt")]), read([str(pasted)])
+    for table in ("workload", "distribution", "cpu"):
+        x = a.tables[table].drop("source", "state_samples_raw", strict=False)
+        y = b.tables[table].drop("source", "state_samples_raw", strict=False)
+        assert x.height > 0 and x.equals(y), table
