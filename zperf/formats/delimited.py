@@ -320,13 +320,17 @@ def typed_rows(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Seque
 
 def _elapsed_problems(ms: pl.Series, start: pl.Series, raw: pl.Series,
                       label: str) -> pl.Series:
-    """Per row: why a response time cannot be one (too long, or ending past 9999)."""
+    """Per row: why a response time cannot be one (negative, too long, or ending past
+    9999); a negative one would end a sample before it began."""
     frame = pl.DataFrame({"ms": ms.cast(pl.Float64), "start": start, "raw": raw})
     too_long = pl.col("ms").abs() > MAX_ELAPSED_MS
     safe = pl.when(too_long | pl.col("ms").is_nan()).then(0.0).otherwise(pl.col("ms"))
     end = pl.col("start") + pl.duration(microseconds=(safe * 1000).round(0).cast(pl.Int64))
     return frame.select(
-        pl.when(too_long).then(pl.concat_str(  # not pl.format: a label may hold braces
+        pl.when(pl.col("ms") < 0).then(pl.concat_str(
+            pl.col("raw").str.strip_chars(),
+            pl.lit(f" under '{label}' is negative: not a response time")))
+        .when(too_long).then(pl.concat_str(  # not pl.format: a label may hold braces
             pl.col("raw").str.strip_chars(),
             pl.lit(f" under '{label}' is not a response time (over 30 years)")))
         .when(end.dt.year() > 9999).then(pl.concat_str(

@@ -70,10 +70,32 @@ def _table_of(columns: list[str]) -> str | None:
     return None
 
 
+#: Seconds since 1970 of 0001-01-01 and of the end of 9999: the times polars can show.
+_FIRST_SECOND, _LAST_SECOND = -62_135_596_800, 253_402_300_799
+_PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+
+
+def _times_out_of_range(frame: pl.DataFrame) -> str | None:
+    """The first datetime column of a damaged file holding a time outside years 1 to
+    9999: polars panics (and prints a Rust stack) when it has to show one."""
+    for column, dtype in frame.schema.items():
+        if isinstance(dtype, pl.Datetime):
+            per = _PER_SECOND.get(dtype.time_unit or "us", 1_000_000)
+            ticks = frame.get_column(column).to_physical()
+            outside = (ticks < _FIRST_SECOND * per) | (ticks > _LAST_SECOND * per)
+            if outside.any():
+                return column
+    return None
+
+
 def _conformed(frame: pl.DataFrame, name: str, file: str) -> pl.DataFrame:
+    column = _times_out_of_range(frame)
+    if column is not None:
+        raise InputError(file, f"column {column} of the {name} table holds a time outside "
+                               "the years 1 to 9999")
     try:
         return SCHEMAS[name].conform(frame)
-    except pl.exceptions.PolarsError as exc:
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         raise InputError(file, f"a column of the {name} table has the wrong type: "
                                f"{_first_line(exc)}") from None
 

@@ -131,6 +131,9 @@ def read_jmeter_xml(
     except LookupError as exc:  # the declaration names an encoding Python does not know
         raise ParseError(file, f"the XML declaration names an unknown encoding: {exc}",
                          line=lead_lines + 1, offset=lead) from None
+    except ValueError as exc:  # one expat cannot read (UTF-16 named in an 8-bit file)
+        raise ParseError(file, f"the XML declaration names an encoding the XML parser "
+                               f"cannot read: {exc}", line=lead_lines + 1, offset=lead) from None
     got.lines = [n + lead_lines for n in got.lines]
     got.offsets = [o + lead for o in got.offsets]
     if got.root is not None and got.root != "testResults":
