@@ -150,6 +150,40 @@ def test_parse_columns_and_default_table(capsys: pytest.CaptureFixture[str],
            "samples/smf/paper-figures.smf", "tests/data/rmf/paper003-figure4.txt"])
 
 
+#: Issue 12: what a new user meets on real-world inputs (name -> arguments).
+REAL_WORLD = {
+    "parse-default-table-jtl.txt": ["parse", "--to", "table",
+                                    "tests/data/driver/jmeter-cyrillic-utf8.csv"],
+    "parse-default-table-mix.txt": ["parse", "--columns", "class_name,trans_ended",
+                                    "samples/smf/paper-figures.smf",
+                                    "tests/data/driver/requests.csv"],
+    "parse-no-rows-for-table.txt": ["parse", "--table", "workload", "--to", "table",
+                                    "tests/data/driver/requests.csv"],
+    "parse-no-samples.txt": ["parse", "-v", "tests/data/driver/jmeter-samples-without-s.jtl"],
+    "parse-plugin-elements.txt": ["parse", "--to", "table",
+                                  "tests/data/driver/jmeter-plugin-elements.jtl"],
+    "parse-empty-file.txt": ["parse", "tests/data/empty.txt"],
+    "parse-not-a-report.txt": ["parse", "tests/data/not-a-report.txt"],
+    "parse-utf16-jtl.txt": ["parse", "--to", "table", "tests/data/driver/jmeter-utf16-bom.csv"],
+    "parse-headerless-jtl.txt": ["parse", "--to", "table",
+                                 "tests/data/public/JENKINS-16627_CSV_instead_of_XML.jtl"],
+    "parse-headerless-properties.txt": [
+        "parse", "--to", "table", "--jmeter-properties",
+        "tests/data/driver/jmeter-headerless-10col.properties",
+        "tests/data/driver/jmeter-headerless-10col.csv"],
+    "parse-wlmgl-summaries.txt": ["parse", "--to", "table",
+                                  "tests/data/rmf/wlmgl-wgroup-policy.txt"],
+    "parse-cannot-write.txt": ["parse", "-o", "no/such/folder/out.csv",
+                               "tests/data/driver/requests.csv"],
+}
+
+
+@pytest.mark.parametrize("name", list(REAL_WORLD))
+def test_parse_real_world(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                          name: str) -> None:
+    _case(capsys, update_golden, name, REAL_WORLD[name])
+
+
 def test_parse_damaged_dump(capsys: pytest.CaptureFixture[str], update_golden: bool,
                             tmp_path: Path) -> None:
     data = bytearray((ROOT / "samples/smf/paper-figures.smf").read_bytes())

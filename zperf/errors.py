@@ -11,6 +11,10 @@ from __future__ import annotations
 class ZperfError(Exception):
     """Base class of every error zperf raises on purpose."""
 
+    #: One problem per line, each naming its file and line (a rules file's problems):
+    #: printed as such; any other message is joined into one line.
+    multiline = False
+
 
 class InputError(ZperfError):
     """An input file cannot be used as it is (bad bytes, bad transfer, bad text)."""
@@ -50,7 +54,16 @@ class InputError(ZperfError):
 
     def __str__(self) -> str:
         pos = self.position()
-        return f"{self.file}: {pos}: {self.what}" if pos else f"{self.file}: {self.what}"
+        what = _printable(self.what)
+        return f"{self.file}: {pos}: {what}" if pos else f"{self.file}: {what}"
+
+
+def _printable(text: str) -> str:
+    """``text`` with control characters (a line end, a NUL, X'1C' from a damaged file)
+    escaped, so that a message quoting the input stays one line a terminal shows."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _input_error(kind: type[InputError], file: str, what: str, record: int | None,
@@ -64,6 +77,15 @@ class ParseError(InputError):
 
 class TransferError(InputError):
     """The file was moved off z/OS in a way that destroyed it (text mode, no RDWs)."""
+
+
+class OutputError(ZperfError):
+    """An output cannot be written: no such folder, no permission, disk full, closed pipe."""
+
+    def __init__(self, target: str, why: str) -> None:
+        self.target = target
+        self.why = why
+        super().__init__(f"cannot write {target}: {why}")
 
 
 class UsageError(ZperfError):

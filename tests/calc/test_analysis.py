@@ -120,3 +120,17 @@ def test_mistakes_are_usage_errors() -> None:
         pl.lit("service").alias("class_kind"))])
     with pytest.raises(UsageError, match="both a service and a report class"):
         analyze({"workload": both, "cpu": tables["cpu"]}, runspec(transactions=["IMSTRAN"]))
+
+
+def test_a_workload_summary_of_a_class_s_name_is_not_counted() -> None:
+    """A WLMGL(WGROUP) summary row named like a class (workload IMSTRAN) is left out when
+    the class is meant: the figures are those of the class alone (issue 12)."""
+    tables = _tables()
+    summary = tables["workload"].filter(pl.col("class_name") == "IMSTRAN").with_columns(
+        pl.lit("workload").alias("class_kind"), pl.lit(None, pl.Int32).alias("period"),
+        (pl.col("trans_ended") * 10).alias("trans_ended"))
+    mixed = {**tables, "workload": pl.concat([tables["workload"], summary], how="diagonal")}
+    alone = analyze(tables, runspec(**SPEC)).window.row(0, named=True)
+    both = analyze(mixed, runspec(**SPEC)).window.row(0, named=True)
+    assert both["etr_per_sec"] == alone["etr_per_sec"] == pytest.approx(5529.30, abs=0.005)
+    assert both["itr_per_sec"] == alone["itr_per_sec"]

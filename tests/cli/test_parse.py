@@ -152,9 +152,15 @@ def test_text_transfer_is_refused_with_advice(tmp_path: Path,
     text.write_bytes(b"SMF DUMP OF SYS1\r\n  TYPE 72 RECORDS FOLLOW\r\n" * 20)
     code, _, err = run(["parse", str(text)], capsysbinary)
     assert code == 2
-    assert err.startswith(f"zperf: error: {text}: record 1 at offset 0x0: this is text, not "
-                          "binary SMF")
-    assert "quote site rdw" in err and "\n" not in err[:-1]
+    # text that no reader recognises is said to be so, with the kinds zperf reads (issue 12)
+    assert err.startswith(f"zperf: error: {text}: line 1 at offset 0x0: not a recognised "
+                          "report or log: the first line is 'SMF DUMP OF SYS1'; zperf reads ")
+    assert "jmeter-csv" in err and "binary SMF" in err and "\n" not in err[:-1]
+    # bytes that are not text still go to the SMF reader, which gives its transfer advice
+    damaged = tmp_path / "dump.smf"
+    damaged.write_bytes(b"\x00\x00\x00\x00" + bytes(range(256)) * 4)
+    code, _, err = run(["parse", str(damaged)], capsysbinary)
+    assert code == 2 and "not an SMF dump" in err
 
 
 def test_version_and_help(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
@@ -205,7 +211,7 @@ def test_listing_errors_name_the_line(tmp_path: Path,
                           "a number in 'AVG ")
     code, out, err = run(["parse", "--on-error", "skip", "--columns", "class_name",
                           str(bad)], capsysbinary)
-    assert code == 1 and out.decode().split() == ["class_name", "BATCHLOW", "RCICS1"]
+    assert code == 1 and out.decode().split() == ["class_name", "DAYTIME", "BATCHLOW", "RCICS1"]
     assert "(first: line 16 at offset 0x603)" in err
 
 

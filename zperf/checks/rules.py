@@ -125,6 +125,8 @@ class RuleError(Exception):
 class RulesError(UsageError):
     """A rules file that cannot be used: every problem, in file order, with its line."""
 
+    multiline = True
+
     def __init__(self, file: str, problems: Sequence[tuple[int | None, str]]) -> None:
         ordered = sorted(problems, key=lambda p: (p[0] is None, p[0] or 0))
         self.problems = tuple(ordered)

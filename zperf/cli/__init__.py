@@ -1,64 +1,79 @@
 """The ``zperf`` command: a thin click layer over the library.
 
-Exit status: 0 success; 1 the run finished but skipped input (see
-``--on-error``); 2 bad input or bad usage (one line on stderr, no traceback
-unless ``--traceback``).
+Exit status (``options.EXIT_STATUS_EPILOG`` says it to users, in every
+command's --help and man page): 0 success; 1 done, but needs attention
+(records skipped, no row in the table asked for, an empty input file, a
+figure that differs); 2 bad input, bad usage or an output that cannot be
+written (one line on stderr, no traceback unless ``--traceback``).
 """
 
 from __future__ import annotations
 
+import io
+import os
 import sys
 
 import click
 
 from zperf import __version__
+from zperf.cli.exits import EXIT_ATTENTION, EXIT_ERROR, EXIT_OK, EXIT_STATUS_EPILOG
 from zperf.cli.lazy import Lazy, LazyGroup
-from zperf.errors import ZperfError
+from zperf.errors import OutputError, ZperfError
 
-EXIT_OK, EXIT_SKIPPED, EXIT_ERROR = 0, 1, 2
+__all__ = ["EXIT_ATTENTION", "EXIT_ERROR", "EXIT_OK", "cli", "main"]
 
 _show_traceback = False
+
+
+def _with_exit_status(command: click.Command) -> click.Command:
+    """Every command's --help (and so its man page) ends with the exit statuses."""
+    if not command.epilog:
+        command.epilog = EXIT_STATUS_EPILOG
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _with_exit_status(sub)
+    return command
 
 def _analyze() -> click.Command:
     from zperf.cli.analyze import analyze_command
 
-    return analyze_command
+    return _with_exit_status(analyze_command)
 
 
 def _calc() -> click.Command:
     from zperf.cli.calc_commands import calc_command
 
-    return calc_command
+    return _with_exit_status(calc_command)
 
 
 def _check() -> click.Command:
     from zperf.cli.check import check_command
 
-    return check_command
+    return check_command  # its --help says its own exit statuses
 
 
 def _compare() -> click.Command:
     from zperf.cli.analyze import compare_command
 
-    return compare_command
+    return _with_exit_status(compare_command)
 
 
 def _parse() -> click.Command:
     from zperf.cli.parse import parse
 
-    return parse
+    return _with_exit_status(parse)
 
 
 def _report() -> click.Command:
     from zperf.cli.report import report_command
 
-    return report_command
+    return report_command  # its --help says its own exit statuses
 
 
 def _simulate() -> click.Command:
     from zperf.cli.simulate import simulate_command
 
-    return simulate_command
+    return _with_exit_status(simulate_command)
 
 
 #: The subcommands, imported when run (``zperf --help`` lists these summaries; a
@@ -80,7 +95,8 @@ SUBCOMMANDS = {
 
 
 @click.group(cls=LazyGroup, lazy=SUBCOMMANDS,
-             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+             context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+             epilog=EXIT_STATUS_EPILOG)
 @click.version_option(__version__, "--version", prog_name="zperf",
                       message="%(prog)s %(version)s")
 @click.option("--traceback", is_flag=True,
@@ -91,9 +107,8 @@ def cli(traceback: bool) -> None:
     zperf reads SMF records and RMF reports moved off z/OS and turns them into
     tables with stable, unit-suffixed column names.
 
-    \b
-    Exit status: 0 success, 1 input records were skipped (--on-error skip|keep),
-    2 bad input or bad usage.
+    Every command says what it read on standard error and exits with the
+    statuses below.
     """
     global _show_traceback
     _show_traceback = traceback
@@ -106,7 +121,12 @@ def main(argv: list[str] | None = None) -> None:
     except ZperfError as exc:
         if _show_traceback:
             raise
-        click.echo(f"zperf: error: {exc}", err=True)
+        from zperf.report.output import STDOUT
+
+        if isinstance(exc, OutputError) and exc.target == STDOUT:
+            _quiet_stdout()
+        text = str(exc) if exc.multiline else " ".join(str(exc).split("\n"))
+        click.echo(f"zperf: error: {text}", err=True)
         sys.exit(EXIT_ERROR)
     except click.exceptions.Abort:
         click.echo("zperf: interrupted", err=True)
@@ -114,8 +134,21 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(EXIT_ERROR if exc.exit_code == 2 else exc.exit_code)
-    except BrokenPipeError:
-        # The reader went away (`zperf parse ... | head`): not an error of ours.
-        sys.stderr.close()
-        sys.exit(EXIT_OK)
+    except BrokenPipeError:  # the reader of a pipe went away while click wrote to it
+        from zperf.report.output import STDOUT
+
+        _quiet_stdout()
+        click.echo(f"zperf: error: cannot write {STDOUT}: Broken pipe", err=True)
+        sys.exit(EXIT_ERROR)
     sys.exit(rc if isinstance(rc, int) else EXIT_OK)
+
+
+def _quiet_stdout() -> None:
+    """Standard output cannot be written (a closed pipe): point it at /dev/null, so that
+    Python's own flush at exit does not print a second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # not a real file (captured in tests): nothing to flush at exit

@@ -20,8 +20,10 @@ from jinja2 import Environment, PackageLoader
 from zperf import __version__
 from zperf.checks.keys import CHECKS, METRIC, TOP_KEYS, Key
 from zperf.cli.calc_commands import PAPERS
+from zperf.cli.exits import EXIT_STATUSES
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
+from zperf.writing import write_text
 
 
 def _roff(text: str) -> str:
@@ -67,10 +69,8 @@ def _columns(schema: TableSchema) -> dict[str, Any]:
 
 
 EXIT_STATUS = {"title": "EXIT STATUS", "paragraphs": [
-    ".TP\n.B 0\nSuccess.\n.TP\n.B 1\nThe run finished but input records were skipped "
-    "(\\-\\-on\\-error skip or keep); the reasons are on standard error.\n.TP\n.B 2\n"
-    "Bad input or bad usage: one line on standard error, "
-    "\\fBzperf: error: FILE: record N at offset 0x...: what was wrong\\fR."]}
+    "".join(f".TP\n.B {code}\n{_roff(what[0].upper() + what[1:])}.\n"
+            for code, what in EXIT_STATUSES).rstrip("\n")]}
 
 INPUT = {"title": "INPUT", "paragraphs": [
     *(f".TP\n.B {_roff(k)}\n{_roff(v)}" for k, v in KINDS.items()),
@@ -246,7 +246,7 @@ def write_all(folder: Path) -> list[Path]:
     written = []
     for name in page_names():
         path = folder / f"{name}.1"
-        path.write_text(render(cli, name))
+        write_text(path, render(cli, name))  # whole or not at all
         written.append(path)
     return written
 

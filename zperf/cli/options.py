@@ -17,6 +17,7 @@ from zperf.report import FORMATS
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+
 def input_options(func: F) -> F:
     """--from, --on-error, --errors, --encoding, -j/--jobs."""
     for option in reversed([
@@ -28,7 +29,8 @@ def input_options(func: F) -> F:
                           "was skipped, exit 1. keep: as skip, and keep the raw bytes in the "
                           "--errors table."),
         click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
-                     help="Write the skipped records (file, record, offset, reason) as CSV."),
+                     help="Write the skipped records (file, record, offset, reason) as CSV, "
+                          "whole or not at all."),
         click.option("--encoding", default=DEFAULT_ENCODING, show_default=True,
                      help="EBCDIC code page of text fields (cp037, cp1047, cp500, cp1140...)."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
@@ -72,7 +74,9 @@ def output_options(func: F) -> F:
                      help="Output format. Default: table on a terminal, csv otherwise."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
                      default="-", show_default=True,
-                     help="Output file; written whole or not at all. '-' is stdout."),
+                     help="Output file; written to a temporary name and renamed when whole, "
+                          "so that a failed or interrupted run leaves the previous file. '-' "
+                          "is stdout."),
     ]):
         func = option(func)
     return func

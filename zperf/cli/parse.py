@@ -4,11 +4,22 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import click
 
 from zperf import formats, report
-from zperf.cli.options import input_options, output_format, output_options, tell_reading
+from zperf.cli.exits import EXIT_ATTENTION, EXIT_STATUS_EPILOG
+from zperf.cli.options import (
+    input_options,
+    output_format,
+    output_options,
+    tell_reading,
+)
+from zperf.errors import UsageError
+from zperf.formats.driver.jmeter_columns import settings_from_properties
+from zperf.formats.found import default_table, no_rows, other_tables
 from zperf.formats.tally import OnError
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
@@ -47,37 +58,74 @@ def _progress_factory() -> formats.Progress | None:
     return factory
 
 
-@click.command()
+def _jtl_options(columns: str | None, properties: str | None) -> dict[str, dict[str, Any]]:
+    """The jmeter-csv reader's options from --jtl-columns and --jmeter-properties."""
+    given: dict[str, Any] = {}
+    if properties:
+        try:
+            text = Path(properties).read_text(encoding="latin-1")
+        except OSError as exc:
+            raise UsageError(f"--jmeter-properties {properties}: cannot read: "
+                             f"{exc.strerror or exc}") from None
+        settings = settings_from_properties(text)
+        given = {k: v for k, v in (("columns", settings.columns),
+                                   ("delimiter", settings.delimiter),
+                                   ("timestamp_format", settings.timestamp_format))
+                 if v is not None}
+    if columns:
+        names = [c.strip() for c in columns.split(",") if c.strip()]
+        missing = [n for n in ("timeStamp", "elapsed") if n not in names]
+        if missing:
+            raise UsageError(f"--jtl-columns names no {' or '.join(missing)} (JMeter's "
+                             "names: timeStamp,elapsed,label,responseCode,...)")
+        given["columns"] = names
+    return {"jmeter-csv": given} if given else {}
+
+
+@click.command(epilog=EXIT_STATUS_EPILOG)
 @input_options
 @output_options
-@click.option("--table", "table", type=click.Choice(TABLES), default="workload",
-              show_default=True,
-              help="Table to output; see TABLES in `man zperf-parse` (workload: one row per "
-                   "system, interval, class and period; distribution: response time buckets; "
-                   "capacity: MSU/h and the 4-hour rolling average per system and interval; "
-                   "peaks: each day's peak 4-hour average and its top service classes; "
-                   "performance: WLM's Performance Index per service class period; "
-                   "offload: zIIP-eligible time on CPs and achieved offload per class).")
+@click.option("--table", "table", type=click.Choice(TABLES), default=None,
+              help="Table to output; see TABLES in `man zperf-parse`. Default: the table "
+                   "the input fills (workload when it is among several; the others are "
+                   "named on stderr). Derived: capacity (MSU/h and the 4-hour rolling "
+                   "average per system and interval), peaks (each day's peak 4-hour "
+                   "average and its top service classes), performance (WLM's Performance "
+                   "Index per service class period), offload (zIIP-eligible time on CPs "
+                   "and achieved offload per class).")
 @click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
                                 "table shows a summary).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Print records read = parsed + skipped + other types, per file.")
+@click.option("--jtl-columns", metavar="NAMES",
+              help="jmeter-csv input only: the columns of a JTL CSV file without a header "
+                   "line, comma-separated in file order (timeStamp,elapsed,label,...). "
+                   "Default: JMeter 2.x to 5.x's default column sets, recognised by their "
+                   "number and content.")
+@click.option("--jmeter-properties", type=click.Path(dir_okay=False), metavar="FILE",
+              help="jmeter-csv input only: the jmeter.properties or user.properties the run "
+                   "used; its jmeter.save.saveservice.* settings give a headerless file's "
+                   "columns, the delimiter and the time stamp format.")
 @click.argument("paths", metavar="FILE...", nargs=-1, required=True)
 def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_path: str | None,
-          encoding: str, fmt: str | None, output: str, table: str, columns: str | None,
-          verbose: bool, jobs: int | None) -> None:
+          encoding: str, fmt: str | None, output: str, table: str | None, columns: str | None,
+          verbose: bool, jobs: int | None, jtl_columns: str | None,
+          jmeter_properties: str | None) -> None:
     """Parse input files into a table.
 
     Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
-    workload activity) in any framing: records with RDWs (`quote site rdw`),
-    blocks with BDWs (RECFM=U) and VBS spanned records; RMF Postprocessor
-    listings as text (Workload Activity, CPU Activity; several reports in one
-    SYSOUT) and reports as XML (XPRPTS, XPXSRPTS, the Distributed Data
-    Server's /gpm/rmfpp.xml: CPU Activity with its Partition Data Report,
-    Workload Activity); tables written before by zperf parse (Parquet, Arrow, CSV); gzip,
-    bzip2 and xz files as they are. The kind is sniffed from the first bytes
-    (--from forces it); '-' reads standard input. Choose the table with
-    --table (see TABLES in the man page).
+    workload activity, type 110 subtype 2 CICS statistics) in any framing:
+    records with RDWs (`quote site rdw`), blocks with BDWs (RECFM=U) and VBS
+    spanned records; RMF Postprocessor listings as text (Workload Activity,
+    CPU Activity; several reports in one SYSOUT) and reports as XML (XPRPTS,
+    XPXSRPTS, the Distributed Data Server's /gpm/rmfpp.xml: CPU Activity with
+    its Partition Data Report, Workload Activity); CICS DFHSTUP and DFH0STAT
+    reports; IMS PA reports and CSV extracts; workload-driver logs (IWL,
+    JMeter JTL as CSV or XML, a request CSV); tables written before by zperf
+    parse (Parquet, Arrow, CSV); gzip, bzip2 and xz files as they are. Text
+    may be UTF-8 (ASCII), UTF-16 with a byte order mark or EBCDIC. The kind is
+    sniffed from the first bytes (--from forces it); '-' reads standard input.
+    The table shown is the one the input fills, or the one --table names.
 
     \b
     Examples:
@@ -85,21 +133,34 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       zperf parse --to csv -o workload.csv smf.dump
       zperf parse wlmgl-sysout.txt
       zperf parse --table cpu_lpar rmf-cpu.xml
+      zperf parse results.jtl                      # the driver table
       cat smf.dump | zperf parse - | grep CICS
       zperf parse --on-error skip --errors bad.csv -v damaged.smf > workload.csv
       zperf parse --table capacity --to csv smf70.dump > msu.csv
       zperf parse --table performance wlmgl-sysout.txt
     """
     fmt, terminal = output_format(fmt, output)
-    read, derive = DERIVED.get(table, ((table,), None))
+    read_tables, derive = DERIVED.get(table, ((table,), None)) if table else (None, None)
     result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory(), tables=list(read), jobs=jobs)
-    built = derive(result.tables) if derive else result.tables[table]
+                          progress=_progress_factory(),
+                          tables=list(read_tables) if read_tables else None, jobs=jobs,
+                          options=_jtl_options(jtl_columns, jmeter_properties))
+    shown = table or default_table(result.tables, result.tallies)
+    built = derive(result.tables) if derive else result.tables[shown]
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
-    frame = report.shown_columns(built, table, wanted, fmt)
+    frame = report.shown_columns(built, shown, wanted, fmt)
     tell_reading(result.tallies, errors_path, verbose)
+    attention = bool(result.skipped) or any(t.empty for t in result.tallies)
     if frame.height == 0:
-        click.echo(f"zperf: no rows for the {table} table in the input", err=True)
-    report.render(frame, fmt, output, table=table, terminal=terminal)
-    if result.skipped:
-        sys.exit(1)
+        attention = True
+        for line in no_rows({**result.tables, shown: built}, result.tallies, shown):
+            click.echo(f"zperf: {line}", err=True)
+    elif table is None and (others := other_tables(result.tables, shown)):
+        click.echo(f"zperf: {others}", err=True)
+    # A pipe or a file always gets a table, without rows if need be (its columns), so
+    # that what reads it next reads a valid table and an -o file from an earlier run is
+    # never left looking like this run's; a terminal gets the messages only.
+    if frame.height or not terminal:
+        report.render(frame, fmt, output, table=shown, terminal=terminal)
+    if attention:
+        sys.exit(EXIT_ATTENTION)

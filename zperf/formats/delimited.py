@@ -274,8 +274,8 @@ def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequen
         if what:
             bad = raw.is_not_null() & value.is_null()
             flags.append(bad)
-            reasons.append(pl.when(bad).then(pl.format(f"{{}} under '{label}' is not {what}",
-                                                       pl.col(name).str.strip_chars())))
+            reasons.append(pl.when(bad).then(pl.concat_str(  # not pl.format: braces in a label
+                pl.col(name).str.strip_chars(), pl.lit(f" under '{label}' is not {what}"))))
         if name in required:
             flags.append(raw.is_null())
             reasons.append(pl.when(raw.is_null()).then(pl.lit(f"no value under '{label}'")))
@@ -291,21 +291,54 @@ def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequen
     return out, problems
 
 
+#: The longest response time a driver log may give, ms (about 31 years; a longer one
+#: is damage, and its end would not be a time).
+MAX_ELAPSED_MS = 1e12
+
+
 def typed_rows(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequence[str],
                time_column: str, time_name: str, pattern: str | None = None,
-               timezone: str | None = None) -> tuple[pl.DataFrame, list[tuple[int, str]]]:
+               timezone: str | None = None,
+               elapsed: str | None = None) -> tuple[pl.DataFrame, list[tuple[int, str]]]:
     """A driver log's string columns as values: (the rows that read, [(row, problem)]).
 
     The good rows keep the converted ``kinds`` columns plus the time stamp of
     ``time_column`` parsed into ``time_name`` (``pattern`` and ``timezone`` as
     for :func:`zperf.formats.timestamps.parse`).  A bad row is given by its
     position in ``frame`` and one problem: its time stamp's if that does not
-    read, else its first value's.
+    read, else its first value's.  ``elapsed`` names the response time column
+    (ms): a row whose response time is over MAX_ELAPSED_MS, or that would end
+    after the year 9999, is bad too.
     """
     values, reasons = converted(frame, kinds, required=required)
     times = parse_times(frame.get_column(time_column), time_column, pattern=pattern,
                         timezone=timezone)
-    reason = pl.select(pl.coalesce(times.problems, reasons)).to_series()
+    checks = [times.problems, reasons]
+    if elapsed is not None:
+        checks.append(_elapsed_problems(values.get_column(elapsed), times.values,
+                                        frame.get_column(elapsed), elapsed))
+    reason = pl.select(pl.coalesce(checks)).to_series()
     problems = [(i, r) for i, r in enumerate(reason.to_list()) if r is not None]
     good = values.with_columns(times.values.alias(time_name)).filter(reason.is_null())
     return good, problems
+
+
+def _elapsed_problems(ms: pl.Series, start: pl.Series, raw: pl.Series,
+                      label: str) -> pl.Series:
+    """Per row: why a response time cannot be one (negative, too long, or ending past
+    9999); a negative one would end a sample before it began."""
+    frame = pl.DataFrame({"ms": ms.cast(pl.Float64), "start": start, "raw": raw})
+    too_long = pl.col("ms").abs() > MAX_ELAPSED_MS
+    safe = pl.when(too_long | pl.col("ms").is_nan()).then(0.0).otherwise(pl.col("ms"))
+    end = pl.col("start") + pl.duration(microseconds=(safe * 1000).round(0).cast(pl.Int64))
+    return frame.select(
+        pl.when(pl.col("ms") < 0).then(pl.concat_str(
+            pl.col("raw").str.strip_chars(),
+            pl.lit(f" under '{label}' is negative: not a response time")))
+        .when(too_long).then(pl.concat_str(  # not pl.format: a label may hold braces
+            pl.col("raw").str.strip_chars(),
+            pl.lit(f" under '{label}' is not a response time (over 30 years)")))
+        .when(end.dt.year() > 9999).then(pl.concat_str(
+            pl.col("raw").str.strip_chars(),
+            pl.lit(f" under '{label}' makes the sample end after the year 9999")))
+        .otherwise(None)).to_series()

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from zperf.formats.tally import OnError, Tally
+from zperf.formats.tally import Tally
 
-#: reader(data, file, on_error) -> (tables by name, tally)
-TextReader = Callable[[bytes, str, OnError], tuple[dict[str, pl.DataFrame], Tally]]
+#: reader(data, file, on_error, **options) -> (tables by name, tally)
+TextReader = Callable[..., tuple[dict[str, pl.DataFrame], Tally]]
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,9 @@ class TextKind:
     ``sniff`` gets the first 64 KiB of the file decoded as text (ASCII, or
     EBCDIC when the bytes say so) and says whether the file is of this kind;
     kinds are tried in registry order, so a specific kind goes before a
-    general one (a JMeter CSV before a generic CSV).
+    general one (a JMeter CSV before a generic CSV).  ``options`` names the
+    keyword arguments of ``read`` that a caller may set for files of this kind
+    only (``zperf.formats.read(..., options={kind: {...}})``).
     """
 
     name: str
@@ -34,3 +36,4 @@ class TextKind:
     tables: tuple[str, ...]
     sniff: Callable[[str], bool]
     read: TextReader
+    options: tuple[str, ...] = ()

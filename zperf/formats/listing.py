@@ -42,15 +42,54 @@ def listing_encoding(head: bytes) -> str:
     return "utf-8"
 
 
-def looks_like_text(head: bytes) -> bool:
-    """Mostly printable characters and line ends (in ASCII or EBCDIC)?"""
+#: Byte order marks of UTF-16 text (a file saved as "Unicode" on Windows).
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+#: Share of a sample's characters that must be printable (or tabs, line ends, form
+#: feeds) for it to be text: binary SMF fields are far below it.
+TEXT_SHARE = 0.97
+
+
+def text_encoding(head: bytes) -> str | None:
+    """How a file's first bytes are text: 'utf-16' (with a byte order mark), 'cp037'
+    (an EBCDIC listing), 'utf-8' (UTF-8, which ASCII is, or mostly printable
+    ASCII with a few bytes of another code page); None when they are not text."""
     sample = head[:8192]
     if not sample:
-        return False
+        return None
+    if sample.startswith(UTF16_BOMS):
+        decoded = sample.decode("utf-16", errors="replace")
+        return "utf-16" if _mostly_printable(decoded) else None
     if listing_encoding(sample) == "cp037":
-        sample = sample.decode("cp037", errors="replace").encode("ascii", errors="replace")
+        decoded = sample.decode("cp037", errors="replace")
+        return "cp037" if _mostly_printable(decoded.replace("\x85", "\n")) else None
+    try:  # valid UTF-8 (a multi-byte character cut by the sample's end allowed)
+        decoded = sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        decoded = "" if exc.start < len(sample) - 3 else sample[:exc.start].decode("utf-8")
+    if decoded and _mostly_printable(decoded.removeprefix("\ufeff")):
+        return "utf-8"
     printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 12, 13))
-    return printable > 0.97 * len(sample)
+    return "utf-8" if printable > TEXT_SHARE * len(sample) else None
+
+
+def _mostly_printable(text: str) -> bool:
+    if not text:
+        return False
+    shown = sum(1 for c in text if c.isprintable() or c in "\t\n\r\f")
+    return shown > TEXT_SHARE * len(text)
+
+
+def looks_like_text(head: bytes) -> bool:
+    """Mostly printable characters and line ends (UTF-8, UTF-16 with a BOM, EBCDIC)?"""
+    return text_encoding(head) is not None
+
+
+def as_utf8(data: bytes, encoding: str | None) -> bytes:
+    """A text file's bytes as UTF-8, from the encoding ``text_encoding`` named (UTF-16
+    is converted; the readers take EBCDIC and UTF-8 as they are)."""
+    if encoding == "utf-16":
+        return data.decode("utf-16", errors="replace").encode("utf-8")
+    return data
 
 
 def _has_asa_column(lines: list[bytes]) -> bool:

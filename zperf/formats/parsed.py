@@ -31,23 +31,36 @@ def read_parsed_binary(data: bytes, file: str) -> tuple[dict[str, pl.DataFrame],
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    what = "Parquet" if data.startswith(PARQUET_MAGIC) else "Arrow"
     try:
         if data.startswith(PARQUET_MAGIC):
             arrow = pq.read_table(io.BytesIO(data))
         else:
             arrow = pa.ipc.open_file(io.BytesIO(data)).read_all()
-    except (pa.ArrowException, OSError) as exc:
-        raise InputError(file, f"cannot read the Parquet/Arrow file: {exc}") from None
+        # A damaged file can hold offsets that point outside its buffers: checked here,
+        # before polars trusts them.
+        arrow.validate(full=True)
+    except (pa.ArrowException, OSError, ValueError, IndexError, KeyError) as exc:
+        raise InputError(file, f"cannot read the {what} file: {_first_line(exc)}") from None
     metadata = arrow.schema.metadata or {}
-    name = metadata.get(b"zperf.table", b"").decode()
+    name = metadata.get(b"zperf.table", b"").decode("utf-8", errors="replace")
     if name not in SCHEMAS:
         name = _table_of(arrow.column_names) or ""
     if name not in SCHEMAS:
-        raise InputError(file, "a Parquet/Arrow file that zperf did not write (no "
+        raise InputError(file, f"a {what} file that zperf did not write (no "
                                "'zperf.table' in its metadata and no table's columns)")
-    frame = pl.from_arrow(arrow)
+    try:
+        frame = pl.from_arrow(arrow)
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
+        raise InputError(file, f"cannot read the {what} file: {_first_line(exc)}") from None
     assert isinstance(frame, pl.DataFrame)
     return {name: _conformed(frame, name, file)}, _counted(file, frame.height)
+
+
+def _first_line(exc: BaseException) -> str:
+    """The first line of a library's message (pyarrow's run to several)."""
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 def _table_of(columns: list[str]) -> str | None:
@@ -57,12 +70,34 @@ def _table_of(columns: list[str]) -> str | None:
     return None
 
 
+#: Seconds since 1970 of 0001-01-01 and of the end of 9999: the times polars can show.
+_FIRST_SECOND, _LAST_SECOND = -62_135_596_800, 253_402_300_799
+_PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+
+
+def _times_out_of_range(frame: pl.DataFrame) -> str | None:
+    """The first datetime column of a damaged file holding a time outside years 1 to
+    9999: polars panics (and prints a Rust stack) when it has to show one."""
+    for column, dtype in frame.schema.items():
+        if isinstance(dtype, pl.Datetime):
+            per = _PER_SECOND.get(dtype.time_unit or "us", 1_000_000)
+            ticks = frame.get_column(column).to_physical()
+            outside = (ticks < _FIRST_SECOND * per) | (ticks > _LAST_SECOND * per)
+            if outside.any():
+                return column
+    return None
+
+
 def _conformed(frame: pl.DataFrame, name: str, file: str) -> pl.DataFrame:
+    column = _times_out_of_range(frame)
+    if column is not None:
+        raise InputError(file, f"column {column} of the {name} table holds a time outside "
+                               "the years 1 to 9999")
     try:
         return SCHEMAS[name].conform(frame)
-    except (pl.exceptions.InvalidOperationError, pl.exceptions.ComputeError) as exc:
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
         raise InputError(file, f"a column of the {name} table has the wrong type: "
-                               f"{str(exc).splitlines()[0]}") from None
+                               f"{_first_line(exc)}") from None
 
 
 def _counted(file: str, rows: int) -> Tally:
@@ -79,7 +114,9 @@ def _sniff_csv(text: str) -> bool:
 def _read_csv(data: bytes, file: str, on_error: OnError) -> tuple[dict[str, pl.DataFrame], Tally]:
     header = data.split(b"\n", 1)[0].decode("utf-8", errors="replace").strip("\r\ufeff")
     name = _table_of(header.split(","))
-    assert name is not None
+    if name is None:
+        raise InputError(file, "not a table zperf wrote: its first line is not the header "
+                               "of one of its tables", line=1, offset=0)
     schema = SCHEMAS[name]
     try:
         frame = pl.read_csv(io.BytesIO(data), schema_overrides={
@@ -89,8 +126,7 @@ def _read_csv(data: bytes, file: str, on_error: OnError) -> tuple[dict[str, pl.D
             pl.col(c.name).str.to_datetime(time_unit="us", strict=True)
             for c in schema.columns if c.dtype == pl.Datetime("us"))
     except (pl.exceptions.PolarsError, ValueError) as exc:
-        raise InputError(file, f"not a valid {name} table CSV: "
-                               f"{str(exc).splitlines()[0]}") from None
+        raise InputError(file, f"not a valid {name} table CSV: {_first_line(exc)}") from None
     del on_error  # a table zperf wrote is all or nothing
     return {name: _conformed(frame, name, file)}, _counted(file, frame.height)
 

@@ -13,7 +13,7 @@ import io
 import lzma
 import os
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO, cast
@@ -23,7 +23,7 @@ import polars as pl
 from zperf.errors import InputError, UsageError
 from zperf.formats import parallel
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
-from zperf.formats.listing import ebcdic_as_utf8, listing_encoding
+from zperf.formats.listing import as_utf8, ebcdic_as_utf8, listing_encoding, text_encoding
 from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
 from zperf.formats.registry import (
     KINDS,
@@ -132,6 +132,7 @@ def read(
     progress: Progress | None = None,
     tables: Sequence[str] | None = None,
     jobs: int | None = 1,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> ParseResult:
     """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3...).
 
@@ -141,12 +142,14 @@ def read(
     ``tables`` names the tables wanted (default: all); a table not wanted may
     be skipped while reading and then comes back empty.  ``jobs`` files are
     read at once in a process pool (None: one per CPU); the tables are the
-    same whatever it is, in input order.
+    same whatever it is, in input order.  ``options`` gives, per text kind,
+    keyword arguments for its reader (those its ``TextKind.options`` names:
+    ``{"jmeter-csv": {"columns": [...]}}``).
     """
     collected: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
     for result in read_each(paths, kind=kind, on_error=on_error, encoding=encoding,
-                            progress=progress, tables=tables, jobs=jobs):
+                            progress=progress, tables=tables, jobs=jobs, options=options):
         for table, frame in result.tables.items():
             collected.setdefault(table, []).append(frame)
         tallies += result.tallies
@@ -165,6 +168,7 @@ def read_each(
     tables: Sequence[str] | None = None,
     jobs: int | None = 1,
     reduce: Reduce | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> Iterator[ParseResult]:
     """Each file's tables and tallies, file by file in input order (see :func:`read`):
     a caller that reduces each file's tables as they come never holds them all.
@@ -184,7 +188,14 @@ def read_each(
         encoding = check_encoding(encoding)
     except LookupError:
         raise UsageError(f"unknown encoding {encoding!r}") from None
-    request = FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce)
+    per_kind = {name: dict(given) for name, given in (options or {}).items()}
+    for name, given in per_kind.items():
+        allowed = TEXT_KIND[name].options if name in TEXT_KIND else ()
+        unknown = sorted(set(given) - set(allowed))
+        if unknown:
+            raise UsageError(f"{name} files take no option {', '.join(unknown)}")
+    request = FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce,
+                          per_kind)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
@@ -202,6 +213,7 @@ class FileRequest:
     encoding: str
     tables: tuple[str, ...] | None
     reduce: Reduce | None = None
+    options: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
@@ -212,7 +224,8 @@ def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -
     stream, name, size = _open(path)
     try:
         results = read_stream(stream, name, size, kind=kind, on_error=on_error,
-                              encoding=encoding, progress=progress, tables=request.tables)
+                              encoding=encoding, progress=progress, tables=request.tables,
+                              options=request.options)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -236,6 +249,7 @@ def read_stream(
     progress: Progress | None = None,
     tables: Sequence[str] | None = None,
     offset: int = 0,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input (``name`` in messages and ``source`` columns) into tables.
 
@@ -252,22 +266,32 @@ def read_stream(
         data, head = _decompressed(stream, head)
     except (OSError, EOFError, lzma.LZMAError) as exc:
         raise InputError(name, f"cannot decompress: {exc}") from None
-    chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head))
+    if not head:  # nothing to read: said as such, not as a table without rows
+        tally = Tally(name, on_error)
+        tally.empty = True
+        tally.read_as = ""
+        return [({}, tally)]
+    chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head, name))
     if chosen == "zperf-table":
-        return [read_parsed_binary(head + _Guarded(data, name).read(), name)]
-    if chosen in TEXT_KIND:
-        whole = head + _Guarded(data, name).read()
+        results = [read_parsed_binary(head + _Guarded(data, name).read(), name)]
+    elif chosen in TEXT_KIND:
+        whole = as_utf8(head + _Guarded(data, name).read(), text_encoding(head))
         if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
             whole = ebcdic_as_utf8(whole, encoding)
-        results = [TEXT_KIND[chosen].read(whole, name, on_error)]
+        results = [TEXT_KIND[chosen].read(whole, name, on_error,
+                                          **(options or {}).get(chosen, {}))]
         if kind is None and chosen in RMF_REPORTS:
             for other in companions(whole, chosen):
                 more, seen = TEXT_KIND[other].read(whole, name, on_error)
                 labelled = Tally(name, on_error, kind=other)  # named in messages
                 labelled.merge(seen)
+                labelled.read_as = other
                 results.append((more, labelled))
-        return results
-    tick = progress(name, size) if progress else None
-    return [read_smf(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error,
-                     encoding=encoding, head=head, progress=tick, tables=tables,
-                     decoders=SMF_DECODERS, offset=offset)]
+    else:
+        tick = progress(name, size) if progress else None
+        results = [read_smf(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error,
+                            encoding=encoding, head=head, progress=tick, tables=tables,
+                            decoders=SMF_DECODERS, offset=offset)]
+    first = results[0][1]
+    first.read_as = first.read_as or chosen
+    return results

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from zperf.errors import InputError
 from zperf.formats.cics.dfh0stat import DFH0STAT
 from zperf.formats.cics.dfhstup import DFHSTUP
 from zperf.formats.driver.iwl import DRIVER_IWL
@@ -20,7 +21,7 @@ from zperf.formats.driver.request_csv import DRIVER_CSV
 from zperf.formats.ims.pa_csv import IMS_PA_CSV
 from zperf.formats.ims.pa_report import IMS_PA_REPORT
 from zperf.formats.kinds import TextKind
-from zperf.formats.listing import listing_encoding, looks_like_text
+from zperf.formats.listing import listing_encoding, text_encoding
 from zperf.formats.parsed import PARSED_CSV
 from zperf.formats.rmf.cpu import CPU_ACTIVITY
 from zperf.formats.rmf.wlmgl import WLMGL
@@ -74,19 +75,28 @@ RMF_REPORTS: dict[str, re.Pattern[str]] = {
 }
 
 
-def sniff(head: bytes) -> str:
+def sniff(head: bytes, file: str = "-") -> str:
     """Name the input kind from a file's first bytes.
 
-    Text is offered to each text kind in turn; anything else, and text no
-    kind recognises, goes to the SMF reader, which explains what is wrong
-    with a file that is not a usable dump (text transfer, no RDWs).
+    Text (UTF-8, UTF-16 with a byte order mark, EBCDIC) is offered to each
+    text kind in turn; text none recognises is an InputError naming its first
+    line and the kinds zperf reads.  Anything else goes to the SMF reader,
+    which explains what is wrong with a file that is not a usable dump (text
+    transfer, no RDWs).
     """
-    if looks_like_text(head):
-        text = head.decode(listing_encoding(head), errors="replace")
-        for kind in TEXT_KINDS:
-            if kind.sniff(text):
-                return kind.name
-    return "smf"
+    encoding = text_encoding(head)
+    if encoding is None:
+        return "smf"
+    text = head.decode(encoding, errors="replace").removeprefix("\ufeff")
+    for kind in TEXT_KINDS:
+        if kind.sniff(text):
+            return kind.name
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    shown = first if len(first) <= 80 else first[:77] + "..."
+    raise InputError(file, f"not a recognised report or log: the first line is {shown!r}; "
+                           f"zperf reads {', '.join(k.name for k in TEXT_KINDS)} and binary "
+                           "SMF (see `zperf parse --help`; --from names the kind)",
+                     line=1, offset=0)
 
 
 def companions(data: bytes, chosen: str) -> list[str]:
@@ -98,6 +108,22 @@ def companions(data: bytes, chosen: str) -> list[str]:
 def smf_tables() -> tuple[str, ...]:
     """Names of every table an SMF dump can fill."""
     return tuple(name for spec in SMF_DECODERS for name in spec.tables)
+
+
+def kind_tables(kind: str) -> tuple[str, ...]:
+    """The tables an input kind fills (an SMF dump: every SMF table)."""
+    if kind == "smf":
+        return smf_tables()
+    return TEXT_KIND[kind].tables if kind in TEXT_KIND else ()
+
+
+def table_group(table: str) -> tuple[str, ...]:
+    """The tables the readers of ``table`` fill together with it (workload and
+    distribution, driver and driver_intervals...): every table of a decoder or text
+    kind that fills ``table``."""
+    groups = [spec.tables for spec in SMF_DECODERS] + [kind.tables for kind in TEXT_KINDS]
+    together = [name for group in groups if table in group for name in group]
+    return tuple(dict.fromkeys([table, *together]))
 
 
 def table_names() -> tuple[str, ...]:

@@ -68,8 +68,11 @@ def skipped_report(tally: Tally, shown: int = REASONS_SHOWN) -> str:
 
 
 def notices(tally: Tally, verbose: bool = False) -> list[str]:
-    """Everything worth telling about one file: with ``verbose`` the records-read
-    line, else the duplicates dropped (if any); its warnings; what was skipped."""
+    """Everything worth telling about one file: that it is empty; or with ``verbose``
+    the records-read line, else the duplicates dropped (if any); its warnings;
+    what was skipped."""
+    if tally.empty:
+        return [f"{tally.file} is empty"]
     told = []
     if verbose:
         told.append(tally.summary())

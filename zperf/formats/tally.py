@@ -47,6 +47,7 @@ class Checkpoint:
     counts: tuple[int, int, int, int, int]
     problems: int
     warnings: int
+    others: tuple[tuple[str, int], ...] = ()
 
 
 class Tally:
@@ -55,7 +56,10 @@ class Tally:
     ``kind`` names the reader when one file is read by several (a SYSOUT
     holding several RMF reports); ``duplicates`` counts parsed class periods
     dropped as repeats of others (they were parsed, so they stay counted as
-    parsed); ``bytes_read`` is how far the reader got.
+    parsed); ``bytes_read`` is how far the reader got; ``others`` says what the
+    records of other types were, where the reader said (``count(what=...)``);
+    ``read_as`` is the input kind the file was read as and ``empty`` that it
+    held no byte at all (both set by :func:`zperf.formats.read`).
     """
 
     def __init__(self, file: str, on_error: OnError = "raise", kind: str = "") -> None:
@@ -67,6 +71,9 @@ class Tally:
         self.bytes_read = 0
         self.problems: list[Problem] = []
         self.warnings: list[str] = []
+        self.others: dict[str, int] = {}
+        self.read_as = kind
+        self.empty = False
 
     # ---------------------------------------------------------------- counts
 
@@ -91,13 +98,16 @@ class Tally:
         """Records handed on to a later stage that has not said what became of them."""
         return self._pending
 
-    def count(self, *, parsed: int = 0, other: int = 0) -> None:
-        """Records read now: ``parsed`` became rows, ``other`` are of other kinds."""
+    def count(self, *, parsed: int = 0, other: int = 0, what: str | None = None) -> None:
+        """Records read now: ``parsed`` became rows, ``other`` are of other kinds
+        (``what`` says which, in the singular: 'page of another RMF report')."""
         if parsed < 0 or other < 0:
             raise ValueError("a count of records cannot be negative")
         self._read += parsed + other
         self._parsed += parsed
         self._other += other
+        if what is not None and other:
+            self.others[what] = self.others.get(what, 0) + other
 
     def hand_on(self, records: int) -> None:
         """Records read now whose fate a later stage tells (with ``settle`` or a problem)."""
@@ -153,17 +163,20 @@ class Tally:
         self.duplicates += other.duplicates
         self.problems += other.problems
         self.warnings += other.warnings
+        for what, n in other.others.items():
+            self.others[what] = self.others.get(what, 0) + n
 
     def checkpoint(self) -> Checkpoint:
         """The state now, to go back to if a stretch of input is read again another way."""
         return Checkpoint((self._read, self._parsed, self._skipped, self._other, self._pending),
-                          len(self.problems), len(self.warnings))
+                          len(self.problems), len(self.warnings), tuple(self.others.items()))
 
     def rollback(self, mark: Checkpoint) -> None:
         """Forget everything counted since ``mark``."""
         (self._read, self._parsed, self._skipped, self._other, self._pending) = mark.counts
         del self.problems[mark.problems:]
         del self.warnings[mark.warnings:]
+        self.others = dict(mark.others)
 
     # ------------------------------------------------------------- reporting
 

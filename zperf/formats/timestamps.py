@@ -64,6 +64,10 @@ class Times:
     kind: str  # 'epoch-ms' or the strftime format used
 
 
+#: Epoch milliseconds of 10000-01-01: later ones are no time (nor a Python datetime).
+LAST_EPOCH_MS = 253_402_300_800_000
+
+
 def _local(values: pl.Series, timezone: str | None) -> pl.Series:
     dtype = values.dtype
     if isinstance(dtype, pl.Datetime) and dtype.time_zone is not None:
@@ -103,7 +107,7 @@ def parse(raw: pl.Series, label: str, *, pattern: str | None = None,
     present = text.drop_nulls()
     if pattern is None and len(present) and bool(present.str.contains(r"^-?\d+$").all()):
         millis = text.cast(pl.Int64, strict=False)
-        good = millis > 0
+        good = (millis > 0) & (millis < LAST_EPOCH_MS)
         values = _within_python_years(
             epoch_ms(pl.select(pl.when(good).then(millis)).to_series(), timezone))
         return Times(values, _problems(text, values, label, "epoch milliseconds"), "epoch-ms")
@@ -127,6 +131,6 @@ def _problems(text: pl.Series, values: pl.Series, label: str, what: str) -> pl.S
     frame = pl.DataFrame({"t": text, "v": values})
     return frame.select(
         pl.when(pl.col("t").is_null()).then(pl.lit(f"no value under '{label}'"))
-        .when(pl.col("v").is_null()).then(pl.format(f"{{}} under '{label}' is not {what}",
-                                                    pl.col("t")))
+        .when(pl.col("v").is_null()).then(pl.concat_str(  # not pl.format: a label may hold braces
+            pl.col("t"), pl.lit(f" under '{label}' is not {what}")))
         .otherwise(None)).to_series()

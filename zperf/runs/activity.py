@@ -40,6 +40,7 @@ from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import read_each
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
+from zperf.tables.workload import CLASS_KINDS
 
 #: The tables an activity report is made from.
 ACTIVITY_TABLES = ("workload", "cpu")
@@ -117,6 +118,8 @@ def reduce_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     if cpu is not None and cpu.height:
         out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
     work = tables.get("workload")
+    if work is not None:  # classes only: not the listing's workload and policy summaries
+        work = work.filter(pl.col("class_kind").is_in(CLASS_KINDS))
     if work is None or work.height == 0:
         return out
     timed = pl.col("interval_start").is_not_null() & (pl.col("interval_seconds") > 0)

@@ -39,6 +39,7 @@ from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_m
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.tables import WORKLOAD
+from zperf.tables.workload import CLASS_KINDS
 
 #: Service time columns that make up a class's CPU time (SERVICE TIME, s).
 CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")
@@ -219,6 +220,9 @@ def _rows_of(work: pl.DataFrame, ref: ClassRef) -> pl.DataFrame:
     rows = work.filter(pl.col("class_name") == ref.name)
     if ref.kind is not None:
         return rows.filter(pl.col("class_kind") == ref.kind)
+    classes = rows.filter(pl.col("class_kind").is_in(CLASS_KINDS))
+    if classes.height:  # a class, not the workload-group summary of the same name
+        rows = classes
     kinds = set(rows["class_kind"].unique().to_list())
     if len(kinds) > 1:
         raise UsageError(f"{ref.name} is both a service and a report class: write "

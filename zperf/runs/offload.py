@@ -18,6 +18,7 @@ import polars as pl
 
 from zperf.calc import formulas as f
 from zperf.tables.capacity import OFFLOAD
+from zperf.tables.workload import CLASS_KINDS
 
 _KEYS = ("sysplex", "system", "interval_start")
 
@@ -33,6 +34,7 @@ def offload_table(workload: pl.DataFrame | None) -> pl.DataFrame:
     sums = [pl.col("interval_seconds").max(),
             *(pl.col(c).fill_null(0.0).sum().alias(c)
               for c in ("appl_iip_pct", "appl_iipcp_pct", "appl_cp_pct"))]
+    workload = workload.filter(pl.col("class_kind").is_in(CLASS_KINDS))  # not summaries
     classes = workload.group_by(*_KEYS, "class_kind", "class_name").agg(*sums)
     total = (workload.filter(pl.col("class_kind") == "service").group_by(*_KEYS).agg(*sums)
              .with_columns(pl.lit("total").alias("class_kind"), pl.lit("*ALL").alias("class_name")))

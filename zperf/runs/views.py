@@ -38,6 +38,7 @@ from zperf.runs.msu import capacity_table
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import RunSpec, as_runspec
+from zperf.tables.workload import CLASS_KINDS
 
 #: The views ``zperf analyze --per`` gives besides the run table.
 VIEWS = ("class", "system")
@@ -89,7 +90,8 @@ def reduce_view_tables(tables: Mapping[str, pl.DataFrame], spec: Scope,
     work = _scoped(tables.get("workload"), spec)
     if per == "class" and work is not None:
         dist = _scoped(tables.get("distribution"), spec)
-        out["classes"] = work.select(_CLASS_COLUMNS)
+        out["classes"] = work.filter(pl.col("class_kind").is_in(CLASS_KINDS)).select(
+            _CLASS_COLUMNS)
         out["performance"] = performance_table(work, dist)
     if per == "system":
         cpu, lpar = _scoped(tables.get("cpu"), spec), _scoped(tables.get("cpu_lpar"), spec)

@@ -8,11 +8,14 @@ resolves the scenario once (``zperf.sim.catalogue.find``: loaded and
 validated) and returns an :class:`Outcome`: the table to show, if any, one
 summary line, and whether a figure failed.  One rule (``summary``) counts the
 notes of both checks and decides the verdict: a note that starts with
-"differs" fails the run (exit status 1 on the command line).
+"differs" fails the run (exit status 1 on the command line).  A run folder
+(``--out``) is written whole or not at all (``zperf.writing.atomic_folder``).
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from zperf.sim.engine import simulate
 from zperf.sim.model import Scenario
 from zperf.sim.observations import write_observations
 from zperf.sim.series import MODELED, check_series, simulate_series
+from zperf.writing import atomic_folder
 
 LIST = "list"
 #: The columns a terminal table shows of each result (the other formats get every column).
@@ -86,36 +90,52 @@ def run(request: Request) -> Outcome:
         return _series(scenario, request)
     if scenario.kind == "observations":
         target = request.out or Path(scenario.id)
-        manifest = write_observations(scenario, target)
+        with atomic_folder(target) as folder:
+            manifest = write_observations(scenario, folder)
         return Outcome(summary=f"wrote {target}/ ({manifest.name}): the messages and the "
                                "observations of a run that writes no RMF data")
     if request.check:
-        result = check(scenario, request.out, seed=request.seed, exact=request.exact,
-                       variant=request.variant)
+        with _run_folder(request.out) as folder:
+            result = check(scenario, folder, seed=request.seed, exact=request.exact,
+                           variant=request.variant)
         figures = result.filter(pl.col("published").is_not_null()).height
         how = "exact" if request.exact else f"with noise, seed {request.seed}"
         line, failed = summary(result["note"], f"of {figures} published figures; {how}")
         return Outcome(result, "check", CHECK_COLUMNS, line, failed)
     target = request.out or Path(scenario.id)
-    manifest = simulate(scenario, target, seed=request.seed, exact=request.exact,
-                        variant=request.variant, layout=request.layout,
-                        rmf_format=request.rmf_format)
+    with atomic_folder(target) as folder:
+        manifest = simulate(scenario, folder, seed=request.seed, exact=request.exact,
+                            variant=request.variant, layout=request.layout,
+                            rmf_format=request.rmf_format)
     return Outcome(summary=f"wrote {target}/ ({manifest.name}); analyze it with "
                            f"`zperf analyze {target}`")
+
+
+@contextlib.contextmanager
+def _run_folder(out: Path | None) -> Iterator[Path | None]:
+    """--check with --out: the run folder written whole or not at all; without, none (the
+    check writes a temporary one)."""
+    if out is None:
+        yield None
+        return
+    with atomic_folder(out) as folder:
+        yield folder
 
 
 def _series(scenario: Scenario, request: Request) -> Outcome:
     """--series: write (or, with --check, reproduce) the modeled scaling series."""
     if request.check:
-        result = check_series(scenario, request.out, variant=request.variant)
+        with _run_folder(request.out) as folder:
+            result = check_series(scenario, folder, variant=request.variant)
         line, failed = summary(result["note"], f"of {result.height} figures: the published "
                                                f"run's are checked, the other levels' are "
                                                f"{MODELED}; exact")
         return Outcome(result, "series", SERIES_COLUMNS, line, failed)
     target = request.out or Path(f"{scenario.id}-scaling")
-    manifest = simulate_series(scenario, target, seed=request.seed, exact=request.exact,
-                               variant=request.variant, layout=request.layout,
-                               rmf_format=request.rmf_format)
+    with atomic_folder(target) as folder:
+        manifest = simulate_series(scenario, folder, seed=request.seed, exact=request.exact,
+                                   variant=request.variant, layout=request.layout,
+                                   rmf_format=request.rmf_format)
     return Outcome(summary=f"wrote {target}/ ({manifest.name}): one interval per load level, "
                            "the last the published run, the others modeled; analyze it with "
                            f"`zperf analyze {target}`")

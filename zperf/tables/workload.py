@@ -13,10 +13,15 @@ _KEY = (
     Column("sysplex", STR, "Sysplex name"),
     Column("system", STR, "System name (SMF SID for binary input)"),
     Column("interval_start", TS, "Start of the RMF interval, local time"),
-    Column("class_kind", STR, "'service' or 'report'"),
+    Column("class_kind", STR, "'service' or 'report'; 'workload' or 'policy' for the "
+           "summary of a workload group or of the policy (RMF WLMGL WGROUP, POLICY)"),
     Column("class_name", STR, "Service or report class name"),
     Column("period", I32, "Class period number (1-based)"),
 )
+
+#: The class_kind of a class's rows; a WLMGL listing's workload-group and policy
+#: summaries ('workload', 'policy') add up classes and must not be added to them.
+CLASS_KINDS = ("service", "report")
 
 WORKLOAD = TableSchema(
     "workload",

@@ -110,8 +110,18 @@ def test_headerless_with_jmeter_defaults_or_given_columns() -> None:
     bare = CONTROLLERS.split(b"\n", 1)[1]
     assert sniff(bare) == "jmeter-csv"  # epoch ms then elapsed: sniffed without a header
     assert parse(bare, columns=names)[0].equals(parse(CONTROLLERS)[0])
-    with pytest.raises(ParseError, match=r"r.jtl: line 1 at offset 0x0: no JMeter header line"):
-        read_jmeter_csv(bare, "r.jtl")
+    # its 12 columns are JMeter 2.x's default set: recognised by count and content
+    tables, tally = read_jmeter_csv(bare, "r.jtl")
+    assert tables["driver"].equals(parse(CONTROLLERS)[0])
+    assert tally.warnings == ["no header line: the 12 columns taken as the default set of "
+                              "JMeter 2.x (--jtl-columns names others)"]
+    odd = b"\n".join(b";".join(line.split(b";")[:11]) for line in bare.splitlines())
+    with pytest.raises(ParseError, match=r"r.jtl: line 1 at offset 0x0: no JMeter header line "
+                                         r".*the 11 fields of its records are not one of "
+                                         r"JMeter's default column sets \(17 \(JMeter 3.1 to "
+                                         r"5.x\), 16 \(JMeter 3.0\), 12, 10 or 9 \(JMeter 2.x\) "
+                                         r"columns\): name the columns with --jtl-columns"):
+        read_jmeter_csv(odd, "r.jtl")
 
 
 def _samples() -> pl.DataFrame:

@@ -97,8 +97,41 @@ def test_a_file_cut_short_keeps_the_samples_before_the_break() -> None:
 def test_a_sample_without_a_time_stamp_and_other_documents() -> None:
     with pytest.raises(ParseError, match=r"record 1 line 1 at offset 0xD: JMeter sample: no "
                                          r"value in attribute ts"):
-        read_jmeter_xml(b'<testResults><httpSample t="5" s="true"/></testResults>', "x.jtl")
+        read_jmeter_xml(b'<testResults><httpSample t="5" ts="" s="true"/></testResults>',
+                        "x.jtl")
     with pytest.raises(ParseError, match="the document is <html>, not JMeter <testResults>"):
         read_jmeter_xml(b"<html><body/></html>", "x.jtl")
     row, intervals, tally = parse(b"<testResults/>")
     assert row == {} and intervals.height == 0 and tally.read == 0
+
+
+PLUGIN = (b'<?xml version="1.0" encoding="UTF-8"?>\n<testResults version="1.2">\n'
+          b'<jdbcSample t="120" it="0" lt="0" ts="1700000000000" s="true" lb="select" '
+          b'rc="200" tn="db 1-1" by="512" ng="1" na="1" extra="x"/>\n'
+          b'<customSample t="80" ts="1700000001000" s="false" lb="mq put" by="100"/>\n'
+          b'<sample t="40" lb="no time stamp" s="true"/>\n'
+          b'<sample t="50" lb="no time stamp either" s="true"/>\n'
+          b'<kpi name="p95" value="118"/>\n'
+          b"</testResults>\n")
+
+
+def test_plugin_elements_are_read_by_their_attributes_and_the_others_named() -> None:
+    """Item 6 of issue 12: a sample is an element with t, ts and s, whatever its name;
+    the children of <testResults> without them are counted and named, not dropped."""
+    row, _, tally = parse(PLUGIN)
+    assert (row["transactions"], row["errors"], row["bytes_read"]) == (2, 1, 612)
+    assert (row["resp_avg_ms"], row["run_seconds"]) == (100.0, 1.08)  # 1000 ms + the 80 ms
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 2, 0, 3)
+    assert tally.others == {"<sample> element without ts": 2, "<kpi> element without t, ts "
+                            "and s": 1}
+    assert tally.warnings == ["not read (not samples with t, ts and s): 2 <sample> element "
+                              "without ts, 1 <kpi> element without t, ts and s"]
+
+
+def test_a_file_of_samples_without_s_reads_no_row_and_says_why() -> None:
+    data = (b'<testResults><sample t="5" ts="1700000000000"/>'
+            b'<sample t="6" ts="1700000000001"/><sample t="7" ts="1700000000002"/>'
+            b"</testResults>")
+    row, _, tally = parse(data)
+    assert row == {} and (tally.read, tally.other) == (3, 3)
+    assert tally.others == {"<sample> element without s": 3}

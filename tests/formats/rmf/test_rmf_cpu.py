@@ -194,7 +194,10 @@ def test_sniffed_and_read_through_the_registry(tmp_path: Path) -> None:
     cpu = result.tables["cpu"]
     assert cpu["system"].to_list() == ["TRX2", "IMS1", "IMS1", "IMS1"]
     assert cpu["source"].to_list() == [str(path)] + [str(RMF / "cpu-paper004-fastpath.txt")] * 3
-    assert result.tables["workload"].height == 0
+    # its WLMGL page holds only the policy summary: a row of class_kind policy
+    work = result.tables["workload"]
+    assert work.select("class_kind", "class_name", "trans_avg", "resp_actual_ms").rows() == [
+        ("policy", "DAYTIME", 12.5, 95.0)]
 
 
 def test_repeated_report_is_dropped_with_a_warning() -> None:

@@ -26,8 +26,10 @@ V2R4 = (RMF / "v2r4-asa-sysout.txt").read_bytes()
 
 
 def parse(data: bytes, **kwargs: Any) -> tuple[pl.DataFrame, Any]:
+    """The class (period) rows of a listing (its policy and workload summaries are rows of
+    their own: test_the_policy_summary_is_a_row), and the tally of the whole."""
     work, _, tally = read_wlmgl(data, "report.txt", **kwargs)
-    return work, tally
+    return work.filter(pl.col("class_kind").is_in(["service", "report"])), tally
 
 
 def one(path: Path) -> dict[str, Any]:
@@ -81,8 +83,8 @@ def test_paper_000_figure_2() -> None:
 
 def test_v2r4_sysout_with_asa_control() -> None:
     work, tally = parse(V2R4)
-    # The POLICY summary and the CPU ACTIVITY page are counted, not rows.
-    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 3, 0, 2)
+    # The CPU ACTIVITY page is counted, not a row; the POLICY summary is a row of its own.
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 4, 0, 1)
     assert not tally.warnings
     assert work["class_name"].to_list() == ["CICSHIGH", "BATCHLOW", "RCICS1"]
     cics, batch, report = work.iter_rows(named=True)
@@ -136,7 +138,7 @@ def test_the_same_listing_in_every_shape(name: str) -> None:
     assert work.drop(raw).equals(reference.drop(raw)), name
     assert [(r or "").split()[-11:] for r in work[raw]] == [
         (r or "").split()[-11:] for r in reference[raw]]
-    assert (tally.parsed, tally.other) == (3, 2)
+    assert (tally.parsed, tally.other) == (4, 1)
 
 
 def _replace(old: str, new: str) -> bytes:
@@ -171,7 +173,7 @@ def test_bad_number_is_an_error_with_line_and_offset() -> None:
         "13S0.000  CP    101.67  BLK    0.000  AVG     2345.60'")
     work, tally = parse(data, on_error="skip")
     assert work["class_name"].to_list() == ["BATCHLOW", "RCICS1"]
-    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 2, 1, 2)
+    assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 3, 1, 1)
 
 
 def test_labels_go_to_the_next_free_group_or_are_ignored_with_a_warning() -> None:
@@ -192,7 +194,7 @@ def test_labels_go_to_the_next_free_group_or_are_ignored_with_a_warning() -> Non
                               "was ignored"] + [
         f"line 19: label {label!r} is not recognised in this block; its value was ignored"
         for label in ("ENDED", "QUEUED", "CONN", "MSO", "RCT", "IIPCP", "CRM", "SHARED")]
-    assert (tally.parsed, tally.skipped) == (3, 0)
+    assert (tally.parsed, tally.skipped) == (4, 0)
 
 
 def test_a_listing_cut_in_the_middle_of_a_class() -> None:
@@ -212,7 +214,20 @@ def test_sniffing_text_and_binary() -> None:
     assert sniff(V2R4.decode().encode("cp037")) == "rmf-wlmgl"
     assert sniff(b"\x00\x12\x00\x00\x1e\x02" + bytes(12)) == "smf"
     result = read([str(RMF / "v2r4-asa-sysout.txt")])
-    assert result.tables["workload"].height == 3
+    assert result.tables["workload"].height == 4  # the policy summary and three classes
+
+
+def test_the_policy_summary_is_a_row() -> None:
+    """The POLICY block of the V2R4 SYSOUT (POLICY=DAYTIME, no workload or class)."""
+    work, _, _ = read_wlmgl(V2R4, "report.txt")
+    policy = work.row(0, named=True)
+    assert (policy["class_kind"], policy["class_name"], policy["policy"]) == (
+        "policy", "DAYTIME", "DAYTIME")
+    assert (policy["workload"], policy["period"], policy["goal_type"]) == (None, None, None)
+    assert (policy["trans_avg"], policy["trans_mpl"], policy["resp_actual_ms"]) == (
+        130.0, 130.0, 120.0)
+    assert (policy["su_cpu"], policy["cpu_seconds"], policy["appl_cp_pct"]) == (
+        8.0e6, 2000.0, 150.0)
 
 
 LINES = V2R4.decode().split("\n")
@@ -351,7 +366,7 @@ def test_per_system_distributions_keep_the_first_and_say_so() -> None:
     assert dist.filter(class_name="CICSHIGH")["trans_ended"].to_list() == [200000, 50000,
                                                                             200000]
     assert any("2 response time distributions (one per system)" in w for w in tally.warnings)
-    assert work.height == 3
+    assert work.height == 4  # the policy summary and three classes
 
 
 @pytest.mark.parametrize("layout", ["V2R1", "V2R2", "V2R4", "V2R5"])

@@ -24,7 +24,7 @@ from zperf.formats.cics.fields import (
     ENTRY_BY_LABEL,
     ENTRY_IGNORED,
 )
-from zperf.formats.cics.pairs import Blocks, frame, page_header
+from zperf.formats.cics.pairs import Blocks, Header, frame, page_header
 from zperf.formats.kinds import TextKind
 from zperf.formats.listing import listing_lines
 from zperf.formats.tally import OnError, Tally
@@ -53,7 +53,12 @@ def read_dfh0stat(data: bytes, file: str,
         text = line.text.strip()
         if not text:
             continue
-        header = page_header(text)
+        try:
+            header = page_header(text)
+        except ValueError as why:  # the page's blocks follow with no time
+            header = Header(None, None, None)
+            tally.problem(f"DFH0STAT page header: {why}", line=line.number,
+                          offset=line.offset, raw=line.text.encode())
         if header is not None:
             where.update(applid=header.applid, interval_end=header.end)
             titled = False
@@ -70,7 +75,7 @@ def read_dfh0stat(data: bytes, file: str,
             entries.finish()
             connection.finish()
             report, titled = "", True
-            tally.count(other=1)
+            tally.count(other=1, what="page of another DFH0STAT report")
             others[text] = others.get(text, 0) + 1
             continue
         if report == CONNECTION_TITLE:

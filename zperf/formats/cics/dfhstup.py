@@ -83,7 +83,12 @@ class _Reader:
             return
         if is_page_title(text):
             return
-        header = page_header(text)
+        try:
+            header = page_header(text)
+        except ValueError as why:  # what follows has no time: a report of its own
+            header = Header(None, None, None)
+            self.tally.problem(f"DFHSTUP page header: {why}", line=line.number,
+                               offset=line.offset, raw=line.text.encode())
         kind = report_kind(text)
         if header is not None or kind is not None:
             self._report(header, kind)
@@ -97,7 +102,7 @@ class _Reader:
         elif (other := OTHER.match(text)) is not None:
             self.connection.finish()
             self.section = None
-            self.tally.count(other=1)
+            self.tally.count(other=1, what="section of other statistics")
             name = other.group(1).strip().upper()
             self.others[name] = self.others.get(name, 0) + 1
         elif self.connection.current is not None:

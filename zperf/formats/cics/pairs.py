@@ -13,14 +13,16 @@ and a block with a bad value is dropped whole and reported once.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
 from zperf.formats.cics.fields import label_key
+from zperf.formats.fits import misfit
 from zperf.formats.listing import Line
 from zperf.formats.tally import Tally
 from zperf.tables.schema import TableSchema
@@ -51,12 +53,18 @@ class Header:
 
 
 def _when(date: str, time: str) -> dt.datetime:
+    """mm/dd/yyyy (or yy) and hh:mm:ss (or hh.mm.ss); ValueError says what is wrong."""
     form = "%m/%d/%Y" if len(date) == 10 else "%m/%d/%y"
-    return dt.datetime.strptime(f"{date} {time.replace('.', ':')}", f"{form} %H:%M:%S")
+    try:
+        return dt.datetime.strptime(f"{date} {time.replace('.', ':')}", f"{form} %H:%M:%S")
+    except ValueError:
+        raise ValueError(f"{date} {time} is not a date and time (mm/dd/yyyy hh:mm:ss)") \
+            from None
 
 
 def page_header(text: str) -> Header | None:
-    """The APPLID and period of a report page header, if the line is one."""
+    """The APPLID and period of a report page header, if the line is one (ValueError
+    when its date or time is not one)."""
     applid_match = _APPLID.search(text)
     applid = applid_match.group(1) if applid_match else None
     period = _PERIOD.search(text)
@@ -68,9 +76,11 @@ def page_header(text: str) -> Header | None:
         end = _when(collection.group(1), collection.group(2))
         start = None
         if collection.group(3):  # the reset time of day, on the collection day or before
-            reset = dt.datetime.strptime(collection.group(3).replace(".", ":"), "%H:%M:%S")
+            reset = _when("01/01/2000", collection.group(3))
             start = dt.datetime.combine(end.date(), reset.time())
             if start > end:
+                if end.date() == dt.date.min:
+                    raise ValueError(f"{collection.group(0)} is not a period")
                 start -= dt.timedelta(days=1)
         return Header(applid, start, end)
     stamp = _DATE_TIME.search(text)
@@ -93,14 +103,35 @@ def report_kind(text: str) -> str | None:
     return "requested" if word.startswith("requested") else word
 
 
-def pairs(text: str) -> list[tuple[str, str]]:
-    """The ``label . . : value`` pairs of a line, left to right."""
+def pairs(text: str, known: Collection[str] = ()) -> list[tuple[str, str]]:
+    """The ``label . . : value`` pairs of a line, left to right.
+
+    A report pasted from a web page loses its padding: in ``DB2 Group ID . . . :
+    DFP2 Resync Group Member. . . : YES`` the pattern alone cannot tell where
+    the first value ends and the second label begins.  ``known`` (label keys,
+    ``label_key``) is the vocabulary that can: when a label is not known but
+    its last words are, the words before them are the previous pair's value."""
     found = list(PAIR.finditer(text))
-    out = []
+    out: list[tuple[str, str]] = []
     for i, m in enumerate(found):
         end = found[i + 1].start() if i + 1 < len(found) else len(text)
-        out.append((m.group(1).strip(), text[m.end():end].strip()))
+        label = m.group(1).strip()
+        if out and known and not out[-1][1] and label_key(label) not in known:
+            value, label = _split_known(label, known)
+            out[-1] = (out[-1][0], value)
+        out.append((label, text[m.end():end].strip()))
     return out
+
+
+def _split_known(words: str, known: Collection[str]) -> tuple[str, str]:
+    """'DFP2 Resync Group Member' -> ('DFP2', 'Resync Group Member'): the longest known
+    label the words end with, and the value before it (('', words) when none is)."""
+    parts = words.split()
+    for cut in range(1, len(parts)):
+        label = " ".join(parts[cut:])
+        if label_key(label) in known:
+            return " ".join(parts[:cut]), label
+    return "", words
 
 
 def frame(schema: TableSchema, rows: list[dict[str, Any]]) -> pl.DataFrame:
@@ -115,14 +146,22 @@ def _duration(text: str) -> float:
     parts = text.split(":")
     if not 3 <= len(parts) <= 4:
         raise ValueError("is not a duration (days:hh:mm:ss)")
+    if not all(p.replace(".", "", 1).isascii() and p.replace(".", "", 1).isdigit()
+               for p in parts):
+        raise ValueError("is not a duration (days:hh:mm:ss)")
     days = int(parts[0]) if len(parts) == 4 else 0
     hours, minutes, seconds = int(parts[-3]), int(parts[-2]), float(parts[-1])
-    return ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    total = ((days * 24 + hours) * 60 + minutes) * 60 + seconds
+    if not math.isfinite(total) or total > 1e15:
+        raise ValueError("is not a duration (days:hh:mm:ss)")
+    return total
 
 
 def _timestamp(text: str, day: dt.datetime | None) -> dt.datetime:
     """mm/dd/yyyy hh:mm:ss(.fff), or a time of day on ``day``'s date (or the day before)."""
     fields = text.replace("-", " ").split()
+    if not fields:
+        raise ValueError("is not a date and time")
     clock = fields[-1]
     hms, _, fraction = clock.partition(".")
     when = dt.datetime.strptime(hms, "%H:%M:%S")
@@ -135,6 +174,8 @@ def _timestamp(text: str, day: dt.datetime | None) -> dt.datetime:
         raise ValueError("is not a date and time")
     out = dt.datetime.combine(date, when.time()).replace(microsecond=micro)
     if len(fields) == 1 and day is not None and out > day:
+        if out.date() == dt.date.min:
+            raise ValueError("is not a date and time")
         out -= dt.timedelta(days=1)
     return out
 
@@ -147,8 +188,11 @@ def convert(schema: TableSchema, column: str, value: str, day: dt.datetime | Non
     dtype = schema.polars_schema()[column]
     if dtype.is_integer():
         number = value.replace(",", "")
-        if not number.isdigit():
+        if not (number.isascii() and number.isdigit()):
             raise ValueError("is not a whole number")
+        why = misfit(dtype, int(number))
+        if why is not None:
+            raise ValueError(why)
         return int(number)
     if dtype.is_float():
         try:
@@ -179,6 +223,7 @@ class Blocks:
         self.current: dict[str, Any] | None = None
         self.bad = False
         self.unknown: set[str] = set()
+        self.vocabulary = frozenset(columns) | ignored  # label keys, to split collapsed pairs
 
     def start(self, base: Mapping[str, Any]) -> None:
         self.finish()
@@ -192,7 +237,7 @@ class Blocks:
 
     def feed(self, line: Line, base: Mapping[str, Any]) -> None:
         """The pairs of ``line`` into the open block."""
-        for label, value in pairs(line.text):
+        for label, value in pairs(line.text, self.vocabulary):
             key = label_key(label)
             column = self.columns.get(key)
             if column is None:

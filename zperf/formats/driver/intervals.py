@@ -85,7 +85,8 @@ def summarise(samples: pl.DataFrame, *, source: str, source_format: str, run: in
         **ident, "run_start": start, "run_end": end, "run_seconds": seconds,
         "clients": _clients(samples),
         "transactions": trans.height,
-        "transactions_per_sec": etr_per_sec(trans.height, seconds) if seconds else None,
+        "transactions_per_sec": etr_per_sec(trans.height, seconds) if seconds and seconds > 0
+        else None,
         "page_elements": elements.height,
         "page_elements_per_sec": _rate(elements.height, seconds),
         "resp_basis": "transaction", **stats,
@@ -105,7 +106,7 @@ def _sum(frame: pl.DataFrame, column: str) -> int | None:
 
 
 def _rate(count: int, seconds: float | None) -> float | None:
-    return count / seconds if seconds else None
+    return count / seconds if seconds and seconds > 0 else None
 
 
 def _clients(samples: pl.DataFrame) -> int | None:

@@ -21,6 +21,7 @@ second time starts a new run (several runs appended to one log).
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 from typing import Any
 
@@ -40,6 +41,10 @@ CONTINUED = re.compile(r"^\s*\|")
 TIME_LIMIT = re.compile(r"Time limit of (\d+(?:\.\d+)?) seconds", re.I)
 QUALIFIER = re.compile(r"^(.*?)\s*\((.+)\)\s*$")
 NUMBER = r"[-+]?(?:\d[\d,]*(?:\.\d*)?|\.\d+)"
+#: The largest count read (far above any run's; sums of a few still fit 64 bits) and
+#: the longest run time.
+MAX_COUNT = 10**15
+MAX_RUN_SECONDS = 100 * 366 * 86400.0
 _HMS = re.compile(r"^(\d+):(\d{1,2}):(\d{1,2}(?:\.\d+)?)$")
 _RATIO = re.compile(r"^(\d+)\s*/\s*(\d+)$")
 _VALUE = re.compile(rf"^({NUMBER})(?:\s+(\S+))?$")
@@ -94,12 +99,15 @@ def value_of(kind: str, text: str) -> Any:
         m = _HMS.match(text)
         if not m:
             raise _BadValueError(f"{text!r} is not a run time hh:mm:ss")
-        return int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+        seconds = int(m.group(1)) * 3600 + int(m.group(2)) * 60 + float(m.group(3))
+        if seconds > MAX_RUN_SECONDS:
+            raise _BadValueError(f"{text!r} is not a run time hh:mm:ss (over a century)")
+        return seconds
     if kind == "ratio":
         m = _RATIO.match(text)
         if not m:
             raise _BadValueError(f"{text!r} is not a count of the form done/total")
-        return int(m.group(1)), int(m.group(2))
+        return _count(text, m.group(1)), _count(text, m.group(2))
     m = _VALUE.match(text)
     if not m:
         raise _BadValueError(f"{text!r} is not a number")
@@ -111,8 +119,19 @@ def value_of(kind: str, text: str) -> Any:
     if kind == "count":
         if not number.lstrip("+-").isdigit():
             raise _BadValueError(f"{text!r} is not a whole number")
-        return int(number)
-    return float(number) * factors[unit]
+        return _count(text, number)
+    value = float(number) * factors[unit]
+    if not math.isfinite(value):
+        raise _BadValueError(f"{text!r} is too large a number")
+    return value
+
+
+def _count(text: str, digits: str) -> int:
+    """A count, at most MAX_COUNT (the sums of counts must still fit a 64-bit integer)."""
+    value = int(digits)
+    if abs(value) > MAX_COUNT:
+        raise _BadValueError(f"{text!r} is too large a count")
+    return value
 
 
 def _status(text: str) -> dict[str, float]:
@@ -157,14 +176,15 @@ class _Runs:
             self.tally.problem(f"IWL engine output: {bad}", line=line.number,
                                offset=line.offset, raw=text.encode())
             return
-        self.tally.count(parsed=int(used), other=int(not used))
+        self.tally.count(parsed=int(used), other=int(not used),
+                         what="line with no IWL total or client status")
 
     def _line(self, text: str) -> bool:
         status = STATUS.match(text)
         if status:
             if self.current:  # a new run is under way
                 self.flush()
-            self.status_clients = int(status.group(2))
+            self.status_clients = _count(text, status.group(2))
             _status(text[status.end():])  # checked for shape only
             return True
         if CONTINUED.match(text):

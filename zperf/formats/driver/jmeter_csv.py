@@ -28,15 +28,19 @@ import polars as pl
 from zperf.errors import ParseError, UsageError
 from zperf.formats import delimited as text
 from zperf.formats.driver.intervals import summarise
+from zperf.formats.driver.jmeter_columns import (
+    DEFAULT_SETS,
+    SAMPLE_RECORDS,
+    known_counts,
+    recognise,
+)
 from zperf.formats.kinds import TextKind
 from zperf.formats.tally import OnError, Tally
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 
 SOURCE_FORMAT = "jmeter-csv"
-#: JMeter 5's default columns, in order (a headerless file is taken to have them).
-DEFAULT_COLUMNS = ("timeStamp", "elapsed", "label", "responseCode", "responseMessage",
-                   "threadName", "dataType", "success", "failureMessage", "bytes", "sentBytes",
-                   "grpThreads", "allThreads", "URL", "Latency", "IdleTime", "Connect")
+#: JMeter 5's default columns, in order (one of the sets a headerless file may have).
+DEFAULT_COLUMNS = DEFAULT_SETS[0][1]
 #: Columns JMeter may write, and the kind of their values.
 KINDS: dict[str, str] = {
     "elapsed": text.INT, "label": text.TEXT, "responseCode": text.TEXT,
@@ -45,12 +49,16 @@ KINDS: dict[str, str] = {
     "sentBytes": text.INT, "grpThreads": text.INT, "allThreads": text.INT, "URL": text.TEXT,
     "Latency": text.INT, "IdleTime": text.INT, "Connect": text.INT, "SampleCount": text.INT,
     "ErrorCount": text.INT, "Hostname": text.TEXT, "Encoding": text.TEXT,
+    "Filename": text.TEXT,
 }
 #: The columns zperf uses (the others are known, not read).
 USED = ("elapsed", "label", "responseMessage", "threadName", "success", "bytes", "sentBytes",
         "allThreads")
 CONTROLLER_MESSAGE = "Number of samples in transaction"
-HEADERLESS = re.compile(r"^\d{13}([,;\t|])\d+\1")
+#: The first line of a headerless file: a time stamp (epoch ms or formatted), the
+#: delimiter, an elapsed time.
+HEADERLESS = re.compile(r"^(?:\d{13}|\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+                        r"([,;\t|])\d+\1")
 
 
 def is_header(line: str) -> bool:
@@ -82,8 +90,8 @@ def read_jmeter_csv(
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read a JTL CSV into the ``driver`` and ``driver_intervals`` tables.
 
-    ``columns`` names the columns of a file without a header line (JMeter's
-    17 defaults are assumed when a headerless line has 17 fields);
+    ``columns`` names the columns of a file without a header line (else
+    JMeter's default sets are recognised: jmeter_columns.recognise);
     ``delimiter`` overrides the one found in the header; ``timestamp_format``
     (Java or strftime pattern) reads formatted time stamps; ``timestamp`` is
     'start' or 'end' (what timeStamp marks); ``timezone`` (IANA name) is the
@@ -100,11 +108,8 @@ def read_jmeter_csv(
         names = text.split_header(head, sep)
     elif columns is not None:
         names = list(columns)
-    elif len(text.split_header(head, sep)) == len(DEFAULT_COLUMNS):
-        names = list(DEFAULT_COLUMNS)
     else:
-        raise ParseError(file, "no JMeter header line (timeStamp, elapsed, ...): give the "
-                               "column names of this headerless file", line=1, offset=start)
+        names = _recognised(data, start, sep, file, tally)
     missing = [n for n in ("timeStamp", "elapsed") if n not in names]
     if missing:
         raise ParseError(file, f"the columns name no {' or '.join(missing)}: not a JMeter "
@@ -119,13 +124,38 @@ def read_jmeter_csv(
         timezone=timezone, transactions=transactions)
     bad = [(int(rows.index[i]), reason) for i, reason in problems]
     text.report(tally, data, rows, rows.problems + bad, "JMeter sample")
-    tally.count(parsed=samples.height, other=rows.blank + repeats)
+    tally.count(parsed=samples.height, other=rows.blank, what="blank line")
+    tally.count(other=repeats, what="header line written again")
     if samples.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,
                                   interval_seconds=interval_seconds, sync_seconds=sync_seconds,
                                   warnings=tally.warnings)
     return {"driver": driver, "driver_intervals": intervals}, tally
+
+
+def _recognised(data: bytes, start: int, sep: str, file: str, tally: Tally) -> list[str]:
+    """The columns of a headerless file: one of JMeter's default sets, by the number and
+    kind of its first records' values (jmeter_columns.recognise)."""
+    head = data[:start + (1 << 16)]
+    found_records = text.scan(head, sep, start)  # quote-aware: a field may hold line ends
+    count = min(len(found_records), SAMPLE_RECORDS)
+    if len(head) < len(data) and count == len(found_records):
+        count -= 1  # the last record of the head may be cut
+    records = [head[found_records.starts[i]:found_records.ends[i]].decode("utf-8", "replace")
+               for i in range(max(count, 1) if len(found_records) else 0)]
+    found = recognise(records, sep)
+    if found is None:
+        fields = len(text.split_header(records[0], sep)) if records else 0
+        raise ParseError(file, f"no JMeter header line (timeStamp, elapsed, ...), and the "
+                               f"{fields} fields of its records are not one of JMeter's default "
+                               f"column sets ({known_counts()} columns): name the columns "
+                               "with --jtl-columns, or give the run's jmeter.properties with "
+                               "--jmeter-properties", line=1, offset=start)
+    releases, names = found
+    tally.warnings.append(f"no header line: the {len(names)} columns taken as the default "
+                          f"set of {releases} (--jtl-columns names others)")
+    return list(names)
 
 
 def samples_of(frame: pl.DataFrame, *, timestamp_format: str | None = None,
@@ -150,7 +180,8 @@ def samples_of(frame: pl.DataFrame, *, timestamp_format: str | None = None,
     kinds = {n: KINDS[n] for n in USED if n in frame.columns}
     values, problems = text.typed_rows(frame, kinds, required=("elapsed",),
                                        time_column="timeStamp", time_name="__ts__",
-                                       pattern=timestamp_format, timezone=timezone)
+                                       pattern=timestamp_format, timezone=timezone,
+                                       elapsed="elapsed")
     return (_samples(values, timestamp, transactions), [(rows[i], r) for i, r in problems],
             repeats)
 
@@ -191,4 +222,5 @@ def _samples(values: pl.DataFrame, timestamp: str,
 JMETER_CSV = TextKind(
     "jmeter-csv", "Apache JMeter results (JTL) as CSV, read by its header (timeStamp, "
     "elapsed, label, success, bytes, ...; any delimiter; epoch or formatted times)",
-    ("driver", "driver_intervals"), _sniff, read_jmeter_csv)
+    ("driver", "driver_intervals"), _sniff, read_jmeter_csv,
+    options=("columns", "delimiter", "timestamp_format"))

@@ -3,6 +3,13 @@
 ``<testResults>`` holds one element per sample (``httpSample``, ``sample``;
 ``sampleResult`` in the old 2.0 format) with short attribute names (``t``
 elapsed, ``ts`` time stamp, ``s`` success, ``lb`` label, ``by`` bytes ...).
+Plugins and other load-testing tools write JTL XML with elements of other
+names (``<jdbcSample>``, ``<customSample>``) and with attributes added or left
+out, so a child of ``<testResults>`` is a sample by what it carries, not by
+its name: every element with ``t``, ``ts`` and ``s`` (``time``,
+``timeStamp``, ``success`` in the 2.0 format) is read.  The others are not
+samples zperf can use: they are counted as records of other types, by element
+name and the attributes they lack, and named in a warning.
 A sample may hold sub-samples: the children of a transaction controller,
 the resources of a page, redirects.  Their time is already in their
 parent's, so they are never counted as transactions.  The children of a
@@ -31,6 +38,8 @@ from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 
 SOURCE_FORMAT = "jmeter-xml"
 SAMPLE_TAGS = frozenset({"httpSample", "sample", "sampleResult"})
+#: What makes an element a sample that can be read, in the 2.1 and the 2.0 format.
+REQUIRED = (("t", "time"), ("ts", "timeStamp"), ("s", "success"))
 #: XML attribute -> JTL CSV column (format 2.1, then the old 2.0 names).
 ATTRIBUTES = {
     "ts": "timeStamp", "t": "elapsed", "lb": "label", "rc": "responseCode",
@@ -60,12 +69,18 @@ class _Collector:
         self.nested = 0
         self.root: str | None = None
         self.in_controller = False  # the open top-level sample is a transaction controller
+        self.unread: dict[str, int] = {}  # top-level elements that are not samples, by what
 
     def start(self, name: str, attrs: dict[str, str]) -> None:
         self.depth += 1
         if self.depth == 1:
             self.root = name
-        elif name in SAMPLE_TAGS:
+        elif self.depth == 2 and (lacking := _lacking(attrs)):
+            named = ", ".join(lacking[:-1]) + " and " * (len(lacking) > 1) + lacking[-1]
+            what = f"<{name}> element without {named}"
+            self.unread[what] = self.unread.get(what, 0) + 1
+            self.in_controller = False
+        elif self.depth == 2 or name in SAMPLE_TAGS or ("t" in attrs and "ts" in attrs):
             if self.depth == 2:
                 message = attrs.get("rm", attrs.get("responseMessage", ""))
                 self.in_controller = message.startswith(CONTROLLER_MESSAGE)
@@ -85,6 +100,11 @@ class _Collector:
 
     def end(self, name: str) -> None:
         self.depth -= 1
+
+
+def _lacking(attrs: dict[str, str]) -> list[str]:
+    """The attributes of REQUIRED an element does not carry (in the 2.1 names)."""
+    return [short for short, old in REQUIRED if short not in attrs and old not in attrs]
 
 
 def read_jmeter_xml(
@@ -111,14 +131,22 @@ def read_jmeter_xml(
     except LookupError as exc:  # the declaration names an encoding Python does not know
         raise ParseError(file, f"the XML declaration names an unknown encoding: {exc}",
                          line=lead_lines + 1, offset=lead) from None
+    except ValueError as exc:  # one expat cannot read (UTF-16 named in an 8-bit file)
+        raise ParseError(file, f"the XML declaration names an encoding the XML parser "
+                               f"cannot read: {exc}", line=lead_lines + 1, offset=lead) from None
     got.lines = [n + lead_lines for n in got.lines]
     got.offsets = [o + lead for o in got.offsets]
     if got.root is not None and got.root != "testResults":
         raise ParseError(file, f"the document is <{got.root}>, not JMeter <testResults>",
                          line=1, offset=0)
     frame = pl.DataFrame({k: pl.Series(k, v, dtype=pl.String) for k, v in got.columns.items()})
+    for what, n in got.unread.items():
+        tally.count(other=n, what=what)
+    if got.unread:
+        tally.warnings.append("not read (not samples with t, ts and s): " + ", ".join(
+            f"{n} {what}" for what, n in got.unread.items()))
     if frame.height == 0 and broken is None:
-        tally.count(other=got.nested)
+        tally.count(other=got.nested, what="nested sub-sample")
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     for needed in ("timeStamp", "elapsed"):
         if needed not in frame.columns:
@@ -135,7 +163,7 @@ def read_jmeter_xml(
                       offset=got.offsets[row])
     if broken is not None:
         tally.problem(broken[0], record=len(got.lines) + 1, line=broken[1], offset=broken[2])
-    tally.count(parsed=samples.height, other=got.nested)
+    tally.count(parsed=samples.height, other=got.nested, what="nested sub-sample")
     if samples.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     driver, intervals = summarise(samples, source=file, source_format=SOURCE_FORMAT,
@@ -146,5 +174,6 @@ def read_jmeter_xml(
 
 JMETER_XML = TextKind(
     "jmeter-xml", "Apache JMeter results (JTL) as XML: <testResults> of <httpSample>/<sample> "
-    "elements; nested sub-samples are not counted twice",
+    "elements, or any element with t, ts and s (plugins); nested sub-samples are not counted "
+    "twice",
     ("driver", "driver_intervals"), _sniff, read_jmeter_xml)

@@ -82,10 +82,11 @@ def read_driver_csv(
     kinds = {n: KINDS[n] for n in names if n in KINDS}
     good, problems = text.typed_rows(rows.frame, kinds, required=("elapsed_ms",),
                                      time_column="start_ts", time_name="start",
-                                     pattern=timestamp_format, timezone=timezone)
+                                     pattern=timestamp_format, timezone=timezone,
+                                     elapsed="elapsed_ms")
     bad = [(int(rows.index[i]), r) for i, r in problems]
     text.report(tally, data, rows, rows.problems + bad, "request")
-    tally.count(parsed=good.height, other=rows.blank)
+    tally.count(parsed=good.height, other=rows.blank, what="blank line")
     if good.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
     label = pl.col("label") if "label" in good.columns else pl.lit(None, dtype=pl.String)

@@ -94,7 +94,8 @@ def read_ims_pa_csv(data: bytes, file: str, on_error: OnError = "raise", *,
     bad = [(int(rows.index[i]), r) for i, r in enumerate(reason.to_list()) if r is not None]
     text.report(tally, data, rows, rows.problems + bad, "IMS PA row")
     frame = frame.filter(reason.is_null() & ~repeated)
-    tally.count(parsed=frame.height, other=rows.blank + skipped_lines + int(repeated.sum()))
+    tally.count(parsed=frame.height, other=rows.blank + skipped_lines + int(repeated.sum()),
+                what="blank, heading or repeated header line")
     return {"ims_transit": frame}, tally
 
 

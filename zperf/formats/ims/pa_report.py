@@ -23,6 +23,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import itertools
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +32,7 @@ import polars as pl
 
 from zperf.calc.cpu import etr_per_sec
 from zperf.errors import UsageError
+from zperf.formats.fits import misfit
 from zperf.formats.ims import pa_fields as fields
 from zperf.formats.kinds import TextKind
 from zperf.formats.listing import Line, listing_lines
@@ -161,9 +163,14 @@ def _row(page: _Page, text: str) -> dict[str, Any] | None:
         if not NUMBER.match(value):
             raise _BadLineError(f"{value!r} under '{column.heading.text}' is not a number")
         number = float(value.replace(",", ""))
+        if not math.isfinite(number):
+            raise _BadLineError(f"{value!r} under '{column.heading.text}' is too large a number")
         if column.name in ("tran_count", "abend_count"):
             if number != int(number):
                 raise _BadLineError(f"{value!r} under '{column.heading.text}' is not a count")
+            why = misfit(IMS_TRANSIT.polars_schema()[column.name], int(number))
+            if why is not None:
+                raise _BadLineError(f"{value!r} under '{column.heading.text}' {why}")
             row[column.name] = int(number)
         elif column.heading.column in fields.TIMES:
             row[column.name] = number * (column.heading.factor or 1.0)
@@ -201,7 +208,7 @@ class _Reader:
 
     def _end_page(self) -> None:
         if self.other_page:
-            self.tally.count(other=1)
+            self.tally.count(other=1, what="page of another IMS PA report")
         self.other_page = False
 
     def line(self, line: Line) -> None:
@@ -253,7 +260,7 @@ class _Reader:
                                offset=line.offset, raw=line.text.encode())
             return
         if row is None:
-            self.tally.count(other=1)
+            self.tally.count(other=1, what="line of words only")
             return
         page = self.page
         filled = sum(1 for k, v in row.items()

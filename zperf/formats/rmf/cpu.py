@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from zperf.formats.fits import misfit
 from zperf.formats.kinds import TextKind
 from zperf.formats.listing import Line, Listing, listing_lines, listing_table
 from zperf.formats.rmf import cpu_fields as fields
@@ -73,7 +74,7 @@ class _Reader:
 
     def _other_section(self) -> None:
         """A section of another report: counted, and the CPU report just read ends."""
-        self.tally.count(other=1)
+        self.tally.count(other=1, what="section of another RMF report")
         self.last = None
 
     def _section(self, lines: list[Line]) -> None:
@@ -92,7 +93,8 @@ class _Reader:
             self.tally.problem(f"CPU ACTIVITY report: {bad.what}", line=bad.line.number,
                                offset=bad.line.offset)
             return
-        self.tally.count(parsed=int(used), other=int(not used))
+        self.tally.count(parsed=int(used), other=int(not used),
+                         what="CPU Activity page without processor lines")
 
     @staticmethod
     def _header(lines: list[Line], patterns: dict[str, re.Pattern[str]]) -> dict[str, str]:
@@ -109,6 +111,15 @@ class _Reader:
                    if name not in header]
         if missing:
             raise BadLineError(lines[0], f"no {', '.join(missing)} in the page heading")
+        try:
+            dt.datetime.strptime(f"{header['date']} {header['time']}", "%m/%d/%Y %H.%M.%S")
+        except ValueError:
+            raise BadLineError(lines[0], f"DATE {header['date']} TIME {header['time']} in the "
+                                         "page heading is not a date and time") from None
+        for name in ("cpc_capacity_msu", "image_capacity_msu"):
+            if name in header and misfit(CPU.polars_schema()[name], int(header[name])):
+                raise BadLineError(lines[0], f"{name.upper().replace('_MSU', '')} "
+                                             f"{header[name]} is too large a capacity")
         return header["system"], header["date"], header["time"]
 
     def _cpu(self, lines: list[Line], last: tuple[str, str, str] | None) -> bool:

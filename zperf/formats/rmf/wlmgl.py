@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
+from zperf.formats.fits import misfit_expr
 from zperf.formats.kinds import TextKind
 from zperf.formats.listing import (
     Listing,
@@ -213,7 +214,9 @@ class _Builder:
         return parts.select(
             "_block", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_block").alias("bucket"),
             pl.when(pl.col("op") == ">").then(None).otherwise(limit).alias("bucket_limit_ms"),
-            number_expr(pl.col("count")).cast(pl.Int64, strict=False).alias("trans_ended")), odd
+            number_expr(pl.col("count")).cast(pl.Int64, strict=False).alias("trans_ended")), \
+            odd | set(parts.filter(misfit_expr(number_expr(pl.col("count")), pl.Int64()))
+                      ["_block"].to_list())
 
     def _twice_distributed(self) -> set[int]:
         """Blocks with a second distribution title, or one after distribution rows:

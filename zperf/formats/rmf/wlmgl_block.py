@@ -30,6 +30,7 @@ from typing import TypeVar
 import numpy as np
 import polars as pl
 
+from zperf.formats.fits import misfit
 from zperf.formats.listing import Line, Listing
 from zperf.formats.rmf.values import convert, number, pairs, time_ms
 from zperf.formats.rmf.wlmgl_fields import IGNORE, LABEL_ALIASES, TIME_MS, Group
@@ -43,6 +44,7 @@ from zperf.formats.rmf.wlmgl_words import (
     slots_of_band,
 )
 from zperf.formats.tally import Tally
+from zperf.tables import DISTRIBUTION, WORKLOAD
 
 #: A distribution row: the bucket's upper limit in ms (None: the last bucket) and count.
 Bucket = tuple[float | None, int]
@@ -161,19 +163,26 @@ class BlockReader:
                 self.plans[key] = plan_row(_groups(row.band), slots_of_band(row.band), key[1])
             plan = self.plans[key]
             if plan is not None and not any(slot in state.filled for slot, _, _ in plan):
-                if row.last_band:
-                    state.rows_in_band += 1
+                values: list[tuple[tuple[str, str], str, float | None, str]] = []
                 for (slot, column, kind), (_, texts) in zip(plan, found, strict=True):
-                    state.filled.add(slot)
+                    value = None
                     if column:
-                        text = texts[0]
                         try:
-                            state.values[column] = convert(kind, text, row.micro)
+                            value = convert(kind, texts[0], row.micro)
                         except ValueError:
                             break
-                        if text[0] == "*":
-                            self._overflow(row.line, slot, text)
+                        if misfit(_SCHEMA[column], value) is not None:
+                            break  # read slowly, which words the error
+                    values.append((slot, column, value, texts[0]))
                 else:
+                    if row.last_band:
+                        state.rows_in_band += 1
+                    for slot, column, value, text in values:
+                        state.filled.add(slot)
+                        if column:
+                            state.values[column] = value
+                            if text[0] == "*":
+                                self._overflow(row.line, slot, text)
                     return
         self._read_row_slowly(state, row)
 
@@ -213,6 +222,11 @@ class BlockReader:
                 return
             if value is None and values[0].startswith("*"):
                 self._overflow(line, (group.name, label), values[0])
+            why = misfit(_SCHEMA[column], value)
+            if why is not None:
+                state.error = f"{group.name} {label} value {values[0]!r} {why}"
+                state.error_line = line
+                return
             state.values[column] = value
 
     def _overflow(self, line: Line, slot: tuple[str, str], text: str) -> None:
@@ -227,6 +241,12 @@ class BlockReader:
             return
         count = number(m["count"])
         if count is None:
+            return
+        why = misfit(_BUCKET_COUNT, count)
+        if why is not None:
+            if state.error is None:
+                state.error = f"RESPONSE TIME DISTRIBUTION count {m['count']!r} {why}"
+                state.error_line = line
             return
         state.buckets.append((None if m["op"] == ">" else time_ms(m["limit"], False),
                               int(count)))
@@ -255,6 +275,10 @@ class BlockReader:
             return None
         tally.settle(parsed=1)
         return state.values, state.buckets
+
+
+_SCHEMA = WORKLOAD.polars_schema()
+_BUCKET_COUNT = DISTRIBUTION.polars_schema()["trans_ended"]
 
 
 def _groups(band: tuple[str, ...]) -> list[Group]:

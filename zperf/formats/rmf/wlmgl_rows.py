@@ -26,12 +26,14 @@ import numpy.typing as npt
 import polars as pl
 import pyarrow as pa
 
+from zperf.formats.fits import misfit_expr
 from zperf.formats.listing import Listing
 from zperf.formats.rmf.values import TIME_TEXT, VALUE, number_expr, time_ms_expr
 from zperf.formats.rmf.wlmgl_fields import TIME_MS, Group
 from zperf.formats.rmf.wlmgl_lines import EVENT, QUIET
 from zperf.formats.rmf.wlmgl_walk import Context, Walk, expand_runs
 from zperf.formats.rmf.wlmgl_words import GROUP_BY_NAME, plan_row, slots_of_band
+from zperf.tables import WORKLOAD
 
 _WHOLE_VALUE = rf"^(?:{VALUE})$"
 #: Slot of the cell before the first label; an end that means "to the end of the row".
@@ -80,7 +82,7 @@ def read_rows(rows: pl.DataFrame, contexts: list[Context], printable: bool) -> R
         if kind == _IGNORED:
             continue
         values, bad = (_times if kind == TIME_MS else _numbers)(cells, unread)
-        slow |= bad
+        slow |= bad | _misfits(values, plans.columns)
         frames.append(values)
     good = pl.concat(frames).filter(~pl.col("block").is_in(sorted(slow))) if frames else None
     if good is None or good.height == 0:
@@ -275,6 +277,18 @@ def _numbers(cells: pl.DataFrame, unread: pl.DataFrame) -> tuple[pl.DataFrame, s
     bad = set(suffixed.filter(pl.col("value").is_null())["block"].to_list())
     missing = unread.filter(pl.col("text") == "N/A")
     return pl.concat([read, suffixed.select(read.columns), missing.select(read.columns)]), bad
+
+
+def _misfits(values: pl.DataFrame, columns: list[str]) -> set[int]:
+    """Blocks with a value its workload column cannot hold (a count of 10**20): the
+    line-by-line reader reports them."""
+    schema = WORKLOAD.polars_schema()
+    integer = [i for i, name in enumerate(columns) if schema[name].is_integer()]
+    if not integer:
+        return set()
+    checks = [(pl.col("column") == i) & misfit_expr(pl.col("value"), schema[columns[i]])
+              for i in integer]
+    return set(values.filter(pl.any_horizontal(checks))["block"].to_list())
 
 
 def _times(cells: pl.DataFrame, unread: pl.DataFrame) -> tuple[pl.DataFrame, set[int]]:

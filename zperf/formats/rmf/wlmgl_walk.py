@@ -1,12 +1,13 @@
 """The one state machine of a WLMGL listing: pages, class blocks, bands.
 
-Each class (period) block starts at its key line (``REPORT BY: POLICY=...
-SERVICE CLASS=...``); its data rows are ``LABEL value`` pairs that belong,
-left to right, to the column groups named by the heading line above them
-(wlmgl_fields).  The machine keeps a little state: the class block open, the
-page header, the band of column groups above the data rows, whether a
-state-sample section or another RMF report is running.  Its transitions
-consume only line descriptions (wlmgl_lines.describe).
+Each class (period) block, and each workload-group or policy summary, starts
+at its key line (``REPORT BY: POLICY=...  SERVICE CLASS=...``); its data rows
+are ``LABEL value`` pairs that belong, left to right, to the column groups
+named by the heading line above them (wlmgl_fields).  The machine keeps a
+little state: the class block open, the page header, the band of column groups
+above the data rows, whether a state-sample section or another RMF report is
+running.  Its transitions consume only line descriptions
+(wlmgl_lines.describe).
 
 It does not read values: it notes where each block's data rows (with their
 band), distribution rows, distribution titles and state-sample lines are,
@@ -32,7 +33,6 @@ from zperf.formats.rmf.wlmgl_lines import (
     BUCKET,
     EVENT,
     MORE_KEYS,
-    OPENS_CLASS,
     QUIET,
     STEP_BUCKET,
     STEP_GOAL,
@@ -259,7 +259,7 @@ class _Walker:
         elif step == STEP_OTHER_PAGE:
             self._close(index)
             if not self.other_report:
-                self.tally.count(other=1)
+                self.tally.count(other=1, what="page of another RMF report")
             self.other_report = True
         elif self.other_report:
             return
@@ -286,14 +286,12 @@ class _Walker:
                 out.key[self.block] = self._intern_keys(merged)
             return
         self._close(index)
-        if info.keys_kind == OPENS_CLASS:
-            out.counts.append(self.tally.checkpoint())
+        # A class (period) and a workload-group or policy summary (POLICY= and
+        # WORKLOAD= but no class, or POLICY= alone) are read alike: a row each.
+        out.counts.append(self.tally.checkpoint())
         self.raw_section = False
-        if info.keys_kind == OPENS_CLASS:
-            self.tally.hand_on(1)  # settled when its values are read: a row or a problem
-            self._open(index, info.keys)
-        else:
-            self.tally.count(other=1)
+        self.tally.hand_on(1)  # settled when its values are read: a row or a problem
+        self._open(index, info.keys)
         self.band = ()
 
     def _rest(self, index: int, info: LineInfo) -> None:
@@ -353,6 +351,9 @@ class _Walker:
         if move not in self.header_moves:
             current = dict(zip(HEADER_NAMES, self.header, strict=True))
             changed = any(current[name] != value for name, value in fields)
+            given = dict(fields)
+            if any(name in given and given[name] != current[name] for name in NEW_INTERVAL):
+                current["activated"] = None  # another interval's policy unless printed again
             current.update(fields)
             self.header_moves[move] = (tuple(current[n] for n in HEADER_NAMES) if changed
                                        else None)
@@ -370,6 +371,10 @@ class _Walker:
 
     def _intern_goal(self, goal: dict[str, Any]) -> int:
         return _intern(self.goal_ids, self.out.goals, tuple(goal.items()), goal)
+
+
+#: Page header fields whose change starts another interval (or sysplex).
+NEW_INTERVAL = ("sysplex", "date", "time")
 
 
 def _intern(ids: dict[Any, int], items: list[Any], key: Any, item: Any) -> int:

@@ -15,8 +15,10 @@ import functools
 import re
 from typing import Any
 
+from zperf.formats.fits import misfit
 from zperf.formats.rmf.values import interval_seconds, pairs
 from zperf.formats.rmf.wlmgl_fields import GROUPS, HEADING, IGNORE, LABEL_ALIASES, Group
+from zperf.tables import WORKLOAD
 
 HEADER_FIELDS = {
     "zos_release": re.compile(r"(?:z/OS|OS/390)\s+(V\d+R\d+)"),
@@ -68,18 +70,33 @@ def header_values(header: Header, file: str) -> dict[str, Any]:
 
 
 def key_values(keys: dict[str, str]) -> dict[str, Any]:
-    """Row values from a class's key lines (POLICY=, SERVICE CLASS=, PERIOD=...)."""
-    report = "REPORT CLASS" in keys
-    importance = keys.get("IMPORTANCE")
+    """Row values from a class's key lines (POLICY=, SERVICE CLASS=, PERIOD=...).
+
+    A summary of a workload group (POLICY= and WORKLOAD= but no class: the
+    WLMGL(WGROUP) report) is a row of class_kind 'workload' named after the
+    workload; the summary of the whole policy (POLICY= alone: WLMGL(POLICY)) one
+    of class_kind 'policy' named after the policy."""
     group = keys.get("RESOURCE GROUP")
     return {
         "policy": keys.get("POLICY"), "workload": keys.get("WORKLOAD"),
-        "class_kind": "report" if report else "service", "class_name": class_name(keys),
+        "class_kind": class_kind(keys), "class_name": class_name(keys),
         "description": keys.get("DESCRIPTION") or None,
-        "period": int(keys["PERIOD"]) if keys.get("PERIOD", "").isdigit() else None,
-        "importance": int(importance) if importance and importance.isdigit() else None,
+        "period": _small_number(keys, "PERIOD", "period"),
+        "importance": _small_number(keys, "IMPORTANCE", "importance"),
         "resource_group": None if not group or group.startswith("*") else group,
     }
+
+
+def _small_number(keys: dict[str, str], key: str, column: str) -> int | None:
+    """PERIOD=n, IMPORTANCE=n as a number (None when printed as a word, such as
+    IMPORTANCE=HIGH); ValueError when it is too large for its column."""
+    text = keys.get(key, "")
+    if not (text.isascii() and text.isdigit()):
+        return None
+    why = misfit(WORKLOAD.polars_schema()[column], int(text))
+    if why is not None:
+        raise ValueError(f"{key}={text} {why}")
+    return int(text)
 
 
 #: Where each label/value pair of a row goes: ((group, label), column, kind).
@@ -138,8 +155,19 @@ def plan_row(groups: list[Group], slots: dict[str, list[int]],
     return plan
 
 
+def class_kind(keys: dict[str, str]) -> str:
+    """'service', 'report', 'workload' (a workload-group summary) or 'policy'."""
+    if "REPORT CLASS" in keys:
+        return "report"
+    if "SERVICE CLASS" in keys:
+        return "service"
+    return "workload" if "WORKLOAD" in keys else "policy"
+
+
 def class_name(keys: dict[str, str]) -> str:
-    return keys.get("SERVICE CLASS") or keys.get("REPORT CLASS") or ""
+    """The class's name; a summary's is its workload's, or its policy's."""
+    return (keys.get("SERVICE CLASS") or keys.get("REPORT CLASS") or keys.get("WORKLOAD")
+            or keys.get("POLICY") or "")
 
 
 def pairs_safe(text: str) -> bool:

@@ -176,7 +176,7 @@ class _Decoder:
                             s.lps["SMF70ONT"].astype(np.float64), secs)
         self.pdt = s.lps["SMF70PDT"].astype(np.float64)
         self.edt = s.lps["SMF70EDT"].astype(np.float64)
-        self.lp_own = (self.lp_part >= 0) & self.own_part[np.maximum(self.lp_part, 0)]
+        self.lp_own = np.append(self.own_part, False)[self.lp_part]  # -1 (no partition): False
         self.c_first = np.cumsum(trip["CPN"]) - trip["CPN"]
 
     # ------------------------------------------------------------ cpu table

@@ -1,0 +1,1 @@
+"""zperf's fuzzing harness: damaged copies of every reader's fixtures (see README.md)."""

@@ -1,0 +1,170 @@
+"""The inputs the fuzzing harness damages: every reader's fixtures.
+
+Text readers get the fixtures of ``tests/data`` (the shapes of real files,
+with their provenance in each folder's README).  The SMF decoders get small
+dumps under ``tests/data/smf/`` built by :func:`build_smf_dumps` with the
+simulator's record writers (``python fuzz/corpus.py`` writes them again):
+for each of 70.1, 72.3 and 110.2 a dump header, records of the type, a
+record of another type and the trailer, framed three ways (RDW, BDW blocks,
+VBS spanned across small blocks).  Tables zperf wrote (CSV, Parquet, Arrow)
+are made when the harness starts, by reading fixtures and writing them with
+zperf's own writers, so that they follow the schemas of the checkout.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import sys
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+SMF = DATA / "smf"
+
+#: Text fixtures of each text reader (paths under tests/data).
+TEXT_BASES: dict[str, tuple[str, ...]] = {
+    "rmf-wlmgl": ("rmf/v2r4-asa-sysout.txt", "rmf/v2r5-microseconds.txt",
+                  "rmf/old-service-rates.txt", "rmf/paper003-figure4.txt",
+                  "rmf/cics-ts31-transaction-time.txt", "rmf/paper000-figure2.txt",
+                  "rmf/wlmgl-wgroup-policy.txt", "rmf/v2r5-microseconds-pasted.txt"),
+    "rmf-cpu": ("rmf/cpu-v2r1-ibm-sample.txt", "rmf/cpu-v1r13-old-layout.txt",
+                "rmf/cpu-v2r2-asa-sysout.txt", "rmf/cpu-paper004-fastpath.txt"),
+    "cics-dfhstup": ("cics/dfhstup-interval-synthetic.txt", "cics/dfhstup-reports-synthetic.txt",
+                     "cics/paper003-figure3.txt", "cics/paper003-figure6.txt"),
+    "cics-dfh0stat": ("cics/dfh0stat-ibm-figure123.txt", "cics/dfh0stat-db2entries-synthetic.txt",
+                      "cics/dfh0stat-ibm-figure123-pasted.txt"),
+    "ims-pa-csv": ("ims/pa-extract-paper004-dsff.csv", "ims/pa-extract-field-names.csv"),
+    "ims-pa-report": ("ims/pa-transit-paper004-fastpath.txt",),
+    "driver-iwl": ("driver/iwl-paper003-figure5.txt", "driver/iwl-two-runs-status.txt"),
+    "jmeter-csv": ("driver/jmeter-17col-formatted-multiline.csv",
+                   "driver/jmeter-transaction-controller.csv", "driver/jmeter-cyrillic-utf8.csv",
+                   "driver/jmeter-utf16-bom.csv", "public/JENKINS-16627_CSV_instead_of_XML.jtl",
+                   "public/multiLineCSV.jtl"),
+    "jmeter-xml": ("driver/jmeter-nested.jtl", "driver/jmeter-plugin-elements.jtl",
+                   "public/JMeterResultsTenSamples.jtl"),
+    "driver-csv": ("driver/requests.csv",),
+}
+#: SMF decoders and their dumps (under tests/data/smf), one per framing.
+FRAMINGS = ("rdw", "bdw", "vbs")
+SMF_BASES: dict[str, tuple[str, ...]] = {
+    name: tuple(f"smf/{name}-{framing}.smf" for framing in FRAMINGS)
+    for name in ("smf70.1", "smf72.3", "smf110.2")
+}
+#: Fixtures whose tables are written (as zperf-csv, -parquet, -arrow) to be read back.
+TABLE_SOURCES = ("driver/requests.csv", "rmf/paper003-figure4.txt",
+                 "cics/dfh0stat-db2entries-synthetic.txt", "ims/pa-extract-field-names.csv",
+                 "rmf/cpu-v2r1-ibm-sample.txt")
+TABLE_FORMATS = ("csv", "parquet", "arrow")
+
+
+def _records(name: str) -> list[bytes]:
+    """One dump's records for decoder ``name`` (with our own numbers)."""
+    from zperf.sim.writers import smf as writer
+
+    when = dt.datetime(2024, 3, 1, 9, 15)
+    records = [writer.dump_header(when)]
+    if name == "smf72.3":
+        for cls, periods in (("CICSHIGH", 1), ("BATCH", 3)):
+            records += writer.build_type72_3(writer.ClassInterval(
+                system="SYS1", sysplex="PLEX1", start=dt.datetime(2024, 3, 1, 9, 0),
+                interval_seconds=900.0, class_name=cls,
+                periods=[{"R723CRCP": 100 + p, "R723CCPU": 1000.0 * (p + 1)}
+                         for p in range(periods)],
+                rtd=[[p + 1] * 14 for p in range(periods)]))
+    elif name == "smf70.1":
+        records.append(_cpu_activity_record())
+    else:
+        from zperf.sim.writers.smf110 import build_type110_2, other_stat
+
+        records.append(build_type110_2(
+            [{"entry_name": "TRADENT", "plan_name": "TRADEPLN", "auth_id": "CICSUSER",
+              "calls": 4256254, "single_phase": 456419, "thread_reuse": 456425,
+              "thread_terms": 44},
+             {"entry_name": "POOL", "calls": 10000, "signons": 3, "commits": 2}],
+            applid="CICSPA01", when=when, others=[other_stat(10)]))
+    records.append(writer.other_record(30, 300, when))
+    records.append(writer.dump_trailer(when))
+    return records
+
+
+def _cpu_activity_record() -> bytes:
+    from zperf.formats.smf import type70_fields as f70
+    from zperf.sim.writers import smf70 as w
+
+    lps = [w.LogicalProcessor("CP", 450.0, online_seconds=900.0),
+           w.LogicalProcessor("CP", 360.0, online_seconds=900.0),
+           w.LogicalProcessor("IIP", 90.0)]
+    cpus = [w.LogicalCpu(f70.TYPE_CP, 400.0, 0.0, 0), w.LogicalCpu(f70.TYPE_CP, 500.0, 0.0, 1),
+            w.LogicalCpu(f70.TYPE_ZIIP, 800.0, 0.0, 2)]
+    other = w.Partition("OTHER", 3, [w.LogicalProcessor("CP", 100.0)])
+    activity = w.CpuActivity("SYS1", "PLEX1", dt.datetime(2024, 3, 1, 9, 0), 900.0, 2,
+                             [w.Partition("PRODA", 2, lps), other], cpus)
+    return w.build_type70_1(activity)
+
+
+def build_smf_dumps() -> dict[str, bytes]:
+    """Every SMF base dump, by its path under tests/data."""
+    from zperf.sim.writers import smf as writer
+
+    out = {}
+    for name, paths in SMF_BASES.items():
+        records = _records(name)
+        framed = {"rdw": writer.frame_rdw(records),
+                  "bdw": writer.frame_bdw(records, block_size=1200),
+                  "vbs": writer.frame_bdw(records, block_size=400, spanned=True)}
+        for framing, path in zip(FRAMINGS, paths, strict=True):
+            out[path] = framed[framing]
+    return out
+
+
+@cache
+def table_bases() -> dict[str, tuple[bytes, ...]]:
+    """zperf-csv, zperf-parquet, zperf-arrow: tables written by zperf's own writers."""
+    from zperf import formats, report
+
+    written: dict[str, list[bytes]] = {f"zperf-{fmt}": [] for fmt in TABLE_FORMATS}
+    for source in TABLE_SOURCES:
+        result = formats.read([str(DATA / source)])
+        for table, frame in result.tables.items():
+            if frame.height == 0:
+                continue
+            for fmt in TABLE_FORMATS:
+                out = io.BytesIO()
+                writer: Callable[..., None] = {"csv": report.files.write_csv,
+                                               "parquet": report.files.write_parquet,
+                                               "arrow": report.files.write_arrow}[fmt]
+                if fmt == "csv":
+                    writer(frame, out)
+                else:
+                    writer(frame, out, table)
+                written[f"zperf-{fmt}"].append(out.getvalue())
+    return {name: tuple(values) for name, values in written.items()}
+
+
+@cache
+def bases(reader: str) -> tuple[bytes, ...]:
+    """The undamaged inputs of ``reader``."""
+    if reader in TEXT_BASES:
+        return tuple((DATA / p).read_bytes() for p in TEXT_BASES[reader])
+    if reader in SMF_BASES:
+        found = [(DATA / p).read_bytes() for p in SMF_BASES[reader]]
+        if reader == "smf72.3":
+            found.append((ROOT / "samples" / "smf" / "paper-figures.smf").read_bytes())
+        return tuple(found)
+    return table_bases()[reader]
+
+
+def readers() -> tuple[str, ...]:
+    """Every reader the harness feeds, by name."""
+    return (*SMF_BASES, *TEXT_BASES, *(f"zperf-{fmt}" for fmt in TABLE_FORMATS))
+
+
+if __name__ == "__main__":  # write the SMF base dumps again
+    sys.path.insert(0, str(ROOT))
+    for relative, data in build_smf_dumps().items():
+        (DATA / relative).parent.mkdir(parents=True, exist_ok=True)
+        (DATA / relative).write_bytes(data)
+        print(f"{relative}: {len(data)} bytes")

@@ -1,0 +1,59 @@
+"""What the long fuzz run found (issue 12): each input of tests/data/fuzz/ (README.md
+there) gives the documented outcome now, by every way the harness reads it."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import DATA, ROOT
+
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from fuzz.harness import check
+from zperf.errors import InputError
+from zperf.formats import read
+
+FOUND = DATA / "fuzz"
+#: input -> (the kind to read it as, the error it gives; None: it reads)
+EXPECTED = {
+    "ims-pa-csv-647.bin": ("ims-pa-csv", "record 16 line 17 at offset 0x71D: IMS PA row: 10 "
+                                         "fields where the header has 14"),
+    "jmeter-xml-1186.bin": ("jmeter-xml", "line 1 at offset 0x0: the XML declaration names an "
+                                          "encoding the XML parser cannot read: multi-byte "
+                                          "encodings are not supported"),
+    "jmeter-xml-1547.bin": ("jmeter-xml", "record 1 line 3 at offset 0x43: JMeter sample: "
+                                          "-999999 in attribute t is negative: not a "
+                                          "response time"),
+    "zperf-arrow-1585.bin": ("zperf-table", "column interval_start of the driver_intervals "
+                                            "table holds a time outside the years 1 to 9999"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FOUND.glob("*.bin")))
+def test_every_way_passes_the_oracle(name: str, tmp_path: Path) -> None:
+    reader = name.rsplit("-", 1)[0]
+    data = (FOUND / name).read_bytes()
+    verdict = check(reader, data, tmp_path, random.Random(0), library=1.0, cli=1.0)
+    assert verdict.crashes == []
+
+
+@pytest.mark.parametrize("name", list(EXPECTED))
+def test_the_one_line_error(name: str, capfd: pytest.CaptureFixture[str]) -> None:
+    kind, what = EXPECTED[name]
+    path = str(FOUND / name)
+    with pytest.raises(InputError) as error:
+        read([path], kind=kind)
+    assert str(error.value) == f"{path}: {what}"
+    assert "panicked" not in capfd.readouterr().err  # no Rust stack on stderr
+
+
+def test_an_empty_input_is_said_and_fills_no_table() -> None:
+    result = read([str(FOUND / "jmeter-csv-213.bin")])
+    (tally,) = result.tallies
+    assert tally.empty and tally.read == 0
+    assert all(frame.height == 0 for frame in result.tables.values())

@@ -1,0 +1,64 @@
+"""Whether a value read from a file fits the column it goes to.
+
+A damaged or hand-edited file can print a count of 10^20 or a time of
+10^400: Python reads such numbers, but a table column of 64-bit integers
+cannot hold them, and the conversion into the table would fail far from the
+line that printed them.  Readers ask here first, so that such a value is the
+documented error (file, line, byte offset) or, with ``--on-error skip``, a
+counted skip of its record, like any other value that does not read.
+"""
+
+from __future__ import annotations
+
+import math
+
+import polars as pl
+
+#: The range of each integer type a table column may have.
+_BITS: dict[type[pl.DataType], int] = {pl.Int8: 8, pl.Int16: 16, pl.Int32: 32, pl.Int64: 64}
+_UNSIGNED: dict[type[pl.DataType], int] = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32: 32,
+                                          pl.UInt64: 64}
+
+
+def integer_range(dtype: pl.DataType) -> tuple[int, int] | None:
+    """(smallest, largest) value of an integer type; None for other types."""
+    for kind, bits in _BITS.items():
+        if dtype == kind:
+            return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    for kind, bits in _UNSIGNED.items():
+        if dtype == kind:
+            return 0, (1 << bits) - 1
+    return None
+
+
+def misfit(dtype: pl.DataType, value: float | None) -> str | None:
+    """Why ``value`` cannot go into a column of ``dtype`` ('is too large (at most
+    9223372036854775807)'...), or None when it can (None, a missing value, always can)."""
+    if value is None:
+        return None
+    bounds = integer_range(dtype)
+    if bounds is not None:
+        if isinstance(value, float) and not math.isfinite(value):
+            return "is not a finite number"
+        if value > bounds[1]:
+            return f"is too large (at most {bounds[1]})"
+        if value < bounds[0]:
+            return f"is too small (at least {bounds[0]})"
+        return None
+    if dtype.is_float() and isinstance(value, int) and abs(value) > 1.7e308:
+        return "is too large for a number"
+    return None
+
+
+def misfit_expr(value: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """``misfit`` column-wise: true where a (Float64 or integer) value does not fit
+    ``dtype``.  A float that rounds to the limit of a 64-bit integer (2**63) counts as
+    out of range, as the cast would fail."""
+    bounds = integer_range(dtype)
+    if bounds is None:
+        return pl.lit(False)
+    as_float = value.cast(pl.Float64)
+    low, high = float(bounds[0]), float(bounds[1])
+    outside = (as_float < low) | (as_float >= high + 1.0) | as_float.is_nan() \
+        | as_float.is_infinite()
+    return outside.fill_null(False)

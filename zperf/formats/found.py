@@ -1,0 +1,97 @@
+"""What an input gave: the tables it fills, the one shown by default, and what to say
+when the table asked for has no row.
+
+A JMeter log fills ``driver``, an SMF dump ``workload``: with no ``--table``
+the command line shows the table the input fills (the first of the
+registry's order, which puts each kind's main table first; ``workload`` when
+a mix of inputs fills it) and names the others.  When the table asked for is
+empty the run needs attention (exit status 1), and the words say what was
+found instead: per file, the kind it was read as and its records read =
+parsed + skipped + other types, with what the other records were where the
+reader said; and the tables the input does fill, with the ``--table`` that
+shows them.  The words are made here, once; the command line prefixes them
+with ``zperf:``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import polars as pl
+
+from zperf.formats.registry import kind_tables, table_group, table_names
+from zperf.formats.tally import Tally
+
+#: The table a mix of inputs shows by default when it fills it.
+PREFERRED = "workload"
+
+
+def filled_tables(tables: Mapping[str, pl.DataFrame]) -> list[str]:
+    """The tables with rows, in registry order."""
+    return [name for name in table_names() if name in tables and tables[name].height]
+
+
+def default_table(tables: Mapping[str, pl.DataFrame], tallies: Sequence[Tally] = ()) -> str:
+    """The table to show when none is asked for: ``workload`` if filled, else the first
+    filled; when none is, the main table of the kinds the input was read as (a JMeter
+    log without a sample: ``driver``), ``workload`` for a mix or nothing known."""
+    filled = filled_tables(tables)
+    if PREFERRED in filled:
+        return PREFERRED
+    if filled:
+        return filled[0]
+    mains = {kind_tables(t.read_as)[0] for t in tallies if kind_tables(t.read_as)}
+    return mains.pop() if len(mains) == 1 else PREFERRED
+
+
+def _rows(tables: Mapping[str, pl.DataFrame], name: str) -> str:
+    n = tables[name].height
+    return f"{name} ({n} row{'s' if n != 1 else ''})"
+
+
+def other_tables(tables: Mapping[str, pl.DataFrame], shown: str) -> str | None:
+    """'other tables in the input: driver (12 rows); see them with --table driver', or None.
+
+    Said only when the input fills a table of another reader's group: the tables
+    filled together with the one shown (distribution with workload) are documented
+    with it and not worth a message on every run."""
+    others = [name for name in filled_tables(tables) if name != shown]
+    elsewhere = [name for name in others if name not in table_group(shown)]
+    if not elsewhere:
+        return None
+    listed = ", ".join(_rows(tables, name) for name in others)
+    return f"other tables in the input: {listed}; see them with --table {elsewhere[0]}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def what_was_read(tally: Tally) -> str:
+    """'FILE (jmeter-xml): 3 records read = 0 parsed + 0 skipped + 3 other types (3 x
+    sample element without t, ts and s)', or 'FILE is empty'."""
+    if tally.empty:
+        return f"{tally.file} is empty"
+    kind = f" ({tally.read_as})" if tally.read_as else ""
+    text = (f"{tally.file}{kind}: {_plural(tally.read, 'record')} read = {tally.parsed} "
+            f"parsed + {tally.skipped} skipped + {tally.other} other types")
+    if tally.others:
+        text += " (" + ", ".join(f"{n} x {what}" for what, n in tally.others.items()) + ")"
+    return text
+
+
+def no_rows(tables: Mapping[str, pl.DataFrame], tallies: Sequence[Tally],
+            table: str) -> list[str]:
+    """The lines that say why the ``table`` asked for is empty and what the input gave."""
+    filled = filled_tables(tables)
+    if tallies and all(t.empty for t in tallies):
+        return []  # "FILE is empty" was said for each
+    lines = [f"no rows for the {table} table in the input; what was read:"]
+    lines += [f"  {what_was_read(t)}" for t in tallies if not t.empty]
+    if filled:
+        listed = ", ".join(_rows(tables, name) for name in filled)
+        lines.append(f"the input fills {listed}: see {'them' if len(filled) > 1 else 'it'} "
+                     f"with --table {filled[0]}")
+    else:
+        lines.append("the input fills no table")
+    return lines
