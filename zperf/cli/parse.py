@@ -10,6 +10,7 @@ import click
 from zperf import formats, report
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.formats.tally import OnError
+from zperf.runs.cec import cec_from_tables
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
 from zperf.runs.pi import performance_from_tables
@@ -17,6 +18,7 @@ from zperf.runs.pi import performance_from_tables
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
 #: Tables computed from the tables a reader fills: name -> (tables read, builder).
 DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables),
+           "cec": (("cpu", "cpu_lpar"), cec_from_tables),
            "peaks": (("cpu", "cpu_lpar", "workload"), peaks_from_tables),
            "performance": (("workload", "distribution"), performance_from_tables),
            "offload": (("workload",), offload_from_tables)}
