@@ -233,6 +233,20 @@ def test_parse_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
           ["parse", "--table", "capacity", "--to", "table", dump], runs)
     _case(capsys, update_golden, "parse-peaks-ims15-fast-path.txt",
           ["parse", "--table", "peaks", "--to", "csv", dump], runs)
+    _case(capsys, update_golden, "parse-cec-ims15-fast-path.txt",
+          ["parse", "--table", "cec", "--to", "csv", dump], runs)
+
+
+def test_parse_capacity_of_rmf_xml(capsys: pytest.CaptureFixture[str],
+                                   update_golden: bool) -> None:
+    # IBM's own output: MSU/h at the CPC capacity's rate, MSU ACT beside it.
+    xml = "tests/data/rmf/xml/zebra-cpu-small.xml"
+    _case(capsys, update_golden, "parse-cec-zebra-cpu-small.txt",
+          ["parse", "--table", "cec", "--to", "csv", xml])
+    _case(capsys, update_golden, "parse-cec-table-zebra-cpu-small.txt",
+          ["parse", "--table", "cec", "--to", "table", xml])
+    _case(capsys, update_golden, "parse-capacity-zebra-cpu-small.txt",
+          ["parse", "--table", "capacity", "--to", "csv", xml])
 
 
 @pytest.mark.parametrize("path", ["samples/smf/paper-figures.smf",

@@ -57,6 +57,7 @@ def _progress_factory() -> formats.Progress | None:
               help="Table to output; see TABLES in `man zperf-parse` (workload: one row per "
                    "system, interval, class and period; distribution: response time buckets; "
                    "capacity: MSU/h and the 4-hour rolling average per system and interval; "
+                   "cec: MSU/h per partition, capacity group and CEC; "
                    "peaks: each day's peak 4-hour average and its top service classes; "
                    "performance: WLM's Performance Index per service class period; "
                    "offload: zIIP-eligible time on CPs and achieved offload per class).")

@@ -115,8 +115,8 @@ def _partitions(cpu: pl.DataFrame, cpu_lpar: pl.DataFrame) -> pl.DataFrame:
     per_part = per_part.filter("_has_cp").with_columns(
         pl.col("_physical_cps").max().over(_ROW))
     rates = (cpu.unique(subset=list(_ROW), keep="first", maintain_order=True)
-             .select(*_ROW, "cpa_actual", "cpa_scaling_factor", "cpc_capacity_msu",
-                     "ziip_nff"))
+             .select(*_ROW, "source_format", "cpa_actual", "cpa_scaling_factor",
+                     "cpc_capacity_msu", "ziip_nff"))
     rows = per_part.join(rates, on=list(_ROW), how="left").with_columns(
         cpu_rate(pl.col("_physical_cps")).alias("cpu_adjustment_factor"))
     rate, secs = pl.col("cpu_adjustment_factor"), pl.col("interval_seconds")

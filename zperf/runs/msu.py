@@ -79,13 +79,16 @@ def capacity_table(cpu: pl.DataFrame | None, cpu_lpar: pl.DataFrame | None) -> p
 
 def cpu_rate(physical_cps: pl.Expr) -> pl.Expr:
     """The CPU rate (1/16 µs per service unit) of ``cpu`` rows: SMF70CPA_ACTUAL /
-    SMF70CPA_SCALING_FACTOR, else the CPC capacity over ``physical_cps`` general
-    CPs (null when neither is known)."""
+    SMF70CPA_SCALING_FACTOR; for RMF XML, which has none, the CPC capacity over
+    ``physical_cps`` general CPs (verified against its printed MSU ACT); null
+    otherwise.  An SMF record without CPA_ACTUAL gets no rate rather than one
+    from SMF70MCR, whose equality with the printed CPC capacity is unconfirmed."""
     capacity = pl.col("cpc_capacity_msu")
+    from_xml = pl.col("source_format") == "rmf-xml"
     return (pl.when(pl.col("cpa_actual") > 0).then(
         f.cpu_adjustment_factor(pl.col("cpa_actual"),
                                 pl.col("cpa_scaling_factor").fill_null(1)))
-        .when((capacity > 0) & (physical_cps > 0)).then(
+        .when(from_xml & (capacity > 0) & (physical_cps > 0)).then(
             f.cpu_adjustment_factor_from_capacity(capacity, physical_cps)))
 
 
