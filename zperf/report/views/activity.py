@@ -251,7 +251,8 @@ def capacity_section(ctx: Context) -> Section | None:
         cells = cap.pi_buckets(a.pi, bucket, ctx.bucket_seconds, periods)
         charts.append(Chart("pi", "Performance Index by service class period (worst per "
                             f"{ctx.bucket_text})", Plot("heatmap", cells, {
-                                "x": "bucket_start", "x2": "bucket_end", "y": "label",
+                                "x": "bucket_start", "x_title": "", "x2": "bucket_end",
+                                "y": "label",
                                 "order": periods["label"].to_list(), "value": "perf_index",
                                 "value_title": "PI", "time_format": ctx.time_format}),
                             f"worst: {periods['label'][0]}, PI "
