@@ -429,6 +429,14 @@ def test_report_activity(capsys: pytest.CaptureFixture[str], update_golden: bool
           ["report", "--to", fmt, path])
 
 
+def test_report_activity_with_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                                       monkeypatch: pytest.MonkeyPatch, runs: Path) -> None:
+    # SMF 70.1 with PR/SM data: the capacity section's MSU, R4HA and capture ratio.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    _case(capsys, update_golden, "report-activity-ims15-fast-path-markdown.txt",
+          ["report", "--to", "markdown", str(runs / "ims15-fast-path" / "smf.dump")], runs)
+
+
 @pytest.mark.parametrize(("args", "fmt"), [(("ims15-fast-path", "--exact"), "text"),
                                            (("ims15-dsff-smq", "--exact"), "markdown"),
                                            (("ims15-fast-path", "--series"), "text")])

@@ -225,13 +225,14 @@ def capacity_section(ctx: Context) -> Section | None:
         shown = _rounded(summary, 1, "msu_per_hour", "msu_peak", "r4ha_peak").pipe(
             _rounded, 3, "capture_ratio").with_columns(
             pl.col("r4ha_peak_at").dt.strftime("%m-%d %H:%M"))
-        tables.append(c.table(shown,
-                              [("system", "System"), ("msu_per_hour", "MSU/h"),
-                               ("msu_peak", "Peak MSU/h"), ("r4ha_peak", "Peak R4HA"),
-                               ("r4ha_peak_at", "at"), ("lac_msu", "Peak LAC"),
-                               ("defined_capacity_msu", "Defined"),
-                               ("capped_intervals", "Capped"),
-                               ("capture_ratio", "Capture ratio")]))
+        msu_columns = [("msu_per_hour", "MSU/h"), ("msu_peak", "Peak MSU/h"),
+                       ("r4ha_peak", "Peak R4HA"), ("r4ha_peak_at", "at"),
+                       ("lac_msu", "Peak LAC"), ("defined_capacity_msu", "Defined"),
+                       ("capped_intervals", "Capped")]
+        if summary["msu_per_hour"].drop_nulls().len() == 0:  # no PR/SM data: a listing
+            msu_columns = []
+        tables.append(c.table(shown, [("system", "System"), *msu_columns,
+                                      ("capture_ratio", "Capture ratio")]))
     lines = cap.msu_buckets(a.msu.drop_nulls("interval_start"), bucket)
     if lines.height:
         charts.append(Chart("msu", "MSU/h and the rolling 4-hour average, with WLM's LAC "
@@ -240,14 +241,15 @@ def capacity_section(ctx: Context) -> Section | None:
                                 series_title="", points=lines["bucket_start"].n_unique() < 40),
                             _peak_text(summary)))
     if periods.height:
-        tables.append(c.table(_rounded(periods, 2, "pi_worst", "pi_mean"),
+        tables.append(c.table(periods,
                               [("label", "Class period"), ("importance", "Imp."),
                                ("pi_worst", "Worst PI"), ("pi_mean", "Mean PI"),
                                ("missed_intervals", "Intervals PI > 1"),
                                ("intervals", "Intervals")],
                               f"Service class periods by worst PI ("
                               f"{c.plural(periods.height, 'period')}, at most "
-                              f"{cap.MOST_PERIODS})"))
+                              f"{cap.MOST_PERIODS})",
+                              formats={"pi_worst": "perf_index", "pi_mean": "perf_index"}))
         cells = cap.pi_buckets(a.pi, bucket, ctx.bucket_seconds, periods)
         charts.append(Chart("pi", "Performance Index by service class period (worst per "
                             f"{ctx.bucket_text})", Plot("heatmap", cells, {
@@ -256,7 +258,7 @@ def capacity_section(ctx: Context) -> Section | None:
                                 "order": periods["label"].to_list(), "value": "perf_index",
                                 "value_title": "PI", "time_format": ctx.time_format}),
                             f"worst: {periods['label'][0]}, PI "
-                            f"{format_cell('perf_index', round(periods['pi_worst'][0], 2))}"))
+                            f"{format_cell('perf_index', periods['pi_worst'][0])}"))
     return Section("capacity", "Capacity: MSU, the 4-hour rolling average, PI, capture",
                    tables=tuple(tables), charts=tuple(charts), how_to_read=(
                        _averaged(ctx) + " MSU/h is the bucket's mean; the R4HA, LAC and "
