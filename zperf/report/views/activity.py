@@ -259,7 +259,7 @@ def capacity_section(ctx: Context) -> Section | None:
                                 "value_title": "PI", "time_format": ctx.time_format}),
                             f"worst: {periods['label'][0]}, PI "
                             f"{format_cell('perf_index', periods['pi_worst'][0])}"))
-    return Section("capacity", "Capacity: MSU, the 4-hour rolling average, PI, capture",
+    return Section("capacity", "Capacity: MSU, R4HA, PI and capture ratio",
                    tables=tuple(tables), charts=tuple(charts), how_to_read=(
                        _averaged(ctx) + " MSU/h is the bucket's mean; the R4HA, LAC and "
                        "defined capacity are its highest, since a cap is reached at a peak.",
