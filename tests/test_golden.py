@@ -267,6 +267,20 @@ def test_parse_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
           ["parse", "--table", "capacity", "--to", "table", dump], runs)
     _case(capsys, update_golden, "parse-peaks-ims15-fast-path.txt",
           ["parse", "--table", "peaks", "--to", "csv", dump], runs)
+    _case(capsys, update_golden, "parse-cec-ims15-fast-path.txt",
+          ["parse", "--table", "cec", "--to", "csv", dump], runs)
+
+
+def test_parse_capacity_of_rmf_xml(capsys: pytest.CaptureFixture[str],
+                                   update_golden: bool) -> None:
+    # IBM's own output: MSU/h at the CPC capacity's rate, MSU ACT beside it.
+    xml = "tests/data/rmf/xml/zebra-cpu-small.xml"
+    _case(capsys, update_golden, "parse-cec-zebra-cpu-small.txt",
+          ["parse", "--table", "cec", "--to", "csv", xml])
+    _case(capsys, update_golden, "parse-cec-table-zebra-cpu-small.txt",
+          ["parse", "--table", "cec", "--to", "table", xml])
+    _case(capsys, update_golden, "parse-capacity-zebra-cpu-small.txt",
+          ["parse", "--table", "capacity", "--to", "csv", xml])
 
 
 @pytest.mark.parametrize("path", ["samples/smf/paper-figures.smf",
@@ -447,6 +461,14 @@ def test_report_activity(capsys: pytest.CaptureFixture[str], update_golden: bool
     monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
     _case(capsys, update_golden, _name("report-activity", path, fmt),
           ["report", "--to", fmt, path])
+
+
+def test_report_activity_with_capacity(capsys: pytest.CaptureFixture[str], update_golden: bool,
+                                       monkeypatch: pytest.MonkeyPatch, runs: Path) -> None:
+    # SMF 70.1 with PR/SM data: the capacity section's MSU, R4HA and capture ratio.
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", REPORT_EPOCH)
+    _case(capsys, update_golden, "report-activity-ims15-fast-path-markdown.txt",
+          ["report", "--to", "markdown", str(runs / "ims15-fast-path" / "smf.dump")], runs)
 
 
 @pytest.mark.parametrize(("args", "fmt"), [(("ims15-fast-path", "--exact"), "text"),

@@ -79,14 +79,14 @@ def test_activity_report_sections(day: list[Path]) -> None:
     report = activity_report(act.read_activity(day), input_files(day), top=2)
     # no IIPCP in this sysplex: the zIIP section has nothing to show and is left out
     assert [s.key for s in report.sections] == ["overview", "lpar", "workloads", "class-cpu",
-                                                "top"]
+                                                "top", "capacity"]
     top = next(s for s in report.sections if s.key == "top")
     assert len(top.tables[0].rows) == 2
     classes = next(s for s in report.sections if s.key == "class-cpu").charts[0].plot.data
     assert set(classes["class_name"]) <= {*(f"CLS{i:03d}" for i in range(6)), act.OTHER}
     # 3 service classes (the odd ones are report classes): the top 2 and (other)
     assert classes["class_name"].n_unique() == 3 and act.OTHER in set(classes["class_name"])
-    assert len(SECTIONS) == 6
+    assert len(SECTIONS) == 7
 
 
 def test_rows_without_interval_times_are_counted(tmp_path: Path) -> None:

@@ -54,6 +54,13 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tables["workload"].with_columns(
         pl.col("class_name").replace({"CLS000": SCRIPT, "CLS001": SCRIPT}),
         pl.lit(IMG).alias("workload"), pl.lit(IMG).alias("description"))
+    # A velocity goal, so that the name is in the capacity section's PI table and heat map.
+    named = pl.col("class_name") == SCRIPT
+    work = work.with_columns(
+        pl.when(named).then(pl.lit("velocity")).otherwise("goal_type").alias("goal_type"),
+        pl.when(named).then(pl.lit(40.0)).otherwise("goal_velocity_pct")
+        .alias("goal_velocity_pct"),
+        pl.when(named).then(pl.lit(50.0)).otherwise("ex_vel_pct").alias("ex_vel_pct"))
     name = folder / (IMG.replace("/", "_") + ".parquet")
     with name.open("wb") as out:
         write_parquet(work, out, "workload")
@@ -84,6 +91,10 @@ def test_html_shows_hostile_strings_as_text(hostile: Path, kind: str) -> None:
     assert "&lt;SCRIPT&gt;" in page and "&lt;img src=x onerror=alert(1)&gt;" in page
     svgs = page.split("<svg")[1:]
     assert svgs and any("&lt;SCRIPT&gt;" in svg for svg in svgs)  # a chart label, escaped
+    if kind == "activity":  # the PI table and heat map of the capacity section
+        capacity = page.split('id="capacity"')[1]
+        assert "&lt;SCRIPT&gt; p1" in capacity
+        assert "&lt;SCRIPT&gt; p1" in capacity.split('id="chart-pi"')[1].split("</svg>")[0]
 
 
 def test_markdown_shows_hostile_strings_as_text(hostile: Path) -> None:
@@ -91,6 +102,7 @@ def test_markdown_shows_hostile_strings_as_text(hostile: Path) -> None:
                   "markdown").decode()
     assert "<SCRIPT>" not in page and "<img" not in page
     assert "&lt;SCRIPT&gt;" in page
+    assert "| &lt;SCRIPT&gt; p1 |" in page.split("## Capacity")[1]
     assert html.unescape("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;") == IMG
     assert "\"&gt;&lt;img src=x onerror=alert(1)&gt;" in page
 

@@ -81,6 +81,7 @@ from zperf.calc.fit import Fit, fit_fixed_variable
 from zperf.calc.msu import (
     ROLLING_WINDOW_SECONDS,
     cpu_adjustment_factor,
+    cpu_adjustment_factor_from_capacity,
     msu_per_hour,
     msu_share_pct,
     rolling_average,
@@ -162,6 +163,7 @@ __all__ = [
     "content_density_of_file",
     "cp_busy_pct_from_itr",
     "cpu_adjustment_factor",
+    "cpu_adjustment_factor_from_capacity",
     "cpu_ms_per_tran",
     "cpu_ms_per_tran_from_appl",
     "cpu_pct",

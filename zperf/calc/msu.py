@@ -12,7 +12,16 @@ for general CPs (zperf's reference notes, smf70.md section 6: EasySMF
 ``CpuByLpar``, IBM SMF Explorer ``msu_effective`` / ``msu_physical``); zIIP
 time is first normalized to CP speed with SMF70NRM / 256.  When
 SMF70CPA_ACTUAL is 0 (older hardware or z/OS), SMF70CPA with scaling factor 1
-is the rate (smf2db ``build_ctl``).
+is the rate (smf2db ``build_ctl``).  RMF's Postprocessor XML carries neither:
+there the rate is the CPC capacity shared by the physical CPs
+(:func:`cpu_adjustment_factor_from_capacity`).
+
+Which dispatch time RMF's ``MSU ACT`` uses, verified on IBM's own output (the
+Zowe ZEBRA CPU Activity sample, z/OS V2R5, 263 intervals x 4 partitions,
+tests/runs/test_msu_act.py): the *effective* one.  At the CPC capacity's rate
+(413 MSU/h over 2 CPs) the effective dispatch time gives all 1,052 printed
+values rounded to the nearest MSU; the total dispatch time gives no single rate
+that matches them all.
 
 The rolling 4-hour average (R4HA) is what WLM reports as SMF70LAC and what
 defined capacity is compared with: the MSU/h of the preceding four hours,
@@ -44,6 +53,22 @@ def cpu_adjustment_factor(cpa_actual: Quantity, scaling_factor: Quantity) -> Qua
     of paper 000 Figure 2.
     """
     return positive("SMF70CPA_ACTUAL", cpa_actual) / positive("scaling factor", scaling_factor)
+
+
+def cpu_adjustment_factor_from_capacity(cpc_capacity_msu: Quantity,
+                                        physical_cps: Quantity) -> Quantity:
+    """1/16 µs of CPU per service unit from the CPC capacity (MSU/h of all the CEC's
+    general CPs) and the number of physical CPs: 57,600 x CPs / capacity.
+
+    One CP running an hour at ADJ a delivers 3,600 x 16,000,000 / a service
+    units = 57,600 / a MSU, so a CEC of n CPs rated C MSU/h has a = 57,600 x n / C.
+    The fallback where no SMF70CPA_ACTUAL is at hand (RMF Postprocessor XML):
+    the ZEBRA sample's 8562-Z02, CPC capacity 413 with 2 CPs, is 278.93; the
+    capacity is printed in whole MSU, so this rate is good to about 0.5 / C
+    (0.1 % there), which is enough to give RMF's whole ``MSU ACT`` back.
+    """
+    return (57_600.0 * positive("physical CPs", physical_cps)
+            / positive("CPC capacity MSU/h", cpc_capacity_msu))
 
 
 def msu_per_hour(dispatch_seconds: Quantity, interval_seconds: Quantity,

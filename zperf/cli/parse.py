@@ -21,6 +21,7 @@ from zperf.errors import UsageError
 from zperf.formats.driver.jmeter_columns import settings_from_properties
 from zperf.formats.found import default_table, no_rows, other_tables
 from zperf.formats.tally import OnError
+from zperf.runs.cec import cec_from_tables
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
 from zperf.runs.pi import performance_from_tables
@@ -28,6 +29,7 @@ from zperf.runs.pi import performance_from_tables
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
 #: Tables computed from the tables a reader fills: name -> (tables read, builder).
 DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables),
+           "cec": (("cpu", "cpu_lpar"), cec_from_tables),
            "peaks": (("cpu", "cpu_lpar", "workload"), peaks_from_tables),
            "performance": (("workload", "distribution"), performance_from_tables),
            "offload": (("workload",), offload_from_tables)}
@@ -89,10 +91,11 @@ def _jtl_options(columns: str | None, properties: str | None) -> dict[str, dict[
               help="Table to output; see TABLES in `man zperf-parse`. Default: the table "
                    "the input fills (workload when it is among several; the others are "
                    "named on stderr). Derived: capacity (MSU/h and the 4-hour rolling "
-                   "average per system and interval), peaks (each day's peak 4-hour "
-                   "average and its top service classes), performance (WLM's Performance "
-                   "Index per service class period), offload (zIIP-eligible time on CPs "
-                   "and achieved offload per class).")
+                   "average per system and interval), cec (MSU/h per partition, capacity "
+                   "group and CEC), peaks (each day's peak 4-hour average and its top "
+                   "service classes), performance (WLM's Performance Index per service "
+                   "class period), offload (zIIP-eligible time on CPs and achieved offload "
+                   "per class).")
 @click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
                                 "table shows a summary).")
 @click.option("-v", "--verbose", is_flag=True,

@@ -210,7 +210,26 @@ def _deviations(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
     ).properties(width=WIDTH - 200, height=min(14 * n + 10, 900))
 
 
-_KINDS = {"lines": _lines, "panels": _panels, "stacked_area": _stacked_area,
+def _heatmap(alt: Any, data: Any, opts: dict[str, Any]) -> Any:
+    """Cells of a value over time (x to x2) per category, coloured on a scale centred
+    on ``centre`` (a Performance Index: green met, 1.0 pale, red missed; clamped at
+    ``high``)."""
+    centre, high = opts.get("centre", 1.0), opts.get("high", 3.0)
+    rows = max(1, len(opts.get("order", [])) or data[opts["y"]].n_unique())
+    x = _x(alt, opts)
+    return alt.Chart(_data(alt, data)).mark_rect().encode(
+        x=x, x2=alt.X2(f"{opts['x2']}:T"),
+        y=alt.Y(f"{opts['y']}:N", title="", sort=opts.get("order"),
+                axis=alt.Axis(labelLimit=200)),
+        color=alt.Color(f"{opts['value']}:Q", title=opts.get("value_title", ""),
+                        scale=alt.Scale(domain=[0.0, centre, high],
+                                        range=["#1a9850", "#ffffbf", "#d73027"], clamp=True),
+                        legend=alt.Legend(orient="bottom")),
+        tooltip=[alt.Tooltip(f"{opts['y']}:N"), alt.Tooltip(f"{opts['value']}:Q", format=".2f")],
+    ).properties(width=WIDTH, height=min(16 * rows + 10, 420))
+
+
+_KINDS = {"lines": _lines, "heatmap": _heatmap, "panels": _panels, "stacked_area": _stacked_area,
           "stacked_bars": _stacked_bars, "grouped_bars": _grouped_bars,
           "scaling": _scaling, "deviations": _deviations}
 

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # polars is imported by whoever has a frame: not for a few va
 _DECIMALS = (("_pct", 2), ("_seconds", 3), ("resp_ms", 3), ("_ms", 1), ("_per_sec", 2),
              ("trans_avg", 2), ("trans_mpl", 2), ("coefficient", 4), ("_per_tran", 3),
              ("cps", 0), ("ziips", 0), ("systems", 0), ("transactions", 0),
-             ("trans_ended", 0), ("_bytes", 0))
+             ("trans_ended", 0), ("_bytes", 0), ("perf_index", 2))
 #: What a report shows for a value that is not there (null or NaN).
 MISSING = "–"
 

@@ -39,11 +39,12 @@ from zperf.errors import UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import read_each
 from zperf.formats.tally import OnError, Tally
+from zperf.runs import activity_capacity as capacity
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
 from zperf.tables.workload import CLASS_KINDS
 
 #: The tables an activity report is made from.
-ACTIVITY_TABLES = ("workload", "cpu")
+ACTIVITY_TABLES = ("workload", "distribution", "cpu", "cpu_lpar")
 #: Chart buckets, shortest first: an RMF interval, then these (seconds).
 BUCKETS = (3600.0, 4 * 3600.0, 86400.0)
 #: The most points a time axis gets before intervals are put in longer buckets.
@@ -68,6 +69,8 @@ class Activity:
     APPL% columns summed over the systems, trans_ended, resp_ms.
     ``class_systems``: class_kind, class_name, system, covered_seconds, the APPL
     seconds (APPL% x interval seconds, summed), trans_ended, resp_ms.
+    ``msu``, ``captured``, ``pi``: the capacity section's rows
+    (:mod:`zperf.runs.activity_capacity`; ``msu`` with the R4HA).
     """
 
     lpar: pl.DataFrame
@@ -76,6 +79,11 @@ class Activity:
     class_systems: pl.DataFrame
     tallies: list[Tally] = field(default_factory=list)
     untimed: int = 0
+    msu: pl.DataFrame = field(default_factory=lambda: capacity.with_r4ha(
+        pl.DataFrame(schema=capacity.SCHEMAS["msu"])))
+    captured: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=capacity.SCHEMAS["captured"]))
+    pi: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=capacity.SCHEMAS["pi"]))
 
     @property
     def skipped(self) -> int:
@@ -113,7 +121,7 @@ def _system(frame: pl.DataFrame) -> pl.Expr:
 
 def reduce_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     """One file's tables reduced to the activity's sums (see :class:`Activity`)."""
-    out: dict[str, pl.DataFrame] = {}
+    out: dict[str, pl.DataFrame] = capacity.reduce_capacity(tables)
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
         out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
@@ -165,6 +173,7 @@ def _empty() -> dict[str, pl.DataFrame]:
             "covered_seconds": pl.Float64,
             **{c.replace("_pct", "_seconds_x100"): pl.Float64 for c in APPL_COLUMNS},
             "trans_ended": pl.Float64, "resp_ms": pl.Float64}),
+        **{name: pl.DataFrame(schema=schema) for name, schema in capacity.SCHEMAS.items()},
     }
 
 
@@ -202,7 +211,8 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
         classes=_merged(tables["classes"], ["class_kind", "class_name", "interval_start"],
                         weighted=True),
         class_systems=_merged_totals(tables["class_systems"]),
-        tallies=tallies, untimed=untimed)
+        tallies=tallies, untimed=untimed, msu=capacity.with_r4ha(tables["msu"]),
+        captured=tables["captured"], pi=tables["pi"])
 
 
 def _merged(frame: pl.DataFrame, keys: list[str], weighted: bool = False) -> pl.DataFrame:
@@ -238,7 +248,8 @@ def bucket_seconds(activity: Activity, most: int = MOST_POINTS) -> float:
     return BUCKETS[-1]
 
 
-def _bucketed(seconds: float) -> pl.Expr:
+def bucketed(seconds: float) -> pl.Expr:
+    """Each interval's chart bucket: its start truncated to ``seconds``."""
     return pl.col("interval_start").dt.truncate(f"{int(seconds)}s").alias("bucket_start")
 
 
@@ -248,7 +259,7 @@ def lpar_busy(activity: Activity, seconds: float) -> pl.DataFrame:
     frame = activity.lpar
     secs = pl.col("interval_seconds")
     ziip = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
-    return frame.group_by(_bucketed(seconds), "system").agg(
+    return frame.group_by(bucketed(seconds), "system").agg(
         window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
         window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
     ).with_columns(pl.selectors.float().fill_nan(None)).sort("bucket_start", "system")
@@ -287,7 +298,7 @@ def cpu_by_workload(activity: Activity, seconds: float) -> pl.DataFrame:
 
 def _cpu_buckets(per_interval: pl.DataFrame, key: str, seconds: float) -> pl.DataFrame:
     secs = pl.col("interval_seconds")
-    out = per_interval.group_by(_bucketed(seconds), key).agg(
+    out = per_interval.group_by(bucketed(seconds), key).agg(
         *(window_mean(pl.col(c), secs).alias(c) for c in APPL_COLUMNS))
     return out.with_columns(
         f.cpu_pct(pl.col("appl_cp_pct"), pl.col("appl_iip_pct")).alias("cpu_pct"),

@@ -7,9 +7,12 @@ formulas are :mod:`zperf.calc.msu`'s; this module only lines the rows up:
 
 * ``msu_per_hour`` is from the *effective* dispatch time (SMF70EDT), as
   EasySMF and IBM SMF Explorer's ``msu_effective`` compute it and as RMF's
-  Partition Data Report prints ``MSU ACT`` [zperf's reference notes leave
-  the last unconfirmed on a real listing]; ``msu_physical_per_hour`` is the
-  same from the total dispatch time (with LPAR management time).
+  Partition Data Report prints ``MSU ACT`` (verified on IBM's output, see
+  :mod:`zperf.calc.msu`); ``msu_physical_per_hour`` is the same from the
+  total dispatch time (with LPAR management time).
+* The CPU rate is SMF70CPA_ACTUAL / SMF70CPA_SCALING_FACTOR; where the input
+  has none (RMF Postprocessor XML) it is the CPC capacity shared by the
+  physical CPs (:func:`cpu_rate`).
 * ``r4ha_msu`` is the time-weighted average of ``msu_per_hour`` over the four
   hours ending at each interval's end, per system, over the intervals the
   input holds.  Interval starts are datetimes, so the window crosses
@@ -50,9 +53,7 @@ def capacity_table(cpu: pl.DataFrame | None, cpu_lpar: pl.DataFrame | None) -> p
         return CAPACITY.empty()
     rows = (cpu.unique(subset=list(_KEYS), keep="first", maintain_order=True)
             .join(_dispatch(cpu_lpar), on=list(_KEYS), how="left"))
-    adjust = pl.when(pl.col("cpa_actual") > 0).then(
-        f.cpu_adjustment_factor(pl.col("cpa_actual"),
-                                pl.col("cpa_scaling_factor").fill_null(1)))
+    adjust = cpu_rate(pl.col("physical_cps"))
     rate = pl.col("cpu_adjustment_factor")
     secs = pl.col("interval_seconds")
 
@@ -66,7 +67,7 @@ def capacity_table(cpu: pl.DataFrame | None, cpu_lpar: pl.DataFrame | None) -> p
         msu("ziip_dispatch_seconds", pl.col("ziip_nff").fill_null(256))
         .alias("ziip_msu_per_hour"),
         pl.col("msu_4h_avg").alias("lac_msu"))
-    rows = pl.concat([_rolling(part) for part in
+    rows = pl.concat([rolling_columns(part) for part in
                       rows.sort(*_KEYS, nulls_last=True).partition_by("system",
                                                                       maintain_order=True)],
                      how="vertical")
@@ -74,6 +75,21 @@ def capacity_table(cpu: pl.DataFrame | None, cpu_lpar: pl.DataFrame | None) -> p
         _share("lac_msu", "defined_capacity_msu").alias("defined_used_pct"),
         _share("group_msu_4h_avg", "group_limit_msu").alias("group_used_pct"),
         _capped().alias("capped")).sort(*_KEYS, nulls_last=True))
+
+
+def cpu_rate(physical_cps: pl.Expr) -> pl.Expr:
+    """The CPU rate (1/16 µs per service unit) of ``cpu`` rows: SMF70CPA_ACTUAL /
+    SMF70CPA_SCALING_FACTOR; for RMF XML, which has none, the CPC capacity over
+    ``physical_cps`` general CPs (verified against its printed MSU ACT); null
+    otherwise.  An SMF record without CPA_ACTUAL gets no rate rather than one
+    from SMF70MCR, whose equality with the printed CPC capacity is unconfirmed."""
+    capacity = pl.col("cpc_capacity_msu")
+    from_xml = pl.col("source_format") == "rmf-xml"
+    return (pl.when(pl.col("cpa_actual") > 0).then(
+        f.cpu_adjustment_factor(pl.col("cpa_actual"),
+                                pl.col("cpa_scaling_factor").fill_null(1)))
+        .when(from_xml & (capacity > 0) & (physical_cps > 0)).then(
+            f.cpu_adjustment_factor_from_capacity(capacity, physical_cps)))
 
 
 def capacity_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
@@ -128,7 +144,8 @@ def _dispatch(cpu_lpar: pl.DataFrame | None) -> pl.DataFrame:
     schema = pl.Schema({"system": pl.String(), "interval_start": pl.Datetime("us"),
                         "cp_dispatch_seconds": pl.Float64(),
                         "cp_total_dispatch_seconds": pl.Float64(),
-                        "ziip_dispatch_seconds": pl.Float64()})
+                        "ziip_dispatch_seconds": pl.Float64(),
+                        "physical_cps": pl.Int64()})
     if cpu_lpar is None or cpu_lpar.height == 0:
         return pl.DataFrame(schema=schema)
     own = cpu_lpar.filter(pl.col("own_partition"))
@@ -141,12 +158,14 @@ def _dispatch(cpu_lpar: pl.DataFrame | None) -> pl.DataFrame:
     return (own.group_by(*_KEYS).agg(
         summed("effective_dispatch_seconds", "CP").alias("cp_dispatch_seconds"),
         summed("total_dispatch_seconds", "CP").alias("cp_total_dispatch_seconds"),
-        summed("effective_dispatch_seconds", "IIP").alias("ziip_dispatch_seconds"))
+        summed("effective_dispatch_seconds", "IIP").alias("ziip_dispatch_seconds"),
+        pl.col("physical_processors").filter(kind == "CP").max().alias("physical_cps"))
         .cast(schema))
 
 
-def _rolling(rows: pl.DataFrame) -> pl.DataFrame:
-    """One system's intervals (sorted) with the R4HA, its coverage and the gaps."""
+def rolling_columns(rows: pl.DataFrame) -> pl.DataFrame:
+    """One series of intervals (one system, partition, group or CEC; sorted by start)
+    with the R4HA of its ``msu_per_hour``, the window's coverage and the gaps."""
     start = rows["interval_start"].dt.epoch("us").to_numpy().astype(np.float64) / 1e6
     length = rows["interval_seconds"].fill_null(0.0).to_numpy()
     rate = rows["msu_per_hour"].fill_null(np.nan).to_numpy()

@@ -50,7 +50,7 @@ _CLASS_COLUMNS = (*_CLASS_KEYS, "interval_start", "interval_seconds", "importanc
                   "rct_seconds", "iit_seconds", "hst_seconds", "iip_seconds", "appl_cp_pct",
                   "appl_iipcp_pct", "appl_iip_pct")
 _LPAR_COLUMNS = ("system", "interval_start", "own_partition", "processor_type",
-                 "effective_dispatch_seconds", "total_dispatch_seconds")
+                 "physical_processors", "effective_dispatch_seconds", "total_dispatch_seconds")
 
 
 @dataclass(frozen=True)

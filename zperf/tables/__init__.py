@@ -7,7 +7,7 @@ family of tables; ``SCHEMAS`` lists them all by name.
 
 from __future__ import annotations
 
-from zperf.tables.capacity import CAPACITY, OFFLOAD, PEAKS, PERFORMANCE
+from zperf.tables.capacity import CAPACITY, CEC, OFFLOAD, PEAKS, PERFORMANCE
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 from zperf.tables.cpu import CPU, CPU_LPAR
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
@@ -21,7 +21,7 @@ SCHEMAS: dict[str, TableSchema] = {
     for s in (
         WORKLOAD,
         DISTRIBUTION,
-        CPU, CPU_LPAR, CAPACITY, PEAKS, PERFORMANCE, OFFLOAD,
+        CPU, CPU_LPAR, CAPACITY, PEAKS, CEC, PERFORMANCE, OFFLOAD,
         IMS_TRANSIT, DRIVER, DRIVER_INTERVALS,
         DB2ENTRY, DB2CONN,
         PROBLEMS,

@@ -149,3 +149,36 @@ PEAKS = TableSchema(
                "the interval, by APPL% CP: 'NAME 101.7 %, ...'"),
     ),
 )
+
+CEC = TableSchema(
+    "cec",
+    "MSU per CEC: one row per CEC, interval and partition, capacity group or the whole "
+    "CEC (SMF 70.1 PR/SM data, RMF Postprocessor XML Partition Data Report)",
+    (
+        Column("cpc_sequence_code", STR, "CPC serial (SMF70CSC): one CEC"),
+        Column("interval_start", TS, "Start of the RMF interval, local time"),
+        Column("interval_seconds", F64, "Length of the RMF interval, s"),
+        Column("scope", STR, "'partition', 'group' (the partitions of a capacity group) or "
+               "'cec' (all partitions of the CEC)"),
+        Column("name", STR, "Partition name, capacity group name, or '*CEC'"),
+        Column("capacity_group", STR, "Capacity group of the partition or group (null: none)"),
+        Column("partitions", I64, "Partitions with general CPs summed in the row"),
+        Column("cp_dispatch_seconds", F64, "Effective dispatch time of the general CPs, s"),
+        Column("cpu_adjustment_factor", F64, "CPU rate, 1/16 us per service unit "
+               "(SMF70CPA_ACTUAL / scaling factor, else 57,600 x physical CPs / CPC "
+               "capacity)"),
+        Column("msu_per_hour", F64, "CP MSU/h consumed in the interval, from the effective "
+               "dispatch time (RMF's MSU ACT)"),
+        Column("msu_printed", I64, "RMF's printed MSU ACT (XML; summed for groups and the "
+               "CEC; null from SMF)"),
+        Column("ziip_msu_per_hour", F64, "zIIP MSU/h, normalized to CP speed (x SMF70NRM / "
+               "256); not part of the CP figures"),
+        Column("r4ha_msu", F64, "Rolling 4-hour average of msu_per_hour over the preceding "
+               "4 hours of intervals, time-weighted, MSU/h"),
+        Column("r4ha_complete", BOOL, "The window is covered: no gap and at least 4 hours of "
+               "data before the interval's end"),
+        Column("limit_msu", I64, "Partition: defined capacity (SMF70MSU); group: the group "
+               "limit (SMF70GMU); CEC: the CPC capacity; MSU/h, null when none"),
+        Column("limit_used_pct", F64, "r4ha_msu as % of limit_msu"),
+    ),
+)

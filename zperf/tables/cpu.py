@@ -111,6 +111,9 @@ CPU_LPAR = TableSchema(
         Column("dedicated", BOOL, "Dedicated processors (weight X'FFFF')"),
         Column("weight", I64, "Processing weight (WGT) when shared and equal on all of them"),
         Column("msu_defined", I64, "Defined capacity limit, MSU/h (MSU DEF; 0 = none)"),
+        Column("capacity_group", STR, "Capacity group the partition belongs to (SMF70GNM "
+               "when SMF70PFL X'4000'; XML: the own partition's, from the report header)"),
+        Column("group_limit_msu", I64, "Capacity group limit, MSU/h (SMF70GMU)"),
         Column("physical_processors", I32, "Physical processors of this type on the CEC "
                "(SMF70CTN)"),
         Column("effective_dispatch_seconds", F64, "DISPATCH TIME DATA EFFECTIVE: without "

@@ -333,6 +333,20 @@ class _Decoder:
 
     # ------------------------------------------------------------ cpu_lpar table
 
+    def _groups(self, part: F) -> dict[str, pl.Series]:
+        """Capacity group name and limit of the partitions ``part`` (null where the
+        partition is not a member or its section is too short to say)."""
+        s = self.sec
+        member = (((s.parts["SMF70PFL"][part].astype(np.int64) & 0x4000) > 0)
+                  & (self.trip["BCL"][s.p_rec[part]] >= f70.BCT.end_of("SMF70GMU")))
+        names = _strings(s.parts["SMF70GNM"], self.encoding)
+        group = np.full(len(part), None, dtype=object)
+        if len(names):
+            group[member] = names[part][member]
+        limit = np.where(member, s.parts["SMF70GMU"][part].astype(np.float64), np.nan)
+        return {"capacity_group": pl.Series(group.tolist(), dtype=pl.String).replace("", None),
+                "group_limit_msu": pl.Series(limit, nan_to_null=True).cast(pl.Int64)}
+
     def lpar_frame(self, cpu_rows: pl.DataFrame) -> pl.DataFrame:
         """One row per (record, partition, CPU-identification entry) with processors."""
         s = self.sec
@@ -378,6 +392,7 @@ class _Decoder:
             "dedicated": dedicated,
             "weight": pl.Series(np.where(~dedicated & (low == high), high, -1)).replace(-1, None),
             "msu_defined": s.parts["SMF70MSU"][g_part].astype(np.int64),
+            **self._groups(g_part),
             "physical_processors": ctn.astype(np.int64),
             "effective_dispatch_seconds": sums["edt"] / 1e6,
             "total_dispatch_seconds": sums["pdt"] / 1e6,

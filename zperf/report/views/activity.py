@@ -27,6 +27,7 @@ from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.report.views.run import split_plot
 from zperf.runs import activity as act
+from zperf.runs import activity_capacity as cap
 
 #: Classes shown by name in the tables and stacked charts (the rest add up as (other)).
 TOP = 10
@@ -127,7 +128,7 @@ def workload_section(ctx: Context) -> Section | None:
     if frame.height == 0:
         return None
     names = frame.group_by("workload").agg(pl.col("cpu_pct").mean()) \
-        .sort("cpu_pct", descending=True)["workload"].to_list()
+        .sort(["cpu_pct", "workload"], descending=[True, False])["workload"].to_list()
     chart = Chart("workloads", "CPU by workload (CP + IIP, stacked)", ctx.over_time(
         "stacked_area", frame, y="cpu_pct", y_title="APPL % (of one engine)",
         series="workload", series_title="workload", domain=names,
@@ -145,7 +146,7 @@ def class_cpu_section(ctx: Context) -> Section | None:
     if frame.height == 0:
         return None
     order = frame.group_by("class_name").agg(pl.col("cpu_pct").mean()) \
-        .sort("cpu_pct", descending=True)["class_name"].to_list()
+        .sort(["cpu_pct", "class_name"], descending=[True, False])["class_name"].to_list()
     order = [n for n in order if n != act.OTHER] + ([act.OTHER] if act.OTHER in order else [])
     chart = Chart("classes", f"CPU by {ctx.activity.cpu_kind} class, top {ctx.top} "
                   "(CP + IIP, stacked)", ctx.over_time(
@@ -187,7 +188,7 @@ def top_section(ctx: Context) -> Section | None:
 
 def ziip_section(ctx: Context) -> Section | None:
     totals = act.class_totals(ctx.activity).filter(pl.col("appl_iipcp_pct") > 0) \
-        .sort("appl_iipcp_pct", descending=True).head(ctx.top)
+        .sort(["appl_iipcp_pct", "class_name"], descending=[True, False]).head(ctx.top)
     if totals.height == 0:
         return None
     shown = c.table(totals, [("class_name", "Class"), ("class_kind", "Kind"),
@@ -210,11 +211,86 @@ def ziip_section(ctx: Context) -> Section | None:
                    formulas=(c.ELIGIBLE, c.OFFLOAD))
 
 
-#: The sections, in order.  Issue 17's capacity section (MSU and R4HA, PI heat map,
-#: capture ratio) is added here, after ziip_section.
+def capacity_section(ctx: Context) -> Section | None:
+    """MSU/h with the R4HA, LAC and defined capacity; the capture ratio per system; the
+    PI heat map of the worst service class periods (:mod:`zperf.runs.activity_capacity`)."""
+    a = ctx.activity
+    bucket = act.bucketed(ctx.bucket_seconds)
+    summary = cap.capacity_by_system(a.msu, a.captured, a.lpar)
+    periods = cap.pi_periods(a.pi)
+    if summary.height == 0 and periods.height == 0:
+        return None
+    tables, charts = [], []
+    if summary.height:
+        shown = _rounded(summary, 1, "msu_per_hour", "msu_peak", "r4ha_peak").pipe(
+            _rounded, 3, "capture_ratio").with_columns(
+            pl.col("r4ha_peak_at").dt.strftime("%m-%d %H:%M"))
+        msu_columns = [("msu_per_hour", "MSU/h"), ("msu_peak", "Peak MSU/h"),
+                       ("r4ha_peak", "Peak R4HA"), ("r4ha_peak_at", "at"),
+                       ("lac_msu", "Peak LAC"), ("defined_capacity_msu", "Defined"),
+                       ("capped_intervals", "Capped")]
+        if summary["msu_per_hour"].drop_nulls().len() == 0:  # no PR/SM data: a listing
+            msu_columns = []
+        tables.append(c.table(shown, [("system", "System"), *msu_columns,
+                                      ("capture_ratio", "Capture ratio")]))
+    lines = cap.msu_buckets(a.msu.drop_nulls("interval_start"), bucket)
+    if lines.height:
+        charts.append(Chart("msu", "MSU/h and the rolling 4-hour average, with WLM's LAC "
+                            "and the defined capacity", ctx.over_time(
+                                "lines", lines, y="msu", y_title="MSU/h", series="series",
+                                series_title="", points=lines["bucket_start"].n_unique() < 40),
+                            _peak_text(summary)))
+    if periods.height:
+        tables.append(c.table(periods,
+                              [("label", "Class period"), ("importance", "Imp."),
+                               ("pi_worst", "Worst PI"), ("pi_mean", "Mean PI"),
+                               ("missed_intervals", "Intervals PI > 1"),
+                               ("intervals", "Intervals")],
+                              f"Service class periods by worst PI ("
+                              f"{c.plural(periods.height, 'period')}, at most "
+                              f"{cap.MOST_PERIODS})",
+                              formats={"pi_worst": "perf_index", "pi_mean": "perf_index"}))
+        cells = cap.pi_buckets(a.pi, bucket, ctx.bucket_seconds, periods)
+        charts.append(Chart("pi", "Performance Index by service class period (worst per "
+                            f"{ctx.bucket_text})", Plot("heatmap", cells, {
+                                "x": "bucket_start", "x_title": "", "x2": "bucket_end",
+                                "y": "label",
+                                "order": periods["label"].to_list(), "value": "perf_index",
+                                "value_title": "PI", "time_format": ctx.time_format}),
+                            f"worst: {periods['label'][0]}, PI "
+                            f"{format_cell('perf_index', periods['pi_worst'][0])}"))
+    return Section("capacity", "Capacity: MSU, R4HA, PI and capture ratio",
+                   tables=tuple(tables), charts=tuple(charts), how_to_read=(
+                       _averaged(ctx) + " MSU/h is the bucket's mean; the R4HA, LAC and "
+                       "defined capacity are its highest, since a cap is reached at a peak.",
+                       "MSU/h is the partition's CPs' effective dispatch time at the CPU "
+                       "rate (RMF's MSU ACT); the R4HA is zperf's, over the preceding 4 "
+                       "hours of intervals, and short of 4 hours at the start of the data "
+                       "or after a gap, where WLM's LAC is the one to trust.",
+                       "A PI above 1 is a goal missed; the heat map shows each bucket's "
+                       "worst interval. The capture ratio is the CPU time the service "
+                       "classes captured over the LPAR's busy CP time: the rest is "
+                       "uncaptured (system overhead charged to no address space)."),
+                   formulas=(c.MSU, c.R4HA, c.PI, c.CAPTURE))
+
+
+def _rounded(frame: pl.DataFrame, places: int, *columns: str) -> pl.DataFrame:
+    """The decimals a table shows of these columns (formatting, not a formula)."""
+    return frame.with_columns(pl.col(name).round(places) for name in columns)
+
+
+def _peak_text(summary: pl.DataFrame) -> str:
+    if summary.height == 0 or summary["r4ha_peak"].drop_nulls().len() == 0:
+        return "no R4HA"
+    top = summary.sort("r4ha_peak", descending=True, nulls_last=True).row(0, named=True)
+    return (f"highest R4HA: {top['system']}, {format_cell('msu', round(top['r4ha_peak'], 1))} "
+            f"MSU/h at {format_time(top['r4ha_peak_at'])} (complete 4-hour windows where any)")
+
+
+#: The sections, in order.
 SECTIONS: list[Callable[[Context], Section | None]] = [
     overview_section, lpar_section, workload_section, class_cpu_section, top_section,
-    ziip_section]
+    ziip_section, capacity_section]
 
 
 def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
@@ -225,6 +301,7 @@ def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
     return Report("activity", f"Activity: {format_time(start, False)} to "
                   f"{format_time(end, False)}",
                   f"{c.plural(len(activity.systems), 'system')}: LPAR busy, CPU by workload "
-                  "and class, the top classes and zIIP-eligible work on CPs", sections, inputs,
+                  "and class, the top classes, zIIP-eligible work on CPs and capacity",
+                  sections, inputs,
                   c.made_at(), __version__, tuple(c.skipped_notes(activity.tallies)),
                   attention=activity.skipped > 0, tallies=tuple(activity.tallies))

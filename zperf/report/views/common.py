@@ -47,6 +47,17 @@ OFFLOAD = Formula("achieved offload %", "IIP / (IIP + IIPCP) × 100", "paper 003
 DELTA = Formula("Delta, Delta %", "new − base; (new − base) / base × 100",
                 "paper 004 Tables 18-39")
 EQUIVALENT = Formula("equivalent", "|ITR Delta %| ≤ 1", "paper 004 §6.1")
+MSU = Formula("MSU/h", "effective dispatch s × 16 × SMF70CPA_SCALING_FACTOR / "
+              "SMF70CPA_ACTUAL × 3600 / interval s",
+              "SMF 70.1 (EasySMF CpuByLpar, IBM SMF Explorer msu_effective); equals RMF's "
+              "MSU ACT (checked on IBM's output)")
+R4HA = Formula("R4HA", "time-weighted mean of MSU/h over the 4 hours ending at the "
+               "interval's end", "WLM's long-term average, SMF70LAC")
+PI = Formula("Performance Index", "velocity: goal / actual velocity; average response: "
+             "actual / goal; percentile: the bucket where the goal percentile is reached",
+             "IBM WLM; M. Packer, \"A Slice Of PI\" (2019)")
+CAPTURE = Formula("capture ratio", "Σ service classes' APPL% CP × interval s / 100 / "
+                  "(LPAR busy % × CPs × interval s / 100)", "RMF Workload and CPU Activity")
 
 
 def made_at() -> dt.datetime:

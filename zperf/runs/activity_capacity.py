@@ -1,0 +1,137 @@
+"""The activity report's capacity figures: MSU/h and the R4HA, the Performance Index,
+the capture ratio, reduced file by file like the rest of :mod:`zperf.runs.activity`.
+
+Each file keeps only what the section draws (:func:`reduce_capacity`): per
+system and interval the MSU/h and WLM's limits (:func:`zperf.runs.msu.capacity_table`),
+the general-CP seconds its classes captured (:func:`zperf.runs.capacity.captured_seconds`),
+and per class period with a goal its PI (:func:`zperf.runs.pi.performance_table`).
+The rolling 4-hour average is computed once the files are put together
+(:func:`with_r4ha`), so that a window spanning two dumps is whole.  Nothing here
+computes a formula: these are the capacity, capture and performance tables'
+own, aggregated.
+
+Charted per bucket (:func:`zperf.runs.activity.bucket_seconds`): MSU/h is
+the bucket's time-weighted mean; the R4HA, LAC and defined capacity are the
+bucket's highest (a cap is reached at a peak, not on average); a class
+period's PI is the bucket's worst over the intervals and systems.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from zperf.runs.capacity import CAPTURED_SCHEMA, capture_by_system, capture_table, captured_seconds
+from zperf.runs.facts import window_mean
+from zperf.runs.msu import capacity_table, rolling_columns
+from zperf.runs.pi import performance_table
+
+#: The class periods a PI heat map shows at most (worst first; the table says how many).
+MOST_PERIODS = 20
+
+_TS = pl.Datetime("us")
+#: What a file keeps, by name.
+SCHEMAS: dict[str, pl.Schema] = {
+    "msu": pl.Schema({"system": pl.String(), "interval_start": _TS,
+                      "interval_seconds": pl.Float64(), "msu_per_hour": pl.Float64(),
+                      "lac_msu": pl.Int64(), "defined_capacity_msu": pl.Int64(),
+                      "capped": pl.Boolean()}),
+    "captured": CAPTURED_SCHEMA,
+    "pi": pl.Schema({"system": pl.String(), "interval_start": _TS,
+                     "interval_seconds": pl.Float64(), "class_name": pl.String(),
+                     "period": pl.Int64(), "importance": pl.Int64(),
+                     "perf_index": pl.Float64()}),
+}
+
+
+def reduce_capacity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """One file's tables reduced to the capacity section's rows (see the docstring)."""
+    out: dict[str, pl.DataFrame] = {}
+    cpu, work = tables.get("cpu"), tables.get("workload")
+    if cpu is not None and cpu.height:
+        out["msu"] = capacity_table(cpu, tables.get("cpu_lpar")).select(list(SCHEMAS["msu"]))
+    if work is not None and work.height:
+        out["captured"] = captured_seconds(work.filter(pl.col("interval_start").is_not_null()))
+        pi = performance_table(work, tables.get("distribution"))
+        out["pi"] = pi.filter(pl.col("perf_index").is_not_null()).select(list(SCHEMAS["pi"]))
+    return out
+
+
+def with_r4ha(msu: pl.DataFrame) -> pl.DataFrame:
+    """The merged files' MSU rows, one per system and interval, with zperf's R4HA."""
+    rows = msu.unique(["system", "interval_start"], keep="first").sort(
+        "system", "interval_start", nulls_last=True)
+    if rows.height == 0:
+        return rows.with_columns(pl.lit(None, pl.Float64).alias("r4ha_msu"),
+                                 pl.lit(None, pl.Boolean).alias("r4ha_complete"))
+    return pl.concat([rolling_columns(part).select(*rows.columns, "r4ha_msu", "r4ha_complete")
+                      for part in rows.partition_by("system", maintain_order=True)])
+
+
+def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
+    """Long rows for the MSU chart: bucket_start, series ('SYS MSU/h', 'SYS R4HA',
+    'SYS LAC', 'SYS defined capacity'), msu."""
+    secs = pl.col("interval_seconds")
+    wide = msu.group_by(bucket, "system").agg(
+        window_mean(pl.col("msu_per_hour"), secs).alias("MSU/h"),
+        pl.col("r4ha_msu").max().alias("R4HA"),
+        pl.col("lac_msu").cast(pl.Float64).max().alias("LAC (WLM)"),
+        pl.col("defined_capacity_msu").cast(pl.Float64).max().alias("defined capacity"))
+    long = wide.unpivot(["MSU/h", "R4HA", "LAC (WLM)", "defined capacity"],
+                        index=["bucket_start", "system"], variable_name="measure",
+                        value_name="msu")
+    return (long.filter(pl.col("msu").is_not_null() & ~pl.col("msu").is_nan())
+            .with_columns((pl.col("system") + " " + pl.col("measure")).alias("series"))
+            .select("bucket_start", "series", "msu").sort("bucket_start", "series"))
+
+
+def capacity_by_system(msu: pl.DataFrame, captured: pl.DataFrame,
+                       lpar: pl.DataFrame) -> pl.DataFrame:
+    """Per system over the period: mean and peak MSU/h, peak R4HA and its interval
+    (over complete 4-hour windows when the system has any: the first intervals'
+    averages are of less than 4 hours), highest LAC, defined capacity, capped
+    intervals, and the capture ratio."""
+    secs = pl.col("interval_seconds")
+    complete = pl.col("r4ha_complete").fill_null(False)
+    level = pl.when(complete.any().over("system")).then(
+        pl.when(complete).then(pl.col("r4ha_msu"))).otherwise(pl.col("r4ha_msu"))
+    per = msu.with_columns(level.alias("_level")).group_by("system").agg(
+        window_mean(pl.col("msu_per_hour"), secs).alias("msu_per_hour"),
+        pl.col("msu_per_hour").max().alias("msu_peak"),
+        pl.col("_level").max().alias("r4ha_peak"),
+        pl.col("interval_start").get(pl.col("_level").arg_max()).alias("r4ha_peak_at"),
+        pl.col("lac_msu").max(), pl.col("defined_capacity_msu").max(),
+        pl.when(pl.col("capped").is_not_null().any()).then(pl.col("capped").sum())
+        .alias("capped_intervals"))
+    capture = capture_by_system(capture_table(captured, lpar)).select("system",
+                                                                      "capture_ratio")
+    systems = pl.concat([per.select("system"), capture.select("system")]).unique()
+    return (systems.join(per, on="system", how="left")
+            .join(capture, on="system", how="left")
+            .filter(pl.col("msu_per_hour").is_not_null() | pl.col("capture_ratio").is_not_null())
+            .with_columns(pl.selectors.float().fill_nan(None)).sort("system", nulls_last=True))
+
+
+def pi_periods(pi: pl.DataFrame, most: int = MOST_PERIODS) -> pl.DataFrame:
+    """Per service class period with a PI: importance, the worst and mean PI over the
+    intervals and systems, intervals above 1.0; the ``most`` worst, worst first."""
+    return (pi.group_by("class_name", "period").agg(
+        pl.col("importance").min(), pl.col("perf_index").max().alias("pi_worst"),
+        pl.col("perf_index").mean().alias("pi_mean"),
+        (pl.col("perf_index") > 1.0).sum().alias("missed_intervals"),
+        pl.len().alias("intervals"))
+        .with_columns((pl.col("class_name") + " p" + pl.col("period").cast(pl.String))
+                      .alias("label"))
+        .sort(["pi_worst", "class_name", "period"], descending=[True, False, False])
+        .head(most))
+
+
+def pi_buckets(pi: pl.DataFrame, bucket: pl.Expr, seconds: float,
+               periods: pl.DataFrame) -> pl.DataFrame:
+    """Heat-map cells: bucket_start, bucket_end, label ('CLASS p1'), perf_index (the
+    bucket's worst), for the ``periods`` chosen."""
+    chosen = pi.join(periods.select("class_name", "period", "label"),
+                     on=["class_name", "period"], how="inner")
+    return (chosen.group_by(bucket, "label").agg(pl.col("perf_index").max())
+            .with_columns((pl.col("bucket_start") + pl.duration(seconds=seconds))
+                          .alias("bucket_end"))
+            .sort("bucket_start", "label"))
