@@ -11,8 +11,8 @@ figures equally; values are printed to RMF's precision (two decimals).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, NamedTuple
 
 from zperf.tables.cpu import PROCESSOR_TYPES
 
@@ -107,6 +107,41 @@ def _cpu_page(row: Mapping[str, Any], layout: str) -> list[str]:
     for heading in LAYOUTS[layout]:
         lines.append("".join(label.ljust(width) for _, label, width in heading).rstrip())
     cells = _cells(layout)
+    for p in processor_lines(row):
+        io = {"rate": "0.00", "tpi": "0.00"} if p.prefix == "cp" else {}
+        if p.number is not None:
+            lines.append(_line({
+                "num": f"{p.number:X}", "type": p.printed, "online": f"{p.online_pct:.2f}",
+                "lpar": p.lpar, "mvs": p.mvs, "parked": p.parked,
+                "prod": "------", "util": "------", "share": "100.0 HIGH", **io}, cells))
+            continue
+        lines.append(_line({"num": "TOTAL/AVERAGE", "lpar": p.lpar, "mvs": p.mvs,
+                            "prod": "------", "util": "------",
+                            "share": f"{100.0 * p.online:.1f}",
+                            **io}, {k: v for k, v in cells.items()
+                                    if k not in ("type", "online")}))
+        lines.append("")
+    return lines
+
+
+class ProcessorLine(NamedTuple):
+    """One printed processor row of a CPU Activity report: a processor (``number``) or
+    its type's TOTAL/AVERAGE row (``number`` None)."""
+
+    prefix: str  # the cpu table's column prefix (cp, ziip...)
+    printed: str  # the type as RMF prints it (CP, IIP...)
+    online: int  # processors of the type online
+    number: int | None
+    online_pct: float
+    lpar: str  # LPAR BUSY and MVS BUSY as printed
+    mvs: str
+    parked: str
+
+
+def processor_lines(row: Mapping[str, Any]) -> Iterator[ProcessorLine]:
+    """The processor rows of a cpu row, as both the listing and the XML writer print
+    them: the online processors of a type share the row's figures (numbered across
+    types), then the type's TOTAL/AVERAGE row."""
     number = 0
     for prefix, printed in PROCESSOR_TYPES:
         n = int(row.get(f"{prefix}_online") or 0)
@@ -114,22 +149,13 @@ def _cpu_page(row: Mapping[str, Any], layout: str) -> list[str]:
             continue
         engines = row.get(f"{prefix}_online_engines")
         online = 100.0 * (float(engines) / n if engines is not None else 1.0)
-        lpar, mvs = row.get(f"{prefix}_lpar_busy_pct"), row.get(f"{prefix}_mvs_busy_pct")
-        io = {"rate": "0.00", "tpi": "0.00"} if prefix == "cp" else {}
+        mvs_pct = row.get(f"{prefix}_mvs_busy_pct")
+        lpar, mvs = percent_text(row.get(f"{prefix}_lpar_busy_pct")), percent_text(mvs_pct)
+        parked = "0.00" if mvs_pct is not None else "100.00"
         for _ in range(n):
-            lines.append(_line({
-                "num": f"{number:X}", "type": printed, "online": f"{online:.2f}",
-                "lpar": percent_text(lpar), "mvs": percent_text(mvs),
-                "parked": "0.00" if mvs is not None else "100.00",
-                "prod": "------", "util": "------", "share": "100.0 HIGH", **io}, cells))
+            yield ProcessorLine(prefix, printed, n, number, online, lpar, mvs, parked)
             number += 1
-        lines.append(_line({"num": "TOTAL/AVERAGE", "lpar": percent_text(lpar),
-                            "mvs": percent_text(mvs),
-                            "prod": "------", "util": "------", "share": f"{100.0 * n:.1f}",
-                            **io}, {k: v for k, v in cells.items()
-                                    if k not in ("type", "online")}))
-        lines.append("")
-    return lines
+        yield ProcessorLine(prefix, printed, n, None, online, lpar, mvs, parked)
 
 
 def _partition_page(row: Mapping[str, Any]) -> list[str]:

@@ -26,9 +26,8 @@ from xml.sax.saxutils import escape, quoteattr
 
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.wlmgl_fields import GROUPS, HEADING
-from zperf.sim.writers.rmf_cpu import percent_text
+from zperf.sim.writers.rmf_cpu import processor_lines
 from zperf.sim.writers.wlmgl import BAND, full_time, goal_text
-from zperf.tables.cpu import PROCESSOR_TYPES
 
 Row = Mapping[str, Any]
 _SERVER = ("<server><name>RMF-DDS-Server</name><version>ZOSV2R5</version>"
@@ -110,22 +109,10 @@ _PHYSICAL_NAMES = {"CP": "General purpose processor (CP)", "AAP": "Application A
 def _processor_rows(row: Row) -> list[tuple[bool, list[Any]]]:
     """The processor rows as the listing writer prints them: the online processors of a
     type share the row's figures; a TOTAL/AVERAGE row per type."""
-    out: list[tuple[bool, list[Any]]] = []
-    number = 0
-    for prefix, printed in PROCESSOR_TYPES:
-        n = int(row.get(f"{prefix}_online") or 0)
-        if not n:
-            continue
-        engines = row.get(f"{prefix}_online_engines")
-        online = 100.0 * (float(engines) / n if engines is not None else 1.0)
-        lpar = percent_text(row.get(f"{prefix}_lpar_busy_pct"))
-        mvs = percent_text(row.get(f"{prefix}_mvs_busy_pct"))
-        parked = "0.00" if row.get(f"{prefix}_mvs_busy_pct") is not None else "100.00"
-        for _ in range(n):
-            out.append((False, [f"{number:X}", printed, f"{online:.2f}", lpar, mvs, parked]))
-            number += 1
-        out.append((True, ["TOTAL/AVERAGE", printed, None, lpar, mvs, None]))
-    return out
+    return [(False, [f"{p.number:X}", p.printed, f"{p.online_pct:.2f}", p.lpar, p.mvs,
+                     p.parked]) if p.number is not None else
+            (True, ["TOTAL/AVERAGE", p.printed, None, p.lpar, p.mvs, None])
+            for p in processor_lines(row)]
 
 
 def _seconds_text(seconds: Any) -> str | None:
