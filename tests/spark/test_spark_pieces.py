@@ -19,14 +19,14 @@ pytest.importorskip("pyspark", reason="pyspark is not installed: pip install 'zp
 
 from zperf.errors import InputError, UsageError
 from zperf.formats import read
+from zperf.formats.registry import table_names
 from zperf.formats.smf.framing import record_boundary
 from zperf.sim.scale import Sysplex, write_month
 from zperf.sim.writers import smf as writer
 from zperf.spark.pieces import ReadOptions, read_piece
 from zperf.spark.plan import Piece, expand, plan
-from zperf.tables import SCHEMAS
 
-TABLES = [t for t in SCHEMAS if t != "problems"]
+TABLES = list(table_names())  # the tables readers fill (not those derived across files)
 
 
 def _frames(pieces: list[Piece], table: str, **options: str) -> pl.DataFrame:

@@ -14,6 +14,7 @@ from zperf.spark.types import arrow_schema, column_types, spark_schema, to_arrow
 EXPECTED = {
     "String": "string", "Float64": "double", "Int64": "bigint", "Int32": "int",
     "Boolean": "boolean", "Datetime(time_unit='us', time_zone=None)": "timestamp_ntz",
+    "Date": "date",
 }
 
 

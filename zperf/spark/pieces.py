@@ -23,6 +23,7 @@ import pyarrow.fs as pafs
 from zperf.errors import InputError
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.reading import read_stream
+from zperf.formats.registry import table_names
 from zperf.formats.tally import OnError, Tally
 from zperf.spark.plan import Piece, filesystem
 from zperf.spark.types import to_arrow
@@ -46,8 +47,10 @@ TALLIES = TableSchema(
     ),
 )
 
-#: Tables a load can name: zperf's declared tables and the tallies.
-LOADABLE: dict[str, TableSchema] = {**SCHEMAS, TALLIES.name: TALLIES}
+#: Tables a load can name: those zperf's readers fill, the problems and the tallies (the
+#: tables zperf derives across files, such as capacity, are computed from these).
+LOADABLE: dict[str, TableSchema] = {**{name: SCHEMAS[name] for name in table_names()},
+                                    PROBLEMS.name: PROBLEMS, TALLIES.name: TALLIES}
 
 
 @dataclass(frozen=True)
@@ -97,7 +100,7 @@ def read_piece(piece: Piece, tables: Sequence[str],
                options: ReadOptions = ReadOptions()) -> dict[str, pa.Table]:
     """The named tables (and ``problems``, ``tallies``) of one piece, as Arrow tables."""
     encoding = check_encoding(options.encoding)
-    wanted = [t for t in tables if t in SCHEMAS and t != PROBLEMS.name]
+    wanted = [t for t in tables if t in LOADABLE and t not in (PROBLEMS.name, TALLIES.name)]
     stream, end = _open(piece)
     try:
         source = cast(BinaryIO, _Range(stream, piece.start, end))

@@ -22,6 +22,7 @@ _TYPES: tuple[tuple[type[pl.DataType], st.DataType, pa.DataType], ...] = (
     (pl.Int64, st.LongType(), pa.int64()),
     (pl.Int32, st.IntegerType(), pa.int32()),
     (pl.Boolean, st.BooleanType(), pa.bool_()),
+    (pl.Date, st.DateType(), pa.date32()),
 )
 
 
