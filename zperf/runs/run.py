@@ -20,12 +20,12 @@ import polars as pl
 
 from zperf.errors import UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import read_each
+from zperf.formats.reading import Reduce, read_each
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import Analysis, analyze, reduce_tables
 from zperf.runs.compare import BASES, Comparison, comparison
 from zperf.runs.spec import RunSpec, as_runspec
-from zperf.runs.views import VIEW_TABLES, VIEWS, reduce_view_tables, view, view_scope
+from zperf.runs.views import VIEW_TABLES, VIEWS, Scope, reduce_view_tables, view, view_scope
 
 #: The tables a run table is made from (the others are not even decoded).
 RUN_TABLES = ("workload", "cpu", "driver_intervals", "ims_transit")
@@ -41,20 +41,30 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
     read (a worker sends back only that) to what the run table needs (and the
     ``classes``, ``captured`` seconds and ``capacity`` tables of
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
+    reduce = functools.partial(reduce_tables, spec=spec, classes=tuple(classes),
+                               captured=captured, capacity=capacity)
+    kept, tallies = _read_reduced(spec, RUN_TABLES + (("distribution",) if capacity else ()),
+                                  reduce, kind=kind, on_error=on_error, encoding=encoding,
+                                  jobs=jobs)
+    return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
+
+
+def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce, *,
+                  kind: str | None, on_error: OnError, encoding: str,
+                  jobs: int | None) -> tuple[dict[str, list[pl.DataFrame]], list[Tally]]:
+    """Each source's ``tables``, reduced where the file was read (a worker sends back only
+    that), gathered per table in input order, and the tally of every file."""
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
                          "the run description)")
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    reduce = functools.partial(reduce_tables, spec=spec, classes=tuple(classes),
-                               captured=captured, capacity=capacity)
     for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
-                            tables=RUN_TABLES + (("distribution",) if capacity else ()),
-                            jobs=jobs, reduce=reduce):
+                            tables=tables, jobs=jobs, reduce=reduce):
         tallies += result.tallies
-        for name, frame in result.tables.items():  # reduced where the file was read
+        for name, frame in result.tables.items():
             kept.setdefault(name, []).append(frame)
-    return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
+    return kept, tallies
 
 
 def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None = None,
@@ -66,17 +76,9 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
     if per not in VIEWS:
         raise UsageError(f"per must be one of {', '.join(VIEWS)}")
     spec = view_scope(run, **options)
-    if not spec.sources:
-        raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
-                         "the run description)")
-    kept: dict[str, list[pl.DataFrame]] = {}
-    tallies: list[Tally] = []
-    for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
-                            tables=VIEW_TABLES, jobs=jobs,
-                            reduce=functools.partial(reduce_view_tables, spec=spec, per=per)):
-        tallies += result.tallies
-        for name, frame in result.tables.items():  # reduced where the file was read
-            kept.setdefault(name, []).append(frame)
+    kept, tallies = _read_reduced(spec, VIEW_TABLES,
+                                  functools.partial(reduce_view_tables, spec=spec, per=per),
+                                  kind=kind, on_error=on_error, encoding=encoding, jobs=jobs)
     tables = {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in kept.items()}
     table = view(tables, per)
     if table.height == 0:
