@@ -123,7 +123,8 @@ def build_smf_dumps() -> dict[str, bytes]:
 @cache
 def table_bases() -> dict[str, tuple[bytes, ...]]:
     """zperf-csv, zperf-parquet, zperf-arrow: tables written by zperf's own writers."""
-    from zperf import formats, report
+    from zperf import formats
+    from zperf.report import files
 
     written: dict[str, list[bytes]] = {f"zperf-{fmt}": [] for fmt in TABLE_FORMATS}
     for source in TABLE_SOURCES:
@@ -133,9 +134,9 @@ def table_bases() -> dict[str, tuple[bytes, ...]]:
                 continue
             for fmt in TABLE_FORMATS:
                 out = io.BytesIO()
-                writer: Callable[..., None] = {"csv": report.files.write_csv,
-                                               "parquet": report.files.write_parquet,
-                                               "arrow": report.files.write_arrow}[fmt]
+                writer: Callable[..., None] = {"csv": files.write_csv,
+                                               "parquet": files.write_parquet,
+                                               "arrow": files.write_arrow}[fmt]
                 if fmt == "csv":
                     writer(frame, out)
                 else:

@@ -43,7 +43,7 @@ def test_a_damaged_csv_table_is_one_error(tmp_path: Path) -> None:
         read([str(tmp_path / "bad.csv")])
 
 
-@pytest.mark.parametrize("where", ["key", "value", "nested"])
+@pytest.mark.parametrize("where", ["key", "value", "nested", "file"])
 def test_column_metadata_that_is_not_utf8_is_one_error(
         tmp_path: Path, where: str, capfd: pytest.CaptureFixture[str]) -> None:
     """Found by the long fuzz run: polars panics (a Rust stack on stderr) on it."""
@@ -61,13 +61,15 @@ def test_column_metadata_that_is_not_utf8_is_one_error(
         table = original.drop_columns([name]).append_column(pa.field(name, column.type), column)
     else:
         table = original.set_column(3, field.with_metadata(marked), original[name])
-    table = table.replace_schema_metadata({b"zperf.table": b"workload"})
+    table = table.replace_schema_metadata({b"zperf.table": b"workload", b"zzqq": b"1"})
     sink = io.BytesIO()
     with pa.ipc.new_file(sink, table.schema) as writer:
         writer.write_table(table)
-    damaged = sink.getvalue().replace(b"kkjj" if where == "key" else b"mmnn", b"\xff\xfe\xfd\xfc")
+    marker = {"key": b"kkjj", "file": b"zzqq"}.get(where, b"mmnn")
+    damaged = sink.getvalue().replace(marker, b"\xff\xfe\xfd\xfc")
     path = tmp_path / "damaged.arrow"
     path.write_bytes(damaged)
-    with pytest.raises(InputError, match=f"damaged.arrow: .*metadata of column {name}.* not UTF-8"):
+    which = "the file's metadata" if where == "file" else f"the metadata of column {name}"
+    with pytest.raises(InputError, match=f"damaged.arrow: .*: {which}(.0)? is not UTF-8"):
         read([str(path)])
     assert "panicked" not in capfd.readouterr().err

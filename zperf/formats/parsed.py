@@ -56,8 +56,7 @@ def read_parsed_binary(data: bytes, file: str) -> tuple[dict[str, pl.DataFrame],
                                "'zperf.table' in its metadata and no table's columns)")
     undecodable = _undecodable_metadata(arrow.schema)
     if undecodable is not None:
-        raise InputError(file, f"cannot read the {what} file: the metadata of column "
-                               f"{undecodable} is not UTF-8")
+        raise InputError(file, f"cannot read the {what} file: {undecodable} is not UTF-8")
     try:
         frame = pl.from_arrow(arrow)
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
@@ -73,14 +72,19 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _undecodable_metadata(schema: pa.Schema) -> str | None:
-    """The first column (nested fields included) whose metadata is not UTF-8: polars
-    panics on it, and prints a Rust stack, instead of raising."""
-    def bad(field: pa.Field, path: str) -> str | None:
-        for key, value in (field.metadata or {}).items():
-            try:
+    """Which metadata is not UTF-8, the file's or a column's (nested fields included):
+    polars panics on it, and prints a Rust stack, instead of raising."""
+    def utf8(metadata: dict[bytes, bytes] | None) -> bool:
+        try:
+            for key, value in (metadata or {}).items():
                 key.decode("utf-8"), value.decode("utf-8")
-            except UnicodeDecodeError:
-                return path
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    def bad(field: pa.Field, path: str) -> str | None:
+        if not utf8(field.metadata):
+            return path
         kind = field.type
         for i in range(kind.num_fields):
             inner = bad(kind.field(i), f"{path}.{i}")
@@ -88,10 +92,12 @@ def _undecodable_metadata(schema: pa.Schema) -> str | None:
                 return inner
         return None
 
+    if not utf8(schema.metadata):
+        return "the file's metadata"
     for field in schema:
         found = bad(field, field.name)
         if found is not None:
-            return found
+            return f"the metadata of column {found}"
     return None
 
 
