@@ -89,3 +89,17 @@ def test_the_oracle_catches_a_native_panic_on_stderr(tmp_path: Path,
     assert [c for c in verdict.crashes if "Rust panic" in c]
     monkeypatch.undo()  # the real reader prints nothing there
     assert check("jmeter-csv", data, tmp_path, random.Random(1), library=0.0, cli=0.0).crashes == []
+
+
+def test_every_operator_takes_tiny_inputs() -> None:
+    """An operator that breaks on a short input kills a worker of the long run, which
+    then counts a crash that is not zperf's (ebcdic_text on 8 bytes did)."""
+    import random
+
+    from fuzz.mutations import BINARY_OPERATORS, TEXT_OPERATORS
+
+    for operator, _ in (*BINARY_OPERATORS, *TEXT_OPERATORS):
+        for size in range(24):
+            for base in (bytes(range(size)), b"a\n" * (size // 2), b"1 2\n3"[:size]):
+                for seed in range(6):
+                    operator(bytearray(base), random.Random(seed))
