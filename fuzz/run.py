@@ -14,7 +14,7 @@ starts another.  Every crashing or hanging input is saved under ``--crashes``
 (``READER/INDEX.bin`` and ``.txt`` with what broke).  Progress goes to stderr
 once a minute; the result, per reader, ends the output:
 ``READER: N inputs, C crashes, H hangs``, and the last line adds them up.  With
-``--minutes`` (or Ctrl-C) no new unit is started once the time is up; units go
+``--minutes`` (or Ctrl-C, or ``kill -TERM``) no new unit is started once the time is up; units go
 out reader by reader in turn, so every reader has had about as many inputs.
 """
 
@@ -70,6 +70,10 @@ def _save(folder: Path, reader: str, index: int, data: bytes, what: str) -> None
     target.mkdir(parents=True, exist_ok=True)
     (target / f"{index}.bin").write_bytes(data)
     (target / f"{index}.txt").write_text(what + "\n")
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt()
 
 
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
@@ -305,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
                "deadline": time.time() + 60 * args.minutes if args.minutes else 0}
     started = time.time()
     runner = Runner(options, names, args.inputs, args.workers)
+    # Ctrl-C, and SIGTERM or SIGINT sent to a run started in the background (where
+    # the shell has Python ignore SIGINT), stop it with what was done reported.
+    for stop in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(stop, _interrupted)
     try:
         runner.run()
     except KeyboardInterrupt:  # what was done so far is still reported
