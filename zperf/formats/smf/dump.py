@@ -62,8 +62,9 @@ def read_smf(
 
     def drain(force: bool) -> None:
         for decoder, pending in by_type.values():
-            if pending.lengths and (force or len(pending.blob) >= DECODE_BATCH_BYTES):
-                decoder.decode(pending.take())
+            if pending and (force or pending.nbytes >= DECODE_BATCH_BYTES):
+                for part in pending.take():
+                    decoder.decode(part)
 
     try:
         for batch in scan(stream, tally, wanted, head, chunk_size, progress, offset):
@@ -122,42 +123,56 @@ def _split(batch: Batch, by_type: dict[int, tuple[RecordDecoder, _Pending]]) -> 
 
 
 class _Pending:
-    """Wanted records gathered from several chunks, copied once, decoded together.
+    """Wanted records gathered from several chunks, decoded together.
 
     Decoding has a fixed cost per batch (building columns and frames), so
-    records from many chunks are decoded at once; copying them out of their
-    chunk lets the chunk be freed, so memory does not grow with the file.
-    Records that lie back to back in the chunk are copied as one slice: a
-    dump of 72.3 records alone is copied a chunk at a time, and only records
-    scattered among other types cost a slice each (where walking the others
-    costs more).
+    records from many chunks are decoded at once, and memory must not grow
+    with the file.  A chunk that is mostly wanted records (an RMF extract of
+    72.3 alone) is kept as it is, its records decoded in place: copying them
+    out would cost as much as reading them.  Records scattered among other
+    types are copied out (runs of back-to-back records as one slice), so
+    that their chunk can go: memory then follows the wanted bytes, not the
+    chunks they came from.
     """
 
     def __init__(self) -> None:
-        self.blob = bytearray()
-        self.lengths: list[npt.NDArray[np.int64]] = []
-        self.numbers: list[npt.NDArray[np.int64]] = []
-        self.offsets: list[npt.NDArray[np.int64]] = []
+        self.parts: list[Batch] = []  # kept chunks and closed copies, in file order
+        self.nbytes = 0  # bytes of wanted records pending
+        self._blob = bytearray()
+        self._copied: list[Batch] = []  # what ``_blob`` holds (starts into their chunk)
+
+    def __bool__(self) -> bool:
+        return bool(self.parts or self._copied)
 
     def add(self, batch: Batch) -> None:
-        starts, lengths = batch.starts, batch.lengths
-        if not starts.size:
+        if not batch.starts.size:
             return
-        ends = starts + lengths
+        wanted = int(batch.lengths.sum())
+        self.nbytes += wanted
+        if 2 * wanted >= len(batch.data):
+            self._close_copies()
+            self.parts.append(batch)
+            return
+        starts, ends = batch.starts, batch.starts + batch.lengths
         breaks = np.flatnonzero(starts[1:] != ends[:-1]) + 1
         run_starts = starts[np.concatenate(([0], breaks))].tolist()
         run_ends = ends[np.concatenate((breaks - 1, [starts.size - 1]))].tolist()
-        extend, data = self.blob.extend, batch.data
+        extend, data = self._blob.extend, batch.data
         for start, end in zip(run_starts, run_ends, strict=True):
             extend(data[start:end])
-        self.lengths.append(lengths)
-        self.numbers.append(batch.numbers)
-        self.offsets.append(batch.offsets)
+        self._copied.append(batch)
 
-    def take(self) -> Batch:
-        lengths = np.concatenate(self.lengths)
-        batch = Batch(memoryview(self.blob), starts_of(lengths), lengths,
-                      np.concatenate(self.numbers), np.concatenate(self.offsets))
-        self.blob = bytearray()
-        self.lengths, self.numbers, self.offsets = [], [], []
-        return batch
+    def _close_copies(self) -> None:
+        if self._copied:
+            lengths = np.concatenate([b.lengths for b in self._copied])
+            self.parts.append(Batch(memoryview(self._blob), starts_of(lengths), lengths,
+                                    np.concatenate([b.numbers for b in self._copied]),
+                                    np.concatenate([b.offsets for b in self._copied])))
+            self._blob, self._copied = bytearray(), []
+
+    def take(self) -> list[Batch]:
+        """The pending records as batches in file order: one per kept chunk, the
+        copied records between them as one."""
+        self._close_copies()
+        parts, self.parts, self.nbytes = self.parts, [], 0
+        return parts

@@ -48,14 +48,22 @@ class Plain:
 
 def _chain(data: bytes, pos: int, end: int, starts: list[int]) -> int:
     """Append the starts of records that follow each other from ``pos`` and end by
-    ``end``; return where the chain stopped (a length under 5, or a record past end)."""
+    ``end``; return where the chain stopped (a length under 5, or a record past end).
+
+    The loop tests only the length; a record that runs past ``end`` (at most the
+    last one, since the loop stops once past it) is taken back afterwards.
+    """
     append = starts.append
-    while pos + 4 <= end:
-        length = data[pos] << 8 | data[pos + 1]
-        if length < 5 or pos + length > end:
+    first = len(starts)
+    last = end - 4
+    while pos <= last:
+        length = data[pos] * 256 + data[pos + 1]
+        if length < 5:
             break
         append(pos)
         pos += length
+    if pos > end and len(starts) > first:
+        pos = starts.pop()
     return pos
 
 

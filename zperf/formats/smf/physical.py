@@ -35,7 +35,7 @@ from zperf.formats.smf.framing import (
 )
 from zperf.formats.tally import RAW_KEEP_LIMIT, Tally
 
-CHUNK_SIZE = 8 * 1024 * 1024
+CHUNK_SIZE = 16 * 1024 * 1024
 #: Most units (records or blocks) the careful walk takes before trying the fast
 #: path again, when the fast path keeps finding nothing (every block of a VBS
 #: dump holds a segment): its fixed cost is then paid once per this many units.
@@ -160,8 +160,9 @@ class _Walker:
         self._lose(why, base + pos)
         return pos
 
-    def _bad(self, reason: str, offset: int, raw: bytes | None = None) -> None:
-        self.tally.problem(reason, record=self.tally.read + 1, offset=offset, raw=raw)
+    def _bad(self, reason: str, offset: int, raw: bytes | memoryview | None = None) -> None:
+        self.tally.problem(reason, record=self.tally.read + 1, offset=offset,
+                           raw=None if raw is None else bytes(raw))
 
     def _close_span(self, why: str) -> None:
         if self.span is not None:
@@ -292,7 +293,7 @@ class _Walker:
     def skipped(self, data: bytes, base: int, end: int) -> bytes:
         """The bytes skipped since framing was lost, up to ``end`` in ``data``."""
         assert self.lost_at is not None
-        return bytes(self.lost_raw) + data[max(0, self.lost_at - base):end]
+        return bytes(self.lost_raw) + bytes(data[max(0, self.lost_at - base):end])
 
     def let_go(self, data: bytes, base: int, end: int) -> None:
         """``data`` up to ``end`` is dropped while lost: keep what ``keep`` will report."""
@@ -377,6 +378,28 @@ def _in_file_order(data: bytes, found: Found, base: int,
             i = j
 
 
+def _read_on(stream: BinaryIO, left: bytes | memoryview,
+             chunk_size: int) -> tuple[bytes | memoryview, bool]:
+    """What is left of the last chunk followed by the next chunk of ``stream``, and
+    whether the stream has ended (only an empty read is the end: a chunk can end on
+    a record).
+
+    The chunk is read straight into its buffer after the leftover (``readinto``):
+    appending a read chunk to the leftover would copy every byte of the file once
+    more.  The buffer is a numpy array: numpy asks the kernel for huge pages for
+    large arrays, which makes a fresh 16 MiB buffer several times cheaper to fill
+    than a ``bytearray`` (measured: 30 against 79 ms for a 99 MB file).
+    """
+    readinto = getattr(stream, "readinto", None)
+    if readinto is None:
+        more = stream.read(chunk_size)
+        return bytes(left) + more, not more
+    buf = np.empty(len(left) + chunk_size, dtype=np.uint8)
+    buf[:len(left)] = np.frombuffer(left, dtype=np.uint8)
+    got = readinto(memoryview(buf)[len(left):]) or 0
+    return memoryview(buf)[:len(left) + got], got == 0
+
+
 def scan(
     stream: BinaryIO,
     tally: Tally,
@@ -399,13 +422,12 @@ def scan(
         first += more
     framing = detect_framing(first, tally.file)
     walker = _Walker(framing, wanted, tally)
-    data, base = first, offset
+    data: bytes | memoryview = first
+    base = offset
     final = not first
     while True:
         if not final:
-            more = stream.read(chunk_size)
-            final = not more  # only an empty read is the end: a chunk can end on a record
-            data += more  # one copy of the chunk; the walk below reads it in place
+            data, final = _read_on(stream, data, chunk_size)
         pos = 0
         found = Found()
         try:
