@@ -18,7 +18,7 @@ import polars as pl
 
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
-from zperf.formats.smf.columns import text_column, zos_release
+from zperf.formats.smf.columns import text_column, text_columns, zos_release
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
@@ -152,14 +152,15 @@ def _identity_columns(head: Rows, prod: Rows, wms: Rows, date: npt.NDArray[np.da
     def repeated(value: str) -> pl.Series:
         return pl.Series([value], dtype=pl.String).gather(np.zeros(rec.size, np.int64))
 
-    text = {name: text_column(wms[name], rec, encoding)
-            for name in ("R723MNSP", "R723MWNM", "R723MCNM", "R723MCDE")}
+    text = text_columns({"SMF72XNM": prod["SMF72XNM"], "SMFSID": head["SMFSID"],
+                         "SMF72MVS": prod["SMF72MVS"], **{name: wms[name] for name in (
+                             "R723MNSP", "R723MWNM", "R723MCNM", "R723MCDE")}},
+                        rec, encoding, {"SMF72MVS": zos_release})
     report_class = (wms["R723MSCF"] & 0x80).astype(np.int64)
     return {
         "source": repeated(source), "source_format": repeated(SOURCE_FORMAT),
-        "sysplex": text_column(prod["SMF72XNM"], rec, encoding),
-        "system": text_column(head["SMFSID"], rec, encoding),
-        "zos_release": text_column(prod["SMF72MVS"], rec, encoding, zos_release),
+        "sysplex": text["SMF72XNM"], "system": text["SMFSID"],
+        "zos_release": text["SMF72MVS"],
         "interval_start": (date.astype("datetime64[us]") + tod.astype("timedelta64[s]"))[rec],
         "interval_seconds": interval[rec],
         "policy": text["R723MNSP"], "workload": text["R723MWNM"],
