@@ -13,13 +13,12 @@ from collections.abc import Callable, Iterable
 from typing import BinaryIO
 
 import numpy as np
-import numpy.typing as npt
 import polars as pl
 
 from zperf.errors import InputError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
-from zperf.formats.smf.record_decoder import DecoderSpec, RecordDecoder
+from zperf.formats.smf.record_decoder import Columns, DecoderSpec, RecordDecoder
 from zperf.formats.smf.type72_decoder import TYPE72_3
 from zperf.formats.tally import OnError, Tally
 
@@ -39,6 +38,7 @@ def read_smf(
     tables: Iterable[str] | None = None,
     decoders: Iterable[DecoderSpec],
     offset: int = 0,
+    columns: Columns | None = None,
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an SMF dump into the tables of its decoded record types, and a tally.
 
@@ -46,7 +46,9 @@ def read_smf(
     tables wanted (default: all of theirs); decoders none of whose tables
     are wanted are not run, and their records count as other types.
     ``offset``: where ``stream`` starts in the file, for a byte range of a dump
-    read apart (see :func:`zperf.formats.smf.physical.scan`).
+    read apart (see :func:`zperf.formats.smf.physical.scan`).  ``columns``: the
+    columns the caller needs of a table (its decoder may decode only those and
+    give a table of them; a table not named comes whole).
     """
     decoders = tuple(decoders)
     wanted_tables = frozenset(
@@ -54,7 +56,8 @@ def read_smf(
     specs = [s for s in decoders if wanted_tables & set(s.tables)]
     tally = Tally(file, on_error)
     by_type: dict[int, tuple[RecordDecoder, _Pending]] = {
-        s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables)), _Pending())
+        s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),
+                     _Pending())
         for s in specs}
     if len(by_type) != len(specs):
         raise ValueError("two SMF decoders for the same record type")

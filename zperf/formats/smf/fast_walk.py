@@ -28,6 +28,8 @@ import numpy.typing as npt
 from zperf.formats.smf.framing import MAX_DESCRIPTOR, bdw_length
 
 Ints = npt.NDArray[np.int64]
+#: A chunk of the file: bytes, or a view of the buffer it was read into.
+Data = bytes | memoryview
 #: record type -> wanted subtypes (None: every subtype)
 Wanted = dict[int, frozenset[int] | None]
 
@@ -54,7 +56,7 @@ RUN_PROBE = 32
 RUN_STEP = 64
 
 
-def _chain(data: bytes | memoryview, pos: int, end: int, starts: list[int]) -> int:
+def _chain(data: Data, pos: int, end: int, starts: list[int]) -> int:
     """Append the starts of records that follow each other from ``pos`` and end by
     ``end``; return where the chain stopped (a length under 5, or a record past end).
 
@@ -85,7 +87,7 @@ def _chain(data: bytes | memoryview, pos: int, end: int, starts: list[int]) -> i
     return pos
 
 
-def _equal_run(data: bytes | memoryview, pos: int, end: int, length: int,
+def _equal_run(data: Data, pos: int, end: int, length: int,
                starts: list[int]) -> int:
     """Append the records from ``pos`` on that have ``length`` bytes, each right after
     the one before, and end by ``end``; return where they end.
@@ -138,7 +140,7 @@ def wanted_mask(raw: npt.NDArray[np.uint8], starts: Ints, lengths: Ints,
     return mask
 
 
-def plain_records(data: bytes, pos: int, end: int, wanted: Wanted) -> Plain:
+def plain_records(data: Data, pos: int, end: int, wanted: Wanted) -> Plain:
     """The plain records from ``pos`` on, up to ``end`` (RDW framing)."""
     found: list[int] = []
     _chain(data, pos, end, found)
@@ -152,7 +154,7 @@ def plain_records(data: bytes, pos: int, end: int, wanted: Wanted) -> Plain:
     return Plain(starts, lengths, wanted_mask(raw, starts, lengths, wanted), stop)
 
 
-def plain_blocks(data: bytes, pos: int, wanted: Wanted) -> Plain:
+def plain_blocks(data: Data, pos: int, wanted: Wanted) -> Plain:
     """The records of the plain blocks from ``pos`` on (BDW framing): blocks with a
     valid BDW that their plain records fill exactly.  ``stop`` is the start of the
     first block that is not (or does not end in ``data``)."""

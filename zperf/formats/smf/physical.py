@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.errors import ParseError
-from zperf.formats.smf.fast_walk import Found, Wanted, plain_blocks, plain_records
+from zperf.formats.smf.fast_walk import Data, Found, Wanted, plain_blocks, plain_records
 from zperf.formats.smf.framing import (
     MAX_DESCRIPTOR,
     RDW,
@@ -94,7 +94,7 @@ class _Walker:
 
     # -- the two paths, alternating ------------------------------------
 
-    def walk(self, data: bytes, pos: int, base: int, found: Found) -> int:
+    def walk(self, data: Data, pos: int, base: int, found: Found) -> int:
         """Walk ``data`` from ``pos``: runs of plain records in bulk, the rest carefully.
 
         Returns where the walk stopped: the end, a record or block that needs
@@ -113,7 +113,7 @@ class _Walker:
                 return stop
             pos = stop
 
-    def _fast(self, data: bytes, pos: int, found: Found) -> int:
+    def _fast(self, data: Data, pos: int, found: Found) -> int:
         """The plain records from ``pos`` on, counted and the wanted ones kept."""
         if self.span is not None or not FAST_PATH:
             return pos
@@ -131,7 +131,7 @@ class _Walker:
 
     # -- helpers -------------------------------------------------------
 
-    def _is_wanted(self, data: bytes | memoryview, pos: int, length: int) -> bool:
+    def _is_wanted(self, data: Data, pos: int, length: int) -> bool:
         """Type/subtype test on a record header at ``pos`` (RDW included)."""
         if length < 6:
             return False
@@ -143,7 +143,7 @@ class _Walker:
         return (length >= 24 and bool(data[pos + 4] & 0x40)
                 and (data[pos + 22] << 8 | data[pos + 23]) in subtypes)
 
-    def _bad_descriptor(self, data: bytes, pos: int, end: int, base: int, in_block: bool,
+    def _bad_descriptor(self, data: Data, pos: int, end: int, base: int, in_block: bool,
                         length: int) -> int:
         """A record descriptor that cannot be one: report it, return where to go on."""
         if in_block:
@@ -160,7 +160,7 @@ class _Walker:
         self._lose(why, base + pos)
         return pos
 
-    def _bad(self, reason: str, offset: int, raw: bytes | memoryview | None = None) -> None:
+    def _bad(self, reason: str, offset: int, raw: Data | None = None) -> None:
         self.tally.problem(reason, record=self.tally.read + 1, offset=offset,
                            raw=None if raw is None else bytes(raw))
 
@@ -170,8 +170,8 @@ class _Walker:
             self.tally.problem(why, record=self.span_number, offset=self.span_offset,
                                raw=b"".join(span))
 
-    def _segment(self, data: bytes, pos: int, length: int, seg: int, base: int) -> None:
-        payload = data[pos + 4 : pos + length]
+    def _segment(self, data: Data, pos: int, length: int, seg: int, base: int) -> None:
+        payload = bytes(data[pos + 4 : pos + length])
         if seg == 1:
             self._close_span(f"spanned record has no last segment (a first segment follows at "
                              f"offset 0x{base + pos:X})")
@@ -198,7 +198,7 @@ class _Walker:
 
     # -- the hot loop --------------------------------------------------
 
-    def walk_records(self, data: bytes, pos: int, end: int, base: int, in_block: bool,
+    def walk_records(self, data: Data, pos: int, end: int, base: int, in_block: bool,
                      out: list[int], numbers: list[int], resume_after: int = 0) -> int:
         """Walk RDWs from ``pos`` up to ``end``; return where it stopped.
 
@@ -264,7 +264,7 @@ class _Walker:
             return end
         return pos
 
-    def walk_blocks(self, data: bytes, pos: int, base: int, out: list[int],
+    def walk_blocks(self, data: Data, pos: int, base: int, out: list[int],
                     numbers: list[int], most: int = 0) -> int:
         """Walk blocks from ``pos`` (``most`` of them at the most, if given)."""
         end = len(data)
@@ -290,17 +290,17 @@ class _Walker:
         self.lost_at = offset
         self.lost_raw = bytearray()
 
-    def skipped(self, data: bytes, base: int, end: int) -> bytes:
+    def skipped(self, data: Data, base: int, end: int) -> bytes:
         """The bytes skipped since framing was lost, up to ``end`` in ``data``."""
         assert self.lost_at is not None
         return bytes(self.lost_raw) + bytes(data[max(0, self.lost_at - base):end])
 
-    def let_go(self, data: bytes, base: int, end: int) -> None:
+    def let_go(self, data: Data, base: int, end: int) -> None:
         """``data`` up to ``end`` is dropped while lost: keep what ``keep`` will report."""
         if self.tally.on_error == "keep" and len(self.lost_raw) < RAW_KEEP_LIMIT:
             self.lost_raw += self.skipped(data, base, end)[len(self.lost_raw):RAW_KEEP_LIMIT]
 
-    def resync(self, data: bytes, pos: int, base: int, final: bool) -> int | None:
+    def resync(self, data: Data, pos: int, base: int, final: bool) -> int | None:
         """Find the next plausible record (or block) start at or after ``pos + 1``.
 
         None when there is none in ``data``; ``undecided`` is then set if a
@@ -332,7 +332,7 @@ class _Walker:
             self.lost_at = None
         return None
 
-    def finish(self, leftover: bytes, base: int) -> None:
+    def finish(self, leftover: Data, base: int) -> None:
         """End of file: whatever is left over is a truncated record or block."""
         if leftover:
             if self.framing == "bdw":
@@ -353,7 +353,7 @@ class _Walker:
         self._close_span("spanned record has no last segment at the end of the file")
 
 
-def _in_file_order(data: bytes, found: Found, base: int,
+def _in_file_order(data: Data, found: Found, base: int,
                    spanned: list[tuple[bytes, int, int]]) -> Iterator[Batch]:
     """Batches of a chunk's wanted records, the reassembled spanned ones in their place.
 
@@ -378,8 +378,7 @@ def _in_file_order(data: bytes, found: Found, base: int,
             i = j
 
 
-def _read_on(stream: BinaryIO, left: bytes | memoryview,
-             chunk_size: int) -> tuple[bytes | memoryview, bool]:
+def _read_on(stream: BinaryIO, left: Data, chunk_size: int) -> tuple[Data, bool]:
     """What is left of the last chunk followed by the next chunk of ``stream``, and
     whether the stream has ended (only an empty read is the end: a chunk can end on
     a record).
@@ -396,8 +395,8 @@ def _read_on(stream: BinaryIO, left: bytes | memoryview,
         return bytes(left) + more, not more
     buf = np.empty(len(left) + chunk_size, dtype=np.uint8)
     buf[:len(left)] = np.frombuffer(left, dtype=np.uint8)
-    got = readinto(memoryview(buf)[len(left):]) or 0
-    return memoryview(buf)[:len(left) + got], got == 0
+    got = readinto(buf.data[len(left):]) or 0
+    return buf.data[:len(left) + got], got == 0
 
 
 def scan(
@@ -422,7 +421,7 @@ def scan(
         first += more
     framing = detect_framing(first, tally.file)
     walker = _Walker(framing, wanted, tally)
-    data: bytes | memoryview = first
+    data: Data = first
     base = offset
     final = not first
     while True:
