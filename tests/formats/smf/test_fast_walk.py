@@ -221,3 +221,39 @@ def test_a_stream_without_readinto_reads_the_same() -> None:
                                                           chunk_size=1000)
            for s, n in zip(b.starts.tolist(), b.lengths.tolist(), strict=True)]
     assert got == [r for r, _, _ in _read(data, True)[0]]
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_a_chunk_buffer_is_read_into_again_only_when_nothing_sees_it(keep: bool) -> None:
+    # Batches kept past their chunk must still hold their records (their buffer is
+    # never read into again); batches let go free theirs for the chunks after.
+    data = writer.frame_rdw(_equal_records(2000))
+    kept: list[physical.Batch] = []
+    fresh = 0
+    get = physical._Buffers.get
+
+    def counting(self: physical._Buffers, size: int) -> Any:
+        nonlocal fresh
+        before = {id(b) for b in self.pool}
+        buf = get(self, size)
+        fresh += id(buf) not in before
+        return buf
+
+    physical._Buffers.get = counting  # type: ignore[method-assign]
+    try:
+        for batch in physical.scan(io.BytesIO(data), Tally("walk.smf"), WANTED,
+                                   chunk_size=20_000):
+            if keep:
+                kept.append(batch)
+            else:
+                assert all(bytes(batch.data[s:s + n]) == data[o:o + n] for s, n, o in zip(
+                    batch.starts.tolist(), batch.lengths.tolist(), batch.offsets.tolist(),
+                    strict=True))
+    finally:
+        physical._Buffers.get = get  # type: ignore[method-assign]
+    chunks = len(data) // 20_000
+    assert fresh >= chunks if keep else fresh <= physical._Buffers.KEEP
+    for batch in kept:
+        for s, n, o in zip(batch.starts.tolist(), batch.lengths.tolist(),
+                           batch.offsets.tolist(), strict=True):
+            assert bytes(batch.data[s:s + n]) == data[o:o + n]

@@ -65,7 +65,7 @@ def read_smf(
 
     def drain(force: bool) -> None:
         for decoder, pending in by_type.values():
-            if pending and (force or pending.nbytes >= DECODE_BATCH_BYTES):
+            if pending and (force or pending.nbytes >= DECODE_BATCH_BYTES or pending.kept):
                 for part in pending.take():
                     decoder.decode(part)
 
@@ -143,6 +143,8 @@ class _Pending:
         self.nbytes = 0  # bytes of wanted records pending
         self._blob = bytearray()
         self._copied: list[Batch] = []  # what ``_blob`` holds (starts into their chunk)
+        self.kept = False  # a chunk is kept: decode it now, so that its buffer is free
+
 
     def __bool__(self) -> bool:
         return bool(self.parts or self._copied)
@@ -155,6 +157,7 @@ class _Pending:
         if 2 * wanted >= len(batch.data):
             self._close_copies()
             self.parts.append(batch)
+            self.kept = True
             return
         starts, ends = batch.starts, batch.starts + batch.lengths
         breaks = np.flatnonzero(starts[1:] != ends[:-1]) + 1
@@ -177,5 +180,5 @@ class _Pending:
         """The pending records as batches in file order: one per kept chunk, the
         copied records between them as one."""
         self._close_copies()
-        parts, self.parts, self.nbytes = self.parts, [], 0
+        parts, self.parts, self.nbytes, self.kept = self.parts, [], 0, False
         return parts
