@@ -72,13 +72,11 @@ def test_projected_decode_of_the_fixtures_is_the_full_decode_selected(
 
 
 @SETTINGS
-@given(dumps(), FRAMING, st.sets(st.sampled_from(WORKLOAD.names)),
-       st.one_of(st.none(), st.integers(min_value=50, max_value=5000)))
+@given(dumps(), FRAMING, st.sets(st.sampled_from(WORKLOAD.names)))
 def test_projected_decode_of_random_dumps_is_the_full_decode_selected(
-        dump: Any, how: tuple[str, int], columns: set[str], chunk: int | None) -> None:
-    _, records, _ = dump
-    _projected_is_selected(frame(records, how), frozenset(columns),
-                           **({} if chunk is None else {"chunk_size": chunk}))
+        dump: Any, how: tuple[str, int], columns: set[str]) -> None:
+    _, records, _ = dump  # broken records, other types, every framing
+    _projected_is_selected(frame(records, how), frozenset(columns))
 
 
 def test_each_group_reads_only_its_fields_and_gives_its_columns() -> None:
