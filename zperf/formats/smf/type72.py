@@ -129,13 +129,14 @@ def _period_fields(batch: Batch, trip: dict[str, Ints], rec: Ints,
     length = trip["SCL"][rec]
     starts = batch.starts[rec] + trip["SCS"][rec] + within * length
     parts: dict[str, list[F]] = {name: [] for name in fields}
-    for lo in range(0, rec.size, BLOCK_PERIODS):
+    # At least one (perhaps empty) block, so that no periods still give every
+    # column its own type (a flag field of no periods is still an integer).
+    for lo in range(0, max(rec.size, 1), BLOCK_PERIODS):
         rows = f72.SCS.gather(batch.data, starts[lo:lo + BLOCK_PERIODS],
                               available=length[lo:lo + BLOCK_PERIODS])
         for name in fields:
             parts[name].append(f72.SCS.column(rows, name))
-    return {name: np.concatenate(values) if values else np.zeros(0)
-            for name, values in parts.items()}
+    return {name: np.concatenate(values) for name, values in parts.items()}
 
 
 def _periods(batch: Batch, trip: dict[str, Ints], wms: Rows, interval: F,
