@@ -145,7 +145,6 @@ class _Pending:
         self._copied: list[Batch] = []  # what ``_blob`` holds (starts into their chunk)
         self.kept = False  # a chunk is kept: decode it now, so that its buffer is free
 
-
     def __bool__(self) -> bool:
         return bool(self.parts or self._copied)
 
