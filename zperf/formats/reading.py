@@ -72,6 +72,18 @@ class _Guarded:
         except (OSError, EOFError, lzma.LZMAError) as exc:
             raise InputError(self.name, f"cannot decompress: {exc}") from None
 
+    def readinto(self, buffer: Any) -> int:
+        """Read into ``buffer`` (the SMF reader's chunks: no copy of each chunk)."""
+        readinto = getattr(self.stream, "readinto", None)
+        if readinto is None:
+            data = self.read(len(buffer))
+            buffer[:len(data)] = data
+            return len(data)
+        try:
+            return int(readinto(buffer) or 0)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise InputError(self.name, f"cannot decompress: {exc}") from None
+
 
 class _Prefixed(io.RawIOBase):
     """A stream that first returns bytes already read (to sniff), then the rest."""
@@ -169,12 +181,18 @@ def read_each(
     jobs: int | None = 1,
     reduce: Reduce | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    columns: Mapping[str, Sequence[str]] | None = None,
 ) -> Iterator[ParseResult]:
     """Each file's tables and tallies, file by file in input order (see :func:`read`):
     a caller that reduces each file's tables as they come never holds them all.
     ``reduce`` (a picklable function: a module-level one, or a ``functools.partial``
     of one) is applied to each file's tables where the file is read, so that a
     worker sends back only what the caller keeps.
+
+    ``columns`` maps a table to the columns the caller needs of it: a reader may
+    then decode only those (and the columns that identify a row) and give the
+    table with just them, as the SMF 72.3 decoder does; a ``reduce`` that
+    selects those columns gives the same whatever the reader.
 
     With more than one job the files are read by a process pool
     (:mod:`zperf.formats.parallel`), without progress bars (a worker has no
@@ -195,7 +213,8 @@ def read_each(
         if unknown:
             raise UsageError(f"{name} files take no option {', '.join(unknown)}")
     request = FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce,
-                          per_kind)
+                          per_kind, {name: frozenset(names)
+                                     for name, names in (columns or {}).items()})
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
@@ -214,6 +233,7 @@ class FileRequest:
     tables: tuple[str, ...] | None
     reduce: Reduce | None = None
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    columns: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
@@ -225,7 +245,7 @@ def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -
     try:
         results = read_stream(stream, name, size, kind=kind, on_error=on_error,
                               encoding=encoding, progress=progress, tables=request.tables,
-                              options=request.options)
+                              options=request.options, columns=request.columns)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -250,6 +270,7 @@ def read_stream(
     tables: Sequence[str] | None = None,
     offset: int = 0,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    columns: Mapping[str, frozenset[str]] | None = None,
 ) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input (``name`` in messages and ``source`` columns) into tables.
 
@@ -260,6 +281,7 @@ def read_stream(
     ``encoding`` must have been checked (:func:`check_encoding`).  ``offset``
     is where ``stream`` starts in the file, for a byte range of an SMF dump
     that starts at a record boundary (offsets in problems are the file's).
+    ``columns``: the columns needed of a table (see :func:`read_each`).
     """
     head = stream.read(64 * 1024)
     try:
@@ -291,7 +313,7 @@ def read_stream(
         tick = progress(name, size) if progress else None
         results = [read_smf(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error,
                             encoding=encoding, head=head, progress=tick, tables=tables,
-                            decoders=SMF_DECODERS, offset=offset)]
+                            decoders=SMF_DECODERS, offset=offset, columns=columns)]
     first = results[0][1]
     first.read_as = first.read_as or chosen
     return results

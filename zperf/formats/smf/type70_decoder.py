@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.smf.record_decoder import Columns, DecoderSpec
 from zperf.formats.smf.type70 import decode_batch
 from zperf.formats.tally import Tally
 from zperf.tables.cpu import CPU, CPU_LPAR
@@ -22,7 +22,9 @@ CPU_KEY = ["sysplex", "system", "interval_start"]
 class Type70Decoder:
     """cpu and cpu_lpar rows of the 70.1 records of one file."""
 
-    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str]) -> None:
+    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str],
+                 columns: Columns) -> None:
+        del columns  # 70.1 records are few: the cpu tables are always built whole
         self.tally, self.file, self.encoding = tally, file, encoding
         self.lpar = "cpu_lpar" in tables
         self.cpus: list[pl.DataFrame] = []

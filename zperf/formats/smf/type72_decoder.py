@@ -11,7 +11,7 @@ import polars as pl
 
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.smf.record_decoder import Columns, DecoderSpec
 from zperf.formats.smf.type72 import decode_batch
 from zperf.formats.tally import Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
@@ -23,16 +23,22 @@ WORKLOAD_KEY = ["sysplex", "system", "interval_start", "class_kind", "class_name
 class Type72Decoder:
     """Workload and distribution rows of the 72.3 records of one file."""
 
-    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str]) -> None:
+    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str],
+                 columns: Columns) -> None:
         self.tally, self.file, self.encoding = tally, file, encoding
         self.distribution = "distribution" in tables
+        # Only the workload columns asked for (and the key that repeated class periods
+        # are told by); the distribution's keys come from every workload column.
+        wanted = columns.get("workload")
+        self.columns = (None if wanted is None or self.distribution
+                        else frozenset(wanted) | frozenset(WORKLOAD_KEY))
         self.broken = BrokenRecords()
         self.frames: list[pl.DataFrame] = []
         self.dists: list[pl.DataFrame] = []
 
     def decode(self, batch: Batch) -> None:
         work, dist = decode_batch(batch, self.tally, self.file, self.encoding, self.broken,
-                                  self.distribution)
+                                  self.distribution, self.columns)
         if work.height:
             self.frames.append(work)
         if dist.height:
