@@ -14,8 +14,9 @@ partitions (no processor type) are kept with their status.
 
 from __future__ import annotations
 
-import datetime as dt
+import functools
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from zperf.formats.rmf import cpu_fields
@@ -38,43 +39,109 @@ SOURCE_FORMAT = "rmf-xml"
 Row = dict[str, Any]
 
 
+#: A part as the segment rules read it, whichever parser found it: its name
+#: (``findtext("name")``), its var-lists' (name, value) pairs, its tables.
+PartView = tuple[str | None, Iterable[tuple[str, str | None]], Iterable[Table]]
+#: The parts of a segment, given the segment's label for messages (a callable, so
+#: that the ElementTree path notes a part's unknown children as it reaches it).
+Parts = Callable[[str], Iterable[PartView]]
+
+
 def read_cpu(report: ET.Element, head: Header, source: str,
              unknown: Unknown) -> tuple[Row, list[Row]]:
-    """The cpu row and the cpu_lpar rows of one CPU Activity report."""
-    start = dt.datetime.strptime(f"{head.date} {head.time}", "%m/%d/%Y %H.%M.%S")
-    row: Row = {"source": source, "source_format": SOURCE_FORMAT, "system": head.name,
-                "zos_release": head.release, "interval_start": start,
-                "interval_seconds": interval_seconds(head.interval),
-                "cycle_seconds": head.cycle_seconds}
-    processors: list[Processor] = []
-    totals: dict[str, dict[str, float | None]] = {}
-    partitions: list[Row] = []
-    seen = False
+    """The cpu row and the cpu_lpar rows of one CPU Activity report (ElementTree)."""
+    reading = CpuReading(head, source, unknown)
     for segment in report.iterfind("segment"):
         printed = " ".join((segment.findtext("name") or "").split())
-        name = fields.key(printed)
         unknown.children(segment, f"segment {printed!r} of the CPU report")
+        reading.segment(printed, functools.partial(_parts, segment, unknown))
+    return reading.finish()
+
+
+def _parts(segment: ET.Element, unknown: Unknown, where: str) -> Iterator[PartView]:
+    for part in segment.iterfind("part"):
+        unknown.children(part, where)
+        yield (part.findtext("name"), variables(part),
+               (table(element) for element in part.iterfind("table")))
+
+
+class CpuReading:
+    """One CPU Activity report being read: its segments in order (from either parser:
+    :func:`read_cpu`, :mod:`~zperf.formats.rmf.xml_fast`), then :meth:`finish`."""
+
+    def __init__(self, head: Header, source: str, unknown: Unknown) -> None:
+        self.row: Row = {"source": source, "source_format": SOURCE_FORMAT,
+                         "system": head.name, "zos_release": head.release,
+                         "interval_start": head.start,
+                         "interval_seconds": interval_seconds(head.interval),
+                         "cycle_seconds": head.cycle_seconds}
+        self.unknown = unknown
+        self.processors: list[Processor] = []
+        self.totals: dict[str, dict[str, float | None]] = {}
+        self.partitions: list[Row] = []
+        self.seen = False
+
+    def segment(self, printed: str, parts: Parts) -> None:
+        """A segment by its printed name (runs of blanks made one)."""
+        name = fields.key(printed)
         if name == fields.CPU_SEGMENT:
-            seen = True
-            _cpu_segment(segment, row, processors, totals, unknown)
+            self.seen = True
+            self._cpu_segment(parts("the CPU Activity segment"))
         elif name == fields.PARTITION_SEGMENT:
-            partitions = _partition_segment(segment, row, unknown)
+            self.partitions = self._partition_segment(parts("the Partition Data Report"))
         elif name not in fields.CPU_OTHER_SEGMENTS:
-            unknown.note(f"segment {printed!r} of the CPU report")
-    if not seen:
-        raise BadReportError("no CPU Activity segment")
-    if not processors and not totals:
-        raise BadReportError("no processor rows in the CPU Activity segment")
-    for prefix, _ in PROCESSOR_TYPES:
-        row.update(per_type(prefix, [p for p in processors if p.prefix == prefix],
-                            totals.get(prefix)))
-    base = {k: row[k] for k in ("source", "source_format", "system", "interval_start",
-                                "interval_seconds")}
-    own = row.get("lpar_name")
-    lpars = [{**base, "cpc_sequence_code": row.get("cpc_sequence_code"), **p,
-              "own_partition": None if own is None else p["partition_name"] == own}
-             for p in partitions]
-    return row, lpars
+            self.unknown.note(f"segment {printed!r} of the CPU report")
+
+    def finish(self) -> tuple[Row, list[Row]]:
+        """The cpu row and the cpu_lpar rows; BadReportError without processor data."""
+        if not self.seen:
+            raise BadReportError("no CPU Activity segment")
+        if not self.processors and not self.totals:
+            raise BadReportError("no processor rows in the CPU Activity segment")
+        row = self.row
+        for prefix, _ in PROCESSOR_TYPES:
+            row.update(per_type(prefix, [p for p in self.processors if p.prefix == prefix],
+                                self.totals.get(prefix)))
+        base = {k: row[k] for k in ("source", "source_format", "system", "interval_start",
+                                    "interval_seconds")}
+        base["cpc_sequence_code"] = row.get("cpc_sequence_code")
+        own = row.get("lpar_name")
+        lpars = [{**base, **p,
+                  "own_partition": None if own is None else p["partition_name"] == own}
+                 for p in self.partitions]
+        return row, lpars
+
+    def _cpu_segment(self, parts: Iterable[PartView]) -> None:
+        where = "the CPU Activity segment"
+        for name, pairs, tables in parts:
+            if fields.key(name) in fields.CPU_OTHER_PARTS:
+                continue
+            read_vars(pairs, fields.CPU_VARS, self.row, where, self.unknown)
+            for found in tables:
+                if found.first != fields.PROCESSOR_TABLE:
+                    self.unknown.note(f"table {', '.join(found.headings)!r} in {where}")
+                    continue
+                _processor_rows(found, self.processors, self.totals, self.unknown)
+
+    def _partition_segment(self, parts: Iterable[PartView]) -> list[Row]:
+        """The partition's name and capacity (into the row) and the partition rows."""
+        where = "the Partition Data Report"
+        physical: dict[str, int | None] = {}
+        partitions: list[Row] = []
+        for name, pairs, tables in parts:
+            read_vars(pairs, fields.PARTITION_VARS, self.row, where, self.unknown)
+            part_name = fields.key(name)
+            for found in tables:
+                if part_name == fields.PHYSICAL_PART:
+                    physical.update(_physical(found, self.unknown))
+                elif found.first == fields.PARTITION_TABLE:
+                    partitions += _partition_rows(found, self.unknown)
+                else:
+                    self.unknown.note(f"table {', '.join(found.headings)!r} in {where}")
+        for partition in partitions:
+            partition["physical_processors"] = physical.get(
+                str(partition.get("processor_type")))
+        return partitions
 
 
 def _converted(kind: str, text: str | None, where: str) -> Any:
@@ -84,30 +151,15 @@ def _converted(kind: str, text: str | None, where: str) -> Any:
         raise BadReportError(f"{where}: {bad}") from None
 
 
-def _read_vars(part: ET.Element, known: fields.Fields, row: Row, where: str,
-               unknown: Unknown) -> None:
-    for name, value in variables(part):
+def read_vars(pairs: Iterable[tuple[str, str | None]], known: fields.Fields, row: Row,
+              where: str, unknown: Unknown) -> None:
+    """A part's (name, value) pairs into the row, by the field table ``known``."""
+    for name, value in pairs:
         target = known.get(fields.key(name))
         if target is None:
             unknown.note(f"var {name!r} in {where}")
         elif target[0]:
             row[target[0]] = _converted(target[1], value, f"{name} in {where}")
-
-
-def _cpu_segment(segment: ET.Element, row: Row, processors: list[Processor],
-                 totals: dict[str, dict[str, float | None]], unknown: Unknown) -> None:
-    where = "the CPU Activity segment"
-    for part in segment.iterfind("part"):
-        unknown.children(part, where)
-        if fields.key(part.findtext("name")) in fields.CPU_OTHER_PARTS:
-            continue
-        _read_vars(part, fields.CPU_VARS, row, where, unknown)
-        for element in part.iterfind("table"):
-            found = table(element)
-            if found.first != fields.PROCESSOR_TABLE:
-                unknown.note(f"table {', '.join(found.headings)!r} in {where}")
-                continue
-            _processor_rows(found, processors, totals, unknown)
 
 
 def _processor_rows(found: Table, processors: list[Processor],
@@ -128,28 +180,6 @@ def _processor_rows(found: Table, processors: list[Processor],
                 totals.setdefault(prefix, {"lpar": values.get("lpar"), "mvs": values.get("mvs")})
             continue
         processors.append(Processor(prefix, number is not None, values))
-
-
-def _partition_segment(segment: ET.Element, row: Row, unknown: Unknown) -> list[Row]:
-    """The partition's name and capacity (into ``row``) and the partition rows."""
-    where = "the Partition Data Report"
-    physical: dict[str, int | None] = {}
-    partitions: list[Row] = []
-    for part in segment.iterfind("part"):
-        unknown.children(part, where)
-        _read_vars(part, fields.PARTITION_VARS, row, where, unknown)
-        part_name = fields.key(part.findtext("name"))
-        for element in part.iterfind("table"):
-            found = table(element)
-            if part_name == fields.PHYSICAL_PART:
-                physical.update(_physical(found, unknown))
-            elif found.first == fields.PARTITION_TABLE:
-                partitions += _partition_rows(found, unknown)
-            else:
-                unknown.note(f"table {', '.join(found.headings)!r} in {where}")
-    for partition in partitions:
-        partition["physical_processors"] = physical.get(str(partition.get("processor_type")))
-    return partitions
 
 
 def _physical(found: Table, unknown: Unknown) -> dict[str, int | None]:
