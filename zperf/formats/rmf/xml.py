@@ -30,7 +30,8 @@ from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
 from zperf.formats.rmf.xml_parts import BadReportError, Unknown, header
-from zperf.formats.rmf.xml_scan import Report, reports
+from zperf.formats.rmf.xml_fast import FastCpu, other_metric, read_fast_cpu
+from zperf.formats.rmf.xml_scan import Check, Report, reports, spans
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
@@ -60,13 +61,23 @@ class _Read:
         self.rows[table] += [{**row, RECORD: record} for row in rows]
 
 
-def read_rmf_xml(data: bytes, file: str,
-                 on_error: OnError = "raise") -> tuple[dict[str, pl.DataFrame], Tally]:
-    """Read an RMF XML document into the cpu, cpu_lpar, workload and distribution tables."""
+def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
+                 careful: bool = False) -> tuple[dict[str, pl.DataFrame], Tally]:
+    """Read an RMF XML document into the cpu, cpu_lpar, workload and distribution tables.
+
+    ``careful``: every report through its tree, none through the fast path (the
+    reference the fast path is tested against: the same tables, tally and messages).
+    """
     tally = Tally(file, on_error)
     unknown = Unknown()
     found = _Read()
-    for report in reports(data, file, on_error, tally.warnings):
+    with Check(data, file) as checking:  # in a second process, for a large document
+        cut = list(spans(data))
+        fast = {} if careful else _fast(data, cut, file)  # before the check's answer: used only if it allows
+        document = checking.result()
+    if document.encoding is not None or document.default_namespace:
+        fast = {}  # texts decoded otherwise, or every tag renamed: the trees read them
+    for report in reports(data, file, on_error, tally.warnings, document, cut, fast):
         unknown.next_report()
         _report(report, data, file, tally, unknown, found)
     tables = _tables(found, data, tally)
@@ -84,10 +95,33 @@ def read_rmf_xml(data: bytes, file: str,
     return tables, tally
 
 
+def _fast(data: bytes, cut: list[tuple[int, int]], file: str) -> dict[int, FastCpu | str]:
+    """What the fast path reads of the reports (record -> a CPU Activity report's rows,
+    or another report's metric id); the others are left to their trees."""
+    out: dict[int, FastCpu | str] = {}
+    if not cut:
+        return out
+    hidden = data.find(b"<!", cut[0][0]) >= 0 or data.find(b"<?", cut[0][0]) >= 0
+    for record, (start, end) in enumerate(cut, start=1):
+        try:
+            text = data[start:end].decode()
+        except UnicodeDecodeError:
+            continue
+        read: FastCpu | str | None = read_fast_cpu(text, file)
+        if read is None and not hidden:
+            read = other_metric(text)
+        if read is not None:
+            out[record] = read
+    return out
+
+
 def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unknown,
             found: _Read) -> None:
     """One report: its rows (values still printed texts), or a problem."""
     tally.hand_on(1)
+    if report.fast is not None:
+        _fast_report(report, tally, unknown, found)
+        return
     element = report.element
     if element is None:
         damage = report.damage
@@ -109,14 +143,7 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
         label = f"report {report.record} ({head.label()})"
         unknown.messages(element, f"{head.metric} reports")
         if head.metric == fields.CPU_METRIC:
-            row, lpars = read_cpu(element, head, file, unknown)
-            interval = (row["system"], row["interval_start"])
-            if interval in found.intervals:
-                found.repeats += 1
-            else:
-                found.intervals.add(interval)
-                found.add("cpu", [row], report.record)
-                found.add("cpu_lpar", lpars, report.record)
+            _cpu_rows(found, report.record, *read_cpu(element, head, file, unknown))
         else:
             work, buckets = read_wlmgl(element, head, file, unknown)
             found.add("workload", work, report.record)
@@ -128,6 +155,33 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
         return
     report.element = None  # the tree is done with: one report's tree at a time
     found.pending[report.record] = (report, label)
+
+
+def _fast_report(report: Report, tally: Tally, unknown: Unknown, found: _Read) -> None:
+    """A report the fast path read: what the careful path would have done with it."""
+    read = report.fast
+    report.fast = None  # its rows are kept below: not twice
+    if isinstance(read, str):  # another report's metric id
+        found.others[read] += 1
+        tally.settle(other=1)
+        return
+    assert isinstance(read, FastCpu)
+    for what in read.notes:
+        unknown.note(what)
+    _cpu_rows(found, report.record, read.row, read.lpars)
+    found.pending[report.record] = (report, f"report {report.record} ({read.head.label()})")
+
+
+def _cpu_rows(found: _Read, record: int, row: dict[str, Any], lpars: list[dict[str, Any]]
+              ) -> None:
+    """A CPU Activity report's rows, unless an earlier report had its system and interval."""
+    interval = (row["system"], row["interval_start"])
+    if interval in found.intervals:
+        found.repeats += 1
+    else:
+        found.intervals.add(interval)
+        found.add("cpu", [row], record)
+        found.add("cpu_lpar", lpars, record)
 
 
 def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:

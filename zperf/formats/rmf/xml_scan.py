@@ -27,9 +27,15 @@ after its last whole report) is a warning, since no report is lost.
 from __future__ import annotations
 
 import codecs
+import contextlib
+import os
+import pickle
 import re
+import signal
+import sys
+import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
@@ -69,6 +75,7 @@ class Report:
     end: int
     element: ET.Element | None
     damage: Damage | None = None
+    fast: object = None  # what the fast path read (xml_fast), instead of a tree
 
 
 @dataclass
@@ -80,6 +87,7 @@ class Document:
     root_tag: str
     damage: Damage | None
     encoding: str | None = None  # as declared, when it is not UTF-8
+    default_namespace: bool = False  # the root declares one: every tag is renamed
 
     def wrap(self) -> tuple[bytes, bytes]:
         """What goes around a report cut out of the document so that it parses alone:
@@ -106,12 +114,25 @@ def _refused(error: DefusedXmlException) -> str:
 
 
 def check(data: bytes, file: str) -> Document:
-    """Check the whole document with expat (see the module doc).
+    """Check the whole document with expat (see the module doc), here.
 
     A refused entity is an :class:`~zperf.errors.InputError` whatever the
     on-error policy: such a document is not read at all.
     """
-    override, encoding = _encoding(data, file)
+    with Check(data, file, parallel=False) as checking:
+        return checking.result()
+
+
+#: What the expat pass found, in plain values (they cross a pipe): the root element
+#: (name, attributes), the first damage and the refusal, each (what, line, offset).
+Outcome = tuple[tuple[str, dict[str, str]] | None, tuple[str, int, int] | None,
+                tuple[str, int, int] | None]
+#: From this size on (bytes) the check runs in a second process while the reader
+#: reads: forking costs a few milliseconds, the check about 20 ms per MB.
+PARALLEL_FROM = 1 << 21
+
+
+def _expat_pass(data: bytes, override: str | None) -> Outcome:
     parser = expat.ParserCreate(override)
     guard = DefusedExpatParser(forbid_dtd=False, forbid_entities=True, forbid_external=True)
     parser.EntityDeclHandler = guard.defused_entity_decl
@@ -130,18 +151,99 @@ def check(data: bytes, file: str) -> Document:
             parser.Parse(data[at:at + _FEED], False)
         parser.Parse(b"", True)
     except DefusedXmlException as refused:
-        raise InputError(file, _refused(refused), line=parser.CurrentLineNumber,
-                         offset=parser.CurrentByteIndex) from None
+        return (root[0] if root else None, None,
+                (_refused(refused), parser.CurrentLineNumber, parser.CurrentByteIndex))
     except expat.ExpatError as error:
-        damage = Damage(f"malformed XML: {expat.ErrorString(error.code)}",
-                        parser.ErrorLineNumber, parser.ErrorByteIndex)
-    if not root:
-        what = damage.what if damage else "no root element"
-        raise ParseError(file, f"not an XML document: {what}", line=damage.line if damage
-                         else None, offset=damage.offset if damage else None)
-    name, attributes = root[0]
-    tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}" for k, v in attributes.items())]) + ">"
-    return Document(name, tag, damage, encoding)
+        damage = (f"malformed XML: {expat.ErrorString(error.code)}", parser.ErrorLineNumber,
+                  parser.ErrorByteIndex)
+    return root[0] if root else None, damage, None
+
+
+def _parallel() -> bool:
+    """A second process helps: Linux (fork, no copy of the document) and two CPUs."""
+    return (sys.platform == "linux" and hasattr(os, "fork")
+            and len(os.sched_getaffinity(0)) > 1)
+
+
+class Check:
+    """The expat check of a document, started on entering: in a forked second process
+    (large documents, two CPUs: the check and the reading then take the time of the
+    longer one, not of both), or here when :meth:`result` is asked for.  The child
+    only parses and writes its outcome to a pipe; leaving the ``with`` block ends it.
+    """
+
+    def __init__(self, data: bytes, file: str, parallel: bool | None = None) -> None:
+        self.data, self.file = data, file
+        self.override, self.encoding = _encoding(data, file)
+        if parallel is None:
+            parallel = len(data) >= PARALLEL_FROM and _parallel()
+        self.parallel = parallel
+        self._pid: int | None = None
+        self._pipe: int | None = None
+
+    def __enter__(self) -> Check:
+        if self.parallel:
+            self._fork()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._pipe is not None:
+            os.close(self._pipe)
+            self._pipe = None
+        if self._pid is not None:  # left early (an error here): the child is not waited for
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+            self._pid = None
+
+    def _fork(self) -> None:
+        read_end, write_end = os.pipe()
+        with warnings.catch_warnings():  # Python 3.12 warns of threads; the child runs none
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the child: check, answer, leave without running the parent's code
+            code = 1
+            try:
+                os.close(read_end)
+                payload = pickle.dumps(_expat_pass(self.data, self.override))
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(payload)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        self._pid, self._pipe = pid, read_end
+
+    def _outcome(self) -> Outcome:
+        if self._pid is None or self._pipe is None:
+            return _expat_pass(self.data, self.override)
+        with os.fdopen(self._pipe, "rb") as pipe:
+            self._pipe = None
+            payload = pipe.read()
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = None
+        if status != 0 or not payload:  # the child failed (killed?): check here
+            return _expat_pass(self.data, self.override)
+        outcome: Outcome = pickle.loads(payload)
+        return outcome
+
+    def result(self) -> Document:
+        """What the check found; InputError for a refused entity, ParseError when there
+        is no root element."""
+        root, damage, refused = self._outcome()
+        if refused is not None:
+            what, line, offset = refused
+            raise InputError(self.file, what, line=line, offset=offset)
+        found = None if damage is None else Damage(*damage)
+        if root is None:
+            what = found.what if found else "no root element"
+            raise ParseError(self.file, f"not an XML document: {what}",
+                             line=found.line if found else None,
+                             offset=found.offset if found else None)
+        name, attributes = root
+        tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}"
+                                      for k, v in attributes.items())]) + ">"
+        return Document(name, tag, found, self.encoding, "xmlns" in attributes)
 
 
 def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
@@ -179,34 +281,44 @@ def _codec(name: str) -> str | None:
     return None
 
 
-def reports(data: bytes, file: str, on_error: OnError, warnings: list[str]) -> Iterator[Report]:
-    """The document's ``postprocessor`` elements, in order, each built as a tree.
+def reports(data: bytes, file: str, on_error: OnError, warnings: list[str],
+            document: Document | None = None, found: Sequence[tuple[int, int]] | None = None,
+            fast: Mapping[int, object] | None = None) -> Iterator[Report]:
+    """The document's ``postprocessor`` elements, in order, each built as a tree, or
+    with what the fast path read of it (``fast``, by record number: taken only for a
+    report wholly before the document's first damage, whose characters expat passed).
 
-    With ``on_error`` "raise" the first damage raises a one-line
-    :class:`~zperf.errors.ParseError` (line and byte offset); otherwise a damaged
-    report comes back without a tree, and damage outside the reports is a
-    warning in ``warnings``.
+    ``document`` is the check's result and ``found`` the reports' spans
+    (:func:`spans`), when the caller has them already.  With ``on_error``
+    "raise" the first damage raises a one-line :class:`~zperf.errors.ParseError`
+    (line and byte offset); otherwise a damaged report comes back without a
+    tree, and damage outside the reports is a warning in ``warnings``.
     """
-    document = check(data, file)
+    document = check(data, file) if document is None else document
     damage = document.damage
     if damage is not None and on_error == "raise":
         raise ParseError(file, damage.what, line=damage.line, offset=damage.offset)
     wrap = document.wrap()
+    fast = fast or {}
     outside = damage  # damage no report holds: a warning at the end
     line, last = 1, 0
-    for record, (start, end) in enumerate(_spans(data), start=1):
+    for record, (start, end) in enumerate(spans(data) if found is None else found, start=1):
         line += data.count(b"\n", last, start)
         last = start
         if damage is not None and (start <= damage.offset < end or (
                 end == len(data) and damage.offset >= end)):
             outside = None
-        yield _built(data, record, start, end, line, wrap)
+        read = fast.get(record)
+        if read is not None and (damage is None or end <= damage.offset):
+            yield Report(record, line, start, end, None, fast=read)
+        else:
+            yield _built(data, record, start, end, line, wrap)
     if outside is not None:
         warnings.append(f"line {outside.line} at offset 0x{outside.offset:X}: {outside.what}, "
                         "outside the reports (no report was lost)")
 
 
-def _spans(data: bytes) -> Iterator[tuple[int, int]]:
+def spans(data: bytes) -> Iterator[tuple[int, int]]:
     """(start, end) of each report: its start tag to its end tag, or to the next start
     tag (or the end of the data) when its end tag is missing."""
     found = _START.search(data)
