@@ -38,81 +38,71 @@ from zperf.formats.rmf.xml_cpu import CpuReading, PartView
 from zperf.formats.rmf.xml_parts import BadReportError, Header, HeaderTexts, Table, Unknown, header_of
 
 _WS = r"[ \t\r\n]*"
-#: Attributes zperf does not read: no namespace declaration (it would rename the
-#: elements below it), no prefixed name.
-_ATTRS = (r"(?:[ \t\r\n]+(?!xmlns)[A-Za-z_][A-Za-z0-9_.-]*" + _WS + "=" + _WS
-          + r"""(?:"[^"<]*"|'[^'<]*'))*""" + _WS)
+#: Attributes as IBM writes them (``id="3"``, ``refno="1" type="SUM"``): one blank
+#: before each, double quotes, no reference, no namespace declaration (it would
+#: rename the elements below it).
+_ATTRS = r'(?: (?!xmlns)[a-z]+="[^"<&]*")*'
 _TEXT = r"[^<&\r]*"  # a text zperf reads, as ElementTree gives it
 _ANY = r"[^<]*"  # a text zperf does not read
 
 
-def _element(tag: str, body: str) -> str:
-    return f"<{tag}{_ATTRS}>{body}</{tag}{_WS}>"
+def _grammar(text: str) -> str:
+    """The rest of a part after its name: var-lists and tables, ``text`` their texts;
+    IBM's layout (blanks and newlines between elements; inside a row, a newline
+    after a cell at most)."""
+    var = f"<var><name>{text}</name>{_WS}(?:<value>{text}</value>|<value/>){_WS}</var>"
+    var_list = f"<var-list{_ATTRS}>(?:{_WS}{var})*{_WS}</var-list>"
+    cell = f"(?:<col>{text}</col>|<col/>)"
+    row = f"<row{_ATTRS}>(?:{cell}(?:\n?{cell})*\n?)?</row>"  # lines wrapped after a cell
+    headers = f"<column-headers>(?:{_WS}<col{_ATTRS}>{text}</col>)*{_WS}</column-headers>"
+    table = f"<table{_ATTRS}>{_WS}{headers}(?:{_WS}{row})*{_WS}</table>"
+    return f"(?:{_WS}(?:{var_list}|{table}))*{_WS}</part>{_WS}"
 
 
-def _empty(tag: str) -> str:
-    return f"<{tag}{_ATTRS}/>"
-
-
-def _grammar(text: str) -> dict[str, str]:
-    """The var-list and table elements, with ``text`` for their texts."""
-    var = _element("var", _WS + _element("name", text) + _WS
-                   + f"(?:{_element('value', text)}|{_empty('value')})" + _WS)
-    var_list = _element("var-list", f"(?:{_WS}{var})*{_WS}")
-    cell = f"(?:{_element('col', text)}|{_empty('col')})"
-    row = _element("row", f"(?:{_WS}{cell})*{_WS}")
-    headers = _element("column-headers", f"(?:{_WS}{_element('col', text)})*{_WS}")
-    table = _element("table", f"{_WS}{headers}(?:{_WS}{row})*{_WS}")
-    return {"var_list": var_list, "table": table, "body": f"(?:{_WS}(?:{var_list}|{table}))*"
-                                                           f"{_WS}</part{_WS}>{_WS}"}
-
-
-_READ, _SKIPPED = _grammar(_TEXT), _grammar(_ANY)
 #: The rest of a part after its name, when its texts are read / not read.
-_PART_READ = re.compile(_READ["body"])
-_PART_SKIPPED = re.compile(_SKIPPED["body"])
-_PART_START = re.compile(f"<part{_ATTRS}>{_WS}(?:{_element('name', f'({_TEXT})')}{_WS})?")
-_SEGMENT_START = re.compile(f"<segment{_ATTRS}>{_WS}{_element('name', f'({_TEXT})')}{_WS}")
-_SEGMENT_END = re.compile(f"</segment{_WS}>{_WS}")
+_PART_READ = re.compile(_grammar(_TEXT))
+_PART_SKIPPED = re.compile(_grammar(_ANY))
+_PART_START = re.compile(f"<part{_ATTRS}>{_WS}(?:<name>({_TEXT})</name>{_WS})?")
+_SEGMENT_START = re.compile(f"<segment{_ATTRS}>{_WS}<name>({_TEXT})</name>{_WS}")
+_SEGMENT_END = re.compile(f"</segment>{_WS}")
 #: A segment zperf does not read, after its name: its parts, any texts.
-_SEGMENT_SKIPPED = re.compile(f"(?:<part{_ATTRS}>{_WS}(?:{_element('name', _ANY)}{_WS})?"
-                              f"{_SKIPPED['body']})*</segment{_WS}>{_WS}")
-_END = re.compile(f"</postprocessor{_WS}>{_WS}")
+_SEGMENT_SKIPPED = re.compile(f"(?:<part{_ATTRS}>{_WS}(?:<name>{_ANY}</name>{_WS})?"
+                              f"{_grammar(_ANY)})*</segment>{_WS}")
+_END = re.compile(f"</postprocessor>{_WS}")
 
-_VAR = re.compile(f"<var{_ATTRS}>{_WS}{_element('name', f'({_TEXT})')}{_WS}"
-                  f"(?:{_element('value', f'({_TEXT})')}|{_empty('value')})")
-_TABLE = re.compile(f"<table{_ATTRS}>{_WS}<column-headers{_ATTRS}>(.*?)</column-headers{_WS}>"
-                    f"(.*?)</table{_WS}>", re.DOTALL)
-_HEADING = re.compile(_element("col", f"({_TEXT})"))
-_ROW = re.compile(f"<row({_ATTRS})>(.*?)</row{_WS}>", re.DOTALL)
-_CELL = re.compile(f"{_element('col', f'({_TEXT})')}|{_empty('col')}")
-_SUMMARY = re.compile(r"""(?:^|[ \t\r\n])type[ \t\r\n]*=[ \t\r\n]*(?:"([^"]*)"|'([^']*)')""")
+_VAR = re.compile(f"<var><name>({_TEXT})</name>{_WS}(?:<value>({_TEXT})</value>|<value/>)")
+_HEADING = re.compile(f"<col{_ATTRS}>({_TEXT})</col>")
+_SUMMARY = re.compile(r' type="([^"]*)"')
 
 
 def _opt(tag: str, body: str) -> str:
-    return f"(?:{_element(tag, body)}{_WS})?"
+    return f"(?:<{tag}{_ATTRS}>{body}</{tag}>{_WS})?"
+
+
+def _element(tag: str, body: str) -> str:
+    return f"<{tag}>{body}</{tag}>"
 
 
 #: A CPU Activity report's header, as IBM writes it (the writer leaves out a cycle it
 #: does not know); named groups: the texts the header's rule reads.
 _HEAD = re.compile(
-    f"<postprocessor{_WS}>{_WS}<metric[ \t\r\n]+id=\"CPU\"{_WS}>{_WS}"
-    + _opt("description", _ANY) + _opt("type", _ANY) + f"</metric{_WS}>{_WS}"
+    f'<postprocessor>{_WS}<metric id="CPU">{_WS}'
+    + _opt("description", _ANY) + _opt("type", _ANY) + f"</metric>{_WS}"
     + _element("version", _WS + _element("smf-data", f"(?P<smf>{_TEXT})") + _WS
                + _opt("rmf-report", _ANY)) + _WS
     + _element("resource", _WS + _element("resname", f"(?P<resname>{_TEXT})") + _WS
                + _element("restype", f"(?P<restype>{_TEXT})") + _WS) + _WS
-    + f"<time-data{_ATTRS}>{_WS}"
-    + f'<display-start[ \\t\\r\\n]+locale="(?P<locale>[^"<&\\t\\r\\n]*)"{_WS}>'
-    + f"(?P<start>{_TEXT})</display-start{_WS}>{_WS}"
+    + f"<time-data>{_WS}"
+    + f'<display-start locale="(?P<locale>[^"<&\t\r\n]*)">'
+    + f"(?P<start>{_TEXT})</display-start>{_WS}"
     + _opt("display-end", _ANY)
-    + _element("report-interval", f"(?P<interval>{_TEXT})") + _WS
-    + f'(?:(?P<cycle_tag><cycle[ \\t\\r\\n]+unit="(?P<unit>[^"<&\\t\\r\\n]*)"{_WS}>)'
-    + f"(?P<cycle>{_TEXT})</cycle{_WS}>{_WS})?"
-    + f"</time-data{_WS}>{_WS}")
+    + f"<report-interval{_ATTRS}>(?P<interval>{_TEXT})</report-interval>{_WS}"
+    + f'(?:(?P<cycle_tag><cycle unit="(?P<unit>[^"<&\t\r\n]*)">)'
+    + f"(?P<cycle>{_TEXT})</cycle>{_WS})?"
+    + f"</time-data>{_WS}")
 
 #: Another report's first element: its metric id.
-_OTHER = re.compile(f'<postprocessor{_WS}>{_WS}<metric[ \\t\\r\\n]+id="([^"<&\\t\\r\\n]*)"{_WS}>')
+_OTHER = re.compile(f'<postprocessor{_WS}>{_WS}<metric[ \t\r\n]+id="([^"<&\t\r\n]*)"{_WS}>')
 _PREFIXED = re.compile(r"</?[A-Za-z_][A-Za-z0-9_.-]*:")
 
 
@@ -172,7 +162,7 @@ def _segment(text: str, at: int, name: str, printed: str, reading: CpuReading) -
         if body is None:
             raise _Fallback
         parts.append((part_name, [], []) if skip else
-                     (part_name, [(n, v) for n, v in _VAR.findall(text, part.end(), body.end())],
+                     (part_name, _VAR.findall(text, part.end(), body.end()),
                       _tables(text, part.end(), body.end())))
         at = body.end()
     end = _SEGMENT_END.match(text, at)
@@ -183,18 +173,27 @@ def _segment(text: str, at: int, name: str, printed: str, reading: CpuReading) -
 
 
 def _tables(text: str, start: int, end: int) -> list[Table]:
+    """The tables of a part the grammar has matched: split, not searched (the grammar
+    has made sure that every ``</row>`` ends a row and ``</col><col>`` parts cells)."""
     tables = []
-    for found in _TABLE.finditer(text, start, end):
+    at = text.find("<table", start, end)
+    while at >= 0:
+        headers = text.index("</column-headers>", at)
+        stop = text.index("</table>", headers)
         rows = []
-        for attributes, cells in _ROW.findall(found[2]):
+        region = text[headers + 17:stop].replace("<col/>", "<col></col>")
+        region = region.replace("</col>\n<col>", "</col><col>")
+        for printed in region.replace("</col>\n</row>", "</col></row>").split("</row>")[:-1]:
+            tag_end = printed.index(">")
+            cells = printed[tag_end + 6:-6].split("</col><col>") if printed[
+                tag_end + 1:] else []
             summary = False
-            if "type" in attributes:
-                if "&" in attributes:
-                    raise _Fallback  # a reference ElementTree would resolve
-                kind = _SUMMARY.search(attributes)
-                summary = kind is not None and (kind[1] or kind[2]).upper() == "SUM"
-            rows.append((summary, _CELL.findall(cells)))
-        tables.append(Table(_HEADING.findall(found[1]), rows))  # type: ignore[arg-type]
+            if " type=" in printed[:tag_end]:
+                kind = _SUMMARY.search(printed, 0, tag_end)
+                summary = kind is not None and kind[1].upper() == "SUM"
+            rows.append((summary, cells))
+        tables.append(Table(_HEADING.findall(text, at, headers), rows))  # type: ignore[arg-type]
+        at = text.find("<table", stop, end)
     return tables
 
 
