@@ -29,7 +29,7 @@ from zperf.formats.kinds import TextKind
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
-from zperf.formats.rmf.xml_parts import BadReportError, Unknown, header
+from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
 from zperf.formats.rmf.xml_fast import FastCpu, other_metric, read_fast_cpu
 from zperf.formats.rmf.xml_scan import Check, Report, reports, spans
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
@@ -51,7 +51,8 @@ class _Read:
     """What the reports gave so far: rows by table, the reports they came from."""
 
     rows: dict[str, list[dict[str, Any]]] = field(
-        default_factory=lambda: {name: [] for name in _TABLES})
+        default_factory=lambda: {name: [] for name in _TABLES if name != "cpu_lpar"})
+    lpars: Columns = field(default_factory=Columns)  # many rows a report: kept as columns
     pending: dict[int, tuple[Report, str]] = field(default_factory=dict)  # record -> label
     intervals: set[tuple[str, Any]] = field(default_factory=set)
     repeats: int = 0
@@ -172,8 +173,7 @@ def _fast_report(report: Report, tally: Tally, unknown: Unknown, found: _Read) -
     found.pending[report.record] = (report, f"report {report.record} ({read.head.label()})")
 
 
-def _cpu_rows(found: _Read, record: int, row: dict[str, Any], lpars: list[dict[str, Any]]
-              ) -> None:
+def _cpu_rows(found: _Read, record: int, row: dict[str, Any], lpars: Columns) -> None:
     """A CPU Activity report's rows, unless an earlier report had its system and interval."""
     interval = (row["system"], row["interval_start"])
     if interval in found.intervals:
@@ -181,7 +181,7 @@ def _cpu_rows(found: _Read, record: int, row: dict[str, Any], lpars: list[dict[s
     else:
         found.intervals.add(interval)
         found.add("cpu", [row], record)
-        found.add("cpu_lpar", lpars, record)
+        found.lpars.extend({**lpars.data, RECORD: [record] * lpars.height}, lpars.height)
 
 
 def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
@@ -190,7 +190,12 @@ def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
     converted: dict[str, pl.DataFrame] = {}
     bad: dict[int, str] = {}
     for name, (_, kinds) in _TABLES.items():
-        frame, wrong = convert(found.rows[name], kinds)
+        rows = found.rows.get(name)
+        if rows is None:
+            frame = pl.DataFrame(found.lpars.data)
+        else:
+            frame = pl.from_dicts(rows, infer_schema_length=None) if rows else pl.DataFrame()
+        frame, wrong = convert(frame, kinds)
         converted[name] = frame
         for record, column, text in wrong.iter_rows():
             bad.setdefault(record, f"{text!r} under {fields.PRINTED.get(column, column)!r} is "

@@ -69,11 +69,10 @@ def _plain(frame: pl.DataFrame, texts: dict[str, pl.Expr], kinds: dict[str, str]
     return {c: not odd[c][0] for c in numbers}
 
 
-def convert(rows: list[dict[str, Any]], kinds: dict[str, str]) -> tuple[
+def convert(frame: pl.DataFrame, kinds: dict[str, str]) -> tuple[
         pl.DataFrame, pl.DataFrame]:
     """The rows with their printed texts converted (columns of ``kinds``), and the bad
     cells: one row per (record, column, text) that does not convert."""
-    frame = pl.from_dicts(rows, infer_schema_length=None) if rows else pl.DataFrame()
     bad = pl.DataFrame(schema={RECORD: pl.Int64, "column": pl.String, "text": pl.String})
     present = [c for c in kinds if c in frame.columns]
     if not present or frame.height == 0:

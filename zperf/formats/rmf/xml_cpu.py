@@ -25,6 +25,7 @@ from zperf.formats.rmf.cpu_table import Processor, per_type
 from zperf.formats.rmf.values import interval_seconds
 from zperf.formats.rmf.xml_parts import (
     BadReportError,
+    Columns,
     Header,
     Table,
     Unknown,
@@ -78,7 +79,7 @@ class CpuReading:
         self.unknown = unknown
         self.processors: list[Processor] = []
         self.totals: dict[str, dict[str, float | None]] = {}
-        self.partitions: list[Row] = []
+        self.partitions = Columns()
         self.seen = False
 
     def segment(self, printed: str, parts: Parts) -> None:
@@ -92,8 +93,9 @@ class CpuReading:
         elif name not in fields.CPU_OTHER_SEGMENTS:
             self.unknown.note(f"segment {printed!r} of the CPU report")
 
-    def finish(self) -> tuple[Row, list[Row]]:
-        """The cpu row and the cpu_lpar rows; BadReportError without processor data."""
+    def finish(self) -> tuple[Row, Columns]:
+        """The cpu row and the cpu_lpar rows (as columns); BadReportError without
+        processor data."""
         if not self.seen:
             raise BadReportError("no CPU Activity segment")
         if not self.processors and not self.totals:
@@ -102,14 +104,18 @@ class CpuReading:
         for prefix, _ in PROCESSOR_TYPES:
             row.update(per_type(prefix, [p for p in self.processors if p.prefix == prefix],
                                 self.totals.get(prefix)))
-        base = {k: row[k] for k in ("source", "source_format", "system", "interval_start",
-                                    "interval_seconds")}
-        base["cpc_sequence_code"] = row.get("cpc_sequence_code")
+        partitions = self.partitions
+        height = partitions.height
+        lpars = {k: [row.get(k)] * height for k in (
+            "source", "source_format", "system", "interval_start", "interval_seconds",
+            "cpc_sequence_code")}
+        lpars.update(partitions.data)
         own = row.get("lpar_name")
-        lpars = [{**base, **p,
-                  "own_partition": None if own is None else p["partition_name"] == own}
-                 for p in self.partitions]
-        return row, lpars
+        lpars["own_partition"] = [None] * height if own is None else [
+            name == own for name in partitions.column("partition_name")]
+        out = Columns()
+        out.extend(lpars, height)
+        return row, out
 
     def _cpu_segment(self, parts: Iterable[PartView]) -> None:
         where = "the CPU Activity segment"
@@ -123,11 +129,11 @@ class CpuReading:
                     continue
                 _processor_rows(found, self.processors, self.totals, self.unknown)
 
-    def _partition_segment(self, parts: Iterable[PartView]) -> list[Row]:
+    def _partition_segment(self, parts: Iterable[PartView]) -> Columns:
         """The partition's name and capacity (into the row) and the partition rows."""
         where = "the Partition Data Report"
         physical: dict[str, int | None] = {}
-        partitions: list[Row] = []
+        partitions = Columns()
         for name, pairs, tables in parts:
             read_vars(pairs, fields.PARTITION_VARS, self.row, where, self.unknown)
             part_name = fields.key(name)
@@ -135,12 +141,11 @@ class CpuReading:
                 if part_name == fields.PHYSICAL_PART:
                     physical.update(_physical(found, self.unknown))
                 elif found.first == fields.PARTITION_TABLE:
-                    partitions += _partition_rows(found, self.unknown)
+                    partitions.extend(*_partition_rows(found, self.unknown))
                 else:
                     self.unknown.note(f"table {', '.join(found.headings)!r} in {where}")
-        for partition in partitions:
-            partition["physical_processors"] = physical.get(
-                str(partition.get("processor_type")))
+        partitions.data["physical_processors"] = [
+            physical.get(str(kind)) for kind in partitions.column("processor_type")]
         return partitions
 
 
@@ -198,31 +203,34 @@ def _physical(found: Table, unknown: Unknown) -> dict[str, int | None]:
     return out
 
 
-def _partition_rows(found: Table, unknown: Unknown) -> list[Row]:
-    """The partition rows with their names, types and weights read, and the other
-    printed values as texts (converted column-wise later: LPAR_KINDS)."""
+def _partition_rows(found: Table, unknown: Unknown) -> tuple[dict[str, list[Any]], int]:
+    """The partition rows (as columns, and how many) with their names, types and
+    weights read, and the other printed values as texts (converted column-wise later:
+    LPAR_KINDS)."""
     kept = columns(found, fields.PARTITION_COLUMNS, "the Partition Data table", unknown)
     width = max((index for index, _, _ in kept), default=-1) + 1
-    texts = [column for _, column, kind in kept if kind in (fields.TEXT, fields.WEIGHT)]
-    out = []
+    rows, refnos = [], []
     for refno, (summary, cells) in enumerate(found.rows, start=1):
-        if summary:
-            continue
-        cells += [None] * (width - len(cells))
-        values: Row = {column: cells[index] for index, column, _ in kept}
-        for column in texts:
-            values[column] = fields.text_of(values[column])
-        name = values.get("partition_name")
-        if name is None:
-            raise BadReportError(f"row {refno} of the Partition Data table has no partition "
-                                 "name")
-        values["partition_name"] = fields.PHYSICAL_ROW.get(name, name)
-        weight = values.pop("weight", None)  # (a text: DED, or a number converted later)
-        dedicated = None if weight is None else weight.upper() == "DED"
-        values["dedicated"] = dedicated
-        values["weight"] = None if dedicated else weight
-        out.append(values)
-    return out
+        if not summary:
+            rows.append(cells[:width] if len(cells) >= width
+                        else cells + [None] * (width - len(cells)))
+            refnos.append(refno)
+    cells_of = list(zip(*rows)) if rows else [()] * width
+    out: dict[str, list[Any]] = {}
+    for index, column, kind in kept:  # (a heading printed twice: the last one counts)
+        out[column] = ([fields.text_of(text) for text in cells_of[index]]
+                       if kind in (fields.TEXT, fields.WEIGHT) else list(cells_of[index]))
+    names = out.get("partition_name", [None] * len(rows))
+    if None in names:
+        raise BadReportError(f"row {refnos[names.index(None)]} of the Partition Data table "
+                             "has no partition name")
+    out["partition_name"] = [fields.PHYSICAL_ROW.get(name, name) for name in names]
+    weights = out.pop("weight", [None] * len(rows))  # (a text: DED, or a number, later)
+    dedicated = [None if weight is None else weight.upper() == "DED" for weight in weights]
+    out["dedicated"] = dedicated
+    out["weight"] = [None if ded else weight for ded, weight in zip(dedicated, weights)]
+    return out, len(rows)
+
 
 #: The cpu_lpar columns converted column-wise, and how.
 LPAR_KINDS = {column: fields.INT if kind == fields.WEIGHT else kind

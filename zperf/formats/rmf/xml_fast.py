@@ -35,7 +35,15 @@ from typing import Any
 
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cpu import CpuReading, PartView
-from zperf.formats.rmf.xml_parts import BadReportError, Header, HeaderTexts, Table, Unknown, header_of
+from zperf.formats.rmf.xml_parts import (
+    BadReportError,
+    Columns,
+    Header,
+    HeaderTexts,
+    Table,
+    Unknown,
+    header_of,
+)
 
 _WS = r"[ \t\r\n]*"
 #: Attributes as IBM writes them (``id="3"``, ``refno="1" type="SUM"``): one blank
@@ -116,7 +124,7 @@ class FastCpu:
 
     head: Header
     row: dict[str, Any]
-    lpars: list[dict[str, Any]]
+    lpars: Columns
     notes: list[str]  # what zperf did not know, in the order the careful path notes it
 
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import datetime as dt
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from zperf.formats.rmf import xml_fields as fields
 
@@ -154,6 +155,27 @@ def columns(found: Table, known: fields.Fields, where: str,
 
 def cell(cells: list[str | None], index: int) -> str | None:
     return cells[index] if index < len(cells) else None
+
+
+class Columns:
+    """Rows kept as columns (name -> values, every column as long as the others):
+    adding a report's rows is one list extend per column, not one dict per row."""
+
+    def __init__(self) -> None:
+        self.data: dict[str, list[Any]] = {}
+        self.height = 0
+
+    def extend(self, chunk: Mapping[str, list[Any]], height: int) -> None:
+        """Add ``height`` rows; a column the chunk lacks is None there (and before)."""
+        for name in chunk:
+            if name not in self.data:
+                self.data[name] = [None] * self.height
+        for name, values in self.data.items():
+            values.extend(chunk[name] if name in chunk else [None] * height)
+        self.height += height
+
+    def column(self, name: str) -> list[Any]:
+        return self.data.get(name) or [None] * self.height
 
 
 class Unknown:
