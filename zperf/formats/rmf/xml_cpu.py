@@ -114,7 +114,7 @@ class CpuReading:
         lpars["own_partition"] = [None] * height if own is None else [
             name == own for name in partitions.column("partition_name")]
         out = Columns()
-        out.extend(lpars, height)
+        out.data, out.height = lpars, height  # every column as long: no extend needed
         return row, out
 
     def _cpu_segment(self, parts: Iterable[PartView]) -> None:

@@ -143,14 +143,33 @@ def columns(found: Table, known: fields.Fields, where: str,
             unknown: Unknown) -> list[tuple[int, str, str]]:
     """(cell index, column, conversion) of the table's headings zperf keeps; the
     headings it does not know are noted."""
-    out = []
-    for index, heading in enumerate(found.headings):
+    kept, notes = _kept(tuple(found.headings), id(known), where, known)
+    for note in notes:
+        unknown.note(note)
+    return kept
+
+
+_KEPT: dict[tuple[tuple[str, ...], int, str], tuple[list[tuple[int, str, str]], list[str]]] = {}
+
+
+def _kept(headings: tuple[str, ...], known_id: int, where: str, known: fields.Fields
+          ) -> tuple[list[tuple[int, str, str]], list[str]]:
+    """The kept columns and the notes of a table's headings (remembered: every report
+    of a document repeats them; the field tables live as long as the program)."""
+    found = _KEPT.get((headings, known_id, where))
+    if found is not None:
+        return found
+    kept, notes = [], []
+    for index, heading in enumerate(headings):
         target = known.get(fields.key(heading))
         if target is None:
-            unknown.note(f"column {heading!r} in {where}")
+            notes.append(f"column {heading!r} in {where}")
         elif target[0]:
-            out.append((index, *target))
-    return out
+            kept.append((index, *target))
+    if len(_KEPT) > 4096:
+        _KEPT.clear()
+    _KEPT[(headings, known_id, where)] = (kept, notes)
+    return kept, notes
 
 
 def cell(cells: list[str | None], index: int) -> str | None:

@@ -35,7 +35,7 @@ import signal
 import sys
 import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
@@ -120,7 +120,7 @@ def check(data: bytes, file: str) -> Document:
     on-error policy: such a document is not read at all.
     """
     with Check(data, file, parallel=False) as checking:
-        return checking.result()
+        return checking.result()[0]
 
 
 #: What the expat pass found, in plain values (they cross a pipe): the root element
@@ -169,11 +169,14 @@ class Check:
     """The expat check of a document, started on entering: in a forked second process
     (large documents, two CPUs: the check and the reading then take the time of the
     longer one, not of both), or here when :meth:`result` is asked for.  The child
-    only parses and writes its outcome to a pipe; leaving the ``with`` block ends it.
+    parses, does the ``share`` of the reading it is given (a callable: its result
+    comes back beside the check's, pickled), writes both to a pipe and leaves;
+    leaving the ``with`` block ends it if it is still there.
     """
 
-    def __init__(self, data: bytes, file: str, parallel: bool | None = None) -> None:
-        self.data, self.file = data, file
+    def __init__(self, data: bytes, file: str, parallel: bool | None = None,
+                 share: Callable[[], object] | None = None) -> None:
+        self.data, self.file, self.share = data, file, share
         self.override, self.encoding = _encoding(data, file)
         if parallel is None:
             parallel = len(data) >= PARALLEL_FROM and _parallel()
@@ -205,7 +208,8 @@ class Check:
             code = 1
             try:
                 os.close(read_end)
-                payload = pickle.dumps(_expat_pass(self.data, self.override))
+                payload = pickle.dumps((_expat_pass(self.data, self.override),
+                                        self.share() if self.share else None))
                 with os.fdopen(write_end, "wb") as out:
                     out.write(payload)
                 code = 0
@@ -214,23 +218,26 @@ class Check:
         os.close(write_end)
         self._pid, self._pipe = pid, read_end
 
-    def _outcome(self) -> Outcome:
+    def _outcome(self) -> tuple[Outcome, object]:
         if self._pid is None or self._pipe is None:
-            return _expat_pass(self.data, self.override)
+            return self._here()
         with os.fdopen(self._pipe, "rb") as pipe:
             self._pipe = None
             payload = pipe.read()
         _, status = os.waitpid(self._pid, 0)
         self._pid = None
-        if status != 0 or not payload:  # the child failed (killed?): check here
-            return _expat_pass(self.data, self.override)
-        outcome: Outcome = pickle.loads(payload)
-        return outcome
+        if status != 0 or not payload:  # the child failed (killed?): all of it here
+            return self._here()
+        answer: tuple[Outcome, object] = pickle.loads(payload)
+        return answer
 
-    def result(self) -> Document:
-        """What the check found; InputError for a refused entity, ParseError when there
-        is no root element."""
-        root, damage, refused = self._outcome()
+    def _here(self) -> tuple[Outcome, object]:
+        return _expat_pass(self.data, self.override), self.share() if self.share else None
+
+    def result(self) -> tuple[Document, object]:
+        """What the check found, and the share's result (None without a share);
+        InputError for a refused entity, ParseError when there is no root element."""
+        (root, damage, refused), shared = self._outcome()
         if refused is not None:
             what, line, offset = refused
             raise InputError(self.file, what, line=line, offset=offset)
@@ -243,7 +250,7 @@ class Check:
         name, attributes = root
         tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}"
                                       for k, v in attributes.items())]) + ">"
-        return Document(name, tag, found, self.encoding, "xmlns" in attributes)
+        return Document(name, tag, found, self.encoding, "xmlns" in attributes), shared
 
 
 def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
