@@ -92,13 +92,22 @@ def header_of(texts: HeaderTexts, unknown: Unknown) -> Header:
     except ValueError as bad:
         raise BadReportError(str(bad)) from None
     try:  # of the right shape, but is it a date (month 13, 31 April)?
-        start = dt.datetime.strptime(f"{date} {time}", "%m/%d/%Y %H.%M.%S")
+        start = _datetime(date, time)
     except ValueError:
         raise BadReportError(f"display-start {date}-{time} is not a date and time") from None
     release = fields.RELEASE.search(texts.smf_data or "")
     return Header(texts.metric, name, (texts.restype or "").strip().upper(),
                   release.group(1) if release else None, date, time, interval,
                   _cycle(texts, unknown) if texts.has_cycle else None, start)
+
+
+def _datetime(date: str, time: str) -> dt.datetime:
+    """mm/dd/yyyy and hh.mm.ss as strptime reads them; ASCII digits (always, in IBM's
+    reports) without strptime's cost (30 us, a tenth of a report's fast reading)."""
+    if not (date + time).isascii():
+        return dt.datetime.strptime(f"{date} {time}", "%m/%d/%Y %H.%M.%S")
+    return dt.datetime(int(date[6:10]), int(date[:2]), int(date[3:5]), int(time[:2]),
+                       int(time[3:5]), int(time[6:8]))
 
 
 def _cycle(texts: HeaderTexts, unknown: Unknown) -> float | None:
