@@ -29,7 +29,6 @@ from zperf.formats.rmf.xml_parts import (
     Header,
     Table,
     Unknown,
-    cell,
     columns,
     table,
     variables,
@@ -149,9 +148,13 @@ class CpuReading:
         return partitions
 
 
-def _converted(kind: str, text: str | None, where: str) -> Any:
+def _row_values(kept: list[tuple[int, str, str]], cells: list[str | None], where: str
+                ) -> Row:
+    """A table row's kept cells converted (``where`` names the row in a problem; the
+    message is only made then: a report has hundreds of cells)."""
     try:
-        return fields.value_of(kind, text)
+        return {column: fields.value_of(kind, cells[index] if index < len(cells) else None)
+                for index, column, kind in kept}
     except ValueError as bad:
         raise BadReportError(f"{where}: {bad}") from None
 
@@ -164,7 +167,10 @@ def read_vars(pairs: Iterable[tuple[str, str | None]], known: fields.Fields, row
         if target is None:
             unknown.note(f"var {name!r} in {where}")
         elif target[0]:
-            row[target[0]] = _converted(target[1], value, f"{name} in {where}")
+            try:
+                row[target[0]] = fields.value_of(target[1], value)
+            except ValueError as bad:
+                raise BadReportError(f"{name} in {where}: {bad}") from None
 
 
 def _processor_rows(found: Table, processors: list[Processor],
@@ -173,9 +179,7 @@ def _processor_rows(found: Table, processors: list[Processor],
     kept = columns(found, fields.PROCESSOR_COLUMNS, "the processor table", unknown)
     prefix: str | None = None
     for refno, (summary, cells) in enumerate(found.rows, start=1):
-        values = {column: _converted(kind, cell(cells, index),
-                                     f"row {refno} of the processor table")
-                  for index, column, kind in kept}
+        values = _row_values(kept, cells, f"row {refno} of the processor table")
         printed_type = values.pop("type", None)
         number = values.pop("number", None)
         if printed_type is not None:
@@ -192,9 +196,7 @@ def _physical(found: Table, unknown: Unknown) -> dict[str, int | None]:
     kept = columns(found, fields.PHYSICAL_COLUMNS, "the physical processors table", unknown)
     out: dict[str, int | None] = {}
     for refno, (summary, cells) in enumerate(found.rows, start=1):
-        values = {column: _converted(kind, cell(cells, index),
-                                     f"row {refno} of the physical processors table")
-                  for index, column, kind in kept}
+        values = _row_values(kept, cells, f"row {refno} of the physical processors table")
         name = fields.PHYSICAL_TYPE.search(values.get("processor_type") or "")
         if summary or name is None:
             continue
@@ -218,7 +220,7 @@ def _partition_rows(found: Table, unknown: Unknown) -> tuple[dict[str, list[Any]
     cells_of = list(zip(*rows)) if rows else [()] * width
     out: dict[str, list[Any]] = {}
     for index, column, kind in kept:  # (a heading printed twice: the last one counts)
-        out[column] = ([fields.text_of(text) for text in cells_of[index]]
+        out[column] = (list(map(fields.text_of, cells_of[index]))
                        if kind in (fields.TEXT, fields.WEIGHT) else list(cells_of[index]))
     names = out.get("partition_name", [None] * len(rows))
     if None in names:

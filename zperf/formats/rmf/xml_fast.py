@@ -197,7 +197,7 @@ def _tables(text: str, start: int, end: int) -> list[Table]:
             cells = printed[tag_end + 6:-6].split("</col><col>") if printed[
                 tag_end + 1:] else []
             summary = False
-            if " type=" in printed[:tag_end]:
+            if printed.find(" type=", 0, tag_end) >= 0:
                 kind = _SUMMARY.search(printed, 0, tag_end)
                 summary = kind is not None and kind[1].upper() == "SUM"
             rows.append((summary, cells))
