@@ -74,10 +74,10 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
     found = _Read()
     cut = list(spans(data))
     half = _half(cut)  # the second process (if any) reads from here on, beside its check
-    with Check(data, file, share=None if careful else lambda: _fast(
+    with Check(data, file, share=None if careful else lambda: fast_reads(
             data, cut, file, half)) as checking:
         # read before the check's answer: used only where it allows
-        fast = {} if careful else _fast(data, cut[:half], file)
+        fast = {} if careful else fast_reads(data, cut[:half], file)
         document, shared = checking.result()
     fast.update(shared or {})  # type: ignore[call-overload]
     if document.encoding is not None or document.default_namespace:
@@ -115,7 +115,7 @@ def _half(cut: list[tuple[int, int]]) -> int:
     return next((i for i, (start, _) in enumerate(cut) if start >= middle), len(cut))
 
 
-def _fast(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0
+def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0
           ) -> dict[int, FastCpu | str]:
     """What the fast path reads of the reports from ``cut[first]`` on (record -> a CPU
     Activity report's rows, or another report's metric id); the others are left to

@@ -115,6 +115,14 @@ _OTHER = re.compile(f'<postprocessor{_WS}>{_WS}<metric[ \t\r\n]+id="([^"<&\t\r\n
 _PREFIXED = re.compile(r"</?[A-Za-z_][A-Za-z0-9_.-]*:")
 
 
+#: Blanks between tags that no reading sees (after an end tag or an empty element, or
+#: after the start tag of an element holding elements): an indented document (the
+#: public small sample) or CRLF lines, made IBM's compact layout before matching.
+_BETWEEN = re.compile(r"(</[a-z-]+>|/>|<(?:postprocessor|metric|version|resource|time-data|"
+                      r'segment|part|var-list|var|table|column-headers|row)(?: [a-z]+="[^"<]*")*>)'
+                      r"[ \t\r\n]+(?=<)")
+
+
 class _Fallback(Exception):
     """The report is not laid out as this path reads it: the careful path reads it."""
 
@@ -132,6 +140,8 @@ class FastCpu:
 def read_fast_cpu(text: str, source: str) -> FastCpu | None:
     """A CPU Activity report (its text, start tag to end tag) or None (see the module
     doc): the report is then the careful path's."""
+    if "\n " in text or "\n\t" in text or "\r" in text:
+        text = _BETWEEN.sub(r"\1", text)
     found = _HEAD.match(text)
     if found is None:
         return None
