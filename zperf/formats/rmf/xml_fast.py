@@ -199,21 +199,39 @@ def _tables(text: str, start: int, end: int) -> list[Table]:
     while at >= 0:
         headers = text.index("</column-headers>", at)
         stop = text.index("</table>", headers)
+        region = text[headers + 17:stop]
+        if "<col/>" in region:
+            region = region.replace("<col/>", "<col></col>")
+        if "</col>\n" in region:  # a line wrapped after a cell
+            region = region.replace("</col>\n<col>", "</col><col>").replace(
+                "</col>\n</row>", "</col></row>")
         rows = []
-        region = text[headers + 17:stop].replace("<col/>", "<col></col>")
-        region = region.replace("</col>\n<col>", "</col><col>")
-        for printed in region.replace("</col>\n</row>", "</col></row>").split("</row>")[:-1]:
+        for printed in region.split("</row>")[:-1]:
             tag_end = printed.index(">")
-            cells = printed[tag_end + 6:-6].split("</col><col>") if printed[
-                tag_end + 1:] else []
+            cells = printed[tag_end + 6:-6].split("</col><col>") if tag_end + 1 < len(
+                printed) else []
             summary = False
             if printed.find(" type=", 0, tag_end) >= 0:
                 kind = _SUMMARY.search(printed, 0, tag_end)
                 summary = kind is not None and kind[1].upper() == "SUM"
             rows.append((summary, cells))
-        tables.append(Table(_HEADING.findall(text, at, headers), rows))  # type: ignore[arg-type]
+        tables.append(Table(_headings(text[at:headers]), rows))  # type: ignore[arg-type]
         at = text.find("<table", stop, end)
     return tables
+
+
+_HEADINGS: dict[str, list[str]] = {}
+
+
+def _headings(printed: str) -> list[str]:
+    """A table's headings (remembered by their printed text: every report of a
+    document repeats its tables' headings; the caller does not change the list)."""
+    found = _HEADINGS.get(printed)
+    if found is None:
+        if len(_HEADINGS) > 1024:
+            _HEADINGS.clear()
+        found = _HEADINGS[printed] = _HEADING.findall(printed)
+    return found
 
 
 def other_metric(text: str) -> str | None:
