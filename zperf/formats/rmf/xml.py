@@ -74,10 +74,11 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
     found = _Read()
     cut = list(spans(data))
     half = _half(cut)  # the second process (if any) reads from here on, beside its check
+    hidden = _hidden(data, cut[0][0]) if cut else False
     with Check(data, file, share=None if careful else lambda: fast_reads(
-            data, cut, file, half)) as checking:
+            data, cut, file, half, hidden)) as checking:
         # read before the check's answer: used only where it allows
-        fast = {} if careful else fast_reads(data, cut[:half], file)
+        fast = {} if careful else fast_reads(data, cut[:half], file, 0, hidden)
         document, shared = checking.result()
     fast.update(shared or {})  # type: ignore[call-overload]
     if document.encoding is not None or document.default_namespace:
@@ -115,15 +116,30 @@ def _half(cut: list[tuple[int, int]]) -> int:
     return next((i for i, (start, _) in enumerate(cut) if start >= middle), len(cut))
 
 
-def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0
-          ) -> dict[int, FastCpu | str]:
+def _hidden(data: bytes, start: int) -> bool:
+    """Whether a comment, CDATA section or processing instruction follows ``start``
+    (where one is, another report's start tag could be inside it).  Found with
+    memchr's one-byte search, not a two-byte one: ``<`` is in every element."""
+    for mark in (b"!", b"?"):
+        at = data.find(mark, start)
+        while at >= 0:
+            if data[at - 1:at] == b"<":
+                return True
+            at = data.find(mark, at + 1)
+    return False
+
+
+def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0,
+               hidden: bool | None = None) -> dict[int, FastCpu | str]:
     """What the fast path reads of the reports from ``cut[first]`` on (record -> a CPU
     Activity report's rows, or another report's metric id); the others are left to
-    their trees."""
+    their trees.  ``hidden``: what :func:`_hidden` says of the reports (found here
+    when not given)."""
     out: dict[int, FastCpu | str] = {}
     if len(cut) <= first:
         return out
-    hidden = data.find(b"<!", cut[0][0]) >= 0 or data.find(b"<?", cut[0][0]) >= 0
+    if hidden is None:
+        hidden = _hidden(data, cut[0][0])
     for record, (start, end) in enumerate(cut[first:], start=first + 1):
         try:
             text = data[start:end].decode()

@@ -87,8 +87,16 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str]) -> tuple[
         empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
         values.append(pl.when(empty).then(None).otherwise(value).alias(column))
         checks.append(pl.when(empty | fine).then(None)
-                      .otherwise(text.fill_null("(empty)")).alias(column))
-    wrong = frame.select(pl.col(RECORD), *checks)
+                      .otherwise(text.fill_null("(empty)")).alias(_BAD + column))
+    # one pass for the values and the checks (each sees the printed texts), then only
+    # the rows with a bad cell unpivoted: there are seldom any
+    both = frame.with_columns(*values, *checks)
+    wrong = both.select(pl.col(RECORD), *(pl.col(_BAD + c).alias(c) for c in present)).filter(
+        pl.any_horizontal(pl.col(c).is_not_null() for c in present))
     bad = pl.concat([bad, wrong.unpivot(index=RECORD, variable_name="column", value_name="text")
-                     .drop_nulls("text").sort(RECORD)], how="vertical_relaxed")
-    return frame.with_columns(values), bad
+                     .drop_nulls("text").sort(RECORD, maintain_order=True)],
+                    how="vertical_relaxed")
+    return both.drop(_BAD + c for c in present), bad
+
+
+_BAD = "_bad_"  # (a check's column, beside its value's)
