@@ -107,7 +107,7 @@ def _texts(text: str) -> list[tuple[int, int]]:
     return [(m.start(1), m.end(1)) for m in re.finditer(r">([^<]*\S[^<]*)<", text)]
 
 
-def _vary(text: str, kind: str, at: float) -> str:  # noqa: PLR0911 (one variation a branch)
+def _vary(text: str, kind: str, at: float) -> str:
     """One variation of the document, at a place chosen by ``at`` (0 to 1)."""
     tags = [m.end() for m in re.finditer(r">", text)]
     after = tags[int(at * len(tags))] if tags else 0

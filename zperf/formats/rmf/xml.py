@@ -29,8 +29,8 @@ from zperf.formats.kinds import TextKind
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
-from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
 from zperf.formats.rmf.xml_fast import FastCpu, other_metric, read_fast_cpu
+from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
 from zperf.formats.rmf.xml_scan import Check, Report, reports, spans
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
 from zperf.formats.tally import OnError, Tally

@@ -12,8 +12,6 @@ silent null.
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
 
 from zperf.formats.rmf import xml_fields as fields

@@ -48,7 +48,7 @@ Parts = Callable[[str], Iterable[PartView]]
 
 
 def read_cpu(report: ET.Element, head: Header, source: str,
-             unknown: Unknown) -> tuple[Row, list[Row]]:
+             unknown: Unknown) -> tuple[Row, Columns]:
     """The cpu row and the cpu_lpar rows of one CPU Activity report (ElementTree)."""
     reading = CpuReading(head, source, unknown)
     for segment in report.iterfind("segment"):
@@ -217,7 +217,7 @@ def _partition_rows(found: Table, unknown: Unknown) -> tuple[dict[str, list[Any]
             rows.append(cells[:width] if len(cells) >= width
                         else cells + [None] * (width - len(cells)))
             refnos.append(refno)
-    cells_of = list(zip(*rows)) if rows else [()] * width
+    cells_of = list(zip(*rows, strict=True)) if rows else [()] * width
     out: dict[str, list[Any]] = {}
     for index, column, kind in kept:  # (a heading printed twice: the last one counts)
         out[column] = (list(map(fields.text_of, cells_of[index]))
@@ -230,7 +230,8 @@ def _partition_rows(found: Table, unknown: Unknown) -> tuple[dict[str, list[Any]
     weights = out.pop("weight", [None] * len(rows))  # (a text: DED, or a number, later)
     dedicated = [None if weight is None else weight.upper() == "DED" for weight in weights]
     out["dedicated"] = dedicated
-    out["weight"] = [None if ded else weight for ded, weight in zip(dedicated, weights)]
+    out["weight"] = [None if ded else weight
+                     for ded, weight in zip(dedicated, weights, strict=True)]
     return out, len(rows)
 
 

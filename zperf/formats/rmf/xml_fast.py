@@ -102,11 +102,11 @@ _HEAD = re.compile(
     + _element("resource", _WS + _element("resname", f"(?P<resname>{_TEXT})") + _WS
                + _element("restype", f"(?P<restype>{_TEXT})") + _WS) + _WS
     + f"<time-data>{_WS}"
-    + f'<display-start locale="(?P<locale>[^"<&\t\r\n]*)">'
+    + '<display-start locale="(?P<locale>[^"<&\t\r\n]*)">'
     + f"(?P<start>{_TEXT})</display-start>{_WS}"
     + _opt("display-end", _ANY)
     + f"<report-interval{_ATTRS}>(?P<interval>{_TEXT})</report-interval>{_WS}"
-    + f'(?:(?P<cycle_tag><cycle unit="(?P<unit>[^"<&\t\r\n]*)">)'
+    + '(?:(?P<cycle_tag><cycle unit="(?P<unit>[^"<&\t\r\n]*)">)'
     + f"(?P<cycle>{_TEXT})</cycle>{_WS})?"
     + f"</time-data>{_WS}")
 
@@ -123,7 +123,7 @@ _BETWEEN = re.compile(r"(</[a-z-]+>|/>|<(?:postprocessor|metric|version|resource
                       r"[ \t\r\n]+(?=<)")
 
 
-class _Fallback(Exception):
+class _FallbackError(Exception):
     """The report is not laid out as this path reads it: the careful path reads it."""
 
 
@@ -160,7 +160,7 @@ def read_fast_cpu(text: str, source: str) -> FastCpu | None:
         if _END.fullmatch(text, at) is None:
             return None
         row, lpars = reading.finish()
-    except (_Fallback, BadReportError):
+    except (_FallbackError, BadReportError):
         return None
     return FastCpu(head, row, lpars, list(unknown.counts))
 
@@ -170,7 +170,7 @@ def _segment(text: str, at: int, name: str, printed: str, reading: CpuReading) -
     if name not in (fields.CPU_SEGMENT, fields.PARTITION_SEGMENT):
         skipped = _SEGMENT_SKIPPED.match(text, at)
         if skipped is None:
-            raise _Fallback
+            raise _FallbackError
         reading.segment(printed, lambda where: ())
         return skipped.end()
     parts: list[PartView] = []
@@ -179,14 +179,14 @@ def _segment(text: str, at: int, name: str, printed: str, reading: CpuReading) -
         skip = name == fields.CPU_SEGMENT and fields.key(part_name) in fields.CPU_OTHER_PARTS
         body = (_PART_SKIPPED if skip else _PART_READ).match(text, part.end())
         if body is None:
-            raise _Fallback
+            raise _FallbackError
         parts.append((part_name, [], []) if skip else
                      (part_name, _VAR.findall(text, part.end(), body.end()),
                       _tables(text, part.end(), body.end())))
         at = body.end()
     end = _SEGMENT_END.match(text, at)
     if end is None:
-        raise _Fallback
+        raise _FallbackError
     reading.segment(printed, lambda where: parts)
     return end.end()
 
