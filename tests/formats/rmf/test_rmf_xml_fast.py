@@ -173,10 +173,30 @@ def test_varied_documents_same_on_both_paths(document: bytes,
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
 @given(at=st.floats(0, 1, exclude_max=True), insert=st.binary(max_size=6),
-       remove=st.integers(0, 6))
-def test_damaged_bytes_same_on_both_paths(at: float, insert: bytes, remove: int) -> None:
+       remove=st.integers(0, 6), on_error=st.sampled_from(["raise", "skip"]))
+def test_damaged_bytes_same_on_both_paths(at: float, insert: bytes, remove: int,
+                                          on_error: str) -> None:
+    """(Where expat reads the document less the reports found well-formed, its damage
+    is placed back in the document's lines and bytes: the same message as the whole
+    document's check gives.)"""
     where = int(at * len(FIVE))
-    assert_same(FIVE[:where] + insert + FIVE[where + remove:])
+    assert_same(FIVE[:where] + insert + FIVE[where + remove:], on_error)
+
+
+@pytest.mark.parametrize("damage", [b"</postprocessor>\n&oops;", b"<", b"\x01", b"]]>"],
+                         ids=["entity", "lt", "control", "cdata-end"])
+@pytest.mark.parametrize("where", ["between", "after", "inside"])
+def test_damage_placed_in_the_document(damage: bytes, where: str) -> None:
+    """Damage between, after or inside reports the fast path has found well-formed:
+    the same line and byte offset as expat's check of the whole document."""
+    cut = list(spans(FIVE))
+    at = {"between": cut[2][1], "after": len(FIVE) - 3,
+          "inside": FIVE.index(b"<name>Partition Data</name>", cut[3][0]) + 8}[where]
+    data = FIVE[:at] + damage + FIVE[at:]
+    for on_error in ("raise", "skip"):
+        assert_same(data, on_error)
+    name, message = outcome(data, "raise", False)
+    assert name == "ParseError" and "line" in message
 
 
 # ------------------------------------------------------------ the check in a second process

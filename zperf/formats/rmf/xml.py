@@ -29,7 +29,7 @@ from zperf.formats.kinds import TextKind
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
-from zperf.formats.rmf.xml_fast import FastCpu, other_metric, read_fast_cpu
+from zperf.formats.rmf.xml_fast import FastCpu, other_metric, read_fast_cpu, well_formed
 from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
 from zperf.formats.rmf.xml_scan import Check, Report, reports, spans
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
@@ -73,14 +73,18 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
     unknown = Unknown()
     found = _Read()
     cut = list(spans(data))
-    half = _half(cut)  # the second process (if any) reads from here on, beside its check
     hidden = _hidden(data, cut[0][0]) if cut else False
+    # expat reads only what the fast path has not found well-formed, after it (unless a
+    # comment could hide a report): then the second process only reads its share
+    later = not careful and not hidden
+    half = _half(cut, CHECK_SHARE_LATER if later else CHECK_SHARE)
     with Check(data, file, share=None if careful else lambda: fast_reads(
-            data, cut, file, half, hidden)) as checking:
+            data, cut, file, half, hidden), later=later) as checking:
         # read before the check's answer: used only where it allows
         fast = {} if careful else fast_reads(data, cut[:half], file, 0, hidden)
-        document, shared = checking.result()
-    fast.update(shared or {})  # type: ignore[call-overload]
+        fast.update(checking.shared() or {})  # type: ignore[call-overload]
+        document = checking.document([cut[record - 1] for record, read in sorted(fast.items())
+                                      if isinstance(read, FastCpu) and read.checked])
     if document.encoding is not None or document.default_namespace:
         fast = {}  # texts decoded otherwise, or every tag renamed: the trees read them
     for report in reports(data, file, on_error, tally.warnings, document, cut, fast):
@@ -106,13 +110,16 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
 #: the fast path (cutting, the trees' reports, converting the columns), so each
 #: takes about half of it (benchmarks/rmf_xml_read.py).
 CHECK_SHARE = 0.55
+#: The same when expat comes after the fast path (and reads little): the second
+#: process only reads, this one also cuts, checks and converts.
+CHECK_SHARE_LATER = 0.7
 
 
-def _half(cut: list[tuple[int, int]]) -> int:
+def _half(cut: list[tuple[int, int]], share: float) -> int:
     """The first report the check's process reads (its share of the bytes)."""
     if not cut:
         return 0
-    middle = cut[0][0] + (cut[-1][1] - cut[0][0]) * (1 - CHECK_SHARE)
+    middle = cut[0][0] + (cut[-1][1] - cut[0][0]) * (1 - share)
     return next((i for i, (start, _) in enumerate(cut) if start >= middle), len(cut))
 
 
@@ -148,6 +155,8 @@ def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 
         read: FastCpu | str | None = read_fast_cpu(text, file)
         if read is None and not hidden:
             read = other_metric(text)
+        elif read is not None:
+            read.checked = well_formed(text)
         if read is not None:
             out[record] = read
     return out

@@ -48,10 +48,11 @@ from zperf.formats.rmf.xml_parts import (
 #: (Possessive quantifiers, ``*+``, throughout: the grammar never needs to give back
 #: what a repetition took, and not keeping the way back is a quarter of the time.)
 _WS = r"[ \t\r\n]*+"
-#: Attributes as IBM writes them (``id="3"``, ``refno="1" type="SUM"``): one blank
-#: before each, double quotes, no reference, no namespace declaration (it would
-#: rename the elements below it).
-_ATTRS = r'(?: (?!xmlns)[a-z]++="[^"<&]*+")*+'
+#: An attribute as IBM writes one (``id="3"``): one blank before it, double quotes,
+#: no reference, no namespace declaration (it would rename the elements below it);
+#: one at most (so none twice), but a row's, which IBM writes in this order.
+_ATTRS = r'(?: (?!xmlns)[a-z]++="[^"<&]*+")?+'
+_ROW_ATTRS = r'(?: refno="[^"<&]*+")?+(?: type="[^"<&]*+")?+(?: percent="[^"<&]*+")?+'
 _TEXT = r"[^<&\r]*+"  # a text zperf reads, as ElementTree gives it
 _ANY = r"[^<]*+"  # a text zperf does not read
 
@@ -62,7 +63,7 @@ def _grammar(text: str) -> str:
     after a cell at most)."""
     var = f"<var><name>{text}</name>{_WS}<value(?:>{text}</value>|/>){_WS}</var>"
     var_list = f"<var-list{_ATTRS}>(?:{_WS}{var})*+{_WS}</var-list>"
-    row = f"<row{_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>"  # lines wrapped after a cell
+    row = f"<row{_ROW_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>"  # lines wrapped after a cell
     headers = f"<column-headers>(?:{_WS}<col{_ATTRS}>{text}</col>)*+{_WS}</column-headers>"
     table = f"<table{_ATTRS}>{_WS}{headers}(?:{_WS}{row})*+{_WS}</table>"
     return f"(?:{_WS}(?:{var_list}|{table}))*+{_WS}</part>{_WS}"
@@ -123,6 +124,25 @@ _BETWEEN = re.compile(r"(</[a-z-]+>|/>|<(?:postprocessor|metric|version|resource
                       r"[ \t\r\n]+(?=<)")
 
 
+#: What the grammar lets through and XML does not: characters XML forbids, a
+#: reference other than the five predefined (an undeclared entity, or a character
+#: reference that may name a forbidden character), ``]]>`` in a text.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
+                      "|&(?!(?:lt|gt|amp|quot|apos);)|]]>")
+
+
+def well_formed(text: str) -> bool:
+    """Whether a report the grammar has matched (its text, decoded from UTF-8 without
+    error) is well-formed XML by itself, so that expat need not read it again
+    (:class:`~zperf.formats.rmf.xml_scan.Check`).  The grammar has made sure of the
+    elements (names, nesting, ends), of the attributes (at most what IBM writes,
+    none twice, double-quoted, no ``<``) and that its texts hold no ``<``; the
+    decoding, of the bytes; here, of the characters and the references.  (Where a
+    comment, CDATA section or processing instruction could hide a report, the caller
+    has expat read everything.)"""
+    return _NOT_XML.search(text) is None
+
+
 class _FallbackError(Exception):
     """The report is not laid out as this path reads it: the careful path reads it."""
 
@@ -135,6 +155,7 @@ class FastCpu:
     row: dict[str, Any]
     lpars: Columns
     notes: list[str]  # what zperf did not know, in the order the careful path notes it
+    checked: bool = False  # well-formed by itself (well_formed): expat need not read it
 
 
 def read_fast_cpu(text: str, source: str) -> FastCpu | None:

@@ -26,6 +26,7 @@ after its last whole report) is a warning, since no report is lost.
 
 from __future__ import annotations
 
+import bisect
 import codecs
 import contextlib
 import os
@@ -166,23 +167,30 @@ def _parallel() -> bool:
 
 
 class Check:
-    """The expat check of a document, started on entering: in a forked second process
-    (large documents, two CPUs: the check and the reading then take the time of the
-    longer one, not of both), or here when :meth:`result` is asked for.  The child
-    parses, does the ``share`` of the reading it is given (a callable: its result
-    comes back beside the check's, pickled), writes both to a pipe and leaves;
-    leaving the ``with`` block ends it if it is still there.
+    """The expat check of a document, and a ``share`` of the reading (a callable), in a
+    forked second process for a large document on two CPUs (the two then take the
+    time of the longer, not of both), or here.  The child does its part, writes the
+    results to a pipe (pickled) and leaves; leaving the ``with`` block ends it if it
+    is still there; a child that fails costs time, not results (all is done here).
+
+    ``later``: the expat pass waits for the reading (:meth:`document`), and passes
+    over the reports the reader has found well-formed itself
+    (:func:`~zperf.formats.rmf.xml_fast.well_formed`): each is replaced by an empty
+    ``<postprocessor/>``, and the damage expat finds is placed back in the document's
+    own lines and bytes.  Otherwise the child checks the whole document.
     """
 
     def __init__(self, data: bytes, file: str, parallel: bool | None = None,
-                 share: Callable[[], object] | None = None) -> None:
+                 share: Callable[[], object] | None = None, later: bool = False) -> None:
         self.data, self.file, self.share = data, file, share
         self.override, self.encoding = _encoding(data, file)
+        self.later = later and self.encoding is None
         if parallel is None:
             parallel = len(data) >= PARALLEL_FROM and _parallel()
         self.parallel = parallel
         self._pid: int | None = None
         self._pipe: int | None = None
+        self._answer: tuple[Outcome | None, object] | None = None
 
     def __enter__(self) -> Check:
         if self.parallel:
@@ -208,8 +216,7 @@ class Check:
             code = 1
             try:
                 os.close(read_end)
-                payload = pickle.dumps((_expat_pass(self.data, self.override),
-                                        self.share() if self.share else None))
+                payload = pickle.dumps(self._here())
                 with os.fdopen(write_end, "wb") as out:
                     out.write(payload)
                 code = 0
@@ -218,26 +225,43 @@ class Check:
         os.close(write_end)
         self._pid, self._pipe = pid, read_end
 
-    def _outcome(self) -> tuple[Outcome, object]:
+    def _here(self) -> tuple[Outcome | None, object]:
+        return (None if self.later else _expat_pass(self.data, self.override),
+                self.share() if self.share else None)
+
+    def _wait(self) -> tuple[Outcome | None, object]:
+        if self._answer is not None:
+            return self._answer
         if self._pid is None or self._pipe is None:
-            return self._here()
+            self._answer = self._here()
+            return self._answer
         with os.fdopen(self._pipe, "rb") as pipe:
             self._pipe = None
             payload = pipe.read()
         _, status = os.waitpid(self._pid, 0)
         self._pid = None
-        if status != 0 or not payload:  # the child failed (killed?): all of it here
-            return self._here()
-        answer: tuple[Outcome, object] = pickle.loads(payload)
-        return answer
+        self._answer = pickle.loads(payload) if status == 0 and payload else self._here()
+        return self._answer
 
-    def _here(self) -> tuple[Outcome, object]:
-        return _expat_pass(self.data, self.override), self.share() if self.share else None
+    def shared(self) -> object:
+        """The share's result (None without a share)."""
+        return self._wait()[1]
 
     def result(self) -> tuple[Document, object]:
-        """What the check found, and the share's result (None without a share);
-        InputError for a refused entity, ParseError when there is no root element."""
-        (root, damage, refused), shared = self._outcome()
+        """The check's document and the share's result (see :meth:`document`)."""
+        return self.document(), self.shared()
+
+    def document(self, checked: Sequence[tuple[int, int]] = ()) -> Document:
+        """What the check found (``checked``: the spans of the reports found well-formed,
+        in order, when the check comes ``later``); InputError for a refused entity,
+        ParseError when there is no root element."""
+        outcome = self._wait()[0]
+        if outcome is None:
+            reduced = _Reduced(self.data, checked)
+            root, damage, refused = _expat_pass(reduced.data, self.override)
+            damage, refused = reduced.placed(damage), reduced.placed(refused)
+        else:
+            root, damage, refused = outcome
         if refused is not None:
             what, line, offset = refused
             raise InputError(self.file, what, line=line, offset=offset)
@@ -250,7 +274,42 @@ class Check:
         name, attributes = root
         tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}"
                                       for k, v in attributes.items())]) + ">"
-        return Document(name, tag, found, self.encoding, "xmlns" in attributes), shared
+        return Document(name, tag, found, self.encoding, "xmlns" in attributes)
+
+
+class _Reduced:
+    """A document with some reports replaced by ``<postprocessor/>``, and the way back
+    from a place in it to the same place in the document."""
+
+    EMPTY = b"<postprocessor/>"
+
+    def __init__(self, data: bytes, checked: Sequence[tuple[int, int]]) -> None:
+        self.original = data
+        pieces, self.marks = [], []  # (where in the reduced bytes, start, end, removed, lines)
+        last = removed = lines = 0
+        for start, end in checked:
+            pieces += [data[last:start], self.EMPTY]
+            self.marks.append((start - removed, start, end, removed, lines))
+            removed += end - start - len(self.EMPTY)
+            lines += data.count(b"\n", start, end)
+            last = end
+        pieces.append(data[last:])
+        self.data = b"".join(pieces) if checked else data
+        self._starts = [mark[0] for mark in self.marks]
+
+    def placed(self, found: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
+        """(what, line, offset) of the reduced document in the document's own terms."""
+        if found is None or not self.marks:
+            return found
+        what, line, offset = found
+        index = bisect.bisect_right(self._starts, offset) - 1
+        if index < 0:
+            return found
+        at, start, end, removed, lines = self.marks[index]
+        if offset < at + len(self.EMPTY):  # in the empty element: at its report's start
+            return what, line + lines, start + (offset - at)
+        return (what, line + lines + self.original.count(b"\n", start, end),
+                offset + removed + end - start - len(self.EMPTY))
 
 
 def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
