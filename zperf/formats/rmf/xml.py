@@ -148,15 +148,16 @@ def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 
     if hidden is None:
         hidden = _hidden(data, cut[0][0])
     for record, (start, end) in enumerate(cut[first:], start=first + 1):
+        raw = data[start:end]
         try:
-            text = data[start:end].decode()
+            text = raw.decode()
         except UnicodeDecodeError:
             continue
         read: FastCpu | str | None = read_fast_cpu(text, file)
         if read is None and not hidden:
             read = other_metric(text)
         elif read is not None:
-            read.checked = well_formed(text)
+            read.checked = well_formed(text, raw)
         if read is not None:
             out[record] = read
     return out
