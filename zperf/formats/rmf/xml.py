@@ -74,9 +74,11 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
     found = _Read()
     cut = list(spans(data))
     hidden = _hidden(data, cut[0][0]) if cut else False
-    # expat reads only what the fast path has not found well-formed, after it (unless a
-    # comment could hide a report): then the second process only reads its share
-    later = not careful and not hidden
+    # expat reads only what the fast path has not found well-formed, after it, when the
+    # first report is the fast path's and no comment could hide a report: then the
+    # second process only reads its share; otherwise it checks all, as this one reads
+    later = not careful and not hidden and bool(cut) and isinstance(
+        read_fast_cpu(data[cut[0][0]:cut[0][1]].decode(errors="replace"), file), FastCpu)
     half = _half(cut, CHECK_SHARE_LATER if later else CHECK_SHARE)
     with Check(data, file, share=None if careful else lambda: fast_reads(
             data, cut, file, half, hidden), later=later) as checking:
