@@ -155,13 +155,12 @@ def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 
             text = raw.decode()
         except UnicodeDecodeError:
             continue
-        read: FastCpu | str | None = read_fast_cpu(text, file)
-        if read is None and not hidden:
-            read = other_metric(text)
-        elif read is not None:
-            read.checked = well_formed(text, raw)
-        if read is not None:
-            out[record] = read
+        cpu = read_fast_cpu(text, file)
+        if cpu is not None:
+            cpu.checked = well_formed(text, raw)
+            out[record] = cpu
+        elif not hidden and (metric := other_metric(text)) is not None:
+            out[record] = metric
     return out
 
 
