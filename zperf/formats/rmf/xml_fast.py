@@ -18,9 +18,10 @@ the problems are the tree's by construction.
 Anything else (CDATA, comments, character references in a text zperf reads,
 RMF messages, elements in other places, attributes in single quotes on a row,
 a report the rules refuse) returns None: the caller then builds that report's
-tree (the careful path).  The grammar checks structure only: the caller uses
-a result only for a report that lies wholly before the document's first damage
-(expat has checked its characters and references).
+tree (the careful path).  The grammar checks structure; :func:`well_formed`
+the characters and references, so that expat need not read the report again;
+the caller uses a result only for a report that lies wholly before the
+document's first damage.
 
 Other reports (another ``metric@id``) are recognised from their first element
 only, where the document has no comment, CDATA or processing instruction that
