@@ -32,6 +32,7 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
                   "rmf/wlmgl-wgroup-policy.txt", "rmf/v2r5-microseconds-pasted.txt"),
     "rmf-cpu": ("rmf/cpu-v2r1-ibm-sample.txt", "rmf/cpu-v1r13-old-layout.txt",
                 "rmf/cpu-v2r2-asa-sysout.txt", "rmf/cpu-paper004-fastpath.txt"),
+    "rmf-xml": ("rmf/xml/zebra-cpu-small.xml", "rmf/xml/wlmgl-built-from-docs.xml"),
     "cics-dfhstup": ("cics/dfhstup-interval-synthetic.txt", "cics/dfhstup-reports-synthetic.txt",
                      "cics/paper003-figure3.txt", "cics/paper003-figure6.txt"),
     "cics-dfh0stat": ("cics/dfh0stat-ibm-figure123.txt", "cics/dfh0stat-db2entries-synthetic.txt",
