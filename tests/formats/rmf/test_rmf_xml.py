@@ -218,6 +218,21 @@ def test_bad_value_is_a_problem_named_by_report() -> None:
     assert (tally.skipped, tables["cpu"].height) == (1, 0)
 
 
+@pytest.mark.parametrize("text", ["1e400", "1e400K", "inf", "NaN"])
+def test_a_number_no_report_prints_is_a_bad_value(text: str) -> None:
+    """Found by fuzzing: a cast reads these (as infinity or NaN), and an infinite
+    count of transactions broke the table's integer column."""
+    doc = _cpu_doc().replace(b"<col>61.37</col>", f"<col>{text}</col>".encode(), 1)
+    with pytest.raises(ParseError, match=f"report 1 .*{text}"):
+        read(doc)
+    tables, tally = read(doc, on_error="skip")
+    assert (tally.skipped, tables["cpu"].height) == (1, 0)
+    wlmgl = (XML / "wlmgl-built-from-docs.xml").read_bytes()
+    assert b"<value>12346K</value>" in wlmgl
+    with pytest.raises(ParseError, match=f"{text}"):
+        read(wlmgl.replace(b"<value>12346K</value>", f"<value>{text}</value>".encode(), 1))
+
+
 # ------------------------------------------------------------ damage and safety
 
 def test_malformed_xml_names_line_and_offset(capsys: pytest.CaptureFixture[str],

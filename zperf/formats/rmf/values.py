@@ -16,6 +16,7 @@ leaves the block to the line-by-line path.
 
 from __future__ import annotations
 
+import math
 import re
 
 import polars as pl
@@ -35,16 +36,22 @@ SUFFIX_SCALE = {"K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 
 
 def number(text: str) -> float | None:
-    """A printed number: '4876K' = 4876000, 'N/A' and '*****' (overflow) are unknown."""
+    """A printed number: '4876K' = 4876000, 'N/A' and '*****' (overflow) are unknown.
+
+    ValueError for a text that is not a number, and for one that reads as infinite
+    or not a number ('inf', 'NaN', '1e400'): RMF prints none of them, and a
+    damaged file's infinite count would break an integer column further on."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        pass
-    if text == "N/A" or text.startswith("*"):
-        return None
-    text = text.rstrip("%").replace(",", "")
-    scale = SUFFIX_SCALE.get(text[-1:], 1.0)
-    return float(text[:-1] if scale != 1.0 else text) * scale
+        if text == "N/A" or text.startswith("*"):
+            return None
+        text = text.rstrip("%").replace(",", "")
+        scale = SUFFIX_SCALE.get(text[-1:], 1.0)
+        value = float(text[:-1] if scale != 1.0 else text) * scale
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
 
 
 def number_expr(text: pl.Expr) -> pl.Expr:
@@ -57,8 +64,13 @@ def number_expr(text: pl.Expr) -> pl.Expr:
         scale = pl.when(last == suffix).then(pl.lit(factor)).otherwise(scale)
     digits = pl.when(scale != 1.0).then(body.str.slice(0, body.str.len_chars() - 1)) \
         .otherwise(body)
-    return pl.coalesce(body.cast(pl.Float64, strict=False),
-                       digits.cast(pl.Float64, strict=False) * scale)
+    return finite(pl.coalesce(body.cast(pl.Float64, strict=False),
+                              digits.cast(pl.Float64, strict=False) * scale))
+
+
+def finite(value: pl.Expr) -> pl.Expr:
+    """Null where a number read column-wise is infinite or NaN, as ``number`` refuses it."""
+    return pl.when(value.is_finite()).then(value)
 
 
 def convert(kind: str, text: str, micro: bool) -> float | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import polars as pl
 
 from zperf.formats.rmf import xml_fields as fields
-from zperf.formats.rmf.values import TIME_TEXT, number_expr, time_ms_expr
+from zperf.formats.rmf.values import TIME_TEXT, finite, number_expr, time_ms_expr
 
 #: The column naming the report (record number) each row came from.
 RECORD = "_record"
@@ -34,7 +34,7 @@ def _value(kind: str, text: pl.Expr, plain: bool = False) -> tuple[pl.Expr, pl.E
     if kind == fields.TEXT:
         return text, pl.lit(True)
     if kind in (fields.NUMBER, fields.INT):
-        value = text.cast(pl.Float64, strict=False) if plain else number_expr(text)
+        value = finite(text.cast(pl.Float64, strict=False)) if plain else number_expr(text)
         fine = value.is_not_null() | text.str.contains(r"^\*+$")  # '*****': overflow, no value
         return (value.cast(pl.Int64, strict=False) if kind == fields.INT else value), fine
     if kind in (fields.SECONDS, fields.TIME_MS):

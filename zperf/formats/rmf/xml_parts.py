@@ -11,6 +11,7 @@ be reported once each with how many reports had them.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -118,7 +119,10 @@ def _cycle(texts: HeaderTexts, unknown: Unknown) -> float | None:
         unknown.note(f"cycle unit {unit!r} (cycle_seconds left empty)")
         return None
     try:
-        return float(texts.cycle or "") * fields.CYCLE_UNITS[unit]
+        cycle = float(texts.cycle or "")
+        if not math.isfinite(cycle):
+            raise ValueError
+        return cycle * fields.CYCLE_UNITS[unit]
     except ValueError:
         raise BadReportError(f"cycle {texts.cycle!r} is not a number") from None
 
