@@ -23,6 +23,8 @@ FOUND = DATA / "fuzz"
 EXPECTED = {
     "ims-pa-csv-647.bin": ("ims-pa-csv", "record 16 line 17 at offset 0x71D: IMS PA row: 10 "
                                          "fields where the header has 14"),
+    "ims-pa-csv-3133.bin": ("ims-pa-csv", "record 2 line 4 at offset 0x14F: IMS PA row: inf "
+                                          "under 'Total CPU Time (sec)' is not a number"),
     "jmeter-xml-1186.bin": ("jmeter-xml", "line 1 at offset 0x0: the XML declaration names an "
                                           "encoding the XML parser cannot read: multi-byte "
                                           "encodings are not supported"),

@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
 from zperf.formats.timestamps import parse as parse_times
 
@@ -266,7 +267,7 @@ def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequen
         if kind == INT:
             value = raw.str.to_integer(strict=False)
         elif kind == FLOAT:
-            value = raw.cast(pl.Float64, strict=False)
+            value = finite(raw.cast(pl.Float64, strict=False))
         else:
             value = raw.str.to_lowercase().replace_strict(_WORDS, default=None,
                                                           return_dtype=pl.Boolean)

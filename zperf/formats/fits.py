@@ -62,3 +62,10 @@ def misfit_expr(value: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     outside = (as_float < low) | (as_float >= high + 1.0) | as_float.is_nan() \
         | as_float.is_infinite()
     return outside.fill_null(False)
+
+
+def finite(value: pl.Expr) -> pl.Expr:
+    """Null where a number read column-wise is infinite or NaN: a cast reads 'inf',
+    'NaN' and '1e400', which no report or extract prints, and an infinite count
+    fails an integer column (or a JSON writer) far from its line."""
+    return pl.when(value.is_finite()).then(value)

@@ -21,6 +21,7 @@ import re
 
 import polars as pl
 
+from zperf.formats.fits import finite
 from zperf.formats.rmf.wlmgl_fields import LABEL_ALIASES, TIME_MS
 
 #: A printed value: number (maybe with K/M/G/T or %), time, N/A or an overflow.
@@ -68,18 +69,10 @@ def number_expr(text: pl.Expr) -> pl.Expr:
                               digits.cast(pl.Float64, strict=False) * scale))
 
 
-def finite(value: pl.Expr) -> pl.Expr:
-    """Null where a number read column-wise is infinite or NaN, as ``number`` refuses it."""
-    return pl.when(value.is_finite()).then(value)
-
-
 def convert(kind: str, text: str, micro: bool) -> float | None:
     if kind == TIME_MS:
         return time_ms(text, micro)
-    try:
-        return float(text)
-    except ValueError:
-        return number(text)
+    return number(text)
 
 
 def time_ms(text: str, micro: bool) -> float | None:

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import polars as pl
 
+from zperf.formats.fits import finite
 from zperf.formats.rmf import xml_fields as fields
-from zperf.formats.rmf.values import TIME_TEXT, finite, number_expr, time_ms_expr
+from zperf.formats.rmf.values import TIME_TEXT, number_expr, time_ms_expr
 
 #: The column naming the report (record number) each row came from.
 RECORD = "_record"
