@@ -19,12 +19,15 @@ from zperf.cli.options import (
 )
 from zperf.errors import UsageError
 from zperf.formats.driver.jmeter_columns import settings_from_properties
-from zperf.formats.found import default_table, no_rows, other_tables
+from zperf.formats.found import default_table, no_rows, other_tables, row_counts
 from zperf.formats.tally import OnError
+from zperf.report.files import STREAMED
+from zperf.report.streamed import AsRead, write_as_read
 from zperf.runs.cec import cec_from_tables
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
 from zperf.runs.pi import performance_from_tables
+from zperf.tables import SCHEMAS
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
 #: Tables computed from the tables a reader fills: name -> (tables read, builder).
@@ -144,26 +147,37 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     """
     fmt, terminal = output_format(fmt, output)
     read_tables, derive = DERIVED.get(table, ((table,), None)) if table else (None, None)
-    result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory(),
-                          tables=list(read_tables) if read_tables else None, jobs=jobs,
-                          options=_jtl_options(jtl_columns, jmeter_properties))
-    shown = table or default_table(result.tables, result.tallies)
-    built = derive(result.tables) if derive else result.tables[shown]
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
-    frame = report.shown_columns(built, shown, wanted, fmt)
-    tell_reading(result.tallies, errors_path, verbose)
-    attention = bool(result.skipped) or any(t.empty for t in result.tallies)
-    if frame.height == 0:
+    reading: dict[str, Any] = {
+        "kind": kind, "on_error": on_error, "encoding": encoding,
+        "progress": _progress_factory(), "tables": list(read_tables) if read_tables else None,
+        "jobs": jobs, "options": _jtl_options(jtl_columns, jmeter_properties)}
+    if derive is None and fmt in STREAMED and not terminal:
+        got = write_as_read(formats.read_batches(paths, **reading), fmt, output, table=table,
+                            columns=wanted)
+    else:
+        result = formats.read(paths, **reading)
+        got = AsRead(row_counts(result.tables), result.tables, result.tallies)
+    tables = {name: got.kept.get(name, SCHEMAS[name].empty()) for name in formats.table_names()}
+    shown = table or default_table(got.rows, got.tallies)
+    if got.written:
+        height = got.rows[shown]
+    else:
+        built = derive(tables) if derive else tables[shown]
+        frame = report.shown_columns(built, shown, wanted, fmt)
+        height = frame.height
+    tell_reading(got.tallies, errors_path, verbose)
+    attention = any(t.skipped for t in got.tallies) or any(t.empty for t in got.tallies)
+    if height == 0:
         attention = True
-        for line in no_rows({**result.tables, shown: built}, result.tallies, shown):
+        for line in no_rows({**got.rows, shown: 0}, got.tallies, shown):
             click.echo(f"zperf: {line}", err=True)
-    elif table is None and (others := other_tables(result.tables, shown)):
+    elif table is None and (others := other_tables(got.rows, shown)):
         click.echo(f"zperf: {others}", err=True)
     # A pipe or a file always gets a table, without rows if need be (its columns), so
     # that what reads it next reads a valid table and an -o file from an earlier run is
     # never left looking like this run's; a terminal gets the messages only.
-    if frame.height or not terminal:
+    if not got.written and (height or not terminal):
         report.render(frame, fmt, output, table=shown, terminal=terminal)
     if attention:
         sys.exit(EXIT_ATTENTION)

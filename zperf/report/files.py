@@ -3,17 +3,31 @@
 Column names and order come from the declared schemas; timestamps are ISO
 8601 local times without a zone (RMF intervals are local time).  Parquet and
 Arrow files carry the table name and the schema version in their metadata.
+
+CSV, NDJSON, Parquet and Arrow are written by a :class:`TableWriter` that
+takes a table in parts (``zperf parse`` writes a dump larger than memory as it
+reads it) and a whole table as one part: one code path, so a table written in
+parts is byte for byte the table written whole.  Parquet row groups and Arrow
+record batches are cut every :data:`ROWS_PER_GROUP` rows whatever the parts
+were, and each is one contiguous chunk; memory follows a row group.
 """
 
 from __future__ import annotations
 
-import io
 import json
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import polars as pl
 
+if TYPE_CHECKING:
+    import pyarrow as pa
+
 SCHEMA_VERSION = "1"
+#: Rows of a Parquet row group or an Arrow record batch: large enough for readers to
+#: scan columns fast, small enough that a wide table's group is tens of MB.
+ROWS_PER_GROUP = 64 * 1024
+#: The formats a table can be written in, in parts as it is read.
+STREAMED = ("csv", "ndjson", "parquet", "arrow")
 
 
 def _text_ready(frame: pl.DataFrame) -> pl.DataFrame:
@@ -23,8 +37,147 @@ def _text_ready(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+class TableWriter:
+    """Writes one table, given in parts (``write``, at least once: an empty part gives
+    the columns), to ``out``; ``close`` ends it (a footer, a last row group)."""
+
+    def __init__(self, out: BinaryIO, table: str) -> None:
+        self.out, self.table = out, table
+
+    def write(self, frame: pl.DataFrame) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Nothing to end by default."""
+
+
+class CsvWriter(TableWriter):
+    """CSV with one header line, before the first part's rows."""
+
+    header = True
+
+    def write(self, frame: pl.DataFrame) -> None:
+        self.out.write(_text_ready(frame).write_csv(include_header=self.header).encode())
+        self.header = False
+
+
+class NdjsonWriter(TableWriter):
+    """One JSON object per row and line."""
+
+    def write(self, frame: pl.DataFrame) -> None:
+        for row in _text_ready(frame).iter_rows(named=True):
+            self.out.write(json.dumps(row, allow_nan=False, default=str).encode() + b"\n")
+
+
+class _Tell:
+    """A write-only stream that knows its position: pyarrow asks for it, and standard
+    output may be a pipe that cannot say."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out, self.position, self.closed = out, 0, False
+
+    def write(self, data: Any) -> int:
+        written = self.out.write(data)
+        self.position += len(memoryview(data))
+        return written
+
+    def tell(self) -> int:
+        return self.position
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def close(self) -> None:
+        self.closed = True  # the caller owns ``out``
+
+    def writable(self) -> bool:
+        return True
+
+
+class _Grouped(TableWriter):
+    """Parts gathered into groups of ``ROWS_PER_GROUP`` rows, each written as one chunk."""
+
+    def __init__(self, out: BinaryIO, table: str) -> None:
+        super().__init__(out, table)
+        self.parts: list[pa.Table] = []
+        self.rows = 0
+        self.writer: Any = None
+        self.metadata: dict[bytes, bytes] | None = None
+
+    def write(self, frame: pl.DataFrame) -> None:
+        import pyarrow as pa
+
+        arrow = frame.to_arrow()
+        if self.writer is None:
+            schema = arrow.schema.with_metadata(
+                {"zperf.table": self.table, "zperf.schema_version": SCHEMA_VERSION})
+            self.writer = self._open(pa.PythonFile(_Tell(self.out), mode="w"), schema)
+            self.metadata = schema.metadata
+        self.parts.append(arrow.replace_schema_metadata(self.metadata))
+        self.rows += arrow.num_rows
+        while self.rows >= ROWS_PER_GROUP:
+            self._flush(ROWS_PER_GROUP)
+
+    def _flush(self, rows: int) -> None:
+        import pyarrow as pa
+
+        gathered = pa.concat_tables(self.parts)
+        self._write_group(gathered.slice(0, rows).combine_chunks())
+        rest = gathered.slice(rows)
+        self.parts, self.rows = ([rest] if rest.num_rows else []), rest.num_rows
+
+    def close(self) -> None:
+        if self.writer is None:
+            raise ValueError(f"the {self.table} table was given no part to write")
+        if self.rows:
+            self._flush(self.rows)
+        self.writer.close()
+
+    def _open(self, sink: Any, schema: pa.Schema) -> Any:
+        raise NotImplementedError
+
+    def _write_group(self, group: pa.Table) -> None:
+        raise NotImplementedError
+
+
+class ParquetWriter(_Grouped):
+    """Parquet: one row group per ``ROWS_PER_GROUP`` rows."""
+
+    def _open(self, sink: Any, schema: pa.Schema) -> Any:
+        import pyarrow.parquet as pq
+
+        return pq.ParquetWriter(sink, schema)
+
+    def _write_group(self, group: pa.Table) -> None:
+        self.writer.write_table(group, row_group_size=ROWS_PER_GROUP)
+
+
+class ArrowWriter(_Grouped):
+    """Arrow IPC file: one record batch per ``ROWS_PER_GROUP`` rows."""
+
+    def _open(self, sink: Any, schema: pa.Schema) -> Any:
+        import pyarrow as pa
+
+        return pa.ipc.new_file(sink, schema)
+
+    def _write_group(self, group: pa.Table) -> None:
+        for batch in group.to_batches():
+            self.writer.write_batch(batch)
+
+
+WRITERS: dict[str, type[TableWriter]] = {
+    "csv": CsvWriter, "ndjson": NdjsonWriter, "parquet": ParquetWriter, "arrow": ArrowWriter}
+
+
+def write_whole(fmt: str, frame: pl.DataFrame, out: BinaryIO, table: str) -> None:
+    """A whole table as ``fmt`` (one of :data:`STREAMED`): the writer of parts, one part."""
+    writer = WRITERS[fmt](out, table)
+    writer.write(frame)
+    writer.close()
+
+
 def write_csv(frame: pl.DataFrame, out: BinaryIO) -> None:
-    out.write(_text_ready(frame).write_csv().encode())
+    write_whole("csv", frame, out, "")
 
 
 def write_json(frame: pl.DataFrame, out: BinaryIO) -> None:
@@ -33,28 +186,12 @@ def write_json(frame: pl.DataFrame, out: BinaryIO) -> None:
 
 
 def write_ndjson(frame: pl.DataFrame, out: BinaryIO) -> None:
-    for row in _text_ready(frame).iter_rows(named=True):
-        out.write(json.dumps(row, allow_nan=False, default=str).encode() + b"\n")
+    write_whole("ndjson", frame, out, "")
 
 
 def write_parquet(frame: pl.DataFrame, out: BinaryIO, table: str) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    arrow = frame.to_arrow().replace_schema_metadata(
-        {"zperf.table": table, "zperf.schema_version": SCHEMA_VERSION})
-    buffer = io.BytesIO()  # pyarrow wants a seekable sink; stdout may be a pipe
-    pq.write_table(arrow, buffer)
-    out.write(buffer.getvalue())
-    del pa
+    write_whole("parquet", frame, out, table)
 
 
 def write_arrow(frame: pl.DataFrame, out: BinaryIO, table: str) -> None:
-    import pyarrow as pa
-
-    arrow = frame.to_arrow().replace_schema_metadata(
-        {"zperf.table": table, "zperf.schema_version": SCHEMA_VERSION})
-    buffer = io.BytesIO()
-    with pa.ipc.new_file(buffer, arrow.schema) as writer:
-        writer.write_table(arrow)
-    out.write(buffer.getvalue())
+    write_whole("arrow", frame, out, table)
