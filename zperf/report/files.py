@@ -7,9 +7,11 @@ Arrow files carry the table name and the schema version in their metadata.
 CSV, NDJSON, Parquet and Arrow are written by a :class:`TableWriter` that
 takes a table in parts (``zperf parse`` writes a dump larger than memory as it
 reads it) and a whole table as one part: one code path, so a table written in
-parts is byte for byte the table written whole.  Parquet row groups and Arrow
-record batches are cut every :data:`ROWS_PER_GROUP` rows whatever the parts
-were, and each is one contiguous chunk; memory follows a row group.
+parts is byte for byte the table written whole.  Parquet row groups are cut
+every 1 Mi rows (pyarrow's own default, so files are the ones ``write_table``
+gave, and its pages do not depend on how the rows were chunked); Arrow record
+batches every 64 Ki rows, each made one contiguous chunk (a batch is a chunk).
+Memory follows a row group, not the table.
 """
 
 from __future__ import annotations
@@ -23,9 +25,6 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 SCHEMA_VERSION = "1"
-#: Rows of a Parquet row group or an Arrow record batch: large enough for readers to
-#: scan columns fast, small enough that a wide table's group is tens of MB.
-ROWS_PER_GROUP = 64 * 1024
 #: The formats a table can be written in, in parts as it is read.
 STREAMED = ("csv", "ndjson", "parquet", "arrow")
 
@@ -95,7 +94,9 @@ class _Tell:
 
 
 class _Grouped(TableWriter):
-    """Parts gathered into groups of ``ROWS_PER_GROUP`` rows, each written as one chunk."""
+    """Parts gathered into groups of ``rows_per_group`` rows (the last may be shorter)."""
+
+    rows_per_group = 1024 * 1024
 
     def __init__(self, out: BinaryIO, table: str) -> None:
         super().__init__(out, table)
@@ -115,14 +116,14 @@ class _Grouped(TableWriter):
             self.metadata = schema.metadata
         self.parts.append(arrow.replace_schema_metadata(self.metadata))
         self.rows += arrow.num_rows
-        while self.rows >= ROWS_PER_GROUP:
-            self._flush(ROWS_PER_GROUP)
+        while self.rows >= self.rows_per_group:
+            self._flush(self.rows_per_group)
 
     def _flush(self, rows: int) -> None:
         import pyarrow as pa
 
         gathered = pa.concat_tables(self.parts)
-        self._write_group(gathered.slice(0, rows).combine_chunks())
+        self._write_group(gathered.slice(0, rows))
         rest = gathered.slice(rows)
         self.parts, self.rows = ([rest] if rest.num_rows else []), rest.num_rows
 
@@ -141,7 +142,8 @@ class _Grouped(TableWriter):
 
 
 class ParquetWriter(_Grouped):
-    """Parquet: one row group per ``ROWS_PER_GROUP`` rows."""
+    """Parquet: a row group per 1 Mi rows (a wide table's group is hundreds of MB in
+    memory, a few tens on disk: large groups compress and scan best)."""
 
     def _open(self, sink: Any, schema: pa.Schema) -> Any:
         import pyarrow.parquet as pq
@@ -149,11 +151,13 @@ class ParquetWriter(_Grouped):
         return pq.ParquetWriter(sink, schema)
 
     def _write_group(self, group: pa.Table) -> None:
-        self.writer.write_table(group, row_group_size=ROWS_PER_GROUP)
+        self.writer.write_table(group, row_group_size=self.rows_per_group)
 
 
 class ArrowWriter(_Grouped):
-    """Arrow IPC file: one record batch per ``ROWS_PER_GROUP`` rows."""
+    """Arrow IPC file: a record batch per 64 Ki rows (copied into one chunk)."""
+
+    rows_per_group = 64 * 1024
 
     def _open(self, sink: Any, schema: pa.Schema) -> Any:
         import pyarrow as pa
@@ -161,8 +165,7 @@ class ArrowWriter(_Grouped):
         return pa.ipc.new_file(sink, schema)
 
     def _write_group(self, group: pa.Table) -> None:
-        for batch in group.to_batches():
-            self.writer.write_batch(batch)
+        self.writer.write_table(group.combine_chunks())  # one batch: whatever the parts were
 
 
 WRITERS: dict[str, type[TableWriter]] = {
