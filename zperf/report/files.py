@@ -76,6 +76,8 @@ class _Tell:
         self.out, self.position, self.closed = out, 0, False
 
     def write(self, data: Any) -> int:
+        if self.out.closed:  # abandoned half way (pyarrow ends its writer when collected)
+            return len(memoryview(data))
         written = self.out.write(data)
         self.position += len(memoryview(data))
         return written
@@ -104,6 +106,7 @@ class _Grouped(TableWriter):
         self.rows = 0
         self.writer: Any = None
         self.metadata: dict[bytes, bytes] | None = None
+        self.groups = 0
 
     def write(self, frame: pl.DataFrame) -> None:
         import pyarrow as pa
@@ -124,14 +127,15 @@ class _Grouped(TableWriter):
 
         gathered = pa.concat_tables(self.parts)
         self._write_group(gathered.slice(0, rows))
+        self.groups += 1
         rest = gathered.slice(rows)
         self.parts, self.rows = ([rest] if rest.num_rows else []), rest.num_rows
 
     def close(self) -> None:
         if self.writer is None:
             raise ValueError(f"the {self.table} table was given no part to write")
-        if self.rows:
-            self._flush(self.rows)
+        if self.rows or not self.groups:  # a table without rows: one empty group, as
+            self._flush(self.rows)          # pyarrow's own write_table writes
         self.writer.close()
 
     def _open(self, sink: Any, schema: pa.Schema) -> Any:
@@ -155,7 +159,7 @@ class ParquetWriter(_Grouped):
 
 
 class ArrowWriter(_Grouped):
-    """Arrow IPC file: a record batch per 64 Ki rows (copied into one chunk)."""
+    """Arrow IPC file: a record batch per 64 Ki rows (copied into buffers of its own)."""
 
     rows_per_group = 64 * 1024
 
@@ -165,7 +169,13 @@ class ArrowWriter(_Grouped):
         return pa.ipc.new_file(sink, schema)
 
     def _write_group(self, group: pa.Table) -> None:
-        self.writer.write_table(group.combine_chunks())  # one batch: whatever the parts were
+        import pyarrow as pa
+
+        # Copied into one chunk of buffers of its own: a slice would carry the buffers
+        # of the part it came from (their sizes into the file), and a chunk is a batch.
+        columns = [pa.concat_arrays(column.chunks) if column.num_chunks
+                   else pa.array([], column.type) for column in group.columns]
+        self.writer.write_table(pa.table(columns, schema=group.schema))
 
 
 WRITERS: dict[str, type[TableWriter]] = {
