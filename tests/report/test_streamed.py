@@ -18,12 +18,13 @@ from conftest import ROOT, SAMPLES, run_cli
 from zperf.errors import InputError
 from zperf.formats import Part, read, read_batches
 from zperf.formats.smf import dump
-from zperf.report.files import STREAMED, ArrowWriter, ParquetWriter, write_whole
+from zperf.report import STREAMED
+from zperf.report.files import WRITERS, ArrowWriter, ParquetWriter, write_whole
 from zperf.report.streamed import write_as_read
 from zperf.sim.writers import smf as writer
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
-from test_golden import FIXTURES  # noqa: E402  (the fixtures the golden files pin)
+from test_golden import FIXTURES  # the fixtures the golden files pin
 
 SAMPLE = str(SAMPLES / "smf" / "paper-figures.smf")
 START = dt.datetime(2025, 4, 9, 8, 0)
@@ -78,6 +79,10 @@ def test_a_dump_in_many_batches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.parametrize("path", sorted(FIXTURES))
 def test_every_fixture_and_format(path: str, tmp_path: Path) -> None:
     _check_fixture(str(ROOT / path), FIXTURES[path], tmp_path)
+
+
+def test_every_streamed_format_has_its_writer() -> None:
+    assert tuple(WRITERS) == STREAMED
 
 
 @pytest.mark.parametrize("writer", [ParquetWriter, ArrowWriter])

@@ -15,4 +15,5 @@ from __future__ import annotations
 from zperf.formats.reading import ParseResult, Part, Progress, read, read_batches
 from zperf.formats.registry import KINDS, sniff, table_names
 
-__all__ = ["KINDS", "ParseResult", "Part", "Progress", "read", "read_batches", "sniff", "table_names"]
+__all__ = ["KINDS", "ParseResult", "Part", "Progress", "read", "read_batches", "sniff",
+           "table_names"]

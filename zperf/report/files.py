@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     import pyarrow as pa
 
 SCHEMA_VERSION = "1"
-#: The formats a table can be written in, in parts as it is read.
-STREAMED = ("csv", "ndjson", "parquet", "arrow")
 
 
 def _text_ready(frame: pl.DataFrame) -> pl.DataFrame:
@@ -183,7 +181,8 @@ WRITERS: dict[str, type[TableWriter]] = {
 
 
 def write_whole(fmt: str, frame: pl.DataFrame, out: BinaryIO, table: str) -> None:
-    """A whole table as ``fmt`` (one of :data:`STREAMED`): the writer of parts, one part."""
+    """A whole table as ``fmt`` (one of ``zperf.report.STREAMED``): the writer of parts,
+    given one part."""
     writer = WRITERS[fmt](out, table)
     writer.write(frame)
     writer.close()

@@ -51,7 +51,8 @@ class _Codes:
             raise ValueError(f"more than {_CODE_LIMIT} distinct {self.columns} values")
         index = keys.join(distinct.with_row_index("_code"), on=self.columns, how="left",
                           nulls_equal=True, maintain_order="left")["_code"].to_numpy()
-        return ids[index]
+        codes_of_rows: Keys = ids[index]
+        return codes_of_rows
 
 
 class SeenKeys:
