@@ -143,6 +143,13 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     sniffed from the first bytes (--from forces it); '-' reads standard input.
     The table shown is the one the input fills, or the one --table names.
 
+    With --to csv, ndjson, parquet or arrow (to a file or a pipe) the table is
+    written as it is read, so a dump larger than memory can be parsed: memory
+    follows a batch of records, not the table; an -o file appears only when
+    whole. --to table and json, the derived tables (capacity, cec, peaks,
+    performance, offload) and a terminal read the whole table first. With
+    several large files and -j, each file is read whole by its worker.
+
     \b
     Examples:
       zperf parse samples/smf/paper-figures.smf
