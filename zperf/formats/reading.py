@@ -7,9 +7,6 @@ not given, and returns every table the readers produced with their tallies.
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import io
 import lzma
 import os
 import sys
@@ -22,6 +19,7 @@ import polars as pl
 
 from zperf.errors import InputError, UsageError
 from zperf.formats import parallel
+from zperf.formats.compressed import Guarded, decompressed
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.listing import as_utf8, ebcdic_as_utf8, listing_encoding, text_encoding
 from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
@@ -58,59 +56,6 @@ class ParseResult:
     def problems(self) -> pl.DataFrame:
         """The skipped records of every file, one row each (the ``problems`` table)."""
         return problems_frame(self.tallies)
-
-
-class _Guarded:
-    """Turn decompression errors in the middle of a file into input errors."""
-
-    def __init__(self, stream: BinaryIO, name: str) -> None:
-        self.stream, self.name = stream, name
-
-    def read(self, size: int = -1) -> bytes:
-        try:
-            return self.stream.read(size)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise InputError(self.name, f"cannot decompress: {exc}") from None
-
-
-class _Prefixed(io.RawIOBase):
-    """A stream that first returns bytes already read (to sniff), then the rest."""
-
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
-        self.head, self.rest = head, rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if self.head:
-            n = min(len(buffer), len(self.head))
-            buffer[:n] = self.head[:n]
-            self.head = self.head[n:]
-            return n
-        data = self.rest.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-
-_COMPRESSED: tuple[tuple[bytes, str], ...] = (
-    (b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "lzma"))
-
-
-def _decompressed(stream: BinaryIO, head: bytes) -> tuple[BinaryIO, bytes]:
-    """Unwrap gzip, bzip2 and xz files (dumps are often moved compressed)."""
-    for magic, module in _COMPRESSED:
-        if head.startswith(magic):
-            raw = _Prefixed(head, stream)
-            opened: BinaryIO
-            if module == "gzip":
-                opened = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
-            elif module == "bz2":
-                opened = bz2.BZ2File(raw)  # type: ignore[assignment]
-            else:
-                opened = lzma.LZMAFile(cast(BinaryIO, raw))  # type: ignore[assignment]  # noqa: SIM115
-            return opened, opened.read(len(head) or 65536)
-    return stream, head
 
 
 def _open(path: str) -> tuple[BinaryIO, str, int | None]:
@@ -358,7 +303,7 @@ def stream_batches(
     """
     head = stream.read(64 * 1024)
     try:
-        data, head = _decompressed(stream, head)
+        data, head = decompressed(stream, head)
     except (OSError, EOFError, lzma.LZMAError) as exc:
         raise InputError(name, f"cannot decompress: {exc}") from None
     if not head:  # nothing to read: said as such, not as a table without rows
@@ -373,7 +318,7 @@ def stream_batches(
         tally = Tally(name, on_error)
         tally.read_as = chosen
         yielded = False
-        for got in smf_batches(cast(BinaryIO, _Guarded(data, name)), tally, encoding=encoding,
+        for got in smf_batches(cast(BinaryIO, Guarded(data, name)), tally, encoding=encoding,
                                head=head, progress=tick, tables=tables,
                                decoders=SMF_DECODERS, offset=offset):
             yielded = True
@@ -381,7 +326,7 @@ def stream_batches(
         if not yielded:
             yield {}, tally
         return
-    yield from _read_whole(chosen, head, head + _Guarded(data, name).read(), name, kind=kind,
+    yield from _read_whole(chosen, head, head + Guarded(data, name).read(), name, kind=kind,
                            on_error=on_error, encoding=encoding, options=options)
 
 
