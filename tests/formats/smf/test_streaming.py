@@ -136,7 +136,7 @@ def test_held_rows_do_not_grow_with_the_file(monkeypatch: pytest.MonkeyPatch) ->
     and no batch has more rows than a chunk's records give, whatever the file's length."""
     held = _spy_held(monkeypatch)
     largest = []
-    for intervals in (4, 16):
+    for intervals in (3, 9):
         batches, _ = _streamed(writer.frame_rdw(_intervals(0, intervals)), monkeypatch)
         largest.append(max(b["workload"].height for b in batches if "workload" in b))
         assert len(batches) >= intervals
