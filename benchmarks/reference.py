@@ -91,15 +91,28 @@ def interpreter_seconds(repeat: int = 7) -> float:
 
 def child(code: str, *args: str, env: dict[str, str] | None = None) -> tuple[float, float, str]:
     """Run ``code`` in a fresh interpreter: (wall seconds, own peak RSS in MB, stdout)."""
+    elapsed, _, peak, out = child_cpu(code, *args, env=env)
+    return elapsed, peak, out
+
+
+def child_cpu(code: str, *args: str,
+              env: dict[str, str] | None = None) -> tuple[float, float, float, str]:
+    """Run ``code`` in a fresh interpreter: (wall seconds, CPU seconds, own peak RSS in
+    MB, stdout).  The CPU time is user + system of the child and of the processes it
+    waited for (its ``-j`` workers): on a shared machine it moves much less than the
+    wall time."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-c", PEAK + code, *args], capture_output=True,
                           text=True, check=False, env={**os.environ, **(env or {})})
     elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode not in (0, 1):
         sys.exit(f"failed: {code[:200]}...\n{done.stderr}")
     peak = max((int(line.split()[1]) for line in done.stderr.splitlines()
                 if line.startswith("maxrss")), default=0)
-    return elapsed, peak / 1024, done.stdout
+    return elapsed, cpu, peak / 1024, done.stdout
 
 
 def own_peak_mb() -> float:

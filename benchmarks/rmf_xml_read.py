@@ -1,16 +1,26 @@
-"""Benchmark of the RMF Postprocessor XML reader (CPU Activity reports).
+"""Benchmark of the RMF Postprocessor XML reader (CPU Activity and WLMGL reports).
 
-    python benchmarks/rmf_xml_read.py [--size-mb 20] [--repeat 3]
+    python benchmarks/rmf_xml_read.py [--size-mb 20] [--wlmgl-size-mb 5] [--repeat 3]
 
-Builds (in memory) a document of IBM's own CPU Activity reports: the 263
-reports of the public ZEBRA sample (tests/data/rmf/xml/zebra-cpu.xml.xz,
-3 MB, 14 partitions each) repeated, each copy a week later, to about
-``--size-mb``; then reads it with zperf and prints MB/s, beside two
-references measured in the same run on the same bytes (this machine is
-shared, so the ratios are what to compare): expat checking the document with
-no handlers, and ElementTree's C parser building the whole tree at once.
-Peak memory of a read (tracemalloc) is printed too: it stays at about the
-document's size plus one report's tree, whatever the number of reports.
+Builds two documents and writes them to a temporary directory: one of IBM's
+own CPU Activity reports (the 263 reports of the public ZEBRA sample,
+tests/data/rmf/xml/zebra-cpu.xml.xz, 3 MB, 14 partitions each, repeated with
+each copy a week later) of about ``--size-mb``, and one of Workload Activity
+reports (tests/data/rmf/xml/wlmgl-built-from-docs.xml, built from IBM's
+description, repeated the same way).  Each is read, alternately so that the
+load of a shared machine hits all of them alike, by:
+
+- the page-cache read of the file (``Path.read_bytes``: the floor);
+- expat checking the document with no handlers (zperf's safety check);
+- ElementTree's C parser building the whole tree;
+- zperf with every report through its tree (``careful=True``: the reference);
+- zperf as it reads (the fast path where a report allows, and the check in a
+  second process for a large document).
+
+For each it prints MB/s (wall, best and median), CPU ms per MB (this process
+and its children, median) and the ratios, in the same run, to expat's CPU and
+to the page-cache read's wall time: on a shared machine compare ratios, not
+rates.  Peak Python memory of a zperf read (tracemalloc) is printed too.
 """
 
 from __future__ import annotations
@@ -19,77 +29,118 @@ import argparse
 import datetime as dt
 import lzma
 import re
+import resource
 import statistics
+import tempfile
 import time
 import tracemalloc
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 from xml.parsers import expat
 
 from zperf.formats.rmf.xml import read_rmf_xml
 
-SAMPLE = Path(__file__).resolve().parent.parent / "tests/data/rmf/xml/zebra-cpu.xml.xz"
+DATA = Path(__file__).resolve().parent.parent / "tests/data/rmf/xml"
 _DATE = re.compile(rb"(\d\d)/(\d\d)/(\d{4})-")
 
 
-def _document(size_mb: float) -> bytes:
-    """The sample's reports (6 days) repeated, each copy's dates a week later."""
-    data = lzma.decompress(SAMPLE.read_bytes())
+def _repeated(data: bytes, size_mb: float) -> bytes:
+    """A document's reports repeated to about ``size_mb``, each copy's dates a week later."""
     head = data[:data.index(b"<postprocessor>")]
-    body = data[len(head):data.rindex(b"</ddsml>")]
+    end = data.rindex(b"</postprocessor>") + len(b"</postprocessor>")
+    body = data[len(head):end] + b"\n"
     copies = max(1, round(size_mb * 1e6 / len(body)))
     parts = [head]
-    for day in range(copies):
-        def later(found: re.Match[bytes], day: int = day) -> bytes:
-            when = dt.date(int(found[3]), int(found[1]), int(found[2])) + dt.timedelta(weeks=day)
+    for week in range(copies):
+        def later(found: re.Match[bytes], week: int = week) -> bytes:
+            when = dt.date(int(found[3]), int(found[1]), int(found[2])) + dt.timedelta(weeks=week)
             return f"{when:%m/%d/%Y}-".encode()
-        parts.append(_DATE.sub(later, body) if day else body)
+        parts.append(_DATE.sub(later, body) if week else body)
     return b"".join([*parts, b"</ddsml>\n"])
 
 
-def _timed(work: object, repeat: int) -> list[float]:
-    out = []
+def _cpu_now() -> float:
+    """CPU seconds of this process and its waited-for children (the check's process)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _children_now() -> float:
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return children.ru_utime + children.ru_stime
+
+
+def _measure(readers: dict[str, Callable[[], object]], repeat: int
+             ) -> dict[str, tuple[list[float], list[float], list[float]]]:
+    """(wall seconds, CPU seconds, of which the children's) of each reader's runs, the
+    readers taken in turn."""
+    out: dict[str, tuple[list[float], list[float], list[float]]] = {
+        name: ([], [], []) for name in readers}
     for _ in range(repeat):
-        start = time.perf_counter()
-        work()  # type: ignore[operator]
-        out.append(time.perf_counter() - start)
+        for name, work in readers.items():
+            cpu, children, start = _cpu_now(), _children_now(), time.perf_counter()
+            work()
+            out[name][0].append(time.perf_counter() - start)
+            out[name][1].append(_cpu_now() - cpu)
+            out[name][2].append(_children_now() - children)
     return out
+
+
+def _bench(title: str, data: bytes, repeat: int, folder: Path) -> None:
+    path = folder / f"{title}.xml"
+    path.write_bytes(data)
+    mb = len(data) / 1e6
+    tables, tally = read_rmf_xml(path.read_bytes(), path.name)
+    careful_tables, careful_tally = read_rmf_xml(data, path.name, careful=True)
+    same = (tally.summary() == careful_tally.summary() and tally.warnings == careful_tally.warnings
+            and all(tables[k].equals(careful_tables[k]) for k in tables))
+    rows = ", ".join(f"{frame.height} {name}" for name, frame in tables.items() if frame.height)
+    print(f"\n{title}: {mb:.1f} MB, {tally.read} reports, {rows}; fast = careful: {same}")
+    runs = _measure({  # (the lambdas: each run reads the file, as zperf parse does)
+        "page-cache read": path.read_bytes,
+        "expat, no handlers": lambda: expat.ParserCreate().Parse(data, True),
+        "ElementTree, whole tree": lambda: ET.fromstring(data),
+        "zperf, careful (trees)": lambda: read_rmf_xml(path.read_bytes(), path.name,
+                                                       careful=True),
+        "zperf": lambda: read_rmf_xml(path.read_bytes(), path.name),
+    }, repeat)
+    floor = statistics.median(runs["page-cache read"][0])
+    expat_cpu = statistics.median(runs["expat, no handlers"][1])
+    print(f"{'reader':26s} {'MB/s best':>9s} {'median':>7s} {'CPU ms/MB':>10s} "
+          f"{'CPU / expat':>11s} {'wall / read':>11s}")
+    for name, (wall, cpu, _) in runs.items():
+        median, cpu_median = statistics.median(wall), statistics.median(cpu)
+        print(f"{name:26s} {mb / min(wall):9.1f} {mb / median:7.1f} "
+              f"{cpu_median * 1e3 / mb:10.1f} {cpu_median / expat_cpu:11.2f} "
+              f"{median / floor:11.1f}")
+    _, cpu, children = runs["zperf"]
+    second = statistics.median(children)
+    first = statistics.median([c - k for c, k in zip(cpu, children, strict=True)])
+    print(f"zperf's CPU ms/MB by process: this one {first * 1e3 / mb:.1f}, the check's "
+          f"{second * 1e3 / mb:.1f}: on two idle CPUs the read takes the longer, "
+          f"{mb / max(first, second):.1f} MB/s")
+    tracemalloc.start()
+    read_rmf_xml(data, path.name)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    print(f"peak Python memory of a zperf read: {peak / 1e6:.0f} MB (the document: {mb:.0f} MB)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size-mb", type=float, default=20.0)
+    parser.add_argument("--wlmgl-size-mb", type=float, default=5.0)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    data = _document(args.size_mb)
-    mb = len(data) / 1e6
-
-    def check() -> None:
-        expat.ParserCreate().Parse(data, True)
-
-    def tree() -> None:
-        ET.fromstring(data)
-
-    def zperf() -> None:
-        tables, tally = read_rmf_xml(data, "bench.xml")
-        assert tally.skipped == 0 and tables["cpu"].height == tally.read
-
-    runs = {name: [] for name in ("expat", "ElementTree", "zperf")}
-    for _ in range(args.repeat):  # alternately, so that load changes hit all three
-        for name, work in (("expat", check), ("ElementTree", tree), ("zperf", zperf)):
-            runs[name] += _timed(work, 1)
-    tables, tally = read_rmf_xml(data, "bench.xml")
-    print(f"document: {mb:.1f} MB, {tally.read} CPU Activity reports, "
-          f"{tables['cpu_lpar'].height} cpu_lpar rows")
-    for name, seconds in runs.items():
-        best, median = min(seconds), statistics.median(seconds)
-        print(f"{name:12s} best {mb / best:6.1f} MB/s  median {mb / median:6.1f} MB/s  "
-              f"(zperf / this, median: {statistics.median(runs['zperf']) / median:.2f})")
-    tracemalloc.start()
-    read_rmf_xml(data, "bench.xml")
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    print(f"peak Python memory of a read: {peak / 1e6:.0f} MB (the document: {mb:.0f} MB)")
+    with tempfile.TemporaryDirectory() as folder:
+        _bench("cpu-activity", _repeated(lzma.decompress(
+            (DATA / "zebra-cpu.xml.xz").read_bytes()), args.size_mb), args.repeat, Path(folder))
+        if args.wlmgl_size_mb > 0:
+            _bench("workload-activity", _repeated(
+                (DATA / "wlmgl-built-from-docs.xml").read_bytes(), args.wlmgl_size_mb),
+                args.repeat, Path(folder))
 
 
 if __name__ == "__main__":

@@ -56,10 +56,11 @@ def main() -> int:
     cache = reference.page_cache_seconds(out)
     print(f"page cache {cache:6.2f} s  {size / 1e6 / cache:,.0f} MB/s  (reference: reading the "
           f"folder's {size / 1e9:.2f} GB; load average {reference.load_average()})")
-    elapsed, peak, text = reference.child(ANALYZE, *args.analyze_args.split(), str(out))
+    elapsed, cpu, peak, text = reference.child_cpu(ANALYZE, *args.analyze_args.split(),
+                                                   str(out))
     print(f"analyze   {elapsed:6.1f} s  peak {peak:6.0f} MB  = {reference.ratio(elapsed, cache)} "
           f"the page-cache read, {size / 1e6 / elapsed:,.0f} MB/s  (zperf analyze DIR, window "
-          "row)")
+          f"row); CPU {cpu:.1f} s with its workers")
     print(text.strip().splitlines()[-1][:200])
     return 0
 

@@ -32,6 +32,7 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
                   "rmf/wlmgl-wgroup-policy.txt", "rmf/v2r5-microseconds-pasted.txt"),
     "rmf-cpu": ("rmf/cpu-v2r1-ibm-sample.txt", "rmf/cpu-v1r13-old-layout.txt",
                 "rmf/cpu-v2r2-asa-sysout.txt", "rmf/cpu-paper004-fastpath.txt"),
+    "rmf-xml": ("rmf/xml/zebra-cpu-small.xml", "rmf/xml/wlmgl-built-from-docs.xml"),
     "cics-dfhstup": ("cics/dfhstup-interval-synthetic.txt", "cics/dfhstup-reports-synthetic.txt",
                      "cics/paper003-figure3.txt", "cics/paper003-figure6.txt"),
     "cics-dfh0stat": ("cics/dfh0stat-ibm-figure123.txt", "cics/dfh0stat-db2entries-synthetic.txt",
@@ -123,7 +124,8 @@ def build_smf_dumps() -> dict[str, bytes]:
 @cache
 def table_bases() -> dict[str, tuple[bytes, ...]]:
     """zperf-csv, zperf-parquet, zperf-arrow: tables written by zperf's own writers."""
-    from zperf import formats, report
+    from zperf import formats
+    from zperf.report import files
 
     written: dict[str, list[bytes]] = {f"zperf-{fmt}": [] for fmt in TABLE_FORMATS}
     for source in TABLE_SOURCES:
@@ -133,9 +135,9 @@ def table_bases() -> dict[str, tuple[bytes, ...]]:
                 continue
             for fmt in TABLE_FORMATS:
                 out = io.BytesIO()
-                writer: Callable[..., None] = {"csv": report.files.write_csv,
-                                               "parquet": report.files.write_parquet,
-                                               "arrow": report.files.write_arrow}[fmt]
+                writer: Callable[..., None] = {"csv": files.write_csv,
+                                               "parquet": files.write_parquet,
+                                               "arrow": files.write_arrow}[fmt]
                 if fmt == "csv":
                     writer(frame, out)
                 else:

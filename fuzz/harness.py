@@ -16,17 +16,21 @@ with one ``zperf: error:`` line and no output file left behind.  Anything else
 is a crash: another exception, a tally that does not balance (records read
 = parsed + skipped + other, nothing pending), a table that does not have its
 schema's columns and types, a record skipped without a word in ``raise``
-mode, a problem ``raise`` stops at that ``skip`` does not count, or an exit
-status outside 0, 1, 2.  (Hangs are caught by the runner, ``fuzz/run.py``.)
+mode, a problem ``raise`` stops at that ``skip`` does not count, an exit
+status outside 0, 1, 2, or a Rust panic's stack printed on file descriptor 2
+(polars panics print one even when zperf catches the panic).  (Hangs are
+caught by the runner, ``fuzz/run.py``.)
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import random
+import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +43,8 @@ FILE = "fuzzed"
 BINARY = ("smf70.1", "smf72.3", "smf110.2", "zperf-parquet", "zperf-arrow")
 MODES = ("raise", "skip")
 CLI_FORMATS = ("csv", "json", "ndjson", "parquet", "arrow", "table")
+#: How a Rust panic (polars, say) starts the message it prints on file descriptor 2.
+PANIC = "panicked at"
 
 
 class Crash(Exception):
@@ -211,10 +217,37 @@ def check(reader: str, data: bytes, workdir: Path, rng: random.Random, *,
     if len(steps) > 1:
         path.write_bytes(data)
     for step in steps:
-        try:
-            step()
-        except Crash as crash:
-            cause = crash.__cause__
-            trace = "".join(traceback.format_exception(cause)) if cause is not None else ""
-            verdict.crashes.append(f"{crash}\n{trace}".rstrip())
+        with _native_stderr(workdir) as printed:
+            try:
+                step()
+            except Crash as crash:
+                cause = crash.__cause__
+                trace = "".join(traceback.format_exception(cause)) if cause is not None else ""
+                verdict.crashes.append(f"{crash}\n{trace}".rstrip())
+        if PANIC in printed.text:
+            verdict.crashes.append("a Rust panic printed its stack on stderr (the user "
+                                   f"sees it above the error line): {printed.text[:300]!r}")
     return verdict
+
+
+@dataclass
+class _Printed:
+    text: str = ""
+
+
+@contextlib.contextmanager
+def _native_stderr(workdir: Path) -> Iterator[_Printed]:
+    """What native code (a Rust panic of polars, say) writes straight to file
+    descriptor 2 while the block runs: Python's ``sys.stderr`` does not see it."""
+    printed = _Printed()
+    sink = workdir / "stderr"
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with sink.open("wb") as capture:
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield printed
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+    printed.text = sink.read_bytes().decode("utf-8", errors="replace")

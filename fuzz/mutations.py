@@ -265,7 +265,7 @@ def delete_chunk(data: bytearray, rng: random.Random) -> bytearray:
 
 def ebcdic_text(data: bytearray, rng: random.Random) -> bytearray:
     """An EBCDIC name field overwritten (blanks, digits, low values, lower case)."""
-    if len(data) < 8:
+    if len(data) <= 8:  # no room for a field that is not the whole input
         return data
     at = rng.randrange(len(data) - 8)
     data[at:at + 8] = rng.choice((b"\x40" * 8, b"\x00" * 8, b"\xf1\xf2\xf3\xf4\xf5\xf6\xf7\xf8",

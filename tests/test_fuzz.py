@@ -67,3 +67,39 @@ def test_the_oracle_catches_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     data = (ROOT / "tests" / "data" / "driver" / "jmeter-cyrillic-utf8.csv").read_bytes()
     verdict = check("jmeter-csv", data, tmp_path, random.Random(1), library=0.0, cli=0.0)
     assert any("ZeroDivisionError" in c for c in verdict.crashes)
+
+
+def test_the_oracle_catches_a_native_panic_on_stderr(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A polars panic caught and turned into the documented error still printed a Rust
+    stack on file descriptor 2 (which sys.stderr does not see): a crash too."""
+    import os
+    import random
+
+    import fuzz.harness
+    from zperf.errors import InputError
+
+    def panicking(data: bytes, mode: str) -> None:
+        os.write(2, b"thread '<unnamed>' panicked at crates/x.rs:1:2:\nstack backtrace:\n")
+        raise InputError(fuzz.harness.FILE, "cannot read it")
+
+    monkeypatch.setattr(fuzz.harness, "direct_reader", lambda reader: panicking)
+    data = (ROOT / "tests" / "data" / "driver" / "jmeter-cyrillic-utf8.csv").read_bytes()
+    verdict = check("jmeter-csv", data, tmp_path, random.Random(1), library=0.0, cli=0.0)
+    assert [c for c in verdict.crashes if "Rust panic" in c]
+    monkeypatch.undo()  # the real reader prints nothing there
+    assert check("jmeter-csv", data, tmp_path, random.Random(1), library=0.0, cli=0.0).crashes == []
+
+
+def test_every_operator_takes_tiny_inputs() -> None:
+    """An operator that breaks on a short input kills a worker of the long run, which
+    then counts a crash that is not zperf's (ebcdic_text on 8 bytes did)."""
+    import random
+
+    from fuzz.mutations import BINARY_OPERATORS, TEXT_OPERATORS
+
+    for operator, _ in (*BINARY_OPERATORS, *TEXT_OPERATORS):
+        for size in range(24):
+            for base in (bytes(range(size)), b"a\n" * (size // 2), b"1 2\n3"[:size]):
+                for seed in range(6):
+                    operator(bytearray(base), random.Random(seed))

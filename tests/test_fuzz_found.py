@@ -29,6 +29,8 @@ EXPECTED = {
     "jmeter-xml-1547.bin": ("jmeter-xml", "record 1 line 3 at offset 0x43: JMeter sample: "
                                           "-999999 in attribute t is negative: not a "
                                           "response time"),
+    "smf72.3-863.bin": ("smf", "record 3 at offset 0x640: truncated block: the block "
+                               "descriptor says 400 bytes but only 367 are left in the file"),
     "zperf-arrow-1585.bin": ("zperf-table", "column interval_start of the driver_intervals "
                                             "table holds a time outside the years 1 to 9999"),
 }

@@ -41,3 +41,35 @@ def test_a_damaged_csv_table_is_one_error(tmp_path: Path) -> None:
     (tmp_path / "bad.csv").write_text("\n".join(text) + "\n")
     with pytest.raises(InputError, match=r"bad\.csv: not a valid workload table CSV"):
         read([str(tmp_path / "bad.csv")])
+
+
+@pytest.mark.parametrize("where", ["key", "value", "nested", "file"])
+def test_column_metadata_that_is_not_utf8_is_one_error(
+        tmp_path: Path, where: str, capfd: pytest.CaptureFixture[str]) -> None:
+    """Found by the long fuzz run: polars panics (a Rust stack on stderr) on it."""
+    import io
+
+    import pyarrow as pa
+
+    original = read([SMF]).tables["workload"].to_arrow()
+    marked = {b"kkjj": b"mmnn"}
+    name = original.schema.names[3]
+    field = original.schema.field(name)
+    if where == "nested":
+        inner = pa.field("item", field.type, metadata=marked)
+        column = pa.array([[v] for v in original[name].to_pylist()], pa.list_(inner))
+        table = original.drop_columns([name]).append_column(pa.field(name, column.type), column)
+    else:
+        table = original.set_column(3, field.with_metadata(marked), original[name])
+    table = table.replace_schema_metadata({b"zperf.table": b"workload", b"zzqq": b"1"})
+    sink = io.BytesIO()
+    with pa.ipc.new_file(sink, table.schema) as writer:
+        writer.write_table(table)
+    marker = {"key": b"kkjj", "file": b"zzqq"}.get(where, b"mmnn")
+    damaged = sink.getvalue().replace(marker, b"\xff\xfe\xfd\xfc")
+    path = tmp_path / "damaged.arrow"
+    path.write_bytes(damaged)
+    which = "the file's metadata" if where == "file" else f"the metadata of column {name}"
+    with pytest.raises(InputError, match=f"damaged.arrow: .*: {which}(.0)? is not UTF-8"):
+        read([str(path)])
+    assert "panicked" not in capfd.readouterr().err

@@ -66,3 +66,37 @@ def test_a_sysout_with_cpu_and_workload_activity_fills_both_tables(tmp_path: Pat
             assert result.tables[table].height > 0
         assert len(result.tallies) == 2 and all(t.balanced() for t in result.tallies)
         assert "(rmf-" in result.tallies[1].summary()
+
+
+@pytest.mark.parametrize("compress", [gzip.compress, lzma.compress], ids=["gzip", "xz"])
+def test_a_compressed_dump_larger_than_a_chunk_reads_like_the_plain_one(
+        tmp_path: Path, compress: object) -> None:
+    # Past the sniffed head the SMF reader reads chunks with readinto, through the
+    # decompressor; a dump cut there is still "cannot decompress", not a traceback.
+    plain_path = tmp_path / "many.smf"
+    plain_path.write_bytes(SAMPLE.read_bytes() * 60)
+    packed = tmp_path / "many.smf.z"
+    packed.write_bytes(compress(plain_path.read_bytes()))  # type: ignore[operator]
+    plain = read([str(plain_path)]).tables["workload"].drop("source")
+    assert read([str(packed)]).tables["workload"].drop("source").equals(plain)
+    cut = tmp_path / "cut.z"
+    cut.write_bytes(packed.read_bytes()[: packed.stat().st_size * 3 // 4])
+    with pytest.raises(InputError, match=r"cut.z: cannot decompress"):
+        read([str(cut)])
+
+
+def test_readinto_of_a_cut_compressed_stream_is_an_input_error() -> None:
+    import io
+
+    from zperf.formats import compressed
+
+    data = gzip.compress(SAMPLE.read_bytes() * 60)
+    guarded = compressed.Guarded(gzip.GzipFile(fileobj=io.BytesIO(data[: len(data) // 2])),
+                                 "cut.gz")
+    buffer = bytearray(1 << 20)
+    with pytest.raises(InputError, match=r"cut.gz: cannot decompress"):
+        while guarded.readinto(memoryview(buffer)):
+            pass
+    whole = compressed.Guarded(gzip.GzipFile(fileobj=io.BytesIO(data)), "whole.gz")
+    got = whole.readinto(memoryview(buffer))
+    assert bytes(buffer[:got]) == (SAMPLE.read_bytes() * 60)[:got] and got > 0

@@ -24,6 +24,18 @@ class Guarded:
         except (OSError, EOFError, lzma.LZMAError) as exc:
             raise InputError(self.name, f"cannot decompress: {exc}") from None
 
+    def readinto(self, buffer: Any) -> int:
+        """Read into ``buffer`` (the SMF reader's chunks: no copy of each chunk)."""
+        readinto = getattr(self.stream, "readinto", None)
+        if readinto is None:
+            data = self.read(len(buffer))
+            buffer[:len(data)] = data
+            return len(data)
+        try:
+            return int(readinto(buffer) or 0)
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise InputError(self.name, f"cannot decompress: {exc}") from None
+
 
 class _Prefixed(io.RawIOBase):
     """A stream that first returns bytes already read (to sniff), then the rest."""

@@ -172,14 +172,36 @@ def int_to_packed(value: int, width: int) -> bytes:
     return bytes.fromhex(digits + "F")
 
 
+def _digit_columns(matrix: U8) -> tuple[list[I64], npt.NDArray[np.bool_]]:
+    """The digits of packed-decimal fields (rows x width bytes) as one int64 array
+    per digit position, and the validity mask (as :func:`packed_digits`).
+
+    The field is copied out of its record rows once, then split column by
+    column: the date, time and duration decoders combine a few digit
+    positions, and each pass over a field still inside its (wide) record rows
+    would touch a cache line per record, as would a reduction along rows of
+    a digits matrix (``np.all(axis=1)``) cost numpy far more per row.
+    """
+    m = np.ascontiguousarray(matrix, dtype=np.uint8)
+    nibbles: list[I64] = []
+    for j in range(m.shape[1]):
+        byte = m[:, j].astype(np.int64)
+        nibbles += [byte >> 4, byte & 0x0F]
+    digits = nibbles[:-1]
+    valid = _SIGNS_OK[nibbles[-1]]
+    for digit in digits:
+        valid &= digit <= 9
+    return digits, valid
+
+
 def smf_date(matrix: U8) -> tuple[npt.NDArray[np.datetime64], npt.NDArray[np.bool_]]:
     """Decode SMF dates ``0cyydddF`` to datetime64[D] and a validity mask."""
-    digits, valid = packed_digits(matrix)
-    century = digits[:, 1].astype(np.int64)
-    year = 1900 + 100 * century + digits[:, 2] * 10 + digits[:, 3]
-    day = digits[:, 4].astype(np.int64) * 100 + digits[:, 5] * 10 + digits[:, 6]
+    d, valid = _digit_columns(matrix)
+    century = d[1]
+    year = 1900 + 100 * century + d[2] * 10 + d[3]
+    day = d[4] * 100 + d[5] * 10 + d[6]
     leap = ((year % 4 == 0) & (year % 100 != 0)) | (year % 400 == 0)
-    valid &= (digits[:, 0] == 0) & (century <= 1) & (day >= 1) & (day <= 365 + leap)
+    valid &= (d[0] == 0) & (century <= 1) & (day >= 1) & (day <= 365 + leap)
     years = (year - 1970).astype("datetime64[Y]").astype("datetime64[D]")
     dates = years + np.where(valid, day - 1, 0).astype("timedelta64[D]")
     return dates, valid
@@ -193,10 +215,9 @@ def encode_smf_date(year: int, day_of_year: int) -> bytes:
 
 def smf_time_of_day(matrix: U8) -> tuple[I64, npt.NDArray[np.bool_]]:
     """Decode packed ``0hhmmssF`` times to seconds since midnight, and validity."""
-    digits, valid = packed_digits(matrix)
-    d = digits.astype(np.int64)
-    hh, mm, ss = d[:, 1] * 10 + d[:, 2], d[:, 3] * 10 + d[:, 4], d[:, 5] * 10 + d[:, 6]
-    valid &= (d[:, 0] == 0) & (hh < 24) & (mm < 60) & (ss < 60)
+    d, valid = _digit_columns(matrix)
+    hh, mm, ss = d[1] * 10 + d[2], d[3] * 10 + d[4], d[5] * 10 + d[6]
+    valid &= (d[0] == 0) & (hh < 24) & (mm < 60) & (ss < 60)
     return hh * 3600 + mm * 60 + ss, valid
 
 
@@ -209,10 +230,9 @@ def encode_time_of_day(seconds: int) -> bytes:
 
 def rmf_duration(matrix: U8) -> tuple[F64, npt.NDArray[np.bool_]]:
     """Decode RMF interval lengths, packed ``mmsstttF``, to seconds and validity."""
-    digits, valid = packed_digits(matrix)
-    d = digits.astype(np.int64)
-    mm, ss = d[:, 0] * 10 + d[:, 1], d[:, 2] * 10 + d[:, 3]
-    ttt = d[:, 4] * 100 + d[:, 5] * 10 + d[:, 6]
+    d, valid = _digit_columns(matrix)
+    mm, ss = d[0] * 10 + d[1], d[2] * 10 + d[3]
+    ttt = d[4] * 100 + d[5] * 10 + d[6]
     valid &= ss < 60
     return mm * 60.0 + ss + ttt / 1000.0, valid
 

@@ -9,6 +9,7 @@ a CSV file is recognised by its header, which is exactly a table's columns.
 from __future__ import annotations
 
 import io
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -16,6 +17,9 @@ from zperf.errors import InputError
 from zperf.formats.kinds import TextKind
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import SCHEMAS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
@@ -47,8 +51,12 @@ def read_parsed_binary(data: bytes, file: str) -> tuple[dict[str, pl.DataFrame],
     if name not in SCHEMAS:
         name = _table_of(arrow.column_names) or ""
     if name not in SCHEMAS:
-        raise InputError(file, f"a {what} file that zperf did not write (no "
+        article = "an" if what == "Arrow" else "a"
+        raise InputError(file, f"{article} {what} file that zperf did not write (no "
                                "'zperf.table' in its metadata and no table's columns)")
+    undecodable = _undecodable_metadata(arrow.schema)
+    if undecodable is not None:
+        raise InputError(file, f"cannot read the {what} file: {undecodable} is not UTF-8")
     try:
         frame = pl.from_arrow(arrow)
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException) as exc:
@@ -61,6 +69,36 @@ def _first_line(exc: BaseException) -> str:
     """The first line of a library's message (pyarrow's run to several)."""
     lines = str(exc).strip().splitlines()
     return lines[0] if lines else type(exc).__name__
+
+
+def _undecodable_metadata(schema: pa.Schema) -> str | None:
+    """Which metadata is not UTF-8, the file's or a column's (nested fields included):
+    polars panics on it, and prints a Rust stack, instead of raising."""
+    def utf8(metadata: dict[bytes, bytes] | None) -> bool:
+        try:
+            for key, value in (metadata or {}).items():
+                key.decode("utf-8"), value.decode("utf-8")
+        except UnicodeDecodeError:
+            return False
+        return True
+
+    def bad(field: pa.Field, path: str) -> str | None:
+        if not utf8(field.metadata):
+            return path
+        kind = field.type
+        for i in range(kind.num_fields):
+            inner = bad(kind.field(i), f"{path}.{i}")
+            if inner is not None:
+                return inner
+        return None
+
+    if not utf8(schema.metadata):
+        return "the file's metadata"
+    for field in schema:
+        found = bad(field, field.name)
+        if found is not None:
+            return f"the metadata of column {found}"
+    return None
 
 
 def _table_of(columns: list[str]) -> str | None:

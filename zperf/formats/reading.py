@@ -114,6 +114,7 @@ def read_each(
     jobs: int | None = 1,
     reduce: Reduce | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    columns: Mapping[str, Sequence[str]] | None = None,
 ) -> Iterator[ParseResult]:
     """Each file's tables and tallies, file by file in input order (see :func:`read`):
     a caller that reduces each file's tables as they come never holds them all.
@@ -121,11 +122,16 @@ def read_each(
     of one) is applied to each file's tables where the file is read, so that a
     worker sends back only what the caller keeps.
 
+    ``columns`` maps a table to the columns the caller needs of it: a reader may
+    then decode only those (and the columns that identify a row) and give the
+    table with just them, as the SMF 72.3 decoder does; a ``reduce`` that
+    selects those columns gives the same whatever the reader.
+
     With more than one job the files are read by a process pool
     (:mod:`zperf.formats.parallel`), without progress bars (a worker has no
     terminal); standard input is always read here.
     """
-    request = _request(kind, on_error, encoding, tables, reduce, options)
+    request = _request(kind, on_error, encoding, tables, reduce, options, columns)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
@@ -136,7 +142,8 @@ def read_each(
 
 def _request(kind: str | None, on_error: OnError, encoding: str,
              tables: Sequence[str] | None, reduce: Reduce | None,
-             options: Mapping[str, Mapping[str, Any]] | None) -> FileRequest:
+             options: Mapping[str, Mapping[str, Any]] | None,
+             columns: Mapping[str, Sequence[str]] | None = None) -> FileRequest:
     """The arguments of a read, checked (a usage error names the one that is wrong)."""
     if on_error not in ON_ERROR_CHOICES:
         raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
@@ -153,7 +160,8 @@ def _request(kind: str | None, on_error: OnError, encoding: str,
         if unknown:
             raise UsageError(f"{name} files take no option {', '.join(unknown)}")
     return FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce,
-                       per_kind)
+                       per_kind, {name: frozenset(names)
+                                  for name, names in (columns or {}).items()})
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,7 @@ class FileRequest:
     tables: tuple[str, ...] | None
     reduce: Reduce | None = None
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    columns: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
@@ -228,7 +237,8 @@ def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> I
         for got, tally in stream_batches(stream, name, size, kind=request.kind,
                                          on_error=request.on_error,
                                          encoding=request.encoding, progress=progress,
-                                         tables=request.tables, options=request.options):
+                                         tables=request.tables, options=request.options,
+                                         columns=request.columns):
             if not tallies or tallies[-1] is not tally:
                 tallies.append(tally)
             if got:
@@ -251,6 +261,7 @@ def read_stream(
     tables: Sequence[str] | None = None,
     offset: int = 0,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    columns: Mapping[str, frozenset[str]] | None = None,
 ) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input (``name`` in messages and ``source`` columns) into tables:
     the batches of :func:`stream_batches`, concatenated per reader.
@@ -261,7 +272,7 @@ def read_stream(
     results: list[tuple[dict[str, pl.DataFrame], Tally]] = []
     for got, tally in stream_batches(stream, name, size, kind=kind, on_error=on_error,
                                      encoding=encoding, progress=progress, tables=tables,
-                                     offset=offset, options=options):
+                                     offset=offset, options=options, columns=columns):
         if not results or results[-1][1] is not tally:
             results.append(({}, tally))
         _append(results[-1][0], got)
@@ -285,6 +296,7 @@ def stream_batches(
     tables: Sequence[str] | None = None,
     offset: int = 0,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    columns: Mapping[str, frozenset[str]] | None = None,
 ) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input batch by batch: (tables with rows ready, the tally of the
     reader that read them).
@@ -299,7 +311,8 @@ def stream_batches(
     least once (with no table when it found no row).  ``encoding`` must have
     been checked (:func:`check_encoding`).  ``offset`` is where ``stream``
     starts in the file, for a byte range of an SMF dump that starts at a record
-    boundary (offsets in problems are the file's).
+    boundary (offsets in problems are the file's).  ``columns``: the columns
+    needed of a table (see :func:`read_each`).
     """
     head = stream.read(64 * 1024)
     try:
@@ -320,7 +333,7 @@ def stream_batches(
         yielded = False
         for got in smf_batches(cast(BinaryIO, Guarded(data, name)), tally, encoding=encoding,
                                head=head, progress=tick, tables=tables,
-                               decoders=SMF_DECODERS, offset=offset):
+                               decoders=SMF_DECODERS, offset=offset, columns=columns):
             yielded = True
             yield got, tally
         if not yielded:

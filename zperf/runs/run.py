@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from zperf.errors import UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Reduce, read_each
 from zperf.formats.tally import OnError, Tally
-from zperf.runs.analysis import Analysis, analyze, reduce_tables
+from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
 from zperf.runs.compare import BASES, Comparison, comparison
 from zperf.runs.spec import RunSpec, as_runspec
 from zperf.runs.views import VIEW_TABLES, VIEWS, Scope, reduce_view_tables, view, view_scope
@@ -43,15 +43,19 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
     reduce = functools.partial(reduce_tables, spec=spec, classes=tuple(classes),
                                captured=captured, capacity=capacity)
+    # What reduce_tables keeps of the workload table (the performance rows of
+    # ``capacity`` need every column): the 72.3 decoder derives only those.
+    columns = None if capacity else {"workload": WORKLOAD_COLUMNS}
     kept, tallies = _read_reduced(spec, RUN_TABLES + (("distribution",) if capacity else ()),
                                   reduce, kind=kind, on_error=on_error, encoding=encoding,
-                                  jobs=jobs)
+                                  jobs=jobs, columns=columns)
     return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
 
 
 def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce, *,
-                  kind: str | None, on_error: OnError, encoding: str,
-                  jobs: int | None) -> tuple[dict[str, list[pl.DataFrame]], list[Tally]]:
+                  kind: str | None, on_error: OnError, encoding: str, jobs: int | None,
+                  columns: Mapping[str, Sequence[str]] | None = None,
+                  ) -> tuple[dict[str, list[pl.DataFrame]], list[Tally]]:
     """Each source's ``tables``, reduced where the file was read (a worker sends back only
     that), gathered per table in input order, and the tally of every file."""
     if not spec.sources:
@@ -60,7 +64,7 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
     for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
-                            tables=tables, jobs=jobs, reduce=reduce):
+                            tables=tables, jobs=jobs, reduce=reduce, columns=columns):
         tallies += result.tallies
         for name, frame in result.tables.items():
             kept.setdefault(name, []).append(frame)

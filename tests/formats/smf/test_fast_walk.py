@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zperf.errors import InputError
-from zperf.formats.smf import physical
+from zperf.formats.smf import fast_walk, physical
 from zperf.formats.smf.fast_walk import plain_blocks, plain_records, wanted_mask
 from zperf.formats.tally import Tally
 from zperf.sim.writers import smf as writer
@@ -158,3 +158,102 @@ def test_a_block_its_records_do_not_fill_goes_to_the_careful_walk() -> None:
     data = good + bytes(bad) + good
     run = plain_blocks(data, 0, WANTED)
     assert run.stop == len(good) and run.starts.tolist() == [4, 504]
+
+
+# ------------------------------------------------------------ runs of equal records
+
+
+def _equal_records(count: int, size: int = 300) -> list[bytes]:
+    return _records([(72 if i % 5 else 30, 3, size) for i in range(count)])
+
+
+@pytest.mark.parametrize("chunk", [physical.CHUNK_SIZE, 40_000, 4096, 333])
+@pytest.mark.parametrize("name", ["rdw", "bdw"])
+def test_runs_of_equal_records_read_the_same_both_ways(name: str, chunk: int) -> None:
+    # 500 records of one length (taken in bulk after fast_walk.RUN_PROBE of them),
+    # a different one, and 300 more: runs that end inside a chunk and across it.
+    records = [*_equal_records(500), *_records([(72, 3, 301)]), *_equal_records(300)]
+    data = (writer.frame_rdw(records) if name == "rdw"
+            else writer.frame_bdw(records, 27998))
+    got = _same_both_ways(data, chunk=chunk)
+    assert [r for r, _, _ in got] == [r for r in records if r[5] == 72]
+
+
+@pytest.mark.parametrize("at", [fast_walk.RUN_PROBE + 1, fast_walk.RUN_PROBE + 70, 400])
+@pytest.mark.parametrize("mode", ["skip", "keep", "raise"])
+def test_a_run_of_equal_records_stops_at_damage(at: int, mode: str) -> None:
+    data = bytearray(writer.frame_rdw(_equal_records(500)))
+    data[at * 300 : at * 300 + 2] = b"\x01\x2d"  # record `at` claims 301 bytes
+    _same_both_ways(bytes(data), on_error=mode)
+
+
+def test_the_chain_takes_a_run_of_equal_records_as_the_loop_would() -> None:
+    data = writer.frame_rdw([*_equal_records(1000), *_records([(72, 3, 301)]),
+                             *_equal_records(100)])
+    for end in (len(data), len(data) - 1, 300 * 777 + 5, 300 * 64):
+        bulk: list[int] = []
+        stop = fast_walk._chain(data, 0, end, bulk)
+        one_by_one: list[int] = []
+        pos = 0
+        while pos + 4 <= end and (length := data[pos] << 8 | data[pos + 1]) >= 5 \
+                and pos + length <= end:
+            one_by_one.append(pos)
+            pos += length
+        assert (bulk, stop) == (one_by_one, pos)
+
+
+class _NoReadinto(io.RawIOBase):
+    """A stream that only has read() (some file-like objects have no readinto)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = io.BytesIO(data)
+
+    def read(self, size: int = -1) -> bytes:
+        return self._data.read(min(size, 777) if size > 0 else size)
+
+    readinto = None  # type: ignore[assignment]
+
+
+def test_a_stream_without_readinto_reads_the_same() -> None:
+    data = FRAMED["rdw-spanned"]
+    tally = Tally("walk.smf", "skip")
+    got = [bytes(b.data[s:s + n]) for b in physical.scan(_NoReadinto(data), tally, WANTED,  # type: ignore[arg-type]
+                                                          chunk_size=1000)
+           for s, n in zip(b.starts.tolist(), b.lengths.tolist(), strict=True)]
+    assert got == [r for r, _, _ in _read(data, True)[0]]
+
+
+@pytest.mark.parametrize("keep", [True, False])
+def test_a_chunk_buffer_is_read_into_again_only_when_nothing_sees_it(keep: bool) -> None:
+    # Batches kept past their chunk must still hold their records (their buffer is
+    # never read into again); batches let go free theirs for the chunks after.
+    data = writer.frame_rdw(_equal_records(2000))
+    kept: list[physical.Batch] = []
+    fresh = 0
+    get = physical._Buffers.get
+
+    def counting(self: physical._Buffers, size: int) -> Any:
+        nonlocal fresh
+        before = {id(b) for b in self.pool}
+        buf = get(self, size)
+        fresh += id(buf) not in before
+        return buf
+
+    physical._Buffers.get = counting  # type: ignore[method-assign]
+    try:
+        for batch in physical.scan(io.BytesIO(data), Tally("walk.smf"), WANTED,
+                                   chunk_size=20_000):
+            if keep:
+                kept.append(batch)
+            else:
+                assert all(bytes(batch.data[s:s + n]) == data[o:o + n] for s, n, o in zip(
+                    batch.starts.tolist(), batch.lengths.tolist(), batch.offsets.tolist(),
+                    strict=True))
+    finally:
+        physical._Buffers.get = get  # type: ignore[method-assign]
+    chunks = len(data) // 20_000
+    assert fresh >= chunks if keep else fresh <= physical._Buffers.KEEP
+    for batch in kept:
+        for s, n, o in zip(batch.starts.tolist(), batch.lengths.tolist(),
+                           batch.offsets.tolist(), strict=True):
+            assert bytes(batch.data[s:s + n]) == data[o:o + n]

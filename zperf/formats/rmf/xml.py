@@ -29,8 +29,9 @@ from zperf.formats.kinds import TextKind
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
-from zperf.formats.rmf.xml_parts import BadReportError, Unknown, header
-from zperf.formats.rmf.xml_scan import Report, reports
+from zperf.formats.rmf.xml_fast import FastCpu, other_metric, read_fast_cpu, well_formed
+from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
+from zperf.formats.rmf.xml_scan import Check, Report, reports, spans
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
@@ -50,7 +51,8 @@ class _Read:
     """What the reports gave so far: rows by table, the reports they came from."""
 
     rows: dict[str, list[dict[str, Any]]] = field(
-        default_factory=lambda: {name: [] for name in _TABLES})
+        default_factory=lambda: {name: [] for name in _TABLES if name != "cpu_lpar"})
+    lpars: Columns = field(default_factory=Columns)  # many rows a report: kept as columns
     pending: dict[int, tuple[Report, str]] = field(default_factory=dict)  # record -> label
     intervals: set[tuple[str, Any]] = field(default_factory=set)
     repeats: int = 0
@@ -60,13 +62,34 @@ class _Read:
         self.rows[table] += [{**row, RECORD: record} for row in rows]
 
 
-def read_rmf_xml(data: bytes, file: str,
-                 on_error: OnError = "raise") -> tuple[dict[str, pl.DataFrame], Tally]:
-    """Read an RMF XML document into the cpu, cpu_lpar, workload and distribution tables."""
+def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
+                 careful: bool = False) -> tuple[dict[str, pl.DataFrame], Tally]:
+    """Read an RMF XML document into the cpu, cpu_lpar, workload and distribution tables.
+
+    ``careful``: every report through its tree, none through the fast path (the
+    reference the fast path is tested against: the same tables, tally and messages).
+    """
     tally = Tally(file, on_error)
     unknown = Unknown()
     found = _Read()
-    for report in reports(data, file, on_error, tally.warnings):
+    cut = list(spans(data))
+    hidden = _hidden(data, cut[0][0]) if cut else False
+    # expat reads only what the fast path has not found well-formed, after it, when the
+    # first report is the fast path's and no comment could hide a report: then the
+    # second process only reads its share; otherwise it checks all, as this one reads
+    later = not careful and not hidden and bool(cut) and isinstance(
+        read_fast_cpu(data[cut[0][0]:cut[0][1]].decode(errors="replace"), file), FastCpu)
+    half = _half(cut, CHECK_SHARE_LATER if later else CHECK_SHARE)
+    with Check(data, file, share=None if careful else lambda: fast_reads(
+            data, cut, file, half, hidden), later=later) as checking:
+        # read before the check's answer: used only where it allows
+        fast = {} if careful else fast_reads(data, cut[:half], file, 0, hidden)
+        fast.update(checking.shared() or {})  # type: ignore[call-overload]
+        document = checking.document([cut[record - 1] for record, read in sorted(fast.items())
+                                      if isinstance(read, FastCpu) and read.checked])
+    if document.encoding is not None or document.default_namespace:
+        fast = {}  # texts decoded otherwise, or every tag renamed: the trees read them
+    for report in reports(data, file, on_error, tally.warnings, document, cut, fast):
         unknown.next_report()
         _report(report, data, file, tally, unknown, found)
     tables = _tables(found, data, tally)
@@ -84,10 +107,70 @@ def read_rmf_xml(data: bytes, file: str,
     return tables, tally
 
 
+#: The share of the reports' bytes the check's process reads too, so that both
+#: processes end together: the check costs about what this process does besides
+#: the fast path (cutting, the trees' reports, converting the columns), so each
+#: takes about half of it (benchmarks/rmf_xml_read.py).
+CHECK_SHARE = 0.55
+#: The same when expat comes after the fast path (and reads little): the second
+#: process only reads, this one also cuts, checks and converts.
+CHECK_SHARE_LATER = 0.7
+
+
+def _half(cut: list[tuple[int, int]], share: float) -> int:
+    """The first report the check's process reads (its share of the bytes)."""
+    if not cut:
+        return 0
+    middle = cut[0][0] + (cut[-1][1] - cut[0][0]) * (1 - share)
+    return next((i for i, (start, _) in enumerate(cut) if start >= middle), len(cut))
+
+
+def _hidden(data: bytes, start: int) -> bool:
+    """Whether a comment, CDATA section or processing instruction follows ``start``
+    (where one is, another report's start tag could be inside it).  Found with
+    memchr's one-byte search, not a two-byte one: ``<`` is in every element."""
+    for mark in (b"!", b"?"):
+        at = data.find(mark, start)
+        while at >= 0:
+            if data[at - 1:at] == b"<":
+                return True
+            at = data.find(mark, at + 1)
+    return False
+
+
+def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0,
+               hidden: bool | None = None) -> dict[int, FastCpu | str]:
+    """What the fast path reads of the reports from ``cut[first]`` on (record -> a CPU
+    Activity report's rows, or another report's metric id); the others are left to
+    their trees.  ``hidden``: what :func:`_hidden` says of the reports (found here
+    when not given)."""
+    out: dict[int, FastCpu | str] = {}
+    if len(cut) <= first:
+        return out
+    if hidden is None:
+        hidden = _hidden(data, cut[0][0])
+    for record, (start, end) in enumerate(cut[first:], start=first + 1):
+        raw = data[start:end]
+        try:
+            text = raw.decode()
+        except UnicodeDecodeError:
+            continue
+        cpu = read_fast_cpu(text, file)
+        if cpu is not None:
+            cpu.checked = well_formed(text, raw)
+            out[record] = cpu
+        elif not hidden and (metric := other_metric(text)) is not None:
+            out[record] = metric
+    return out
+
+
 def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unknown,
             found: _Read) -> None:
     """One report: its rows (values still printed texts), or a problem."""
     tally.hand_on(1)
+    if report.fast is not None:
+        _fast_report(report, tally, unknown, found)
+        return
     element = report.element
     if element is None:
         damage = report.damage
@@ -109,14 +192,7 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
         label = f"report {report.record} ({head.label()})"
         unknown.messages(element, f"{head.metric} reports")
         if head.metric == fields.CPU_METRIC:
-            row, lpars = read_cpu(element, head, file, unknown)
-            interval = (row["system"], row["interval_start"])
-            if interval in found.intervals:
-                found.repeats += 1
-            else:
-                found.intervals.add(interval)
-                found.add("cpu", [row], report.record)
-                found.add("cpu_lpar", lpars, report.record)
+            _cpu_rows(found, report.record, *read_cpu(element, head, file, unknown))
         else:
             work, buckets = read_wlmgl(element, head, file, unknown)
             found.add("workload", work, report.record)
@@ -130,13 +206,44 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
     found.pending[report.record] = (report, label)
 
 
+def _fast_report(report: Report, tally: Tally, unknown: Unknown, found: _Read) -> None:
+    """A report the fast path read: what the careful path would have done with it."""
+    read = report.fast
+    report.fast = None  # its rows are kept below: not twice
+    if isinstance(read, str):  # another report's metric id
+        found.others[read] += 1
+        tally.settle(other=1)
+        return
+    assert isinstance(read, FastCpu)
+    for what in read.notes:
+        unknown.note(what)
+    _cpu_rows(found, report.record, read.row, read.lpars)
+    found.pending[report.record] = (report, f"report {report.record} ({read.head.label()})")
+
+
+def _cpu_rows(found: _Read, record: int, row: dict[str, Any], lpars: Columns) -> None:
+    """A CPU Activity report's rows, unless an earlier report had its system and interval."""
+    interval = (row["system"], row["interval_start"])
+    if interval in found.intervals:
+        found.repeats += 1
+    else:
+        found.intervals.add(interval)
+        found.add("cpu", [row], record)
+        found.lpars.extend({**lpars.data, RECORD: [record] * lpars.height}, lpars.height)
+
+
 def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
     """Every table with its printed values converted; a report with a value that does
     not convert is a problem, and its rows are dropped from every table."""
     converted: dict[str, pl.DataFrame] = {}
     bad: dict[int, str] = {}
     for name, (_, kinds) in _TABLES.items():
-        frame, wrong = convert(found.rows[name], kinds)
+        rows = found.rows.get(name)
+        if rows is None:
+            frame = pl.DataFrame(found.lpars.data)
+        else:
+            frame = pl.from_dicts(rows, infer_schema_length=None) if rows else pl.DataFrame()
+        frame, wrong = convert(frame, kinds)
         converted[name] = frame
         for record, column, text in wrong.iter_rows():
             bad.setdefault(record, f"{text!r} under {fields.PRINTED.get(column, column)!r} is "

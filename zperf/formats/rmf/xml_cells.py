@@ -12,8 +12,6 @@ silent null.
 
 from __future__ import annotations
 
-from typing import Any
-
 import polars as pl
 
 from zperf.formats.rmf import xml_fields as fields
@@ -69,11 +67,10 @@ def _plain(frame: pl.DataFrame, texts: dict[str, pl.Expr], kinds: dict[str, str]
     return {c: not odd[c][0] for c in numbers}
 
 
-def convert(rows: list[dict[str, Any]], kinds: dict[str, str]) -> tuple[
+def convert(frame: pl.DataFrame, kinds: dict[str, str]) -> tuple[
         pl.DataFrame, pl.DataFrame]:
     """The rows with their printed texts converted (columns of ``kinds``), and the bad
     cells: one row per (record, column, text) that does not convert."""
-    frame = pl.from_dicts(rows, infer_schema_length=None) if rows else pl.DataFrame()
     bad = pl.DataFrame(schema={RECORD: pl.Int64, "column": pl.String, "text": pl.String})
     present = [c for c in kinds if c in frame.columns]
     if not present or frame.height == 0:
@@ -88,8 +85,16 @@ def convert(rows: list[dict[str, Any]], kinds: dict[str, str]) -> tuple[
         empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
         values.append(pl.when(empty).then(None).otherwise(value).alias(column))
         checks.append(pl.when(empty | fine).then(None)
-                      .otherwise(text.fill_null("(empty)")).alias(column))
-    wrong = frame.select(pl.col(RECORD), *checks)
+                      .otherwise(text.fill_null("(empty)")).alias(_BAD + column))
+    # one pass for the values and the checks (each sees the printed texts), then only
+    # the rows with a bad cell unpivoted: there are seldom any
+    both = frame.with_columns(*values, *checks)
+    wrong = both.select(pl.col(RECORD), *(pl.col(_BAD + c).alias(c) for c in present)).filter(
+        pl.any_horizontal(pl.col(c).is_not_null() for c in present))
     bad = pl.concat([bad, wrong.unpivot(index=RECORD, variable_name="column", value_name="text")
-                     .drop_nulls("text").sort(RECORD)], how="vertical_relaxed")
-    return frame.with_columns(values), bad
+                     .drop_nulls("text").sort(RECORD, maintain_order=True)],
+                    how="vertical_relaxed")
+    return both.drop(_BAD + c for c in present), bad
+
+
+_BAD = "_bad_"  # (a check's column, beside its value's)

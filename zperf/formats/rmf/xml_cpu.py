@@ -14,8 +14,9 @@ partitions (no processor type) are kept with their status.
 
 from __future__ import annotations
 
-import datetime as dt
+import functools
 import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from zperf.formats.rmf import cpu_fields
@@ -24,10 +25,10 @@ from zperf.formats.rmf.cpu_table import Processor, per_type
 from zperf.formats.rmf.values import interval_seconds
 from zperf.formats.rmf.xml_parts import (
     BadReportError,
+    Columns,
     Header,
     Table,
     Unknown,
-    cell,
     columns,
     table,
     variables,
@@ -38,76 +39,138 @@ SOURCE_FORMAT = "rmf-xml"
 Row = dict[str, Any]
 
 
+#: A part as the segment rules read it, whichever parser found it: its name
+#: (``findtext("name")``), its var-lists' (name, value) pairs, its tables.
+PartView = tuple[str | None, Iterable[tuple[str, str | None]], Iterable[Table]]
+#: The parts of a segment, given the segment's label for messages (a callable, so
+#: that the ElementTree path notes a part's unknown children as it reaches it).
+Parts = Callable[[str], Iterable[PartView]]
+
+
 def read_cpu(report: ET.Element, head: Header, source: str,
-             unknown: Unknown) -> tuple[Row, list[Row]]:
-    """The cpu row and the cpu_lpar rows of one CPU Activity report."""
-    start = dt.datetime.strptime(f"{head.date} {head.time}", "%m/%d/%Y %H.%M.%S")
-    row: Row = {"source": source, "source_format": SOURCE_FORMAT, "system": head.name,
-                "zos_release": head.release, "interval_start": start,
-                "interval_seconds": interval_seconds(head.interval),
-                "cycle_seconds": head.cycle_seconds}
-    processors: list[Processor] = []
-    totals: dict[str, dict[str, float | None]] = {}
-    partitions: list[Row] = []
-    seen = False
+             unknown: Unknown) -> tuple[Row, Columns]:
+    """The cpu row and the cpu_lpar rows of one CPU Activity report (ElementTree)."""
+    reading = CpuReading(head, source, unknown)
     for segment in report.iterfind("segment"):
         printed = " ".join((segment.findtext("name") or "").split())
-        name = fields.key(printed)
         unknown.children(segment, f"segment {printed!r} of the CPU report")
+        reading.segment(printed, functools.partial(_parts, segment, unknown))
+    return reading.finish()
+
+
+def _parts(segment: ET.Element, unknown: Unknown, where: str) -> Iterator[PartView]:
+    for part in segment.iterfind("part"):
+        unknown.children(part, where)
+        yield (part.findtext("name"), variables(part),
+               (table(element) for element in part.iterfind("table")))
+
+
+class CpuReading:
+    """One CPU Activity report being read: its segments in order (from either parser:
+    :func:`read_cpu`, :mod:`~zperf.formats.rmf.xml_fast`), then :meth:`finish`."""
+
+    def __init__(self, head: Header, source: str, unknown: Unknown) -> None:
+        self.row: Row = {"source": source, "source_format": SOURCE_FORMAT,
+                         "system": head.name, "zos_release": head.release,
+                         "interval_start": head.start,
+                         "interval_seconds": interval_seconds(head.interval),
+                         "cycle_seconds": head.cycle_seconds}
+        self.unknown = unknown
+        self.processors: list[Processor] = []
+        self.totals: dict[str, dict[str, float | None]] = {}
+        self.partitions = Columns()
+        self.seen = False
+
+    def segment(self, printed: str, parts: Parts) -> None:
+        """A segment by its printed name (runs of blanks made one)."""
+        name = fields.key(printed)
         if name == fields.CPU_SEGMENT:
-            seen = True
-            _cpu_segment(segment, row, processors, totals, unknown)
+            self.seen = True
+            self._cpu_segment(parts("the CPU Activity segment"))
         elif name == fields.PARTITION_SEGMENT:
-            partitions = _partition_segment(segment, row, unknown)
+            self.partitions = self._partition_segment(parts("the Partition Data Report"))
         elif name not in fields.CPU_OTHER_SEGMENTS:
-            unknown.note(f"segment {printed!r} of the CPU report")
-    if not seen:
-        raise BadReportError("no CPU Activity segment")
-    if not processors and not totals:
-        raise BadReportError("no processor rows in the CPU Activity segment")
-    for prefix, _ in PROCESSOR_TYPES:
-        row.update(per_type(prefix, [p for p in processors if p.prefix == prefix],
-                            totals.get(prefix)))
-    base = {k: row[k] for k in ("source", "source_format", "system", "interval_start",
-                                "interval_seconds")}
-    own = row.get("lpar_name")
-    lpars = [{**base, "cpc_sequence_code": row.get("cpc_sequence_code"), **p,
-              "own_partition": None if own is None else p["partition_name"] == own}
-             for p in partitions]
-    return row, lpars
+            self.unknown.note(f"segment {printed!r} of the CPU report")
+
+    def finish(self) -> tuple[Row, Columns]:
+        """The cpu row and the cpu_lpar rows (as columns); BadReportError without
+        processor data."""
+        if not self.seen:
+            raise BadReportError("no CPU Activity segment")
+        if not self.processors and not self.totals:
+            raise BadReportError("no processor rows in the CPU Activity segment")
+        row = self.row
+        for prefix, _ in PROCESSOR_TYPES:
+            row.update(per_type(prefix, [p for p in self.processors if p.prefix == prefix],
+                                self.totals.get(prefix)))
+        partitions = self.partitions
+        height = partitions.height
+        lpars = {k: [row.get(k)] * height for k in (
+            "source", "source_format", "system", "interval_start", "interval_seconds",
+            "cpc_sequence_code")}
+        lpars.update(partitions.data)
+        own = row.get("lpar_name")
+        lpars["own_partition"] = [None] * height if own is None else [
+            name == own for name in partitions.column("partition_name")]
+        out = Columns()
+        out.data, out.height = lpars, height  # every column as long: no extend needed
+        return row, out
+
+    def _cpu_segment(self, parts: Iterable[PartView]) -> None:
+        where = "the CPU Activity segment"
+        for name, pairs, tables in parts:
+            if fields.key(name) in fields.CPU_OTHER_PARTS:
+                continue
+            read_vars(pairs, fields.CPU_VARS, self.row, where, self.unknown)
+            for found in tables:
+                if found.first != fields.PROCESSOR_TABLE:
+                    self.unknown.note(f"table {', '.join(found.headings)!r} in {where}")
+                    continue
+                _processor_rows(found, self.processors, self.totals, self.unknown)
+
+    def _partition_segment(self, parts: Iterable[PartView]) -> Columns:
+        """The partition's name and capacity (into the row) and the partition rows."""
+        where = "the Partition Data Report"
+        physical: dict[str, int | None] = {}
+        partitions = Columns()
+        for name, pairs, tables in parts:
+            read_vars(pairs, fields.PARTITION_VARS, self.row, where, self.unknown)
+            part_name = fields.key(name)
+            for found in tables:
+                if part_name == fields.PHYSICAL_PART:
+                    physical.update(_physical(found, self.unknown))
+                elif found.first == fields.PARTITION_TABLE:
+                    partitions.extend(*_partition_rows(found, self.unknown))
+                else:
+                    self.unknown.note(f"table {', '.join(found.headings)!r} in {where}")
+        partitions.data["physical_processors"] = [
+            physical.get(str(kind)) for kind in partitions.column("processor_type")]
+        return partitions
 
 
-def _converted(kind: str, text: str | None, where: str) -> Any:
+def _row_values(kept: list[tuple[int, str, str]], cells: list[str | None], where: str
+                ) -> Row:
+    """A table row's kept cells converted (``where`` names the row in a problem; the
+    message is only made then: a report has hundreds of cells)."""
     try:
-        return fields.value_of(kind, text)
+        return {column: fields.value_of(kind, cells[index] if index < len(cells) else None)
+                for index, column, kind in kept}
     except ValueError as bad:
         raise BadReportError(f"{where}: {bad}") from None
 
 
-def _read_vars(part: ET.Element, known: fields.Fields, row: Row, where: str,
-               unknown: Unknown) -> None:
-    for name, value in variables(part):
+def read_vars(pairs: Iterable[tuple[str, str | None]], known: fields.Fields, row: Row,
+              where: str, unknown: Unknown) -> None:
+    """A part's (name, value) pairs into the row, by the field table ``known``."""
+    for name, value in pairs:
         target = known.get(fields.key(name))
         if target is None:
             unknown.note(f"var {name!r} in {where}")
         elif target[0]:
-            row[target[0]] = _converted(target[1], value, f"{name} in {where}")
-
-
-def _cpu_segment(segment: ET.Element, row: Row, processors: list[Processor],
-                 totals: dict[str, dict[str, float | None]], unknown: Unknown) -> None:
-    where = "the CPU Activity segment"
-    for part in segment.iterfind("part"):
-        unknown.children(part, where)
-        if fields.key(part.findtext("name")) in fields.CPU_OTHER_PARTS:
-            continue
-        _read_vars(part, fields.CPU_VARS, row, where, unknown)
-        for element in part.iterfind("table"):
-            found = table(element)
-            if found.first != fields.PROCESSOR_TABLE:
-                unknown.note(f"table {', '.join(found.headings)!r} in {where}")
-                continue
-            _processor_rows(found, processors, totals, unknown)
+            try:
+                row[target[0]] = fields.value_of(target[1], value)
+            except ValueError as bad:
+                raise BadReportError(f"{name} in {where}: {bad}") from None
 
 
 def _processor_rows(found: Table, processors: list[Processor],
@@ -116,9 +179,7 @@ def _processor_rows(found: Table, processors: list[Processor],
     kept = columns(found, fields.PROCESSOR_COLUMNS, "the processor table", unknown)
     prefix: str | None = None
     for refno, (summary, cells) in enumerate(found.rows, start=1):
-        values = {column: _converted(kind, cell(cells, index),
-                                     f"row {refno} of the processor table")
-                  for index, column, kind in kept}
+        values = _row_values(kept, cells, f"row {refno} of the processor table")
         printed_type = values.pop("type", None)
         number = values.pop("number", None)
         if printed_type is not None:
@@ -130,36 +191,12 @@ def _processor_rows(found: Table, processors: list[Processor],
         processors.append(Processor(prefix, number is not None, values))
 
 
-def _partition_segment(segment: ET.Element, row: Row, unknown: Unknown) -> list[Row]:
-    """The partition's name and capacity (into ``row``) and the partition rows."""
-    where = "the Partition Data Report"
-    physical: dict[str, int | None] = {}
-    partitions: list[Row] = []
-    for part in segment.iterfind("part"):
-        unknown.children(part, where)
-        _read_vars(part, fields.PARTITION_VARS, row, where, unknown)
-        part_name = fields.key(part.findtext("name"))
-        for element in part.iterfind("table"):
-            found = table(element)
-            if part_name == fields.PHYSICAL_PART:
-                physical.update(_physical(found, unknown))
-            elif found.first == fields.PARTITION_TABLE:
-                partitions += _partition_rows(found, unknown)
-            else:
-                unknown.note(f"table {', '.join(found.headings)!r} in {where}")
-    for partition in partitions:
-        partition["physical_processors"] = physical.get(str(partition.get("processor_type")))
-    return partitions
-
-
 def _physical(found: Table, unknown: Unknown) -> dict[str, int | None]:
     """Processor type -> physical processors, from 'General purpose processor (CP)' rows."""
     kept = columns(found, fields.PHYSICAL_COLUMNS, "the physical processors table", unknown)
     out: dict[str, int | None] = {}
     for refno, (summary, cells) in enumerate(found.rows, start=1):
-        values = {column: _converted(kind, cell(cells, index),
-                                     f"row {refno} of the physical processors table")
-                  for index, column, kind in kept}
+        values = _row_values(kept, cells, f"row {refno} of the physical processors table")
         name = fields.PHYSICAL_TYPE.search(values.get("processor_type") or "")
         if summary or name is None:
             continue
@@ -168,31 +205,35 @@ def _physical(found: Table, unknown: Unknown) -> dict[str, int | None]:
     return out
 
 
-def _partition_rows(found: Table, unknown: Unknown) -> list[Row]:
-    """The partition rows with their names, types and weights read, and the other
-    printed values as texts (converted column-wise later: LPAR_KINDS)."""
+def _partition_rows(found: Table, unknown: Unknown) -> tuple[dict[str, list[Any]], int]:
+    """The partition rows (as columns, and how many) with their names, types and
+    weights read, and the other printed values as texts (converted column-wise later:
+    LPAR_KINDS)."""
     kept = columns(found, fields.PARTITION_COLUMNS, "the Partition Data table", unknown)
     width = max((index for index, _, _ in kept), default=-1) + 1
-    texts = [column for _, column, kind in kept if kind in (fields.TEXT, fields.WEIGHT)]
-    out = []
+    rows, refnos = [], []
     for refno, (summary, cells) in enumerate(found.rows, start=1):
-        if summary:
-            continue
-        cells += [None] * (width - len(cells))
-        values: Row = {column: cells[index] for index, column, _ in kept}
-        for column in texts:
-            values[column] = fields.text_of(values[column])
-        name = values.get("partition_name")
-        if name is None:
-            raise BadReportError(f"row {refno} of the Partition Data table has no partition "
-                                 "name")
-        values["partition_name"] = fields.PHYSICAL_ROW.get(name, name)
-        weight = values.pop("weight", None)  # (a text: DED, or a number converted later)
-        dedicated = None if weight is None else weight.upper() == "DED"
-        values["dedicated"] = dedicated
-        values["weight"] = None if dedicated else weight
-        out.append(values)
-    return out
+        if not summary:
+            rows.append(cells[:width] if len(cells) >= width
+                        else cells + [None] * (width - len(cells)))
+            refnos.append(refno)
+    cells_of = list(zip(*rows, strict=True)) if rows else [()] * width
+    out: dict[str, list[Any]] = {}
+    for index, column, kind in kept:  # (a heading printed twice: the last one counts)
+        out[column] = (list(map(fields.text_of, cells_of[index]))
+                       if kind in (fields.TEXT, fields.WEIGHT) else list(cells_of[index]))
+    names = out.get("partition_name", [None] * len(rows))
+    if None in names:
+        raise BadReportError(f"row {refnos[names.index(None)]} of the Partition Data table "
+                             "has no partition name")
+    out["partition_name"] = [fields.PHYSICAL_ROW.get(name, name) for name in names]
+    weights = out.pop("weight", [None] * len(rows))  # (a text: DED, or a number, later)
+    dedicated = [None if weight is None else weight.upper() == "DED" for weight in weights]
+    out["dedicated"] = dedicated
+    out["weight"] = [None if ded else weight
+                     for ded, weight in zip(dedicated, weights, strict=True)]
+    return out, len(rows)
+
 
 #: The cpu_lpar columns converted column-wise, and how.
 LPAR_KINDS = {column: fields.INT if kind == fields.WEIGHT else kind

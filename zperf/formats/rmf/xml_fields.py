@@ -168,14 +168,18 @@ KNOWN_CHILDREN = {
 
 # ------------------------------------------------------------ conversions
 
+@functools.lru_cache(maxsize=1 << 16)
 def text_of(text: str | None) -> str | None:
-    """A printed text, None for an empty cell, 'N/A' and dashes."""
+    """A printed text, None for an empty cell, 'N/A' and dashes (remembered: the
+    reports of a document repeat their names, statuses and types)."""
     text = (text or "").strip()
     return None if not text or text == "N/A" or text.strip("-") == "" else text
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def value_of(kind: str, text: str | None) -> Any:
-    """A printed value converted; None for an empty cell, 'N/A' and dashes.
+    """A printed value converted; None for an empty cell, 'N/A' and dashes
+    (remembered, as :func:`text_of`).
 
     ValueError when a number is not one."""
     text = text_of(text)

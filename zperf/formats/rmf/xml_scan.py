@@ -26,10 +26,17 @@ after its last whole report) is a warning, since no report is lost.
 
 from __future__ import annotations
 
+import bisect
 import codecs
+import contextlib
+import os
+import pickle
 import re
+import signal
+import sys
+import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
@@ -69,6 +76,7 @@ class Report:
     end: int
     element: ET.Element | None
     damage: Damage | None = None
+    fast: object = None  # what the fast path read (xml_fast), instead of a tree
 
 
 @dataclass
@@ -80,6 +88,7 @@ class Document:
     root_tag: str
     damage: Damage | None
     encoding: str | None = None  # as declared, when it is not UTF-8
+    default_namespace: bool = False  # the root declares one: every tag is renamed
 
     def wrap(self) -> tuple[bytes, bytes]:
         """What goes around a report cut out of the document so that it parses alone:
@@ -106,12 +115,25 @@ def _refused(error: DefusedXmlException) -> str:
 
 
 def check(data: bytes, file: str) -> Document:
-    """Check the whole document with expat (see the module doc).
+    """Check the whole document with expat (see the module doc), here.
 
     A refused entity is an :class:`~zperf.errors.InputError` whatever the
     on-error policy: such a document is not read at all.
     """
-    override, encoding = _encoding(data, file)
+    with Check(data, file, parallel=False) as checking:
+        return checking.result()[0]
+
+
+#: What the expat pass found, in plain values (they cross a pipe): the root element
+#: (name, attributes), the first damage and the refusal, each (what, line, offset).
+Outcome = tuple[tuple[str, dict[str, str]] | None, tuple[str, int, int] | None,
+                tuple[str, int, int] | None]
+#: From this size on (bytes) the check runs in a second process while the reader
+#: reads: forking costs a few milliseconds, the check about 20 ms per MB.
+PARALLEL_FROM = 1 << 21
+
+
+def _expat_pass(data: bytes, override: str | None) -> Outcome:
     parser = expat.ParserCreate(override)
     guard = DefusedExpatParser(forbid_dtd=False, forbid_entities=True, forbid_external=True)
     parser.EntityDeclHandler = guard.defused_entity_decl
@@ -130,18 +152,164 @@ def check(data: bytes, file: str) -> Document:
             parser.Parse(data[at:at + _FEED], False)
         parser.Parse(b"", True)
     except DefusedXmlException as refused:
-        raise InputError(file, _refused(refused), line=parser.CurrentLineNumber,
-                         offset=parser.CurrentByteIndex) from None
+        return (root[0] if root else None, None,
+                (_refused(refused), parser.CurrentLineNumber, parser.CurrentByteIndex))
     except expat.ExpatError as error:
-        damage = Damage(f"malformed XML: {expat.ErrorString(error.code)}",
-                        parser.ErrorLineNumber, parser.ErrorByteIndex)
-    if not root:
-        what = damage.what if damage else "no root element"
-        raise ParseError(file, f"not an XML document: {what}", line=damage.line if damage
-                         else None, offset=damage.offset if damage else None)
-    name, attributes = root[0]
-    tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}" for k, v in attributes.items())]) + ">"
-    return Document(name, tag, damage, encoding)
+        damage = (f"malformed XML: {expat.ErrorString(error.code)}", parser.ErrorLineNumber,
+                  parser.ErrorByteIndex)
+    return root[0] if root else None, damage, None
+
+
+def _parallel() -> bool:
+    """A second process helps: Linux (fork, no copy of the document) and two CPUs."""
+    return (sys.platform == "linux" and hasattr(os, "fork")
+            and len(os.sched_getaffinity(0)) > 1)
+
+
+class Check:
+    """The expat check of a document, and a ``share`` of the reading (a callable), in a
+    forked second process for a large document on two CPUs (the two then take the
+    time of the longer, not of both), or here.  The child does its part, writes the
+    results to a pipe (pickled) and leaves; leaving the ``with`` block ends it if it
+    is still there; a child that fails costs time, not results (all is done here).
+
+    ``later``: the expat pass waits for the reading (:meth:`document`), and passes
+    over the reports the reader has found well-formed itself
+    (:func:`~zperf.formats.rmf.xml_fast.well_formed`): each is replaced by an empty
+    ``<postprocessor/>``, and the damage expat finds is placed back in the document's
+    own lines and bytes.  Otherwise the child checks the whole document.
+    """
+
+    def __init__(self, data: bytes, file: str, parallel: bool | None = None,
+                 share: Callable[[], object] | None = None, later: bool = False) -> None:
+        self.data, self.file, self.share = data, file, share
+        self.override, self.encoding = _encoding(data, file)
+        self.later = later and self.encoding is None
+        if parallel is None:
+            parallel = len(data) >= PARALLEL_FROM and _parallel()
+        self.parallel = parallel
+        self._pid: int | None = None
+        self._pipe: int | None = None
+        self._answer: tuple[Outcome | None, object] | None = None
+
+    def __enter__(self) -> Check:
+        if self.parallel:
+            self._fork()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        if self._pipe is not None:
+            os.close(self._pipe)
+            self._pipe = None
+        if self._pid is not None:  # left early (an error here): the child is not waited for
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self._pid, signal.SIGKILL)
+            os.waitpid(self._pid, 0)
+            self._pid = None
+
+    def _fork(self) -> None:
+        read_end, write_end = os.pipe()
+        with warnings.catch_warnings():  # Python 3.12 warns of threads; the child runs none
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pid = os.fork()
+        if pid == 0:  # the child: check, answer, leave without running the parent's code
+            code = 1
+            try:
+                os.close(read_end)
+                payload = pickle.dumps(self._here())
+                with os.fdopen(write_end, "wb") as out:
+                    out.write(payload)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(write_end)
+        self._pid, self._pipe = pid, read_end
+
+    def _here(self) -> tuple[Outcome | None, object]:
+        return (None if self.later else _expat_pass(self.data, self.override),
+                self.share() if self.share else None)
+
+    def _wait(self) -> tuple[Outcome | None, object]:
+        if self._answer is not None:
+            return self._answer
+        if self._pid is None or self._pipe is None:
+            self._answer = self._here()
+            return self._answer
+        with os.fdopen(self._pipe, "rb") as pipe:
+            self._pipe = None
+            payload = pipe.read()
+        _, status = os.waitpid(self._pid, 0)
+        self._pid = None
+        self._answer = pickle.loads(payload) if status == 0 and payload else self._here()
+        return self._answer
+
+    def shared(self) -> object:
+        """The share's result (None without a share)."""
+        return self._wait()[1]
+
+    def result(self) -> tuple[Document, object]:
+        """The check's document and the share's result (see :meth:`document`)."""
+        return self.document(), self.shared()
+
+    def document(self, checked: Sequence[tuple[int, int]] = ()) -> Document:
+        """What the check found (``checked``: the spans of the reports found well-formed,
+        in order, when the check comes ``later``); InputError for a refused entity,
+        ParseError when there is no root element."""
+        outcome = self._wait()[0]
+        if outcome is None:
+            reduced = _Reduced(self.data, checked)
+            root, damage, refused = _expat_pass(reduced.data, self.override)
+            damage, refused = reduced.placed(damage), reduced.placed(refused)
+        else:
+            root, damage, refused = outcome
+        if refused is not None:
+            what, line, offset = refused
+            raise InputError(self.file, what, line=line, offset=offset)
+        found = None if damage is None else Damage(*damage)
+        if root is None:
+            what = found.what if found else "no root element"
+            raise ParseError(self.file, f"not an XML document: {what}",
+                             line=found.line if found else None,
+                             offset=found.offset if found else None)
+        name, attributes = root
+        tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}"
+                                      for k, v in attributes.items())]) + ">"
+        return Document(name, tag, found, self.encoding, "xmlns" in attributes)
+
+
+class _Reduced:
+    """A document with some reports replaced by ``<postprocessor/>``, and the way back
+    from a place in it to the same place in the document."""
+
+    EMPTY = b"<postprocessor/>"
+
+    def __init__(self, data: bytes, checked: Sequence[tuple[int, int]]) -> None:
+        self.original = data
+        pieces, self.marks = [], []  # (where in the reduced bytes, start, end, removed, lines)
+        last = removed = lines = 0
+        for start, end in checked:
+            pieces += [data[last:start], self.EMPTY]
+            self.marks.append((start - removed, start, end, removed, lines))
+            removed += end - start - len(self.EMPTY)
+            lines += data.count(b"\n", start, end)
+            last = end
+        pieces.append(data[last:])
+        self.data = b"".join(pieces) if checked else data
+        self._starts = [mark[0] for mark in self.marks]
+
+    def placed(self, found: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
+        """(what, line, offset) of the reduced document in the document's own terms."""
+        if found is None or not self.marks:
+            return found
+        what, line, offset = found
+        index = bisect.bisect_right(self._starts, offset) - 1
+        if index < 0:
+            return found
+        at, start, end, removed, lines = self.marks[index]
+        if offset < at + len(self.EMPTY):  # in the empty element: at its report's start
+            return what, line + lines, start + (offset - at)
+        return (what, line + lines + self.original.count(b"\n", start, end),
+                offset + removed + end - start - len(self.EMPTY))
 
 
 def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
@@ -179,34 +347,44 @@ def _codec(name: str) -> str | None:
     return None
 
 
-def reports(data: bytes, file: str, on_error: OnError, warnings: list[str]) -> Iterator[Report]:
-    """The document's ``postprocessor`` elements, in order, each built as a tree.
+def reports(data: bytes, file: str, on_error: OnError, warnings: list[str],
+            document: Document | None = None, found: Sequence[tuple[int, int]] | None = None,
+            fast: Mapping[int, object] | None = None) -> Iterator[Report]:
+    """The document's ``postprocessor`` elements, in order, each built as a tree, or
+    with what the fast path read of it (``fast``, by record number: taken only for a
+    report wholly before the document's first damage, whose characters expat passed).
 
-    With ``on_error`` "raise" the first damage raises a one-line
-    :class:`~zperf.errors.ParseError` (line and byte offset); otherwise a damaged
-    report comes back without a tree, and damage outside the reports is a
-    warning in ``warnings``.
+    ``document`` is the check's result and ``found`` the reports' spans
+    (:func:`spans`), when the caller has them already.  With ``on_error``
+    "raise" the first damage raises a one-line :class:`~zperf.errors.ParseError`
+    (line and byte offset); otherwise a damaged report comes back without a
+    tree, and damage outside the reports is a warning in ``warnings``.
     """
-    document = check(data, file)
+    document = check(data, file) if document is None else document
     damage = document.damage
     if damage is not None and on_error == "raise":
         raise ParseError(file, damage.what, line=damage.line, offset=damage.offset)
     wrap = document.wrap()
+    fast = fast or {}
     outside = damage  # damage no report holds: a warning at the end
     line, last = 1, 0
-    for record, (start, end) in enumerate(_spans(data), start=1):
+    for record, (start, end) in enumerate(spans(data) if found is None else found, start=1):
         line += data.count(b"\n", last, start)
         last = start
         if damage is not None and (start <= damage.offset < end or (
                 end == len(data) and damage.offset >= end)):
             outside = None
-        yield _built(data, record, start, end, line, wrap)
+        read = fast.get(record)
+        if read is not None and (damage is None or end <= damage.offset):
+            yield Report(record, line, start, end, None, fast=read)
+        else:
+            yield _built(data, record, start, end, line, wrap)
     if outside is not None:
         warnings.append(f"line {outside.line} at offset 0x{outside.offset:X}: {outside.what}, "
                         "outside the reports (no report was lost)")
 
 
-def _spans(data: bytes) -> Iterator[tuple[int, int]]:
+def spans(data: bytes) -> Iterator[tuple[int, int]]:
     """(start, end) of each report: its start tag to its end tag, or to the next start
     tag (or the end of the data) when its end tag is missing."""
     found = _START.search(data)

@@ -15,13 +15,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
 import numpy as np
-import numpy.typing as npt
 import polars as pl
 
 from zperf.errors import InputError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
-from zperf.formats.smf.record_decoder import DecoderSpec, RecordDecoder
+from zperf.formats.smf.record_decoder import Columns, DecoderSpec, RecordDecoder
 from zperf.formats.smf.type72_decoder import TYPE72_3
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import SCHEMAS
@@ -42,6 +41,7 @@ def read_smf(
     tables: Iterable[str] | None = None,
     decoders: Iterable[DecoderSpec],
     offset: int = 0,
+    columns: Columns | None = None,
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an SMF dump into the tables of its decoded record types, and a tally: the
     batches of :func:`smf_batches`, concatenated (every decoder's tables are there,
@@ -51,7 +51,7 @@ def read_smf(
     collected: dict[str, list[pl.DataFrame]] = {}
     for batch in smf_batches(stream, tally, encoding=encoding, head=head,
                              chunk_size=chunk_size, progress=progress, tables=tables,
-                             decoders=decoders, offset=offset):
+                             decoders=decoders, offset=offset, columns=columns):
         for table, frame in batch.items():
             collected.setdefault(table, []).append(frame)
     empty = {name: SCHEMAS[name].empty() for spec in decoders for name in spec.tables}
@@ -69,6 +69,7 @@ def smf_batches(
     tables: Iterable[str] | None = None,
     decoders: Iterable[DecoderSpec],
     offset: int = 0,
+    columns: Columns | None = None,
 ) -> Iterator[dict[str, pl.DataFrame]]:
     """The rows of an SMF dump's decoded record types, batch by batch as they are read.
 
@@ -81,6 +82,8 @@ def smf_batches(
     of whose tables are wanted are not run, and their records count as other
     types.  ``offset``: where ``stream`` starts in the file, for a byte range of
     a dump read apart (see :func:`zperf.formats.smf.physical.scan`).
+    ``columns``: the columns the caller needs of a table (its decoder may decode
+    only those and give a table of them; a table not named comes whole).
     """
     decoders = tuple(decoders)
     wanted_tables = frozenset(
@@ -88,7 +91,8 @@ def smf_batches(
     specs = [s for s in decoders if wanted_tables & set(s.tables)]
     file = tally.file
     by_type: dict[int, tuple[RecordDecoder, _Pending]] = {
-        s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables)), _Pending())
+        s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),
+                     _Pending())
         for s in specs}
     if len(by_type) != len(specs):
         raise ValueError("two SMF decoders for the same record type")
@@ -97,8 +101,9 @@ def smf_batches(
     def drain(force: bool) -> dict[str, pl.DataFrame]:
         ready: dict[str, pl.DataFrame] = {}
         for decoder, pending in by_type.values():
-            if pending.lengths and (force or len(pending.blob) >= DECODE_BATCH_BYTES):
-                decoder.decode(pending.take())
+            if pending and (force or pending.nbytes >= DECODE_BATCH_BYTES or pending.kept):
+                for part in pending.take():
+                    decoder.decode(part)
                 ready.update(decoder.take())
         return ready
 
@@ -162,42 +167,58 @@ def _split(batch: Batch, by_type: dict[int, tuple[RecordDecoder, _Pending]]) -> 
 
 
 class _Pending:
-    """Wanted records gathered from several chunks, copied once, decoded together.
+    """Wanted records gathered from several chunks, decoded together.
 
     Decoding has a fixed cost per batch (building columns and frames), so
-    records from many chunks are decoded at once; copying them out of their
-    chunk lets the chunk be freed, so memory does not grow with the file.
-    Records that lie back to back in the chunk are copied as one slice: a
-    dump of 72.3 records alone is copied a chunk at a time, and only records
-    scattered among other types cost a slice each (where walking the others
-    costs more).
+    records from many chunks are decoded at once, and memory must not grow
+    with the file.  A chunk that is mostly wanted records (an RMF extract of
+    72.3 alone) is kept as it is, its records decoded in place: copying them
+    out would cost as much as reading them.  Records scattered among other
+    types are copied out (runs of back-to-back records as one slice), so
+    that their chunk can go: memory then follows the wanted bytes, not the
+    chunks they came from.
     """
 
     def __init__(self) -> None:
-        self.blob = bytearray()
-        self.lengths: list[npt.NDArray[np.int64]] = []
-        self.numbers: list[npt.NDArray[np.int64]] = []
-        self.offsets: list[npt.NDArray[np.int64]] = []
+        self.parts: list[Batch] = []  # kept chunks and closed copies, in file order
+        self.nbytes = 0  # bytes of wanted records pending
+        self._blob = bytearray()
+        self._copied: list[Batch] = []  # what ``_blob`` holds (starts into their chunk)
+        self.kept = False  # a chunk is kept: decode it now, so that its buffer is free
+
+    def __bool__(self) -> bool:
+        return bool(self.parts or self._copied)
 
     def add(self, batch: Batch) -> None:
-        starts, lengths = batch.starts, batch.lengths
-        if not starts.size:
+        if not batch.starts.size:
             return
-        ends = starts + lengths
+        wanted = int(batch.lengths.sum())
+        self.nbytes += wanted
+        if 2 * wanted >= len(batch.data):
+            self._close_copies()
+            self.parts.append(batch)
+            self.kept = True
+            return
+        starts, ends = batch.starts, batch.starts + batch.lengths
         breaks = np.flatnonzero(starts[1:] != ends[:-1]) + 1
         run_starts = starts[np.concatenate(([0], breaks))].tolist()
         run_ends = ends[np.concatenate((breaks - 1, [starts.size - 1]))].tolist()
-        extend, data = self.blob.extend, batch.data
+        extend, data = self._blob.extend, batch.data
         for start, end in zip(run_starts, run_ends, strict=True):
             extend(data[start:end])
-        self.lengths.append(lengths)
-        self.numbers.append(batch.numbers)
-        self.offsets.append(batch.offsets)
+        self._copied.append(batch)
 
-    def take(self) -> Batch:
-        lengths = np.concatenate(self.lengths)
-        batch = Batch(memoryview(self.blob), starts_of(lengths), lengths,
-                      np.concatenate(self.numbers), np.concatenate(self.offsets))
-        self.blob = bytearray()
-        self.lengths, self.numbers, self.offsets = [], [], []
-        return batch
+    def _close_copies(self) -> None:
+        if self._copied:
+            lengths = np.concatenate([b.lengths for b in self._copied])
+            self.parts.append(Batch(memoryview(self._blob), starts_of(lengths), lengths,
+                                    np.concatenate([b.numbers for b in self._copied]),
+                                    np.concatenate([b.offsets for b in self._copied])))
+            self._blob, self._copied = bytearray(), []
+
+    def take(self) -> list[Batch]:
+        """The pending records as batches in file order: one per kept chunk, the
+        copied records between them as one."""
+        self._close_copies()
+        parts, self.parts, self.nbytes, self.kept = self.parts, [], 0, False
+        return parts

@@ -40,7 +40,7 @@ _DATE = b"[\x00\x01]" + _BCD_CLASS + _BCD_CLASS + _LAST_CLASS
 RECORD_START = re.compile(b"(?s)(?=..[\x00\x01]\x00......" + _DATE + b")")
 
 
-def date_ok(data: bytes, pos: int) -> bool:
+def date_ok(data: bytes | memoryview, pos: int) -> bool:
     """Is there a packed SMF date ``0cyydddF`` at ``pos``?"""
     if len(data) < pos + 4:
         return False
@@ -50,14 +50,14 @@ def date_ok(data: bytes, pos: int) -> bool:
             and 1 <= day <= 366)
 
 
-def rdw_ok(data: bytes, pos: int) -> bool:
+def rdw_ok(data: bytes | memoryview, pos: int) -> bool:
     if len(data) < pos + 4:
         return False
     length, seg, zero = RDW.unpack_from(data, pos)
     return bool(18 <= length <= MAX_DESCRIPTOR and seg <= 3 and zero == 0)
 
 
-def chain_ok(data: bytes, start: int, framing: str, hops: int = 4,
+def chain_ok(data: bytes | memoryview, start: int, framing: str, hops: int = 4,
               ended: bool = True) -> bool | None:
     """Does a plausible chain of descriptors start here? (resynchronisation test)
 
@@ -93,7 +93,7 @@ def chain_ok(data: bytes, start: int, framing: str, hops: int = 4,
     return True
 
 
-def bdw_length(data: bytes, pos: int) -> int | None:
+def bdw_length(data: bytes | memoryview, pos: int) -> int | None:
     """Block length from a BDW (plain or extended), or None if it cannot be one."""
     if len(data) < pos + 4:
         return None
@@ -142,7 +142,7 @@ BOUNDARY_RECORDS = 16
 BOUNDARY_BLOCKS = 4
 
 
-def _records_chain(data: bytes, start: int, hops: int, ended: bool) -> bool | None:
+def _records_chain(data: bytes | memoryview, start: int, hops: int, ended: bool) -> bool | None:
     """``hops`` RDWs that follow each other, each whole or first segment with a packed date."""
     pos = start
     for _ in range(hops):
@@ -159,7 +159,7 @@ def _records_chain(data: bytes, start: int, hops: int, ended: bool) -> bool | No
     return True
 
 
-def _blocks_chain(data: bytes, start: int, hops: int, ended: bool) -> bool | None:
+def _blocks_chain(data: bytes | memoryview, start: int, hops: int, ended: bool) -> bool | None:
     """``hops`` blocks that follow each other, each adding up to its BDW."""
     pos = start
     for _ in range(hops):
@@ -176,7 +176,8 @@ def _blocks_chain(data: bytes, start: int, hops: int, ended: bool) -> bool | Non
     return True
 
 
-def record_boundary(data: bytes, pos: int, framing: str, ended: bool = False) -> int | None:
+def record_boundary(data: bytes | memoryview, pos: int, framing: str,
+                    ended: bool = False) -> int | None:
     """The first record (RDW) or block (BDW) start at or after ``pos`` in ``data``.
 
     Where a large dump is cut in byte ranges read apart, both neighbours must

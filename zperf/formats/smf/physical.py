@@ -14,6 +14,7 @@ Wanted records are handed over as batches of offsets into the chunk.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
@@ -22,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.errors import ParseError
-from zperf.formats.smf.fast_walk import Found, Wanted, plain_blocks, plain_records
+from zperf.formats.smf.fast_walk import Data, Found, Wanted, plain_blocks, plain_records
 from zperf.formats.smf.framing import (
     MAX_DESCRIPTOR,
     RDW,
@@ -35,7 +36,7 @@ from zperf.formats.smf.framing import (
 )
 from zperf.formats.tally import RAW_KEEP_LIMIT, Tally
 
-CHUNK_SIZE = 8 * 1024 * 1024
+CHUNK_SIZE = 16 * 1024 * 1024
 #: Most units (records or blocks) the careful walk takes before trying the fast
 #: path again, when the fast path keeps finding nothing (every block of a VBS
 #: dump holds a segment): its fixed cost is then paid once per this many units.
@@ -94,7 +95,7 @@ class _Walker:
 
     # -- the two paths, alternating ------------------------------------
 
-    def walk(self, data: bytes, pos: int, base: int, found: Found) -> int:
+    def walk(self, data: Data, pos: int, base: int, found: Found) -> int:
         """Walk ``data`` from ``pos``: runs of plain records in bulk, the rest carefully.
 
         Returns where the walk stopped: the end, a record or block that needs
@@ -113,7 +114,7 @@ class _Walker:
                 return stop
             pos = stop
 
-    def _fast(self, data: bytes, pos: int, found: Found) -> int:
+    def _fast(self, data: Data, pos: int, found: Found) -> int:
         """The plain records from ``pos`` on, counted and the wanted ones kept."""
         if self.span is not None or not FAST_PATH:
             return pos
@@ -131,7 +132,7 @@ class _Walker:
 
     # -- helpers -------------------------------------------------------
 
-    def _is_wanted(self, data: bytes | memoryview, pos: int, length: int) -> bool:
+    def _is_wanted(self, data: Data, pos: int, length: int) -> bool:
         """Type/subtype test on a record header at ``pos`` (RDW included)."""
         if length < 6:
             return False
@@ -143,7 +144,7 @@ class _Walker:
         return (length >= 24 and bool(data[pos + 4] & 0x40)
                 and (data[pos + 22] << 8 | data[pos + 23]) in subtypes)
 
-    def _bad_descriptor(self, data: bytes, pos: int, end: int, base: int, in_block: bool,
+    def _bad_descriptor(self, data: Data, pos: int, end: int, base: int, in_block: bool,
                         length: int) -> int:
         """A record descriptor that cannot be one: report it, return where to go on."""
         if in_block:
@@ -160,8 +161,9 @@ class _Walker:
         self._lose(why, base + pos)
         return pos
 
-    def _bad(self, reason: str, offset: int, raw: bytes | None = None) -> None:
-        self.tally.problem(reason, record=self.tally.read + 1, offset=offset, raw=raw)
+    def _bad(self, reason: str, offset: int, raw: Data | None = None) -> None:
+        self.tally.problem(reason, record=self.tally.read + 1, offset=offset,
+                           raw=None if raw is None else bytes(raw))
 
     def _close_span(self, why: str) -> None:
         if self.span is not None:
@@ -169,8 +171,8 @@ class _Walker:
             self.tally.problem(why, record=self.span_number, offset=self.span_offset,
                                raw=b"".join(span))
 
-    def _segment(self, data: bytes, pos: int, length: int, seg: int, base: int) -> None:
-        payload = data[pos + 4 : pos + length]
+    def _segment(self, data: Data, pos: int, length: int, seg: int, base: int) -> None:
+        payload = bytes(data[pos + 4 : pos + length])
         if seg == 1:
             self._close_span(f"spanned record has no last segment (a first segment follows at "
                              f"offset 0x{base + pos:X})")
@@ -197,7 +199,7 @@ class _Walker:
 
     # -- the hot loop --------------------------------------------------
 
-    def walk_records(self, data: bytes, pos: int, end: int, base: int, in_block: bool,
+    def walk_records(self, data: Data, pos: int, end: int, base: int, in_block: bool,
                      out: list[int], numbers: list[int], resume_after: int = 0) -> int:
         """Walk RDWs from ``pos`` up to ``end``; return where it stopped.
 
@@ -263,7 +265,7 @@ class _Walker:
             return end
         return pos
 
-    def walk_blocks(self, data: bytes, pos: int, base: int, out: list[int],
+    def walk_blocks(self, data: Data, pos: int, base: int, out: list[int],
                     numbers: list[int], most: int = 0) -> int:
         """Walk blocks from ``pos`` (``most`` of them at the most, if given)."""
         end = len(data)
@@ -289,17 +291,17 @@ class _Walker:
         self.lost_at = offset
         self.lost_raw = bytearray()
 
-    def skipped(self, data: bytes, base: int, end: int) -> bytes:
+    def skipped(self, data: Data, base: int, end: int) -> bytes:
         """The bytes skipped since framing was lost, up to ``end`` in ``data``."""
         assert self.lost_at is not None
-        return bytes(self.lost_raw) + data[max(0, self.lost_at - base):end]
+        return bytes(self.lost_raw) + bytes(data[max(0, self.lost_at - base):end])
 
-    def let_go(self, data: bytes, base: int, end: int) -> None:
+    def let_go(self, data: Data, base: int, end: int) -> None:
         """``data`` up to ``end`` is dropped while lost: keep what ``keep`` will report."""
         if self.tally.on_error == "keep" and len(self.lost_raw) < RAW_KEEP_LIMIT:
             self.lost_raw += self.skipped(data, base, end)[len(self.lost_raw):RAW_KEEP_LIMIT]
 
-    def resync(self, data: bytes, pos: int, base: int, final: bool) -> int | None:
+    def resync(self, data: Data, pos: int, base: int, final: bool) -> int | None:
         """Find the next plausible record (or block) start at or after ``pos + 1``.
 
         None when there is none in ``data``; ``undecided`` is then set if a
@@ -331,7 +333,7 @@ class _Walker:
             self.lost_at = None
         return None
 
-    def finish(self, leftover: bytes, base: int) -> None:
+    def finish(self, leftover: Data, base: int) -> None:
         """End of file: whatever is left over is a truncated record or block."""
         if leftover:
             if self.framing == "bdw":
@@ -352,7 +354,7 @@ class _Walker:
         self._close_span("spanned record has no last segment at the end of the file")
 
 
-def _in_file_order(data: bytes, found: Found, base: int,
+def _in_file_order(data: Data, found: Found, base: int,
                    spanned: list[tuple[bytes, int, int]]) -> Iterator[Batch]:
     """Batches of a chunk's wanted records, the reassembled spanned ones in their place.
 
@@ -377,6 +379,52 @@ def _in_file_order(data: bytes, found: Found, base: int,
             i = j
 
 
+class _Buffers:
+    """The buffers chunks are read into, each used again once nothing refers to it.
+
+    A chunk's records are decoded in place or copied out soon after it is read
+    (``dump._Pending``), so the buffer of the chunk before last is usually
+    free: reading into it again spares the kernel handing out (and zeroing)
+    fresh memory for every chunk, which cost as much as the read itself.  A
+    buffer still seen by a batch, a view or a decoder is never touched
+    (``sys.getrefcount``: only this pool refers to a free one).
+    """
+
+    KEEP = 3
+
+    def __init__(self) -> None:
+        self.pool: list[npt.NDArray[np.uint8]] = []
+
+    def get(self, size: int) -> npt.NDArray[np.uint8]:
+        for buf in self.pool:
+            # referrers of a free buffer: the pool's list, ``buf`` and getrefcount's argument
+            if buf.size >= size and sys.getrefcount(buf) <= 3:
+                return buf
+        fresh = np.empty(size, dtype=np.uint8)
+        self.pool = [*self.pool[-(self.KEEP - 1):], fresh]
+        return fresh
+
+
+def _read_on(stream: BinaryIO, left: Data, chunk_size: int,
+             buffers: _Buffers) -> tuple[Data, bool]:
+    """What is left of the last chunk followed by the next chunk of ``stream``, and
+    whether the stream has ended (only an empty read is the end: a chunk can end on
+    a record).
+
+    The chunk is read straight into its buffer after the leftover (``readinto``):
+    appending a read chunk to the leftover would copy every byte of the file once
+    more.  The buffers are numpy arrays, used again when free (:class:`_Buffers`).
+    """
+    readinto = getattr(stream, "readinto", None)
+    if readinto is None:
+        more = stream.read(chunk_size)
+        return bytes(left) + more, not more
+    buf = buffers.get(len(left) + chunk_size)
+    buf[:len(left)] = np.frombuffer(left, dtype=np.uint8)
+    got = readinto(buf.data[len(left):len(left) + chunk_size]) or 0
+    return buf.data[:len(left) + got], got == 0
+
+
 def scan(
     stream: BinaryIO,
     tally: Tally,
@@ -399,13 +447,13 @@ def scan(
         first += more
     framing = detect_framing(first, tally.file)
     walker = _Walker(framing, wanted, tally)
-    data, base = first, offset
+    buffers = _Buffers()
+    data: Data = first
+    base = offset
     final = not first
     while True:
         if not final:
-            more = stream.read(chunk_size)
-            final = not more  # only an empty read is the end: a chunk can end on a record
-            data += more  # one copy of the chunk; the walk below reads it in place
+            data, final = _read_on(stream, data, chunk_size, buffers)
         pos = 0
         found = Found()
         try:

@@ -11,7 +11,7 @@ tables of a file are what it handed on, concatenated.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -19,6 +19,9 @@ import polars as pl
 
 from zperf.formats.smf.physical import Batch
 from zperf.formats.tally import Tally
+
+#: table -> the columns a caller needs of it (a table not named: all of them)
+Columns = Mapping[str, frozenset[str]]
 
 
 class RecordDecoder(Protocol):
@@ -40,13 +43,16 @@ class RecordDecoder(Protocol):
 class DecoderSpec:
     """Which records a decoder takes, which tables it fills, and how to make one.
 
-    ``make(tally, file, encoding, tables)`` builds the decoder for one file;
-    ``tables`` is the subset of ``self.tables`` the caller wants (a decoder may
-    skip building the others, which then come back empty).
+    ``make(tally, file, encoding, tables, columns)`` builds the decoder for one
+    file; ``tables`` is the subset of ``self.tables`` the caller wants (a
+    decoder may skip building the others, which then come back empty);
+    ``columns`` maps a table to the columns the caller needs of it (a decoder
+    may then decode only those, and give at least them; a table not in it is
+    wanted whole).
     """
 
     smf_type: int
     subtypes: frozenset[int] | None
     tables: tuple[str, ...]
     description: str
-    make: Callable[[Tally, str, str, frozenset[str]], RecordDecoder]
+    make: Callable[[Tally, str, str, frozenset[str], Columns], RecordDecoder]

@@ -24,7 +24,7 @@ from zperf.formats.smf import type110_fields as f110
 from zperf.formats.smf.columns import text_column
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks
-from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.smf.record_decoder import Columns, DecoderSpec
 from zperf.formats.tally import Tally
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 from zperf.tables.schema import TableSchema
@@ -106,7 +106,9 @@ def _fail(checks: Checks, rec: Ints, bad: npt.NDArray[np.bool_], message: Any) -
 class Type110Decoder:
     """db2entry and db2conn rows of the 110.2 records of one file."""
 
-    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str]) -> None:
+    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str],
+                 columns: Columns) -> None:
+        del columns  # the statistics tables are small: always built whole
         self.tally, self.file, self.encoding = tally, file, encoding
         self.frames: list[pl.DataFrame] = []
         self.conns: list[pl.DataFrame] = []

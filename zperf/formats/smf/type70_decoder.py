@@ -12,7 +12,7 @@ import polars as pl
 
 from zperf.formats.smf.in_order import InOrder
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.smf.record_decoder import Columns, DecoderSpec
 from zperf.formats.smf.type70 import decode_batch
 from zperf.formats.tally import Tally
 
@@ -23,7 +23,9 @@ CPU_KEY = (("sysplex", "system"), ("interval_start",))
 class Type70Decoder:
     """cpu and cpu_lpar rows of the 70.1 records of one file."""
 
-    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str]) -> None:
+    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str],
+                 columns: Columns) -> None:
+        del columns  # 70.1 records are few: the cpu tables are always built whole
         self.tally, self.file, self.encoding = tally, file, encoding
         self.lpar = "cpu_lpar" in tables
         self.rows = InOrder(CPU_KEY, ("_record",))

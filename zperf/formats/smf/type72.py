@@ -10,6 +10,7 @@ code runs per record or per period.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -18,21 +19,12 @@ import polars as pl
 
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
-from zperf.formats.smf.columns import text_column, zos_release
+from zperf.formats.smf.columns import text_column, text_columns, zos_release
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type72_checks import check_layout, check_periods
-from zperf.formats.smf.type72_columns import (
-    PERIOD_FIELDS,
-    Columns,
-    Periods,
-    cpu_columns,
-    dasd_columns,
-    goal_columns,
-    masked,
-    transaction_columns,
-)
+from zperf.formats.smf.type72_columns import GROUPS, ROW_FIELDS, Columns, Periods, masked
 from zperf.formats.tally import Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
@@ -49,9 +41,16 @@ BLOCK_PERIODS = 4096
 
 
 def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
-                 broken: BrokenRecords,
-                 distribution: bool = True) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Decode one batch of 72.3 records into (workload rows, distribution rows)."""
+                 broken: BrokenRecords, distribution: bool = True,
+                 columns: frozenset[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Decode one batch of 72.3 records into (workload rows, distribution rows).
+
+    ``columns``: the workload columns wanted (None: all of them).  The others
+    are neither decoded nor derived, and the frame holds only these (in the
+    table's order); every record is checked and counted all the same.
+    The distribution rows take their keys from the workload rows: with
+    ``distribution``, ask for every column.
+    """
     checks = Checks(batch)
     head, trip = check_layout(batch, checks)
     prod, wms = _control_sections(batch, trip, checks)
@@ -77,7 +76,7 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
         trip = {k: v[keep] for k, v in trip.items()}
         date, tod, interval = date[keep], tod[keep], interval[keep]
     return _decode_good(batch, head, prod, wms, trip, date, tod, interval, source, encoding,
-                        distribution)
+                        distribution, columns)
 
 
 def _control_sections(batch: Batch, trip: dict[str, Ints], checks: Checks) -> tuple[Rows, Rows]:
@@ -93,25 +92,34 @@ def _control_sections(batch: Batch, trip: dict[str, Ints], checks: Checks) -> tu
 
 def _decode_good(batch: Batch, head: Rows, prod: Rows, wms: Rows, trip: dict[str, Ints],
                  date: npt.NDArray[np.datetime64], tod: Ints, interval: F, source: str,
-                 encoding: str, distribution: bool) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """The rows of records that passed every check: one per class period."""
+                 encoding: str, distribution: bool,
+                 wanted: frozenset[str] | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """The rows of records that passed every check: one per class period (with the
+    ``wanted`` columns only, when given)."""
     rec = np.repeat(np.arange(len(batch.starts)), trip["SCN"])
-    periods = _periods(batch, trip, wms, interval, rec)
+    groups = [g for g in GROUPS if wanted is None or not wanted.isdisjoint(g.columns)]
+    fields = tuple(dict.fromkeys([*ROW_FIELDS, *(name for g in groups for name in g.fields)]))
+    periods = _periods(batch, trip, wms, interval, rec, fields)
     columns: Columns = {
-        **_identity_columns(head, prod, wms, date, tod, interval, rec, source, encoding),
+        **_identity_columns(head, prod, wms, date, tod, interval, rec, source, encoding,
+                            wanted),
         "period": periods.col["R723CPER"],
-        "resource_group": _resource_group(batch, trip, rec, encoding),
-        **cpu_columns(periods), **transaction_columns(periods), **dasd_columns(periods),
-        **goal_columns(periods),
     }
-    frame = _frame(columns, rec.size).with_columns(pl.Series("_record", batch.numbers[rec]))
+    if wanted is None or "resource_group" in wanted:
+        columns["resource_group"] = _resource_group(batch, trip, rec, encoding)
+    for group in groups:
+        columns.update(group.derive(periods))
+    frame = _frame(columns, rec.size, wanted).with_columns(
+        pl.Series("_record", batch.numbers[rec]))
     if not distribution:
         return frame, DISTRIBUTION.empty()
     return frame, _distribution(batch, trip, rec, periods.col, frame)
 
 
-def _period_fields(batch: Batch, trip: dict[str, Ints], rec: Ints) -> dict[str, F]:
-    """PERIOD_FIELDS of every class period, decoded a block of periods at a time.
+def _period_fields(batch: Batch, trip: dict[str, Ints], rec: Ints,
+                   fields: tuple[str, ...]) -> dict[str, F]:
+    """The period-section ``fields`` of every class period, decoded a block of periods
+    at a time.
 
     Sections are stepped by their triplet's length (newer releases write
     longer ones); one shorter than the layout is padded with zeros.
@@ -120,24 +128,25 @@ def _period_fields(batch: Batch, trip: dict[str, Ints], rec: Ints) -> dict[str, 
     within = np.arange(rec.size) - np.repeat(np.cumsum(counts) - counts, counts)
     length = trip["SCL"][rec]
     starts = batch.starts[rec] + trip["SCS"][rec] + within * length
-    parts: dict[str, list[F]] = {name: [] for name in PERIOD_FIELDS}
-    for lo in range(0, rec.size, BLOCK_PERIODS):
+    parts: dict[str, list[F]] = {name: [] for name in fields}
+    # At least one (perhaps empty) block, so that no periods still give every
+    # column its own type (a flag field of no periods is still an integer).
+    for lo in range(0, max(rec.size, 1), BLOCK_PERIODS):
         rows = f72.SCS.gather(batch.data, starts[lo:lo + BLOCK_PERIODS],
                               available=length[lo:lo + BLOCK_PERIODS])
-        for name in PERIOD_FIELDS:
+        for name in fields:
             parts[name].append(f72.SCS.column(rows, name))
-    return {name: np.concatenate(values) if values else np.zeros(0)
-            for name, values in parts.items()}
+    return {name: np.concatenate(values) for name, values in parts.items()}
 
 
 def _periods(batch: Batch, trip: dict[str, Ints], wms: Rows, interval: F,
-             rec: Ints) -> Periods:
+             rec: Ints, fields: tuple[str, ...]) -> Periods:
     """The period fields with what each period needs of its record."""
     def per_period(field: str) -> F:
         return wms[field].astype(np.float64)[rec]
 
     return Periods(
-        col=_period_fields(batch, trip, rec), secs=interval[rec],
+        col=_period_fields(batch, trip, rec, fields), secs=interval[rec],
         micro=trip["SCL"][rec] >= f72.SCS_MICROS_LENGTH,
         service=~(wms["R723MSCF"] & 0x80).astype(bool)[rec],
         mcpu=per_period("R723MCPU"), msrb=per_period("R723MSRB"), adj=per_period("R723MADJ"),
@@ -146,30 +155,35 @@ def _periods(batch: Batch, trip: dict[str, Ints], wms: Rows, interval: F,
 
 def _identity_columns(head: Rows, prod: Rows, wms: Rows, date: npt.NDArray[np.datetime64],
                       tod: Ints, interval: F, rec: Ints, source: str,
-                      encoding: str) -> Columns:
+                      encoding: str, wanted: frozenset[str] | None = None) -> Columns:
     """Where each row comes from: system, interval, policy, workload and class, and the
-    coefficients of the policy in force."""
+    coefficients of the policy in force (the ``wanted`` ones, when given)."""
+    def want(name: str) -> bool:
+        return wanted is None or name in wanted
+
     def repeated(value: str) -> pl.Series:
         return pl.Series([value], dtype=pl.String).gather(np.zeros(rec.size, np.int64))
 
-    text = {name: text_column(wms[name], rec, encoding)
-            for name in ("R723MNSP", "R723MWNM", "R723MCNM", "R723MCDE")}
+    texts = {"sysplex": prod["SMF72XNM"], "system": head["SMFSID"],
+             "zos_release": prod["SMF72MVS"], "policy": wms["R723MNSP"],
+             "workload": wms["R723MWNM"], "class_name": wms["R723MCNM"],
+             "description": wms["R723MCDE"]}
+    text = text_columns({name: raw for name, raw in texts.items() if want(name)}, rec,
+                        encoding, {"zos_release": zos_release})
     report_class = (wms["R723MSCF"] & 0x80).astype(np.int64)
-    return {
-        "source": repeated(source), "source_format": repeated(SOURCE_FORMAT),
-        "sysplex": text_column(prod["SMF72XNM"], rec, encoding),
-        "system": text_column(head["SMFSID"], rec, encoding),
-        "zos_release": text_column(prod["SMF72MVS"], rec, encoding, zos_release),
-        "interval_start": (date.astype("datetime64[us]") + tod.astype("timedelta64[s]"))[rec],
-        "interval_seconds": interval[rec],
-        "policy": text["R723MNSP"], "workload": text["R723MWNM"],
-        "class_kind": pl.Series(["service", "report"]).gather((report_class > 0)[rec]
-                                                              .astype(np.int64)),
-        "class_name": text["R723MCNM"], "description": text["R723MCDE"],
-        "policy_activated": f72.WMS.column(wms, "R723MTPA")[rec],
-        "ioc_coefficient": wms["R723MIOC"].astype(np.float64)[rec] / 10000,
-        "mso_coefficient": wms["R723MMSO"].astype(np.float64)[rec] / 10000,
+    values: dict[str, Callable[[], Any]] = {
+        "source": lambda: repeated(source),
+        "source_format": lambda: repeated(SOURCE_FORMAT),
+        "interval_start": lambda: (date.astype("datetime64[us]")
+                                   + tod.astype("timedelta64[s]"))[rec],
+        "interval_seconds": lambda: interval[rec],
+        "class_kind": lambda: pl.Series(["service", "report"]).gather(
+            (report_class > 0)[rec].astype(np.int64)),
+        "policy_activated": lambda: f72.WMS.column(wms, "R723MTPA")[rec],
+        "ioc_coefficient": lambda: wms["R723MIOC"].astype(np.float64)[rec] / 10000,
+        "mso_coefficient": lambda: wms["R723MMSO"].astype(np.float64)[rec] / 10000,
     }
+    return {**text, **{name: make() for name, make in values.items() if want(name)}}
 
 
 def _resource_group(batch: Batch, trip: dict[str, Ints], rec: Ints,
@@ -183,15 +197,18 @@ def _resource_group(batch: Batch, trip: dict[str, Ints], rec: Ints,
     return masked(has_rg[rec], text_column(rgs["R723GGNM"], rec, encoding))
 
 
-def _frame(columns: Columns, rows: int) -> pl.DataFrame:
+def _frame(columns: Columns, rows: int, wanted: frozenset[str] | None = None) -> pl.DataFrame:
     """The workload columns (numpy arrays or polars series) as a frame of the workload
-    table's columns and types; a column 72.3 does not carry (a listing-only one) is null.
+    table's columns and types (the ``wanted`` ones, when given); a column 72.3 does not
+    carry (a listing-only one) is null.
 
     Each column is made to its type as a series: the same frame as
     ``WORKLOAD.conform`` gives, without building an expression per column.
     """
     series = []
     for column in WORKLOAD.columns:
+        if wanted is not None and column.name not in wanted:
+            continue
         value = columns.get(column.name)
         if value is None:
             part = pl.repeat(None, rows, dtype=column.dtype, eager=True)

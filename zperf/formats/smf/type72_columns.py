@@ -11,6 +11,7 @@ arithmetic is vectorized, with ``zperf.calc``'s formulas.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,35 +113,43 @@ def cpu_columns(p: Periods) -> Columns:
     }
 
 
+def _total_ms(p: Periods, name: str) -> F:
+    """Sum of a time over ended transactions in ms: the microsecond twin when present."""
+    x = p.col[name + "X"]
+    return np.where(p.micro & (x > 0), x / 1000.0, p.col[name] * _MS_PER_1024US)
+
+
 def transaction_columns(p: Periods) -> Columns:
-    """Transaction counts and rates, response times and their parts, enclaves."""
+    """Transaction counts and rates, and the mean response time."""
     col, secs = p.col, p.secs
     ended = col["R723CRCP"]
-
-    def total_ms(name: str) -> F:
-        """Sum of a time over ended transactions in ms: the microsecond twin when present."""
-        x = col[name + "X"]
-        return np.where(p.micro & (x > 0), x / 1000.0, col[name] * _MS_PER_1024US)
-
-    mean_ms = ratio(total_ms("R723CTET"), ended)
-    squares = np.where(p.micro & (col["R723CETSX"] > 0), col["R723CETSX"] / 1e6,
-                       col["R723CETS"] * _MS_PER_1024US**2)
     return {
         "trans_avg": col["R723CTAT"] * 1.024e-3 / secs,
         "trans_mpl": col["R723CTRR"] * 1.024e-3 / secs,
         "trans_ended": ended, "trans_end_per_sec": etr_per_sec(ended, secs),
         "trans_executed": col["R723CNCP"],
-        "resp_actual_ms": mean_ms,
-        "resp_execution_ms": ratio(total_ms("R723CXET"), col["R723CNCP"]),
-        "resp_queued_ms": ratio(total_ms("R723CQDT"), ended),
+        "resp_actual_ms": ratio(_total_ms(p, "R723CTET"), ended),
+    }
+
+
+def response_columns(p: Periods) -> Columns:
+    """The parts of the response time and its spread, swaps, abends, enclaves."""
+    col, secs = p.col, p.secs
+    ended = col["R723CRCP"]
+    mean_ms = ratio(_total_ms(p, "R723CTET"), ended)
+    squares = np.where(p.micro & (col["R723CETSX"] > 0), col["R723CETSX"] / 1e6,
+                       col["R723CETS"] * _MS_PER_1024US**2)
+    return {
+        "resp_execution_ms": ratio(_total_ms(p, "R723CXET"), col["R723CNCP"]),
+        "resp_queued_ms": ratio(_total_ms(p, "R723CQDT"), ended),
         "resp_std_dev_ms": np.sqrt(np.clip(ratio(squares, ended) - mean_ms**2, 0.0, None)),
         "trans_swaps": col["R723CSWC"], "trans_abnormal": col["R723CARC"],
         "enc_avg": col["R723CIEA"] * 1.024e-3 / secs,
         "enc_rem": col["R723CFEA"] * 1.024e-3 / secs,
         "enc_ms": col["R723CXEA"] * 1.024e-3 / secs,
-        "resp_rs_affinity_ms": ratio(total_ms("R723CADT"), ended),
-        "resp_ineligible_ms": ratio(total_ms("R723CIQT"), ended),
-        "resp_conversion_ms": ratio(total_ms("R723CCVT"), ended),
+        "resp_rs_affinity_ms": ratio(_total_ms(p, "R723CADT"), ended),
+        "resp_ineligible_ms": ratio(_total_ms(p, "R723CIQT"), ended),
+        "resp_conversion_ms": ratio(_total_ms(p, "R723CCVT"), ended),
         "rtd_midpoint_ms": col["R723RTDM"],
     }
 
@@ -185,14 +194,52 @@ def goal_columns(p: Periods) -> Columns:
     }
 
 
-#: Period-section fields the derivations read.
-PERIOD_FIELDS = (
-    "R723CPER", "R723CRTX", "R723CRGF", "R723CRTF", "R723CVAL", "R723CPCT", "R723CIMP",
-    "R723CSRV", "R723CCPU", "R723CIOC", "R723CMSO", "R723CSRB", "R723CTRR", "R723CTAT",
-    "R723CRCT", "R723CIIT", "R723CHST", "R723CSWC", "R723CRCP", "R723CARC", "R723CNCP",
-    "R723CTET", "R723CXET", "R723CETS", "R723CICT", "R723CIWT", "R723CIDT", "R723CIRC",
-    "R723CTOU", "R723CTOT", "R723CIOT", "R723CQDT", "R723CADT", "R723CCVT", "R723CIQT",
-    "R723CIEA", "R723CXEA", "R723CFEA", "R723CSUP", "R723CSUC", "R723CIFA", "R723CIFC",
-    "R723RTDM", "R723CTETX", "R723CXETX", "R723CETSX", "R723CQDTX", "R723CADTX",
-    "R723CCVTX", "R723CIQTX",
+@dataclass(frozen=True)
+class Group:
+    """A group of workload columns derived together: the function, the period-section
+    fields it reads and the columns it gives (so that a run that needs none of its
+    columns neither decodes its fields nor derives them)."""
+
+    derive: Callable[[Periods], Columns]
+    fields: tuple[str, ...]
+    columns: tuple[str, ...]
+
+
+GROUPS = (
+    Group(cpu_columns, (
+        "R723CCPU", "R723CSRB", "R723CRCT", "R723CIIT", "R723CHST", "R723CSUP", "R723CIFA",
+        "R723CSUC", "R723CIFC", "R723CSRV", "R723CIOC", "R723CMSO", "R723CTRR", "R723CTAT"), (
+        "su_ioc", "su_cpu", "su_mso", "su_srb", "su_total", "su_per_sec", "cpu_seconds",
+        "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds", "iip_seconds",
+        "aap_seconds", "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "appl_aapcp_pct",
+        "appl_aap_pct", "su_absrptn", "su_trx_serv", "su_iip_raw", "su_iipcp", "su_aap_raw",
+        "su_aapcp", "cpu_coefficient", "srb_coefficient", "cpu_adj_16th_us_per_su",
+        "ziip_nff", "zaap_nff")),
+    Group(transaction_columns, (
+        "R723CRCP", "R723CTAT", "R723CTRR", "R723CNCP", "R723CTET", "R723CTETX"), (
+        "trans_avg", "trans_mpl", "trans_ended", "trans_end_per_sec", "trans_executed",
+        "resp_actual_ms")),
+    Group(response_columns, (
+        "R723CRCP", "R723CNCP", "R723CTET", "R723CTETX", "R723CETS", "R723CETSX", "R723CXET",
+        "R723CXETX", "R723CQDT", "R723CQDTX", "R723CSWC", "R723CARC", "R723CIEA", "R723CFEA",
+        "R723CXEA", "R723CADT", "R723CADTX", "R723CIQT", "R723CIQTX", "R723CCVT", "R723CCVTX",
+        "R723RTDM"), (
+        "resp_execution_ms", "resp_queued_ms", "resp_std_dev_ms", "trans_swaps",
+        "trans_abnormal", "enc_avg", "enc_rem", "enc_ms", "resp_rs_affinity_ms",
+        "resp_ineligible_ms", "resp_conversion_ms", "rtd_midpoint_ms")),
+    Group(dasd_columns, ("R723CIRC", "R723CICT", "R723CIDT", "R723CIWT", "R723CIOT"), (
+        "dasd_ssch_per_sec", "dasd_resp_ms", "dasd_conn_ms", "dasd_disc_ms", "dasd_qpend_ms",
+        "dasd_iosq_ms")),
+    Group(goal_columns, (
+        "R723CRGF", "R723CRTF", "R723CIMP", "R723CVAL", "R723CPCT", "R723CTOU", "R723CTOT"), (
+        "importance", "goal_type", "goal_response_ms", "goal_percentile",
+        "goal_velocity_pct", "ex_vel_pct")),
 )
+
+#: Period-section fields every row needs: its period number, and the response time
+#: distribution entry it points at (checked before decoding).
+ROW_FIELDS = ("R723CPER", "R723CRTX", "R723RTDM")
+
+#: Period-section fields the derivations read.
+PERIOD_FIELDS = tuple(dict.fromkeys(
+    [*ROW_FIELDS, *(name for group in GROUPS for name in group.fields)]))

@@ -15,7 +15,7 @@ import polars as pl
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.in_order import InOrder
 from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.smf.record_decoder import Columns, DecoderSpec
 from zperf.formats.smf.type72 import decode_batch
 from zperf.formats.tally import Tally
 
@@ -27,9 +27,15 @@ WORKLOAD_KEY = (("sysplex", "system", "interval_start", "class_kind"), ("class_n
 class Type72Decoder:
     """Workload and distribution rows of the 72.3 records of one file."""
 
-    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str]) -> None:
+    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str],
+                 columns: Columns) -> None:
         self.tally, self.file, self.encoding = tally, file, encoding
         self.distribution = "distribution" in tables
+        # Only the workload columns asked for (and the key that repeated class periods
+        # are told by); the distribution's keys come from every workload column.
+        wanted = columns.get("workload")
+        self.columns = (None if wanted is None or self.distribution
+                        else frozenset(wanted).union(*WORKLOAD_KEY))
         self.broken = BrokenRecords()
         self.rows = InOrder(WORKLOAD_KEY, ("_record", "period"))
 
@@ -41,7 +47,7 @@ class Type72Decoder:
 
     def _decode(self, batch: Batch) -> None:
         work, dist = decode_batch(batch, self.tally, self.file, self.encoding, self.broken,
-                                  self.distribution)
+                                  self.distribution, self.columns)
         self.rows.add(work, dist)
 
     def take(self) -> dict[str, pl.DataFrame]:

@@ -1,0 +1,258 @@
+"""RMF XML's fast path (xml_fast) against the careful path (every report's tree): the
+same tables, tally, warnings, problems and errors on every XML fixture and on
+documents varied and damaged the ways XML allows (whitespace, attribute order
+and quotes, references, CDATA, comments, processing instructions, namespaces,
+unknown elements, RMF messages, cut documents); and the check in a second
+process, which reads a share of the reports too.
+"""
+
+from __future__ import annotations
+
+import lzma
+import os
+import re
+from typing import Any
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from polars.testing import assert_frame_equal
+
+from conftest import DATA
+from zperf.errors import ZperfError
+from zperf.formats.rmf import xml_scan
+from zperf.formats.rmf.xml import fast_reads, read_rmf_xml
+from zperf.formats.rmf.xml_scan import spans
+from zperf.sim.writers.rmf_xml import write_cpu_xml
+
+XML = DATA / "rmf" / "xml"
+SMALL = (XML / "zebra-cpu-small.xml").read_bytes()
+LARGE = lzma.decompress((XML / "zebra-cpu.xml.xz").read_bytes())
+WLMGL = (XML / "wlmgl-built-from-docs.xml").read_bytes()
+
+
+def _head(data: bytes, reports: int) -> bytes:
+    """The document with its first ``reports`` reports only."""
+    cut = list(spans(data))
+    return data[:cut[reports - 1][1]] + b"\n</ddsml>\n"
+
+
+FIVE = _head(LARGE, 5)
+OTHER = (b'<postprocessor><metric id="CRYPTO"><description>Crypto</description></metric>'
+         b"<segment><name>Crypto</name><part><table><column-headers><col>A</col>"
+         b"</column-headers><row><col>&lt;1</col></row></table></part></segment>"
+         b"</postprocessor>\n")
+#: CPU, Workload Activity and another report in one document.
+MIXED = FIVE.replace(b"</ddsml>", OTHER + WLMGL[WLMGL.index(b"<postprocessor>"):
+                                               WLMGL.rindex(b"</ddsml>")] + b"</ddsml>")
+
+
+def _written() -> bytes:
+    """zperf's own writer's CPU Activity reports (simulate --rmf-format xml)."""
+    tables, _ = read_rmf_xml(SMALL, "w.xml", careful=True)
+    return write_cpu_xml(tables["cpu"].to_dicts(), tables["cpu_lpar"].to_dicts()).encode()
+
+
+def outcome(data: bytes, on_error: str, careful: bool) -> Any:
+    """All that a read gives: the tables, the tally's counts, warnings and problems, or
+    the error."""
+    try:
+        tables, tally = read_rmf_xml(data, "d.xml", on_error,  # type: ignore[arg-type]
+                                     careful=careful)
+    except ZperfError as error:
+        return type(error).__name__, str(error)
+    problems = [(p.record, p.offset, p.line, p.reason, p.raw) for p in tally.problems]
+    return tables, (tally.summary(), tally.warnings, problems, tally.balanced())
+
+
+def assert_same(data: bytes, on_error: str = "skip") -> None:
+    fast, careful = outcome(data, on_error, False), outcome(data, on_error, True)
+    if isinstance(careful[0], str) or isinstance(fast[0], str):
+        assert fast == careful
+        return
+    assert fast[1] == careful[1]
+    assert fast[0].keys() == careful[0].keys()
+    for name, frame in careful[0].items():
+        assert_frame_equal(fast[0][name], frame)
+
+
+@pytest.mark.parametrize("document", ["small", "five", "mixed", "wlmgl", "written"])
+@pytest.mark.parametrize("on_error", ["raise", "skip"])
+def test_fixtures_same_on_both_paths(document: str, on_error: str) -> None:
+    data = {"small": SMALL, "five": FIVE, "mixed": MIXED, "wlmgl": WLMGL,
+            "written": _written()}[document]
+    assert_same(data, on_error)
+
+
+@pytest.mark.parametrize(("data", "fast"), [(SMALL, 1), (FIVE, 5), (MIXED, 6), (WLMGL, 0)],
+                         ids=["small", "five", "mixed", "wlmgl"])
+def test_the_fast_path_takes_ibms_reports(data: bytes, fast: int) -> None:
+    """IBM's CPU reports (and the other report) are the fast path's; WLMGL is not (yet)."""
+    assert len(fast_reads(data, list(spans(data)), "f")) == fast
+    written = _written()
+    assert len(fast_reads(written, list(spans(written)), "f")) == 1
+
+
+@pytest.mark.slow
+def test_the_public_sample_same_on_both_paths() -> None:
+    assert len(fast_reads(LARGE, list(spans(LARGE)), "f")) == 263
+    assert_same(LARGE)
+
+
+# ------------------------------------------------------------ varied and damaged documents
+
+def _texts(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the non-blank texts between tags."""
+    return [(m.start(1), m.end(1)) for m in re.finditer(r">([^<]*\S[^<]*)<", text)]
+
+
+def _vary(text: str, kind: str, at: float) -> str:
+    """One variation of the document, at a place chosen by ``at`` (0 to 1)."""
+    tags = [m.end() for m in re.finditer(r">", text)]
+    after = tags[int(at * len(tags))] if tags else 0
+    texts = _texts(text)
+    start, end = texts[int(at * len(texts))] if texts else (0, 0)
+    if kind == "whitespace":
+        return text[:after] + "\n\t  " + text[after:]
+    if kind == "crlf":
+        return text.replace("\n", "\r\n")
+    if kind == "attributes":  # reordered, single-quoted
+        return re.sub(r'<row refno="(\d+)" type="SUM">', r"<row type='SUM' refno='\1'>", text)
+    if kind == "sum":
+        return text.replace('type="SUM"', 'type="sum"', 1)
+    if kind == "charref":
+        return text[:start] + f"&#{ord(text[start])};" + text[start + 1:] if texts else text
+    if kind == "entity":
+        return text[:start] + "&amp;" + text[start:] if texts else text
+    if kind == "cdata":
+        return text[:start] + "<![CDATA[" + text[start:end] + "]]>" + text[end:]
+    if kind == "comment":
+        return text[:after] + "<!-- a comment -->" + text[after:]
+    if kind == "pi":
+        return text[:after] + "<?zperf test?>" + text[after:]
+    if kind == "unknown":
+        return text[:after] + "<extra>x</extra>" + text[after:]
+    if kind == "message":
+        return text[:after] + "<message>ERB001I data may be incomplete</message>" + text[after:]
+    if kind == "empty":
+        return text.replace("<col/>", "<col></col>") if at < 0.5 else text.replace(
+            "<col></col>", "<col/>")
+    if kind == "namespace":
+        return re.sub(r"<(ddsml|postprocessor|segment|row)\b", r'<\1 xmlns="urn:x"', text,
+                      count=1 + int(at * 3))
+    if kind == "prefix":
+        return text[:after] + '<p:x xmlns:p="urn:p">y</p:x>' + text[after:]
+    if kind == "nbsp":
+        return text[:start] + "\u00a0" + text[start:] if texts else text
+    if kind == "cut":
+        return text[:int(at * len(text))]
+    if kind == "mismatch":
+        return text[:after] + "</wrong>" + text[after:]
+    raise AssertionError(kind)
+
+
+_KINDS = ["whitespace", "crlf", "attributes", "sum", "charref", "entity", "cdata", "comment",
+          "pi", "unknown", "message", "empty", "namespace", "prefix", "nbsp", "cut",
+          "mismatch"]
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(document=st.sampled_from([SMALL, FIVE, MIXED]),
+       variations=st.lists(st.tuples(st.sampled_from(_KINDS), st.floats(0, 1, exclude_max=True)),
+                           min_size=1, max_size=4),
+       on_error=st.sampled_from(["raise", "skip"]))
+def test_varied_documents_same_on_both_paths(document: bytes,
+                                             variations: list[tuple[str, float]],
+                                             on_error: str) -> None:
+    text = document.decode()
+    for kind, at in variations:
+        text = _vary(text, kind, at)
+    assert_same(text.encode(), on_error)
+
+
+@settings(suppress_health_check=[HealthCheck.too_slow])
+@given(at=st.floats(0, 1, exclude_max=True), insert=st.binary(max_size=6),
+       remove=st.integers(0, 6), on_error=st.sampled_from(["raise", "skip"]))
+def test_damaged_bytes_same_on_both_paths(at: float, insert: bytes, remove: int,
+                                          on_error: str) -> None:
+    """(Where expat reads the document less the reports found well-formed, its damage
+    is placed back in the document's lines and bytes: the same message as the whole
+    document's check gives.)"""
+    where = int(at * len(FIVE))
+    assert_same(FIVE[:where] + insert + FIVE[where + remove:], on_error)
+
+
+@pytest.mark.parametrize("damage", [b"</postprocessor>\n&oops;", b"<", b"\x01", b"]]>"],
+                         ids=["entity", "lt", "control", "cdata-end"])
+@pytest.mark.parametrize("where", ["between", "after", "inside"])
+def test_damage_placed_in_the_document(damage: bytes, where: str) -> None:
+    """Damage between, after or inside reports the fast path has found well-formed:
+    the same line and byte offset as expat's check of the whole document."""
+    cut = list(spans(FIVE))
+    at = {"between": cut[2][1], "after": len(FIVE) - 3,
+          "inside": FIVE.index(b"<name>Partition Data</name>", cut[3][0]) + 8}[where]
+    data = FIVE[:at] + damage + FIVE[at:]
+    for on_error in ("raise", "skip"):
+        assert_same(data, on_error)
+    name, message = outcome(data, "raise", False)
+    assert name == "ParseError" and "line" in message
+
+
+# ------------------------------------------------------------ the check in a second process
+
+@pytest.fixture
+def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every document checked in a second process, however small."""
+    monkeypatch.setattr(xml_scan, "PARALLEL_FROM", 0)
+    monkeypatch.setattr(xml_scan, "_parallel", lambda: True)
+
+
+@pytest.mark.usefixtures("parallel")
+@pytest.mark.parametrize("data", [FIVE, MIXED, FIVE[:-500], FIVE.replace(b"<row", b"<rov", 3)],
+                         ids=["five", "mixed", "cut", "damaged"])
+def test_second_process_same_as_one(data: bytes) -> None:
+    for on_error in ("raise", "skip"):
+        assert_same(data, on_error)
+
+
+@pytest.mark.usefixtures("parallel")
+def test_second_process_refuses_entities_and_names_damage() -> None:
+    bomb = b'<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "aa">]><ddsml>&a;</ddsml>'
+    assert outcome(bomb, "skip", False)[0] == "InputError"
+    name, message = outcome(SMALL[:2000] + b"<", "raise", False)
+    assert name == "ParseError" and re.search(r"line \d+", message) and "offset" in message
+
+
+def test_a_failed_second_process_is_made_good_here() -> None:
+    """A check's process that fails (killed, out of memory) costs time, not results:
+    the check and the share are done here."""
+    parent = os.getpid()
+
+    def share() -> str:
+        if os.getpid() != parent:
+            raise RuntimeError("the second process fails")
+        return "here"
+
+    with xml_scan.Check(FIVE, "f.xml", parallel=True, share=share) as check:
+        document, shared = check.result()
+    assert shared == "here"
+    assert document.root_name == "ddsml" and document.damage is None
+
+
+def test_the_second_process_answers_with_its_share() -> None:
+    with xml_scan.Check(FIVE, "f.xml", parallel=True, share=os.getpid) as check:
+        document, shared = check.result()
+    assert shared != os.getpid() and document.damage is None
+    with xml_scan.Check(FIVE, "f.xml", parallel=False, share=os.getpid) as check:
+        assert check.result()[1] == os.getpid()
+
+
+def test_careful_and_fast_frames_are_not_empty() -> None:
+    """The comparisons above compare something: IBM's sample fills both tables."""
+    tables, _ = read_rmf_xml(FIVE, "f.xml")
+    assert tables["cpu"].height == 5 and tables["cpu_lpar"].height == 5 * 14
+    counts = tables["cpu_lpar"].select(pl.col("effective_dispatch_seconds").is_not_null().sum(),
+                                       pl.col("physical_processors").is_not_null().sum(),
+                                       pl.col("own_partition").sum()).row(0)
+    assert counts == (45, 60, 5)  # (deactivated partitions have no dispatch time)
