@@ -20,6 +20,7 @@ import pytest
 
 from conftest import DATA, ROOT, SAMPLES
 from zperf.cli import main
+from zperf.report.files import CsvWriter
 from zperf.writing import atomic_file, atomic_folder
 
 SAMPLE = SAMPLES / "smf" / "paper-figures.smf"
@@ -174,11 +175,11 @@ def test_an_interrupted_write_leaves_the_previous_file(
     target = tmp_path / "workload.csv"
     target.write_text("the previous run\n")
 
-    def half_then_interrupt(frame: pl.DataFrame, out: io.BufferedIOBase) -> None:
-        out.write(b"source,source_format\nhalf a ro")
+    def half_then_interrupt(self: CsvWriter, frame: pl.DataFrame) -> None:
+        self.out.write(b"source,source_format\nhalf a ro")
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("zperf.report.files.write_csv", half_then_interrupt)
+    monkeypatch.setattr(CsvWriter, "write", half_then_interrupt)
     code, _, err = run(["parse", "-o", str(target), str(SAMPLE)], capsysbinary)
     assert (code, err.strip()) == (130, "zperf: interrupted")
     assert target.read_text() == "the previous run\n"

@@ -88,15 +88,15 @@ def test_a_compressed_dump_larger_than_a_chunk_reads_like_the_plain_one(
 def test_readinto_of_a_cut_compressed_stream_is_an_input_error() -> None:
     import io
 
-    from zperf.formats import reading
+    from zperf.formats import compressed
 
     data = gzip.compress(SAMPLE.read_bytes() * 60)
-    guarded = reading._Guarded(gzip.GzipFile(fileobj=io.BytesIO(data[: len(data) // 2])),
-                               "cut.gz")
+    guarded = compressed.Guarded(gzip.GzipFile(fileobj=io.BytesIO(data[: len(data) // 2])),
+                                 "cut.gz")
     buffer = bytearray(1 << 20)
     with pytest.raises(InputError, match=r"cut.gz: cannot decompress"):
         while guarded.readinto(memoryview(buffer)):
             pass
-    whole = reading._Guarded(gzip.GzipFile(fileobj=io.BytesIO(data)), "whole.gz")
+    whole = compressed.Guarded(gzip.GzipFile(fileobj=io.BytesIO(data)), "whole.gz")
     got = whole.readinto(memoryview(buffer))
     assert bytes(buffer[:got]) == (SAMPLE.read_bytes() * 60)[:got] and got > 0

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from zperf import report
-from zperf.formats import KINDS
-from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.skipped import notices, problems_frame, skipped_report
-from zperf.formats.tally import ON_ERROR_CHOICES, Tally
+from zperf.names import DEFAULT_ENCODING, KIND_NAMES, ON_ERROR_CHOICES
 from zperf.report import FORMATS
+
+if TYPE_CHECKING:  # the readers are imported when a command reads, not for its --help
+    from zperf.formats.tally import Tally
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -21,7 +20,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def input_options(func: F) -> F:
     """--from, --on-error, --errors, --encoding, -j/--jobs."""
     for option in reversed([
-        click.option("--from", "kind", type=click.Choice(sorted(KINDS)), default=None,
+        click.option("--from", "kind", type=click.Choice(sorted(KIND_NAMES)), default=None,
                      help="Input kind; sniffed from the first bytes when not given."),
         click.option("--on-error", type=click.Choice(ON_ERROR_CHOICES), default="raise",
                      show_default=True,
@@ -46,6 +45,8 @@ def input_options(func: F) -> F:
 def tell_reading(tallies: Sequence[Tally], errors_path: str | None, verbose: bool) -> None:
     """zperf parse: everything reading saw, per file, on stderr (-v: the counts), and
     the skipped records into the --errors file."""
+    from zperf.formats.skipped import notices
+
     for tally in tallies:
         for message in notices(tally, verbose):
             click.echo(f"zperf: {message}", err=True)
@@ -55,6 +56,8 @@ def tell_reading(tallies: Sequence[Tally], errors_path: str | None, verbose: boo
 def tell_skipped(tallies: Sequence[Tally], errors_path: str | None) -> None:
     """zperf analyze and compare: the records skipped while reading and why, per file,
     on stderr, and into the --errors file."""
+    from zperf.formats.skipped import skipped_report
+
     for tally in tallies:
         told = skipped_report(tally)
         if told:
@@ -64,7 +67,10 @@ def tell_skipped(tallies: Sequence[Tally], errors_path: str | None) -> None:
 
 def _write_errors(tallies: Sequence[Tally], errors_path: str | None) -> None:
     if errors_path:
-        report.render(problems_frame(tallies), "csv", errors_path, table="problems")
+        from zperf.formats.skipped import problems_frame
+        from zperf.report import render
+
+        render(problems_frame(tallies), "csv", errors_path, table="problems")
 
 
 def output_options(func: F) -> F:

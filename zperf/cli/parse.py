@@ -5,11 +5,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from zperf import formats, report
 from zperf.cli.exits import EXIT_ATTENTION, EXIT_STATUS_EPILOG
 from zperf.cli.options import (
     input_options,
@@ -18,25 +17,37 @@ from zperf.cli.options import (
     tell_reading,
 )
 from zperf.errors import UsageError
-from zperf.formats.driver.jmeter_columns import settings_from_properties
-from zperf.formats.found import default_table, no_rows, other_tables
-from zperf.formats.tally import OnError
-from zperf.runs.cec import cec_from_tables
-from zperf.runs.msu import capacity_from_tables, peaks_from_tables
-from zperf.runs.offload import offload_from_tables
-from zperf.runs.pi import performance_from_tables
+from zperf.names import TABLE_NAMES, OnError
+from zperf.report import STREAMED
+
+if TYPE_CHECKING:  # the readers and polars are imported when parse runs, not for --help
+    import polars as pl
+
+    from zperf.formats import Progress
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
-#: Tables computed from the tables a reader fills: name -> (tables read, builder).
-DERIVED = {"capacity": (("cpu", "cpu_lpar"), capacity_from_tables),
-           "cec": (("cpu", "cpu_lpar"), cec_from_tables),
-           "peaks": (("cpu", "cpu_lpar", "workload"), peaks_from_tables),
-           "performance": (("workload", "distribution"), performance_from_tables),
-           "offload": (("workload",), offload_from_tables)}
-TABLES = (*formats.table_names(), *DERIVED)
+#: Tables computed from the tables a reader fills: name -> the tables read (the builder
+#: is :func:`_builder`'s).
+DERIVED: dict[str, tuple[str, ...]] = {
+    "capacity": ("cpu", "cpu_lpar"), "cec": ("cpu", "cpu_lpar"),
+    "peaks": ("cpu", "cpu_lpar", "workload"), "performance": ("workload", "distribution"),
+    "offload": ("workload",)}
+TABLES = (*TABLE_NAMES, *DERIVED)
 
 
-def _progress_factory() -> formats.Progress | None:
+def _builder(table: str) -> Callable[[dict[str, pl.DataFrame]], pl.DataFrame]:
+    """The function that derives ``table`` (one of DERIVED) from the tables read."""
+    from zperf.runs.cec import cec_from_tables
+    from zperf.runs.msu import capacity_from_tables, peaks_from_tables
+    from zperf.runs.offload import offload_from_tables
+    from zperf.runs.pi import performance_from_tables
+
+    return {"capacity": capacity_from_tables, "cec": cec_from_tables,
+            "peaks": peaks_from_tables, "performance": performance_from_tables,
+            "offload": offload_from_tables}[table]
+
+
+def _progress_factory() -> Progress | None:
     """A rich progress bar on stderr for large files, only when stderr is a terminal."""
     if not sys.stderr.isatty():
         return None
@@ -62,6 +73,8 @@ def _progress_factory() -> formats.Progress | None:
 
 def _jtl_options(columns: str | None, properties: str | None) -> dict[str, dict[str, Any]]:
     """The jmeter-csv reader's options from --jtl-columns and --jmeter-properties."""
+    from zperf.formats.driver.jmeter_columns import settings_from_properties
+
     given: dict[str, Any] = {}
     if properties:
         try:
@@ -130,6 +143,13 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     sniffed from the first bytes (--from forces it); '-' reads standard input.
     The table shown is the one the input fills, or the one --table names.
 
+    With --to csv, ndjson, parquet or arrow (to a file or a pipe) the table is
+    written as it is read, so a dump larger than memory can be parsed: memory
+    follows a batch of records, not the table; an -o file appears only when
+    whole. --to table and json, the derived tables (capacity, cec, peaks,
+    performance, offload) and a terminal read the whole table first. With
+    several large files and -j, each file is read whole by its worker.
+
     \b
     Examples:
       zperf parse samples/smf/paper-figures.smf
@@ -143,27 +163,53 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
       zperf parse --table performance wlmgl-sysout.txt
     """
     fmt, terminal = output_format(fmt, output)
-    read_tables, derive = DERIVED.get(table, ((table,), None)) if table else (None, None)
-    result = formats.read(paths, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=_progress_factory(),
-                          tables=list(read_tables) if read_tables else None, jobs=jobs,
-                          options=_jtl_options(jtl_columns, jmeter_properties))
-    shown = table or default_table(result.tables, result.tallies)
-    built = derive(result.tables) if derive else result.tables[shown]
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
-    frame = report.shown_columns(built, shown, wanted, fmt)
-    tell_reading(result.tallies, errors_path, verbose)
-    attention = bool(result.skipped) or any(t.empty for t in result.tallies)
-    if frame.height == 0:
+    reading: dict[str, Any] = {
+        "kind": kind, "on_error": on_error, "encoding": encoding,
+        "progress": _progress_factory(), "jobs": jobs,
+        "tables": list(DERIVED.get(table, (table,))) if table else None,
+        "options": _jtl_options(jtl_columns, jmeter_properties)}
+    attention = _parse(paths, reading, fmt, terminal, output, table, wanted, errors_path,
+                       verbose)
+    if attention:
+        sys.exit(EXIT_ATTENTION)
+
+
+def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: bool,
+           output: str, table: str | None, wanted: list[str] | None, errors_path: str | None,
+           verbose: bool) -> bool:
+    """Read, write the table (as it is read, for the formats that can be), say what was
+    read; True when the run needs attention (exit status 1)."""
+    from zperf import formats, report
+    from zperf.formats.found import default_table, no_rows, other_tables, row_counts
+    from zperf.report.streamed import AsRead, write_as_read
+    from zperf.tables import SCHEMAS
+
+    derive = _builder(table) if table in DERIVED else None
+    if derive is None and fmt in STREAMED and not terminal:
+        got = write_as_read(formats.read_batches(paths, **reading), fmt, output, table=table,
+                            columns=wanted)
+    else:
+        result = formats.read(paths, **reading)
+        got = AsRead(row_counts(result.tables), result.tables, result.tallies)
+    tables = {name: got.kept.get(name, SCHEMAS[name].empty()) for name in formats.table_names()}
+    shown = table or default_table(got.rows, got.tallies)
+    height = got.rows.get(shown, 0)
+    if not got.written:
+        frame = report.shown_columns(derive(tables) if derive else tables[shown], shown,
+                                     wanted, fmt)
+        height = frame.height
+    tell_reading(got.tallies, errors_path, verbose)
+    attention = any(t.skipped for t in got.tallies) or any(t.empty for t in got.tallies)
+    if height == 0:
         attention = True
-        for line in no_rows({**result.tables, shown: built}, result.tallies, shown):
+        for line in no_rows({**got.rows, shown: 0}, got.tallies, shown):
             click.echo(f"zperf: {line}", err=True)
-    elif table is None and (others := other_tables(result.tables, shown)):
+    elif table is None and (others := other_tables(got.rows, shown)):
         click.echo(f"zperf: {others}", err=True)
     # A pipe or a file always gets a table, without rows if need be (its columns), so
     # that what reads it next reads a valid table and an -o file from an earlier run is
     # never left looking like this run's; a terminal gets the messages only.
-    if frame.height or not terminal:
+    if not got.written and (height or not terminal):
         report.render(frame, fmt, output, table=shown, terminal=terminal)
-    if attention:
-        sys.exit(EXIT_ATTENTION)
+    return attention

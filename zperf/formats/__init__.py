@@ -12,7 +12,8 @@ text kind is).
 
 from __future__ import annotations
 
-from zperf.formats.reading import ParseResult, Progress, read
+from zperf.formats.reading import ParseResult, Part, Progress, read, read_batches
 from zperf.formats.registry import KINDS, sniff, table_names
 
-__all__ = ["KINDS", "ParseResult", "Progress", "read", "sniff", "table_names"]
+__all__ = ["KINDS", "ParseResult", "Part", "Progress", "read", "read_batches", "sniff",
+           "table_names"]

@@ -57,7 +57,8 @@ def _search(name: str) -> codecs.CodecInfo | None:
 
 codecs.register(_search)  # Python's standard library has cp037/cp500/cp1140 but not 1047
 
-DEFAULT_ENCODING = "cp037"
+# Defined where --help can read it without numpy; re-exported for the readers.
+from zperf.names import DEFAULT_ENCODING as DEFAULT_ENCODING  # noqa: E402
 
 
 def check_encoding(name: str) -> str:

@@ -26,16 +26,22 @@ from zperf.formats.tally import Tally
 PREFERRED = "workload"
 
 
-def filled_tables(tables: Mapping[str, pl.DataFrame]) -> list[str]:
+def row_counts(tables: Mapping[str, pl.DataFrame]) -> dict[str, int]:
+    """The rows of each table: what the words below are made of (a table written out as
+    it was read is no longer at hand, its count is)."""
+    return {name: frame.height for name, frame in tables.items()}
+
+
+def filled_tables(rows: Mapping[str, int]) -> list[str]:
     """The tables with rows, in registry order."""
-    return [name for name in table_names() if name in tables and tables[name].height]
+    return [name for name in table_names() if rows.get(name)]
 
 
-def default_table(tables: Mapping[str, pl.DataFrame], tallies: Sequence[Tally] = ()) -> str:
+def default_table(rows: Mapping[str, int], tallies: Sequence[Tally] = ()) -> str:
     """The table to show when none is asked for: ``workload`` if filled, else the first
     filled; when none is, the main table of the kinds the input was read as (a JMeter
     log without a sample: ``driver``), ``workload`` for a mix or nothing known."""
-    filled = filled_tables(tables)
+    filled = filled_tables(rows)
     if PREFERRED in filled:
         return PREFERRED
     if filled:
@@ -44,22 +50,22 @@ def default_table(tables: Mapping[str, pl.DataFrame], tallies: Sequence[Tally] =
     return mains.pop() if len(mains) == 1 else PREFERRED
 
 
-def _rows(tables: Mapping[str, pl.DataFrame], name: str) -> str:
-    n = tables[name].height
+def _rows(rows: Mapping[str, int], name: str) -> str:
+    n = rows[name]
     return f"{name} ({n} row{'s' if n != 1 else ''})"
 
 
-def other_tables(tables: Mapping[str, pl.DataFrame], shown: str) -> str | None:
+def other_tables(rows: Mapping[str, int], shown: str) -> str | None:
     """'other tables in the input: driver (12 rows); see them with --table driver', or None.
 
     Said only when the input fills a table of another reader's group: the tables
     filled together with the one shown (distribution with workload) are documented
     with it and not worth a message on every run."""
-    others = [name for name in filled_tables(tables) if name != shown]
+    others = [name for name in filled_tables(rows) if name != shown]
     elsewhere = [name for name in others if name not in table_group(shown)]
     if not elsewhere:
         return None
-    listed = ", ".join(_rows(tables, name) for name in others)
+    listed = ", ".join(_rows(rows, name) for name in others)
     return f"other tables in the input: {listed}; see them with --table {elsewhere[0]}"
 
 
@@ -80,16 +86,15 @@ def what_was_read(tally: Tally) -> str:
     return text
 
 
-def no_rows(tables: Mapping[str, pl.DataFrame], tallies: Sequence[Tally],
-            table: str) -> list[str]:
+def no_rows(rows: Mapping[str, int], tallies: Sequence[Tally], table: str) -> list[str]:
     """The lines that say why the ``table`` asked for is empty and what the input gave."""
-    filled = filled_tables(tables)
+    filled = filled_tables(rows)
     if tallies and all(t.empty for t in tallies):
         return []  # "FILE is empty" was said for each
     lines = [f"no rows for the {table} table in the input; what was read:"]
     lines += [f"  {what_was_read(t)}" for t in tallies if not t.empty]
     if filled:
-        listed = ", ".join(_rows(tables, name) for name in filled)
+        listed = ", ".join(_rows(rows, name) for name in filled)
         lines.append(f"the input fills {listed}: see {'them' if len(filled) > 1 else 'it'} "
                      f"with --table {filled[0]}")
     else:

@@ -7,9 +7,6 @@ not given, and returns every table the readers produced with their tallies.
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import io
 import lzma
 import os
 import sys
@@ -22,6 +19,7 @@ import polars as pl
 
 from zperf.errors import InputError, UsageError
 from zperf.formats import parallel
+from zperf.formats.compressed import Guarded, decompressed
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.listing import as_utf8, ebcdic_as_utf8, listing_encoding, text_encoding
 from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
@@ -35,7 +33,7 @@ from zperf.formats.registry import (
     table_names,
 )
 from zperf.formats.skipped import problems_frame
-from zperf.formats.smf.dump import read_smf
+from zperf.formats.smf.dump import smf_batches
 from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.tables import SCHEMAS
 
@@ -58,71 +56,6 @@ class ParseResult:
     def problems(self) -> pl.DataFrame:
         """The skipped records of every file, one row each (the ``problems`` table)."""
         return problems_frame(self.tallies)
-
-
-class _Guarded:
-    """Turn decompression errors in the middle of a file into input errors."""
-
-    def __init__(self, stream: BinaryIO, name: str) -> None:
-        self.stream, self.name = stream, name
-
-    def read(self, size: int = -1) -> bytes:
-        try:
-            return self.stream.read(size)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise InputError(self.name, f"cannot decompress: {exc}") from None
-
-    def readinto(self, buffer: Any) -> int:
-        """Read into ``buffer`` (the SMF reader's chunks: no copy of each chunk)."""
-        readinto = getattr(self.stream, "readinto", None)
-        if readinto is None:
-            data = self.read(len(buffer))
-            buffer[:len(data)] = data
-            return len(data)
-        try:
-            return int(readinto(buffer) or 0)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise InputError(self.name, f"cannot decompress: {exc}") from None
-
-
-class _Prefixed(io.RawIOBase):
-    """A stream that first returns bytes already read (to sniff), then the rest."""
-
-    def __init__(self, head: bytes, rest: BinaryIO) -> None:
-        self.head, self.rest = head, rest
-
-    def readable(self) -> bool:
-        return True
-
-    def readinto(self, buffer: Any) -> int:
-        if self.head:
-            n = min(len(buffer), len(self.head))
-            buffer[:n] = self.head[:n]
-            self.head = self.head[n:]
-            return n
-        data = self.rest.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-
-_COMPRESSED: tuple[tuple[bytes, str], ...] = (
-    (b"\x1f\x8b", "gzip"), (b"BZh", "bz2"), (b"\xfd7zXZ\x00", "lzma"))
-
-
-def _decompressed(stream: BinaryIO, head: bytes) -> tuple[BinaryIO, bytes]:
-    """Unwrap gzip, bzip2 and xz files (dumps are often moved compressed)."""
-    for magic, module in _COMPRESSED:
-        if head.startswith(magic):
-            raw = _Prefixed(head, stream)
-            opened: BinaryIO
-            if module == "gzip":
-                opened = gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[assignment]
-            elif module == "bz2":
-                opened = bz2.BZ2File(raw)  # type: ignore[assignment]
-            else:
-                opened = lzma.LZMAFile(cast(BinaryIO, raw))  # type: ignore[assignment]  # noqa: SIM115
-            return opened, opened.read(len(head) or 65536)
-    return stream, head
 
 
 def _open(path: str) -> tuple[BinaryIO, str, int | None]:
@@ -198,6 +131,20 @@ def read_each(
     (:mod:`zperf.formats.parallel`), without progress bars (a worker has no
     terminal); standard input is always read here.
     """
+    request = _request(kind, on_error, encoding, tables, reduce, options, columns)
+    workers = parallel.workers_for(jobs, paths)
+    if workers > 1:
+        yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
+        return
+    for path in paths:
+        yield read_file((path, request), progress)
+
+
+def _request(kind: str | None, on_error: OnError, encoding: str,
+             tables: Sequence[str] | None, reduce: Reduce | None,
+             options: Mapping[str, Mapping[str, Any]] | None,
+             columns: Mapping[str, Sequence[str]] | None = None) -> FileRequest:
+    """The arguments of a read, checked (a usage error names the one that is wrong)."""
     if on_error not in ON_ERROR_CHOICES:
         raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
     if kind is not None and kind not in KINDS:
@@ -212,15 +159,9 @@ def read_each(
         unknown = sorted(set(given) - set(allowed))
         if unknown:
             raise UsageError(f"{name} files take no option {', '.join(unknown)}")
-    request = FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce,
-                          per_kind, {name: frozenset(names)
-                                     for name, names in (columns or {}).items()})
-    workers = parallel.workers_for(jobs, paths)
-    if workers > 1:
-        yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
-        return
-    for path in paths:
-        yield read_file((path, request), progress)
+    return FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce,
+                       per_kind, {name: frozenset(names)
+                                  for name, names in (columns or {}).items()})
 
 
 @dataclass(frozen=True)
@@ -238,24 +179,74 @@ class FileRequest:
 
 def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
     """One file's tables, and its tally (with the tallies of the companion reports a
-    SYSOUT holds, when its kind was sniffed)."""
+    SYSOUT holds, when its kind was sniffed): its batches, concatenated."""
+    merged: dict[str, pl.DataFrame] = {}
+    tallies: list[Tally] = []
+    for part in _file_batches(task, progress):
+        _append(merged, part.tables)
+        tallies += part.tallies
+    if task[1].reduce is not None:
+        merged = task[1].reduce(merged)
+    return ParseResult(merged, tallies)
+
+
+@dataclass
+class Part:
+    """Rows read, as they come: tables with rows ready (a table's parts, concatenated,
+    are the table), and the tallies of the readers that finished with this part."""
+
+    tables: dict[str, pl.DataFrame]
+    tallies: list[Tally] = field(default_factory=list)
+
+
+def read_batches(
+    paths: Sequence[str],
+    *,
+    kind: str | None = None,
+    on_error: OnError = "raise",
+    encoding: str = DEFAULT_ENCODING,
+    progress: Progress | None = None,
+    tables: Sequence[str] | None = None,
+    jobs: int | None = 1,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> Iterator[Part]:
+    """The files' rows as they are read, in input order (see :func:`read`): what
+    ``zperf parse`` writes out as it reads, so that memory follows a batch, not
+    the output.  A binary SMF dump read here comes in batches of its records; a
+    text file in one part.  With more than one job (several large files) each
+    file is read whole by a worker (:mod:`zperf.formats.parallel`) and comes as
+    one part: memory then follows the files being read at once.
+    """
+    request = _request(kind, on_error, encoding, tables, None, options)
+    workers = parallel.workers_for(jobs, paths)
+    if workers > 1:
+        for result in parallel.in_order(read_file, [(path, request) for path in paths],
+                                        workers):
+            yield Part(result.tables, result.tallies)
+        return
+    for path in paths:
+        yield from _file_batches((path, request), progress)
+
+
+def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> Iterator[Part]:
+    """One file's parts: its batches, the last one with the file's tallies."""
     path, request = task
-    kind, on_error, encoding = request.kind, request.on_error, request.encoding
     stream, name, size = _open(path)
+    tallies: list[Tally] = []
     try:
-        results = read_stream(stream, name, size, kind=kind, on_error=on_error,
-                              encoding=encoding, progress=progress, tables=request.tables,
-                              options=request.options, columns=request.columns)
+        for got, tally in stream_batches(stream, name, size, kind=request.kind,
+                                         on_error=request.on_error,
+                                         encoding=request.encoding, progress=progress,
+                                         tables=request.tables, options=request.options,
+                                         columns=request.columns):
+            if not tallies or tallies[-1] is not tally:
+                tallies.append(tally)
+            if got:
+                yield Part(got)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-    merged: dict[str, pl.DataFrame] = {}
-    for got, _ in results:
-        for table, frame in got.items():
-            merged[table] = pl.concat([merged[table], frame]) if table in merged else frame
-    if request.reduce is not None:
-        merged = request.reduce(merged)
-    return ParseResult(merged, [tally for _, tally in results])
+    yield Part({}, tallies)
 
 
 def read_stream(
@@ -272,48 +263,106 @@ def read_stream(
     options: Mapping[str, Mapping[str, Any]] | None = None,
     columns: Mapping[str, frozenset[str]] | None = None,
 ) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
-    """Read one opened input (``name`` in messages and ``source`` columns) into tables.
+    """Read one opened input (``name`` in messages and ``source`` columns) into tables:
+    the batches of :func:`stream_batches`, concatenated per reader.
 
-    The one place that unwraps, sniffs and dispatches, for :func:`read` and for
-    readers that open their inputs themselves (``zperf.spark`` reads object
-    storage and byte ranges of a dump).  One (tables, tally) pair per reader
-    that read it: a SYSOUT holding several RMF reports gives several.
-    ``encoding`` must have been checked (:func:`check_encoding`).  ``offset``
-    is where ``stream`` starts in the file, for a byte range of an SMF dump
-    that starts at a record boundary (offsets in problems are the file's).
-    ``columns``: the columns needed of a table (see :func:`read_each`).
+    One (tables, tally) pair per reader that read it: a SYSOUT holding
+    several RMF reports gives several.
+    """
+    results: list[tuple[dict[str, pl.DataFrame], Tally]] = []
+    for got, tally in stream_batches(stream, name, size, kind=kind, on_error=on_error,
+                                     encoding=encoding, progress=progress, tables=tables,
+                                     offset=offset, options=options, columns=columns):
+        if not results or results[-1][1] is not tally:
+            results.append(({}, tally))
+        _append(results[-1][0], got)
+    return results
+
+
+def _append(merged: dict[str, pl.DataFrame], got: Mapping[str, pl.DataFrame]) -> None:
+    for table, frame in got.items():
+        merged[table] = pl.concat([merged[table], frame]) if table in merged else frame
+
+
+def stream_batches(
+    stream: BinaryIO,
+    name: str,
+    size: int | None = None,
+    *,
+    kind: str | None = None,
+    on_error: OnError = "raise",
+    encoding: str = DEFAULT_ENCODING,
+    progress: Progress | None = None,
+    tables: Sequence[str] | None = None,
+    offset: int = 0,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+    columns: Mapping[str, frozenset[str]] | None = None,
+) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
+    """Read one opened input batch by batch: (tables with rows ready, the tally of the
+    reader that read them).
+
+    The one place that unwraps, sniffs and dispatches, for :func:`read`, for
+    ``zperf parse`` writing as it reads (:func:`read_batches`) and for readers
+    that open their inputs themselves (``zperf.spark`` reads object storage and
+    byte ranges of a dump).  An SMF dump comes in many batches (memory follows
+    a batch, not the file); a text input in one per reader (a SYSOUT holding
+    several RMF reports: one per report).  A reader's tally is complete when
+    the next reader's batch comes or the generator ends; every reader yields at
+    least once (with no table when it found no row).  ``encoding`` must have
+    been checked (:func:`check_encoding`).  ``offset`` is where ``stream``
+    starts in the file, for a byte range of an SMF dump that starts at a record
+    boundary (offsets in problems are the file's).  ``columns``: the columns
+    needed of a table (see :func:`read_each`).
     """
     head = stream.read(64 * 1024)
     try:
-        data, head = _decompressed(stream, head)
+        data, head = decompressed(stream, head)
     except (OSError, EOFError, lzma.LZMAError) as exc:
         raise InputError(name, f"cannot decompress: {exc}") from None
     if not head:  # nothing to read: said as such, not as a table without rows
         tally = Tally(name, on_error)
         tally.empty = True
         tally.read_as = ""
-        return [({}, tally)]
+        yield {}, tally
+        return
     chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head, name))
-    if chosen == "zperf-table":
-        results = [read_parsed_binary(head + _Guarded(data, name).read(), name)]
-    elif chosen in TEXT_KIND:
-        whole = as_utf8(head + _Guarded(data, name).read(), text_encoding(head))
-        if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
-            whole = ebcdic_as_utf8(whole, encoding)
-        results = [TEXT_KIND[chosen].read(whole, name, on_error,
-                                          **(options or {}).get(chosen, {}))]
-        if kind is None and chosen in RMF_REPORTS:
-            for other in companions(whole, chosen):
-                more, seen = TEXT_KIND[other].read(whole, name, on_error)
-                labelled = Tally(name, on_error, kind=other)  # named in messages
-                labelled.merge(seen)
-                labelled.read_as = other
-                results.append((more, labelled))
-    else:
+    if chosen not in TEXT_KIND and chosen != "zperf-table":
         tick = progress(name, size) if progress else None
-        results = [read_smf(cast(BinaryIO, _Guarded(data, name)), name, on_error=on_error,
-                            encoding=encoding, head=head, progress=tick, tables=tables,
-                            decoders=SMF_DECODERS, offset=offset, columns=columns)]
-    first = results[0][1]
-    first.read_as = first.read_as or chosen
-    return results
+        tally = Tally(name, on_error)
+        tally.read_as = chosen
+        yielded = False
+        for got in smf_batches(cast(BinaryIO, Guarded(data, name)), tally, encoding=encoding,
+                               head=head, progress=tick, tables=tables,
+                               decoders=SMF_DECODERS, offset=offset, columns=columns):
+            yielded = True
+            yield got, tally
+        if not yielded:
+            yield {}, tally
+        return
+    yield from _read_whole(chosen, head, head + Guarded(data, name).read(), name, kind=kind,
+                           on_error=on_error, encoding=encoding, options=options)
+
+
+def _read_whole(chosen: str, head: bytes, whole: bytes, name: str, *, kind: str | None,
+                on_error: OnError, encoding: str,
+                options: Mapping[str, Mapping[str, Any]] | None
+                ) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
+    """A text input (or a table zperf wrote), read whole: one batch per reader."""
+    if chosen == "zperf-table":
+        got, tally = read_parsed_binary(whole, name)
+        tally.read_as = tally.read_as or chosen
+        yield got, tally
+        return
+    whole = as_utf8(whole, text_encoding(head))
+    if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
+        whole = ebcdic_as_utf8(whole, encoding)
+    got, tally = TEXT_KIND[chosen].read(whole, name, on_error, **(options or {}).get(chosen, {}))
+    tally.read_as = tally.read_as or chosen
+    yield got, tally
+    if kind is None and chosen in RMF_REPORTS:
+        for other in companions(whole, chosen):
+            more, seen = TEXT_KIND[other].read(whole, name, on_error)
+            labelled = Tally(name, on_error, kind=other)  # named in messages
+            labelled.merge(seen)
+            labelled.read_as = other
+            yield more, labelled

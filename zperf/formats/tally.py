@@ -17,15 +17,14 @@ reasons (``keep`` also the raw bytes).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import polars as pl
 
 from zperf.errors import ParseError
+from zperf.names import ON_ERROR_CHOICES as ON_ERROR_CHOICES  # re-exported for the readers
+from zperf.names import OnError as OnError
 from zperf.tables import PROBLEMS
 
-OnError = Literal["raise", "skip", "keep"]
-ON_ERROR_CHOICES: tuple[OnError, ...] = ("raise", "skip", "keep")
 RAW_KEEP_LIMIT = 32 * 1024  # bytes of a bad record kept in the problems table
 
 

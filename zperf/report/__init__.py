@@ -21,6 +21,9 @@ FORMATS: dict[str, bool] = {
     "table": False, "csv": False, "json": False, "ndjson": False, "parquet": True, "arrow": True,
 }
 
+#: Formats a table can be written in as it is read, part by part (``files.WRITERS``).
+STREAMED = ("csv", "ndjson", "parquet", "arrow")
+
 #: Columns shown by the human-readable table of each table kind (all columns go to files).
 SUMMARY_COLUMNS: dict[str, list[str]] = {
     "workload": ["system", "interval_start", "class_kind", "class_name", "period",

@@ -3,15 +3,26 @@
 Column names and order come from the declared schemas; timestamps are ISO
 8601 local times without a zone (RMF intervals are local time).  Parquet and
 Arrow files carry the table name and the schema version in their metadata.
+
+CSV, NDJSON, Parquet and Arrow are written by a :class:`TableWriter` that
+takes a table in parts (``zperf parse`` writes a dump larger than memory as it
+reads it) and a whole table as one part: one code path, so a table written in
+parts is byte for byte the table written whole.  Parquet row groups are cut
+every 1 Mi rows (pyarrow's own default, so files are the ones ``write_table``
+gave, and its pages do not depend on how the rows were chunked); Arrow record
+batches every 64 Ki rows, each made one contiguous chunk (a batch is a chunk).
+Memory follows a row group, not the table.
 """
 
 from __future__ import annotations
 
-import io
 import json
-from typing import BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import polars as pl
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 SCHEMA_VERSION = "1"
 
@@ -23,8 +34,162 @@ def _text_ready(frame: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+class TableWriter:
+    """Writes one table, given in parts (``write``, at least once: an empty part gives
+    the columns), to ``out``; ``close`` ends it (a footer, a last row group)."""
+
+    def __init__(self, out: BinaryIO, table: str) -> None:
+        self.out, self.table = out, table
+
+    def write(self, frame: pl.DataFrame) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Nothing to end by default."""
+
+
+class CsvWriter(TableWriter):
+    """CSV with one header line, before the first part's rows."""
+
+    header = True
+
+    def write(self, frame: pl.DataFrame) -> None:
+        self.out.write(_text_ready(frame).write_csv(include_header=self.header).encode())
+        self.header = False
+
+
+class NdjsonWriter(TableWriter):
+    """One JSON object per row and line."""
+
+    def write(self, frame: pl.DataFrame) -> None:
+        for row in _text_ready(frame).iter_rows(named=True):
+            self.out.write(json.dumps(row, allow_nan=False, default=str).encode() + b"\n")
+
+
+class _Tell:
+    """A write-only stream that knows its position: pyarrow asks for it, and standard
+    output may be a pipe that cannot say."""
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out, self.position, self.closed = out, 0, False
+
+    def write(self, data: Any) -> int:
+        if self.out.closed:  # abandoned half way (pyarrow ends its writer when collected)
+            return len(memoryview(data))
+        written = self.out.write(data)
+        self.position += len(memoryview(data))
+        return written
+
+    def tell(self) -> int:
+        return self.position
+
+    def flush(self) -> None:
+        self.out.flush()
+
+    def close(self) -> None:
+        self.closed = True  # the caller owns ``out``
+
+    def writable(self) -> bool:
+        return True
+
+
+class _Grouped(TableWriter):
+    """Parts gathered into groups of ``rows_per_group`` rows (the last may be shorter)."""
+
+    rows_per_group = 1024 * 1024
+
+    def __init__(self, out: BinaryIO, table: str) -> None:
+        super().__init__(out, table)
+        self.parts: list[pa.Table] = []
+        self.rows = 0
+        self.writer: Any = None
+        self.metadata: dict[bytes, bytes] | None = None
+        self.groups = 0
+
+    def write(self, frame: pl.DataFrame) -> None:
+        import pyarrow as pa
+
+        arrow = frame.to_arrow()
+        if self.writer is None:
+            schema = arrow.schema.with_metadata(
+                {"zperf.table": self.table, "zperf.schema_version": SCHEMA_VERSION})
+            self.writer = self._open(pa.PythonFile(_Tell(self.out), mode="w"), schema)
+            self.metadata = schema.metadata
+        self.parts.append(arrow.replace_schema_metadata(self.metadata))
+        self.rows += arrow.num_rows
+        while self.rows >= self.rows_per_group:
+            self._flush(self.rows_per_group)
+
+    def _flush(self, rows: int) -> None:
+        import pyarrow as pa
+
+        gathered = pa.concat_tables(self.parts)
+        self._write_group(gathered.slice(0, rows))
+        self.groups += 1
+        rest = gathered.slice(rows)
+        self.parts, self.rows = ([rest] if rest.num_rows else []), rest.num_rows
+
+    def close(self) -> None:
+        if self.writer is None:
+            raise ValueError(f"the {self.table} table was given no part to write")
+        if self.rows or not self.groups:  # a table without rows: one empty group, as
+            self._flush(self.rows)          # pyarrow's own write_table writes
+        self.writer.close()
+
+    def _open(self, sink: Any, schema: pa.Schema) -> Any:
+        raise NotImplementedError
+
+    def _write_group(self, group: pa.Table) -> None:
+        raise NotImplementedError
+
+
+class ParquetWriter(_Grouped):
+    """Parquet: a row group per 1 Mi rows (a wide table's group is hundreds of MB in
+    memory, a few tens on disk: large groups compress and scan best)."""
+
+    def _open(self, sink: Any, schema: pa.Schema) -> Any:
+        import pyarrow.parquet as pq
+
+        return pq.ParquetWriter(sink, schema)
+
+    def _write_group(self, group: pa.Table) -> None:
+        self.writer.write_table(group, row_group_size=self.rows_per_group)
+
+
+class ArrowWriter(_Grouped):
+    """Arrow IPC file: a record batch per 64 Ki rows (copied into buffers of its own)."""
+
+    rows_per_group = 64 * 1024
+
+    def _open(self, sink: Any, schema: pa.Schema) -> Any:
+        import pyarrow as pa
+
+        return pa.ipc.new_file(sink, schema)
+
+    def _write_group(self, group: pa.Table) -> None:
+        import pyarrow as pa
+
+        # Copied into one chunk of buffers of its own: a slice would carry the buffers
+        # of the part it came from (their sizes into the file), and a chunk is a batch.
+        columns = [pa.concat_arrays(column.chunks) if column.num_chunks
+                   else pa.array([], column.type) for column in group.columns]
+        self.writer.write_table(pa.table(columns, schema=group.schema))
+
+
+WRITERS: dict[str, type[TableWriter]] = {
+    "csv": CsvWriter, "ndjson": NdjsonWriter, "parquet": ParquetWriter, "arrow": ArrowWriter}
+
+
+def write_whole(fmt: str, frame: pl.DataFrame, out: BinaryIO, table: str) -> None:
+    """A whole table as ``fmt`` (one of ``zperf.report.STREAMED``): the writer of parts,
+    given one part."""
+    writer = WRITERS[fmt](out, table)
+    writer.write(frame)
+    writer.close()
+
+
 def write_csv(frame: pl.DataFrame, out: BinaryIO) -> None:
-    out.write(_text_ready(frame).write_csv().encode())
+    write_whole("csv", frame, out, "")
 
 
 def write_json(frame: pl.DataFrame, out: BinaryIO) -> None:
@@ -33,28 +198,12 @@ def write_json(frame: pl.DataFrame, out: BinaryIO) -> None:
 
 
 def write_ndjson(frame: pl.DataFrame, out: BinaryIO) -> None:
-    for row in _text_ready(frame).iter_rows(named=True):
-        out.write(json.dumps(row, allow_nan=False, default=str).encode() + b"\n")
+    write_whole("ndjson", frame, out, "")
 
 
 def write_parquet(frame: pl.DataFrame, out: BinaryIO, table: str) -> None:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    arrow = frame.to_arrow().replace_schema_metadata(
-        {"zperf.table": table, "zperf.schema_version": SCHEMA_VERSION})
-    buffer = io.BytesIO()  # pyarrow wants a seekable sink; stdout may be a pipe
-    pq.write_table(arrow, buffer)
-    out.write(buffer.getvalue())
-    del pa
+    write_whole("parquet", frame, out, table)
 
 
 def write_arrow(frame: pl.DataFrame, out: BinaryIO, table: str) -> None:
-    import pyarrow as pa
-
-    arrow = frame.to_arrow().replace_schema_metadata(
-        {"zperf.table": table, "zperf.schema_version": SCHEMA_VERSION})
-    buffer = io.BytesIO()
-    with pa.ipc.new_file(buffer, arrow.schema) as writer:
-        writer.write_table(arrow)
-    out.write(buffer.getvalue())
+    write_whole("arrow", frame, out, table)

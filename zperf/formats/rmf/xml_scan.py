@@ -291,7 +291,7 @@ class _Reduced:
             pieces += [data[last:start], self.EMPTY]
             self.marks.append((start - removed, start, end, removed, lines))
             removed += end - start - len(self.EMPTY)
-            lines += data.count(b"\n", start, end)
+            lines += _line_breaks(data, start, end)
             last = end
         pieces.append(data[last:])
         self.data = b"".join(pieces) if checked else data
@@ -308,8 +308,14 @@ class _Reduced:
         at, start, end, removed, lines = self.marks[index]
         if offset < at + len(self.EMPTY):  # in the empty element: at its report's start
             return what, line + lines, start + (offset - at)
-        return (what, line + lines + self.original.count(b"\n", start, end),
+        return (what, line + lines + _line_breaks(self.original, start, end),
                 offset + removed + end - start - len(self.EMPTY))
+
+
+def _line_breaks(data: bytes, start: int, end: int) -> int:
+    """Line breaks in ``data[start:end]`` as expat counts them: CR LF, LF, and a CR alone."""
+    return (data.count(b"\n", start, end) + data.count(b"\r", start, end)
+            - data.count(b"\r\n", start, end))
 
 
 def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:

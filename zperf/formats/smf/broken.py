@@ -147,6 +147,13 @@ class BrokenRecords:
             self.ready.append((_combine(pieces), pieces[0].number, pieces[0].offset))
             tally.settle(parsed=piece.count - 1)  # the combined record is settled when decoded
 
+    def first_pending(self) -> int | None:
+        """The lowest record number among pieces still waiting for their siblings: a
+        record put together later takes the place of one of its pieces, so rows from
+        this record on must wait (None: nothing waits)."""
+        numbers = [p.number for pieces in self.pending.values() for p in pieces]
+        return min(numbers) if numbers else None
+
     def take(self) -> Batch | None:
         """The logical records completed so far, as a batch (or None)."""
         if not self.ready:

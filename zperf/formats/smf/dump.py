@@ -1,15 +1,17 @@
 """Reading a binary SMF dump: one walk over the records, each wanted one decoded.
 
-``read_smf`` reads a dump (any framing: RDW, BDW, VBS) once and hands each
+``smf_batches`` reads a dump (any framing: RDW, BDW, VBS) once and hands each
 wanted record to the decoder of its type (the caller says which: the
 registry's :data:`zperf.formats.registry.SMF_DECODERS` are all of them);
-every other record type is skipped cheaply and counted.  ``read_smf72`` is
-the type 72 subtype 3 reader alone.
+every other record type is skipped cheaply and counted; it yields the rows
+as they are ready, so that a dump larger than memory can be written out as
+it is read.  ``read_smf`` is the same read, its batches concatenated;
+``read_smf72`` is the type 72 subtype 3 reader alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import BinaryIO
 
 import numpy as np
@@ -21,6 +23,7 @@ from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
 from zperf.formats.smf.record_decoder import Columns, DecoderSpec, RecordDecoder
 from zperf.formats.smf.type72_decoder import TYPE72_3
 from zperf.formats.tally import OnError, Tally
+from zperf.tables import SCHEMAS
 
 #: Bytes of wanted records decoded together: large enough to amortize the fixed
 #: cost of a batch, small enough to stay in cache (measured best at 2-8 MiB).
@@ -40,21 +43,53 @@ def read_smf(
     offset: int = 0,
     columns: Columns | None = None,
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
-    """Read an SMF dump into the tables of its decoded record types, and a tally.
+    """Read an SMF dump into the tables of its decoded record types, and a tally: the
+    batches of :func:`smf_batches`, concatenated (every decoder's tables are there,
+    empty when no record filled them)."""
+    decoders = tuple(decoders)
+    tally = Tally(file, on_error)
+    collected: dict[str, list[pl.DataFrame]] = {}
+    for batch in smf_batches(stream, tally, encoding=encoding, head=head,
+                             chunk_size=chunk_size, progress=progress, tables=tables,
+                             decoders=decoders, offset=offset, columns=columns):
+        for table, frame in batch.items():
+            collected.setdefault(table, []).append(frame)
+    empty = {name: SCHEMAS[name].empty() for spec in decoders for name in spec.tables}
+    return {**empty, **{name: pl.concat(frames) for name, frames in collected.items()}}, tally
 
-    ``decoders`` are the record decoders to run;  ``tables`` names the
-    tables wanted (default: all of theirs); decoders none of whose tables
-    are wanted are not run, and their records count as other types.
-    ``offset``: where ``stream`` starts in the file, for a byte range of a dump
-    read apart (see :func:`zperf.formats.smf.physical.scan`).  ``columns``: the
-    columns the caller needs of a table (its decoder may decode only those and
-    give a table of them; a table not named comes whole).
+
+def smf_batches(
+    stream: BinaryIO,
+    tally: Tally,
+    *,
+    encoding: str = DEFAULT_ENCODING,
+    head: bytes = b"",
+    chunk_size: int = CHUNK_SIZE,
+    progress: Callable[[int], None] | None = None,
+    tables: Iterable[str] | None = None,
+    decoders: Iterable[DecoderSpec],
+    offset: int = 0,
+    columns: Columns | None = None,
+) -> Iterator[dict[str, pl.DataFrame]]:
+    """The rows of an SMF dump's decoded record types, batch by batch as they are read.
+
+    Each item holds the tables that have rows ready (in file order; repeats
+    dropped): the batches of a table, concatenated, are the table of the whole
+    file, and memory follows a batch, not the file.  ``tally`` (made by the
+    caller, its ``file`` naming the input) counts what was read; it is complete
+    when the generator ends.  ``decoders`` are the record decoders to run;
+    ``tables`` names the tables wanted (default: all of theirs); decoders none
+    of whose tables are wanted are not run, and their records count as other
+    types.  ``offset``: where ``stream`` starts in the file, for a byte range of
+    a dump read apart (see :func:`zperf.formats.smf.physical.scan`).
+    ``columns``: the columns the caller needs of a table (its decoder may decode
+    only those and give a table of them; a table not named comes whole).
     """
     decoders = tuple(decoders)
     wanted_tables = frozenset(
         [t for s in decoders for t in s.tables] if tables is None else tables)
     specs = [s for s in decoders if wanted_tables & set(s.tables)]
-    tally = Tally(file, on_error)
+    file = tally.file
     by_type: dict[int, tuple[RecordDecoder, _Pending]] = {
         s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),
                      _Pending())
@@ -63,27 +98,33 @@ def read_smf(
         raise ValueError("two SMF decoders for the same record type")
     wanted = {s.smf_type: s.subtypes for s in specs}
 
-    def drain(force: bool) -> None:
+    def drain(force: bool) -> dict[str, pl.DataFrame]:
+        ready: dict[str, pl.DataFrame] = {}
         for decoder, pending in by_type.values():
             if pending and (force or pending.nbytes >= DECODE_BATCH_BYTES or pending.kept):
                 for part in pending.take():
                     decoder.decode(part)
+                ready.update(decoder.take())
+        return ready
 
     try:
         for batch in scan(stream, tally, wanted, head, chunk_size, progress, offset):
             _split(batch, by_type)  # copies the wanted records out: the chunk can go
-            drain(False)
+            if ready := drain(False):
+                yield ready
     except InputError:
         # Damage further on stops the scan; a bad record before it must be named first.
         drain(True)
         raise
-    drain(True)
-    out: dict[str, pl.DataFrame] = {}
+    if ready := drain(True):
+        yield ready
+    last: dict[str, pl.DataFrame] = {}
     for decoder, _ in by_type.values():
-        out.update(decoder.finish())
+        last.update(decoder.finish())
     # Decoding lags the scan, so problems are put back in file order.
     tally.problems.sort(key=lambda p: -1 if p.offset is None else p.offset)
-    return out, tally
+    if last:
+        yield last
 
 
 def read_smf72(

@@ -4,7 +4,9 @@ One dump holds many record types (70.1 CPU activity, 72.3 workload activity,
 110 CICS statistics...).  The physical layer walks the dump once; each wanted
 record goes to the decoder of its type, which turns batches of records into
 the rows of its tables.  A decoder is made per file (it may keep state, such
-as the pieces of broken records) and gives its tables back at the end.
+as the pieces of broken records and the keys already seen) and hands its rows on
+as they are ready (``take``, after each batch; ``finish`` at the end): the
+tables of a file are what it handed on, concatenated.
 """
 
 from __future__ import annotations
@@ -28,8 +30,13 @@ class RecordDecoder(Protocol):
     def decode(self, batch: Batch) -> None:
         """Decode a batch of records (file order); count each as parsed or skipped."""
 
+    def take(self) -> dict[str, pl.DataFrame]:
+        """Rows that may be handed on now (conforming to their schemas): in file order,
+        none that a later batch could still precede or repeat; a table without such
+        rows is left out.  Rows taken are not given again."""
+
     def finish(self) -> dict[str, pl.DataFrame]:
-        """The decoder's tables (conforming to their schemas), after the last batch."""
+        """After the last batch: the rows not taken yet (as ``take``)."""
 
 
 @dataclass(frozen=True)

@@ -190,13 +190,19 @@ class Type110Decoder:
             **{k: pl.repeat(v, rec.size, eager=True) for k, v in constant.items()})
         return schema.from_columns(columns)
 
+    def take(self) -> dict[str, pl.DataFrame]:
+        """The rows decoded so far (records come whole and in file order)."""
+        out = {name: pl.concat(frames) for name, frames in (("db2entry", self.frames),
+                                                            ("db2conn", self.conns)) if frames}
+        self.frames, self.conns = [], []
+        return out
+
     def finish(self) -> dict[str, pl.DataFrame]:
         if self.other_stids:
             listed = ", ".join(f"{stid} x {n}" for stid, n in sorted(self.other_stids.items()))
             self.tally.warnings.append(f"{sum(self.other_stids.values())} CICS statistics of "
                                        f"other resources passed over (STID x count: {listed})")
-        return {"db2entry": pl.concat(self.frames) if self.frames else DB2ENTRY.empty(),
-                "db2conn": pl.concat(self.conns) if self.conns else DB2CONN.empty()}
+        return self.take()
 
 
 def _stripped(applid: str | None) -> str | None:

@@ -1,22 +1,23 @@
 """The SMF 70.1 decoder as the SMF reader drives it: batches in, two tables out.
 
-Across batches it owns the file order and the repeats: the same interval of
-the same system dumped twice gives one ``cpu`` row (and one set of
-``cpu_lpar`` rows); the repeats are dropped with a warning that counts them.
+Across batches it owns the repeats: the same interval of the same system
+dumped twice gives one ``cpu`` row (and one set of ``cpu_lpar`` rows); the
+repeats are dropped with a warning that counts them.  Rows are handed on batch
+by batch, in file order (:mod:`zperf.formats.smf.in_order`).
 """
 
 from __future__ import annotations
 
 import polars as pl
 
+from zperf.formats.smf.in_order import InOrder
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_decoder import Columns, DecoderSpec
 from zperf.formats.smf.type70 import decode_batch
 from zperf.formats.tally import Tally
-from zperf.tables.cpu import CPU, CPU_LPAR
 
-#: Columns that identify a row of the cpu table.
-CPU_KEY = ["sysplex", "system", "interval_start"]
+#: Columns that identify a row of the cpu table: the system, and the interval.
+CPU_KEY = (("sysplex", "system"), ("interval_start",))
 
 
 class Type70Decoder:
@@ -27,37 +28,28 @@ class Type70Decoder:
         del columns  # 70.1 records are few: the cpu tables are always built whole
         self.tally, self.file, self.encoding = tally, file, encoding
         self.lpar = "cpu_lpar" in tables
-        self.cpus: list[pl.DataFrame] = []
-        self.lpars: list[pl.DataFrame] = []
+        self.rows = InOrder(CPU_KEY, ("_record",))
 
     def decode(self, batch: Batch) -> None:
         cpu, lpar = decode_batch(batch, self.tally, self.file, self.encoding, self.lpar)
-        if cpu.height:
-            self.cpus.append(cpu)
-        if lpar.height:
-            self.lpars.append(lpar)
+        self.rows.add(cpu, lpar)
+
+    def take(self) -> dict[str, pl.DataFrame]:
+        """Every row decoded so far: 70.1 records come whole, in file order."""
+        cpu, lpar = self.rows.release(None)
+        out = {}
+        if cpu is not None:
+            out["cpu"] = cpu.drop("_record")
+        if lpar is not None:
+            out["cpu_lpar"] = lpar.drop("_record")
+        return out
 
     def finish(self) -> dict[str, pl.DataFrame]:
-        if not self.cpus:
-            return {"cpu": CPU.empty(), "cpu_lpar": CPU_LPAR.empty()}
-        cpu = pl.concat(self.cpus, rechunk=False)
-        if not cpu["_record"].is_sorted():  # spanned records come after their batch
-            cpu = cpu.sort("_record", maintain_order=True)
-        unique = cpu.filter(cpu.select(pl.struct(CPU_KEY).is_first_distinct()).to_series())
-        repeats = cpu.height - unique.height
-        if repeats:
-            self.tally.warnings.append(f"{repeats} repeated SMF 70.1 intervals (same system "
-                                       "and interval start) dropped")
-        lpar = CPU_LPAR.empty()
-        if self.lpars:
-            lpar = pl.concat(self.lpars, rechunk=False)
-            if repeats:
-                lpar = lpar.join(unique.select("_record"), on="_record", how="semi",
-                                 maintain_order="left")
-            if not lpar["_record"].is_sorted():
-                lpar = lpar.sort("_record", maintain_order=True)
-            lpar = lpar.drop("_record")
-        return {"cpu": unique.drop("_record"), "cpu_lpar": lpar}
+        out = self.take()
+        if self.rows.dropped:
+            self.tally.warnings.append(f"{self.rows.dropped} repeated SMF 70.1 intervals (same "
+                                       "system and interval start) dropped")
+        return out
 
 
 TYPE70_1 = DecoderSpec(70, frozenset({1}), ("cpu", "cpu_lpar"),

@@ -1,0 +1,34 @@
+"""The names the command line offers before it reads anything: input kinds, tables,
+the on-error policies and the default code page.
+
+Why a module of its own: ``zperf parse --help`` lists the kinds (``--from``)
+and the tables (``--table``), and the registry that knows them imports every
+reader, and with them polars, pyarrow and numpy (most of a second).  The
+names are written here, without a library; ``zperf.formats.registry`` builds
+the same lists from the readers, and a test (tests/formats/test_names.py)
+fails when the two differ, so a new reader is listed in both.  The on-error
+policies and the default code page are defined here only (the readers take
+them from here).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+#: EBCDIC code page of text fields in binary records and EBCDIC listings.
+DEFAULT_ENCODING = "cp037"
+
+OnError = Literal["raise", "skip", "keep"]
+#: What a reader does with a bad record: stop, skip it, or skip it and keep its bytes.
+ON_ERROR_CHOICES: tuple[OnError, ...] = ("raise", "skip", "keep")
+
+#: Every input kind, in the registry's order (``zperf.formats.registry.KINDS``).
+KIND_NAMES: tuple[str, ...] = (
+    "smf", "zperf-csv", "cics-dfhstup", "cics-dfh0stat", "rmf-cpu", "rmf-wlmgl", "rmf-xml",
+    "ims-pa-report", "ims-pa-csv", "driver-iwl", "jmeter-xml", "jmeter-csv", "driver-csv",
+    "zperf-table")
+
+#: Every table a reader fills, in registry order (``zperf.formats.registry.table_names``).
+TABLE_NAMES: tuple[str, ...] = (
+    "workload", "distribution", "cpu", "cpu_lpar", "db2entry", "db2conn", "ims_transit",
+    "driver", "driver_intervals")
