@@ -28,9 +28,12 @@ SCHEMA_VERSION = "1"
 
 
 def _text_ready(frame: pl.DataFrame) -> pl.DataFrame:
+    """Times as ISO text; a float that is NaN or infinite as no value (empty in CSV,
+    null in JSON, which has neither: the JSON writers would refuse the row)."""
+    floats = pl.col(pl.Float32, pl.Float64)
     return frame.with_columns(
         pl.col(pl.Datetime).dt.strftime("%Y-%m-%dT%H:%M:%S%.6f").str.strip_suffix(".000000"),
-        pl.col(pl.Float64).fill_nan(None),
+        pl.when(floats.is_finite()).then(floats),
     )
 
 
