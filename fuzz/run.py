@@ -7,10 +7,13 @@
 Input ``i`` of reader ``R`` in a run with seed ``S`` is the same every time
 (``fuzz.harness.fuzzed_input``), so a crash is replayed with ``--replay R:i``.
 Work is cut in chunks of inputs handed to worker processes (``--workers``,
-2 by default); in each, an alarm stops an input that runs longer than
-``--time-limit`` seconds (a hang, with the stack where it was), and the parent
-kills a worker that does not come back from one (stuck outside Python) and
-starts another.  Every crashing or hanging input is saved under ``--crashes``
+2 by default); in each, an alarm stops an input that takes more than
+``--time-limit`` seconds of CPU time (a hang, with the stack where it was: CPU
+time, not wall time, so that a run at ``nice 19`` on a busy machine, starved
+for seconds at a time, does not count hangs that are not), and the parent
+kills a worker that does not come back from one within ``--stuck-after``
+seconds of wall time (stuck outside Python, or waiting forever) and starts
+another.  Every crashing or hanging input is saved under ``--crashes``
 (``READER/INDEX.bin`` and ``.txt`` with what broke).  Progress goes to stderr
 once a minute; the result, per reader, ends the output:
 ``READER: N inputs, C crashes, H hangs``, and the last line adds them up.  With
@@ -85,11 +88,11 @@ def _worker(tasks: Any, results: Any, state: Any, options: dict[str, Any]) -> No
 
     ``state`` tells the parent what the worker is doing: the unit id, the
     input index and when it started on it (0 between inputs)."""
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGPROF, _on_alarm)
     os.environ["COLUMNS"] = "100"
     workdir = Path(tempfile.mkdtemp(prefix="zperf-fuzz-", dir=options["tmp"]))
     crashes = Path(options["crashes"])
-    limit = int(options["time_limit"])
+    limit = float(options["time_limit"])
     for _ in range(UNITS_PER_WORKER):
         unit = tasks.get()
         if unit is None:
@@ -101,19 +104,19 @@ def _worker(tasks: Any, results: Any, state: Any, options: dict[str, Any]) -> No
         for index in range(first, end):
             data, rng = fuzzed_input(reader, options["seed"], index)
             state[1], state[2] = index, time.time()
-            signal.alarm(limit)
+            signal.setitimer(signal.ITIMER_PROF, limit)  # CPU time of this process
             try:
                 verdict = check(reader, data, workdir, rng, skip=options["skip"],
                                 library=options["library"], cli=options["cli"])
             except Hang:
-                signal.alarm(0)
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 totals["hangs"] += 1
                 where = "".join(traceback.format_exc())
-                _save(crashes, reader, index, data, f"hang: over {limit} s\n{where}")
-                totals["kinds"][f"hang over {limit} s"] += 1
+                _save(crashes, reader, index, data, f"hang: over {limit} CPU s\n{where}")
+                totals["kinds"][f"hang over {limit} CPU s"] += 1
                 continue
             finally:
-                signal.alarm(0)
+                signal.setitimer(signal.ITIMER_PROF, 0)
                 state[2] = 0.0
             totals["inputs"] += 1
             totals["library"] += "library" in verdict.outcomes
@@ -166,7 +169,6 @@ class Runner:
         for unit in list(self.units.values()):
             self.tasks.put(unit)
         self.workers = [self._start() for _ in range(self.count)]
-        limit = float(self.options["time_limit"])
         last = time.time()
         deadline = self.options.get("deadline") or float("inf")
         while self.units:
@@ -181,7 +183,7 @@ class Runner:
                 self._add(self.units.pop(key), got)
             elif kind == "retired":
                 self._replace(key)
-            self._watch(limit)
+            self._watch()
             if time.time() - last > 60:
                 last = time.time()
                 done = sum(t.inputs + t.hangs for t in self.totals.values())
@@ -235,12 +237,13 @@ class Runner:
         totals.outcomes.update(got["outcomes"])
         totals.kinds.update(got["kinds"])
 
-    def _watch(self, limit: float) -> None:
-        """A worker stuck on one input beyond the alarm (outside Python), or dead: kill
+    def _watch(self) -> None:
+        """A worker stuck on one input beyond ``--stuck-after`` (outside Python), or dead: kill
         it, count a hang, and give the rest of its unit to a new worker."""
         for i, (process, state) in enumerate(self.workers):
             started = state[2]
-            stuck = process.is_alive() and started and time.time() - started > 2 * limit + 10
+            stuck = (process.is_alive() and started
+                     and time.time() - started > self.options["stuck_after"])
             died = process.exitcode not in (0, None)
             if not (stuck or died):
                 continue
@@ -284,7 +287,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--readers", default=",".join(readers()),
                         help="comma-separated readers (default: all)")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--time-limit", type=int, default=10, help="seconds per input")
+    parser.add_argument("--time-limit", type=float, default=10,
+                        help="CPU seconds per input (beyond: a hang)")
+    parser.add_argument("--stuck-after", type=float, default=120,
+                        help="wall seconds on one input before its worker is killed")
     parser.add_argument("--seed", default="0", help="any text (the tests use 'tests')")
     parser.add_argument("--skip", type=float, default=0.25,
                         help="share of inputs read with on_error=skip even when raise read them")
@@ -304,7 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown readers: {', '.join(unknown)}; known: {', '.join(readers())}")
     tmp = "/dev/shm" if Path("/dev/shm").is_dir() else None
-    options = {"seed": args.seed, "time_limit": args.time_limit, "skip": args.skip,
+    options = {"seed": args.seed, "time_limit": args.time_limit,
+               "stuck_after": args.stuck_after, "skip": args.skip,
                "library": args.library, "cli": args.cli, "crashes": args.crashes, "tmp": tmp,
                "deadline": time.time() + 60 * args.minutes if args.minutes else 0}
     started = time.time()
@@ -318,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # what was done so far is still reported
         runner.close()
     hours = (time.time() - started) / 3600
-    print(f"seed {args.seed}, {args.workers} workers, time limit {args.time_limit} s, "
+    print(f"seed {args.seed}, {args.workers} workers, time limit {args.time_limit} CPU s, "
           f"{hours:.2f} h")
     for name, totals in runner.totals.items():
         print(f"{name}: through zperf.formats.read {totals.library}, through the CLI "
