@@ -127,6 +127,13 @@ class InOrder:
                                            how="semi", maintain_order="left")
         return main, dependent
 
+    def release_tables(self, before: int | None, names: tuple[str, str]
+                       ) -> dict[str, pl.DataFrame]:
+        """:meth:`release` as tables named ``names`` (main, dependent), without the
+        record number they were ordered by; a table with no rows is left out."""
+        released = zip(names, self.release(before), strict=True)
+        return {name: frame.drop("_record") for name, frame in released if frame is not None}
+
 
 def _split(frames: list[pl.DataFrame], before: int | None
            ) -> tuple[pl.DataFrame | None, list[pl.DataFrame]]:

@@ -36,13 +36,7 @@ class Type70Decoder:
 
     def take(self) -> dict[str, pl.DataFrame]:
         """Every row decoded so far: 70.1 records come whole, in file order."""
-        cpu, lpar = self.rows.release(None)
-        out = {}
-        if cpu is not None:
-            out["cpu"] = cpu.drop("_record")
-        if lpar is not None:
-            out["cpu_lpar"] = lpar.drop("_record")
-        return out
+        return self.rows.release_tables(None, ("cpu", "cpu_lpar"))
 
     def finish(self) -> dict[str, pl.DataFrame]:
         out = self.take()

@@ -59,13 +59,8 @@ class Type72Decoder:
         return self._release(None)
 
     def _release(self, before: int | None) -> dict[str, pl.DataFrame]:
-        work, dist = self.rows.release(before)
+        out = self.rows.release_tables(before, ("workload", "distribution"))
         self.tally.duplicates = self.rows.dropped
-        out = {}
-        if work is not None:
-            out["workload"] = work.drop("_record")
-        if dist is not None:
-            out["distribution"] = dist.drop("_record")
         return out
 
 
