@@ -334,7 +334,11 @@ def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
                                "does not know", line=1, offset=found.start(1))
     if codec in ("utf-8", "ascii"):
         return None, None
-    if b"\xc1".decode(codec, errors="replace") == "A":  # an EBCDIC code page
+    try:
+        ebcdic = b"\xc1".decode(codec, errors="replace") == "A"  # an EBCDIC code page
+    except LookupError:  # not a text encoding (rot13): the probe below says so
+        ebcdic = False
+    if ebcdic:
         return "UTF-8", None
     try:  # expat reads an encoding of its own or a one-byte one Python knows, no other
         expat.ParserCreate().Parse(b'<?xml version="1.0" encoding="' + found.group(1)
