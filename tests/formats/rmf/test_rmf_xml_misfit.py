@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 import pytest
+from test_rmf_xml_fast import assert_same, outcome
 
 from conftest import DATA
-from formats.rmf.test_rmf_xml_fast import assert_same, outcome
 from zperf.errors import ParseError
 from zperf.formats.rmf import xml_scan
 from zperf.formats.rmf.wlmgl import read_wlmgl
@@ -35,7 +35,7 @@ def _refused(data: bytes, message: str) -> None:
         with pytest.raises(ParseError, match=message) as raised:
             read_rmf_xml(data, "m.xml", careful=careful)
         assert "\n" not in str(raised.value)
-        tables, tally = read_rmf_xml(data, "m.xml", "skip", careful=careful)
+        _, tally = read_rmf_xml(data, "m.xml", "skip", careful=careful)
         assert tally.balanced() and tally.skipped == 1
         assert re.search(message, tally.problems[0].reason)
     for on_error in ("raise", "skip"):
@@ -89,6 +89,15 @@ def test_listing_goal_percentile_too_large_is_the_blocks_problem() -> None:
 ])
 def test_cpu_number_too_large_is_a_bad_value(old: bytes, new: str, message: str) -> None:
     _refused(_replaced(SMALL, old, new), r"report 1 \(CPU report of RPRT .*\): .*" + message)
+
+
+def test_short_physical_row_still_reads() -> None:
+    """A row with fewer cells than headings (fuzz seed 99 found the check read past them)."""
+    doc = _replaced(SMALL, b"(zAAP)</col>\n                        <col>0</col>", "(zAAP)</col>")
+    for on_error in ("raise", "skip"):
+        assert_same(doc, on_error)
+    tables, tally = read_rmf_xml(doc, "m.xml")
+    assert tally.parsed == 1 and tables["cpu"].height == 1
 
 
 def test_wlmgl_transactions_too_large_is_a_bad_value() -> None:

@@ -165,7 +165,8 @@ def _row_values(kept: list[tuple[int, str, str]], cells: list[str | None], where
     except ValueError as bad:
         raise BadReportError(f"{where}: {bad}") from None
     for index, column, _ in kept if dtypes else ():
-        _fit(values[column], column, dtypes, cells[index], where)
+        if values[column] is not None:  # (then its cell is there)
+            _fit(values[column], column, dtypes, cells[index], where)
     return values
 
 
