@@ -31,6 +31,17 @@ EXPECTED = {
     "jmeter-xml-1547.bin": ("jmeter-xml", "record 1 line 3 at offset 0x43: JMeter sample: "
                                           "-999999 in attribute t is negative: not a "
                                           "response time"),
+    "rmf-xml-538.bin": ("rmf-xml", "line 1 at offset 0x1E: the XML declaration names an "
+                                   "encoding the XML parser cannot read (UTF-7): multi-byte "
+                                   "encodings are not supported"),
+    "rmf-xml-61.bin": ("rmf-xml", "record 1 line 9 at offset 0xCD: report 1 (WLMGL report of "
+                                  "PLEXA at 03/01/2024 09.00.00): class period 1: "
+                                  "PERIOD=9223372036854775807 is too large (at most "
+                                  "2147483647)"),
+    "rmf-xml-1568.bin": ("rmf-xml", "record 1 line 11 at offset 0x192: report 1 (CPU report "
+                                    "of RPRT at 04/12/2022 00.00.00): Image Capacity in the "
+                                    "Partition Data Report: '25100000000000000000000000' is "
+                                    "too large (at most 9223372036854775807)"),
     "smf72.3-863.bin": ("smf", "record 3 at offset 0x640: truncated block: the block "
                                "descriptor says 400 bytes but only 367 are left in the file"),
     "zperf-arrow-1585.bin": ("zperf-table", "column interval_start of the driver_intervals "

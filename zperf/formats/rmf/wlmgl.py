@@ -40,7 +40,12 @@ from zperf.formats.rmf.wlmgl_block import BlockReader, block_lines
 from zperf.formats.rmf.wlmgl_goals import printed_perf_index
 from zperf.formats.rmf.wlmgl_rows import data_rows, read_rows
 from zperf.formats.rmf.wlmgl_walk import Walk, walk
-from zperf.formats.rmf.wlmgl_words import BUCKET_PATTERN, header_values, key_values
+from zperf.formats.rmf.wlmgl_words import (
+    BUCKET_PATTERN,
+    goal_columns,
+    header_values,
+    key_values,
+)
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
@@ -115,8 +120,8 @@ class _Builder:
         found, file = self.found, self.file
         headers, bad_headers = _table(found.headers, lambda h: header_values(h, file), "header")
         keys, bad_keys = _table(found.keys, key_values, "key")
-        goals, _ = _table(found.goals, dict, "goal")
-        failures = self._failures(bad_headers, bad_keys)
+        goals, bad_goals = _table(found.goals, goal_columns, "goal")
+        failures = self._failures(bad_headers, bad_keys, bad_goals)
         values, buckets, not_bulk = self._bulk()
         slow = sorted(block for block in not_bulk | failures.keys() if block < found.limit)
         self.tally.settle(parsed=found.limit - len(slow))  # the others settle one by one
@@ -143,16 +148,20 @@ class _Builder:
         dist = pl.concat([buckets.filter(pl.col("_block").is_in(fast)), by_line_buckets])
         return work.drop("_block"), _distribution(work, dist)
 
-    def _failures(self, bad_headers: dict[int, str], bad_keys: dict[int, str]) -> dict[int, str]:
-        """Blocks whose page header or keys do not convert, and why (the header first)."""
+    def _failures(self, bad_headers: dict[int, str], bad_keys: dict[int, str],
+                  bad_goals: dict[int, str]) -> dict[int, str]:
+        """Blocks whose page header, keys or goal do not convert, and why (the header
+        first)."""
         found = self.found
         failures: dict[int, str] = {}
-        if not bad_headers and not bad_keys:
+        if not bad_headers and not bad_keys and not bad_goals:
             return failures
         for block in range(found.limit):
             reason = bad_headers.get(found.header[block])
             if reason is None:
                 reason = bad_keys.get(found.key[block])
+            if reason is None:
+                reason = bad_goals.get(found.goal[block])
             if reason is not None:
                 failures[block] = reason
         return failures

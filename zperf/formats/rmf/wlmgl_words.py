@@ -99,6 +99,19 @@ def _small_number(keys: dict[str, str], key: str, column: str) -> int | None:
     return int(text)
 
 
+def goal_columns(goal: dict[str, Any] | tuple[tuple[str, Any], ...]) -> dict[str, Any]:
+    """A class's goal columns (wlmgl_lines.goal_values' pairs) as a row's values;
+    ValueError when one is too large for its column (RESPONSE TIME ... FOR
+    99999999999%), as for the keys."""
+    values = dict(goal)
+    schema = WORKLOAD.polars_schema()
+    for column, value in values.items():
+        why = misfit(schema[column], value) if isinstance(value, int | float) else None
+        if why is not None:
+            raise ValueError(f"GOAL {column.removeprefix('goal_').upper()} {value} {why}")
+    return values
+
+
 #: Where each label/value pair of a row goes: ((group, label), column, kind).
 Plan = list[tuple[tuple[str, str], str, str]]
 

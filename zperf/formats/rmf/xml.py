@@ -25,6 +25,7 @@ from typing import Any
 
 import polars as pl
 
+from zperf.formats.fits import misfit
 from zperf.formats.kinds import TextKind
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
@@ -237,17 +238,18 @@ def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
     not convert is a problem, and its rows are dropped from every table."""
     converted: dict[str, pl.DataFrame] = {}
     bad: dict[int, str] = {}
-    for name, (_, kinds) in _TABLES.items():
+    for name, (schema, kinds) in _TABLES.items():
         rows = found.rows.get(name)
         if rows is None:
             frame = pl.DataFrame(found.lpars.data)
         else:
             frame = pl.from_dicts(rows, infer_schema_length=None) if rows else pl.DataFrame()
-        frame, wrong = convert(frame, kinds)
+        dtypes = schema.polars_schema()
+        frame, wrong = convert(frame, kinds, dtypes)
         converted[name] = frame
         for record, column, text in wrong.iter_rows():
-            bad.setdefault(record, f"{text!r} under {fields.PRINTED.get(column, column)!r} is "
-                                   f"not {_WHAT.get(kinds[column], 'a value')}")
+            bad.setdefault(record, f"{text!r} under {fields.PRINTED.get(column, column)!r} "
+                                   + _wrong(text, kinds[column], dtypes[column]))
     for record in sorted(bad):
         report, label = found.pending[record]
         tally.problem(f"{label}: {bad[record]}", record=record, line=report.line,
@@ -264,6 +266,20 @@ def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
             frame = frame.filter(~pl.col(RECORD).is_in(list(bad)))
         out[name] = schema.conform(frame)
     return out
+
+
+def _wrong(text: str, kind: str, dtype: pl.DataType) -> str:
+    """What is wrong with a bad cell's text: not what its column holds, or a number
+    too large for it ('is too large (at most 2147483647)')."""
+    if kind in (fields.NUMBER, fields.INT):
+        try:
+            value = fields.value_of(fields.NUMBER, text)
+        except ValueError:
+            value = None
+        why = misfit(dtype, value)
+        if why is not None:
+            return why
+    return f"is not {_WHAT.get(kind, 'a value')}"
 
 
 _WHAT = {fields.NUMBER: "a number", fields.INT: "a number", fields.SECONDS: "a time",

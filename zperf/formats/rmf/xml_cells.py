@@ -7,14 +7,17 @@ once, a column at a time with the listing readers' own column-wise forms
 give bit for bit what the scalar forms give (tests/formats/rmf/
 test_rmf_wlmgl_values.py).  A text that is not what its column holds is
 returned as a bad cell, so that its report becomes a problem, never a
-silent null.
+silent null; so is a number too large for its table's column (the column's
+type given: :func:`~zperf.formats.fits.misfit_expr`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
-from zperf.formats.fits import finite
+from zperf.formats.fits import finite, misfit_expr
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.values import TIME_TEXT, number_expr, time_ms_expr
 
@@ -28,15 +31,19 @@ def _empty(text: pl.Expr) -> pl.Expr:
     return text.is_null() | (text == "") | (text == "N/A") | (text.str.strip_chars("-") == "")
 
 
-def _value(kind: str, text: pl.Expr, plain: bool = False) -> tuple[pl.Expr, pl.Expr]:
-    """The converted value, and whether the text is one this kind reads.  ``plain``:
-    every number of the column is a plain decimal (no K/M suffix, no comma), so a
-    cast reads it as ``number_expr`` would, with a fraction of the work."""
+def _value(kind: str, text: pl.Expr, plain: bool = False, dtype: pl.DataType | None = None
+           ) -> tuple[pl.Expr, pl.Expr]:
+    """The converted value, and whether the text is one this kind reads (and, a number,
+    fits a column of ``dtype``).  ``plain``: every number of the column is a plain
+    decimal (no K/M suffix, no comma), so a cast reads it as ``number_expr`` would,
+    with a fraction of the work."""
     if kind == fields.TEXT:
         return text, pl.lit(True)
     if kind in (fields.NUMBER, fields.INT):
         value = finite(text.cast(pl.Float64, strict=False)) if plain else number_expr(text)
         fine = value.is_not_null() | text.str.contains(r"^\*+$")  # '*****': overflow, no value
+        if dtype is not None:
+            fine = fine & ~misfit_expr(value, dtype)
         return (value.cast(pl.Int64, strict=False) if kind == fields.INT else value), fine
     if kind in (fields.SECONDS, fields.TIME_MS):
         fine = text.str.contains(_TIME) & text.str.contains(TIME_TEXT)
@@ -68,10 +75,12 @@ def _plain(frame: pl.DataFrame, texts: dict[str, pl.Expr], kinds: dict[str, str]
     return {c: not odd[c][0] for c in numbers}
 
 
-def convert(frame: pl.DataFrame, kinds: dict[str, str]) -> tuple[
+def convert(frame: pl.DataFrame, kinds: dict[str, str],
+            dtypes: Mapping[str, pl.DataType] | None = None) -> tuple[
         pl.DataFrame, pl.DataFrame]:
     """The rows with their printed texts converted (columns of ``kinds``), and the bad
-    cells: one row per (record, column, text) that does not convert."""
+    cells: one row per (record, column, text) that does not convert, or whose number
+    does not fit the column's type in ``dtypes`` (the table's schema)."""
     bad = pl.DataFrame(schema={RECORD: pl.Int64, "column": pl.String, "text": pl.String})
     present = [c for c in kinds if c in frame.columns]
     if not present or frame.height == 0:
@@ -82,7 +91,7 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str]) -> tuple[
     for column in present:
         text = texts[column]
         kind = kinds[column]
-        value, fine = _value(kind, text, plain.get(column, False))
+        value, fine = _value(kind, text, plain.get(column, False), (dtypes or {}).get(column))
         empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
         values.append(pl.when(empty).then(None).otherwise(value).alias(column))
         checks.append(pl.when(empty | fine).then(None)

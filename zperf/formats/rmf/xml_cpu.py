@@ -16,9 +16,12 @@ from __future__ import annotations
 
 import functools
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+import polars as pl
+
+from zperf.formats.fits import misfit
 from zperf.formats.rmf import cpu_fields
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.cpu_table import Processor, per_type
@@ -33,10 +36,13 @@ from zperf.formats.rmf.xml_parts import (
     table,
     variables,
 )
-from zperf.tables.cpu import PROCESSOR_TYPES
+from zperf.tables.cpu import CPU, CPU_LPAR, PROCESSOR_TYPES
 
 SOURCE_FORMAT = "rmf-xml"
 Row = dict[str, Any]
+#: The types of the cpu and cpu_lpar columns, which a value read alone must fit.
+_CPU_TYPES = CPU.polars_schema()
+_LPAR_TYPES = CPU_LPAR.polars_schema()
 
 
 #: A part as the segment rules read it, whichever parser found it: its name
@@ -148,15 +154,31 @@ class CpuReading:
         return partitions
 
 
-def _row_values(kept: list[tuple[int, str, str]], cells: list[str | None], where: str
-                ) -> Row:
+def _row_values(kept: list[tuple[int, str, str]], cells: list[str | None], where: str,
+                dtypes: Mapping[str, pl.DataType] | None = None) -> Row:
     """A table row's kept cells converted (``where`` names the row in a problem; the
-    message is only made then: a report has hundreds of cells)."""
+    message is only made then: a report has hundreds of cells); ``dtypes``: the
+    types of the table columns they go to, which each must fit."""
     try:
-        return {column: fields.value_of(kind, cells[index] if index < len(cells) else None)
-                for index, column, kind in kept}
+        values = {column: fields.value_of(kind, cells[index] if index < len(cells) else None)
+                  for index, column, kind in kept}
     except ValueError as bad:
         raise BadReportError(f"{where}: {bad}") from None
+    for index, column, _ in kept if dtypes else ():
+        if values[column] is not None:  # (then its cell is there)
+            _fit(values[column], column, dtypes, cells[index], where)
+    return values
+
+
+def _fit(value: object, column: str, dtypes: Mapping[str, pl.DataType] | None,
+         printed: str | None, where: str) -> None:
+    """BadReportError when a value read alone (not column-wise) is too large for its
+    table column (``printed``: its text, ``where`` it is, for the message)."""
+    dtype = (dtypes or {}).get(column)
+    if dtype is not None and isinstance(value, int | float):
+        why = misfit(dtype, value)
+        if why is not None:
+            raise BadReportError(f"{where}: {(printed or '').strip()!r} {why}")
 
 
 def read_vars(pairs: Iterable[tuple[str, str | None]], known: fields.Fields, row: Row,
@@ -171,6 +193,8 @@ def read_vars(pairs: Iterable[tuple[str, str | None]], known: fields.Fields, row
                 row[target[0]] = fields.value_of(target[1], value)
             except ValueError as bad:
                 raise BadReportError(f"{name} in {where}: {bad}") from None
+            if row[target[0]] is not None:
+                _fit(row[target[0]], target[0], _CPU_TYPES, value, f"{name} in {where}")
 
 
 def _processor_rows(found: Table, processors: list[Processor],
@@ -196,7 +220,8 @@ def _physical(found: Table, unknown: Unknown) -> dict[str, int | None]:
     kept = columns(found, fields.PHYSICAL_COLUMNS, "the physical processors table", unknown)
     out: dict[str, int | None] = {}
     for refno, (summary, cells) in enumerate(found.rows, start=1):
-        values = _row_values(kept, cells, f"row {refno} of the physical processors table")
+        values = _row_values(kept, cells, f"row {refno} of the physical processors table",
+                             _LPAR_TYPES)
         name = fields.PHYSICAL_TYPE.search(values.get("processor_type") or "")
         if summary or name is None:
             continue

@@ -157,6 +157,8 @@ def _expat_pass(data: bytes, override: str | None) -> Outcome:
     except expat.ExpatError as error:
         damage = (f"malformed XML: {expat.ErrorString(error.code)}", parser.ErrorLineNumber,
                   parser.ErrorByteIndex)
+    except (ValueError, LookupError) as error:  # what _encoding's probe did not see first
+        return None, (_unreadable(error), 1, 0), None
     return root[0] if root else None, damage, None
 
 
@@ -338,9 +340,29 @@ def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
                                "does not know", line=1, offset=found.start(1))
     if codec in ("utf-8", "ascii"):
         return None, None
-    if b"\xc1".decode(codec, errors="replace") == "A":  # an EBCDIC code page
+    try:
+        ebcdic = b"\xc1".decode(codec, errors="replace") == "A"  # an EBCDIC code page
+    except LookupError:  # not a text encoding (rot13): the probe below says so
+        ebcdic = False
+    if ebcdic:
         return "UTF-8", None
+    try:  # expat reads an encoding of its own or a one-byte one Python knows, no other
+        expat.ParserCreate().Parse(b'<?xml version="1.0" encoding="' + found.group(1)
+                                   + b'"?><x/>', True)
+    except (ValueError, LookupError) as error:  # UTF-7, Shift-JIS, rot13...
+        raise ParseError(file, _unreadable(error, name), line=1,
+                         offset=found.start(1)) from None
+    except expat.ExpatError:
+        pass  # (UTF-16 named in an 8-bit document): the check finds the damage
     return None, name
+
+
+def _unreadable(error: Exception, name: str | None = None) -> str:
+    """An encoding expat cannot read, for the one-line message (as the JMeter XML
+    reader says it)."""
+    named = "" if name is None else f" ({name})"
+    return (f"the XML declaration names an encoding the XML parser cannot read{named}: "
+            f"{str(error).splitlines()[0] if str(error) else type(error).__name__}")
 
 
 def _codec(name: str) -> str | None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.wlmgl_lines import goal_values
-from zperf.formats.rmf.wlmgl_words import GOAL, header_values, key_values
+from zperf.formats.rmf.wlmgl_words import GOAL, goal_columns, header_values, key_values
 from zperf.formats.rmf.xml_parts import (
     BadReportError,
     Header,
@@ -72,9 +72,14 @@ def read_wlmgl(report: ET.Element, head: Header, source: str,
     work: list[Row] = []
     buckets: list[Row] = []
     for number, (part, segment_name) in enumerate(periods, start=1):
-        row, distribution = _period(part, segment_name, f"class period {number}", unknown)
-        row = {**base, **key_values({"POLICY": policy.get("POLICY") or "", **row["keys"]}),
-               **row["goal"], **row["values"]}
+        where = f"class period {number}"
+        row, distribution = _period(part, segment_name, where, unknown)
+        try:  # by the listing's rules: a PERIOD or a goal too large for its column
+            keys = key_values({"POLICY": policy.get("POLICY") or "", **row["keys"]})
+            goal = goal_columns(row["goal"])
+        except ValueError as bad:
+            raise BadReportError(f"{where}: {bad}") from None
+        row = {**base, **keys, **goal, **row["values"]}
         work.append(row)
         keys = {k: row[k] for k in ("source", "sysplex", "system", "interval_start",
                                     "class_kind", "class_name", "period")}
