@@ -3,8 +3,8 @@
     python benchmarks/startup.py [--repeat 7]
 
 Times, each as a fresh process, best and median of ``--repeat`` runs:
-``zperf --version``, ``zperf --help``, ``zperf calc itr ...``,
-``zperf parse --help`` and the man page generator (``python -m
+``zperf --version``, ``zperf --help``, ``zperf calc itr ...``, every
+command's ``--help`` and the man page generator (``python -m
 zperf.cli.manpage DIR``), and prints each with its ratio to the
 reference measured in the same run: a bare ``python -c pass``.  It also
 lists the heavy libraries each command imported (``-X importtime``), which
@@ -29,7 +29,8 @@ COMMANDS: dict[str, list[str]] = {
     "zperf --help": ["-m", "zperf", "--help"],
     "zperf calc itr": ["-m", "zperf", "calc", "itr", "--etr", "98733.87", "--busy", "81.50",
                        "--cps", "7"],
-    "zperf parse --help": ["-m", "zperf", "parse", "--help"],
+    **{f"zperf {name} --help": ["-m", "zperf", name, "--help"]
+       for name in ("analyze", "check", "compare", "parse", "report", "simulate")},
 }
 
 
@@ -47,7 +48,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
     bare = reference.interpreter_seconds(args.repeat)
-    print(f"python -c pass      {bare:.3f} s  (reference; load average "
+    print(f"python -c pass          {bare:.3f} s  (reference; load average "
           f"{reference.load_average()})")
     with tempfile.TemporaryDirectory() as tmp:
         commands = {**COMMANDS, "man pages": ["-m", "zperf.cli.manpage", tmp]}
@@ -56,7 +57,7 @@ def main() -> int:
             best, median = reference.best_of(partial(reference.timed_process, argv),
                                              args.repeat)
             heavy = ", ".join(heavy_imports(command)) or "none"
-            print(f"{name:<19} {best:.3f} s best, {median:.3f} s median = "
+            print(f"{name:<23} {best:.3f} s best, {median:.3f} s median = "
                   f"{reference.ratio(best, bare)} python -c pass;  imports: {heavy}")
     return 0
 

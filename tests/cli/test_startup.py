@@ -46,6 +46,14 @@ def test_commands_that_read_nothing_import_no_heavy_library(args: list[str]) -> 
     assert imported_by(*args) == []
 
 
+@pytest.mark.parametrize("name", sorted(SUBCOMMANDS))
+def test_every_commands_help_imports_no_data_library(name: str) -> None:
+    """`zperf COMMAND --help` loads the command (and the light modules that hold its
+    choices: zperf.runs.choices, zperf.sim.model), never polars, pyarrow or numpy."""
+    heavy = {m.split(".")[0] for m in imported_by(name, "--help")}
+    assert heavy & {"polars", "pyarrow", "numpy", "rich", "jinja2"} == set()
+
+
 def test_a_calculation_needs_no_data_library() -> None:
     """`zperf calc itr` prints its table with rich alone: no polars, numpy or readers."""
     heavy = imported_by("calc", "itr", "--etr", "98733.87", "--busy", "81.50", "--cps", "7")

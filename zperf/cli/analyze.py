@@ -10,12 +10,8 @@ import click
 from zperf import report
 from zperf.cli.options import input_options, output_format, output_options, tell_skipped
 from zperf.errors import UsageError
-from zperf.formats.tally import OnError
-from zperf.report.runs import analysis_for_people, comparison_for_people
-from zperf.runs.analysis import ANALYZE_PER
-from zperf.runs.compare import BASES
-from zperf.runs.run import analyze_run, analyze_view, compare_runs
-from zperf.runs.spec import RATE_SOURCES, RESPONSE_SOURCES
+from zperf.names import OnError
+from zperf.runs.choices import ANALYZE_PER, BASES, RATE_SOURCES, RESPONSE_SOURCES
 
 
 def _groups(values: tuple[str, ...]) -> dict[str, list[str]]:
@@ -107,6 +103,9 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       zperf analyze --etr 1079.83 --group CICS=CICSREG --cps 3 wlmgl.txt
       zperf analyze --per system --start 2026-01-05T08:00:00 smf-*.dump
     """
+    from zperf.report.runs import analysis_for_people  # polars: only when a run is read
+    from zperf.runs.run import analyze_run, analyze_view
+
     fmt, terminal = output_format(fmt, output)
     run: str | None = spec_path
     if run is None and len(sources) == 1 and Path(sources[0]).is_dir():
@@ -159,6 +158,9 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
       zperf compare ims14.toml ims15.toml
       zperf compare --to csv ims13/ ims14/ ims15/ > deltas.csv
     """
+    from zperf.report.runs import comparison_for_people  # polars: only when runs are read
+    from zperf.runs.run import compare_runs
+
     fmt, terminal = output_format(fmt, output)
     compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding,
                             jobs=jobs)

@@ -8,8 +8,7 @@ import click
 
 from zperf.cli.options import input_options, tell_skipped
 from zperf.errors import UsageError
-from zperf.formats.skipped import skipped_report
-from zperf.formats.tally import OnError
+from zperf.names import OnError
 
 _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
 
@@ -73,6 +72,7 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
       zperf report activity smf/*.dump --top 15 -o day.html
       zperf report ims15-fast-path --exact -o reproduction.html
     """
+    from zperf.formats.skipped import skipped_report
     from zperf.report.build import ReportRequest, format_for, make_report, sniff_kind, write_report
 
     inputs = list(args)

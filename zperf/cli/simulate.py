@@ -14,8 +14,7 @@ import click
 
 from zperf import report
 from zperf.cli.options import output_format, output_options
-from zperf.sim.command import Request, run
-from zperf.sim.engine import RMF_FORMATS, VARIANTS
+from zperf.sim.model import RMF_FORMATS, VARIANTS
 from zperf.sim.writers.wlmgl import LAYOUTS
 
 
@@ -70,6 +69,8 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
       zperf simulate ims15-fast-path --check
       zperf simulate ims15-fast-path --series --exact --out runs/fp-scaling
     """
+    from zperf.sim.command import Request, run  # polars: only when a run is simulated
+
     fmt, terminal = output_format(fmt, output)
     outcome = run(Request(scenario=scenario, out=Path(out_dir) if out_dir else None, seed=seed,
                           exact=exact, variant=variant, layout=layout, rmf_format=rmf_format,

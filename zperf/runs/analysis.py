@@ -35,6 +35,7 @@ from zperf.errors import UsageError
 from zperf.formats.driver.intervals import rebucket
 from zperf.formats.tally import Tally
 from zperf.runs.capacity import captured_seconds
+from zperf.runs.choices import PER_CHOICES
 from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import ClassRef, RunSpec
@@ -43,13 +44,6 @@ from zperf.tables.workload import CLASS_KINDS
 
 #: Service time columns that make up a class's CPU time (SERVICE TIME, s).
 CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")
-
-
-#: Which rows :meth:`Analysis.table` gives: every interval, the window, or both.
-PER_CHOICES = ("both", "interval", "window")
-#: What ``zperf analyze --per`` accepts: the run table's rows, or a view
-#: (:mod:`zperf.runs.views`: the window per class period or per system).
-ANALYZE_PER = (*PER_CHOICES, "class", "system")
 
 
 @dataclass

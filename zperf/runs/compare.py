@@ -18,6 +18,7 @@ from zperf.calc.deltas import EQUIVALENT_ITR_PCT, MetricDelta
 from zperf.errors import UsageError
 from zperf.formats.tally import Tally
 from zperf.runs.analysis import Analysis
+from zperf.runs.choices import BASES
 
 #: Run-level metrics, in the papers' order: column, label.
 METRICS: tuple[tuple[str, str], ...] = (
@@ -31,8 +32,6 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("general_cpu_us_per_tran", "Total general CPU us/tran"),
     ("ziip_us_per_tran", "Total zIIP us/tran"),
 )
-#: What the delta is taken against: the run before the last, or the first run.
-BASES = ("previous", "first")
 
 
 def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:

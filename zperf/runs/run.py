@@ -23,7 +23,8 @@ from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Reduce, read_each
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
-from zperf.runs.compare import BASES, Comparison, comparison
+from zperf.runs.choices import BASES
+from zperf.runs.compare import Comparison, comparison
 from zperf.runs.spec import RunSpec, as_runspec
 from zperf.runs.views import VIEW_TABLES, VIEWS, Scope, reduce_view_tables, view, view_scope
 

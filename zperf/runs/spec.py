@@ -36,14 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from zperf.errors import UsageError
+from zperf.runs.choices import RATE_SOURCES, RESPONSE_SOURCES
 
 #: The run description a run folder holds.
 RUN_FILE = "run.toml"
 _KINDS = ("report", "service")
-#: Where the transaction count comes from when no rate is given.
-RATE_SOURCES = ("classes", "driver")
-#: Where the response time comes from: the classes (or driver), or IMS PA's total lines.
-RESPONSE_SOURCES = ("classes", "ims")
 
 
 @dataclass(frozen=True)

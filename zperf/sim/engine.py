@@ -33,7 +33,7 @@ from zperf import __version__
 from zperf.calc.formulas import etr_per_sec, service_seconds
 from zperf.formats.smf.dump import read_smf72
 from zperf.sim import extract, sidefiles, zcee
-from zperf.sim.model import Rmf, Run, Scenario, ScenarioError
+from zperf.sim.model import RMF_FORMATS, VARIANTS, Rmf, Run, Scenario, ScenarioError
 from zperf.sim.msu import fill_capacity
 from zperf.sim.targets import LparTarget, targets
 from zperf.sim.writers import smf as writer
@@ -46,9 +46,6 @@ from zperf.sim.writers.wlmgl import LAYOUTS, write_listing
 
 __all__ = ["RMF_FORMATS", "VARIANTS", "default_layout", "simulate"]
 
-VARIANTS = ("rdw", "bdw", "vbs")
-#: How the RMF reports are written: printed listings (.txt), XML (.xml), or both.
-RMF_FORMATS = ("text", "xml", "both")
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
 #: Relative standard deviation of interval-to-interval variation with noise on.
 NOISE = 0.01

@@ -95,6 +95,12 @@ RATE_SOURCES = ("driver",)
 RESPONSE_SOURCES = ("ims",)
 #: ``[scaling] resp``: how the modeled levels' response time is modeled.
 RESP_MODELS = ("flat",)
+#: How a simulated SMF dump is framed (``zperf simulate --variant``): RDWs, BDW blocks,
+#: or VBS spanned records.
+VARIANTS = ("rdw", "bdw", "vbs")
+#: How the RMF reports are written (``--rmf-format``): printed listings (.txt), XML
+#: (.xml), or both.
+RMF_FORMATS = ("text", "xml", "both")
 
 #: A key path in the scenario's TOML: ("published", 3, "value").
 KeyPath = tuple[str | int, ...]
