@@ -31,6 +31,10 @@ EXPECTED = {
     "jmeter-xml-1547.bin": ("jmeter-xml", "record 1 line 3 at offset 0x43: JMeter sample: "
                                           "-999999 in attribute t is negative: not a "
                                           "response time"),
+    "rmf-cpu-3780.bin": ("rmf-cpu", "line 7 at offset 0x226: CPU ACTIVITY report: INTERVAL in "
+                                    "the page heading: '15.00.1111111111111111111111111111111"
+                                    "11111111111111111111111111111' is not an interval "
+                                    "(mm.ss.ttt or hh.mm.ss)"),
     "rmf-xml-538.bin": ("rmf-xml", "line 1 at offset 0x1E: the XML declaration names an "
                                    "encoding the XML parser cannot read (UTF-7): multi-byte "
                                    "encodings are not supported"),
@@ -65,6 +69,14 @@ def test_the_one_line_error(name: str, capfd: pytest.CaptureFixture[str]) -> Non
         read([path], kind=kind)
     assert str(error.value) == f"{path}: {what}"
     assert "panicked" not in capfd.readouterr().err  # no Rust stack on stderr
+
+
+def test_a_column_headed_like_the_page_interval_reads_as_the_page_interval() -> None:
+    """ims-pa-report-3793: a damaged heading named the Tran/Sec column as a start time;
+    its numbers went where the page's interval start goes and polars refused them."""
+    frame = read([str(FOUND / "ims-pa-report-3793.bin")], kind="ims-pa-report").tables[
+        "ims_transit"]
+    assert frame.height == 13 and frame["interval_start"].null_count() == 0
 
 
 def test_an_empty_input_is_said_and_fills_no_table() -> None:

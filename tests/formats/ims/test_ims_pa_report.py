@@ -160,3 +160,18 @@ def test_total_line_also_gives_the_rate_when_not_printed() -> None:
     assert "5.00 " not in text  # no rate printed
     row = parse(text.encode())[0].row(0, named=True)
     assert row["tran_per_sec"] == 5.0 and row["total_transit_ms"] == 4.783
+
+
+def test_a_column_headed_as_the_page_interval_is_not_read_as_one() -> None:
+    """A printed report takes its interval from each page's header (From ... To ...);
+    a column whose heading names a start, end, date or time (here 'Tran From', a
+    damaged '/Sec') is recognised but not read: the rows keep the page's interval,
+    and the rate comes from count over the interval (fuzzing found the column's
+    numbers put where the interval's start goes, and the table refused them)."""
+    data = FASTPATH.replace(b"        /Sec", b"        From")
+    assert data.count(b"        From") == 3
+    frame, tally = parse(data)
+    assert frame["interval_start"].dt.day().unique().sort().to_list() == [12, 13, 14]
+    assert "columns recognised but not kept: Tran From" in tally.warnings
+    total = frame.filter(pl.col("is_total")).sort("interval_start")
+    assert total["tran_per_sec"].to_list() == pytest.approx([n / 120 for *_, n in TABLE_18])

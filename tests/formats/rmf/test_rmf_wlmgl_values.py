@@ -14,7 +14,14 @@ import numpy as np
 import polars as pl
 import pytest
 
-from zperf.formats.rmf.values import TIME_TEXT, number, number_expr, time_ms, time_ms_expr
+from zperf.formats.rmf.values import (
+    TIME_TEXT,
+    interval_seconds,
+    number,
+    number_expr,
+    time_ms,
+    time_ms_expr,
+)
 from zperf.formats.rmf.wlmgl_words import BUCKET, BUCKET_PATTERN
 
 NUMBERS = {
@@ -105,3 +112,19 @@ def test_the_distribution_row_pattern_means_the_same_to_both_engines() -> None:
         by_line.append(tuple(m.groups()) if m else (None,) * 4)
     assert bulk == by_line
     assert sum(op is not None for op, *_ in by_line) == 5
+
+
+@pytest.mark.parametrize(("text", "seconds"), [
+    ("15.00.000", 900.0), ("01.00.000", 60.0), ("29.59.997", 1799.997),
+    ("00.30.000", 30.0),    # mm.ss.ttt
+    ("01.00.00", 3600.0), ("24.00.00", 86400.0), ("1000.00.00", 3_600_000.0)])  # hh.mm.ss
+def test_interval_as_rmf_prints_it(text: str, seconds: float) -> None:
+    assert interval_seconds(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text", [
+    "15.00.111111111111111111111111111111111111111111111111111111111111",  # fuzz: rmf-cpu-3780
+    "15.60.000", "15.00.1", "15.00.0000", "99999.00.00", "15.00", "15:00:000", "", "a.b.c"])
+def test_what_is_not_an_interval_is_a_value_error(text: str) -> None:
+    with pytest.raises(ValueError, match="is not an interval"):
+        interval_seconds(text)

@@ -93,6 +93,11 @@ def _sniff(head: str) -> bool:
     return bool(TITLE.search(head))
 
 
+#: Columns the extract's vocabulary knows that a printed report takes from each page's
+#: header (From ... To ...): a column headed so is recognised but not read.
+_FROM_THE_PAGE_HEADER = frozenset({"interval_start", "interval_end", "date", "time"})
+
+
 def columns_of(headings: list[str], underline: str, time_unit: str,
                tally: Tally) -> list[_Column]:
     """The columns under ``underline`` named by the heading lines above it."""
@@ -111,7 +116,7 @@ def columns_of(headings: list[str], underline: str, time_unit: str,
         name = heading.name
         if heading.column is None:
             unknown.append(heading.text or "(no heading)")
-        elif name is None or name in taken:
+        elif name is None or name in taken or name in _FROM_THE_PAGE_HEADER:
             unused.append(heading.text)
             name = None
         elif heading.column in fields.TIMES and heading.factor is None:

@@ -116,6 +116,10 @@ class _Reader:
         except ValueError:
             raise BadLineError(lines[0], f"DATE {header['date']} TIME {header['time']} in the "
                                          "page heading is not a date and time") from None
+        try:
+            interval_seconds(header["interval"])
+        except ValueError as bad:
+            raise BadLineError(lines[0], f"INTERVAL in the page heading: {bad}") from None
         for name in ("cpc_capacity_msu", "image_capacity_msu"):
             if name in header and misfit(CPU.polars_schema()[name], int(header[name])):
                 raise BadLineError(lines[0], f"{name.upper().replace('_MSU', '')} "

@@ -102,12 +102,23 @@ def time_ms_expr(text: pl.Expr, micro: pl.Expr) -> pl.Expr:
     return pl.when(text == "N/A").then(None).otherwise(seconds * 1000.0 + fraction)
 
 
+#: An interval as RMF prints it: mm.ss.ttt, or hh.mm.ss in duration reports (a first
+#: part of up to four digits: a duration of many days).
+_INTERVAL = re.compile(r"(\d{1,4})\.([0-5]\d)\.(\d{3}|[0-5]\d)")
+
+
 def interval_seconds(text: str) -> float:
-    """'01.00.000' (mm.ss.ttt) -> 60.0; duration reports print 'hh.mm.ss'."""
-    a, b, c = text.split(".")
+    """'01.00.000' (mm.ss.ttt) -> 60.0; duration reports print 'hh.mm.ss'.
+
+    Anything else raises ValueError (a damaged '15.00.1111...' once gave an
+    integer too large for the table)."""
+    found = _INTERVAL.fullmatch(text)
+    if found is None:
+        raise ValueError(f"{text!r} is not an interval (mm.ss.ttt or hh.mm.ss)")
+    a, b, c = found.groups()
     if len(c) == 3:
         return int(a) * 60 + int(b) + int(c) / 1000
-    return int(a) * 3600 + int(b) * 60 + int(c)
+    return float(int(a) * 3600 + int(b) * 60 + int(c))
 
 
 def is_value(token: str) -> bool:
