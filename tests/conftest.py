@@ -30,7 +30,7 @@ os.environ["TZ"] = "UTC"
 os.environ["LC_ALL"] = "C.UTF-8"
 time.tzset()
 
-settings.register_profile("default", max_examples=20, deadline=None)
+settings.register_profile("default", max_examples=10, deadline=None)
 settings.register_profile("ci", max_examples=200, deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
