@@ -13,6 +13,7 @@ type given: :func:`~zperf.formats.fits.misfit_expr`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import polars as pl
@@ -63,26 +64,30 @@ def _micro(text: pl.Expr) -> pl.Expr:
     return (text.str.extract(r"\.([0-9]+)$").str.len_chars() == 6).fill_null(False)
 
 
-def _odd_numbers(texts: pl.DataFrame, numbers: list[str]) -> dict[str, pl.Expr]:
+def _odd_numbers(texts: pl.DataFrame, numbers: list[str]) -> dict[str, pl.Series]:
     """Each number column's values of the texts a plain cast does not read (K and M
-    suffixes, commas, percent signs: rare in IBM's XML, which prints plain decimals),
-    as a lookup in their values by ``number_expr``, computed once per distinct text
-    (``number_expr`` costs a hundred times a cast); a cast reads every other text
-    as ``number_expr`` would, bit for bit.  Columns without such a text are left out."""
-    if not numbers:
+    suffixes, commas, percent signs: rare in IBM's XML, which prints plain decimals;
+    elsewhere null), by ``number_expr`` once per distinct such text (it costs a
+    hundred times a cast); a cast reads every other text as ``number_expr`` would,
+    bit for bit.  Columns without such a text are left out.  (Series operations, not
+    a query: planning one costs more than a small document's conversion.)"""
+    odd: dict[str, pl.Series] = {}
+    for column in numbers:
+        texts_of = texts.get_column(column)
+        failed = texts_of.filter(texts_of.cast(pl.Float64, strict=False).is_null())
+        if failed.null_count() == failed.len():
+            continue
+        failed = failed.drop_nulls().unique()
+        failed = failed.filter(~(failed.is_in(["", "N/A"]) | (failed.str.strip_chars("-") == "")
+                                 | failed.str.contains(r"^\*+$")))
+        if failed.len():
+            odd[column] = failed
+    if not odd:
         return {}
-    odd = texts.select(
-        pl.col(c).filter(pl.col(c).cast(pl.Float64, strict=False).is_null()
-                         & ~_empty(pl.col(c)) & ~pl.col(c).str.contains(r"^\*+$"))
-        .unique().implode() for c in numbers)
-    distinct = pl.concat([odd[c].explode() for c in numbers]).unique()
-    if distinct.len() == 0:
-        return {}
-    values = pl.DataFrame({"text": distinct}).select(
-        pl.col("text"), number_expr(pl.col("text")).alias("value"))
-    return {c: pl.col(c).replace_strict(values["text"], values["value"], default=None,
-                                        return_dtype=pl.Float64)
-            for c in numbers if odd[c][0].len()}
+    distinct = pl.concat(list(odd.values())).unique()
+    values = pl.select(number_expr(pl.lit(distinct))).to_series()
+    return {column: texts.get_column(column).replace_strict(
+        distinct, values, default=None, return_dtype=pl.Float64) for column in odd}
 
 
 def convert(frame: pl.DataFrame, kinds: dict[str, str],
@@ -98,15 +103,14 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str],
     # the printed texts stripped once (every expression below reads them)
     frame = frame.with_columns(pl.col(c).cast(pl.String).str.strip_chars() for c in present)
     odd = _odd_numbers(frame, [c for c in present if kinds[c] in (fields.NUMBER, fields.INT)])
+    if odd:
+        frame = frame.with_columns(series.alias(_ODD + column) for column, series in odd.items())
     values, checks = [], []
     for column in present:
-        text = pl.col(column)
-        kind = kinds[column]
-        value, fine = _value(kind, text, odd.get(column), (dtypes or {}).get(column))
-        empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
-        values.append(pl.when(empty).then(None).otherwise(value).alias(column))
-        checks.append(pl.when(empty | fine).then(None)
-                      .otherwise(text.fill_null("(empty)")).alias(_BAD + column))
+        value, check = _expressions(column, kinds[column], (dtypes or {}).get(column),
+                                    column in odd)
+        values.append(value)
+        checks.append(check)
     # one pass for the values and the checks (each sees the printed texts), then only
     # the rows with a bad cell unpivoted: there are seldom any
     both = frame.with_columns(*values, *checks)
@@ -115,7 +119,23 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str],
     bad = pl.concat([bad, wrong.unpivot(index=RECORD, variable_name="column", value_name="text")
                      .drop_nulls("text").sort(RECORD, maintain_order=True)],
                     how="vertical_relaxed")
-    return both.drop(_BAD + c for c in present), bad
+    return both.drop(*(_BAD + c for c in present), *(_ODD + c for c in odd)), bad
 
 
 _BAD = "_bad_"  # (a check's column, beside its value's)
+_ODD = "_odd_"  # (a number column's values of the texts a cast does not read)
+
+
+@functools.lru_cache(maxsize=1024)
+def _expressions(column: str, kind: str, dtype: pl.DataType | None, odd: bool
+                 ) -> tuple[pl.Expr, pl.Expr]:
+    """A column's value (empty: None) and its check (the text where it does not read);
+    ``odd``: the values of the texts a cast does not read are in its ``_odd_`` column.
+    Remembered: building the expressions of a table's sixty columns costs more than
+    converting a small document."""
+    text = pl.col(column)
+    value, fine = _value(kind, text, pl.col(_ODD + column) if odd else None, dtype)
+    empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
+    return (pl.when(empty).then(None).otherwise(value).alias(column),
+            pl.when(empty | fine).then(None).otherwise(text.fill_null("(empty)"))
+            .alias(_BAD + column))

@@ -33,9 +33,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import unescape
 
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cpu import CpuReading, PartView
+from zperf.formats.rmf.xml_wlmgl import PartView, WlmglReading
 from zperf.formats.rmf.xml_parts import (
     BadReportError,
     Columns,
@@ -82,7 +84,9 @@ _SEGMENT_SKIPPED = re.compile(f"(?:<part{_ATTRS}>{_WS}(?:<name>{_ANY}</name>{_WS
 _END = re.compile(f"</postprocessor>{_WS}")
 
 _VAR = re.compile(f"<var><name>({_TEXT})</name>{_WS}<value(?:>({_TEXT})</value>|/>)")
-_HEADING = re.compile(f"<col{_ATTRS}>({_TEXT})</col>")
+#: (Any text but a tag: a heading the grammar let through holds no reference in a CPU
+#: report, and predefined ones in a WLMGL report, replaced after.)
+_HEADING = re.compile(f"<col{_ATTRS}>([^<\r]*+)</col>")
 _SUMMARY = re.compile(r' type="([^"]*)"')
 
 
@@ -94,10 +98,10 @@ def _element(tag: str, body: str) -> str:
     return f"<{tag}>{body}</{tag}>"
 
 
-#: A CPU Activity report's header, as IBM writes it (the writer leaves out a cycle it
-#: does not know); named groups: the texts the header's rule reads.
+#: A CPU Activity or Workload Activity report's header, as IBM writes it (the writer
+#: leaves out a cycle it does not know); named groups: the texts the header's rule reads.
 _HEAD = re.compile(
-    f'<postprocessor>{_WS}<metric id="CPU">{_WS}'
+    f'<postprocessor>{_WS}<metric id="(?P<metric>CPU|WLMGL)">{_WS}'
     + _opt("description", _ANY) + _opt("type", _ANY) + f"</metric>{_WS}"
     + _element("version", _WS + _element("smf-data", f"(?P<smf>{_TEXT})") + _WS
                + _opt("rmf-report", _ANY)) + _WS
@@ -112,8 +116,8 @@ _HEAD = re.compile(
     + f"(?P<cycle>{_TEXT})</cycle>{_WS})?"
     + f"</time-data>{_WS}")
 
-#: A CPU Activity report's first element.
-_CPU = re.compile(f'<postprocessor>{_WS}<metric id="CPU">')
+#: The first element of a report this path reads (CPU Activity, Workload Activity).
+_FAST = re.compile(f'<postprocessor>{_WS}<metric id="(?:CPU|WLMGL)">')
 #: Another report's first element: its metric id.
 _OTHER = re.compile(f'<postprocessor{_WS}>{_WS}<metric[ \t\r\n]+id="([^"<&\t\r\n]*)"{_WS}>')
 _PREFIXED = re.compile(r"</?[A-Za-z_][A-Za-z0-9_.-]*:")
@@ -167,10 +171,21 @@ class FastCpu:
     checked: bool = False  # well-formed by itself (well_formed): expat need not read it
 
 
-def read_fast_cpu(text: str, source: str) -> FastCpu | None:
-    """A CPU Activity report (its text, start tag to end tag) or None (see the module
-    doc): the report is then the careful path's."""
-    if _CPU.match(text) is None:
+@dataclass
+class FastWlmgl:
+    """A Workload Activity report read on the fast path: what the careful path would give."""
+
+    head: Header
+    work: list[dict[str, Any]]
+    buckets: list[dict[str, Any]]
+    notes: list[str]
+    checked: bool = False
+
+
+def read_fast(text: str, source: str) -> FastCpu | FastWlmgl | None:
+    """A CPU Activity or Workload Activity report (its text, start tag to end tag) or
+    None (see the module doc): the report is then the careful path's."""
+    if _FAST.match(text) is None:
         return None  # (before making an indented report compact: that costs)
     if "\n " in text or "\n\t" in text or "\r" in text:
         text = _BETWEEN.sub(r"\1", text)
@@ -180,10 +195,13 @@ def read_fast_cpu(text: str, source: str) -> FastCpu | None:
     unknown = Unknown()
     try:
         head = header_of(HeaderTexts(
-            metric="CPU", resname=found["resname"], restype=found["restype"],
+            metric=found["metric"], resname=found["resname"], restype=found["restype"],
             smf_data=found["smf"], start=found["start"], locale=found["locale"],
             interval=found["interval"], cycle=found["cycle"] or None, cycle_unit=found["unit"],
             has_cycle=found["cycle_tag"] is not None), unknown)
+        if head.metric == fields.WLMGL_METRIC:
+            work, buckets = _wlmgl(text, found.end(), WlmglReading(head, source, unknown))
+            return FastWlmgl(head, work, buckets, list(unknown.counts))
         reading = CpuReading(head, source, unknown)
         at = found.end()
         while (segment := _SEGMENT_START.match(text, at)) is not None:
@@ -264,6 +282,70 @@ def _headings(printed: str) -> list[str]:
             _HEADINGS.clear()
         found = _HEADINGS[printed] = _HEADING.findall(printed)
     return found
+
+
+# ------------------------------------------------------------ Workload Activity
+
+#: A text zperf reads in a Workload Activity report: its bucket limits print ``&lt;``,
+#: so the predefined references are taken (any other: the tree reads the report).
+_REF_TEXT = r"[^<\r]*+"
+_WLMGL_PART = re.compile(_grammar(_REF_TEXT))
+_WLMGL_VAR = re.compile(f"<var><name>({_REF_TEXT})</name>{_WS}<value(?:>({_REF_TEXT})</value>|/>)")
+_PREDEFINED = {"&quot;": '"', "&apos;": "'"}  # (and &lt; &gt; &amp;: unescape's own)
+
+
+def _wlmgl(text: str, at: int, reading: WlmglReading) -> tuple[list[dict[str, Any]],
+                                                                  list[dict[str, Any]]]:
+    """A Workload Activity report's segments (after its header) into ``reading``."""
+    references = "&" in text
+    if references and _OTHER_REFERENCE.search(text) is not None:
+        raise _FallbackError  # a character reference (or worse): the tree's
+    while (segment := _SEGMENT_START.match(text, at)) is not None:
+        printed = " ".join(segment[1].split())
+        name = fields.key(printed)
+        at = segment.end()
+        parts: list[PartView] = []
+        if name == fields.POLICY_SEGMENT or name in fields.CLASS_SEGMENTS:
+            while (part := _PART_START.match(text, at)) is not None:
+                body = _WLMGL_PART.match(text, part.end())
+                if body is None:
+                    raise _FallbackError
+                parts.append(_given(_part(text, part.end(), body.end(), references,
+                                          name != fields.POLICY_SEGMENT)))
+                at = body.end()
+            end = _SEGMENT_END.match(text, at)
+        else:
+            end = _SEGMENT_SKIPPED.match(text, at)
+        if end is None:
+            raise _FallbackError
+        at = end.end()
+        reading.segment(printed, parts)
+    if _END.fullmatch(text, at) is None:
+        raise _FallbackError
+    return reading.finish()
+
+
+def _given(view: tuple[list[tuple[str, str]], list[Table]]) -> PartView:
+    """A part read already, as the rules take it (its children are the grammar's)."""
+    return lambda where: view
+
+
+def _part(text: str, start: int, end: int, references: bool, tables: bool
+          ) -> tuple[list[tuple[str, str]], list[Table]]:
+    """A part's (name, value) pairs and (``tables``) tables, as the tree gives them: the
+    references replaced, an empty cell None."""
+    pairs = _WLMGL_VAR.findall(text, start, end)
+    found = [] if not tables or text.find("<table", start, end) < 0 else [
+        Table(list(t.headings), [(summary, [c or None for c in cells])
+                                 for summary, cells in t.rows])
+        for t in _tables(text, start, end)]
+    if references:
+        pairs = [(unescape(n, _PREDEFINED), unescape(v, _PREDEFINED)) for n, v in pairs]
+        for t in found:
+            t.headings = [unescape(h, _PREDEFINED) for h in t.headings]
+            t.rows = [(summary, [None if c is None else unescape(c, _PREDEFINED)
+                                 for c in cells]) for summary, cells in t.rows]
+    return pairs, found
 
 
 def other_metric(text: str) -> str | None:
