@@ -60,13 +60,16 @@ _TEXT = r"[^<&\r]*+"  # a text zperf reads, as ElementTree gives it
 _ANY = r"[^<]*+"  # a text zperf does not read
 
 
-def _grammar(text: str) -> str:
+def _grammar(text: str, spaced: bool = False) -> str:
     """The rest of a part after its name: var-lists and tables, ``text`` their texts;
     IBM's layout (blanks and newlines between elements; inside a row, a newline
-    after a cell at most)."""
-    var = f"<var><name>{text}</name>{_WS}<value(?:>{text}</value>|/>){_WS}</var>"
+    after a cell at most; ``spaced``: blanks anywhere between elements, as in an
+    indented document, which the caller then reads so)."""
+    gap = _WS if spaced else ""
+    var = f"<var>{gap}<name>{text}</name>{_WS}<value(?:>{text}</value>|/>){_WS}</var>"
     var_list = f"<var-list{_ATTRS}>(?:{_WS}{var})*+{_WS}</var-list>"
-    row = f"<row{_ROW_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>"  # lines wrapped after a cell
+    row = (f"<row{_ROW_ATTRS}>(?:{_WS}<col(?:>{text}</col>|/>))*+{_WS}</row>" if spaced else
+           f"<row{_ROW_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>")  # lines wrapped after a cell
     headers = f"<column-headers>(?:{_WS}<col{_ATTRS}>{text}</col>)*+{_WS}</column-headers>"
     table = f"<table{_ATTRS}>{_WS}{headers}(?:{_WS}{row})*+{_WS}</table>"
     return f"(?:{_WS}(?:{var_list}|{table}))*+{_WS}</part>{_WS}"
@@ -117,7 +120,7 @@ _HEAD = re.compile(
     + f"</time-data>{_WS}")
 
 #: The first element of a report this path reads (CPU Activity, Workload Activity).
-_FAST = re.compile(f'<postprocessor>{_WS}<metric id="(?:CPU|WLMGL)">')
+_FAST = re.compile(f'<postprocessor>{_WS}<metric id="(CPU|WLMGL)">')
 #: Another report's first element: its metric id.
 _OTHER = re.compile(f'<postprocessor{_WS}>{_WS}<metric[ \t\r\n]+id="([^"<&\t\r\n]*)"{_WS}>')
 _PREFIXED = re.compile(r"</?[A-Za-z_][A-Za-z0-9_.-]*:")
@@ -133,14 +136,14 @@ _BETWEEN = re.compile(r"(</[a-z-]+>|/>|<(?:postprocessor|metric|version|resource
 #: Python for each of a report's thousands of gaps): every blank between a ``>`` and a
 #: ``<``, where that is the same thing, i.e. unless a text holds a ``>`` (then the two
 #: counts differ) or an element's whole text is blank (``_BLANK_TEXT``).
-_GAPS = re.compile(r"(?<=>)[ \t\r\n]++(?=<)")
+_GAPS = re.compile(r">[ \t\r\n]++<")
 _BLANK_TEXT = re.compile(r"<[^/!?][^>]*+(?<!/)>[ \t\r\n]++</")
 
 
 def _compact(text: str) -> str:
     """An indented or CRLF report in IBM's compact layout (see ``_BETWEEN``)."""
     if text.count("<") == text.count(">") and _BLANK_TEXT.search(text) is None:
-        return _GAPS.sub("", text)
+        return _GAPS.sub("><", text)
     return _BETWEEN.sub(r"\1", text)
 
 
@@ -198,10 +201,11 @@ class FastWlmgl:
 def read_fast(text: str, source: str) -> FastCpu | FastWlmgl | None:
     """A CPU Activity or Workload Activity report (its text, start tag to end tag) or
     None (see the module doc): the report is then the careful path's."""
-    if _FAST.match(text) is None:
+    first = _FAST.match(text)
+    if first is None:
         return None  # (before making an indented report compact: that costs)
-    if "\n " in text or "\n\t" in text or "\r" in text:
-        text = _compact(text)
+    if first[1] == "CPU" and ("\n " in text or "\n\t" in text or "\r" in text):
+        text = _compact(text)  # (a WLMGL report's grammar takes blanks where they are)
     found = _HEAD.match(text)
     if found is None:
         return None
@@ -302,8 +306,11 @@ def _headings(printed: str) -> list[str]:
 #: A text zperf reads in a Workload Activity report: its bucket limits print ``&lt;``,
 #: so the predefined references are taken (any other: the tree reads the report).
 _REF_TEXT = r"[^<\r]*+"
-_WLMGL_PART = re.compile(_grammar(_REF_TEXT))
-_WLMGL_VAR = re.compile(f"<var><name>({_REF_TEXT})</name>{_WS}<value(?:>({_REF_TEXT})</value>|/>)")
+_WLMGL_PART = re.compile(_grammar(_REF_TEXT, spaced=True))
+_WLMGL_SEGMENT_SKIPPED = re.compile(f"(?:<part{_ATTRS}>{_WS}(?:<name>{_ANY}</name>{_WS})?"
+                                    f"{_grammar(_ANY, spaced=True)})*+</segment>{_WS}")
+_WLMGL_VAR = re.compile(f"<var>{_WS}<name>({_REF_TEXT})</name>{_WS}"
+                        f"<value(?:>({_REF_TEXT})</value>|/>)")
 _PREDEFINED = {"&quot;": '"', "&apos;": "'"}  # (and &lt; &gt; &amp;: unescape's own)
 
 
@@ -328,7 +335,7 @@ def _wlmgl(text: str, at: int, reading: WlmglReading) -> tuple[list[dict[str, An
                 at = body.end()
             end = _SEGMENT_END.match(text, at)
         else:
-            end = _SEGMENT_SKIPPED.match(text, at)
+            end = _WLMGL_SEGMENT_SKIPPED.match(text, at)
         if end is None:
             raise _FallbackError
         at = end.end()
@@ -348,10 +355,13 @@ def _part(text: str, start: int, end: int, references: bool, tables: bool
     """A part's (name, value) pairs and (``tables``) tables, as the tree gives them: the
     references replaced, an empty cell None."""
     pairs = _WLMGL_VAR.findall(text, start, end)
-    found = [] if not tables or text.find("<table", start, end) < 0 else [
-        Table(list(t.headings), [(summary, [c or None for c in cells])
-                                 for summary, cells in t.rows])
-        for t in _tables(text, start, end)]
+    first = text.find("<table", start, end) if tables else -1
+    found: list[Table] = []
+    if first >= 0:  # (its tables made compact to be split, the rest matched as it is)
+        region = _compact(text[first:end])
+        found = [Table(list(t.headings), [(summary, [c or None for c in cells])
+                                          for summary, cells in t.rows])
+                 for t in _tables(region, 0, len(region))]
     if references and "&" in text[start:end]:
         pairs = [(_unref(n), _unref(v)) for n, v in pairs]
         for t in found:
