@@ -72,14 +72,16 @@ def _odd_numbers(texts: pl.DataFrame, numbers: list[str]) -> dict[str, pl.Series
     bit for bit.  Columns without such a text are left out.  (Series operations, not
     a query: planning one costs more than a small document's conversion.)"""
     odd: dict[str, pl.Series] = {}
-    for column in numbers:
+    if not numbers:
+        return odd
+    may = texts.select(  # (one query for all; no value is null already)
+        (pl.col(c).cast(pl.Float64, strict=False).is_null() & pl.col(c).is_not_null()
+         ).any() for c in numbers).row(0)
+    for column in (c for c, maybe in zip(numbers, may, strict=True) if maybe):
         texts_of = texts.get_column(column)
         failed = texts_of.filter(texts_of.cast(pl.Float64, strict=False).is_null())
-        if failed.null_count() == failed.len():
-            continue
         failed = failed.drop_nulls().unique()
-        failed = failed.filter(~(failed.is_in(["", "N/A"]) | (failed.str.strip_chars("-") == "")
-                                 | failed.str.contains(r"^\*+$")))
+        failed = failed.filter(~failed.str.contains(r"^\*+$"))
         if failed.len():
             odd[column] = failed
     if not odd:
@@ -100,8 +102,9 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str],
     present = [c for c in kinds if c in frame.columns]
     if not present or frame.height == 0:
         return frame, bad
-    # the printed texts stripped once (every expression below reads them)
-    frame = frame.with_columns(pl.col(c).cast(pl.String).str.strip_chars() for c in present)
+    # the printed texts stripped once, no value (empty, N/A, dashes) made null: every
+    # expression below reads them
+    frame = frame.with_columns(_stripped(c, kinds[c]) for c in present)
     odd = _odd_numbers(frame, [c for c in present if kinds[c] in (fields.NUMBER, fields.INT)])
     if odd:
         frame = frame.with_columns(series.alias(_ODD + column) for column, series in odd.items())
@@ -127,15 +130,25 @@ _ODD = "_odd_"  # (a number column's values of the texts a cast does not read)
 
 
 @functools.lru_cache(maxsize=1024)
+def _stripped(column: str, kind: str) -> pl.Expr:
+    """A column's printed texts without blanks around them; null where there is no
+    value (empty, N/A, dashes), but for a bucket limit (every bucket has one)."""
+    text = pl.col(column).cast(pl.String).str.strip_chars()
+    return (text if kind == fields.BUCKET else
+            pl.when(_empty(text)).then(None).otherwise(text)).alias(column)
+
+
+@functools.lru_cache(maxsize=1024)
 def _expressions(column: str, kind: str, dtype: pl.DataType | None, odd: bool
                  ) -> tuple[pl.Expr, pl.Expr]:
-    """A column's value (empty: None) and its check (the text where it does not read);
-    ``odd``: the values of the texts a cast does not read are in its ``_odd_`` column.
-    Remembered: building the expressions of a table's sixty columns costs more than
-    converting a small document."""
+    """A column's value (no value: None) and its check (the text where it does not
+    read), of its :func:`_stripped` texts; ``odd``: the values of the texts a cast does
+    not read are in its ``_odd_`` column.  Remembered: building the expressions of a
+    table's sixty columns costs more than converting a small document."""
     text = pl.col(column)
     value, fine = _value(kind, text, pl.col(_ODD + column) if odd else None, dtype)
-    empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
-    return (pl.when(empty).then(None).otherwise(value).alias(column),
-            pl.when(empty | fine).then(None).otherwise(text.fill_null("(empty)"))
-            .alias(_BAD + column))
+    if kind == fields.BUCKET:
+        return value.alias(column), pl.when(fine).then(None).otherwise(
+            text.fill_null("(empty)")).alias(_BAD + column)
+    return (pl.when(text.is_null()).then(None).otherwise(value).alias(column),
+            pl.when(text.is_null() | fine).then(None).otherwise(text).alias(_BAD + column))
