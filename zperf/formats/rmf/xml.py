@@ -78,9 +78,11 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
     # expat reads only what the fast path has not found well-formed, after it, when the
     # first report is the fast path's and no comment could hide a report: then the
     # second process only reads its share; otherwise it checks all, as this one reads
-    later = not careful and not hidden and bool(cut) and read_fast(
-        data[cut[0][0]:cut[0][1]].decode(errors="replace"), file) is not None
-    half = _half(cut, CHECK_SHARE_LATER if later else CHECK_SHARE)
+    first = None if careful or hidden or not cut else read_fast(
+        data[cut[0][0]:cut[0][1]].decode(errors="replace"), file)
+    later = first is not None
+    half = _half(cut, CHECK_SHARE if first is None else
+                 CHECK_SHARE_LATER_CPU if isinstance(first, FastCpu) else CHECK_SHARE_LATER)
     with Check(data, file, share=None if careful else lambda: fast_reads(
             data, cut, file, half, hidden), later=later) as checking:
         # read before the check's answer: used only where it allows
@@ -116,6 +118,11 @@ CHECK_SHARE = 0.55
 #: The same when expat comes after the fast path (and reads little): the second
 #: process only reads, this one also cuts, checks and converts.
 CHECK_SHARE_LATER = 0.7
+#: The same when the first report is a CPU Activity one: reading (and handing back) a
+#: MB of them costs more than of Workload Activity reports, beside what this process
+#: does besides, so the second process takes less: measured, the split that ends both
+#: together (benchmarks/README.md, rmf_xml_read.py).
+CHECK_SHARE_LATER_CPU = 0.64
 
 
 def _half(cut: list[tuple[int, int]], share: float) -> int:
