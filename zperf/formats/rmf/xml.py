@@ -222,13 +222,13 @@ def _fast_report(report: Report, tally: Tally, unknown: Unknown, found: _Read) -
         found.others[read] += 1
         tally.settle(other=1)
         return
+    assert isinstance(read, FastCpu | FastWlmgl)
     for what in read.notes:
         unknown.note(what)
     if isinstance(read, FastWlmgl):
         found.add("workload", read.work, report.record)
         found.add("distribution", read.buckets, report.record)
     else:
-        assert isinstance(read, FastCpu)
         _cpu_rows(found, report.record, read.row, read.lpars)
     found.pending[report.record] = (report, f"report {report.record} ({read.head.label()})")
 

@@ -37,7 +37,6 @@ from xml.sax.saxutils import unescape
 
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cpu import CpuReading, PartView
-from zperf.formats.rmf.xml_wlmgl import PartView, WlmglReading
 from zperf.formats.rmf.xml_parts import (
     BadReportError,
     Columns,
@@ -47,6 +46,7 @@ from zperf.formats.rmf.xml_parts import (
     Unknown,
     header_of,
 )
+from zperf.formats.rmf.xml_wlmgl import WlmglPart, WlmglReading
 
 #: (Possessive quantifiers, ``*+``, throughout: the grammar never needs to give back
 #: what a repetition took, and not keeping the way back is a quarter of the time.)
@@ -69,7 +69,7 @@ def _grammar(text: str, spaced: bool = False) -> str:
     var = f"<var>{gap}<name>{text}</name>{_WS}<value(?:>{text}</value>|/>){_WS}</var>"
     var_list = f"<var-list{_ATTRS}>(?:{_WS}{var})*+{_WS}</var-list>"
     row = (f"<row{_ROW_ATTRS}>(?:{_WS}<col(?:>{text}</col>|/>))*+{_WS}</row>" if spaced else
-           f"<row{_ROW_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>")  # lines wrapped after a cell
+           f"<row{_ROW_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>")  # (wrapped after a cell)
     headers = f"<column-headers>(?:{_WS}<col{_ATTRS}>{text}</col>)*+{_WS}</column-headers>"
     table = f"<table{_ATTRS}>{_WS}{headers}(?:{_WS}{row})*+{_WS}</table>"
     return f"(?:{_WS}(?:{var_list}|{table}))*+{_WS}</part>{_WS}"
@@ -324,7 +324,7 @@ def _wlmgl(text: str, at: int, reading: WlmglReading) -> tuple[list[dict[str, An
         printed = " ".join(segment[1].split())
         name = fields.key(printed)
         at = segment.end()
-        parts: list[PartView] = []
+        parts: list[WlmglPart] = []
         if name == fields.POLICY_SEGMENT or name in fields.CLASS_SEGMENTS:
             while (part := _PART_START.match(text, at)) is not None:
                 body = _WLMGL_PART.match(text, part.end())
@@ -345,7 +345,7 @@ def _wlmgl(text: str, at: int, reading: WlmglReading) -> tuple[list[dict[str, An
     return reading.finish()
 
 
-def _given(view: tuple[list[tuple[str, str]], list[Table]]) -> PartView:
+def _given(view: tuple[list[tuple[str, str]], list[Table]]) -> WlmglPart:
     """A part read already, as the rules take it (its children are the grammar's)."""
     return lambda where: view
 

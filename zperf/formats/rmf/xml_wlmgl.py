@@ -44,7 +44,7 @@ Row = dict[str, Any]
 #: are (None: they are not looked at), its var-lists' (name, value) pairs and its
 #: tables (a callable, so that the tree's path notes a part's unknown children
 #: when the rules reach it, in the careful path's order).
-PartView = Callable[[str | None], tuple[Iterable[tuple[str, str | None]], Iterable[Table]]]
+WlmglPart = Callable[[str | None], tuple[Iterable[tuple[str, str | None]], Iterable[Table]]]
 
 
 def read_wlmgl(report: ET.Element, head: Header, source: str,
@@ -75,9 +75,9 @@ class WlmglReading:
     def __init__(self, head: Header, source: str, unknown: Unknown) -> None:
         self.head, self.source, self.unknown = head, source, unknown
         self.policy: Row = {}
-        self.periods: list[tuple[PartView, str]] = []  # (part, its segment's name)
+        self.periods: list[tuple[WlmglPart, str]] = []  # (part, its segment's name)
 
-    def segment(self, printed: str, parts: Iterable[PartView]) -> None:
+    def segment(self, printed: str, parts: Iterable[WlmglPart]) -> None:
         """A segment by its printed name (runs of blanks made one) and its parts."""
         name = fields.key(printed)
         if name == fields.POLICY_SEGMENT:
@@ -134,7 +134,7 @@ def _values(pairs: Iterable[tuple[str, str | None]], known: fields.Fields, out: 
             out[target[0]] = fields.value_of(fields.TEXT, value)
 
 
-def _period(part: PartView, segment: str, where: str,
+def _period(part: WlmglPart, segment: str, where: str,
             unknown: Unknown) -> tuple[dict[str, Row], list[Row]]:
     """A class period's keys, goal and values (by the listing's rules), and buckets."""
     pairs, tables = part(f"a part of {segment!r}")
