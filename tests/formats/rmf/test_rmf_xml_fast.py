@@ -24,7 +24,7 @@ from zperf.errors import ZperfError
 from zperf.formats.rmf import xml_scan
 from zperf.formats.rmf.xml import fast_reads, read_rmf_xml
 from zperf.formats.rmf.xml_scan import spans
-from zperf.sim.writers.rmf_xml import write_cpu_xml
+from zperf.sim.writers.rmf_xml import write_cpu_xml, write_wlmgl_xml
 
 XML = DATA / "rmf" / "xml"
 SMALL = (XML / "zebra-cpu-small.xml").read_bytes()
@@ -54,6 +54,23 @@ def _written() -> bytes:
     return write_cpu_xml(tables["cpu"].to_dicts(), tables["cpu_lpar"].to_dicts()).encode()
 
 
+def _written_wlmgl() -> bytes:
+    """zperf's own writer's Workload Activity reports (compact, as IBM writes them), with
+    goals and distributions: the fixture's rows written again."""
+    tables, _ = read_rmf_xml(WLMGL, "w.xml", careful=True)
+    rows = tables["workload"].to_dicts()
+    buckets = tables["distribution"]
+    distributions = [
+        [(b["bucket_limit_ms"], int(b["trans_ended"])) for b in buckets.filter(
+            (pl.col("interval_start") == row["interval_start"])
+            & (pl.col("class_name") == row["class_name"])).sort("bucket").to_dicts()]
+        for row in rows]
+    return write_wlmgl_xml(rows, goals=True, distributions=distributions).encode()
+
+
+WRITTEN_WLMGL = _written_wlmgl()
+
+
 def outcome(data: bytes, on_error: str, careful: bool) -> Any:
     """All that a read gives: the tables, the tally's counts, warnings and problems, or
     the error."""
@@ -77,21 +94,36 @@ def assert_same(data: bytes, on_error: str = "skip") -> None:
         assert_frame_equal(fast[0][name], frame)
 
 
-@pytest.mark.parametrize("document", ["small", "five", "mixed", "wlmgl", "written"])
+@pytest.mark.parametrize("document", ["small", "five", "mixed", "wlmgl", "written",
+                                      "written-wlmgl"])
 @pytest.mark.parametrize("on_error", ["raise", "skip"])
 def test_fixtures_same_on_both_paths(document: str, on_error: str) -> None:
     data = {"small": SMALL, "five": FIVE, "mixed": MIXED, "wlmgl": WLMGL,
-            "written": _written()}[document]
+            "written": _written(), "written-wlmgl": WRITTEN_WLMGL}[document]
     assert_same(data, on_error)
 
 
-@pytest.mark.parametrize(("data", "fast"), [(SMALL, 1), (FIVE, 5), (MIXED, 6), (WLMGL, 0)],
-                         ids=["small", "five", "mixed", "wlmgl"])
+@pytest.mark.parametrize(("data", "fast"), [(SMALL, 1), (FIVE, 5), (MIXED, 8), (WLMGL, 2),
+                                            (WRITTEN_WLMGL, 2)],
+                         ids=["small", "five", "mixed", "wlmgl", "written-wlmgl"])
 def test_the_fast_path_takes_ibms_reports(data: bytes, fast: int) -> None:
-    """IBM's CPU reports (and the other report) are the fast path's; WLMGL is not (yet)."""
-    assert len(fast_reads(data, list(spans(data)), "f")) == fast
+    """IBM's CPU reports, the Workload Activity reports (indented or compact) and the
+    other report are the fast path's, each found well-formed by itself."""
+    read = fast_reads(data, list(spans(data)), "f")
+    assert len(read) == fast
+    assert all(isinstance(r, str) or r.checked for r in read.values())
     written = _written()
     assert len(fast_reads(written, list(spans(written)), "f")) == 1
+
+
+def test_the_wlmgl_fixture_fills_both_tables() -> None:
+    """(The comparisons compare something: 4 class periods, 5 buckets, on both paths.)"""
+    for data in (WLMGL, WRITTEN_WLMGL):
+        tables, tally = read_rmf_xml(data, "w.xml")
+        assert (tally.read, tally.parsed) == (2, 2)
+        assert (tables["workload"].height, tables["distribution"].height) == (4, 5)
+        assert tables["distribution"]["bucket_limit_ms"].to_list() == [
+            250.0, 500.0, 1000.0, None, 500.0]
 
 
 @pytest.mark.slow
@@ -104,7 +136,7 @@ def test_the_public_sample_same_on_both_paths() -> None:
 
 def _texts(text: str) -> list[tuple[int, int]]:
     """(start, end) of the non-blank texts between tags."""
-    return [(m.start(1), m.end(1)) for m in re.finditer(r">([^<]*\S[^<]*)<", text)]
+    return [(m.start(1), m.end(1)) for m in re.finditer(r">([^<]*[^<\s][^<]*)<", text)]
 
 
 def _vary(text: str, kind: str, at: float) -> str:
@@ -149,16 +181,47 @@ def _vary(text: str, kind: str, at: float) -> str:
         return text[:int(at * len(text))]
     if kind == "mismatch":
         return text[:after] + "</wrong>" + text[after:]
+    return _vary_wlmgl(text, kind, at, after, start)
+
+
+def _vary_wlmgl(text: str, kind: str, at: float, after: int, start: int) -> str:
+    """The variations that matter to a Workload Activity report: references in the texts
+    it reads (its bucket limits print '&lt;'), empty cells, vars, tables and segments
+    zperf does not know."""
+    if kind == "limit-ref":  # a bucket limit's '<' as a character reference, or '&gt;'
+        return text.replace("&lt;", "&#60;" if at < 0.5 else "&gt;", 1)
+    if kind == "quote":
+        return text[:start] + ("&quot;" if at < 0.5 else "&apos;&amp;") + text[start:]
+    if kind == "empty-cell":
+        cells = [m.start() for m in re.finditer(r"<col>[^<]*</col>", text)]
+        if not cells:
+            return text
+        cell = cells[int(at * len(cells))]
+        return text[:cell] + "<col/>" + text[text.index("</col>", cell) + 6:]
+    if kind == "empty-limit":  # a bucket without its limit: a problem naming '(empty)'
+        return re.sub(r"<col>&lt;[^<]*</col>", "<col/>" if at < 0.5 else "<col></col>", text,
+                      count=1)
+    if kind == "var":
+        return text.replace("<var><name>", "<var><name>NEW: THING</name><value>1</value></var>"
+                            "<var><name>", 1 + int(at * 3))
+    if kind == "segment":
+        return text.replace("</segment>", "</segment><segment><name>Other Things</name><part>"
+                            "<var-list><var><name>A</name><value>1</value></var></var-list>"
+                            "</part></segment>", 1)
+    if kind == "table":
+        return text.replace("<table>", "<table><column-headers><col>Odd</col></column-headers>"
+                            "<row><col>1</col></row></table><table>", 1)
     raise AssertionError(kind)
 
 
 _KINDS = ["whitespace", "crlf", "attributes", "sum", "charref", "entity", "cdata", "comment",
           "pi", "unknown", "message", "empty", "namespace", "prefix", "nbsp", "cut",
-          "mismatch"]
+          "mismatch", "limit-ref", "quote", "empty-cell", "empty-limit", "var", "segment",
+          "table"]
 
 
 @settings(suppress_health_check=[HealthCheck.too_slow])
-@given(document=st.sampled_from([SMALL, FIVE, MIXED]),
+@given(document=st.sampled_from([SMALL, FIVE, MIXED, WLMGL, WRITTEN_WLMGL]),
        variations=st.lists(st.tuples(st.sampled_from(_KINDS), st.floats(0, 1, exclude_max=True)),
                            min_size=1, max_size=4),
        on_error=st.sampled_from(["raise", "skip"]))
@@ -171,16 +234,27 @@ def test_varied_documents_same_on_both_paths(document: bytes,
     assert_same(text.encode(), on_error)
 
 
+@pytest.mark.parametrize("kind", ["whitespace", "crlf", "charref", "entity", "message", "cut",
+                                  "limit-ref", "quote", "empty-cell", "empty-limit", "var",
+                                  "segment", "table"])
+def test_wlmgl_varied_same_on_both_paths(kind: str) -> None:
+    """The variations that matter most to a Workload Activity report, in both documents
+    (the properties below try every one at random places)."""
+    for document, at, on_error in ((WLMGL, 0.3, "skip"), (WRITTEN_WLMGL, 0.8, "raise")):
+        assert_same(_vary(document.decode(), kind, at).encode(), on_error)
+
+
 @settings(suppress_health_check=[HealthCheck.too_slow])
-@given(at=st.floats(0, 1, exclude_max=True), insert=st.binary(max_size=6),
+@given(document=st.sampled_from([FIVE, WLMGL, WRITTEN_WLMGL]),
+       at=st.floats(0, 1, exclude_max=True), insert=st.binary(max_size=6),
        remove=st.integers(0, 6), on_error=st.sampled_from(["raise", "skip"]))
-def test_damaged_bytes_same_on_both_paths(at: float, insert: bytes, remove: int,
-                                          on_error: str) -> None:
+def test_damaged_bytes_same_on_both_paths(document: bytes, at: float, insert: bytes,
+                                          remove: int, on_error: str) -> None:
     """(Where expat reads the document less the reports found well-formed, its damage
     is placed back in the document's lines and bytes: the same message as the whole
     document's check gives.)"""
-    where = int(at * len(FIVE))
-    assert_same(FIVE[:where] + insert + FIVE[where + remove:], on_error)
+    where = int(at * len(document))
+    assert_same(document[:where] + insert + document[where + remove:], on_error)
 
 
 @pytest.mark.parametrize("damage", [b"</postprocessor>\n&oops;", b"<", b"\x01", b"]]>"],

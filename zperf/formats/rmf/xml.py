@@ -30,7 +30,7 @@ from zperf.formats.kinds import TextKind
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
-from zperf.formats.rmf.xml_fast import FastCpu, other_metric, read_fast_cpu, well_formed
+from zperf.formats.rmf.xml_fast import FastCpu, FastWlmgl, other_metric, read_fast, well_formed
 from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
 from zperf.formats.rmf.xml_scan import Check, Report, reports, spans
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
@@ -78,16 +78,18 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
     # expat reads only what the fast path has not found well-formed, after it, when the
     # first report is the fast path's and no comment could hide a report: then the
     # second process only reads its share; otherwise it checks all, as this one reads
-    later = not careful and not hidden and bool(cut) and isinstance(
-        read_fast_cpu(data[cut[0][0]:cut[0][1]].decode(errors="replace"), file), FastCpu)
-    half = _half(cut, CHECK_SHARE_LATER if later else CHECK_SHARE)
+    first = None if careful or hidden or not cut else read_fast(
+        data[cut[0][0]:cut[0][1]].decode(errors="replace"), file)
+    later = first is not None
+    half = _half(cut, CHECK_SHARE if first is None else
+                 CHECK_SHARE_LATER_CPU if isinstance(first, FastCpu) else CHECK_SHARE_LATER)
     with Check(data, file, share=None if careful else lambda: fast_reads(
             data, cut, file, half, hidden), later=later) as checking:
         # read before the check's answer: used only where it allows
         fast = {} if careful else fast_reads(data, cut[:half], file, 0, hidden)
         fast.update(checking.shared() or {})  # type: ignore[call-overload]
         document = checking.document([cut[record - 1] for record, read in sorted(fast.items())
-                                      if isinstance(read, FastCpu) and read.checked])
+                                      if not isinstance(read, str) and read.checked])
     if document.encoding is not None or document.default_namespace:
         fast = {}  # texts decoded otherwise, or every tag renamed: the trees read them
     for report in reports(data, file, on_error, tally.warnings, document, cut, fast):
@@ -116,6 +118,11 @@ CHECK_SHARE = 0.55
 #: The same when expat comes after the fast path (and reads little): the second
 #: process only reads, this one also cuts, checks and converts.
 CHECK_SHARE_LATER = 0.7
+#: The same when the first report is a CPU Activity one: reading (and handing back) a
+#: MB of them costs more than of Workload Activity reports, beside what this process
+#: does besides, so the second process takes less: measured, the split that ends both
+#: together (benchmarks/README.md, rmf_xml_read.py).
+CHECK_SHARE_LATER_CPU = 0.64
 
 
 def _half(cut: list[tuple[int, int]], share: float) -> int:
@@ -140,12 +147,12 @@ def _hidden(data: bytes, start: int) -> bool:
 
 
 def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0,
-               hidden: bool | None = None) -> dict[int, FastCpu | str]:
+               hidden: bool | None = None) -> dict[int, FastCpu | FastWlmgl | str]:
     """What the fast path reads of the reports from ``cut[first]`` on (record -> a CPU
-    Activity report's rows, or another report's metric id); the others are left to
+    or Workload Activity report's rows, or another report's metric id); the others are left to
     their trees.  ``hidden``: what :func:`_hidden` says of the reports (found here
     when not given)."""
-    out: dict[int, FastCpu | str] = {}
+    out: dict[int, FastCpu | FastWlmgl | str] = {}
     if len(cut) <= first:
         return out
     if hidden is None:
@@ -156,10 +163,10 @@ def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 
             text = raw.decode()
         except UnicodeDecodeError:
             continue
-        cpu = read_fast_cpu(text, file)
-        if cpu is not None:
-            cpu.checked = well_formed(text, raw)
-            out[record] = cpu
+        read = read_fast(text, file)
+        if read is not None:
+            read.checked = well_formed(text, raw)
+            out[record] = read
         elif not hidden and (metric := other_metric(text)) is not None:
             out[record] = metric
     return out
@@ -215,10 +222,14 @@ def _fast_report(report: Report, tally: Tally, unknown: Unknown, found: _Read) -
         found.others[read] += 1
         tally.settle(other=1)
         return
-    assert isinstance(read, FastCpu)
+    assert isinstance(read, FastCpu | FastWlmgl)
     for what in read.notes:
         unknown.note(what)
-    _cpu_rows(found, report.record, read.row, read.lpars)
+    if isinstance(read, FastWlmgl):
+        found.add("workload", read.work, report.record)
+        found.add("distribution", read.buckets, report.record)
+    else:
+        _cpu_rows(found, report.record, read.row, read.lpars)
     found.pending[report.record] = (report, f"report {report.record} ({read.head.label()})")
 
 

@@ -13,6 +13,7 @@ type given: :func:`~zperf.formats.fits.misfit_expr`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import polars as pl
@@ -31,16 +32,17 @@ def _empty(text: pl.Expr) -> pl.Expr:
     return text.is_null() | (text == "") | (text == "N/A") | (text.str.strip_chars("-") == "")
 
 
-def _value(kind: str, text: pl.Expr, plain: bool = False, dtype: pl.DataType | None = None
-           ) -> tuple[pl.Expr, pl.Expr]:
+def _value(kind: str, text: pl.Expr, odd: pl.Expr | None = None,
+           dtype: pl.DataType | None = None) -> tuple[pl.Expr, pl.Expr]:
     """The converted value, and whether the text is one this kind reads (and, a number,
-    fits a column of ``dtype``).  ``plain``: every number of the column is a plain
-    decimal (no K/M suffix, no comma), so a cast reads it as ``number_expr`` would,
-    with a fraction of the work."""
+    fits a column of ``dtype``).  ``odd``: a number's value where a plain cast does not
+    read its text (None: nowhere, see :func:`_odd_numbers`)."""
     if kind == fields.TEXT:
         return text, pl.lit(True)
     if kind in (fields.NUMBER, fields.INT):
-        value = finite(text.cast(pl.Float64, strict=False)) if plain else number_expr(text)
+        cast = text.cast(pl.Float64, strict=False)
+        value = finite(cast) if odd is None else pl.when(cast.is_not_null()).then(
+            finite(cast)).otherwise(odd)
         fine = value.is_not_null() | text.str.contains(r"^\*+$")  # '*****': overflow, no value
         if dtype is not None:
             fine = fine & ~misfit_expr(value, dtype)
@@ -62,17 +64,32 @@ def _micro(text: pl.Expr) -> pl.Expr:
     return (text.str.extract(r"\.([0-9]+)$").str.len_chars() == 6).fill_null(False)
 
 
-def _plain(frame: pl.DataFrame, texts: dict[str, pl.Expr], kinds: dict[str, str]
-           ) -> dict[str, bool]:
-    """Number columns whose every text a plain cast reads (or is empty, N/A, dashes or
-    an overflow): IBM's XML prints plain decimals, listings' K and M suffixes are rare."""
-    numbers = [c for c in texts if kinds[c] in (fields.NUMBER, fields.INT)]
+def _odd_numbers(texts: pl.DataFrame, numbers: list[str]) -> dict[str, pl.Series]:
+    """Each number column's values of the texts a plain cast does not read (K and M
+    suffixes, commas, percent signs: rare in IBM's XML, which prints plain decimals;
+    elsewhere null), by ``number_expr`` once per distinct such text (it costs a
+    hundred times a cast); a cast reads every other text as ``number_expr`` would,
+    bit for bit.  Columns without such a text are left out.  (Series operations, not
+    a query: planning one costs more than a small document's conversion.)"""
+    odd: dict[str, pl.Series] = {}
     if not numbers:
+        return odd
+    may = texts.select(  # (one query for all; no value is null already)
+        (pl.col(c).cast(pl.Float64, strict=False).is_null() & pl.col(c).is_not_null()
+         ).any() for c in numbers).row(0)
+    for column in (c for c, maybe in zip(numbers, may, strict=True) if maybe):
+        texts_of = texts.get_column(column)
+        failed = texts_of.filter(texts_of.cast(pl.Float64, strict=False).is_null())
+        failed = failed.drop_nulls().unique()
+        failed = failed.filter(~failed.str.contains(r"^\*+$"))
+        if failed.len():
+            odd[column] = failed
+    if not odd:
         return {}
-    odd = frame.select(
-        (texts[c].cast(pl.Float64, strict=False).is_null() & ~_empty(texts[c])
-         & ~texts[c].str.contains(r"^\*+$")).any().alias(c) for c in numbers)
-    return {c: not odd[c][0] for c in numbers}
+    distinct = pl.concat(list(odd.values())).unique()
+    values = pl.select(number_expr(pl.lit(distinct))).to_series()
+    return {column: texts.get_column(column).replace_strict(
+        distinct, values, default=None, return_dtype=pl.Float64) for column in odd}
 
 
 def convert(frame: pl.DataFrame, kinds: dict[str, str],
@@ -85,17 +102,18 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str],
     present = [c for c in kinds if c in frame.columns]
     if not present or frame.height == 0:
         return frame, bad
-    texts = {c: pl.col(c).cast(pl.String).str.strip_chars() for c in present}
-    plain = _plain(frame, texts, kinds)
+    # the printed texts stripped once, no value (empty, N/A, dashes) made null: every
+    # expression below reads them
+    frame = frame.with_columns(_stripped(c, kinds[c]) for c in present)
+    odd = _odd_numbers(frame, [c for c in present if kinds[c] in (fields.NUMBER, fields.INT)])
+    if odd:
+        frame = frame.with_columns(series.alias(_ODD + column) for column, series in odd.items())
     values, checks = [], []
     for column in present:
-        text = texts[column]
-        kind = kinds[column]
-        value, fine = _value(kind, text, plain.get(column, False), (dtypes or {}).get(column))
-        empty = _empty(text) if kind != fields.BUCKET else pl.lit(False)  # every bucket has one
-        values.append(pl.when(empty).then(None).otherwise(value).alias(column))
-        checks.append(pl.when(empty | fine).then(None)
-                      .otherwise(text.fill_null("(empty)")).alias(_BAD + column))
+        value, check = _expressions(column, kinds[column], (dtypes or {}).get(column),
+                                    column in odd)
+        values.append(value)
+        checks.append(check)
     # one pass for the values and the checks (each sees the printed texts), then only
     # the rows with a bad cell unpivoted: there are seldom any
     both = frame.with_columns(*values, *checks)
@@ -104,7 +122,33 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str],
     bad = pl.concat([bad, wrong.unpivot(index=RECORD, variable_name="column", value_name="text")
                      .drop_nulls("text").sort(RECORD, maintain_order=True)],
                     how="vertical_relaxed")
-    return both.drop(_BAD + c for c in present), bad
+    return both.drop(*(_BAD + c for c in present), *(_ODD + c for c in odd)), bad
 
 
 _BAD = "_bad_"  # (a check's column, beside its value's)
+_ODD = "_odd_"  # (a number column's values of the texts a cast does not read)
+
+
+@functools.lru_cache(maxsize=1024)
+def _stripped(column: str, kind: str) -> pl.Expr:
+    """A column's printed texts without blanks around them; null where there is no
+    value (empty, N/A, dashes), but for a bucket limit (every bucket has one)."""
+    text = pl.col(column).cast(pl.String).str.strip_chars()
+    return (text if kind == fields.BUCKET else
+            pl.when(_empty(text)).then(None).otherwise(text)).alias(column)
+
+
+@functools.lru_cache(maxsize=1024)
+def _expressions(column: str, kind: str, dtype: pl.DataType | None, odd: bool
+                 ) -> tuple[pl.Expr, pl.Expr]:
+    """A column's value (no value: None) and its check (the text where it does not
+    read), of its :func:`_stripped` texts; ``odd``: the values of the texts a cast does
+    not read are in its ``_odd_`` column.  Remembered: building the expressions of a
+    table's sixty columns costs more than converting a small document."""
+    text = pl.col(column)
+    value, fine = _value(kind, text, pl.col(_ODD + column) if odd else None, dtype)
+    if kind == fields.BUCKET:
+        return value.alias(column), pl.when(fine).then(None).otherwise(
+            text.fill_null("(empty)")).alias(_BAD + column)
+    return (pl.when(text.is_null()).then(None).otherwise(value).alias(column),
+            pl.when(text.is_null() | fine).then(None).otherwise(text).alias(_BAD + column))

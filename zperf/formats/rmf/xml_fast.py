@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
+from xml.sax.saxutils import unescape
 
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cpu import CpuReading, PartView
@@ -45,6 +46,7 @@ from zperf.formats.rmf.xml_parts import (
     Unknown,
     header_of,
 )
+from zperf.formats.rmf.xml_wlmgl import WlmglPart, WlmglReading
 
 #: (Possessive quantifiers, ``*+``, throughout: the grammar never needs to give back
 #: what a repetition took, and not keeping the way back is a quarter of the time.)
@@ -58,13 +60,16 @@ _TEXT = r"[^<&\r]*+"  # a text zperf reads, as ElementTree gives it
 _ANY = r"[^<]*+"  # a text zperf does not read
 
 
-def _grammar(text: str) -> str:
+def _grammar(text: str, spaced: bool = False) -> str:
     """The rest of a part after its name: var-lists and tables, ``text`` their texts;
     IBM's layout (blanks and newlines between elements; inside a row, a newline
-    after a cell at most)."""
-    var = f"<var><name>{text}</name>{_WS}<value(?:>{text}</value>|/>){_WS}</var>"
+    after a cell at most; ``spaced``: blanks anywhere between elements, as in an
+    indented document, which the caller then reads so)."""
+    gap = _WS if spaced else ""
+    var = f"<var>{gap}<name>{text}</name>{_WS}<value(?:>{text}</value>|/>){_WS}</var>"
     var_list = f"<var-list{_ATTRS}>(?:{_WS}{var})*+{_WS}</var-list>"
-    row = f"<row{_ROW_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>"  # lines wrapped after a cell
+    row = (f"<row{_ROW_ATTRS}>(?:{_WS}<col(?:>{text}</col>|/>))*+{_WS}</row>" if spaced else
+           f"<row{_ROW_ATTRS}>(?:<col(?:>{text}</col>|/>)\n?)*+</row>")  # (wrapped after a cell)
     headers = f"<column-headers>(?:{_WS}<col{_ATTRS}>{text}</col>)*+{_WS}</column-headers>"
     table = f"<table{_ATTRS}>{_WS}{headers}(?:{_WS}{row})*+{_WS}</table>"
     return f"(?:{_WS}(?:{var_list}|{table}))*+{_WS}</part>{_WS}"
@@ -82,7 +87,9 @@ _SEGMENT_SKIPPED = re.compile(f"(?:<part{_ATTRS}>{_WS}(?:<name>{_ANY}</name>{_WS
 _END = re.compile(f"</postprocessor>{_WS}")
 
 _VAR = re.compile(f"<var><name>({_TEXT})</name>{_WS}<value(?:>({_TEXT})</value>|/>)")
-_HEADING = re.compile(f"<col{_ATTRS}>({_TEXT})</col>")
+#: (Any text but a tag: a heading the grammar let through holds no reference in a CPU
+#: report, and predefined ones in a WLMGL report, replaced after.)
+_HEADING = re.compile(f"<col{_ATTRS}>([^<\r]*+)</col>")
 _SUMMARY = re.compile(r' type="([^"]*)"')
 
 
@@ -94,10 +101,10 @@ def _element(tag: str, body: str) -> str:
     return f"<{tag}>{body}</{tag}>"
 
 
-#: A CPU Activity report's header, as IBM writes it (the writer leaves out a cycle it
-#: does not know); named groups: the texts the header's rule reads.
+#: A CPU Activity or Workload Activity report's header, as IBM writes it (the writer
+#: leaves out a cycle it does not know); named groups: the texts the header's rule reads.
 _HEAD = re.compile(
-    f'<postprocessor>{_WS}<metric id="CPU">{_WS}'
+    f'<postprocessor>{_WS}<metric id="(?P<metric>CPU|WLMGL)">{_WS}'
     + _opt("description", _ANY) + _opt("type", _ANY) + f"</metric>{_WS}"
     + _element("version", _WS + _element("smf-data", f"(?P<smf>{_TEXT})") + _WS
                + _opt("rmf-report", _ANY)) + _WS
@@ -112,8 +119,8 @@ _HEAD = re.compile(
     + f"(?P<cycle>{_TEXT})</cycle>{_WS})?"
     + f"</time-data>{_WS}")
 
-#: A CPU Activity report's first element.
-_CPU = re.compile(f'<postprocessor>{_WS}<metric id="CPU">')
+#: The first element of a report this path reads (CPU Activity, Workload Activity).
+_FAST = re.compile(f'<postprocessor>{_WS}<metric id="(CPU|WLMGL)">')
 #: Another report's first element: its metric id.
 _OTHER = re.compile(f'<postprocessor{_WS}>{_WS}<metric[ \t\r\n]+id="([^"<&\t\r\n]*)"{_WS}>')
 _PREFIXED = re.compile(r"</?[A-Za-z_][A-Za-z0-9_.-]*:")
@@ -125,6 +132,19 @@ _PREFIXED = re.compile(r"</?[A-Za-z_][A-Za-z0-9_.-]*:")
 _BETWEEN = re.compile(r"(</[a-z-]+>|/>|<(?:postprocessor|metric|version|resource|time-data|"
                       r'segment|part|var-list|var|table|column-headers|row)(?: [a-z]+="[^"<]*")*>)'
                       r"[ \t\r\n]+(?=<)")
+#: The same, at C speed (a literal replacement, where ``_BETWEEN`` expands a template in
+#: Python for each of a report's thousands of gaps): every blank between a ``>`` and a
+#: ``<``, where that is the same thing, i.e. unless a text holds a ``>`` (then the two
+#: counts differ) or an element's whole text is blank (``_BLANK_TEXT``).
+_GAPS = re.compile(r">[ \t\r\n]++<")
+_BLANK_TEXT = re.compile(r"<[^/!?][^>]*+(?<!/)>[ \t\r\n]++</")
+
+
+def _compact(text: str) -> str:
+    """An indented or CRLF report in IBM's compact layout (see ``_BETWEEN``)."""
+    if text.count("<") == text.count(">") and _BLANK_TEXT.search(text) is None:
+        return _GAPS.sub("><", text)
+    return _BETWEEN.sub(r"\1", text)
 
 
 #: Every byte XML allows (those from 0x80 on are UTF-8, which the decoding checked).
@@ -167,23 +187,38 @@ class FastCpu:
     checked: bool = False  # well-formed by itself (well_formed): expat need not read it
 
 
-def read_fast_cpu(text: str, source: str) -> FastCpu | None:
-    """A CPU Activity report (its text, start tag to end tag) or None (see the module
-    doc): the report is then the careful path's."""
-    if _CPU.match(text) is None:
+@dataclass
+class FastWlmgl:
+    """A Workload Activity report read on the fast path: what the careful path would give."""
+
+    head: Header
+    work: list[dict[str, Any]]
+    buckets: list[dict[str, Any]]
+    notes: list[str]
+    checked: bool = False
+
+
+def read_fast(text: str, source: str) -> FastCpu | FastWlmgl | None:
+    """A CPU Activity or Workload Activity report (its text, start tag to end tag) or
+    None (see the module doc): the report is then the careful path's."""
+    first = _FAST.match(text)
+    if first is None:
         return None  # (before making an indented report compact: that costs)
-    if "\n " in text or "\n\t" in text or "\r" in text:
-        text = _BETWEEN.sub(r"\1", text)
+    if first[1] == "CPU" and ("\n " in text or "\n\t" in text or "\r" in text):
+        text = _compact(text)  # (a WLMGL report's grammar takes blanks where they are)
     found = _HEAD.match(text)
     if found is None:
         return None
     unknown = Unknown()
     try:
         head = header_of(HeaderTexts(
-            metric="CPU", resname=found["resname"], restype=found["restype"],
+            metric=found["metric"], resname=found["resname"], restype=found["restype"],
             smf_data=found["smf"], start=found["start"], locale=found["locale"],
             interval=found["interval"], cycle=found["cycle"] or None, cycle_unit=found["unit"],
             has_cycle=found["cycle_tag"] is not None), unknown)
+        if head.metric == fields.WLMGL_METRIC:
+            work, buckets = _wlmgl(text, found.end(), WlmglReading(head, source, unknown))
+            return FastWlmgl(head, work, buckets, list(unknown.counts))
         reading = CpuReading(head, source, unknown)
         at = found.end()
         while (segment := _SEGMENT_START.match(text, at)) is not None:
@@ -264,6 +299,81 @@ def _headings(printed: str) -> list[str]:
             _HEADINGS.clear()
         found = _HEADINGS[printed] = _HEADING.findall(printed)
     return found
+
+
+# ------------------------------------------------------------ Workload Activity
+
+#: A text zperf reads in a Workload Activity report: its bucket limits print ``&lt;``,
+#: so the predefined references are taken (any other: the tree reads the report).
+_REF_TEXT = r"[^<\r]*+"
+_WLMGL_PART = re.compile(_grammar(_REF_TEXT, spaced=True))
+_WLMGL_SEGMENT_SKIPPED = re.compile(f"(?:<part{_ATTRS}>{_WS}(?:<name>{_ANY}</name>{_WS})?"
+                                    f"{_grammar(_ANY, spaced=True)})*+</segment>{_WS}")
+_WLMGL_VAR = re.compile(f"<var>{_WS}<name>({_REF_TEXT})</name>{_WS}"
+                        f"<value(?:>({_REF_TEXT})</value>|/>)")
+_PREDEFINED = {"&quot;": '"', "&apos;": "'"}  # (and &lt; &gt; &amp;: unescape's own)
+
+
+def _wlmgl(text: str, at: int, reading: WlmglReading) -> tuple[list[dict[str, Any]],
+                                                                  list[dict[str, Any]]]:
+    """A Workload Activity report's segments (after its header) into ``reading``."""
+    references = "&" in text
+    if references and _OTHER_REFERENCE.search(text) is not None:
+        raise _FallbackError  # a character reference (or worse): the tree's
+    while (segment := _SEGMENT_START.match(text, at)) is not None:
+        printed = " ".join(segment[1].split())
+        name = fields.key(printed)
+        at = segment.end()
+        parts: list[WlmglPart] = []
+        if name == fields.POLICY_SEGMENT or name in fields.CLASS_SEGMENTS:
+            while (part := _PART_START.match(text, at)) is not None:
+                body = _WLMGL_PART.match(text, part.end())
+                if body is None:
+                    raise _FallbackError
+                parts.append(_given(_part(text, part.end(), body.end(), references,
+                                          name != fields.POLICY_SEGMENT)))
+                at = body.end()
+            end = _SEGMENT_END.match(text, at)
+        else:
+            end = _WLMGL_SEGMENT_SKIPPED.match(text, at)
+        if end is None:
+            raise _FallbackError
+        at = end.end()
+        reading.segment(printed, parts)
+    if _END.fullmatch(text, at) is None:
+        raise _FallbackError
+    return reading.finish()
+
+
+def _given(view: tuple[list[tuple[str, str]], list[Table]]) -> WlmglPart:
+    """A part read already, as the rules take it (its children are the grammar's)."""
+    return lambda where: view
+
+
+def _part(text: str, start: int, end: int, references: bool, tables: bool
+          ) -> tuple[list[tuple[str, str]], list[Table]]:
+    """A part's (name, value) pairs and (``tables``) tables, as the tree gives them: the
+    references replaced, an empty cell None."""
+    pairs = _WLMGL_VAR.findall(text, start, end)
+    first = text.find("<table", start, end) if tables else -1
+    found: list[Table] = []
+    if first >= 0:  # (its tables made compact to be split, the rest matched as it is)
+        region = _compact(text[first:end])
+        found = [Table(list(t.headings), [(summary, [c or None for c in cells])
+                                          for summary, cells in t.rows])
+                 for t in _tables(region, 0, len(region))]
+    if references and "&" in text[start:end]:
+        pairs = [(_unref(n), _unref(v)) for n, v in pairs]
+        for t in found:
+            t.headings = [_unref(h) for h in t.headings]
+            t.rows = [(summary, [None if c is None else _unref(c) for c in cells])
+                      for summary, cells in t.rows]
+    return pairs, found
+
+
+def _unref(text: str) -> str:
+    """A text with its (predefined) references replaced, as the tree gives it."""
+    return unescape(text, _PREDEFINED) if "&" in text else text
 
 
 def other_metric(text: str) -> str | None:
