@@ -207,19 +207,25 @@ def read_batches(
     """The files' rows as they are read, in input order (see :func:`read`): what
     ``zperf parse`` writes out as it reads, so that memory follows a batch, not
     the output.  A binary SMF dump read here comes in batches of its records; a
-    text file in one part.  With more than one job (several large files) each
-    file is read whole by a worker (:mod:`zperf.formats.parallel`) and comes as
-    one part: memory then follows the files being read at once.
+    WLMGL or CPU Activity listing in a part per piece; another text file in
+    one part.  With more than one job (several large files) the files are read
+    by workers (:mod:`zperf.formats.parallel`), each handing its file's parts
+    back through a temporary file as it reads them (``in_order_parts``): the
+    same parts, in the same order, and memory still follows a part.
     """
     request = _request(kind, on_error, encoding, tables, None, options)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
-        for result in parallel.in_order(read_file, [(path, request) for path in paths],
-                                        workers):
-            yield Part(result.tables, result.tallies)
+        yield from parallel.in_order_parts(_file_parts, [(path, request) for path in paths],
+                                           workers)
         return
     for path in paths:
         yield from _file_batches((path, request), progress)
+
+
+def _file_parts(task: tuple[str, FileRequest]) -> Iterator[Part]:
+    """One file's parts, in a worker (no progress bar: a worker has no terminal)."""
+    return _file_batches(task, None)
 
 
 def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> Iterator[Part]:
