@@ -31,8 +31,8 @@ from zperf.formats.registry import TEXT_KIND
 from zperf.formats.rmf import cpu, wlmgl
 from zperf.formats.tally import OnError, Tally
 
-FIXTURES = sorted(p for folder in ("rmf", "cics", "driver", "ims") for p in (DATA / folder).iterdir()
-                  if p.suffix in (".txt", ".csv", ".jtl"))
+FIXTURES = sorted(p for folder in ("rmf", "cics", "driver", "ims")
+                  for p in (DATA / folder).iterdir() if p.suffix in (".txt", ".csv", ".jtl"))
 RMF = [p for p in FIXTURES if p.parent.name == "rmf"]
 SYSOUT = DATA / "rmf" / "v2r4-asa-sysout.txt"  # Workload Activity and CPU Activity pages
 MODES: tuple[OnError, ...] = ("raise", "skip", "keep")

@@ -154,4 +154,4 @@ def _unspool(path: str) -> Iterator[Any]:
 
 def _remove(path: str) -> None:
     with contextlib.suppress(OSError):
-        os.unlink(path)
+        Path(path).unlink()

@@ -308,8 +308,9 @@ def stream_batches(
     a batch, not the file); a text input of a kind that reads in pieces (RMF
     Workload Activity and CPU Activity listings: ``TextKind.stream``) in
     batches as its pieces are read, any other in one (:mod:`text_input`); a
-    SYSOUT holding several RMF reports: each report's reader in turn.  A reader's tally is complete when
-    the next reader's batch comes or the generator ends; every reader yields at
+    SYSOUT holding several RMF reports: each report's reader in turn.  A
+    reader's tally is complete when the next reader's batch comes or the
+    generator ends; every reader yields at
     least once (with no table when it found no row).  ``encoding`` must have
     been checked (:func:`check_encoding`).  ``offset`` is where ``stream``
     starts in the file, for a byte range of an SMF dump that starts at a record
