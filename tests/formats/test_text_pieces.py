@@ -171,7 +171,7 @@ def test_a_piece_boundary_inside_a_class_block(monkeypatch: pytest.MonkeyPatch) 
 
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
-@given(chunk=st.integers(1, 5000), piece=st.integers(1, 20000),
+@given(chunk=st.integers(1, 5000), piece=st.integers(100, 20000),
        mode=st.sampled_from(MODES), which=st.sampled_from(RMF),
        edits=st.lists(st.tuples(st.sampled_from(LISTING_EDITS), st.integers(0, 10**6),
                                 st.integers(0, 40)), max_size=3))
