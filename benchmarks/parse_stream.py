@@ -1,6 +1,6 @@
 """Peak memory of ``zperf parse -o OUT.parquet`` on large dumps: does it follow the batch?
 
-    python benchmarks/parse_stream.py [--source DIR] [--to parquet] [-j N] FILE...
+    python benchmarks/parse_stream.py [--source DIR] [--to parquet] [-j N] [--keep OUT] FILE...
 
 Runs ``zperf parse --to FMT -o OUT FILE...`` as a process (the zperf of
 ``--source``, a checkout, or the installed one) and prints its peak resident
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -61,6 +62,8 @@ def main() -> int:
     parser.add_argument("--table", help="zperf parse --table NAME (the mixed dump's filler "
                                         "records are not real 70.1 or 110.2: --table workload)")
     parser.add_argument("--label", default="", help="a name for the printed line")
+    parser.add_argument("--keep", type=Path, metavar="OUT",
+                        help="keep the output as OUT (to compare two versions' bytes)")
     args = parser.parse_args()
     env = dict(os.environ)
     if args.source:
@@ -78,6 +81,8 @@ def main() -> int:
                    *(["--table", args.table] if args.table else []), *paths]
         seconds, rss = _child(command, env, Path(folder))
         written = out.stat().st_size / 2**20
+        if args.keep:
+            shutil.move(out, args.keep)
     print(f"{args.label or 'parse'}: {len(paths)} file(s), {size:,.0f} MiB in, "
           f"{written:,.1f} MiB {args.to} out; peak RSS {rss:,.0f} MiB "
           f"({rss / base_rss:.1f}x the {base_rss:,.0f} MiB of the imports alone); "

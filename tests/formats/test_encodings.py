@@ -421,3 +421,13 @@ def test_decode_text_of_nothing() -> None:
 def test_ebcdic_bytes() -> None:
     assert dec.ebcdic_bytes("RMF ") == bytes.fromhex("D9D4C640")
     assert dec.ebcdic_bytes("[", "cp1047") == b"\xad"
+
+
+def test_cp1047_reads_chunk_by_chunk_as_whole() -> None:
+    """A listing larger than memory is converted chunk by chunk (formats.text_input)."""
+    data = bytes(range(256)) * 3
+    decoder = codecs.getincrementaldecoder("cp1047")()
+    assert "".join(decoder.decode(data[i:i + 7]) for i in range(0, len(data), 7)) \
+        + decoder.decode(b"", final=True) == data.decode("cp1047")
+    encoder = codecs.getincrementalencoder("cp1047")()
+    assert encoder.encode("[CICS]") == "[CICS]".encode("cp1047")

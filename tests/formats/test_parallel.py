@@ -89,3 +89,55 @@ def test_the_first_error_in_input_order_is_raised(any_size: None, tmp_path: Path
     with pytest.raises(ParseError) as pool:
         read(paths, jobs=3)
     assert str(pool.value) == str(one.value) and "first.smf" in str(one.value)
+
+
+def test_parts_come_through_temporary_files_in_task_order(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Each task's items are spooled by its worker and read back in order; no
+    temporary file is left, after an error either (``range``: a worker yielding a
+    task's items one by one; the workers import zperf.formats, seconds when busy:
+    one pool here, the rest in the slow test below)."""
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    parts = parallel.in_order_parts(range, [2, 0, 3, "x", 4], 2)  # type: ignore[list-item]
+    assert [next(parts) for _ in range(5)] == [0, 1, 0, 1, 2]
+    with pytest.raises(TypeError, match="'str' object cannot be interpreted as an integer"):
+        next(parts)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_every_part_of_every_task_comes_in_order(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    assert list(parallel.in_order_parts(range, [3, 0, 2, 1, 5], 3)) == [
+        0, 1, 2, 0, 1, 0, 0, 1, 2, 3, 4]
+    parts = parallel.in_order_parts(range, [2, 3, 4], 2)
+    assert next(parts) == 0
+    parts.close()  # the caller stops: the files read and not read are removed
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_results_never_yielded_are_discarded(tmp_path: Path) -> None:
+    seen: list[float] = []
+    results = parallel.in_order(math.sqrt, [4, -1, 9, 16], 3, discard=seen.append)
+    assert next(results) == 2
+    with pytest.raises(ValueError, match="math domain error"):
+        next(results)
+    assert 3.0 in seen and set(seen) <= {3.0, 4.0}  # computed, never yielded (16 may not
+    # have started: its task was cancelled)
+
+
+@pytest.mark.slow
+def test_parse_in_a_pool_gets_the_parts_one_process_gets(any_size: None) -> None:
+    """``zperf parse -j``: the same parts (tables and tallies) in the same order."""
+    from zperf.formats.reading import read_batches
+
+    paths = [str(SMF), str(WLMGL), str(CPU), str(SMF)]
+
+    def parts(jobs: int) -> list[tuple[object, ...]]:
+        return [({name: frame.rows() for name, frame in part.tables.items()},
+                 [(t.file, t.kind, t.read, t.parsed, t.skipped, t.other) for t in part.tallies])
+                for part in read_batches(paths, on_error="keep", jobs=jobs)]
+
+    one = parts(1)
+    assert parts(2) == one and len(one) > len(paths)

@@ -7,7 +7,8 @@ listed in :mod:`zperf.formats.registry`; :func:`read` (in
 shared machinery: ``tally`` (what a reader saw, the on-error policy),
 ``encodings`` (EBCDIC, HFP, packed decimal, STCK), ``layout`` (binary field
 tables), ``listing`` (printed reports as numbered lines), ``kinds`` (what a
-text kind is).
+text kind is), ``text_input`` and ``pieces`` (a text input read as it comes,
+in pieces its reader cuts).
 """
 
 from __future__ import annotations

@@ -44,7 +44,20 @@ def _build_cp1047() -> codecs.CodecInfo:
     def decode(data: Any, errors: str = "strict") -> tuple[str, int]:
         return codecs.charmap_decode(data, errors, decoding)
 
-    return codecs.CodecInfo(encode, decode, name="cp1047")
+    class IncrementalEncoder(codecs.IncrementalEncoder):
+        def encode(self, text: str, final: bool = False) -> bytes:
+            return codecs.charmap_encode(text, self.errors, encoding)[0]
+
+    class IncrementalDecoder(codecs.IncrementalDecoder):
+        """A text read chunk by chunk (a listing larger than memory): one byte, one
+        character, so a chunk decodes on its own."""
+
+        def decode(self, data: Any, final: bool = False) -> str:
+            return codecs.charmap_decode(data, self.errors, decoding)[0]
+
+    return codecs.CodecInfo(encode, decode, name="cp1047",
+                            incrementalencoder=IncrementalEncoder,
+                            incrementaldecoder=IncrementalDecoder)
 
 
 _CP1047 = _build_cp1047()

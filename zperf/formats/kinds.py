@@ -3,12 +3,15 @@
 Binary SMF is one kind whose record types have decoders of their own
 (:mod:`zperf.formats.smf`); every text format (RMF listings, CICS statistics,
 IMS PA reports, driver logs) is a ``TextKind``: its reader gets the whole
-file as bytes and returns its tables and a tally.
+file as bytes and returns its tables and a tally.  A kind whose reader can
+take the text in pieces (:mod:`zperf.formats.pieces`) also has ``stream``,
+which is given the text as chunks and yields its rows as it reads them, so
+that a file larger than memory can be read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import polars as pl
@@ -17,6 +20,8 @@ from zperf.formats.tally import Tally
 
 #: reader(data, file, on_error, **options) -> (tables by name, tally)
 TextReader = Callable[..., tuple[dict[str, pl.DataFrame], Tally]]
+#: stream(UTF-8 chunks, tally, **options) -> tables with rows, as read, in file order
+StreamReader = Callable[..., Iterator[dict[str, pl.DataFrame]]]
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,14 @@ class TextKind:
     general one (a JMeter CSV before a generic CSV).  ``options`` names the
     keyword arguments of ``read`` that a caller may set for files of this kind
     only (``zperf.formats.read(..., options={kind: {...}})``).
+
+    ``stream``, when the reader can take the text in pieces, reads the text
+    given as UTF-8 chunks (any size) into a tally the caller made
+    (``Tally(file, on_error)``), yielding tables with rows as it goes, in file
+    order; the tables concatenated and the tally are what ``read`` gives
+    (``read`` is ``stream`` over one chunk).  None: the reader needs the file
+    whole (its rows depend on all of it, or it cannot tell where a record
+    starts without reading from the beginning).
     """
 
     name: str
@@ -37,3 +50,4 @@ class TextKind:
     sniff: Callable[[str], bool]
     read: TextReader
     options: tuple[str, ...] = ()
+    stream: StreamReader | None = None

@@ -15,21 +15,28 @@ forked child of a process with threads can deadlock.
 Memory: at most ``workers`` files are being read at a time, and a finished
 file's tables wait only until the files before it are done; the caller
 consumes them one by one (``zperf analyze`` reduces each file's tables before
-the next arrives).
+the next arrives).  A caller that takes a file's rows in parts
+(``zperf parse``) gets them through a temporary file each worker writes as it
+reads (:func:`in_order_parts`): memory then follows a part, not a file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import multiprocessing
 import os
+import pickle
+import tempfile
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+P = TypeVar("P")
 
 #: Below this many bytes in all, the files are read one after the other: starting
 #: the workers would cost more than it saves.
@@ -64,28 +71,87 @@ def workers_for(jobs: int | None, paths: Sequence[str], min_bytes: int | None = 
     return workers if total >= least else 1
 
 
-def in_order(function: Callable[[T], R], tasks: Sequence[T], workers: int) -> Iterator[R]:
+def in_order(function: Callable[[T], R], tasks: Sequence[T], workers: int,
+             discard: Callable[[R], None] | None = None) -> Iterator[R]:
     """``function(task)`` for every task, computed by ``workers`` processes, yielded in
     the order of ``tasks``; an exception is raised where its task comes in that order.
 
     No more than ``workers`` tasks are submitted ahead of the one being waited
     for, so finished results do not pile up while an early task is slow.
+    ``discard`` is given the results computed but never yielded (the caller
+    stopped, or an earlier task failed), to clean up after them.
     """
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: deque[Future[R]] = deque()
-        queue = iter(tasks)
-        try:
-            for task in queue:
-                pending.append(pool.submit(function, task))
-                if len(pending) >= workers:
-                    break
-            while pending:
-                result = pending.popleft().result()
+    pending: deque[Future[R]] = deque()
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            queue = iter(tasks)
+            try:
                 for task in queue:
                     pending.append(pool.submit(function, task))
-                    break
-                yield result
-        finally:
-            for future in pending:
-                future.cancel()
+                    if len(pending) >= workers:
+                        break
+                while pending:
+                    result = pending[0].result()
+                    pending.popleft()
+                    for task in queue:
+                        pending.append(pool.submit(function, task))
+                        break
+                    yield result
+            finally:
+                for future in pending:
+                    future.cancel()
+    finally:  # the pool has shut down: every future left is cancelled or done
+        for future in pending:
+            if discard is not None and not future.cancelled() and future.exception() is None:
+                discard(future.result())
+
+
+def in_order_parts(function: Callable[[T], Iterable[P]], tasks: Sequence[T],
+                   workers: int) -> Iterator[P]:
+    """The items ``function(task)`` yields, for every task, in the order of ``tasks``
+    and of each task's items, computed by ``workers`` processes.
+
+    A worker writes its task's items to a temporary file (``TMPDIR``) as they
+    come, and they are read back here one at a time when the task's turn
+    comes: a worker holds an item, this process an item, and at most
+    ``workers`` tasks' items wait, on disk, whatever the size of a task's
+    result (``zperf parse -j`` on files larger than memory).
+    """
+    for path in in_order(functools.partial(_spool, function), tasks, workers,
+                         discard=_remove):
+        yield from _unspool(path)
+
+
+def _spool(function: Callable[[T], Iterable[P]], task: T) -> str:
+    """In a worker: ``function(task)``'s items pickled one after the other into a
+    temporary file; its path (removed again if the task fails)."""
+    handle = tempfile.NamedTemporaryFile(prefix="zperf-", suffix=".parts",  # noqa: SIM115
+                                         delete=False)
+    try:
+        with handle:
+            for item in function(task):
+                pickle.dump(item, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    except BaseException:
+        _remove(handle.name)
+        raise
+    return handle.name
+
+
+def _unspool(path: str) -> Iterator[Any]:
+    """The items a worker spooled to ``path``, one at a time; the file is removed."""
+    try:
+        with Path(path).open("rb") as stream:
+            while True:
+                try:
+                    item = pickle.load(stream)
+                except EOFError:
+                    return
+                yield item
+    finally:
+        _remove(path)
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        Path(path).unlink()

@@ -21,23 +21,17 @@ from zperf.errors import InputError, UsageError
 from zperf.formats import parallel
 from zperf.formats.compressed import Guarded, decompressed
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
-from zperf.formats.listing import as_utf8, ebcdic_as_utf8, listing_encoding, text_encoding
-from zperf.formats.parsed import is_parsed_binary, read_parsed_binary
-from zperf.formats.registry import (
-    KINDS,
-    RMF_REPORTS,
-    SMF_DECODERS,
-    TEXT_KIND,
-    companions,
-    sniff,
-    table_names,
-)
+from zperf.formats.parsed import is_parsed_binary
+from zperf.formats.registry import KINDS, SMF_DECODERS, TEXT_KIND, sniff, table_names
 from zperf.formats.skipped import problems_frame
 from zperf.formats.smf.dump import smf_batches
 from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
+from zperf.formats.text_input import Reopen, read_text
 from zperf.tables import SCHEMAS
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
+#: Bytes read to name an input's kind (and compression).
+HEAD_BYTES = 64 * 1024
 #: What a caller keeps of one file's tables (see ``read_each``).
 Reduce = Callable[[dict[str, pl.DataFrame]], dict[str, pl.DataFrame]]
 
@@ -213,19 +207,25 @@ def read_batches(
     """The files' rows as they are read, in input order (see :func:`read`): what
     ``zperf parse`` writes out as it reads, so that memory follows a batch, not
     the output.  A binary SMF dump read here comes in batches of its records; a
-    text file in one part.  With more than one job (several large files) each
-    file is read whole by a worker (:mod:`zperf.formats.parallel`) and comes as
-    one part: memory then follows the files being read at once.
+    WLMGL or CPU Activity listing in a part per piece; another text file in
+    one part.  With more than one job (several large files) the files are read
+    by workers (:mod:`zperf.formats.parallel`), each handing its file's parts
+    back through a temporary file as it reads them (``in_order_parts``): the
+    same parts, in the same order, and memory still follows a part.
     """
     request = _request(kind, on_error, encoding, tables, None, options)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
-        for result in parallel.in_order(read_file, [(path, request) for path in paths],
-                                        workers):
-            yield Part(result.tables, result.tallies)
+        yield from parallel.in_order_parts(_file_parts, [(path, request) for path in paths],
+                                           workers)
         return
     for path in paths:
         yield from _file_batches((path, request), progress)
+
+
+def _file_parts(task: tuple[str, FileRequest]) -> Iterator[Part]:
+    """One file's parts, in a worker (no progress bar: a worker has no terminal)."""
+    return _file_batches(task, None)
 
 
 def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> Iterator[Part]:
@@ -305,16 +305,20 @@ def stream_batches(
     ``zperf parse`` writing as it reads (:func:`read_batches`) and for readers
     that open their inputs themselves (``zperf.spark`` reads object storage and
     byte ranges of a dump).  An SMF dump comes in many batches (memory follows
-    a batch, not the file); a text input in one per reader (a SYSOUT holding
-    several RMF reports: one per report).  A reader's tally is complete when
-    the next reader's batch comes or the generator ends; every reader yields at
+    a batch, not the file); a text input of a kind that reads in pieces (RMF
+    Workload Activity and CPU Activity listings: ``TextKind.stream``) in
+    batches as its pieces are read, any other in one (:mod:`text_input`); a
+    SYSOUT holding several RMF reports: each report's reader in turn.  A
+    reader's tally is complete when the next reader's batch comes or the
+    generator ends; every reader yields at
     least once (with no table when it found no row).  ``encoding`` must have
     been checked (:func:`check_encoding`).  ``offset`` is where ``stream``
     starts in the file, for a byte range of an SMF dump that starts at a record
     boundary (offsets in problems are the file's).  ``columns``: the columns
     needed of a table (see :func:`read_each`).
     """
-    head = stream.read(64 * 1024)
+    reopen = _reopener(stream, name)
+    head = stream.read(HEAD_BYTES)
     try:
         data, head = decompressed(stream, head)
     except (OSError, EOFError, lzma.LZMAError) as exc:
@@ -339,30 +343,25 @@ def stream_batches(
         if not yielded:
             yield {}, tally
         return
-    yield from _read_whole(chosen, head, head + Guarded(data, name).read(), name, kind=kind,
-                           on_error=on_error, encoding=encoding, options=options)
+    yield from read_text(chosen, head, data, name, kind=kind, on_error=on_error,
+                         encoding=encoding, options=options, reopen=reopen)
 
 
-def _read_whole(chosen: str, head: bytes, whole: bytes, name: str, *, kind: str | None,
-                on_error: OnError, encoding: str,
-                options: Mapping[str, Mapping[str, Any]] | None
-                ) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
-    """A text input (or a table zperf wrote), read whole: one batch per reader."""
-    if chosen == "zperf-table":
-        got, tally = read_parsed_binary(whole, name)
-        tally.read_as = tally.read_as or chosen
-        yield got, tally
-        return
-    whole = as_utf8(whole, text_encoding(head))
-    if listing_encoding(whole) == "cp037":  # EBCDIC: read in the code page given
-        whole = ebcdic_as_utf8(whole, encoding)
-    got, tally = TEXT_KIND[chosen].read(whole, name, on_error, **(options or {}).get(chosen, {}))
-    tally.read_as = tally.read_as or chosen
-    yield got, tally
-    if kind is None and chosen in RMF_REPORTS:
-        for other in companions(whole, chosen):
-            more, seen = TEXT_KIND[other].read(whole, name, on_error)
-            labelled = Tally(name, on_error, kind=other)  # named in messages
-            labelled.merge(seen)
-            labelled.read_as = other
-            yield more, labelled
+def _reopener(stream: BinaryIO, name: str) -> Reopen | None:
+    """How to read ``stream`` again from where it is now (None: it cannot be: a pipe)."""
+    try:
+        if not stream.seekable():
+            return None
+        start = stream.tell()
+    except (OSError, ValueError, AttributeError):
+        return None
+
+    def reopen() -> tuple[bytes, BinaryIO]:
+        stream.seek(start)
+        try:
+            data, head = decompressed(stream, stream.read(HEAD_BYTES))
+        except (OSError, EOFError, lzma.LZMAError) as exc:
+            raise InputError(name, f"cannot decompress: {exc}") from None
+        return head, data
+
+    return reopen

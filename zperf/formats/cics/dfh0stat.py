@@ -9,6 +9,9 @@ punctuation (``cics_fields``); a label not declared there is reported as a
 warning.  The statistics are as collected by the program (since the last
 reset), so the rows are "requested" statistics.  The pages of other reports
 in the same output are counted as other records and passed over.
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): a DFH0STAT report is
+small (one snapshot of the statistics).
 """
 
 from __future__ import annotations

@@ -12,6 +12,10 @@ values, and each word belongs to the column under it.  One row per report and
 entry joins what the sections say of it.  The DB2 connection (global)
 statistics are ``label . . :  value`` pairs, one row per report.  Sections of
 other resources are counted as other records and passed over.
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): one row joins what
+several sections say of an entry, which may be far apart; statistics reports
+are small (an interval's statistics per resource).
 """
 
 from __future__ import annotations

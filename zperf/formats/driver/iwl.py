@@ -16,6 +16,9 @@ Every non-blank line is a record: known messages and status lines are
 parsed, other lines (startup messages, echoed settings) are "other", and a
 known label with a value that does not read is a problem.  A label seen a
 second time starts a new run (several runs appended to one log).
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): a run's engine log
+is small, and a label seen again anywhere starts a new run.
 """
 
 from __future__ import annotations

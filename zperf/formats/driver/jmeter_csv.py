@@ -16,6 +16,12 @@ otherwise: say which with ``timestamp``.  Transaction-controller samples
 ("Number of samples in transaction : n, ...") are the transactions when
 the log has them and their child samples the page elements, so nothing is
 counted twice; ``transactions`` names the labels to count instead.
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): its rows are a
+summary of every sample (percentiles over the run), whether labels are
+transactions depends on whether any sample in the file is a transaction
+controller's, and the time stamps are epoch milliseconds only when every
+value is digits: decisions on the whole file.
 """
 
 from __future__ import annotations

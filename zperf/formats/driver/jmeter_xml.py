@@ -20,6 +20,9 @@ those under other samples are counted as "other" records.
 The file is read with expat, which reports each element's line and byte
 offset, so a bad value or a file cut short is reported where it is; the
 attribute values are then converted column-wise like a CSV file's.
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): as the CSV form, its
+rows summarise every sample of the file.
 """
 
 from __future__ import annotations

@@ -14,6 +14,11 @@ order, any of , ; tab | as delimiter; only the first two are required):
 
 Every row is a transaction and a request (page element) unless
 ``transactions`` names the labels that are transactions.
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): its rows are a
+summary of every request (percentiles over the run), and the time stamps are
+read as epoch milliseconds only when every value in the file is digits, a
+decision on the whole column.
 """
 
 from __future__ import annotations

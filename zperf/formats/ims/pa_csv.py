@@ -11,6 +11,9 @@ whose transaction code reads "Total" is kept as the total line.
 Times are converted to ms from the unit the heading states; when a heading
 states none, ``time_unit`` is assumed and the tally says so.  CPU and DL/I
 columns headed as totals ("Total CPU Time") are divided by the count.
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): an extract is a
+summary per transaction code and interval, and its heading is found first.
 """
 
 from __future__ import annotations

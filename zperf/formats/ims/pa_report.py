@@ -16,6 +16,9 @@ there are as many as columns).  The line whose transaction code reads
 "Total" is the total line: the papers' "Total IMS Response Time (ms)" is its
 ``total_transit_ms``.  Lines of words only (notes, "End of report") and
 pages of other reports in the same SYSOUT are counted as other.
+
+Read whole, not in pieces (:mod:`zperf.formats.pieces`): a transit report is
+a summary per transaction code, small.
 """
 
 from __future__ import annotations

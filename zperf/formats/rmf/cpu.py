@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,16 @@ import polars as pl
 
 from zperf.formats.fits import misfit
 from zperf.formats.kinds import TextKind
-from zperf.formats.listing import Line, Listing, listing_lines, listing_table
+from zperf.formats.listing import (
+    Line,
+    Listing,
+    ebcdic_as_utf8,
+    has_asa_column,
+    listing_encoding,
+    listing_lines,
+    listing_table,
+)
+from zperf.formats.pieces import PIECE_BYTES, TextPieces, whole
 from zperf.formats.rmf import cpu_fields as fields
 from zperf.formats.rmf.cpu_table import BadLineError, Processor, per_type, read_table
 from zperf.formats.rmf.values import interval_seconds
@@ -30,6 +40,9 @@ from zperf.formats.tally import OnError, Tally
 from zperf.tables.cpu import CPU, PROCESSOR_TYPES
 
 SOURCE_FORMAT = "rmf-cpu"
+#: Bytes of the start of a listing that say whether it has ASA control characters
+#: (:func:`has_asa_column` looks at its first 2,000 lines of up to 200 bytes).
+ASA_SAMPLE = 2000 * 200
 
 
 @dataclass
@@ -58,12 +71,43 @@ class _Reader:
         each; sections of other reports are only counted, so a large SYSOUT of
         other reports costs little.  ``careful`` takes even a printable listing
         line by line (see :func:`titled_lines`)."""
-        listing, titled = titled_lines(data, careful=careful)
-        starts, blank_page = section_starts(listing, titled)
+        if listing_encoding(data) == "cp037":  # the pieces are UTF-8
+            data = ebcdic_as_utf8(data)
+        self.read_pieces(whole(data), careful=careful)
+
+    def read_pieces(self, chunks: Iterable[bytes], *, careful: bool = False,
+                    piece_bytes: int | None = None) -> None:
+        """Read a listing given as UTF-8 chunks in pieces of about ``piece_bytes``
+        (default :data:`PIECE_BYTES`), each but the last cut before its last section
+        that starts a page or a report (the next piece starts there)."""
+        text = TextPieces(chunks)
+        asa = has_asa_column(text.head(ASA_SAMPLE))
+        size = PIECE_BYTES if piece_bytes is None else piece_bytes
+        while True:
+            data, final = text.piece(size)
+            listing, titled = titled_lines(data, careful=careful, asa=asa,
+                                           first_number=text.number, first_offset=text.offset)
+            starts, blank_page = section_starts(listing, titled)
+            cut = len(listing)
+            if not final:
+                cuts = starts[1:][titled[starts[1:]] | listing.new_page[starts[1:]]]
+                if not len(cuts):  # one section so far: a larger piece
+                    size *= 2
+                    continue
+                cut = int(cuts[-1])
+            self._sections(listing, starts[starts < cut], np.append(starts[starts < cut][1:], cut),
+                           blank_page)
+            if final:
+                return
+            text.advance(int(listing.offsets[cut]), int(listing.numbers[cut]))
+            size = PIECE_BYTES if piece_bytes is None else piece_bytes
+
+    def _sections(self, listing: Listing, starts: npt.NDArray[np.int64],
+                  ends: npt.NDArray[np.int64], blank_page: npt.NDArray[np.bool_]) -> None:
+        """Read the sections from ``starts`` to ``ends`` of a piece."""
         if not len(starts):
             return
         titles = listing.text.gather(starts).to_list()
-        ends = np.append(starts[1:], len(listing))
         for start, end, title in zip(starts.tolist(), ends.tolist(), titles, strict=True):
             if fields.TITLE.search(title) or fields.PARTITION_TITLE.search(title):
                 kept = np.arange(start, end, dtype=np.int64)
@@ -196,7 +240,9 @@ class _Reader:
         return row
 
 
-def titled_lines(data: bytes, *, careful: bool = False) -> tuple[Listing, npt.NDArray[np.bool_]]:
+def titled_lines(data: bytes, *, careful: bool = False, asa: bool | None = None,
+                 first_number: int = 1,
+                 first_offset: int = 0) -> tuple[Listing, npt.NDArray[np.bool_]]:
     """The listing's lines, and which of them are report titles.
 
     The lines are taken column-wise (``listing_table``): on a 21 MB SYSOUT of
@@ -205,10 +251,14 @@ def titled_lines(data: bytes, *, careful: bool = False) -> tuple[Listing, npt.ND
     as ``listing_lines`` gives it (``careful`` does so for any listing):
     Python strips X'1C' to X'1F' from line ends, polars does not.  The title
     pattern means the same to polars and to ``re``, so one test serves both.
+    For a piece of a listing: ``asa`` (the whole listing's) and where the piece
+    starts, as :func:`listing_table` takes them.
     """
-    listing = listing_table(data)
+    listing = listing_table(data, asa=asa, first_number=first_number, first_offset=first_offset)
     if careful or not listing.printable:
-        listing = Listing.of_lines(listing_lines(data))
+        listing = Listing.of_lines(listing_lines(data, asa=asa))
+        listing.numbers += first_number - 1
+        listing.offsets += first_offset
     return listing, listing.text.str.contains(fields.ANY_TITLE.pattern).to_numpy()
 
 
@@ -243,6 +293,15 @@ def read_cpu_activity(data: bytes, file: str,
     return {"cpu": reader.frame(file)}, tally
 
 
+def _stream(chunks: Iterable[bytes], tally: Tally) -> Iterator[dict[str, pl.DataFrame]]:
+    """The listing read in pieces; its rows at the end (one per system and interval,
+    few: a report's pages, and the Partition Data Report that names its partition,
+    may come anywhere in the listing)."""
+    reader = _Reader(tally.file, tally)
+    reader.read_pieces(chunks)
+    yield {"cpu": reader.frame(tally.file)}
+
+
 _WORKLOAD_TITLE = re.compile(r"W O R K L O A D\s+A C T I V I T Y")
 
 
@@ -258,4 +317,4 @@ def sniff(text: str) -> bool:
 
 
 CPU_ACTIVITY = TextKind("rmf-cpu", "RMF Postprocessor CPU Activity report (listing)", ("cpu",),
-                        sniff, read_cpu_activity)
+                        sniff, read_cpu_activity, stream=_stream)

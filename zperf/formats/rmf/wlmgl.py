@@ -20,7 +20,7 @@ line: the reference the bulk path must equal
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import numpy as np
@@ -35,6 +35,7 @@ from zperf.formats.listing import (
     listing_encoding,
     listing_table,
 )
+from zperf.formats.pieces import TextPieces, whole
 from zperf.formats.rmf.values import number_expr, time_ms_expr
 from zperf.formats.rmf.wlmgl_block import BlockReader, block_lines
 from zperf.formats.rmf.wlmgl_goals import printed_perf_index
@@ -60,39 +61,51 @@ _KEYS = ["source", "sysplex", "system", "interval_start", "class_kind", "class_n
 #: one piece's values while walking the next, in two threads, was tried: with
 #: polars already using both cores it was slower.)
 PIECE_BYTES = 16 << 20
+#: Bytes of the start of a listing that say whether it has ASA control characters
+#: (:func:`has_asa_column` looks at its first 2,000 lines of up to 200 bytes).
+ASA_SAMPLE = 2000 * 200
 
 
 def read_wlmgl(data: bytes, file: str, *, on_error: OnError = "raise",
-               piece_bytes: int = PIECE_BYTES,
+               piece_bytes: int | None = None,
                per_line: bool = False) -> tuple[pl.DataFrame, pl.DataFrame, Tally]:
     """Parse a WLMGL listing (bytes of the whole file) into (workload, distribution, tally).
 
     The distribution rows come from the RESPONSE TIME DISTRIBUTION tables: the
     bucket's upper limit in ms (null for the last, 'more than' bucket) and
     the transactions in the bucket; the limit as a % of the midpoint is not
-    printed and stays null.
+    printed and stays null.  The whole file is read as a stream of one chunk
+    (:func:`wlmgl_parts`): one code reads both.
     """
     tally = Tally(file, on_error)
     if listing_encoding(data) == "cp037":
         data = ebcdic_as_utf8(data)
-    done = [_Builder(file, tally, listing, found, per_line).build()
-            for listing, found in _pieces(data, tally, piece_bytes, per_line)]
+    done = list(wlmgl_parts(whole(data), tally, piece_bytes=piece_bytes, per_line=per_line))
     return pl.concat([w for w, _ in done]), pl.concat([d for _, d in done]), tally
 
 
-def _pieces(data: bytes, tally: Tally, piece_bytes: int,
+def wlmgl_parts(chunks: Iterable[bytes], tally: Tally, *, piece_bytes: int | None = None,
+                per_line: bool = False) -> Iterator[tuple[pl.DataFrame, pl.DataFrame]]:
+    """The (workload, distribution) rows of a listing given as UTF-8 chunks, piece by
+    piece in file order (at least one pair), counted into ``tally``: a listing larger
+    than memory is read holding a piece (``piece_bytes``, default
+    :data:`PIECE_BYTES`) at a time."""
+    text = TextPieces(chunks)
+    size = PIECE_BYTES if piece_bytes is None else piece_bytes
+    for listing, found in _pieces(text, tally, size, per_line):
+        yield _Builder(tally.file, tally, listing, found, per_line).build()
+
+
+def _pieces(text: TextPieces, tally: Tally, piece_bytes: int,
             per_line: bool) -> Iterator[tuple[Listing, Walk]]:
     """The listing in walked pieces, each (but the last) cut before a class block."""
-    asa = has_asa_column(data)
+    asa = has_asa_column(text.head(ASA_SAMPLE))
     memo: dict[str, Any] = {}
-    start, number, header, size = 0, 1, None, piece_bytes
+    header, size = None, piece_bytes
     while True:
-        end = len(data)
-        if end - start > size:
-            end = data.find(b"\n", start + size) + 1 or len(data)
-        final = end >= len(data)
-        listing = listing_table(data[start:end], asa=asa, first_number=number,
-                                first_offset=start)
+        data, final = text.piece(size)
+        listing = listing_table(data, asa=asa, first_number=text.number,
+                                first_offset=text.offset)
         mark = tally.checkpoint()
         found = walk(listing, tally, header=header, memo=memo, final=final, per_line=per_line)
         if not final and found.cut is None:  # one block so far: a larger piece
@@ -103,7 +116,7 @@ def _pieces(data: bytes, tally: Tally, piece_bytes: int,
         if final or found.cut is None:
             return
         header = found.headers[found.header[found.limit]]
-        start, number = int(listing.offsets[found.cut]), int(listing.numbers[found.cut])
+        text.advance(int(listing.offsets[found.cut]), int(listing.numbers[found.cut]))
         size = piece_bytes
 
 
@@ -275,6 +288,12 @@ def _read(data: bytes, file: str, on_error: OnError) -> tuple[dict[str, pl.DataF
     return {"workload": work, "distribution": dist}, tally
 
 
+def _stream(chunks: Iterable[bytes], tally: Tally) -> Iterator[dict[str, pl.DataFrame]]:
+    for work, dist in wlmgl_parts(chunks, tally):
+        yield {"workload": work, "distribution": dist}
+
+
 WLMGL = TextKind(
     "rmf-wlmgl", "RMF Postprocessor Workload Activity report (WLMGL) listing, as text",
-    ("workload", "distribution"), lambda text: any(mark in text for mark in _MARKS), _read)
+    ("workload", "distribution"), lambda text: any(mark in text for mark in _MARKS), _read,
+    stream=_stream)

@@ -1,0 +1,186 @@
+"""A text input (or a table zperf wrote) read by its kind's reader, as it is read.
+
+Why a module of its own: a text input can be larger than memory (a month of
+RMF Workload Activity SYSOUT is gigabytes).  The text is read in chunks and
+converted to UTF-8 chunk by chunk (UTF-16, EBCDIC in the code page given),
+exactly as a whole read converts it; a kind with a ``stream`` reader
+(:class:`zperf.formats.kinds.TextKind`) reads the chunks in pieces and yields
+its rows as it goes, so memory follows the piece.  The other kinds get the
+text whole, as before (their rows depend on all of it: see the README's
+"Large inputs").
+
+A SYSOUT holding several RMF reports is read once per report kind (each
+reader counts the others' pages as other records), as a whole read does: the
+chunks are watched for the other reports' titles while the first reader
+reads them, and the input is read again from its start for each report
+found, from the file (seekable input) or from a temporary copy of the text
+made while reading (standard input, a pipe).
+"""
+
+from __future__ import annotations
+
+import codecs
+import contextlib
+import itertools
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import IO, Any, BinaryIO
+
+import polars as pl
+
+from zperf.formats.compressed import Guarded
+from zperf.formats.listing import listing_encoding, text_encoding
+from zperf.formats.parsed import read_parsed_binary
+from zperf.formats.registry import RMF_REPORTS, TEXT_KIND, companions
+from zperf.formats.tally import OnError, Tally
+
+#: Bytes read from the input at a time (and the size of the chunks handed on).
+CHUNK_BYTES = 16 << 20
+#: Characters of one chunk kept to find a report title cut by the next chunk.
+TITLE_OVERLAP = 4096
+
+Batches = Iterator[tuple[dict[str, pl.DataFrame], Tally]]
+#: Opens the input again from its start: (its first bytes, the rest of it).
+Reopen = Callable[[], tuple[bytes, BinaryIO]]
+
+
+def read_text(chosen: str, head: bytes, data: BinaryIO, name: str, *, kind: str | None,
+              on_error: OnError, encoding: str,
+              options: Mapping[str, Mapping[str, Any]] | None,
+              reopen: Reopen | None = None) -> Batches:
+    """Read a text input of kind ``chosen`` (``head``, then the rest in ``data``): the
+    reader's rows as (tables, tally) batches; when the kind was sniffed (``kind`` is
+    None) and the listing holds other RMF reports, their readers' batches after.
+    ``reopen`` reads the input again from the start (None: the input is read once,
+    and a copy of its text is kept in a temporary file if other reports may need
+    it)."""
+    if chosen == "zperf-table":
+        got, tally = read_parsed_binary(head + Guarded(data, name).read(), name)
+        tally.read_as = tally.read_as or chosen
+        yield got, tally
+        return
+    chunks = utf8_chunks(Guarded(data, name), head, encoding)
+    own = dict((options or {}).get(chosen, {}))
+    reader = TEXT_KIND[chosen]
+    if reader.stream is None:
+        yield from _read_whole(chosen, b"".join(chunks), name, kind=kind, on_error=on_error,
+                               options=own)
+        return
+    watch = _Titles(chosen) if kind is None and chosen in RMF_REPORTS else None
+    keep = watch is not None and reopen is None
+    with tempfile.TemporaryFile() if keep else contextlib.nullcontext() as spool:
+        if watch is not None:
+            chunks = watch.watch(chunks, spool)
+        yield from _streamed(chosen, chunks, Tally(name, on_error), own)
+        for _ in chunks:  # what the reader left (nothing, as the readers read to the end)
+            pass
+        for other in watch.found() if watch is not None else ():
+            again = _spooled(spool) if spool is not None else utf8_chunks(*_reopened(
+                reopen, name), encoding)
+            yield from _streamed(other, again, Tally(name, on_error, kind=other), {})
+
+
+def _streamed(chosen: str, chunks: Iterable[bytes], tally: Tally,
+              options: Mapping[str, Any]) -> Batches:
+    """A stream reader's batches (at least one), the tally labelled with its kind."""
+    tally.read_as = chosen
+    stream = TEXT_KIND[chosen].stream
+    assert stream is not None
+    yielded = False
+    for got in stream(chunks, tally, **options):
+        yielded = True
+        yield got, tally
+    if not yielded:
+        yield {}, tally
+
+
+def _reopened(reopen: Reopen | None, name: str) -> tuple[Guarded, bytes]:
+    assert reopen is not None
+    head, data = reopen()
+    return Guarded(data, name), head
+
+
+def _read_whole(chosen: str, whole: bytes, name: str, *, kind: str | None, on_error: OnError,
+                options: Mapping[str, Any]) -> Batches:
+    """A text input read whole (UTF-8): one batch per reader."""
+    got, tally = TEXT_KIND[chosen].read(whole, name, on_error, **options)
+    tally.read_as = tally.read_as or chosen
+    yield got, tally
+    if kind is None and chosen in RMF_REPORTS:
+        for other in companions(whole, chosen):
+            more, seen = TEXT_KIND[other].read(whole, name, on_error)
+            labelled = Tally(name, on_error, kind=other)  # named in messages
+            labelled.merge(seen)
+            labelled.read_as = other
+            yield more, labelled
+
+
+def utf8_chunks(source: Guarded, head: bytes, encoding: str) -> Iterator[bytes]:
+    """The text of an input (``head``, then ``source``) as UTF-8 chunks: UTF-16 (with
+    a byte order mark) converted, an EBCDIC listing read in the code page
+    ``encoding`` (``encoding`` checked), UTF-8 as it is; chunk by chunk, the bytes
+    a whole conversion gives."""
+    raw: Iterator[bytes] = itertools.chain([head], iter(lambda: source.read(CHUNK_BYTES), b""))
+    if text_encoding(head) == "utf-16":
+        raw = _decoded(raw, "utf-16", str)
+    first, raw = _peek(raw, 4096)
+    if listing_encoding(first) == "cp037":  # EBCDIC: new line (X'15') ends a line too
+        raw = _decoded(raw, encoding, lambda text: text.replace("\x85", "\n"))
+    return raw
+
+
+def _decoded(chunks: Iterable[bytes], codec: str, fix: Callable[[str], str]) -> Iterator[bytes]:
+    """``chunks`` decoded from ``codec`` (bad bytes replaced), ``fix``-ed, as UTF-8."""
+    decoder = codecs.getincrementaldecoder(codec)(errors="replace")
+    for chunk in chunks:
+        text = decoder.decode(chunk)
+        if text:
+            yield fix(text).encode("utf-8")
+    rest = decoder.decode(b"", final=True)
+    if rest:
+        yield fix(rest).encode("utf-8")
+
+
+def _peek(chunks: Iterator[bytes], size: int) -> tuple[bytes, Iterator[bytes]]:
+    """The first ``size`` bytes of ``chunks`` (fewer if there are fewer), and all of them."""
+    taken: list[bytes] = []
+    held = 0
+    for chunk in chunks:
+        taken.append(chunk)
+        held += len(chunk)
+        if held >= size:
+            break
+    first = b"".join(taken)
+    return first[:size], itertools.chain([first] if first else [], chunks)
+
+
+class _Titles:
+    """Watches the text going by for the titles of the other RMF reports."""
+
+    def __init__(self, chosen: str) -> None:
+        self.wanted = {k: title for k, title in RMF_REPORTS.items() if k != chosen}
+        self.seen: set[str] = set()
+        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self._tail = ""
+
+    def watch(self, chunks: Iterable[bytes], spool: IO[bytes] | None) -> Iterator[bytes]:
+        """The chunks, looked at (and copied to ``spool``) on their way."""
+        for chunk in chunks:
+            if spool is not None:
+                spool.write(chunk)
+            if len(self.seen) < len(self.wanted):
+                text = self._tail + self._decoder.decode(chunk)
+                self.seen |= {k for k, title in self.wanted.items()
+                              if k not in self.seen and title.search(text)}
+                self._tail = text[-TITLE_OVERLAP:]
+            yield chunk
+
+    def found(self) -> list[str]:
+        """The other reports seen, in registry order."""
+        return [k for k in self.wanted if k in self.seen]
+
+
+def _spooled(spool: IO[bytes]) -> Iterator[bytes]:
+    spool.flush()
+    spool.seek(0)
+    return iter(lambda: spool.read(CHUNK_BYTES), b"")
