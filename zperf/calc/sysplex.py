@@ -5,7 +5,7 @@ the workload.  Table 16 combines them: the transaction rates add up, the busy
 is the plain average of the LPARs' busy, and the CPU per transaction uses the
 CPs of all LPARs.  The functions take one value per LPAR, as a list (numbers)
 or as a polars expression inside an aggregation
-(``frame.group_by("run").agg(combined_itr_per_sec(pl.col("etr_per_sec"),
+(``frame.group_by("run", maintain_order=True).agg(combined_itr_per_sec(pl.col("etr_per_sec"),
 pl.col("cp_busy_pct")))``).
 """
 

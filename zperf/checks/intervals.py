@@ -99,7 +99,8 @@ def _missing(run: Measured, rows: pl.DataFrame, on_grid: pl.DataFrame,
     positions lacking from the same tables together."""
     present: dict[tuple[str, str], set[int]] = {
         (table, system): set(ks)
-        for table, system, ks in on_grid.group_by("table", "system").agg("k").iter_rows()}
+        for table, system, ks in on_grid.group_by("table", "system",
+                                                  maintain_order=True).agg("k").iter_rows()}
     seen = set(rows["system"].to_list())
     # systems the run description names, unless no row says which system it is
     systems = sorted(seen | (set(run.spec.systems) if seen - {NO_SYSTEM} else set()))
@@ -145,7 +146,7 @@ def check_window(rule: Rule, run: Measured) -> Result:
     rows = interval_rows(run)
     spans = {system: _union(list(zip(group["interval_start"], group["interval_seconds"],
                                      strict=True)))
-             for (system,), group in rows.group_by("system")}
+             for (system,), group in rows.group_by("system", maintain_order=True)}
     systems = sorted(spans) or run.systems()
     reasons: list[str] = []
     details: list[str] = []

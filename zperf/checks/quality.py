@@ -78,7 +78,8 @@ def _ended(run: Measured, ref: ClassRef) -> dict[object, float] | None:
         rows = rows.filter(pl.col("class_kind") == ref.kind)
     if rows.height == 0:
         return None
-    sums = rows.group_by("interval_start").agg(pl.col("trans_ended").cast(pl.Float64).sum())
+    sums = rows.group_by("interval_start",
+                         maintain_order=True).agg(pl.col("trans_ended").cast(pl.Float64).sum())
     return dict(sums.iter_rows())
 
 

@@ -137,13 +137,16 @@ def reduce_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
                              *(pl.col(c).fill_nan(None) for c in APPL_COLUMNS))
     appl = [pl.col(c).fill_null(0.0).sum().alias(c) for c in APPL_COLUMNS]
     ended = pl.col("trans_ended").cast(pl.Float64)
-    out["workloads"] = work.group_by("class_kind", "system", "workload", "interval_start").agg(
+    out["workloads"] = work.group_by("class_kind", "system", "workload", "interval_start",
+                                     maintain_order=True).agg(
         pl.col("interval_seconds").max(), *appl)
-    out["classes"] = work.group_by("class_kind", "class_name", "interval_start").agg(
+    out["classes"] = work.group_by("class_kind", "class_name", "interval_start",
+                                   maintain_order=True).agg(
         pl.col("interval_seconds").max(), *appl, ended.sum().alias("trans_ended"),
         transaction_mean(pl.col("resp_actual_ms"), ended).alias("resp_ms"))
     secs = pl.col("interval_seconds")
-    out["class_systems"] = work.group_by("class_kind", "class_name", "system").agg(
+    out["class_systems"] = work.group_by("class_kind", "class_name", "system",
+                                         maintain_order=True).agg(
         secs.sum().alias("covered_seconds"),
         *((pl.col(c).fill_null(0.0) * secs).sum().alias(c.replace("_pct", "_seconds_x100"))
           for c in APPL_COLUMNS),
@@ -222,14 +225,15 @@ def _merged(frame: pl.DataFrame, keys: list[str], weighted: bool = False) -> pl.
     if weighted:
         ended = pl.col("trans_ended")
         extra = [ended.sum(), transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms")]
-    return frame.group_by(keys).agg(pl.col("interval_seconds").max(), *appl, *extra).sort(keys)
+    return (frame.group_by(keys, maintain_order=True)
+            .agg(pl.col("interval_seconds").max(), *appl, *extra).sort(keys))
 
 
 def _merged_totals(frame: pl.DataFrame) -> pl.DataFrame:
     ended = pl.col("trans_ended")
     sums = [pl.col(c).sum() for c in frame.columns
             if c.endswith(("_seconds", "_x100")) and c != "interval_seconds"]
-    return frame.group_by("class_kind", "class_name", "system").agg(
+    return frame.group_by("class_kind", "class_name", "system", maintain_order=True).agg(
         *sums, ended.sum(), transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms"))
 
 
@@ -259,7 +263,7 @@ def lpar_busy(activity: Activity, seconds: float) -> pl.DataFrame:
     frame = activity.lpar
     secs = pl.col("interval_seconds")
     ziip = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
-    return frame.group_by(bucketed(seconds), "system").agg(
+    return frame.group_by(bucketed(seconds), "system", maintain_order=True).agg(
         window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
         window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
     ).with_columns(pl.selectors.float().fill_nan(None)).sort("bucket_start", "system")
@@ -270,7 +274,7 @@ def system_summary(activity: Activity) -> pl.DataFrame:
     and the APPL% of its service classes (captured CPU, % of one engine)."""
     secs = pl.col("interval_seconds")
     ziip = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
-    busy = activity.lpar.group_by("system").agg(
+    busy = activity.lpar.group_by("system", maintain_order=True).agg(
         pl.col("cp_online").cast(pl.Float64).mean().alias("cps"),
         pl.col("ziip_online").cast(pl.Float64).mean().alias("ziips"),
         window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
@@ -278,9 +282,9 @@ def system_summary(activity: Activity) -> pl.DataFrame:
         window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
         ziip.max().alias("ziip_peak_busy_pct"))
     charted = activity.workloads.filter(pl.col("class_kind") == activity.cpu_kind)
-    per_interval = charted.group_by("system", "interval_start").agg(
+    per_interval = charted.group_by("system", "interval_start", maintain_order=True).agg(
         secs.max(), *(pl.col(c).sum() for c in APPL_COLUMNS))
-    appl = per_interval.group_by("system").agg(
+    appl = per_interval.group_by("system", maintain_order=True).agg(
         *(window_mean(pl.col(c), secs).alias(c) for c in APPL_COLUMNS))
     systems = pl.DataFrame({"system": activity.systems}, schema={"system": pl.String})
     return systems.join(busy, on="system", how="left").join(appl, on="system", how="left") \
@@ -291,14 +295,14 @@ def cpu_by_workload(activity: Activity, seconds: float) -> pl.DataFrame:
     """APPL% (CP + IIP: the CPU of 003) per workload and bucket, over the systems:
     bucket_start, workload, cpu_pct, appl_cp_pct, appl_iip_pct."""
     charted = activity.workloads.filter(pl.col("class_kind") == activity.cpu_kind)
-    per_interval = charted.group_by("workload", "interval_start").agg(
+    per_interval = charted.group_by("workload", "interval_start", maintain_order=True).agg(
         pl.col("interval_seconds").max(), *(pl.col(c).sum() for c in APPL_COLUMNS))
     return _cpu_buckets(per_interval, "workload", seconds)
 
 
 def _cpu_buckets(per_interval: pl.DataFrame, key: str, seconds: float) -> pl.DataFrame:
     secs = pl.col("interval_seconds")
-    out = per_interval.group_by(bucketed(seconds), key).agg(
+    out = per_interval.group_by(bucketed(seconds), key, maintain_order=True).agg(
         *(window_mean(pl.col(c), secs).alias(c) for c in APPL_COLUMNS))
     return out.with_columns(
         f.cpu_pct(pl.col("appl_cp_pct"), pl.col("appl_iip_pct")).alias("cpu_pct"),
@@ -314,7 +318,7 @@ def class_totals(activity: Activity) -> pl.DataFrame:
         *(f.appl_pct(pl.col(c.replace("_pct", "_seconds_x100")) / 100, pl.col("covered_seconds"))
           .alias(c) for c in APPL_COLUMNS))
     ended = pl.col("trans_ended")
-    out = per_system.group_by("class_kind", "class_name").agg(
+    out = per_system.group_by("class_kind", "class_name", maintain_order=True).agg(
         pl.col("system").n_unique().alias("systems"),
         *(pl.col(c).sum() for c in APPL_COLUMNS), ended.sum(),
         transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms"))
@@ -354,6 +358,6 @@ def cpu_by_class(activity: Activity, seconds: float, top: int,
         .otherwise(pl.lit(OTHER)).alias("class_name"))
     if column != "cpu_pct" or len(named) == totals.height:
         grouped = grouped.filter(pl.col("class_name") != OTHER)
-    per_interval = grouped.group_by("class_name", "interval_start").agg(
+    per_interval = grouped.group_by("class_name", "interval_start", maintain_order=True).agg(
         pl.col("interval_seconds").max(), *(pl.col(c).sum() for c in APPL_COLUMNS))
     return _cpu_buckets(per_interval, "class_name", seconds)

@@ -71,7 +71,7 @@ def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
     """Long rows for the MSU chart: bucket_start, series ('SYS MSU/h', 'SYS R4HA',
     'SYS LAC', 'SYS defined capacity'), msu."""
     secs = pl.col("interval_seconds")
-    wide = msu.group_by(bucket, "system").agg(
+    wide = msu.group_by(bucket, "system", maintain_order=True).agg(
         window_mean(pl.col("msu_per_hour"), secs).alias("MSU/h"),
         pl.col("r4ha_msu").max().alias("R4HA"),
         pl.col("lac_msu").cast(pl.Float64).max().alias("LAC (WLM)"),
@@ -94,7 +94,7 @@ def capacity_by_system(msu: pl.DataFrame, captured: pl.DataFrame,
     complete = pl.col("r4ha_complete").fill_null(False)
     level = pl.when(complete.any().over("system")).then(
         pl.when(complete).then(pl.col("r4ha_msu"))).otherwise(pl.col("r4ha_msu"))
-    per = msu.with_columns(level.alias("_level")).group_by("system").agg(
+    per = msu.with_columns(level.alias("_level")).group_by("system", maintain_order=True).agg(
         window_mean(pl.col("msu_per_hour"), secs).alias("msu_per_hour"),
         pl.col("msu_per_hour").max().alias("msu_peak"),
         pl.col("_level").max().alias("r4ha_peak"),
@@ -114,7 +114,7 @@ def capacity_by_system(msu: pl.DataFrame, captured: pl.DataFrame,
 def pi_periods(pi: pl.DataFrame, most: int = MOST_PERIODS) -> pl.DataFrame:
     """Per service class period with a PI: importance, the worst and mean PI over the
     intervals and systems, intervals above 1.0; the ``most`` worst, worst first."""
-    return (pi.group_by("class_name", "period").agg(
+    return (pi.group_by("class_name", "period", maintain_order=True).agg(
         pl.col("importance").min(), pl.col("perf_index").max().alias("pi_worst"),
         pl.col("perf_index").mean().alias("pi_mean"),
         (pl.col("perf_index") > 1.0).sum().alias("missed_intervals"),
@@ -131,7 +131,7 @@ def pi_buckets(pi: pl.DataFrame, bucket: pl.Expr, seconds: float,
     bucket's worst), for the ``periods`` chosen."""
     chosen = pi.join(periods.select("class_name", "period", "label"),
                      on=["class_name", "period"], how="inner")
-    return (chosen.group_by(bucket, "label").agg(pl.col("perf_index").max())
+    return (chosen.group_by(bucket, "label", maintain_order=True).agg(pl.col("perf_index").max())
             .with_columns((pl.col("bucket_start") + pl.duration(seconds=seconds))
                           .alias("bucket_end"))
             .sort("bucket_start", "label"))

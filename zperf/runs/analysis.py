@@ -206,7 +206,7 @@ def _window(frame: pl.DataFrame, spec: RunSpec) -> pl.DataFrame:
 def _interval_seconds(work: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFrame:
     frames = [t.select("interval_start", "interval_seconds") for t in (work, cpu)
               if t is not None and t.height]
-    return (pl.concat(frames).group_by("interval_start")
+    return (pl.concat(frames).group_by("interval_start", maintain_order=True)
             .agg(pl.col("interval_seconds").max()).sort("interval_start"))
 
 
@@ -243,7 +243,7 @@ def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame) -> p
                               pl.lit(None, pl.Float64).alias("resp_ms"))
     rows = _matching(work, spec.transactions, "transactions")
     ended = pl.col("trans_ended").cast(pl.Float64)
-    return rows.group_by("interval_start").agg(
+    return rows.group_by("interval_start", maintain_order=True).agg(
         ended.sum().alias("transactions"),
         _per_transaction(pl.col("resp_actual_ms"), ended).alias("resp_ms"))
 
@@ -263,7 +263,7 @@ def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
     if spec.systems:
         totals = totals.filter(pl.col("ims_id").is_null() | pl.col("ims_id").is_in(spec.systems))
     count = pl.col("tran_count").cast(pl.Float64)
-    return totals.group_by("interval_start").agg(
+    return totals.group_by("interval_start", maintain_order=True).agg(
         _per_transaction(pl.col("total_transit_ms"), count).alias("resp_ms"))
 
 
@@ -277,7 +277,7 @@ def _driver_transactions(driver: pl.DataFrame | None, seconds: pl.DataFrame) -> 
         raise UsageError("RMF intervals of different lengths: give the rate (--etr) instead")
     regrouped = rebucket(driver, float(lengths[0]))
     tx = pl.col("transactions").cast(pl.Float64)
-    return regrouped.group_by("interval_start").agg(
+    return regrouped.group_by("interval_start", maintain_order=True).agg(
         tx.sum().alias("transactions"),
         _per_transaction(pl.col("resp_avg_ms"), tx).alias("resp_ms"))
 
@@ -286,7 +286,7 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
           spec: RunSpec) -> tuple[pl.DataFrame, str]:
     if cpu is not None:
         ziip_busy = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
-        frame = cpu.group_by("interval_start").agg(
+        frame = cpu.group_by("interval_start", maintain_order=True).agg(
             pl.len().alias("systems"),
             (pl.lit(spec.cps) if spec.cps is not None else pl.col("cp_online").sum())
             .cast(pl.Float64).alias("cps"),
@@ -299,7 +299,7 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
         raise UsageError("no CPU activity data (SMF 70.1 or the CPU Activity report): give "
                          "the number of CPs (--cps) to estimate CPU % busy from APPL%")
     service = work.filter(pl.col("class_kind") == "service")
-    frame = service.group_by("interval_start").agg(
+    frame = service.group_by("interval_start", maintain_order=True).agg(
         pl.col("system").n_unique().alias("systems"),
         pl.lit(float(spec.cps)).alias("cps"),
         f.busy_pct_from_appl(pl.col("appl_cp_pct"), spec.cps).alias("cp_busy_pct"),
@@ -313,7 +313,7 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
 def _group(work: pl.DataFrame, classes: tuple[ClassRef, ...], prefix: str,
            name: str) -> pl.DataFrame:
     rows = _matching(work, classes, f"group {name!r}")
-    return rows.group_by("interval_start").agg(
+    return rows.group_by("interval_start", maintain_order=True).agg(
         pl.sum_horizontal(*(pl.col(c).fill_null(0.0) for c in CPU_TIME_COLUMNS)).sum()
         .alias(f"{prefix}_cpu_seconds"),
         pl.col("iip_seconds").fill_null(0.0).sum().alias(f"{prefix}_ziip_seconds"))

@@ -39,7 +39,7 @@ def captured_seconds(workload: pl.DataFrame) -> pl.DataFrame:
     """General-CP seconds per system, interval and class kind: the classes' APPL% CP
     as seconds, summed over classes and periods."""
     seconds = f.appl_seconds(pl.col("appl_cp_pct").fill_null(0.0), pl.col("interval_seconds"))
-    return (workload.group_by(*_KEYS, "class_kind")
+    return (workload.group_by(*_KEYS, "class_kind", maintain_order=True)
             .agg(pl.col("interval_seconds").max(), seconds.sum().alias("cp_seconds"))
             .select(list(CAPTURED_SCHEMA)).cast(CAPTURED_SCHEMA))
 
@@ -56,7 +56,7 @@ def capture_table(captured: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFr
     if systems.len() == 1:
         captured = captured.with_columns(pl.col("system").fill_null(systems[0]))
     seconds = pl.col("cp_seconds")
-    kinds = captured.group_by(*_KEYS).agg(
+    kinds = captured.group_by(*_KEYS, maintain_order=True).agg(
         pl.col("interval_seconds").max().alias("work_seconds"),
         *(pl.when((pl.col("class_kind") == kind).any())
           .then(seconds.filter(pl.col("class_kind") == kind).sum())
@@ -85,7 +85,7 @@ def capture_by_system(table: pl.DataFrame) -> pl.DataFrame:
         return [pl.col(column).filter(both).sum().alias(column),
                 pl.col("busy_cp_seconds").filter(both).sum().alias(f"_{kind_ratio}_busy")]
 
-    sums = table.group_by("system").agg(
+    sums = table.group_by("system", maintain_order=True).agg(
         pl.col("interval_seconds").sum(), pl.len().alias("intervals"),
         *summed("service_cp_seconds", "capture_ratio"),
         *summed("report_cp_seconds", "report_capture_ratio"))

@@ -42,12 +42,12 @@ def cec_table(cpu: pl.DataFrame | None, cpu_lpar: pl.DataFrame | None) -> pl.Dat
     if parts.height == 0:
         return CEC.empty()
     groups = (parts.filter(pl.col("capacity_group").is_not_null())
-              .group_by(*_ROW, "capacity_group").agg(*_summed(),
+              .group_by(*_ROW, "capacity_group", maintain_order=True).agg(*_summed(),
                                                       pl.col("group_limit_msu").max()
                                                       .alias("limit_msu"))
               .with_columns(pl.lit("group").alias("scope"),
                             pl.col("capacity_group").alias("name")))
-    whole = (parts.group_by(*_ROW).agg(*_summed(),
+    whole = (parts.group_by(*_ROW, maintain_order=True).agg(*_summed(),
                                        pl.col("cpc_capacity_msu").first().alias("limit_msu"))
              .with_columns(pl.lit("cec").alias("scope"), pl.lit(CEC_NAME).alias("name")))
     single = parts.with_columns(pl.lit("partition").alias("scope"),
@@ -102,7 +102,7 @@ def _partitions(cpu: pl.DataFrame, cpu_lpar: pl.DataFrame) -> pl.DataFrame:
         pl.when(pl.col("own_partition")).then(
             pl.coalesce("group_limit_msu", "_own_limit")).otherwise("group_limit_msu"))
     cp = pl.col("processor_type") == "CP"
-    per_part = lpar.group_by(*_PARTITION).agg(
+    per_part = lpar.group_by(*_PARTITION, maintain_order=True).agg(
         pl.col("interval_seconds").first(),
         pl.col("effective_dispatch_seconds").filter(cp).sum().alias("cp_dispatch_seconds"),
         pl.col("effective_dispatch_seconds").filter(~cp).sum().alias("_ziip_seconds"),

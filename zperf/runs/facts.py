@@ -86,10 +86,10 @@ def class_split(work: pl.DataFrame) -> pl.DataFrame:
     if work.height == 0 or "appl_iipcp_pct" not in work.columns:
         return pl.DataFrame(schema=CLASS_SPLIT_SCHEMA)
     secs = pl.col("interval_seconds")
-    per_system = work.group_by("class_kind", "class_name", "system").agg(
+    per_system = work.group_by("class_kind", "class_name", "system", maintain_order=True).agg(
         *(window_mean(pl.col(c).fill_nan(None), secs).alias(c) for c in APPL_COLUMNS))
     appl = {c: pl.col(c).fill_null(0.0) for c in APPL_COLUMNS}
-    split = per_system.group_by("class_kind", "class_name").agg(
+    split = per_system.group_by("class_kind", "class_name", maintain_order=True).agg(
         pl.len().cast(pl.UInt32).alias("systems"),
         *(appl[c].sum().alias(c) for c in APPL_COLUMNS))
     cp, iipcp, iip = (pl.col(c) for c in APPL_COLUMNS)
@@ -115,7 +115,7 @@ def group_split(work: pl.DataFrame, groups: dict[str, pl.Expr],
     rows = []
     secs = pl.col("interval_seconds")
     for name, match in groups.items():
-        per_interval = work.filter(match).group_by("interval_start").agg(
+        per_interval = work.filter(match).group_by("interval_start", maintain_order=True).agg(
             secs.max(), *(pl.col(c).fill_nan(None).fill_null(0.0).sum().alias(c)
                           for c in ("appl_cp_pct", "appl_iip_pct")))
         if per_interval.height == 0:
@@ -133,7 +133,7 @@ def _systems(cpu: pl.DataFrame | None) -> tuple[SystemFacts, ...]:
     if cpu is None or cpu.height == 0:
         return ()
     present = [c for c in MACHINE_COLUMNS if c in cpu.columns]
-    rows = cpu.group_by("system").agg(
+    rows = cpu.group_by("system", maintain_order=True).agg(
         *(pl.col(c).drop_nulls().first().alias(c) for c in present),
         pl.col("cp_online").cast(pl.Float64).mean().alias("cps"),
         pl.col("ziip_online").cast(pl.Float64).mean().alias("ziips"),
@@ -150,8 +150,9 @@ def run_facts(work: pl.DataFrame, cpu: pl.DataFrame | None, seconds: pl.DataFram
     systems = _systems(cpu)
     if not systems and work.height:
         names = sorted({s for s in work["system"].to_list() if s is not None})
-        releases = work.group_by("system").agg(pl.col("zos_release").drop_nulls().first()) \
-            if "zos_release" in work.columns else None
+        releases = (work.group_by("system", maintain_order=True)
+                    .agg(pl.col("zos_release").drop_nulls().first())
+                    if "zos_release" in work.columns else None)
         found = {} if releases is None else dict(releases.iter_rows())
         systems = tuple(SystemFacts(system=s, zos_release=found.get(s)) for s in names)
     lengths = seconds["interval_seconds"].drop_nulls().unique().to_list() if seconds.height \

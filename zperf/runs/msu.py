@@ -122,7 +122,7 @@ def _top_classes(workload: pl.DataFrame | None, top: int) -> pl.DataFrame:
     if workload is None or workload.height == 0:
         return pl.DataFrame(schema=schema)
     per_class = (workload.filter(pl.col("class_kind") == "service")
-                 .group_by("system", "interval_start", "class_name")
+                 .group_by("system", "interval_start", "class_name", maintain_order=True)
                  .agg(pl.col("appl_cp_pct").fill_null(0.0).sum()))
     named = per_class.with_columns(
         (pl.col("class_name") + " " + pl.col("appl_cp_pct").round(1).cast(pl.String) + " %")
@@ -155,7 +155,7 @@ def _dispatch(cpu_lpar: pl.DataFrame | None) -> pl.DataFrame:
         wanted = kind == processor
         return (pl.when(wanted.any()).then(pl.col(column).filter(wanted).sum()))
 
-    return (own.group_by(*_KEYS).agg(
+    return (own.group_by(*_KEYS, maintain_order=True).agg(
         summed("effective_dispatch_seconds", "CP").alias("cp_dispatch_seconds"),
         summed("total_dispatch_seconds", "CP").alias("cp_total_dispatch_seconds"),
         summed("effective_dispatch_seconds", "IIP").alias("ziip_dispatch_seconds"),

@@ -35,8 +35,9 @@ def offload_table(workload: pl.DataFrame | None) -> pl.DataFrame:
             *(pl.col(c).fill_null(0.0).sum().alias(c)
               for c in ("appl_iip_pct", "appl_iipcp_pct", "appl_cp_pct"))]
     workload = workload.filter(pl.col("class_kind").is_in(CLASS_KINDS))  # not summaries
-    classes = workload.group_by(*_KEYS, "class_kind", "class_name").agg(*sums)
-    total = (workload.filter(pl.col("class_kind") == "service").group_by(*_KEYS).agg(*sums)
+    classes = workload.group_by(*_KEYS, "class_kind", "class_name", maintain_order=True).agg(*sums)
+    total = (workload.filter(pl.col("class_kind") == "service").group_by(*_KEYS,
+                                                                         maintain_order=True).agg(*sums)
              .with_columns(pl.lit("total").alias("class_kind"), pl.lit("*ALL").alias("class_name")))
     rows = pl.concat([classes, total.select(classes.columns)])
     iip, iipcp, secs = pl.col("appl_iip_pct"), pl.col("appl_iipcp_pct"), pl.col("interval_seconds")

@@ -76,7 +76,8 @@ def _reached(work: pl.DataFrame, distribution: pl.DataFrame | None) -> pl.DataFr
     share = count.cum_sum().over(_KEYS, order_by="bucket") * 100 / count.sum().over(_KEYS)
     reached = (rows.with_columns(limit_pct.alias("percentile_reached_pct"))
                .filter(share >= pl.col("goal_percentile") - 1e-9)
-               .sort("bucket").group_by(_KEYS).agg(pl.col("percentile_reached_pct").first()))
+               .sort("bucket").group_by(_KEYS,
+                                        maintain_order=True).agg(pl.col("percentile_reached_pct").first()))
     return reached.with_columns(
         pl.when(pl.col("percentile_reached_pct").is_null()).then(f.OPEN_BUCKET_PI)
         .otherwise(f.bucket_pi(pl.col("percentile_reached_pct"))).alias("_bucket_pi")

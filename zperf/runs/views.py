@@ -119,7 +119,7 @@ def per_class(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     service = pl.sum_horizontal(*(pl.col(c).fill_null(0.0) for c in (
         "cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")))
     secs = pl.col("interval_seconds")
-    sums = work.group_by(_CLASS_KEYS).agg(
+    sums = work.group_by(_CLASS_KEYS, maintain_order=True).agg(
         pl.col("importance").max(), pl.col("goal_type").drop_nulls().first(),
         pl.len().alias("intervals"), secs.sum().alias("window_seconds"),
         ended.sum().alias("trans_ended"),
@@ -160,7 +160,7 @@ def _goals(performance: pl.DataFrame | None) -> pl.DataFrame:
         return pl.DataFrame(schema=schema)
     pi = pl.coalesce("perf_index", "perf_index_printed")
     return (performance.with_columns(pl.lit("service").alias("class_kind"))
-            .group_by("system", "class_kind", "class_name", "period")
+            .group_by("system", "class_kind", "class_name", "period", maintain_order=True)
             .agg(pi.max().alias("perf_index_max"),
                  (pi > 1.0).sum().alias("goal_missed_intervals"))
             .cast(schema))
@@ -173,7 +173,7 @@ def per_system(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
         return pl.DataFrame()
     cap = capacity_table(cpu, tables.get("cpu_lpar"))
     secs = pl.col("interval_seconds")
-    busy = (cpu.group_by("system").agg(
+    busy = (cpu.group_by("system", maintain_order=True).agg(
         (pl.col("cp_online_engines").fill_null(pl.col("cp_online").cast(pl.Float64)) * secs)
         .sum().alias("_cps_x_secs"),
         (pl.col("cp_lpar_busy_pct") * secs).sum().alias("_busy_x_secs"),
@@ -181,7 +181,7 @@ def per_system(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
         .with_columns((pl.col("_cps_x_secs") / pl.col("window_seconds")).alias("cps"),
                       (pl.col("_busy_x_secs") / pl.col("window_seconds")).alias("cp_busy_pct")))
     peak = pl.col("r4ha_msu").arg_max()
-    msu = cap.group_by("system").agg(
+    msu = cap.group_by("system", maintain_order=True).agg(
         ((pl.col("msu_per_hour") * secs).sum() / secs.filter(pl.col("msu_per_hour")
                                                              .is_not_null()).sum())
         .alias("msu_per_hour"),
@@ -211,7 +211,7 @@ def _offload(offload: pl.DataFrame | None) -> pl.DataFrame:
                         "achieved_offload_pct": pl.Float64()})
     if offload is None or offload.height == 0:
         return pl.DataFrame(schema=schema)
-    sums = offload.group_by("system").agg(pl.col("iip_seconds").sum(),
+    sums = offload.group_by("system", maintain_order=True).agg(pl.col("iip_seconds").sum(),
                                           pl.col("iipcp_seconds").sum())
     iip, iipcp = pl.col("iip_seconds"), pl.col("iipcp_seconds")
     return sums.select("system", "iipcp_seconds", pl.when(iip + iipcp > 0).then(

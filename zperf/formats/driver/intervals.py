@@ -122,12 +122,14 @@ def _intervals(samples: pl.DataFrame, ident: dict[str, object], seconds: float,
     if samples.height == 0:
         return DRIVER_INTERVALS.empty()
     bucketed = samples.with_columns(align("end", seconds, sync_seconds).alias("interval_start"))
-    trans = (bucketed.filter(pl.col("is_transaction")).group_by("interval_start")
+    trans = (bucketed.filter(pl.col("is_transaction")).group_by("interval_start",
+                                                                maintain_order=True)
              .agg(pl.len().alias("transactions"), *_resp_stats(pl.col("elapsed_ms")),
                   pl.col("success").not_().sum().alias("errors")))
-    elements = (bucketed.filter(pl.col("is_element")).group_by("interval_start")
+    elements = (bucketed.filter(pl.col("is_element")).group_by("interval_start",
+                                                               maintain_order=True)
                 .agg(_null_sum("bytes_read"), _null_sum("bytes_written")))
-    clients = bucketed.group_by("interval_start").agg(pl.col("clients").max())
+    clients = bucketed.group_by("interval_start", maintain_order=True).agg(pl.col("clients").max())
     first = bucketed.get_column("interval_start").min()
     last = bucketed.get_column("interval_start").max()
     assert isinstance(first, dt.datetime) and isinstance(last, dt.datetime)

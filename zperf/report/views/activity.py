@@ -127,7 +127,7 @@ def workload_section(ctx: Context) -> Section | None:
     frame = act.cpu_by_workload(ctx.activity, ctx.bucket_seconds)
     if frame.height == 0:
         return None
-    names = frame.group_by("workload").agg(pl.col("cpu_pct").mean()) \
+    names = frame.group_by("workload", maintain_order=True).agg(pl.col("cpu_pct").mean()) \
         .sort(["cpu_pct", "workload"], descending=[True, False])["workload"].to_list()
     chart = Chart("workloads", "CPU by workload (CP + IIP, stacked)", ctx.over_time(
         "stacked_area", frame, y="cpu_pct", y_title="APPL % (of one engine)",
@@ -145,7 +145,7 @@ def class_cpu_section(ctx: Context) -> Section | None:
     frame = act.cpu_by_class(ctx.activity, ctx.bucket_seconds, ctx.top)
     if frame.height == 0:
         return None
-    order = frame.group_by("class_name").agg(pl.col("cpu_pct").mean()) \
+    order = frame.group_by("class_name", maintain_order=True).agg(pl.col("cpu_pct").mean()) \
         .sort(["cpu_pct", "class_name"], descending=[True, False])["class_name"].to_list()
     order = [n for n in order if n != act.OTHER] + ([act.OTHER] if act.OTHER in order else [])
     chart = Chart("classes", f"CPU by {ctx.activity.cpu_kind} class, top {ctx.top} "
