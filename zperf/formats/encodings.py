@@ -114,6 +114,16 @@ def hfp_to_float(raw: U64) -> F64:
     return value
 
 
+def hfp_to_float_into(bits: U64, out: F64) -> None:
+    """:func:`hfp_to_float` of ``bits`` written into ``out`` (same shape); ``bits`` is
+    overwritten.  One pass less than the copy, for a decoder that converts a block
+    of fields at a time into arrays it has made (the same values, bit for bit:
+    the fraction is rounded to a double once, then scaled by a power of two)."""
+    scale = _HFP_SCALE[bits >> np.uint64(56)]
+    np.bitwise_and(bits, np.uint64(0x00FF_FFFF_FFFF_FFFF), out=bits)
+    np.multiply(bits, scale, out=out)
+
+
 def float_to_hfp(values: npt.ArrayLike) -> U64:
     """Encode doubles as IBM HFP long (uint64). Exact for every double in range."""
     x = np.asarray(values, dtype=np.float64)

@@ -2,8 +2,8 @@
 
 A batch of records is checked (``type72_checks``, ``record_checks``), its
 sections are cut out with one vectorized gather per section kind (the
-period sections of every record at once, a block of periods at a time so
-they stay in the CPU cache while their fields are converted), and the
+period sections of every record of the batch at once, each field then
+converted once for all of them), and the
 columns are derived as RMF derives them (``type72_columns``).  No Python
 code runs per record or per period.
 """
@@ -19,8 +19,15 @@ import polars as pl
 
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
-from zperf.formats.smf.columns import text_column, text_columns, zos_release
+from zperf.formats.smf.columns import (
+    decoded_texts,
+    distinct_rows,
+    text_column,
+    text_columns,
+    zos_release,
+)
 from zperf.formats.smf.header import PRODUCT
+from zperf.formats.smf.in_order import KEY, Codes, row_keys
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type72_checks import check_layout, check_periods
@@ -35,21 +42,21 @@ Ints = npt.NDArray[Any]
 Rows = npt.NDArray[np.void]
 
 SOURCE_FORMAT = "smf72.3"
-#: Periods converted together: their sections (about 3 MB) stay in the CPU cache
-#: while every field is pulled out of them.
-BLOCK_PERIODS = 4096
 
 
 def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
                  broken: BrokenRecords, distribution: bool = True,
-                 columns: frozenset[str] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                 columns: frozenset[str] | None = None,
+                 keys: tuple[Codes, Codes] | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Decode one batch of 72.3 records into (workload rows, distribution rows).
 
     ``columns``: the workload columns wanted (None: all of them).  The others
     are neither decoded nor derived, and the frame holds only these (in the
     table's order); every record is checked and counted all the same.
     The distribution rows take their keys from the workload rows: with
-    ``distribution``, ask for every column.
+    ``distribution``, ask for every column.  ``keys``: the codes of the workload
+    key's two groups (``InOrder.codes``), to give every row its key (a ``_key``
+    column) from the raw fields.
     """
     checks = Checks(batch)
     head, trip = check_layout(batch, checks)
@@ -76,7 +83,7 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str,
         trip = {k: v[keep] for k, v in trip.items()}
         date, tod, interval = date[keep], tod[keep], interval[keep]
     return _decode_good(batch, head, prod, wms, trip, date, tod, interval, source, encoding,
-                        distribution, columns)
+                        distribution, columns, keys)
 
 
 def _control_sections(batch: Batch, trip: dict[str, Ints], checks: Checks) -> tuple[Rows, Rows]:
@@ -92,8 +99,8 @@ def _control_sections(batch: Batch, trip: dict[str, Ints], checks: Checks) -> tu
 
 def _decode_good(batch: Batch, head: Rows, prod: Rows, wms: Rows, trip: dict[str, Ints],
                  date: npt.NDArray[np.datetime64], tod: Ints, interval: F, source: str,
-                 encoding: str, distribution: bool,
-                 wanted: frozenset[str] | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+                 encoding: str, distribution: bool, wanted: frozenset[str] | None,
+                 keys: tuple[Codes, Codes] | None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """The rows of records that passed every check: one per class period (with the
     ``wanted`` columns only, when given)."""
     rec = np.repeat(np.arange(len(batch.starts)), trip["SCN"])
@@ -109,34 +116,67 @@ def _decode_good(batch: Batch, head: Rows, prod: Rows, wms: Rows, trip: dict[str
         columns["resource_group"] = _resource_group(batch, trip, rec, encoding)
     for group in groups:
         columns.update(group.derive(periods))
-    frame = _frame(columns, rec.size, wanted).with_columns(
-        pl.Series("_record", batch.numbers[rec]))
+    extra = [pl.Series("_record", batch.numbers[rec])]
+    if keys is not None:
+        start = date.astype("datetime64[us]").view(np.int64) + tod.astype(np.int64) * 1_000_000
+        extra.append(pl.Series(KEY, _row_keys(keys, head, prod, wms, start, rec,
+                                              periods.col["R723CPER"], encoding)))
+    frame = _frame(columns, rec.size, wanted).with_columns(extra)
     if not distribution:
         return frame, DISTRIBUTION.empty()
     return frame, _distribution(batch, trip, rec, periods.col, frame)
 
 
+def _row_keys(keys: tuple[Codes, Codes], head: Rows, prod: Rows, wms: Rows, start: Ints,
+              rec: Ints, period: Ints, encoding: str) -> npt.NDArray[np.uint64]:
+    """The key of every row (``WORKLOAD_KEY``: the interval of a system, then the class
+    period), from the raw fields: each part numbered by its distinct values, the
+    distinct combinations (few: intervals of a system, class periods) given their
+    codes from the decoded values, and spread back.
+
+    The codes are those of the values the columns hold, so two spellings of one
+    name (trailing blanks or zeros) are one key, as in the columns.
+    """
+    plex, plex_of = _numbered_texts(prod["SMF72XNM"], encoding)
+    system, system_of = _numbered_texts(head["SMFSID"], encoding)
+    starts, start_of = np.unique(start, return_inverse=True)
+    kind_of = (wms["R723MSCF"] >> 7).astype(np.int64)
+    combined = ((plex_of * len(system) + system_of) * starts.size + start_of.reshape(-1)) * 2
+    combos, combo_of = np.unique(combined + kind_of, return_inverse=True)
+    kind, rest = combos % 2, combos // 2
+    start_at, rest = rest % starts.size, rest // starts.size
+    interval = keys[0].of_values(zip(
+        [plex[i] for i in (rest // len(system)).tolist()],
+        [system[i] for i in (rest % len(system)).tolist()],
+        starts[start_at].tolist(), kind.tolist(), strict=True), combos.size)
+    names, name_of = _numbered_texts(wms["R723MCNM"], encoding)
+    pairs, pair_of = np.unique(name_of[rec] << 8 | period, return_inverse=True)
+    classes = keys[1].of_values(((names[p >> 8], p & 0xFF) for p in pairs.tolist()),
+                                pairs.size)
+    return row_keys(interval[combo_of.reshape(-1)][rec], classes[pair_of.reshape(-1)])
+
+
+def _numbered_texts(raw: Rows, encoding: str) -> tuple[list[str | None], Ints]:
+    """(the decoded distinct values of a text field, the number of each row's)."""
+    first, inverse = distinct_rows(raw)
+    return decoded_texts(raw[first], encoding), inverse.astype(np.int64)
+
+
 def _period_fields(batch: Batch, trip: dict[str, Ints], rec: Ints,
                    fields: tuple[str, ...]) -> dict[str, F]:
-    """The period-section ``fields`` of every class period, decoded a block of periods
-    at a time.
+    """The period-section ``fields`` of every class period of the batch.
 
-    Sections are stepped by their triplet's length (newer releases write
-    longer ones); one shorter than the layout is padded with zeros.
+    The period sections are located as arrays (each record's first section
+    from its triplet, then stepped by the triplet's length: newer releases
+    write longer ones), taken in one gather, and each field converted once
+    for all periods (:meth:`~zperf.formats.layout.Layout.columns`); a
+    section shorter than the layout is padded with zeros.
     """
     counts = trip["SCN"]
     within = np.arange(rec.size) - np.repeat(np.cumsum(counts) - counts, counts)
     length = trip["SCL"][rec]
     starts = batch.starts[rec] + trip["SCS"][rec] + within * length
-    parts: dict[str, list[F]] = {name: [] for name in fields}
-    # At least one (perhaps empty) block, so that no periods still give every
-    # column its own type (a flag field of no periods is still an integer).
-    for lo in range(0, max(rec.size, 1), BLOCK_PERIODS):
-        rows = f72.SCS.gather(batch.data, starts[lo:lo + BLOCK_PERIODS],
-                              available=length[lo:lo + BLOCK_PERIODS])
-        for name in fields:
-            parts[name].append(f72.SCS.column(rows, name))
-    return {name: np.concatenate(values) for name, values in parts.items()}
+    return f72.SCS.columns(batch.data, starts, fields, available=length)
 
 
 def _periods(batch: Batch, trip: dict[str, Ints], wms: Rows, interval: F,
