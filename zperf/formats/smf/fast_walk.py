@@ -5,8 +5,11 @@ complete in the chunk (and, in a blocked file, records that fill their block
 exactly).  For those, the walk only needs where each record starts and
 whether its type is wanted.  Each start depends on the length of the record
 before it, so the starts are chained in a loop that does nothing else (two
-byte reads and an addition per record, about 0.1 microseconds); every test
-is then made on all of them at once with numpy: descriptor valid, segment
+byte reads and an addition per record, about 0.1 microseconds), except
+where the lengths repeat a sequence already walked (RMF's records of one
+interval, the next interval): there the predicted starts are checked with
+numpy, a growing run at a time.  Every test is then made on all of them at
+once with numpy: descriptor valid, segment
 code 0, type and subtype wanted.  The run stops before the first record the
 tests fail, and the careful walk (``physical._Walker``) takes that one,
 saying exactly what is wrong, or reassembling spanned segments.
@@ -48,11 +51,16 @@ class Plain:
         return int(self.starts.size)
 
 
-#: Records of one length in a row after which the chain tries to take the rest of
-#: the run in bulk (RMF writes a record per class: runs of equal records are common).
+#: Records walked one by one after which the chain looks for a repeating sequence of
+#: lengths (RMF writes the same records every interval: a record per class, so a
+#: 72.3 extract repeats its lengths interval after interval, and runs of one length
+#: are the sequences of one record).
 RUN_PROBE = 32
-#: Records the first bulk step of a run takes; each step that finds the run going
-#: on takes four times as many (a run that breaks early costs little).
+#: The longest repeating sequence looked for (records of one interval of a system).
+MAX_PERIOD = 512
+#: Records the first bulk step of a run takes (at least a whole sequence); each
+#: step that finds the run going on takes four times as many (a run that breaks
+#: early costs little).
 RUN_STEP = 64
 
 
@@ -61,54 +69,91 @@ def _chain(data: Data, pos: int, end: int, starts: list[int]) -> int:
     ``end``; return where the chain stopped (a length under 5, or a record past end).
 
     The loop tests only the length; a record that runs past ``end`` (at most the
-    last one, since the loop stops once past it) is taken back afterwards.  After
-    ``RUN_PROBE`` records of one length, the records that follow with the same
-    length are taken at once (:func:`_equal_run`).
+    last one, since the loop stops once past it) is taken back afterwards.  Every
+    ``RUN_PROBE`` records (less often while none is found), the lengths walked so
+    far are searched for a sequence that repeats (:func:`_period`), and the
+    records that go on repeating it are taken at once (:func:`_repeat_run`).
     """
     append = starts.append
     first = len(starts)
     last = end - 4
-    previous, same = -1, 0
+    probe_at, probe_every = first + RUN_PROBE, RUN_PROBE
     while pos <= last:
         length = data[pos] * 256 + data[pos + 1]
         if length < 5:
             break
         append(pos)
         pos += length
-        if length != previous:
-            previous, same = length, 0
-        else:
-            same += 1
-            if same >= RUN_PROBE:
-                pos = _equal_run(data, pos, end, length, starts)
-                same = 0
+        if len(starts) >= probe_at:
+            pattern = _period(starts, first, pos)
+            taken = len(starts)
+            if pattern is not None:
+                pos = _repeat_run(data, pos, end, pattern, starts)
+            # Probe again soon after a run that took a whole sequence or more, less and
+            # less often while none does (its cost is then paid once per many records).
+            probe_every = (RUN_PROBE if pattern is not None
+                           and len(starts) - taken >= pattern.size
+                           else min(2 * probe_every, 8 * MAX_PERIOD))
+            probe_at = len(starts) + probe_every
     if pos > end and len(starts) > first:
         pos = starts.pop()
     return pos
 
 
-def _equal_run(data: Data, pos: int, end: int, length: int,
-               starts: list[int]) -> int:
-    """Append the records from ``pos`` on that have ``length`` bytes, each right after
-    the one before, and end by ``end``; return where they end.
+def _period(starts: list[int], first: int, pos: int) -> npt.NDArray[np.int64] | None:
+    """The lengths of the sequence that the records walked last (up to ``pos``) have
+    repeated the longest (at least twice in a row; the shortest such sequence, in
+    the order the next record starts it); None when there is none of up to
+    ``MAX_PERIOD`` records.
 
-    Each candidate start is where the record before it ends if that one has
-    ``length`` bytes, so the run stops at the first candidate whose descriptor
+    The longest repetition, not the shortest sequence: in an interval of RMF's
+    records, a run of one length (report classes of one period) repeats a
+    sequence of one record, but only the interval's sequence goes on.
+    """
+    tail = np.array(starts[max(first, len(starts) - 2 * MAX_PERIOD):] + [pos], dtype=np.int64)
+    lengths = np.diff(tail)
+    n = lengths.size
+    best, best_reach = 0, 0
+    # A period p must have lengths[-1] == lengths[-1 - p]: only those p are tried.
+    for p in (n - 1 - np.flatnonzero(lengths[:-1] == lengths[-1])[::-1]).tolist():
+        if 2 * p > n:
+            break
+        differs = np.flatnonzero(lengths[p:] != lengths[:-p])
+        reach = n - p - (int(differs[-1]) + 1 if differs.size else 0)  # records it explains
+        if reach >= p and reach > best_reach:
+            best, best_reach = p, reach
+    return lengths[n - best:] if best else None
+
+
+def _repeat_run(data: Data, pos: int, end: int, pattern: npt.NDArray[np.int64],
+                starts: list[int]) -> int:
+    """Append the records from ``pos`` on whose lengths go on repeating ``pattern``
+    (each right after the one before, ending by ``end``); return where they end.
+
+    Each candidate start is where the record before it ends if that one has its
+    predicted length, so the run stops at the first candidate whose descriptor
     says otherwise: what the one-by-one walk would find, in a few numpy steps
-    (``RUN_STEP`` candidates first, four times as many at each step after).
+    (``RUN_STEP`` candidates or a whole pattern first, four times as many at each
+    step after).
     """
     raw = np.frombuffer(data, dtype=np.uint8)
-    step = RUN_STEP
-    while (count := min((end - pos) // length, step)) > 0:
-        candidates = pos + length * np.arange(count, dtype=np.int64)
-        same = (raw[candidates].astype(np.int64) << 8 | raw[candidates + 1]) == length
+    step, phase = max(RUN_STEP, pattern.size), 0
+    while True:
+        lengths = np.resize(np.roll(pattern, -phase), step)
+        ends = pos + np.cumsum(lengths)
+        count = int(np.searchsorted(ends, end, side="right"))  # records that end by ``end``
+        if count == 0:
+            return pos
+        candidates = ends[:count] - lengths[:count]
+        same = (raw[candidates].astype(np.int64) << 8 | raw[candidates + 1]) == lengths[:count]
         taken = count if bool(same.all()) else int(np.argmin(same))
         starts.extend(candidates[:taken].tolist())
-        pos += length * taken
-        if taken < count:
-            break
+        if taken:
+            pos = int(ends[taken - 1])
+        if taken < step:
+            return pos
+        phase = (phase + taken) % pattern.size
         step *= 4
-    return pos
 
 
 def _descriptors_ok(raw: npt.NDArray[np.uint8], starts: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
