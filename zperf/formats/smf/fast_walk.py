@@ -110,7 +110,7 @@ def _period(starts: list[int], first: int, pos: int) -> npt.NDArray[np.int64] | 
     records, a run of one length (report classes of one period) repeats a
     sequence of one record, but only the interval's sequence goes on.
     """
-    tail = np.array(starts[max(first, len(starts) - 2 * MAX_PERIOD):] + [pos], dtype=np.int64)
+    tail = np.array([*starts[max(first, len(starts) - 2 * MAX_PERIOD):], pos], dtype=np.int64)
     lengths = np.diff(tail)
     n = lengths.size
     best, best_reach = 0, 0
