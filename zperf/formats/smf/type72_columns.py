@@ -63,8 +63,9 @@ def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> F:
     """num / den, and 0 where den is 0 (RMF prints 0, never a division error)."""
     n = np.asarray(num, dtype=np.float64)
     d = np.asarray(den, dtype=np.float64)
-    positive = d > 0
-    return np.where(positive, n / np.where(positive, d, 1.0), 0.0)
+    out = np.zeros(np.broadcast_shapes(n.shape, d.shape))
+    np.divide(n, d, out=out, where=d > 0)  # one pass: no quotient computed where 0
+    return out
 
 
 def masked(mask: npt.ArrayLike, values: npt.ArrayLike | pl.Series) -> pl.Series:
