@@ -56,6 +56,7 @@ def take_rows(
         return np.zeros(0, dtype=np.dtype((np.void, size)))
     buf = np.frombuffer(data, dtype=np.uint8)
     inside = starts <= buf.size - size
+    rows: npt.NDArray[np.void]
     if bool(inside.all()):
         rows = _rows_at_every_byte(buf, size)[starts]
     else:  # a section near the end of the data: read it from a zero-padded tail
