@@ -277,6 +277,15 @@ def _arrow_type(dtype: pl.DataType) -> pa.DataType:
     return pl.Series([], dtype=dtype).to_arrow().type
 
 
+def _buckets(rows: Rows) -> Ints:
+    """The 14 bucket words (R723RB01-14) of every entry, entry after entry: the
+    entries' bytes read as big-endian words at once (the layout is 14 words
+    back to back)."""
+    assert all(f.offset == 4 * i and f.kind == "u4" for i, f in enumerate(f72.RTS.fields))
+    raw = np.ascontiguousarray(rows).view(np.uint8).reshape(rows.size, f72.RTS.size)
+    return raw.view(">u4").astype(np.int64).reshape(-1)
+
+
 def _distribution(batch: Batch, trip: dict[str, Ints], rec: Ints, col: dict[str, F],
                   work: pl.DataFrame) -> pl.DataFrame:
     """Bucket rows of the periods that point at a distribution entry.
@@ -291,10 +300,8 @@ def _distribution(batch: Batch, trip: dict[str, Ints], rec: Ints, col: dict[str,
     base = batch.starts[rec][has] + trip["RTS"][rec][has]
     entries = f72.RTS.gather(batch.data, base + crtx[has] * trip["RTL"][rec][has])
     maps = f72.RTS.gather(batch.data, base)
-    names = [f"R723RB{b + 1:02d}" for b in range(f72.RTD_BUCKETS)]
     k = f72.RTD_BUCKETS
-    counts = np.stack([entries[n].astype(np.int64) for n in names], axis=1).reshape(-1)
-    limits = np.stack([maps[n].astype(np.int64) for n in names], axis=1).reshape(-1)
+    counts, limits = _buckets(entries), _buckets(maps)
     limits_ok = (limits > 0) & (limits < 0xFFFF0000)
     midpoint = np.repeat(col["R723RTDM"][has], k).astype(np.float64)
     keys = work.select(*DISTRIBUTION.names[:7], "_record")[np.repeat(np.flatnonzero(has), k)]
