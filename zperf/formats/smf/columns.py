@@ -41,9 +41,14 @@ def _decoded(values: npt.NDArray[Any], encoding: str, convert: Any) -> pl.Series
     return pl.Series(texts, dtype=pl.String)
 
 
+#: A text field numbered by its distinct values: (the values as the column holds them,
+#: the number of each record's).
+Numbered = tuple[list[str | None], Ints]
+
+
 def text_columns(fields: Mapping[str, npt.NDArray[Any]], index: Ints, encoding: str,
                  convert: Mapping[str, Callable[[str | None], str | None]] | None = None,
-                 ) -> dict[str, pl.Series]:
+                 numbered: dict[str, Numbered] | None = None) -> dict[str, pl.Series]:
     """Decode several EBCDIC columns of the same rows (the names of a record: system,
     workload, class...), spread by ``index``, as :func:`text_column` does each.
 
@@ -51,6 +56,8 @@ def text_columns(fields: Mapping[str, npt.NDArray[Any]], index: Ints, encoding: 
     at once: one pass over the rows instead of one per field (the names of a
     record come in few combinations: a class belongs to one workload on one
     system).  Each field is then decoded once per distinct value of the combinations.
+    ``numbered``, when given, receives each field (not converted) as :data:`Numbered`,
+    for a caller that needs the records' values again (the rows' keys).
     """
     raws = {name: np.asarray(raw) for name, raw in fields.items()}
     rows = next(iter(raws.values())).size
@@ -65,8 +72,12 @@ def text_columns(fields: Mapping[str, npt.NDArray[Any]], index: Ints, encoding: 
     out = {}
     for name, raw in raws.items():
         values, back = np.unique(raw[first], return_inverse=True)
-        out[name] = _decoded(values, encoding, (convert or {}).get(name)).gather(
-            back.reshape(-1)[combination])
+        texts = decoded_texts(values, encoding)
+        if numbered is not None:
+            numbered[name] = texts, back.reshape(-1)[inverse]
+        if (change := (convert or {}).get(name)) is not None:
+            texts = [change(t) for t in texts]
+        out[name] = pl.Series(texts, dtype=pl.String).gather(back.reshape(-1)[combination])
     return out
 
 

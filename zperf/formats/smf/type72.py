@@ -22,6 +22,7 @@ import pyarrow as pa
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.columns import (
+    Numbered,
     decoded_texts,
     distinct_rows,
     text_column,
@@ -109,9 +110,10 @@ def _decode_good(batch: Batch, head: Rows, prod: Rows, wms: Rows, trip: dict[str
     groups = [g for g in GROUPS if wanted is None or not wanted.isdisjoint(g.columns)]
     fields = tuple(dict.fromkeys([*ROW_FIELDS, *(name for g in groups for name in g.fields)]))
     periods = _periods(batch, trip, wms, interval, rec, fields)
+    numbered: dict[str, Numbered] = {}  # the names as the text columns numbered them
     columns: Columns = {
         **_identity_columns(head, prod, wms, date, tod, interval, rec, source, encoding,
-                            wanted),
+                            wanted, numbered),
         "period": periods.col["R723CPER"],
     }
     if wanted is None or "resource_group" in wanted:
@@ -122,7 +124,7 @@ def _decode_good(batch: Batch, head: Rows, prod: Rows, wms: Rows, trip: dict[str
     if keys is not None:
         start = date.astype("datetime64[us]").view(np.int64) + tod.astype(np.int64) * 1_000_000
         extra.append(pl.Series(KEY, _row_keys(keys, head, prod, wms, start, rec,
-                                              periods.col["R723CPER"], encoding)))
+                                              periods.col["R723CPER"], encoding, numbered)))
     frame = _frame(columns, rec.size, wanted).with_columns(extra)
     if not distribution:
         return frame, DISTRIBUTION.empty()
@@ -130,17 +132,22 @@ def _decode_good(batch: Batch, head: Rows, prod: Rows, wms: Rows, trip: dict[str
 
 
 def _row_keys(keys: tuple[Codes, Codes], head: Rows, prod: Rows, wms: Rows, start: Ints,
-              rec: Ints, period: Ints, encoding: str) -> npt.NDArray[np.uint64]:
+              rec: Ints, period: Ints, encoding: str,
+              numbered: dict[str, Numbered]) -> npt.NDArray[np.uint64]:
     """The key of every row (``WORKLOAD_KEY``: the interval of a system, then the class
     period), from the raw fields: each part numbered by its distinct values, the
     distinct combinations (few: intervals of a system, class periods) given their
     codes from the decoded values, and spread back.
 
     The codes are those of the values the columns hold, so two spellings of one
-    name (trailing blanks or zeros) are one key, as in the columns.
+    name (trailing blanks or zeros) are one key, as in the columns.  ``numbered``:
+    the names the text columns numbered already (any missing are numbered here).
     """
-    plex, plex_of = _numbered_texts(prod["SMF72XNM"], encoding)
-    system, system_of = _numbered_texts(head["SMFSID"], encoding)
+    def number(name: str, raw: Rows) -> Numbered:
+        return numbered.get(name) or _numbered_texts(raw, encoding)
+
+    plex, plex_of = number("sysplex", prod["SMF72XNM"])
+    system, system_of = number("system", head["SMFSID"])
     starts, start_of = np.unique(start, return_inverse=True)
     kind_of = (wms["R723MSCF"] >> 7).astype(np.int64)
     combined = ((plex_of * len(system) + system_of) * starts.size + start_of.reshape(-1)) * 2
@@ -151,7 +158,7 @@ def _row_keys(keys: tuple[Codes, Codes], head: Rows, prod: Rows, wms: Rows, star
         [plex[i] for i in (rest // len(system)).tolist()],
         [system[i] for i in (rest % len(system)).tolist()],
         starts[start_at].tolist(), kind.tolist(), strict=True), combos.size)
-    names, name_of = _numbered_texts(wms["R723MCNM"], encoding)
+    names, name_of = number("class_name", wms["R723MCNM"])
     pairs, pair_of = np.unique(name_of[rec] << 8 | period, return_inverse=True)
     classes = keys[1].of_values(((names[p >> 8], p & 0xFF) for p in pairs.tolist()),
                                 pairs.size)
@@ -196,8 +203,9 @@ def _periods(batch: Batch, trip: dict[str, Ints], wms: Rows, interval: F,
 
 
 def _identity_columns(head: Rows, prod: Rows, wms: Rows, date: npt.NDArray[np.datetime64],
-                      tod: Ints, interval: F, rec: Ints, source: str,
-                      encoding: str, wanted: frozenset[str] | None = None) -> Columns:
+                      tod: Ints, interval: F, rec: Ints, source: str, encoding: str,
+                      wanted: frozenset[str] | None = None,
+                      numbered: dict[str, Numbered] | None = None) -> Columns:
     """Where each row comes from: system, interval, policy, workload and class, and the
     coefficients of the policy in force (the ``wanted`` ones, when given)."""
     def want(name: str) -> bool:
@@ -208,7 +216,7 @@ def _identity_columns(head: Rows, prod: Rows, wms: Rows, date: npt.NDArray[np.da
              "workload": wms["R723MWNM"], "class_name": wms["R723MCNM"],
              "description": wms["R723MCDE"]}
     text = text_columns({name: raw for name, raw in texts.items() if want(name)}, rec,
-                        encoding, {"zos_release": zos_release})
+                        encoding, {"zos_release": zos_release}, numbered)
     report_class = (wms["R723MSCF"] & 0x80).astype(np.int64)
     values: dict[str, Callable[[], Any]] = {
         "source": lambda: pl.lit(source, pl.String),  # the same on every row
