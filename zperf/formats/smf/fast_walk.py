@@ -58,43 +58,57 @@ class Plain:
 RUN_PROBE = 32
 #: The longest repeating sequence looked for (records of one interval of a system).
 MAX_PERIOD = 512
+#: Records at the end of the walk a sequence must repeat to be looked at further (a
+#: cheap first test, so that a dump whose lengths do not repeat costs little).
+PROBE_POINTS = 8
 #: Records the first bulk step of a run takes (at least a whole sequence); each
 #: step that finds the run going on takes four times as many (a run that breaks
 #: early costs little).
 RUN_STEP = 64
 
 
-def _chain(data: Data, pos: int, end: int, starts: list[int]) -> int:
+@dataclass
+class Repeats:
+    """How many records the chain walks one by one before it looks for a repeating
+    sequence of lengths again.  Kept across the chunks of a walk: each look that
+    finds none doubles it (up to ``8 * MAX_PERIOD``), so that a dump whose lengths
+    do not repeat pays for a look once per thousands of records; a look that finds
+    a sequence going on brings it back to ``RUN_PROBE``."""
+
+    every: int = RUN_PROBE
+
+
+def _chain(data: Data, pos: int, end: int, starts: list[int],
+           repeats: Repeats | None = None) -> int:
     """Append the starts of records that follow each other from ``pos`` and end by
     ``end``; return where the chain stopped (a length under 5, or a record past end).
 
     The loop tests only the length; a record that runs past ``end`` (at most the
     last one, since the loop stops once past it) is taken back afterwards.  Every
-    ``RUN_PROBE`` records (less often while none is found), the lengths walked so
-    far are searched for a sequence that repeats (:func:`_period`), and the
-    records that go on repeating it are taken at once (:func:`_repeat_run`).
+    ``repeats.every`` records, the lengths walked so far are searched for a
+    sequence that repeats (:func:`_period`), and the records that go on
+    repeating it are taken at once (:func:`_repeat_run`).
     """
+    repeats = repeats or Repeats()
     append = starts.append
     first = len(starts)
     last = end - 4
-    probe_at, probe_every = first + RUN_PROBE, RUN_PROBE
+    walked, every = 0, repeats.every
     while pos <= last:
         length = data[pos] * 256 + data[pos + 1]
         if length < 5:
             break
         append(pos)
         pos += length
-        if len(starts) >= probe_at:
+        walked += 1
+        if walked >= every:
             pattern = _period(starts, first, pos)
             taken = len(starts)
             if pattern is not None:
                 pos = _repeat_run(data, pos, end, pattern, starts)
-            # Probe again soon after a run that took a whole sequence or more, less and
-            # less often while none does (its cost is then paid once per many records).
-            probe_every = (RUN_PROBE if pattern is not None
-                           and len(starts) - taken >= pattern.size
-                           else min(2 * probe_every, 8 * MAX_PERIOD))
-            probe_at = len(starts) + probe_every
+            found = pattern is not None and len(starts) - taken >= pattern.size
+            walked, every = 0, RUN_PROBE if found else min(2 * every, 8 * MAX_PERIOD)
+            repeats.every = every
     if pos > end and len(starts) > first:
         pos = starts.pop()
     return pos
@@ -114,10 +128,13 @@ def _period(starts: list[int], first: int, pos: int) -> npt.NDArray[np.int64] | 
     lengths = np.diff(tail)
     n = lengths.size
     best, best_reach = 0, 0
-    # A period p must have lengths[-1] == lengths[-1 - p]: only those p are tried.
-    for p in (n - 1 - np.flatnonzero(lengths[:-1] == lengths[-1])[::-1]).tolist():
-        if 2 * p > n:
-            break
+    # A period p must repeat the last records p before: only those p are tried (the
+    # last PROBE_POINTS of them, tested for every p at once).
+    periods = np.arange(1, n // 2 + 1)
+    fits = np.ones(periods.size, dtype=bool)
+    for i in range(min(PROBE_POINTS, n // 2)):
+        fits &= lengths[n - 1 - i - periods] == lengths[n - 1 - i]
+    for p in periods[fits].tolist():
         differs = np.flatnonzero(lengths[p:] != lengths[:-p])
         reach = n - p - (int(differs[-1]) + 1 if differs.size else 0)  # records it explains
         if reach >= p and reach > best_reach:
@@ -185,10 +202,12 @@ def wanted_mask(raw: npt.NDArray[np.uint8], starts: Ints, lengths: Ints,
     return mask
 
 
-def plain_records(data: Data, pos: int, end: int, wanted: Wanted) -> Plain:
-    """The plain records from ``pos`` on, up to ``end`` (RDW framing)."""
+def plain_records(data: Data, pos: int, end: int, wanted: Wanted,
+                  repeats: Repeats | None = None) -> Plain:
+    """The plain records from ``pos`` on, up to ``end`` (RDW framing); ``repeats``: the
+    walk's (:class:`Repeats`)."""
     found: list[int] = []
-    _chain(data, pos, end, found)
+    _chain(data, pos, end, found, repeats)
     raw = np.frombuffer(data, dtype=np.uint8)
     starts = np.array(found, dtype=np.int64)
     lengths, ok = _descriptors_ok(raw, starts)
