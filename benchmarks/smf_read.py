@@ -49,7 +49,6 @@ from zperf.formats.tally import Tally
 from zperf.sim.writers import smf as writer
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
 OTHER_SIZES = {30: (1500, 3200), 42: (600, 1400), 70: (5000, 7000), 74: (3000, 5000),
                110: (20000, 30000), 14: (300, 600), 89: (1500, 2500), 113: (1000, 1800)}
 START = dt.datetime(2026, 1, 5, 0, 0)
@@ -187,7 +186,10 @@ def _zperf_parse_seconds(path: Path, repeat: int) -> tuple[float, float]:
     shell that sets PYTHONDONTWRITEBYTECODE would otherwise compile them in every
     process (about 0.2 s).
     """
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "zperf")], check=True)
+    import zperf  # the zperf the command runs (PYTHONPATH may name another checkout)
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(zperf.__file__).parent)],
+                   check=True)
     command = [sys.executable, "-m", "zperf", "parse", str(path)]
     floor = [sys.executable, "-c", "import polars, numpy, pyarrow"]
     parse, imports = [], []
