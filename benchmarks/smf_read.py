@@ -14,7 +14,7 @@ RMF extract).  Then, each in a fresh process so that peak memory is its own:
   and computes the same 78 columns of the workload table as zperf, on the
   first ``--baseline-mb`` (its time as a whole process is extrapolated to the
   whole file when it read a part); its values are checked against zperf's on
-  the first 2,000 rows;
+  the rows of the first 2,000 records;
 * scan: walking every record descriptor and picking out the 72.3 records;
 * parse: ``read_smf72`` in-process, workload table only, then with the
   distribution table;
@@ -132,7 +132,7 @@ def baseline(path: Path, limit: int, framing: str) -> dict[str, float]:
     rows = smf72_baseline.decode(data, str(path), framing)
     result = {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
               "rows": len(rows), "mb": len(data) / 1e6, "columns": len(rows[0]) if rows else 0}
-    result["values_checked"] = smf72_baseline.same_as_zperf(data, rows, str(path))
+    result["values_checked"] = smf72_baseline.same_as_zperf(data, rows, str(path), framing)
     return result
 
 
