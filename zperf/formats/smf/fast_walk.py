@@ -84,16 +84,18 @@ def _chain(data: Data, pos: int, end: int, starts: list[int],
     ``end``; return where the chain stopped (a length under 5, or a record past end).
 
     The loop tests only the length; a record that runs past ``end`` (at most the
-    last one, since the loop stops once past it) is taken back afterwards.  Every
-    ``repeats.every`` records, the lengths walked so far are searched for a
-    sequence that repeats (:func:`_period`), and the records that go on
-    repeating it are taken at once (:func:`_repeat_run`).
+    last one, since the loop stops once past it) is taken back afterwards.  After
+    ``RUN_PROBE`` records of one length, the records that go on with that length
+    are taken at once; every ``repeats.every`` records, the lengths walked so far
+    are searched for a longer sequence that repeats (:func:`_period`), and the
+    records that go on repeating it are taken at once (:func:`_repeat_run`).
     """
     repeats = repeats or Repeats()
     append = starts.append
     first = len(starts)
     last = end - 4
     walked, every = 0, repeats.every
+    previous, same = -1, 0
     while pos <= last:
         length = data[pos] * 256 + data[pos + 1]
         if length < 5:
@@ -101,6 +103,11 @@ def _chain(data: Data, pos: int, end: int, starts: list[int],
         append(pos)
         pos += length
         walked += 1
+        if length != previous:
+            previous, same = length, 0
+        elif (same := same + 1) >= RUN_PROBE:  # a run of one length: looked at at once
+            pos = _repeat_run(data, pos, end, np.array([length]), starts)
+            same = 0
         if walked >= every:
             pattern = _period(starts, first, pos)
             taken = len(starts)
@@ -156,7 +163,7 @@ def _repeat_run(data: Data, pos: int, end: int, pattern: npt.NDArray[np.int64],
     raw = np.frombuffer(data, dtype=np.uint8)
     step, phase = max(RUN_STEP, pattern.size), 0
     while True:
-        lengths = np.resize(np.roll(pattern, -phase), step)
+        lengths = pattern[(phase + np.arange(step)) % pattern.size]
         ends = pos + np.cumsum(lengths)
         count = int(np.searchsorted(ends, end, side="right"))  # records that end by ``end``
         if count == 0:
