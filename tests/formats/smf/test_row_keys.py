@@ -98,6 +98,7 @@ def test_repeats_across_chunks_read_the_same(monkeypatch: pytest.MonkeyPatch) ->
     _same_both_ways(writer.frame_rdw(records), monkeypatch, chunk=3000)
 
 
+@pytest.mark.slow  # seconds: the fixtures and the spellings above check the rule quickly
 @SETTINGS
 @given(dumps(), FRAMING)
 def test_random_dumps_read_the_same_with_raw_keys(dump: Any, how: tuple[str, int]) -> None:
