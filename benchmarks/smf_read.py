@@ -9,14 +9,18 @@ typical sizes (SMF 30, 42, 70, 74, 110...), or ``72``, 72.3 records only (an
 RMF extract).  Then, each in a fresh process so that peak memory is its own:
 
 * page cache (the reference): reading the same bytes from the page cache;
-* baseline (the reference): a straightforward decoder that unpacks each
-  needed field with ``struct.unpack_from`` and converts HFP in Python, on the
+* baseline (the reference): a straightforward decoder (``smf72_baseline``)
+  that unpacks each field with ``struct.unpack_from``, converts HFP in Python
+  and computes the same 78 columns of the workload table as zperf, on the
   first ``--baseline-mb`` (its time as a whole process is extrapolated to the
-  whole file when it read a part);
+  whole file when it read a part); its values are checked against zperf's on
+  the rows of the first 2,000 records;
 * scan: walking every record descriptor and picking out the 72.3 records;
 * parse: ``read_smf72`` in-process, workload table only, then with the
   distribution table;
-* zperf parse: the command as a process, CSV to /dev/null.
+* zperf parse: the command as a process, CSV to /dev/null (zperf's sources
+  byte-compiled first), beside the floor of any such process: a Python that
+  imports polars, numpy and pyarrow.
 
 Every figure is printed with its ratio to the references measured in the
 same run: this machine's speed varies, the ratios much less.
@@ -27,7 +31,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import math
 import random
 import struct
 import subprocess
@@ -37,6 +40,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import reference
+import smf72_baseline
 
 from zperf.formats import encodings as dec
 from zperf.formats.smf.dump import read_smf72
@@ -118,73 +122,18 @@ def build(path: Path, size_mb: int, framing: str, only_72: bool = False) -> None
 # ------------------------------------------------------------ phases (own process)
 
 
-def _hfp(raw: bytes) -> float:
-    sign = -1.0 if raw[0] & 0x80 else 1.0
-    fraction = int.from_bytes(raw[1:8], "big")
-    return sign * math.ldexp(fraction, 4 * ((raw[0] & 0x7F) - 64) - 56)
-
-
-_HFP_FIELDS = {"CSRV": 24, "CCPU": 32, "CIOC": 40, "CMSO": 48, "CSRB": 56, "CTRR": 136,
-               "CTAT": 144, "CRCT": 152, "CIIT": 160, "CHST": 168, "CTET": 200, "CXET": 208,
-               "CETS": 216, "CICT": 316, "CIWT": 324, "CIDT": 332, "CIOT": 396, "CQDT": 404,
-               "CADT": 412, "CCVT": 420, "CIQT": 428, "CIEA": 436, "CXEA": 444, "CFEA": 452,
-               "CSUP": 544, "CSUC": 552, "CIFA": 560, "CIFC": 568, "CTETX": 720}
-_U4_FIELDS = {"CSWC": 176, "CRCP": 184, "CARC": 188, "CNCP": 192, "CCUS": 224, "CTOT": 228,
-              "CIRC": 340, "CTOU": 344, "CVAL": 12, "RTDM": 608}
-
-
-def _baseline_records(data: bytes, framing: str) -> list[tuple[int, int]]:
-    """(start, length) of every complete record, walked one descriptor at a time."""
-    found = []
-    blocks = [(0, len(data))]
-    if framing == "bdw":
-        blocks, pos = [], 0
-        while pos + 4 <= len(data):
-            size = struct.unpack_from(">H", data, pos)[0]
-            if size < 8 or pos + size > len(data):
-                break
-            blocks.append((pos + 4, pos + size))
-            pos += size
-    for pos, end in blocks:
-        while pos + 4 <= end:
-            length, seg = struct.unpack_from(">HB", data, pos)
-            if length < 4 or pos + length > end:
-                break
-            if seg == 0:
-                found.append((pos, length))
-            pos += length
-    return found
-
-
 def baseline(path: Path, limit: int, framing: str) -> dict[str, float]:
-    """A per-field struct decoder, as one would write it first."""
+    """The per-field struct decoder (``smf72_baseline``) on the first ``limit`` bytes: the
+    same 78 columns of the workload table as zperf, checked against zperf's values
+    on the first rows (after the timing)."""
     with path.open("rb") as stream:
         data = stream.read(limit)
-    rows = []
     t0, c0 = time.perf_counter(), time.process_time()
-    for pos, length in _baseline_records(data, framing):
-        if data[pos + 5] == 72 and struct.unpack_from(">H", data, pos + 22)[0] == 3:
-            rec = data[pos : pos + length]
-            prs = struct.unpack_from(">I", rec, 28)[0]
-            wms = struct.unpack_from(">I", rec, 36)[0]
-            scs, scl, scn = struct.unpack_from(">IHH", rec, 60)
-            interval = rec[prs + 18 : prs + 22].hex()
-            seconds = int(interval[0:2]) * 60 + int(interval[2:4]) + int(interval[4:7]) / 1000
-            mcpu = struct.unpack_from(">I", rec, wms + 52)[0]
-            madj = struct.unpack_from(">I", rec, wms + 172)[0]
-            name = rec[wms + 120 : wms + 128].decode("cp037").strip()
-            for p in range(scn):
-                base = scs + p * scl
-                row: dict[str, object] = {"class": name, "period": rec[base + 8]}
-                for field, off in _HFP_FIELDS.items():
-                    row[field] = _hfp(rec[base + off : base + off + 8])
-                for field, off in _U4_FIELDS.items():
-                    row[field] = struct.unpack_from(">I", rec, base + off)[0]
-                row["cpu_seconds"] = float(row["CCPU"]) * madj / (1600 * mcpu)  # type: ignore[arg-type]
-                row["end_per_sec"] = float(row["CRCP"]) / seconds  # type: ignore[arg-type]
-                rows.append(row)
-    return {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
-            "rows": len(rows), "mb": len(data) / 1e6}
+    rows = smf72_baseline.decode(data, str(path), framing)
+    result = {"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
+              "rows": len(rows), "mb": len(data) / 1e6, "columns": len(rows[0]) if rows else 0}
+    result["values_checked"] = smf72_baseline.same_as_zperf(data, rows, str(path), framing)
+    return result
 
 
 def phase_scan(path: Path) -> dict[str, float]:
@@ -228,10 +177,26 @@ def _timed(phase: Callable[[], dict[str, float]]) -> dict[str, float]:
     return result
 
 
-def _zperf_parse_seconds(path: Path, repeat: int) -> float:
-    """``zperf parse FILE > /dev/null`` as a user runs it (CSV of the workload table)."""
+def _zperf_parse_seconds(path: Path, repeat: int) -> tuple[float, float]:
+    """``zperf parse FILE > /dev/null`` as a user runs it (CSV of the workload table),
+    and the floor of any such process: ``python -c 'import polars, numpy, pyarrow'``
+    (best of ``repeat`` each, alternately).
+
+    zperf's sources are byte-compiled first, as ``pip install`` does for a user: a
+    shell that sets PYTHONDONTWRITEBYTECODE would otherwise compile them in every
+    process (about 0.2 s).
+    """
+    import zperf  # the zperf the command runs (PYTHONPATH may name another checkout)
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(zperf.__file__).parent)],
+                   check=True)
     command = [sys.executable, "-m", "zperf", "parse", str(path)]
-    return reference.best_of(lambda: reference.timed_process(command), repeat)[0]
+    floor = [sys.executable, "-c", "import polars, numpy, pyarrow"]
+    parse, imports = [], []
+    for _ in range(repeat):
+        parse.append(reference.timed_process(command))
+        imports.append(reference.timed_process(floor))
+    return min(parse), min(imports)
 
 
 def _report(path: Path, args: argparse.Namespace) -> list[str]:
@@ -243,7 +208,7 @@ def _report(path: Path, args: argparse.Namespace) -> list[str]:
     decode_r = _run_phase("decode", path, args.repeat)
     all_r = _run_phase("decode-all", path, args.repeat)
     base_r = _run_phase("baseline", path, args.repeat, "--baseline-mb", str(limit / 2**20))
-    process_s = _zperf_parse_seconds(path, args.repeat)
+    process_s, imports_s = _zperf_parse_seconds(path, args.repeat)
     rows = decode_r["rows"]
     base_rate = base_r["rows"] / base_r["seconds"]
     # The per-field decoder as a whole process on the whole file: its own start-up
@@ -261,8 +226,9 @@ def _report(path: Path, args: argparse.Namespace) -> list[str]:
         f"page cache      {cache_s:.3f} s  {size_mb / cache_s:,.0f} MB/s  (reference: reading "
         "the same bytes)",
         f"baseline        {base_rate:,.0f} period rows/s in-process (struct per field, "
-        f"{base_r['mb']:.0f} MB); as a process on the whole file {base_process:.1f} s"
-        + ("" if whole == 1 else " (decode extrapolated)"),
+        f"{base_r['columns']:.0f} columns, {base_r['mb']:.0f} MB; {base_r['values_checked']:,.0f}"
+        f" values checked equal to zperf's); as a process on the whole file "
+        f"{base_process:.1f} s" + ("" if whole == 1 else " (decode extrapolated)"),
         f"scan            {scan_r['seconds']:.2f} s  {size_mb / scan_r['seconds']:,.0f} MB/s  "
         f"{r(scan_r['seconds'], cache_s)} the page-cache read   peak RSS "
         f"{scan_r['max_rss_mb']:.0f} MB",
@@ -278,7 +244,9 @@ def _report(path: Path, args: argparse.Namespace) -> list[str]:
         f"{all_r['max_rss_mb']:.0f} MB",
         f"zperf parse     {process_s:.2f} s as a process (best of {args.repeat}, CSV to /dev/null)"
         f" = {r(base_process, process_s)} faster than the baseline process, "
-        f"{r(process_s, cache_s)} the page-cache read, {size_mb / process_s:,.0f} MB/s",
+        f"{r(process_s, cache_s)} the page-cache read, {size_mb / process_s:,.0f} MB/s; "
+        f"floor: importing polars, numpy, pyarrow {imports_s:.2f} s, so "
+        f"{process_s - imports_s:.2f} s beyond the imports",
         f"tally balanced  {bool(decode_r['balanced'])}",
     ]
 

@@ -25,6 +25,58 @@ def _rows_at_every_byte(buf: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np
                       offset=0, strides=(1,))
 
 
+#: Kinds :meth:`Layout.columns` decodes straight from the taken bytes (as integers,
+#: or HFP to float); the others go through :meth:`Layout.column`.
+_INTEGER_KINDS = ("u1", "u2", "u4", "i4", "u8", "bits")
+_DIRECT = (*_INTEGER_KINDS, "hfp")
+#: Bytes of sections :meth:`Layout.columns` takes at a time: they, and the fields
+#: converted from them, stay in the CPU's cache (measured: a third faster than
+#: taking every section of a 16 MB batch at once).
+COLUMNS_BLOCK_BYTES = 1 << 20
+
+
+def take_rows(
+    data: memoryview | bytes | bytearray,
+    starts: npt.ArrayLike,
+    size: int,
+    available: npt.ArrayLike | None = None,
+) -> npt.NDArray[np.void]:
+    """``size`` bytes from every start offset of ``data``, as rows (``size``-byte voids).
+
+    ``available`` gives how many bytes each section really has: the bytes past
+    it are zeros (an older release's shorter section), as are bytes past the
+    end of ``data``.
+
+    One fancy-index take over a view of ``data`` that has a row starting
+    at every byte (stride 1) copies all the sections at C speed, whatever
+    their alignment; no Python runs per section.
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    if starts.size == 0:
+        return np.zeros(0, dtype=np.dtype((np.void, size)))
+    buf = np.frombuffer(data, dtype=np.uint8)
+    inside = starts <= buf.size - size
+    rows: npt.NDArray[np.void]
+    if bool(inside.all()):
+        rows = _rows_at_every_byte(buf, size)[starts]
+    else:  # a section near the end of the data: read it from a zero-padded tail
+        rows = np.empty(starts.size, dtype=np.dtype((np.void, size)))
+        if inside.any():
+            rows[inside] = _rows_at_every_byte(buf, size)[starts[inside]]
+        tail_from = max(0, buf.size - size)
+        tail = np.concatenate([buf[tail_from:], np.zeros(size, dtype=np.uint8)])
+        rows[~inside] = _rows_at_every_byte(tail, size)[starts[~inside] - tail_from]
+        short = np.maximum(buf.size - starts, 0)
+        available = short if available is None else np.minimum(available, short)
+    if available is not None:
+        short_rows = np.flatnonzero(np.asarray(available) < size)
+        if short_rows.size:
+            matrix = rows.view(np.uint8).reshape(-1, size)
+            keep = np.arange(size) < np.asarray(available)[short_rows, None]
+            matrix[short_rows] *= keep
+    return rows
+
+
 # kind -> (numpy format given a length, fixed length or None)
 _KINDS: dict[str, tuple[str, int | None]] = {
     "u1": ("u1", 1),
@@ -112,35 +164,61 @@ class Layout:
         ``available`` gives how many bytes each section really has; a section
         shorter than the layout (an older release) is padded with zeros, one
         longer (a newer release) is cut to the fields this layout knows.
-
-        One fancy-index take over a view of ``data`` that has a row starting
-        at every byte (stride 1) copies all the sections at C speed, whatever
-        their alignment; no Python runs per section.
         """
-        size = self.size
+        return take_rows(data, starts, self.size, available).view(self.dtype)
+
+    def columns(
+        self,
+        data: memoryview | bytes | bytearray,
+        starts: npt.NDArray[np.int64],
+        names: Sequence[str],
+        available: npt.NDArray[np.int64] | None = None,
+    ) -> dict[str, npt.NDArray[Any]]:
+        """The fields ``names`` of the section at every start, decoded: for each, what
+        ``column(gather(data, starts, available), name)`` gives.
+
+        Why not that: it is one numpy call per field and per block of sections,
+        and a field read out of the gathered rows is a strided view that every
+        later step reads again.  Here the sections are taken once, only up to
+        the last byte a requested field needs (one fancy-index take of
+        fixed-width rows); then the fields of each kind are written, byte-swapped,
+        into one contiguous array of that kind (a row per field), and the HFP
+        fields are converted all at once.  Python runs per field and per call,
+        never per section.
+        """
+        fields = [self.by_name[name] for name in dict.fromkeys(names)]
+        direct = [f for f in fields if f.kind in _DIRECT]
+        out: dict[str, npt.NDArray[Any]] = {}
+        if len(direct) < len(fields):  # text, stck, packed: through the rows
+            rows = self.gather(data, starts, available)
+            out.update({f.name: self.column(rows, f.name) for f in fields if f not in direct})
+        if not direct:
+            return {f.name: out[f.name] for f in fields}
+        span = max(f.offset + f.length for f in direct)
+        sub = np.dtype({"names": [f.name for f in direct],
+                        "formats": [f.numpy_format() for f in direct],
+                        "offsets": [f.offset for f in direct], "itemsize": span})
         starts = np.asarray(starts, dtype=np.int64)
-        if starts.size == 0:
-            return np.zeros(0, dtype=self.dtype)
-        buf = np.frombuffer(data, dtype=np.uint8)
-        inside = starts <= buf.size - size
-        if bool(inside.all()):
-            rows = _rows_at_every_byte(buf, size)[starts]
-        else:  # a section near the end of the data: read it from a zero-padded tail
-            rows = np.empty(starts.size, dtype=np.dtype((np.void, size)))
-            if inside.any():
-                rows[inside] = _rows_at_every_byte(buf, size)[starts[inside]]
-            tail_from = max(0, buf.size - size)
-            tail = np.concatenate([buf[tail_from:], np.zeros(size, dtype=np.uint8)])
-            rows[~inside] = _rows_at_every_byte(tail, size)[starts[~inside] - tail_from]
-            short = np.maximum(buf.size - starts, 0)
-            available = short if available is None else np.minimum(available, short)
-        if available is not None:
-            short_rows = np.flatnonzero(available < size)
-            if short_rows.size:
-                matrix = rows.view(np.uint8).reshape(-1, size)
-                keep = np.arange(size) < np.asarray(available)[short_rows, None]
-                matrix[short_rows] *= keep
-        return rows.view(self.dtype)
+        hfp = [f for f in direct if f.kind == "hfp"]
+        ints = [f for f in direct if f.kind != "hfp"]
+        floats = np.empty((len(hfp), starts.size), dtype=np.float64)
+        integers = np.empty((len(ints), starts.size), dtype=np.int64)
+        step = max(1, COLUMNS_BLOCK_BYTES // span)
+        bits = np.empty((len(hfp), min(step, starts.size)), dtype=np.uint64)
+        for lo in range(0, starts.size, step):
+            hi = min(lo + step, starts.size)
+            rows = take_rows(data, starts[lo:hi], span,
+                             None if available is None else available[lo:hi]).view(sub)
+            for k, f in enumerate(ints):
+                integers[k, lo:hi] = rows[f.name]
+            if hfp:
+                part = bits[:, :hi - lo]
+                for k, f in enumerate(hfp):
+                    part[k] = rows[f.name]
+                dec.hfp_to_float_into(part, floats[:, lo:hi])
+        out.update(zip((f.name for f in hfp), floats, strict=True))
+        out.update(zip((f.name for f in ints), integers, strict=True))
+        return {f.name: out[f.name] for f in fields}
 
     def column(
         self, rows: npt.NDArray[np.void], name: str, encoding: str = dec.DEFAULT_ENCODING

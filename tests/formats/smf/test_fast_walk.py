@@ -202,6 +202,55 @@ def test_the_chain_takes_a_run_of_equal_records_as_the_loop_would() -> None:
         assert (bulk, stop) == (one_by_one, pos)
 
 
+def _one_by_one(data: bytes, end: int) -> tuple[list[int], int]:
+    """The chain as the plain loop walks it (the reference for the bulk steps)."""
+    starts: list[int] = []
+    pos = 0
+    while pos + 4 <= end and (length := data[pos] << 8 | data[pos + 1]) >= 5 \
+            and pos + length <= end:
+        starts.append(pos)
+        pos += length
+    return starts, pos
+
+
+def _interval_like(intervals: int, lengths: list[int]) -> list[bytes]:
+    """Records whose lengths repeat ``lengths`` interval after interval, as RMF writes a
+    record per class every interval."""
+    return _records([(72, 3, n) for _ in range(intervals) for n in lengths])
+
+
+@pytest.mark.parametrize("period", [1, 3, 70, fast_walk.MAX_PERIOD, fast_walk.MAX_PERIOD + 1])
+def test_the_chain_takes_repeating_lengths_as_the_loop_would(period: int) -> None:
+    lengths = [300 + 7 * (i % 13) + (i % 5) for i in range(period)]
+    records = [*_interval_like(2000 // period + 3, lengths), *_records([(72, 3, 999)]),
+               *_interval_like(5, lengths[::-1])]
+    data = writer.frame_rdw(records)
+    for end in (len(data), len(data) - 1, len(data) // 2 + 3, 300 * 64):
+        bulk: list[int] = []
+        stop = fast_walk._chain(data, 0, end, bulk)
+        assert (bulk, stop) == _one_by_one(data, end)
+
+
+@given(pattern=st.lists(st.integers(24, 90), min_size=1, max_size=9),
+       repeats=st.integers(0, 40), damage=st.lists(st.integers(0, 400), max_size=3),
+       cut=st.integers(0, 40))
+@settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_the_chain_on_repeating_lengths_with_damage_is_the_loop(
+        pattern: list[int], repeats: int, damage: list[int], cut: int) -> None:
+    """Runs of a repeating sequence of lengths, broken here and there by a record of
+    another length or a bad descriptor, and the data cut anywhere: the bulk steps
+    find exactly the records the plain loop finds."""
+    data = bytearray(writer.frame_rdw(_interval_like(repeats + 1, pattern)))
+    starts, _ = _one_by_one(bytes(data), len(data))
+    for k in damage:
+        at = starts[k % len(starts)]
+        data[at:at + 2] = ((data[at] << 8 | data[at + 1]) + k % 3 - 1).to_bytes(2, "big")
+    end = max(0, len(data) - cut)
+    bulk: list[int] = []
+    stop = fast_walk._chain(bytes(data), 0, end, bulk)
+    assert (bulk, stop) == _one_by_one(bytes(data), end)
+
+
 class _NoReadinto(io.RawIOBase):
     """A stream that only has read() (some file-like objects have no readinto)."""
 

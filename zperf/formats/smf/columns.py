@@ -22,22 +22,33 @@ def text_column(raw: npt.NDArray[Any], index: Ints, encoding: str,
     """Decode an EBCDIC column once per distinct value, then spread it by ``index``."""
     if raw.size == 0:
         return pl.Series([], dtype=pl.String).gather(np.asarray(index, dtype=np.int64))
-    first, inverse = _distinct(raw)
+    first, inverse = distinct_rows(raw)
     return _decoded(raw[first], encoding, convert).gather(inverse[index])
 
 
+def decoded_texts(values: npt.NDArray[Any], encoding: str) -> list[str | None]:
+    """Each of a few fields decoded as the text columns hold it (a blank field is
+    null, as in a listing)."""
+    return [u.decode(encoding, errors="replace").strip(" \x00") or None
+            for u in values.tolist()]
+
+
 def _decoded(values: npt.NDArray[Any], encoding: str, convert: Any) -> pl.Series:
-    """Each of a few fields decoded (a blank field is null, as in a listing)."""
-    texts = [u.decode(encoding, errors="replace").strip(" \x00") or None
-             for u in values.tolist()]
+    """Each of a few fields decoded (see :func:`decoded_texts`), as a series."""
+    texts = decoded_texts(values, encoding)
     if convert is not None:
         texts = [convert(t) for t in texts]
     return pl.Series(texts, dtype=pl.String)
 
 
+#: A text field numbered by its distinct values: (the values as the column holds them,
+#: the number of each record's).
+Numbered = tuple[list[str | None], Ints]
+
+
 def text_columns(fields: Mapping[str, npt.NDArray[Any]], index: Ints, encoding: str,
                  convert: Mapping[str, Callable[[str | None], str | None]] | None = None,
-                 ) -> dict[str, pl.Series]:
+                 numbered: dict[str, Numbered] | None = None) -> dict[str, pl.Series]:
     """Decode several EBCDIC columns of the same rows (the names of a record: system,
     workload, class...), spread by ``index``, as :func:`text_column` does each.
 
@@ -45,6 +56,8 @@ def text_columns(fields: Mapping[str, npt.NDArray[Any]], index: Ints, encoding: 
     at once: one pass over the rows instead of one per field (the names of a
     record come in few combinations: a class belongs to one workload on one
     system).  Each field is then decoded once per distinct value of the combinations.
+    ``numbered``, when given, receives each field (not converted) as :data:`Numbered`,
+    for a caller that needs the records' values again (the rows' keys).
     """
     raws = {name: np.asarray(raw) for name, raw in fields.items()}
     rows = next(iter(raws.values())).size
@@ -54,13 +67,17 @@ def text_columns(fields: Mapping[str, npt.NDArray[Any]], index: Ints, encoding: 
     side_by_side = np.empty(rows, dtype=[(name, raw.dtype) for name, raw in raws.items()])
     for name, raw in raws.items():
         side_by_side[name] = raw
-    first, inverse = _distinct(side_by_side)
+    first, inverse = distinct_rows(side_by_side)
     combination = inverse[index]
     out = {}
     for name, raw in raws.items():
         values, back = np.unique(raw[first], return_inverse=True)
-        out[name] = _decoded(values, encoding, (convert or {}).get(name)).gather(
-            back.reshape(-1)[combination])
+        texts = decoded_texts(values, encoding)
+        if numbered is not None:
+            numbered[name] = texts, back.reshape(-1)[inverse]
+        if (change := (convert or {}).get(name)) is not None:
+            texts = [change(t) for t in texts]
+        out[name] = pl.Series(texts, dtype=pl.String).gather(back.reshape(-1)[combination])
     return out
 
 
@@ -69,8 +86,9 @@ _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                  0xD6E8FEB86659FD93], dtype=np.uint64)
 
 
-def _distinct(raw: npt.NDArray[Any]) -> tuple[Ints, Ints]:
-    """(a row holding each distinct value, the distinct value of every row).
+def distinct_rows(raw: npt.NDArray[Any]) -> tuple[Ints, Ints]:
+    """(a row holding each distinct value, in the order of the values' keys; the
+    distinct value of every row).
 
     The bytes of a field are read as 8-byte words; a longer field's words are
     mixed into one key, and the grouping is checked against the words
@@ -86,11 +104,20 @@ def _distinct(raw: npt.NDArray[Any]) -> tuple[Ints, Ints]:
     key = columns[:, 0].copy()
     for w in range(1, words):
         key = key * _MIX[(w - 1) % len(_MIX)] + columns[:, w]
-    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    inverse = np.unique(key, return_inverse=True)[1].reshape(-1)
+    first = _a_row_of_each(inverse)
     if words > 1 and not bool((columns == columns[first[inverse]]).all()):
-        _, first, inverse = np.unique(padded.view(np.dtype((np.void, words * 8))).reshape(-1),
-                                      return_index=True, return_inverse=True)
-    return first, inverse.reshape(-1)
+        inverse = np.unique(padded.view(np.dtype((np.void, words * 8))).reshape(-1),
+                            return_inverse=True)[1].reshape(-1)
+        first = _a_row_of_each(inverse)
+    return first, inverse
+
+
+def _a_row_of_each(inverse: Ints) -> Ints:
+    """A row of each distinct value (the last one: no stable sort needed to find it)."""
+    rows = np.empty(int(inverse.max()) + 1 if inverse.size else 0, dtype=np.int64)
+    rows[inverse] = np.arange(inverse.size, dtype=np.int64)
+    return rows
 
 
 def zos_release(mvs: str | None) -> str | None:

@@ -5,8 +5,11 @@ complete in the chunk (and, in a blocked file, records that fill their block
 exactly).  For those, the walk only needs where each record starts and
 whether its type is wanted.  Each start depends on the length of the record
 before it, so the starts are chained in a loop that does nothing else (two
-byte reads and an addition per record, about 0.1 microseconds); every test
-is then made on all of them at once with numpy: descriptor valid, segment
+byte reads and an addition per record, about 0.1 microseconds), except
+where the lengths repeat a sequence already walked (RMF's records of one
+interval, the next interval): there the predicted starts are checked with
+numpy, a growing run at a time.  Every test is then made on all of them at
+once with numpy: descriptor valid, segment
 code 0, type and subtype wanted.  The run stops before the first record the
 tests fail, and the careful walk (``physical._Walker``) takes that one,
 saying exactly what is wrong, or reassembling spanned segments.
@@ -48,26 +51,50 @@ class Plain:
         return int(self.starts.size)
 
 
-#: Records of one length in a row after which the chain tries to take the rest of
-#: the run in bulk (RMF writes a record per class: runs of equal records are common).
+#: Records walked one by one after which the chain looks for a repeating sequence of
+#: lengths (RMF writes the same records every interval: a record per class, so a
+#: 72.3 extract repeats its lengths interval after interval, and runs of one length
+#: are the sequences of one record).
 RUN_PROBE = 32
-#: Records the first bulk step of a run takes; each step that finds the run going
-#: on takes four times as many (a run that breaks early costs little).
+#: The longest repeating sequence looked for (records of one interval of a system).
+MAX_PERIOD = 512
+#: Records at the end of the walk a sequence must repeat to be looked at further (a
+#: cheap first test, so that a dump whose lengths do not repeat costs little).
+PROBE_POINTS = 8
+#: Records the first bulk step of a run takes (at least a whole sequence); each
+#: step that finds the run going on takes four times as many (a run that breaks
+#: early costs little).
 RUN_STEP = 64
 
 
-def _chain(data: Data, pos: int, end: int, starts: list[int]) -> int:
+@dataclass
+class Repeats:
+    """How many records the chain walks one by one before it looks for a repeating
+    sequence of lengths again.  Kept across the chunks of a walk: each look that
+    finds none doubles it (up to ``8 * MAX_PERIOD``), so that a dump whose lengths
+    do not repeat pays for a look once per thousands of records; a look that finds
+    a sequence going on brings it back to ``RUN_PROBE``."""
+
+    every: int = RUN_PROBE
+
+
+def _chain(data: Data, pos: int, end: int, starts: list[int],
+           repeats: Repeats | None = None) -> int:
     """Append the starts of records that follow each other from ``pos`` and end by
     ``end``; return where the chain stopped (a length under 5, or a record past end).
 
     The loop tests only the length; a record that runs past ``end`` (at most the
     last one, since the loop stops once past it) is taken back afterwards.  After
-    ``RUN_PROBE`` records of one length, the records that follow with the same
-    length are taken at once (:func:`_equal_run`).
+    ``RUN_PROBE`` records of one length, the records that go on with that length
+    are taken at once; every ``repeats.every`` records, the lengths walked so far
+    are searched for a longer sequence that repeats (:func:`_period`), and the
+    records that go on repeating it are taken at once (:func:`_repeat_run`).
     """
+    repeats = repeats or Repeats()
     append = starts.append
     first = len(starts)
     last = end - 4
+    walked, every = 0, repeats.every
     previous, same = -1, 0
     while pos <= last:
         length = data[pos] * 256 + data[pos + 1]
@@ -75,40 +102,82 @@ def _chain(data: Data, pos: int, end: int, starts: list[int]) -> int:
             break
         append(pos)
         pos += length
+        walked += 1
         if length != previous:
             previous, same = length, 0
-        else:
-            same += 1
-            if same >= RUN_PROBE:
-                pos = _equal_run(data, pos, end, length, starts)
-                same = 0
+        elif (same := same + 1) >= RUN_PROBE:  # a run of one length: looked at at once
+            pos = _repeat_run(data, pos, end, np.array([length]), starts)
+            same = 0
+        if walked >= every:
+            pattern = _period(starts, first, pos)
+            taken = len(starts)
+            if pattern is not None:
+                pos = _repeat_run(data, pos, end, pattern, starts)
+            found = pattern is not None and len(starts) - taken >= pattern.size
+            walked, every = 0, RUN_PROBE if found else min(2 * every, 8 * MAX_PERIOD)
+            repeats.every = every
     if pos > end and len(starts) > first:
         pos = starts.pop()
     return pos
 
 
-def _equal_run(data: Data, pos: int, end: int, length: int,
-               starts: list[int]) -> int:
-    """Append the records from ``pos`` on that have ``length`` bytes, each right after
-    the one before, and end by ``end``; return where they end.
+def _period(starts: list[int], first: int, pos: int) -> npt.NDArray[np.int64] | None:
+    """The lengths of the sequence that the records walked last (up to ``pos``) have
+    repeated the longest (at least twice in a row; the shortest such sequence, in
+    the order the next record starts it); None when there is none of up to
+    ``MAX_PERIOD`` records.
 
-    Each candidate start is where the record before it ends if that one has
-    ``length`` bytes, so the run stops at the first candidate whose descriptor
+    The longest repetition, not the shortest sequence: in an interval of RMF's
+    records, a run of one length (report classes of one period) repeats a
+    sequence of one record, but only the interval's sequence goes on.
+    """
+    tail = np.array([*starts[max(first, len(starts) - 2 * MAX_PERIOD):], pos], dtype=np.int64)
+    lengths = np.diff(tail)
+    n = lengths.size
+    best, best_reach = 0, 0
+    # A period p must repeat the last records p before: only those p are tried (the
+    # last PROBE_POINTS of them, tested for every p at once).
+    periods = np.arange(1, n // 2 + 1)
+    fits = np.ones(periods.size, dtype=bool)
+    for i in range(min(PROBE_POINTS, n // 2)):
+        fits &= lengths[n - 1 - i - periods] == lengths[n - 1 - i]
+    for p in periods[fits].tolist():
+        differs = np.flatnonzero(lengths[p:] != lengths[:-p])
+        reach = n - p - (int(differs[-1]) + 1 if differs.size else 0)  # records it explains
+        if reach >= p and reach > best_reach:
+            best, best_reach = p, reach
+    return lengths[n - best:] if best else None
+
+
+def _repeat_run(data: Data, pos: int, end: int, pattern: npt.NDArray[np.int64],
+                starts: list[int]) -> int:
+    """Append the records from ``pos`` on whose lengths go on repeating ``pattern``
+    (each right after the one before, ending by ``end``); return where they end.
+
+    Each candidate start is where the record before it ends if that one has its
+    predicted length, so the run stops at the first candidate whose descriptor
     says otherwise: what the one-by-one walk would find, in a few numpy steps
-    (``RUN_STEP`` candidates first, four times as many at each step after).
+    (``RUN_STEP`` candidates or a whole pattern first, four times as many at each
+    step after).
     """
     raw = np.frombuffer(data, dtype=np.uint8)
-    step = RUN_STEP
-    while (count := min((end - pos) // length, step)) > 0:
-        candidates = pos + length * np.arange(count, dtype=np.int64)
-        same = (raw[candidates].astype(np.int64) << 8 | raw[candidates + 1]) == length
+    step, phase = max(RUN_STEP, pattern.size), 0
+    while True:
+        lengths = pattern[(phase + np.arange(step)) % pattern.size]
+        ends = pos + np.cumsum(lengths)
+        count = int(np.searchsorted(ends, end, side="right"))  # records that end by ``end``
+        if count == 0:
+            return pos
+        candidates = ends[:count] - lengths[:count]
+        same = (raw[candidates].astype(np.int64) << 8 | raw[candidates + 1]) == lengths[:count]
         taken = count if bool(same.all()) else int(np.argmin(same))
         starts.extend(candidates[:taken].tolist())
-        pos += length * taken
-        if taken < count:
-            break
+        if taken:
+            pos = int(ends[taken - 1])
+        if taken < step:
+            return pos
+        phase = (phase + taken) % pattern.size
         step *= 4
-    return pos
 
 
 def _descriptors_ok(raw: npt.NDArray[np.uint8], starts: Ints) -> tuple[Ints, npt.NDArray[np.bool_]]:
@@ -140,10 +209,12 @@ def wanted_mask(raw: npt.NDArray[np.uint8], starts: Ints, lengths: Ints,
     return mask
 
 
-def plain_records(data: Data, pos: int, end: int, wanted: Wanted) -> Plain:
-    """The plain records from ``pos`` on, up to ``end`` (RDW framing)."""
+def plain_records(data: Data, pos: int, end: int, wanted: Wanted,
+                  repeats: Repeats | None = None) -> Plain:
+    """The plain records from ``pos`` on, up to ``end`` (RDW framing); ``repeats``: the
+    walk's (:class:`Repeats`)."""
     found: list[int] = []
-    _chain(data, pos, end, found)
+    _chain(data, pos, end, found, repeats)
     raw = np.frombuffer(data, dtype=np.uint8)
     starts = np.array(found, dtype=np.int64)
     lengths, ok = _descriptors_ok(raw, starts)

@@ -20,7 +20,7 @@ the very order, that releasing everything at the end gives.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -30,9 +30,11 @@ import polars as pl
 Keys = npt.NDArray[np.uint64]
 #: Codes are 32 bits: the two halves of a key share one 64-bit word.
 _CODE_LIMIT = 1 << 32
+#: The column of a main row's key, when its decoder gives it (:func:`row_keys`).
+KEY = "_key"
 
 
-class _Codes:
+class Codes:
     """Exact small integer codes for the distinct values of some columns (few: systems
     and intervals, or class names and periods), assigned as they are first seen."""
 
@@ -40,19 +42,29 @@ class _Codes:
         self.columns = list(columns)
         self.codes: dict[tuple[Any, ...], int] = {}
 
+    def of_values(self, values: Iterable[tuple[Any, ...]], count: int) -> Keys:
+        """The codes of ``count`` distinct value tuples."""
+        codes, setdefault = self.codes, self.codes.setdefault
+        ids = np.fromiter((setdefault(row, len(codes)) for row in values),
+                          dtype=np.uint64, count=count)
+        if len(codes) >= _CODE_LIMIT:
+            raise ValueError(f"more than {_CODE_LIMIT} distinct {self.columns} values")
+        return ids
+
     def of(self, frame: pl.DataFrame) -> Keys:
         """The code of every row of ``frame`` (the few distinct values looked up once)."""
         keys = frame.select(self.columns)
         distinct = keys.unique(maintain_order=True)
-        codes, setdefault = self.codes, self.codes.setdefault
-        ids = np.fromiter((setdefault(row, len(codes)) for row in distinct.iter_rows()),
-                          dtype=np.uint64, count=distinct.height)
-        if len(codes) >= _CODE_LIMIT:
-            raise ValueError(f"more than {_CODE_LIMIT} distinct {self.columns} values")
+        ids = self.of_values(distinct.iter_rows(), distinct.height)
         index = keys.join(distinct.with_row_index("_code"), on=self.columns, how="left",
                           nulls_equal=True, maintain_order="left")["_code"].to_numpy()
         codes_of_rows: Keys = ids[index]
         return codes_of_rows
+
+
+def row_keys(first: Keys, second: Keys) -> Keys:
+    """The 64-bit key of rows from the codes of their two key groups."""
+    return (first.astype(np.uint64) << np.uint64(32)) | second.astype(np.uint64)
 
 
 class SeenKeys:
@@ -89,7 +101,10 @@ class InOrder:
 
     def __init__(self, key_groups: tuple[Sequence[str], Sequence[str]],
                  belongs_by: Sequence[str]) -> None:
-        self.codes = (_Codes(key_groups[0]), _Codes(key_groups[1]))
+        # A decoder may give each main row its key itself (a ``_key`` column made with
+        # these codes and :func:`row_keys`, from the raw fields it has at hand): then
+        # the key columns are not looked up again here.
+        self.codes = (Codes(key_groups[0]), Codes(key_groups[1]))
         self.belongs_by = list(belongs_by)  # columns of both tables: which main row
         self.seen = SeenKeys()
         self.main: list[pl.DataFrame] = []
@@ -114,7 +129,8 @@ class InOrder:
         dependent, self.dependent = _split(self.dependent, before)
         if main is None:
             return None, dependent
-        keys = (self.codes[0].of(main) << np.uint64(32)) | self.codes[1].of(main)
+        keys = (main["_key"].to_numpy() if KEY in main.columns
+                else row_keys(self.codes[0].of(main), self.codes[1].of(main)))
         first = np.zeros(keys.size, dtype=bool)
         first[np.unique(keys, return_index=True)[1]] = True
         keep = first & ~self.seen.contains(keys)
@@ -130,9 +146,11 @@ class InOrder:
     def release_tables(self, before: int | None, names: tuple[str, str]
                        ) -> dict[str, pl.DataFrame]:
         """:meth:`release` as tables named ``names`` (main, dependent), without the
-        record number they were ordered by; a table with no rows is left out."""
+        record number they were ordered by (nor the keys); a table with no rows is
+        left out."""
         released = zip(names, self.release(before), strict=True)
-        return {name: frame.drop("_record") for name, frame in released if frame is not None}
+        return {name: frame.drop("_record", KEY, strict=False)
+                for name, frame in released if frame is not None}
 
 
 def _split(frames: list[pl.DataFrame], before: int | None

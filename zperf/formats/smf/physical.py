@@ -23,7 +23,14 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.errors import ParseError
-from zperf.formats.smf.fast_walk import Data, Found, Wanted, plain_blocks, plain_records
+from zperf.formats.smf.fast_walk import (
+    Data,
+    Found,
+    Repeats,
+    Wanted,
+    plain_blocks,
+    plain_records,
+)
 from zperf.formats.smf.framing import (
     MAX_DESCRIPTOR,
     RDW,
@@ -92,6 +99,7 @@ class _Walker:
         self.lost_raw = bytearray()  # skipped bytes of chunks already let go (on_error=keep)
         self.spanned_done: list[tuple[bytes, int, int]] = []  # (record, number, offset)
         self.stretch = 1  # units the careful walk takes before the fast path again
+        self.repeats = Repeats()  # when the chain looks for repeating lengths again
 
     # -- the two paths, alternating ------------------------------------
 
@@ -118,7 +126,8 @@ class _Walker:
         """The plain records from ``pos`` on, counted and the wanted ones kept."""
         if self.span is not None or not FAST_PATH:
             return pos
-        run = (plain_records(data, pos, len(data), self.wanted) if self.framing == "rdw"
+        run = (plain_records(data, pos, len(data), self.wanted, self.repeats)
+               if self.framing == "rdw"
                else plain_blocks(data, pos, self.wanted))
         self.stretch = 1 if run.count else min(2 * self.stretch, MAX_CAREFUL_STRETCH)
         if run.count:

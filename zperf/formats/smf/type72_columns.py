@@ -36,6 +36,13 @@ _MS_PER_1024US = 1.024
 _GOAL_TYPES = ((0x80, "percentile_response"), (0x40, "average_response"), (0x20, "velocity"),
                (0x10, "discretionary"), (0x08, "system"))
 _GOAL_UNITS_MS = ((0x80, 1.0), (0x40, 1000.0), (0x20, 60_000.0), (0x10, 3_600_000.0))
+_GOAL_NAMES = [None, *(name for _, name in _GOAL_TYPES)]
+#: The goal type code (1-5, an index of _GOAL_NAMES; 0: none) and the goal unit (ms; 0:
+#: none) of every value of the flag byte: the highest flag bit set wins.
+_GOAL_CODE = np.array([next((code for code, (bit, _) in enumerate(_GOAL_TYPES, 1)
+                             if flags & bit), 0) for flags in range(256)], dtype=np.int64)
+_GOAL_UNIT_MS = np.array([next((ms for bit, ms in _GOAL_UNITS_MS if flags & bit), 0.0)
+                          for flags in range(256)])
 
 
 @dataclass
@@ -63,8 +70,9 @@ def ratio(num: npt.ArrayLike, den: npt.ArrayLike) -> F:
     """num / den, and 0 where den is 0 (RMF prints 0, never a division error)."""
     n = np.asarray(num, dtype=np.float64)
     d = np.asarray(den, dtype=np.float64)
-    positive = d > 0
-    return np.where(positive, n / np.where(positive, d, 1.0), 0.0)
+    out = np.zeros(np.broadcast_shapes(n.shape, d.shape))
+    np.divide(n, d, out=out, where=d > 0)  # one pass: no quotient computed where 0
+    return out
 
 
 def masked(mask: npt.ArrayLike, values: npt.ArrayLike | pl.Series) -> pl.Series:
@@ -168,23 +176,19 @@ def goal_columns(p: Periods) -> Columns:
     """Goal type, value and importance of service class periods (null for report
     classes), and the execution velocity."""
     col, service = p.col, p.service
-    goal_names = [None, *(name for _, name in _GOAL_TYPES)]
-    goal_code = np.zeros(service.size, dtype=np.int64)
-    for code in range(len(_GOAL_TYPES), 0, -1):  # the highest flag bit wins
-        goal_code = np.where(col["R723CRGF"] & _GOAL_TYPES[code - 1][0], code, goal_code)
+    goal_code = _GOAL_CODE[col["R723CRGF"]]
 
     def is_goal(name: str) -> npt.NDArray[np.bool_]:
-        return np.asarray(goal_code == goal_names.index(name), dtype=bool)
+        return np.asarray(goal_code == _GOAL_NAMES.index(name), dtype=bool)
 
-    goal = pl.Series(goal_names, dtype=pl.String).gather(goal_code)
-    unit_ms = np.zeros(service.size)
-    for bit, factor in _GOAL_UNITS_MS:
-        unit_ms = np.where(((col["R723CRTF"] & bit) > 0) & (unit_ms == 0), factor, unit_ms)
+    # report classes have no goal: code 0, whose name is null
+    goal = pl.Series(_GOAL_NAMES, dtype=pl.String).gather(np.where(service, goal_code, 0))
+    unit_ms = _GOAL_UNIT_MS[col["R723CRTF"]]
     is_rt = is_goal("average_response") | is_goal("percentile_response")
     velocity_samples = col["R723CTOU"] + col["R723CTOT"]
     return {
         "importance": masked(service & (is_rt | is_goal("velocity")), col["R723CIMP"]),
-        "goal_type": masked(service, goal),
+        "goal_type": goal,
         "goal_response_ms": masked(service & is_rt, col["R723CVAL"] * unit_ms),
         "goal_percentile": masked(service & is_goal("percentile_response"), col["R723CPCT"]),
         "goal_velocity_pct": masked(service & is_goal("velocity"), col["R723CVAL"]),

@@ -47,7 +47,7 @@ class Type72Decoder:
 
     def _decode(self, batch: Batch) -> None:
         work, dist = decode_batch(batch, self.tally, self.file, self.encoding, self.broken,
-                                  self.distribution, self.columns)
+                                  self.distribution, self.columns, self.rows.codes)
         self.rows.add(work, dist)
 
     def take(self) -> dict[str, pl.DataFrame]:
