@@ -81,8 +81,7 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
     first = None if careful or hidden or not cut else read_fast(
         data[cut[0][0]:cut[0][1]].decode(errors="replace"), file)
     later = first is not None
-    half = _half(cut, CHECK_SHARE if first is None else
-                 CHECK_SHARE_LATER_CPU if isinstance(first, FastCpu) else CHECK_SHARE_LATER)
+    half = _half(cut, CHECK_SHARE if first is None else CHECK_SHARE_LATER)
     with Check(data, file, share=None if careful else lambda: fast_reads(
             data, cut, file, half, hidden), later=later) as checking:
         # read before the check's answer: used only where it allows
@@ -115,14 +114,12 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
 #: the fast path (cutting, the trees' reports, converting the columns), so each
 #: takes about half of it (benchmarks/rmf_xml_read.py).
 CHECK_SHARE = 0.55
-#: The same when expat comes after the fast path (and reads little): the second
-#: process only reads, this one also cuts, checks and converts.
-CHECK_SHARE_LATER = 0.7
-#: The same when the first report is a CPU Activity one: reading (and handing back) a
-#: MB of them costs more than of Workload Activity reports, beside what this process
-#: does besides, so the second process takes less: measured, the split that ends both
-#: together (benchmarks/README.md, rmf_xml_read.py).
-CHECK_SHARE_LATER_CPU = 0.64
+#: The same when expat comes after the fast path (and reads little): each process
+#: reads half. Measured on two idle CPUs (benchmarks/rmf_xml_read.py, CPU Activity
+#: 18.6 MB and Workload Activity 5 MB documents): an even split ends both together,
+#: 22 MB/s on both documents; the 0.64 and 0.70 shares for the second process, chosen
+#: on a loaded machine, left this one waiting (18.8 and 18.4 MB/s).
+CHECK_SHARE_LATER = 0.5
 
 
 def _half(cut: list[tuple[int, int]], share: float) -> int:
