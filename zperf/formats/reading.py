@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, TypedDict, Unpack, cast
 
 import polars as pl
 
@@ -249,30 +249,31 @@ def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> I
     yield Part({}, tallies)
 
 
-def read_stream(
-    stream: BinaryIO,
-    name: str,
-    size: int | None = None,
-    *,
-    kind: str | None = None,
-    on_error: OnError = "raise",
-    encoding: str = DEFAULT_ENCODING,
-    progress: Progress | None = None,
-    tables: Sequence[str] | None = None,
-    offset: int = 0,
-    options: Mapping[str, Mapping[str, Any]] | None = None,
-    columns: Mapping[str, frozenset[str]] | None = None,
-) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
+class StreamOptions(TypedDict, total=False):
+    """How :func:`stream_batches` reads an input (its keyword arguments, written
+    once here for it and for :func:`read_stream`, which passes them on)."""
+
+    kind: str | None
+    on_error: OnError
+    encoding: str
+    progress: Progress | None
+    tables: Sequence[str] | None
+    offset: int
+    options: Mapping[str, Mapping[str, Any]] | None
+    columns: Mapping[str, frozenset[str]] | None
+
+
+def read_stream(stream: BinaryIO, name: str, size: int | None = None,
+                **how: Unpack[StreamOptions]) -> list[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input (``name`` in messages and ``source`` columns) into tables:
-    the batches of :func:`stream_batches`, concatenated per reader.
+    the batches of :func:`stream_batches` (which takes the same keywords),
+    concatenated per reader.
 
     One (tables, tally) pair per reader that read it: a SYSOUT holding
     several RMF reports gives several.
     """
     results: list[tuple[dict[str, pl.DataFrame], Tally]] = []
-    for got, tally in stream_batches(stream, name, size, kind=kind, on_error=on_error,
-                                     encoding=encoding, progress=progress, tables=tables,
-                                     offset=offset, options=options, columns=columns):
+    for got, tally in stream_batches(stream, name, size, **how):
         if not results or results[-1][1] is not tally:
             results.append(({}, tally))
         _append(results[-1][0], got)

@@ -12,7 +12,7 @@ it is read.  ``read_smf`` is the same read, its batches concatenated;
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import BinaryIO
+from typing import BinaryIO, Required, TypedDict, Unpack
 
 import numpy as np
 import polars as pl
@@ -29,29 +29,30 @@ from zperf.tables import SCHEMAS
 #: cost of a batch, small enough to stay in cache (measured best at 2-8 MiB).
 DECODE_BATCH_BYTES = 16 * 1024 * 1024
 
-def read_smf(
-    stream: BinaryIO,
-    file: str,
-    *,
-    on_error: OnError = "raise",
-    encoding: str = DEFAULT_ENCODING,
-    head: bytes = b"",
-    chunk_size: int = CHUNK_SIZE,
-    progress: Callable[[int], None] | None = None,
-    tables: Iterable[str] | None = None,
-    decoders: Iterable[DecoderSpec],
-    offset: int = 0,
-    columns: Columns | None = None,
-) -> tuple[dict[str, pl.DataFrame], Tally]:
+
+class SmfOptions(TypedDict, total=False):
+    """How :func:`smf_batches` reads a dump (its keyword arguments, written once here
+    for it and for :func:`read_smf`, which passes them on)."""
+
+    encoding: str
+    head: bytes
+    chunk_size: int
+    progress: Callable[[int], None] | None
+    tables: Iterable[str] | None
+    decoders: Required[Iterable[DecoderSpec]]
+    offset: int
+    columns: Columns | None
+
+
+def read_smf(stream: BinaryIO, file: str, *, on_error: OnError = "raise",
+             **how: Unpack[SmfOptions]) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an SMF dump into the tables of its decoded record types, and a tally: the
-    batches of :func:`smf_batches`, concatenated (every decoder's tables are there,
-    empty when no record filled them)."""
-    decoders = tuple(decoders)
+    batches of :func:`smf_batches` (which takes the same keywords but ``on_error``),
+    concatenated (every decoder's tables are there, empty when no record filled them)."""
+    decoders = how["decoders"] = tuple(how["decoders"])
     tally = Tally(file, on_error)
     collected: dict[str, list[pl.DataFrame]] = {}
-    for batch in smf_batches(stream, tally, encoding=encoding, head=head,
-                             chunk_size=chunk_size, progress=progress, tables=tables,
-                             decoders=decoders, offset=offset, columns=columns):
+    for batch in smf_batches(stream, tally, **how):
         for table, frame in batch.items():
             collected.setdefault(table, []).append(frame)
     empty = {name: SCHEMAS[name].empty() for spec in decoders for name in spec.tables}
