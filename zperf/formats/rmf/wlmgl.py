@@ -231,14 +231,16 @@ class _Builder:
             odd = set(frame.filter(pl.col("t").str.contains(_NOT_PRINTABLE))["_block"].to_list())
         parts = frame.select("_block", pl.col("t").str.extract_groups(f"(?-u){BUCKET_PATTERN}")
                              .alias("m")).unnest("m")
-        parts = parts.filter(pl.col("op").is_not_null())
+        # The count's number once: misfit_expr uses its value four times, and an eager
+        # select evaluates number_expr (the costly part here) for each use.
+        parts = parts.filter(pl.col("op").is_not_null()).with_columns(
+            number_expr(pl.col("count")).alias("count"))
         limit = time_ms_expr(pl.col("limit"), pl.lit(False))
         return parts.select(
             "_block", pl.int_range(1, pl.len() + 1, dtype=pl.Int64).over("_block").alias("bucket"),
             pl.when(pl.col("op") == ">").then(None).otherwise(limit).alias("bucket_limit_ms"),
-            number_expr(pl.col("count")).cast(pl.Int64, strict=False).alias("trans_ended")), \
-            odd | set(parts.filter(misfit_expr(number_expr(pl.col("count")), pl.Int64()))
-                      ["_block"].to_list())
+            pl.col("count").cast(pl.Int64, strict=False).alias("trans_ended")), \
+            odd | set(parts.filter(misfit_expr(pl.col("count"), pl.Int64()))["_block"].to_list())
 
     def _twice_distributed(self) -> set[int]:
         """Blocks with a second distribution title, or one after distribution rows:
