@@ -19,6 +19,10 @@ once a minute; the result, per reader, ends the output:
 ``READER: N inputs, C crashes, H hangs``, and the last line adds them up.  With
 ``--minutes`` (or Ctrl-C, or ``kill -TERM``) no new unit is started once the time is up; units go
 out reader by reader in turn, so every reader has had about as many inputs.
+
+With ``--ledger FILE`` a run goes on where the last one with that file stopped
+(``fuzz.ledger``): 200,000 inputs per reader can be read in several sittings,
+and the result is that of all of them, with the revisions that read them.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ os.environ.setdefault("POLARS_MAX_THREADS", "1")
 
 from fuzz.corpus import readers  # noqa: E402
 from fuzz.harness import Hang, check, fuzzed_input  # noqa: E402
+from fuzz.ledger import Ledger, LedgerError, revision  # noqa: E402
 
 CHUNK = 250  # inputs per unit of work
 UNITS_PER_WORKER = 40  # a worker is replaced after this many units (memory stays flat)
@@ -99,7 +104,8 @@ def _worker(tasks: Any, results: Any, state: Any, options: dict[str, Any]) -> No
             break
         uid, reader, first, end = unit
         totals: dict[str, Any] = {"inputs": 0, "crashes": 0, "hangs": 0, "library": 0,
-                                  "cli": 0, "outcomes": Counter(), "kinds": Counter()}
+                                  "cli": 0, "outcomes": Counter(), "kinds": Counter(),
+                                  "crashed": []}
         state[0] = uid
         for index in range(first, end):
             data, rng = fuzzed_input(reader, options["seed"], index)
@@ -114,6 +120,7 @@ def _worker(tasks: Any, results: Any, state: Any, options: dict[str, Any]) -> No
                 where = "".join(traceback.format_exc())
                 _save(crashes, reader, index, data, f"hang: over {limit} CPU s\n{where}")
                 totals["kinds"][f"hang over {limit} CPU s"] += 1
+                totals["crashed"].append(index)
                 continue
             finally:
                 signal.setitimer(signal.ITIMER_PROF, 0)
@@ -124,6 +131,7 @@ def _worker(tasks: Any, results: Any, state: Any, options: dict[str, Any]) -> No
             totals["outcomes"][verdict.outcomes.get("reader", "?")] += 1
             if verdict.crashes:
                 totals["crashes"] += 1
+                totals["crashed"].append(index)
                 _save(crashes, reader, index, data, "\n\n".join(verdict.crashes))
                 for crash in verdict.crashes:
                     totals["kinds"][crash.splitlines()[0][:200]] += 1
@@ -138,7 +146,7 @@ class Runner:
     """Hands out units, watches the workers, adds up what they report."""
 
     def __init__(self, options: dict[str, Any], names: list[str], inputs: int,
-                 workers: int) -> None:
+                 workers: int, ledger: Ledger | None = None) -> None:
         self.options = options
         self.context = mp.get_context("spawn")
         self.tasks = self.context.Queue()
@@ -146,9 +154,13 @@ class Runner:
         self.totals = {name: Totals() for name in names}
         self.units: dict[int, Unit] = {}
         self.next_uid = 0
+        self.ledger = ledger
+        self.revision = revision(ROOT)
         for first in range(0, inputs, CHUNK):
             for name in names:
-                self._add_unit(name, first, min(first + CHUNK, inputs))
+                end = min(first + CHUNK, inputs)
+                for part in ledger.remaining(name, first, end) if ledger else [(first, end)]:
+                    self._add_unit(name, *part)
         self.workers: list[tuple[Any, Any]] = []
         self.count = workers
 
@@ -228,6 +240,9 @@ class Runner:
                 return
 
     def _add(self, unit: Unit, got: dict[str, Any]) -> None:
+        if self.ledger is not None:
+            self.ledger.record(unit[1], unit[2], unit[3], got, self.revision, got["crashed"])
+            self.ledger.save()
         totals = self.totals[unit[1]]
         totals.inputs += got["inputs"]
         totals.crashes += got["crashes"]
@@ -259,10 +274,10 @@ class Runner:
             data, _ = fuzzed_input(reader, self.options["seed"], index)
             what = "hang: worker killed" if stuck else f"worker died (exit {process.exitcode})"
             _save(Path(self.options["crashes"]), reader, index, data, what)
-            totals = self.totals[reader]
-            totals.hangs += stuck
-            totals.crashes += not stuck
-            totals.kinds[what] += 1
+            self._add((0, reader, index, index + 1),
+                      {"inputs": 0, "crashes": int(not stuck), "hangs": int(stuck),
+                       "library": 0, "cli": 0, "outcomes": {}, "kinds": {what: 1},
+                       "crashed": [index]})
             for part in ((first, index), (index + 1, end)):  # what the worker took with it
                 if part[0] < part[1]:
                     self.tasks.put(self._add_unit(reader, *part))
@@ -279,6 +294,52 @@ def replay(spec: str, seed: int) -> int:
     for crash in verdict.crashes:
         print(crash)
     return 1 if verdict.crashes else 0
+
+
+def _read_crashed_again(ledger: Ledger, options: dict[str, Any]) -> None:
+    """Inputs that crashed in an earlier sitting, read again by this code: those that pass
+    now are fixed (and said so); the others are still crashes."""
+    rev = revision(ROOT)
+    with tempfile.TemporaryDirectory() as tmp:
+        for reader, indices in list(ledger.crashed.items()):
+            for index in list(indices):
+                data, rng = fuzzed_input(reader, options["seed"], index)
+                signal.signal(signal.SIGPROF, _on_alarm)
+                signal.setitimer(signal.ITIMER_PROF, float(options["time_limit"]))
+                try:
+                    verdict = check(reader, data, Path(tmp), rng, skip=options["skip"],
+                                    library=options["library"], cli=options["cli"])
+                except Hang:
+                    continue
+                finally:
+                    signal.setitimer(signal.ITIMER_PROF, 0)
+                if not verdict.crashes:
+                    ledger.passed_again(reader, index, rev)
+    ledger.save()
+
+
+def _report_ledger(ledger: Ledger, names: list[str]) -> int:
+    """The totals of every sitting; the crashes are the inputs that crash still."""
+    revisions = ", ".join(f"{rev} {count}" for rev, count in ledger.revisions.most_common())
+    print(f"inputs read by revision: {revisions}")
+    for name in names:
+        totals = ledger.totals.get(name, {"inputs": 0, "hangs": 0, "kinds": {}})
+        fixed = ledger.fixed.get(name, {})
+        if fixed:
+            print(f"{name}: {len(fixed)} crashes of earlier sittings fixed since: "
+                  + ", ".join(f"{i} ({rev})" for i, rev in sorted(fixed.items())))
+        for kind, count in Counter(totals["kinds"]).most_common(10):
+            print(f"  {count} x {kind}")
+    still = {name: len(ledger.crashed.get(name, [])) for name in names}
+    for name in names:
+        totals = ledger.totals.get(name, {"inputs": 0, "hangs": 0})
+        print(f"{name}: {totals['inputs'] + totals['hangs']} inputs, {still[name]} crashes")
+    counts = [ledger.totals.get(n, {"inputs": 0})["inputs"]
+              + ledger.totals.get(n, {"hangs": 0})["hangs"] for n in names]
+    print(f"all {len(counts)} readers ({ledger.sittings} sittings): {min(counts)} to "
+          f"{max(counts)} inputs each, {sum(still.values())} crashes or hangs that "
+          "still crash or hang", flush=True)
+    return 1 if any(still.values()) else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -302,6 +363,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="stop starting new work after this long (0: no limit)")
     parser.add_argument("--crashes", default=str(ROOT / "fuzz" / "crashes"))
     parser.add_argument("--replay", help="READER:INDEX: run one input and show its verdict")
+    parser.add_argument("--ledger", type=Path,
+                        help="a JSON file of what was done: go on where the run that wrote it "
+                             "stopped, and report the totals of every sitting")
     args = parser.parse_args(argv)
     if args.replay:
         return replay(args.replay, args.seed)
@@ -314,8 +378,15 @@ def main(argv: list[str] | None = None) -> int:
                "stuck_after": args.stuck_after, "skip": args.skip,
                "library": args.library, "cli": args.cli, "crashes": args.crashes, "tmp": tmp,
                "deadline": time.time() + 60 * args.minutes if args.minutes else 0}
+    ledger = None
+    if args.ledger:
+        try:
+            ledger = Ledger.open(args.ledger, options)
+        except LedgerError as exc:
+            parser.error(str(exc))
+        _read_crashed_again(ledger, options)
     started = time.time()
-    runner = Runner(options, names, args.inputs, args.workers)
+    runner = Runner(options, names, args.inputs, args.workers, ledger)
     # Ctrl-C, and SIGTERM or SIGINT sent to a run started in the background (where
     # the shell has Python ignore SIGINT), stop it with what was done reported.
     for stop in (signal.SIGINT, signal.SIGTERM):
@@ -327,6 +398,11 @@ def main(argv: list[str] | None = None) -> int:
     hours = (time.time() - started) / 3600
     print(f"seed {args.seed}, {args.workers} workers, time limit {args.time_limit} CPU s, "
           f"{hours:.2f} h")
+    if ledger is not None:
+        this = sum(t.inputs + t.hangs for t in runner.totals.values())
+        print(f"this sitting: {this} inputs on {runner.revision}; the ledger {args.ledger} "
+              f"(sitting {ledger.sittings}) adds up every sitting below")
+        return _report_ledger(ledger, names)
     for name, totals in runner.totals.items():
         print(f"{name}: through zperf.formats.read {totals.library}, through the CLI "
               f"{totals.cli}; reader outcomes (raise/skip) {dict(totals.outcomes.most_common())}")

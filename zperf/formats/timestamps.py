@@ -114,9 +114,9 @@ def parse(raw: pl.Series, label: str, *, pattern: str | None = None,
     tried = [strftime_pattern(pattern)] if pattern else list(formats)
     if not pattern and len(present):
         first = present.head(1)
-        tried = [f for f in formats
-                 if first.str.to_datetime(f, strict=False, time_unit="us").null_count() == 0]
-        tried = tried[:1] or [formats[0]]
+        tried = [next((f for f in formats  # the first that reads it: stop there
+                       if first.str.to_datetime(f, strict=False, time_unit="us").null_count() == 0),
+                      formats[0])]
     fmt = tried[0]
     try:
         values = text.str.to_datetime(fmt, strict=False, time_unit="us")
