@@ -89,6 +89,22 @@ def test_number_column_wise_reads_each_text_once() -> None:
     assert got.to_series().to_list() == [_scalar(number, text) for text in texts]
 
 
+def test_time_column_wise_reads_each_text_once() -> None:
+    """time_ms_expr splits the text once for its four parts (and takes ``micro`` as
+    a literal too)."""
+    evaluated: list[int] = []
+
+    def counted(texts: pl.Series) -> pl.Series:
+        evaluated.append(len(texts))
+        return texts
+
+    frame = pl.DataFrame({"t": TIMES})
+    got = frame.select(time_ms_expr(pl.col("t").map_batches(counted, return_dtype=pl.String),
+                                    pl.lit(False))).to_series().to_list()
+    assert evaluated == [len(TIMES)]
+    assert got == [time_ms(text, False) for text in TIMES]
+
+
 @pytest.mark.parametrize("micro", [False, True])
 def test_time_column_wise_is_time_ms(micro: bool) -> None:
     frame = pl.DataFrame({"t": TIMES, "micro": [micro] * len(TIMES)})

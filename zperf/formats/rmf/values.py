@@ -104,10 +104,23 @@ def time_ms(text: str, micro: bool) -> float | None:
 
 
 def time_ms_expr(text: pl.Expr, micro: pl.Expr) -> pl.Expr:
-    """``time_ms`` column-wise, for texts that match ``TIME_TEXT``."""
-    parts = text.str.split(".")
+    """``time_ms`` column-wise, for texts that match ``TIME_TEXT``.  ``text`` and
+    ``micro`` are evaluated once (:func:`times_ms`; the split text is used four times)."""
+    return pl.struct(text.alias("text"), micro.alias("micro")).map_batches(
+        _times_of_pairs, return_dtype=pl.Float64, is_elementwise=True)
 
-    def part(back: int) -> pl.Expr:
+
+def _times_of_pairs(pairs: pl.Series) -> pl.Series:
+    fields = pairs.struct.unnest()
+    return times_ms(fields.get_column("text"), fields.get_column("micro"))
+
+
+def times_ms(texts: pl.Series, micro: pl.Series) -> pl.Series:
+    """``time_ms`` of each text of a column in hand (``micro``: each in microseconds),
+    as ``time_ms_expr`` gives it."""
+    parts = texts.str.split(".")
+
+    def part(back: int) -> pl.Series:
         return parts.list.get(-back - 1, null_on_oob=True).cast(pl.Int64, strict=False) \
             .fill_null(0)
 
@@ -115,7 +128,9 @@ def time_ms_expr(text: pl.Expr, micro: pl.Expr) -> pl.Expr:
     # A divisor column (not a literal, which polars may turn into a multiplication by
     # its inverse) keeps the result bit for bit what time_ms computes.
     fraction = part(0).cast(pl.Float64) / (micro.cast(pl.Float64) * 999.0 + 1.0)
-    return pl.when(text == "N/A").then(None).otherwise(seconds * 1000.0 + fraction)
+    ms = seconds * 1000.0 + fraction
+    return pl.select(pl.when(texts == "N/A").then(None).otherwise(ms)).to_series().alias(
+        texts.name)
 
 
 #: An interval as RMF prints it: mm.ss.ttt, or hh.mm.ss in duration reports (a first
