@@ -172,18 +172,23 @@ def line_kinds(listing: Listing) -> npt.NDArray[np.int8]:
     str.split() but not to the regexes here).
     """
     t = pl.col("text")
-    worded = t.str.contains(_NOT_QUIET) | t.str.contains(_NOT_QUIET_ACTIVITY)
     flags = pl.DataFrame({"text": listing.text}).select(  # one select: run side by side
         (t.str.len_bytes() == 0).alias("blank"),
         t.str.contains(_NOT_PLAIN).alias("special"),
-        (worded if listing.printable else worded | t.str.contains(r"[^\t\x20-\x7e]"))
-        .alias("worded"),
         t.str.contains(_BUCKET_START).alias("bucket"))
-    blank, special, worded_line, bucket = (flags[name].to_numpy() for name in flags.columns)
+    blank, special, bucket = (flags[name].to_numpy() for name in flags.columns)
     starts = np.flatnonzero(bucket)  # the key pattern on these only: a few of the lines
     bucket[starts] = ~listing.text.gather(starts).str.contains(KEY_PATTERN.pattern).to_numpy()
+    # The words decide only whether a line that may be quiet or a distribution row
+    # is: they are looked for in those lines alone.
+    may = np.flatnonzero(~blank & ~listing.new_page & (~special | bucket))
+    worded = t.str.contains(_NOT_QUIET) | t.str.contains(_NOT_QUIET_ACTIVITY)
+    if not listing.printable:
+        worded = worded | t.str.contains(r"[^\t\x20-\x7e]")
+    calm = np.zeros(len(listing), dtype=np.bool_)
+    calm[may] = ~pl.DataFrame({"text": listing.text.gather(may)}).select(worded) \
+        .to_series().to_numpy()
     kinds = np.full(len(listing), EVENT, dtype=np.int8)
-    calm = ~worded_line & ~listing.new_page
     kinds[calm & ~special] = QUIET
     kinds[calm & special & bucket] = BUCKET
     kinds[blank] = BLANK
