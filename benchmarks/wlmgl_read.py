@@ -1,6 +1,6 @@
 """Benchmark of the RMF Workload Activity (WLMGL) listing parser.
 
-    python benchmarks/wlmgl_read.py [--size-mb 50] [--stream]
+    python benchmarks/wlmgl_read.py [--size-mb 50] [--stream] [--against CHECKOUT]
 
 Writes (once) a multi-page listing with the zperf WLMGL writer: per 15-minute
 interval 40 service classes of one to three periods and 20 report classes,
@@ -8,7 +8,12 @@ ASA control characters, V2R4 layout with its 133-column band (PROMOTED and
 STORAGE groups too); each service class period with its goal
 (velocity or response time) and goal-versus-actual lines, each response-time
 goal with a 14-bucket RESPONSE TIME DISTRIBUTION; then parses it and prints
-MB/s and class periods per second.
+MB/s and class periods per second, and the ratio to reading the same bytes
+from the page cache (the physical limit), measured alternately with the parses.
+``--against`` times another checkout's reader (an older commit in a git
+worktree, say) in a child process, alternately with this one's, and prints
+the ratio of the two: on a shared machine the ratio moves much less than the
+rates.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -74,6 +80,35 @@ def build(path: Path, size_mb: int, goals: bool = True) -> None:
             interval += 1
 
 
+#: Run by ``--against`` in a child process: one parse with the reader of the checkout
+#: on sys.path (its module moved in 2026-11), the seconds printed.
+_CHILD = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+try:
+    from zperf.formats.rmf.wlmgl import read_wlmgl
+except ImportError:
+    from zperf.formats.rmf_wlmgl import read_wlmgl
+data = open(sys.argv[2], "rb").read()
+t0 = time.perf_counter()
+read_wlmgl(data, sys.argv[2])
+print(time.perf_counter() - t0)
+"""
+
+
+def _page_cache_read(path: Path) -> float:
+    t0 = time.perf_counter()
+    with path.open("rb") as stream:
+        stream.read()
+    return time.perf_counter() - t0
+
+
+def _against(checkout: str, path: Path) -> float:
+    done = subprocess.run([sys.executable, "-c", _CHILD, checkout, str(path)], check=True,
+                          capture_output=True, text=True)
+    return float(done.stdout.split()[-1])
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size-mb", type=int, default=50)
@@ -82,6 +117,9 @@ def main() -> int:
                         help="also time the read from the file as zperf parse reads it")
     parser.add_argument("--bare", action="store_true",
                         help="classes without goals or distributions (more structure per MB)")
+    parser.add_argument("--against", metavar="CHECKOUT",
+                        help="also time the reader of this checkout of zperf (a folder holding "
+                             "its zperf package), alternately with this one's")
     args = parser.parse_args()
     path = HERE / "data" / f"wlmgl-{args.size_mb}mb-{'bare' if args.bare else 'goals'}-133.txt"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -89,12 +127,15 @@ def main() -> int:
         build(path, args.size_mb, goals=not args.bare)
     data = path.read_bytes()
     size = len(data)
-    times, cpu = [], []
+    times, cpu, cache, other = [], [], [], []
     for _ in range(args.repeat):  # the best of a few: the machine may be busy
+        cache.append(_page_cache_read(path))
         t0, c0 = time.perf_counter(), time.process_time()
         work, dist, tally = read_wlmgl(data, str(path))
         times.append(time.perf_counter() - t0)
         cpu.append(time.process_time() - c0)
+        if args.against:
+            other.append(_against(args.against, path))
     elapsed, median = min(times), sorted(times)[len(times) // 2]
     print(f"file      {path.name}: {len(data) / 1e6:.0f} MB, {work.height} class periods, "
           f"{dist.height} distribution rows")
@@ -104,6 +145,12 @@ def main() -> int:
     # CPU time (all threads) moves less than wall time when other work shares the
     # machine: compare it between versions measured at different moments.
     print(f"cpu       best {min(cpu):.2f} s, median {sorted(cpu)[len(cpu) // 2]:.2f} s")
+    print(f"ref       page cache read {min(cache):.3f} s: the parse takes "
+          f"{elapsed / min(cache):.0f}x that")
+    if other:
+        print(f"against   {args.against}: {min(other):.2f} s {len(data) / 1e6 / min(other):.1f} "
+              f"MB/s; this checkout takes {elapsed / min(other):.2f}x its time (best of "
+              f"{len(other)}, alternating)")
     print(f"tally     {tally.summary()}")
     if args.stream:
         del data, work, dist

@@ -13,6 +13,7 @@ the default sizes, in which a small fixture is one piece.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ from zperf.errors import ZperfError
 from zperf.formats import pieces, text_input
 from zperf.formats.pieces import TextPieces
 from zperf.formats.reading import read_stream
-from zperf.formats.registry import TEXT_KIND
+from zperf.formats.registry import RMF_REPORTS, RMF_TITLE_STARTS, TEXT_KIND
 from zperf.formats.rmf import cpu, wlmgl
 from zperf.formats.tally import OnError, Tally
 
@@ -220,3 +221,28 @@ def test_text_pieces_end_at_line_ends_and_cut_where_told() -> None:
     assert TextPieces(iter([b"x\n"])).piece(0) == (b"x\n", True)
     assert TextPieces(iter([])).piece(5) == (b"", True)
     assert pieces.whole(b"") == []
+
+
+@pytest.mark.parametrize("cut", [-1, 0, 1, 3, 5, 9, 20])
+def test_a_report_title_cut_between_chunks_is_found(monkeypatch: pytest.MonkeyPatch,
+                                                    cut: int) -> None:
+    """The watcher looks for the start of a title in the bytes (RMF_TITLE_STARTS) before
+    it decodes and searches a chunk: a title cut anywhere between two chunks, the
+    start of it in one, is still found, and its report read after the first."""
+    data = SYSOUT.read_bytes()
+    title = data.index(b"C P U")
+    monkeypatch.setattr(text_input, "CHUNK_BYTES", 1000)
+    batches = list(text_input.read_text(
+        "rmf-wlmgl", data[:title + cut], io.BytesIO(data[title + cut:]), "x.txt", kind=None,
+        on_error="skip", encoding="cp037", options=None))
+    assert [tally.read_as for _, tally in batches] == ["rmf-wlmgl", "rmf-cpu"]
+    assert batches[1][0]["cpu"].height > 0
+
+
+def test_every_title_starts_with_its_start() -> None:
+    """RMF_TITLE_STARTS is a necessary condition: each title pattern begins with it,
+    literally (no quantifier on its last character)."""
+    for kind, title in RMF_REPORTS.items():
+        start = RMF_TITLE_STARTS[kind].decode()
+        assert title.pattern.startswith(start + "\\"), kind
+        assert re.escape(start).replace("\\ ", " ") == start

@@ -73,6 +73,9 @@ RMF_REPORTS: dict[str, re.Pattern[str]] = {
     "rmf-cpu": re.compile(r"C P U\s+A C T I V I T Y"),
     "rmf-wlmgl": re.compile(r"W O R K L O A D\s+A C T I V I T Y"),
 }
+#: The text each title starts with: a title can be in a stretch of text only if
+#: this is (a byte search, a hundred times as fast as decoding and searching).
+RMF_TITLE_STARTS: dict[str, bytes] = {"rmf-cpu": b"C P U", "rmf-wlmgl": b"W O R K L O A D"}
 
 
 def sniff(head: bytes, file: str = "-") -> str:

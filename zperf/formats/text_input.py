@@ -31,12 +31,12 @@ import polars as pl
 from zperf.formats.compressed import Guarded
 from zperf.formats.listing import listing_encoding, text_encoding
 from zperf.formats.parsed import read_parsed_binary
-from zperf.formats.registry import RMF_REPORTS, TEXT_KIND, companions
+from zperf.formats.registry import RMF_REPORTS, RMF_TITLE_STARTS, TEXT_KIND, companions
 from zperf.formats.tally import OnError, Tally
 
 #: Bytes read from the input at a time (and the size of the chunks handed on).
 CHUNK_BYTES = 16 << 20
-#: Characters of one chunk kept to find a report title cut by the next chunk.
+#: Bytes of one chunk kept to find a report title cut by the next chunk.
 TITLE_OVERLAP = 4096
 
 Batches = Iterator[tuple[dict[str, pl.DataFrame], Tally]]
@@ -155,13 +155,16 @@ def _peek(chunks: Iterator[bytes], size: int) -> tuple[bytes, Iterator[bytes]]:
 
 
 class _Titles:
-    """Watches the text going by for the titles of the other RMF reports."""
+    """Watches the text going by for the titles of the other RMF reports.
+
+    A chunk is decoded and searched only where the text a title starts with
+    is (``RMF_TITLE_STARTS``, looked for in the bytes): decoding and searching
+    every chunk of a listing with no other report cost 4 % of reading it."""
 
     def __init__(self, chosen: str) -> None:
         self.wanted = {k: title for k, title in RMF_REPORTS.items() if k != chosen}
         self.seen: set[str] = set()
-        self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._tail = ""
+        self._tail = b""
 
     def watch(self, chunks: Iterable[bytes], spool: IO[bytes] | None) -> Iterator[bytes]:
         """The chunks, looked at (and copied to ``spool``) on their way."""
@@ -169,11 +172,18 @@ class _Titles:
             if spool is not None:
                 spool.write(chunk)
             if len(self.seen) < len(self.wanted):
-                text = self._tail + self._decoder.decode(chunk)
-                self.seen |= {k for k, title in self.wanted.items()
-                              if k not in self.seen and title.search(text)}
-                self._tail = text[-TITLE_OVERLAP:]
+                self._look(chunk)
             yield chunk
+
+    def _look(self, chunk: bytes) -> None:
+        """Note the titles in the tail of the chunks before and this one."""
+        edge = self._tail + chunk[:TITLE_OVERLAP]
+        maybe = [k for k in self.wanted if k not in self.seen
+                 and (RMF_TITLE_STARTS[k] in edge or RMF_TITLE_STARTS[k] in chunk)]
+        if maybe:  # a character cut at either end decodes as U+FFFD: never part of a title
+            text = (self._tail + chunk).decode("utf-8", errors="replace")
+            self.seen |= {k for k in maybe if self.wanted[k].search(text)}
+        self._tail = (self._tail + chunk[-TITLE_OVERLAP:])[-TITLE_OVERLAP:]
 
     def found(self) -> list[str]:
         """The other reports seen, in registry order."""

@@ -31,6 +31,9 @@ NUMBERS = {
     "1,234K": 1.234e6, "N/A": None, "*****": None,
     # refused by number (ValueError): a bad value
     "K": ValueError, "": ValueError, "1.2.3": ValueError, "12X": ValueError, "1.2K3": ValueError,
+    # read by float() and by a cast, but not finite: refused too
+    "inf": ValueError, "-Infinity": ValueError, "NaN": ValueError, "1e400": ValueError,
+    "1e308K": ValueError, "1,000e306%": ValueError,
 }
 
 TIMES = [
@@ -66,6 +69,40 @@ def test_number_column_wise_is_number() -> None:
     got = pl.DataFrame({"t": texts}).select(number_expr(pl.col("t"))).to_series().to_list()
     for text, value in zip(texts, got, strict=True):
         assert _bits(value) == _bits(_scalar(number, text)), text
+
+
+def test_number_column_wise_reads_each_text_once() -> None:
+    """number_expr evaluates the expression it is given once, however its rules use
+    the text: an eager select has no common-subexpression elimination, and the old
+    form (suffix rules as when/then over the whole column, then finite's when/then)
+    evaluated it a dozen times, every number of a WLMGL listing included."""
+    evaluated: list[int] = []
+
+    def counted(texts: pl.Series) -> pl.Series:
+        evaluated.append(len(texts))
+        return texts
+
+    texts = list(NUMBERS)
+    frame = pl.DataFrame({"t": texts})
+    got = frame.select(number_expr(pl.col("t").map_batches(counted, return_dtype=pl.String)))
+    assert evaluated == [len(texts)]
+    assert got.to_series().to_list() == [_scalar(number, text) for text in texts]
+
+
+def test_time_column_wise_reads_each_text_once() -> None:
+    """time_ms_expr splits the text once for its four parts (and takes ``micro`` as
+    a literal too)."""
+    evaluated: list[int] = []
+
+    def counted(texts: pl.Series) -> pl.Series:
+        evaluated.append(len(texts))
+        return texts
+
+    frame = pl.DataFrame({"t": TIMES})
+    got = frame.select(time_ms_expr(pl.col("t").map_batches(counted, return_dtype=pl.String),
+                                    pl.lit(False))).to_series().to_list()
+    assert evaluated == [len(TIMES)]
+    assert got == [time_ms(text, False) for text in TIMES]
 
 
 @pytest.mark.parametrize("micro", [False, True])

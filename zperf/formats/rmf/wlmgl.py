@@ -38,7 +38,7 @@ from zperf.formats.listing import (
 from zperf.formats.pieces import TextPieces, whole
 from zperf.formats.rmf.values import number_expr, time_ms_expr
 from zperf.formats.rmf.wlmgl_block import BlockReader, block_lines
-from zperf.formats.rmf.wlmgl_goals import printed_perf_index
+from zperf.formats.rmf.wlmgl_goals import perf_index_of_lines
 from zperf.formats.rmf.wlmgl_rows import data_rows, read_rows
 from zperf.formats.rmf.wlmgl_walk import Walk, walk
 from zperf.formats.rmf.wlmgl_words import (
@@ -150,12 +150,10 @@ class _Builder:
                                "goal": np.array(found.goal)[kept]},
                               schema={"_block": pl.Int64, "header": pl.Int64, "key": pl.Int64,
                                       "goal": pl.Int64})
-        raw = self._raw()
+        raw, perf_index = self._raw()
         work = (blocks.join(headers, on="header", how="left")
                 .join(keys, on="key", how="left").join(goals, on="goal", how="left")
-                .join(raw, on="_block", how="left")
-                .join(printed_perf_index(raw, "_block", "state_samples_raw"), on="_block",
-                      how="left")
+                .join(raw, on="_block", how="left").join(perf_index, on="_block", how="left")
                 .join(values, on="_block", how="left"))
         work = WORKLOAD.conform(work).with_columns(work["_block"])
         dist = pl.concat([buckets.filter(pl.col("_block").is_in(fast)), by_line_buckets])
@@ -213,13 +211,15 @@ class _Builder:
                              schema={"block": pl.Int64, **dict.fromkeys(columns, pl.Float64)})
         return frame, pl.DataFrame(buckets, orient="row", schema=_EMPTY_BUCKETS.schema)
 
-    def _raw(self) -> pl.DataFrame:
-        """The state-sample lines of each block, joined as printed."""
+    def _raw(self) -> tuple[pl.DataFrame, pl.DataFrame]:
+        """The state-sample lines of each block, joined as printed; and the PERF INDX
+        printed among them."""
         index, block = self.found.raw()
-        return (pl.DataFrame({"_block": block,
-                              "state_samples_raw": self.listing.text.gather(index)})
-                .group_by("_block", maintain_order=True)
-                .agg(pl.col("state_samples_raw").str.join("\n")))
+        lines = self.listing.text.gather(index)
+        joined = (pl.DataFrame({"_block": block, "state_samples_raw": lines})
+                  .group_by("_block", maintain_order=True)
+                  .agg(pl.col("state_samples_raw").str.join("\n")))
+        return joined, perf_index_of_lines(block, lines).rename({"block": "_block"})
 
     def _buckets(self) -> tuple[pl.DataFrame, set[int]]:
         """RESPONSE TIME DISTRIBUTION rows, parsed column-wise; and the blocks with

@@ -45,7 +45,7 @@ from zperf.formats.rmf.wlmgl_lines import (
     line_kinds,
 )
 from zperf.formats.rmf.wlmgl_words import HEADER_NAMES, Header
-from zperf.formats.tally import Checkpoint, Tally
+from zperf.formats.tally import Tally
 
 #: A band of data rows: (block, group names, microsecond times, began by a heading).
 Context = tuple[int, tuple[str, ...], bool, bool]
@@ -77,7 +77,6 @@ class Walk:
     raw_runs: list[tuple[int, int, int]] = field(default_factory=list)
     distribution_titles: list[tuple[int, int]] = field(default_factory=list)
     kinds: npt.NDArray[np.int8] = field(default_factory=lambda: np.zeros(0, dtype=np.int8))
-    counts: list[Checkpoint] = field(default_factory=list)  # tally before each block
     limit: int = 0  # blocks of this piece to read: all but a block carried to the next piece
     cut: int | None = None  # line index where the next piece starts (not final)
     _buckets: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None = None
@@ -128,14 +127,17 @@ def walk(listing: Listing, tally: Tally, *, header: Header | None = None,
     """Follow the listing's structure; count its records into ``tally``.
 
     Class blocks are handed on (``Tally.hand_on``): whoever reads their
-    values settles them.  ``per_line`` feeds every line (not only the
+    values settles them.  The walk counts into ``tally`` once, at its end
+    (the blocks and pages of other reports before the cut), not as it goes:
+    a checkpoint of the tally before each block, to take the last block
+    back, cost a tenth of the walk.  ``per_line`` feeds every line (not only the
     events): the reference the bulk path is tested against.
 
     A piece of a larger listing that is not its end (``final`` false) is cut
     before its last class block: that block's key line is where the next
     piece starts (``Walk.cut``), under the page header it was opened under
-    (``header`` of the next walk), and what was counted from there on is
-    taken back.  A piece with fewer than two blocks cannot be cut
+    (``header`` of the next walk), and what comes from there on is
+    counted by the next walk.  A piece with fewer than two blocks cannot be cut
     (``Walk.cut`` is None).  ``memo`` keeps line descriptions across pieces.
     """
     walker = _Walker(listing, tally)
@@ -166,6 +168,8 @@ class _Walker:
         self.context = -1
         self.buckets_before: list[int] = []
         self.header_id = -1
+        # pages of other reports seen, and seen before the last block opened
+        self.other_pages = self.other_pages_before_last = 0
         self.memo: dict[str, LineInfo | None] = {}
         self._intern_goal({})
         self.header_moves: dict[tuple[Header, tuple[tuple[str, Any], ...]], Header | None] = {}
@@ -197,13 +201,14 @@ class _Walker:
         if previous < len(listing):
             self._gap(previous, len(listing))
         out = self.out
-        out.limit = out.blocks
+        out.limit, other_pages = out.blocks, self.other_pages
         if final:
             self._close(len(listing), at_end=True)
         elif out.blocks >= 2:
-            out.limit = out.blocks - 1
+            out.limit, other_pages = out.blocks - 1, self.other_pages_before_last
             out.cut = out.start[-1]
-            self.tally.rollback(out.counts[-1])
+        self.tally.hand_on(out.limit)  # settled when their values are read: a row or a problem
+        self.tally.count(other=other_pages, what="page of another RMF report")
         return out
 
     def _gap(self, first: int, end: int) -> None:
@@ -259,7 +264,7 @@ class _Walker:
         elif step == STEP_OTHER_PAGE:
             self._close(index)
             if not self.other_report:
-                self.tally.count(other=1, what="page of another RMF report")
+                self.other_pages += 1
             self.other_report = True
         elif self.other_report:
             return
@@ -288,9 +293,8 @@ class _Walker:
         self._close(index)
         # A class (period) and a workload-group or policy summary (POLICY= and
         # WORKLOAD= but no class, or POLICY= alone) are read alike: a row each.
-        out.counts.append(self.tally.checkpoint())
+        self.other_pages_before_last = self.other_pages
         self.raw_section = False
-        self.tally.hand_on(1)  # settled when its values are read: a row or a problem
         self._open(index, info.keys)
         self.band = ()
 
