@@ -221,3 +221,29 @@ def test_parse_in_pieces_writes_the_whole_reads_bytes(
             assert code == 0, err
             outputs.append(out.read_bytes())
     assert outputs[:2] == outputs[2:] and all(outputs)
+
+
+# ------------------------------------------------- what the first piece says of all
+
+def test_the_declared_encoding_and_namespace_hold_for_every_piece() -> None:
+    latin = TWELVE.replace(b'encoding="UTF-8"', b'encoding="ISO-8859-1"', 1).replace(
+        b"CPU Activity Report", b"CPU Activit\xe9 Report")
+    namespaced = TWELVE.replace(b"<ddsml ", b'<ddsml xmlns="urn:rmf" ', 1)
+    for data in (latin, namespaced):
+        assert _count(data, 1) == 13
+        _same(data, 1)
+    tables, _ = _outcome(latin, piece_bytes=1)
+    assert tables["cpu"].height == 12
+
+
+@pytest.mark.parametrize("on_error", ["raise", "skip"])
+def test_careful_reads_in_pieces_as_whole(on_error: str) -> None:
+    damaged = MIXED.replace(b"<col>", b"<col>6x.", 40)  # bad values in some reports
+    whole = _outcome(damaged, on_error, careful=True, piece_bytes=10**9)
+    cut = _outcome(damaged, on_error, careful=True, piece_bytes=1)
+    if on_error == "raise":
+        assert cut == whole and cut[0] == "ParseError"
+    else:
+        assert cut[1] == whole[1] and cut[1][1]  # problems, the same
+        for name, frame in whole[0].items():
+            assert_frame_equal(cut[0][name], frame)
