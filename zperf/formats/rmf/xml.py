@@ -354,6 +354,9 @@ def _tables(found: _Read, data: bytes, base: int, tally: Tally) -> dict[str, pl.
             frame = pl.DataFrame(found.lpars.data)
         else:
             frame = pl.from_dicts(rows, infer_schema_length=None) if rows else pl.DataFrame()
+        if frame.height == 0:  # (a piece of one kind of report: no query for the others)
+            converted[name] = frame
+            continue
         dtypes = schema.polars_schema()
         frame, wrong = convert(frame, kinds, dtypes)
         converted[name] = frame
