@@ -6,12 +6,15 @@ the tally: a CPU Activity report (metric CPU) fills ``cpu`` and ``cpu_lpar``
 (:mod:`~zperf.formats.rmf.xml_cpu`), a Workload Activity report (metric
 WLMGL) ``workload`` and ``distribution``
 (:mod:`~zperf.formats.rmf.xml_wlmgl`), every other report is counted as
-other.  The document is checked and cut into its reports by
-:mod:`~zperf.formats.rmf.xml_scan` (entity declarations and external
-entities refused, one report's tree in memory at a time); the printed
-values of the tables are gathered as texts and converted column-wise at the
-end (:mod:`~zperf.formats.rmf.xml_cells`), where a value that does not
-convert makes its report a problem.  Elements and headings zperf does not
+other.  The document is read in pieces of whole reports as it comes
+(:mod:`~zperf.formats.rmf.xml_pieces`; a small one is one piece), each
+piece by the same code: checked (:mod:`~zperf.formats.rmf.xml_expat`, one
+parser for the whole document: entity declarations and external entities
+refused) and cut into its reports by :mod:`~zperf.formats.rmf.xml_scan` (one
+report's tree in memory at a time); the printed values of its tables are
+gathered as texts and converted column-wise at the end of the piece
+(:mod:`~zperf.formats.rmf.xml_cells`), where a value that does not convert
+makes its report a problem, and the piece's rows are handed on.  Elements and headings zperf does not
 know are warnings, each once with the number of reports that had it.
 ``source_format`` is 'rmf-xml'.
 """
