@@ -52,7 +52,7 @@ class TextPieces:
     def head(self, size: int) -> bytes:
         """The first ``size`` bytes held (fewer at the end of the input)."""
         self._fill(size)
-        return bytes(self._buffer[:size])
+        return self._held(size)
 
     def piece(self, size: int, end: bytes = b"\n") -> tuple[bytes, bool]:
         """The text held from the last boundary: at least ``size`` bytes, to the end
@@ -71,7 +71,12 @@ class TextPieces:
         stop = found + len(end)
         if stop == len(self._buffer):  # is it the end of the input too?
             self._fill(stop)
-        return bytes(self._buffer[:stop]), stop == len(self._buffer)
+        return self._held(stop), stop == len(self._buffer)
+
+    def _held(self, size: int) -> bytes:
+        """The first ``size`` bytes held, copied once (a slice of the bytearray, then
+        ``bytes``, would copy them twice: a piece is megabytes)."""
+        return bytes(memoryview(self._buffer)[:size])
 
     def advance(self, offset: int, number: int) -> None:
         """The next piece starts at byte ``offset`` of the file, line ``number``
