@@ -14,8 +14,9 @@ refused) and cut into its reports by :mod:`~zperf.formats.rmf.xml_scan` (one
 report's tree in memory at a time); the printed values of its tables are
 gathered as texts and converted column-wise at the end of the piece
 (:mod:`~zperf.formats.rmf.xml_cells`), where a value that does not convert
-makes its report a problem, and the piece's rows are handed on.  Elements and headings zperf does not
-know are warnings, each once with the number of reports that had it.
+makes its report a problem, and the piece's rows are handed on.  Elements and
+headings zperf does not know are warnings, each once with the number of reports
+that had it.
 ``source_format`` is 'rmf-xml'.
 """
 
@@ -32,7 +33,6 @@ import polars as pl
 from zperf.errors import ParseError
 from zperf.formats.fits import misfit
 from zperf.formats.kinds import TextKind
-from zperf.formats.pieces import whole
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
@@ -55,6 +55,8 @@ from zperf.tables import DISTRIBUTION, WORKLOAD
 from zperf.tables.cpu import CPU, CPU_LPAR
 
 KIND = "rmf-xml"
+#: Bytes of a document in memory handed to its pieces at a time (as a file is read).
+CHUNK_BYTES = 16 << 20
 #: A ddsml document (the DDS's and the Postprocessor's), or a bare report.
 _SNIFF = re.compile(r"<ddsml[\s/>]|<postprocessor>\s*<metric\b")
 #: Each table, its schema, and the columns converted column-wise.
@@ -92,11 +94,13 @@ def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
 
     ``careful``: every report through its tree, none through the fast path (the
     reference the fast path is tested against: the same tables, tally and messages).
-    The document is read as a stream of one chunk (:func:`xml_parts`): one code
-    reads both; ``piece_bytes`` sets the size of its pieces.
+    The document is read as the stream of its bytes (:func:`xml_parts`, in chunks as
+    a file is read, so that no second copy of it is held): one code reads both;
+    ``piece_bytes`` sets the size of its pieces.
     """
     tally = Tally(file, on_error)
-    parts = list(xml_parts(whole(data), tally, careful=careful, piece_bytes=piece_bytes))
+    chunks = (data[at:at + CHUNK_BYTES] for at in range(0, len(data), CHUNK_BYTES))
+    parts = list(xml_parts(chunks, tally, careful=careful, piece_bytes=piece_bytes))
     if len(parts) == 1:
         return parts[0], tally
     return {name: pl.concat([part[name] for part in parts]) for name in _TABLES}, tally
