@@ -14,13 +14,18 @@ load of a shared machine hits all of them alike, by:
 - expat checking the document with no handlers (zperf's safety check);
 - ElementTree's C parser building the whole tree;
 - zperf with every report through its tree (``careful=True``: the reference);
-- zperf as it reads (the fast path where a report allows, and the check in a
-  second process for a large document).
+- zperf as it reads the bytes in memory (the fast path where a report allows,
+  and the check in a second process for a large document);
+- zperf as ``zperf parse`` reads a file: in pieces of whole reports, from the
+  file as it is read (``xml_parts``; the same code, piece by piece).
 
 For each it prints MB/s (wall, best and median), CPU ms per MB (this process
 and its children, median) and the ratios, in the same run, to expat's CPU and
 to the page-cache read's wall time: on a shared machine compare ratios, not
-rates.  Peak Python memory of a zperf read (tracemalloc) is printed too.
+rates.  Peak Python memory of a zperf read (tracemalloc) is printed too, of the
+bytes in memory and of the file read in pieces (``--piece-mb``, the pieces'
+size).  The peak resident memory of ``zperf parse -o`` is
+benchmarks/parse_stream.py's.
 """
 
 from __future__ import annotations
@@ -39,7 +44,9 @@ from collections.abc import Callable
 from pathlib import Path
 from xml.parsers import expat
 
-from zperf.formats.rmf.xml import read_rmf_xml
+from zperf.formats.rmf import xml_pieces
+from zperf.formats.rmf.xml import read_rmf_xml, xml_parts
+from zperf.formats.tally import Tally
 
 DATA = Path(__file__).resolve().parent.parent / "tests/data/rmf/xml"
 _DATE = re.compile(rb"(\d\d)/(\d\d)/(\d{4})-")
@@ -88,6 +95,13 @@ def _measure(readers: dict[str, Callable[[], object]], repeat: int
     return out
 
 
+def _in_pieces(path: Path) -> None:
+    """The file read as ``zperf parse`` reads it: 16 MB chunks, in pieces."""
+    with path.open("rb") as stream:
+        for _ in xml_parts(iter(lambda: stream.read(16 << 20), b""), Tally(path.name)):
+            pass
+
+
 def _bench(title: str, data: bytes, repeat: int, folder: Path) -> None:
     path = folder / f"{title}.xml"
     path.write_bytes(data)
@@ -105,6 +119,7 @@ def _bench(title: str, data: bytes, repeat: int, folder: Path) -> None:
         "zperf, careful (trees)": lambda: read_rmf_xml(path.read_bytes(), path.name,
                                                        careful=True),
         "zperf": lambda: read_rmf_xml(path.read_bytes(), path.name),
+        "zperf, file in pieces": lambda: _in_pieces(path),
     }, repeat)
     floor = statistics.median(runs["page-cache read"][0])
     expat_cpu = statistics.median(runs["expat, no handlers"][1])
@@ -121,11 +136,15 @@ def _bench(title: str, data: bytes, repeat: int, folder: Path) -> None:
     print(f"zperf's CPU ms/MB by process: this one {first * 1e3 / mb:.1f}, the check's "
           f"{second * 1e3 / mb:.1f}: on two idle CPUs the read takes the longer, "
           f"{mb / max(first, second):.1f} MB/s")
-    tracemalloc.start()
-    read_rmf_xml(data, path.name)
-    peak = tracemalloc.get_traced_memory()[1]
-    tracemalloc.stop()
-    print(f"peak Python memory of a zperf read: {peak / 1e6:.0f} MB (the document: {mb:.0f} MB)")
+    peaks = []
+    for work in (lambda: read_rmf_xml(data, path.name), lambda: _in_pieces(path)):
+        tracemalloc.start()
+        work()
+        peaks.append(tracemalloc.get_traced_memory()[1] / 1e6)
+        tracemalloc.stop()
+    print(f"peak Python memory of a zperf read: {peaks[0]:.0f} MB of the bytes in memory, "
+          f"{peaks[1]:.0f} MB of the file in pieces of {xml_pieces.PIECE_BYTES / 1e6:.0f} MB "
+          f"(the document: {mb:.0f} MB)")
 
 
 def main() -> None:
@@ -133,7 +152,10 @@ def main() -> None:
     parser.add_argument("--size-mb", type=float, default=20.0)
     parser.add_argument("--wlmgl-size-mb", type=float, default=5.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--piece-mb", type=float, help="the pieces' size (default 16.8)")
     args = parser.parse_args()
+    if args.piece_mb:
+        xml_pieces.PIECE_BYTES = int(args.piece_mb * 1e6)
     with tempfile.TemporaryDirectory() as folder:
         _bench("cpu-activity", _repeated(lzma.decompress(
             (DATA / "zebra-cpu.xml.xz").read_bytes()), args.size_mb), args.repeat, Path(folder))

@@ -52,24 +52,31 @@ class TextPieces:
     def head(self, size: int) -> bytes:
         """The first ``size`` bytes held (fewer at the end of the input)."""
         self._fill(size)
-        return bytes(self._buffer[:size])
+        return self._held(size)
 
-    def piece(self, size: int) -> tuple[bytes, bool]:
+    def piece(self, size: int, end: bytes = b"\n") -> tuple[bytes, bool]:
         """The text held from the last boundary: at least ``size`` bytes, to the end
-        of the line the ``size``-th byte is in, or all that is left; and whether it
-        is all that is left (the last piece)."""
-        start = size
+        of the first ``end`` (a line end unless the reader says otherwise: an XML
+        reader's end tag) that ends after the ``size``-th byte, or all that is left;
+        and whether it is all that is left (the last piece)."""
+        start = max(size - len(end) + 1, 0)  # an ``end`` that holds the size-th byte
         while True:
-            self._fill(start)
-            if len(self._buffer) <= start:  # the input ended
+            self._fill(max(size, start + len(end) - 1))
+            if len(self._buffer) < max(size + 1, start + len(end)):  # the input ended
                 return bytes(self._buffer), True
-            end = self._buffer.find(b"\n", start)
-            if end >= 0:
+            found = self._buffer.find(end, start)
+            if found >= 0:
                 break
-            start = len(self._buffer)  # no line end yet: read on
-        if end + 1 == len(self._buffer):  # is it the end of the input too?
-            self._fill(end + 1)
-        return bytes(self._buffer[:end + 1]), end + 1 == len(self._buffer)
+            start = len(self._buffer) - len(end) + 1  # no end yet: read on
+        stop = found + len(end)
+        if stop == len(self._buffer):  # is it the end of the input too?
+            self._fill(stop)
+        return self._held(stop), stop == len(self._buffer)
+
+    def _held(self, size: int) -> bytes:
+        """The first ``size`` bytes held, copied once (a slice of the bytearray, then
+        ``bytes``, would copy them twice: a piece is megabytes)."""
+        return bytes(memoryview(self._buffer)[:size])
 
     def advance(self, offset: int, number: int) -> None:
         """The next piece starts at byte ``offset`` of the file, line ``number``

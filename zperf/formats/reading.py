@@ -307,7 +307,7 @@ def stream_batches(
     that open their inputs themselves (``zperf.spark`` reads object storage and
     byte ranges of a dump).  An SMF dump comes in many batches (memory follows
     a batch, not the file); a text input of a kind that reads in pieces (RMF
-    Workload Activity and CPU Activity listings: ``TextKind.stream``) in
+    Workload Activity and CPU Activity listings, RMF XML: ``TextKind.stream``) in
     batches as its pieces are read, any other in one (:mod:`text_input`); a
     SYSOUT holding several RMF reports: each report's reader in turn.  A
     reader's tally is complete when the next reader's batch comes or the

@@ -6,13 +6,17 @@ the tally: a CPU Activity report (metric CPU) fills ``cpu`` and ``cpu_lpar``
 (:mod:`~zperf.formats.rmf.xml_cpu`), a Workload Activity report (metric
 WLMGL) ``workload`` and ``distribution``
 (:mod:`~zperf.formats.rmf.xml_wlmgl`), every other report is counted as
-other.  The document is checked and cut into its reports by
-:mod:`~zperf.formats.rmf.xml_scan` (entity declarations and external
-entities refused, one report's tree in memory at a time); the printed
-values of the tables are gathered as texts and converted column-wise at the
-end (:mod:`~zperf.formats.rmf.xml_cells`), where a value that does not
-convert makes its report a problem.  Elements and headings zperf does not
-know are warnings, each once with the number of reports that had it.
+other.  The document is read in pieces of whole reports as it comes
+(:mod:`~zperf.formats.rmf.xml_pieces`; a small one is one piece), each
+piece by the same code: checked (:mod:`~zperf.formats.rmf.xml_expat`, one
+parser for the whole document: entity declarations and external entities
+refused) and cut into its reports by :mod:`~zperf.formats.rmf.xml_scan` (one
+report's tree in memory at a time); the printed values of its tables are
+gathered as texts and converted column-wise at the end of the piece
+(:mod:`~zperf.formats.rmf.xml_cells`), where a value that does not convert
+makes its report a problem, and the piece's rows are handed on.  Elements and
+headings zperf does not know are warnings, each once with the number of reports
+that had it.
 ``source_format`` is 'rmf-xml'.
 """
 
@@ -20,25 +24,39 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import polars as pl
 
+from zperf.errors import ParseError
 from zperf.formats.fits import misfit
 from zperf.formats.kinds import TextKind
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
+from zperf.formats.rmf.xml_expat import Incremental
 from zperf.formats.rmf.xml_fast import FastCpu, FastWlmgl, other_metric, read_fast, well_formed
 from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
-from zperf.formats.rmf.xml_scan import Check, Report, reports, spans
+from zperf.formats.rmf.xml_pieces import Piece, markup_after, pieces
+from zperf.formats.rmf.xml_scan import (
+    Check,
+    Damage,
+    Document,
+    Report,
+    encoding_of,
+    reports,
+    spans,
+)
 from zperf.formats.rmf.xml_wlmgl import DISTRIBUTION_KINDS, WORKLOAD_KINDS, read_wlmgl
-from zperf.formats.tally import OnError, Tally
+from zperf.formats.tally import OnError, Problem, Tally
 from zperf.tables import DISTRIBUTION, WORKLOAD
 from zperf.tables.cpu import CPU, CPU_LPAR
 
 KIND = "rmf-xml"
+#: Bytes of a document in memory handed to its pieces at a time (as a file is read).
+CHUNK_BYTES = 16 << 20
 #: A ddsml document (the DDS's and the Postprocessor's), or a bare report.
 _SNIFF = re.compile(r"<ddsml[\s/>]|<postprocessor>\s*<metric\b")
 #: Each table, its schema, and the columns converted column-wise.
@@ -62,51 +80,151 @@ class _Read:
     def add(self, table: str, rows: list[dict[str, Any]], record: int) -> None:
         self.rows[table] += [{**row, RECORD: record} for row in rows]
 
+    def next_piece(self) -> None:
+        """The rows and reports of a piece are done with (its tables are made)."""
+        self.rows = {name: [] for name in self.rows}
+        self.lpars = Columns()
+        self.pending = {}
+
 
 def read_rmf_xml(data: bytes, file: str, on_error: OnError = "raise", *,
-                 careful: bool = False) -> tuple[dict[str, pl.DataFrame], Tally]:
+                 careful: bool = False, piece_bytes: int | None = None,
+                 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an RMF XML document into the cpu, cpu_lpar, workload and distribution tables.
 
     ``careful``: every report through its tree, none through the fast path (the
     reference the fast path is tested against: the same tables, tally and messages).
+    The document is read as the stream of its bytes (:func:`xml_parts`, in chunks as
+    a file is read, so that no second copy of it is held): one code reads both;
+    ``piece_bytes`` sets the size of its pieces.
     """
     tally = Tally(file, on_error)
-    unknown = Unknown()
-    found = _Read()
-    cut = list(spans(data))
-    hidden = _hidden(data, cut[0][0]) if cut else False
-    # expat reads only what the fast path has not found well-formed, after it, when the
-    # first report is the fast path's and no comment could hide a report: then the
-    # second process only reads its share; otherwise it checks all, as this one reads
-    first = None if careful or hidden or not cut else read_fast(
-        data[cut[0][0]:cut[0][1]].decode(errors="replace"), file)
-    later = first is not None
-    half = _half(cut, CHECK_SHARE if first is None else CHECK_SHARE_LATER)
-    with Check(data, file, share=None if careful else lambda: fast_reads(
-            data, cut, file, half, hidden), later=later) as checking:
-        # read before the check's answer: used only where it allows
-        fast = {} if careful else fast_reads(data, cut[:half], file, 0, hidden)
-        fast.update(checking.shared() or {})  # type: ignore[call-overload]
-        document = checking.document([cut[record - 1] for record, read in sorted(fast.items())
-                                      if not isinstance(read, str) and read.checked])
-    if document.encoding is not None or document.default_namespace:
-        fast = {}  # texts decoded otherwise, or every tag renamed: the trees read them
-    for report in reports(data, file, on_error, tally.warnings, document, cut, fast):
-        unknown.next_report()
-        _report(report, data, file, tally, unknown, found)
-    tables = _tables(found, data, tally)
-    tally.problems.sort(key=lambda p: -1 if p.offset is None else p.offset)
-    if not tally.read:
-        tally.warnings.append("no postprocessor element: not an RMF Postprocessor XML document "
-                              "(a Monitor III one?)")
-    if found.repeats:
-        tally.warnings.append(f"{found.repeats} repeated CPU Activity reports (same system and "
-                              "interval) dropped")
-    if found.others:
-        tally.warnings.append("other reports counted and not read: " + ", ".join(
-            f"{metric} ({n})" for metric, n in sorted(found.others.items())))
-    tally.warnings += unknown.warnings()
-    return tables, tally
+    chunks = (data[at:at + CHUNK_BYTES] for at in range(0, len(data), CHUNK_BYTES))
+    parts = list(xml_parts(chunks, tally, careful=careful, piece_bytes=piece_bytes))
+    if len(parts) == 1:
+        return parts[0], tally
+    return {name: pl.concat([part[name] for part in parts]) for name in _TABLES}, tally
+
+
+def xml_parts(chunks: Iterable[bytes], tally: Tally, *, careful: bool = False,
+              piece_bytes: int | None = None) -> Iterator[dict[str, pl.DataFrame]]:
+    """The tables of a document given as UTF-8 chunks, piece by piece
+    (:func:`~zperf.formats.rmf.xml_pieces.pieces`) in file order, counted into
+    ``tally``: a document larger than memory is read holding a piece at a time."""
+    reader = _Reader(tally, careful)
+    for piece in pieces(chunks, piece_bytes):
+        yield reader.read(piece)
+
+
+class _Reader:
+    """Reads a document's pieces in turn, into one tally; what spans pieces (the
+    check, the record numbers, the repeated CPU intervals, the warnings counted
+    over all reports) is kept here.
+
+    With on_error "raise", a piece is read as with "skip" and its first problem in
+    file order (or the document's first damage, after the problems of the reports
+    before it) is raised at its end: the error a whole read raises too, wherever
+    the pieces are cut."""
+
+    def __init__(self, tally: Tally, careful: bool) -> None:
+        self.tally, self.file, self.careful = tally, tally.file, careful
+        self.unknown = Unknown()
+        self.found = _Read()
+        self.records = 0  # reports in the pieces before
+        self.encoding: tuple[str | None, str | None] = (None, None)
+        self.incremental: Incremental | None = None  # the check across pieces
+        self.held = False  # a report holds the document's first damage
+
+    def read(self, piece: Piece) -> dict[str, pl.DataFrame]:
+        """One piece's tables (values converted); at the last, the warnings."""
+        data, tally = piece.data, self.tally
+        if piece.first:
+            self.encoding = encoding_of(data, self.file)
+            if not piece.final:  # a fresh parser for a whole document (see Check)
+                self.incremental = Incremental(self.encoding[0])
+        cut = list(spans(data))
+        document, fast = self._checked(piece, cut)
+        damage = document.damage
+        raising = tally.on_error == "raise"
+        mark = len(tally.problems)
+        tally.on_error = "skip" if raising else tally.on_error
+        try:
+            for report in reports(data, document, cut, fast, record=self.records + 1,
+                                  offset=piece.offset, line=piece.line):
+                holds = damage is not None and (report.offset <= damage.offset < report.end or (
+                    piece.final and report.end == piece.offset + len(data)
+                    and damage.offset >= report.end))
+                self.held = self.held or holds
+                if raising and damage is not None and (holds or report.end > damage.offset):
+                    break  # what raises is before
+                self.unknown.next_report()
+                _report(report, data, piece.offset, tally, self.unknown, self.found)
+            tables = _tables(self.found, data, piece.offset, tally)
+        finally:
+            tally.on_error = "raise" if raising else tally.on_error
+        tally.problems[mark:] = sorted(tally.problems[mark:],
+                                       key=lambda p: -1 if p.offset is None else p.offset)
+        if raising:
+            _raise_first(self.file, tally.problems[mark:], damage)
+        self.records += len(cut)
+        self.found.next_piece()
+        if piece.final:
+            self._finish(damage)
+        return tables
+
+    def _checked(self, piece: Piece, cut: list[tuple[int, int]]
+                 ) -> tuple[Document, dict[int, Any]]:
+        """The check's document (so far) and what the fast path read of the piece's
+        reports (by record number in the file)."""
+        data, file, careful = piece.data, self.file, self.careful
+        hidden = markup_after(data, cut[0][0] if piece.first else 0) if cut else False
+        # expat reads only what the fast path has not found well-formed, after it, when
+        # the first report is the fast path's and no comment could hide a report: then
+        # the second process only reads its share; otherwise it checks all (a whole
+        # document), as this one reads
+        first = None if careful or hidden or not cut else read_fast(
+            data[cut[0][0]:cut[0][1]].decode(errors="replace"), file)
+        half = _half(cut, CHECK_SHARE if first is None else CHECK_SHARE_LATER)
+        with Check(data, file, share=None if careful else lambda: fast_reads(
+                data, cut, file, half, hidden), later=first is not None,
+                incremental=self.incremental, offset=piece.offset, final=piece.final,
+                encoding=self.encoding) as checking:
+            # read before the check's answer: used only where it allows
+            fast = {} if careful else fast_reads(data, cut[:half], file, 0, hidden)
+            fast.update(checking.shared() or {})  # type: ignore[call-overload]
+            document = checking.document([cut[record - 1] for record, read in sorted(
+                fast.items()) if not isinstance(read, str) and read.checked])
+        if document.encoding is not None or document.default_namespace:
+            fast = {}  # texts decoded otherwise, or every tag renamed: the trees read them
+        return document, {self.records + record: read for record, read in fast.items()}
+
+    def _finish(self, damage: Damage | None) -> None:
+        """The warnings, once the last piece is read."""
+        warnings, found = self.tally.warnings, self.found
+        if damage is not None and not self.held:
+            warnings.append(f"line {damage.line} at offset 0x{damage.offset:X}: {damage.what}, "
+                            "outside the reports (no report was lost)")
+        if not self.tally.read:
+            warnings.append("no postprocessor element: not an RMF Postprocessor XML document "
+                            "(a Monitor III one?)")
+        if found.repeats:
+            warnings.append(f"{found.repeats} repeated CPU Activity reports (same system and "
+                            "interval) dropped")
+        if found.others:
+            warnings.append("other reports counted and not read: " + ", ".join(
+                f"{metric} ({n})" for metric, n in sorted(found.others.items())))
+        warnings += self.unknown.warnings()
+
+
+def _raise_first(file: str, problems: list[Problem], damage: Damage | None) -> None:
+    """On error "raise": the first problem of a piece (its reports are before the
+    damage), or the damage."""
+    if problems:
+        first = problems[0]
+        raise ParseError(file, first.reason, record=first.record, offset=first.offset,
+                         line=first.line)
+    if damage is not None:
+        raise ParseError(file, damage.what, line=damage.line, offset=damage.offset)
 
 
 #: The share of the reports' bytes the check's process reads too, so that both
@@ -130,30 +248,17 @@ def _half(cut: list[tuple[int, int]], share: float) -> int:
     return next((i for i, (start, _) in enumerate(cut) if start >= middle), len(cut))
 
 
-def _hidden(data: bytes, start: int) -> bool:
-    """Whether a comment, CDATA section or processing instruction follows ``start``
-    (where one is, another report's start tag could be inside it).  Found with
-    memchr's one-byte search, not a two-byte one: ``<`` is in every element."""
-    for mark in (b"!", b"?"):
-        at = data.find(mark, start)
-        while at >= 0:
-            if data[at - 1:at] == b"<":
-                return True
-            at = data.find(mark, at + 1)
-    return False
-
-
 def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0,
                hidden: bool | None = None) -> dict[int, FastCpu | FastWlmgl | str]:
     """What the fast path reads of the reports from ``cut[first]`` on (record -> a CPU
     or Workload Activity report's rows, or another report's metric id); the others are left to
-    their trees.  ``hidden``: what :func:`_hidden` says of the reports (found here
-    when not given)."""
+    their trees.  ``hidden``: whether markup could hide a report's start tag
+    (:func:`~zperf.formats.rmf.xml_pieces.markup_after`; found here when not given)."""
     out: dict[int, FastCpu | FastWlmgl | str] = {}
     if len(cut) <= first:
         return out
     if hidden is None:
-        hidden = _hidden(data, cut[0][0])
+        hidden = markup_after(data, cut[0][0])
     for record, (start, end) in enumerate(cut[first:], start=first + 1):
         raw = data[start:end]
         try:
@@ -169,7 +274,7 @@ def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 
     return out
 
 
-def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unknown,
+def _report(report: Report, data: bytes, base: int, tally: Tally, unknown: Unknown,
             found: _Read) -> None:
     """One report: its rows (values still printed texts), or a problem."""
     tally.hand_on(1)
@@ -182,7 +287,7 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
         assert damage is not None
         tally.problem(f"report {report.record}: {damage.what}", record=report.record,
                       line=damage.line, offset=damage.offset,
-                      raw=data[report.offset:report.end], handed_on=True)
+                      raw=_raw(data, base, report), handed_on=True)
         return
     label = f"report {report.record}"
     metric = element.find("metric")
@@ -197,15 +302,14 @@ def _report(report: Report, data: bytes, file: str, tally: Tally, unknown: Unkno
         label = f"report {report.record} ({head.label()})"
         unknown.messages(element, f"{head.metric} reports")
         if head.metric == fields.CPU_METRIC:
-            _cpu_rows(found, report.record, *read_cpu(element, head, file, unknown))
+            _cpu_rows(found, report.record, *read_cpu(element, head, tally.file, unknown))
         else:
-            work, buckets = read_wlmgl(element, head, file, unknown)
+            work, buckets = read_wlmgl(element, head, tally.file, unknown)
             found.add("workload", work, report.record)
             found.add("distribution", buckets, report.record)
     except BadReportError as bad:
         tally.problem(f"{label}: {bad}", record=report.record, line=report.line,
-                      offset=report.offset, raw=data[report.offset:report.end],
-                      handed_on=True)
+                      offset=report.offset, raw=_raw(data, base, report), handed_on=True)
         return
     report.element = None  # the tree is done with: one report's tree at a time
     found.pending[report.record] = (report, label)
@@ -241,7 +345,12 @@ def _cpu_rows(found: _Read, record: int, row: dict[str, Any], lpars: Columns) ->
         found.lpars.extend({**lpars.data, RECORD: [record] * lpars.height}, lpars.height)
 
 
-def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
+def _raw(data: bytes, base: int, report: Report) -> bytes:
+    """A report's bytes (``data`` is the piece at byte ``base`` of the file)."""
+    return data[report.offset - base:report.end - base]
+
+
+def _tables(found: _Read, data: bytes, base: int, tally: Tally) -> dict[str, pl.DataFrame]:
     """Every table with its printed values converted; a report with a value that does
     not convert is a problem, and its rows are dropped from every table."""
     converted: dict[str, pl.DataFrame] = {}
@@ -252,6 +361,9 @@ def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
             frame = pl.DataFrame(found.lpars.data)
         else:
             frame = pl.from_dicts(rows, infer_schema_length=None) if rows else pl.DataFrame()
+        if frame.height == 0:  # (a piece of one kind of report: no query for the others)
+            converted[name] = frame
+            continue
         dtypes = schema.polars_schema()
         frame, wrong = convert(frame, kinds, dtypes)
         converted[name] = frame
@@ -261,8 +373,7 @@ def _tables(found: _Read, data: bytes, tally: Tally) -> dict[str, pl.DataFrame]:
     for record in sorted(bad):
         report, label = found.pending[record]
         tally.problem(f"{label}: {bad[record]}", record=record, line=report.line,
-                      offset=report.offset, raw=data[report.offset:report.end],
-                      handed_on=True)
+                      offset=report.offset, raw=_raw(data, base, report), handed_on=True)
     tally.settle(parsed=len(found.pending) - len(bad))
     out = {}
     for name, (schema, _) in _TABLES.items():
@@ -300,8 +411,12 @@ def sniff(text: str) -> bool:
     return _SNIFF.search(text) is not None
 
 
+def _stream(chunks: Iterable[bytes], tally: Tally) -> Iterator[dict[str, pl.DataFrame]]:
+    yield from xml_parts(chunks, tally)
+
+
 RMF_XML = TextKind(
     KIND, "RMF Postprocessor reports as XML (XPRPTS, XPXSRPTS, or the Distributed Data "
           "Server's /gpm/rmfpp.xml): CPU Activity with its Partition Data Report, Workload "
           "Activity (WLMGL); other reports counted",
-    ("cpu", "cpu_lpar", "workload", "distribution"), sniff, read_rmf_xml)
+    ("cpu", "cpu_lpar", "workload", "distribution"), sniff, read_rmf_xml, stream=_stream)

@@ -2,17 +2,9 @@
 
 Two passes over the bytes, both in C:
 
-1. expat checks the whole document without building anything: that it is
-   well-formed (the first damage is named by line and byte offset), and that
-   it declares no entity and refers to no external one.  Entity declarations
-   can only stand in the document type declaration, before the root
-   element, so refusing every one (and every external reference) refuses
-   the billion-laughs bomb and external-entity (XXE) reads before a single
-   entity is expanded.  The refusals are defusedxml's own (the handlers of
-   its expat reader, set on a bare expat parser): its SAX and ElementTree
-   front ends call Python for every element and are about ten times slower
-   than the bare C parser on RMF XML (measured on the public CPU sample), so
-   zperf keeps expat's C loop and only borrows defusedxml's hooks.
+1. expat checks the whole document without building anything
+   (:mod:`~zperf.formats.rmf.xml_expat`: well-formed, no entity declared, no
+   external one referred to), here or in a second process (:class:`Check`).
 2. each ``postprocessor`` element is cut out of the bytes and built as a tree
    by ElementTree's C parser (inside a copy of the root's start tag, so that
    namespace prefixes declared there still resolve), read, and dropped: the
@@ -21,12 +13,13 @@ Two passes over the bytes, both in C:
 A report with damage in it is a problem of the tally (the file's first
 damage, with ``--on-error skip``, names that report and the reading goes on
 with the next); damage outside the reports (between them, or a document cut
-after its last whole report) is a warning, since no report is lost.
+after its last whole report) is a warning, since no report is lost.  A
+document read in pieces (:mod:`~zperf.formats.rmf.xml_pieces`) goes through
+the same code piece by piece: the positions given here are the file's.
 """
 
 from __future__ import annotations
 
-import bisect
 import codecs
 import contextlib
 import os
@@ -41,19 +34,17 @@ from dataclasses import dataclass
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from defusedxml import DefusedXmlException, EntitiesForbidden, ExternalReferenceForbidden
-from defusedxml.expatreader import DefusedExpatParser
-
 from zperf.errors import InputError, ParseError
-from zperf.formats.tally import OnError
+from zperf.formats.rmf.xml_expat import Incremental, Outcome, Reduced, expat_pass, unreadable
 
 #: Start and end tags of a report (``postprocessor`` elements do not nest).
 _START = re.compile(rb"<postprocessor(?=[\s/>])")
 _END = re.compile(rb"</postprocessor\s*>")
 #: The XML declaration's encoding (ASCII-compatible bytes only).
 _DECLARED = re.compile(rb"""\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
-#: Bytes fed to expat at a time in the check (the document is in memory already).
-_FEED = 1 << 22
+#: From this size on (bytes) the check runs in a second process while the reader
+#: reads: forking costs a few milliseconds, the check about 20 ms per MB.
+PARALLEL_FROM = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -103,17 +94,6 @@ class Document:
         return head.encode(), tail.encode()
 
 
-def _refused(error: DefusedXmlException) -> str:
-    """What defusedxml refused, for the one-line message."""
-    if isinstance(error, EntitiesForbidden):
-        return (f"the document declares the entity {error.name!r}: entity declarations are "
-                "refused (entity expansion bombs, external entities)")
-    if isinstance(error, ExternalReferenceForbidden):
-        return (f"the document refers to an external entity ({error.sysid}): external "
-                "entities are refused")
-    return f"refused: {error}"
-
-
 def check(data: bytes, file: str) -> Document:
     """Check the whole document with expat (see the module doc), here.
 
@@ -122,44 +102,6 @@ def check(data: bytes, file: str) -> Document:
     """
     with Check(data, file, parallel=False) as checking:
         return checking.result()[0]
-
-
-#: What the expat pass found, in plain values (they cross a pipe): the root element
-#: (name, attributes), the first damage and the refusal, each (what, line, offset).
-Outcome = tuple[tuple[str, dict[str, str]] | None, tuple[str, int, int] | None,
-                tuple[str, int, int] | None]
-#: From this size on (bytes) the check runs in a second process while the reader
-#: reads: forking costs a few milliseconds, the check about 20 ms per MB.
-PARALLEL_FROM = 1 << 21
-
-
-def _expat_pass(data: bytes, override: str | None) -> Outcome:
-    parser = expat.ParserCreate(override)
-    guard = DefusedExpatParser(forbid_dtd=False, forbid_entities=True, forbid_external=True)
-    parser.EntityDeclHandler = guard.defused_entity_decl
-    parser.UnparsedEntityDeclHandler = guard.defused_unparsed_entity_decl
-    parser.ExternalEntityRefHandler = guard.defused_external_entity_ref_handler
-    root: list[tuple[str, dict[str, str]]] = []
-
-    def first_element(name: str, attributes: dict[str, str]) -> None:
-        root.append((name, attributes))
-        parser.StartElementHandler = None  # the root is all this pass wants to see
-
-    parser.StartElementHandler = first_element
-    damage = None
-    try:
-        for at in range(0, len(data), _FEED):
-            parser.Parse(data[at:at + _FEED], False)
-        parser.Parse(b"", True)
-    except DefusedXmlException as refused:
-        return (root[0] if root else None, None,
-                (_refused(refused), parser.CurrentLineNumber, parser.CurrentByteIndex))
-    except expat.ExpatError as error:
-        damage = (f"malformed XML: {expat.ErrorString(error.code)}", parser.ErrorLineNumber,
-                  parser.ErrorByteIndex)
-    except (ValueError, LookupError) as error:  # what _encoding's probe did not see first
-        return None, (_unreadable(error), 1, 0), None
-    return root[0] if root else None, damage, None
 
 
 def _parallel() -> bool:
@@ -180,13 +122,23 @@ class Check:
     (:func:`~zperf.formats.rmf.xml_fast.well_formed`): each is replaced by an empty
     ``<postprocessor/>``, and the damage expat finds is placed back in the document's
     own lines and bytes.  Otherwise the child checks the whole document.
+
+    A piece of a document read in pieces (``incremental``: the check of the
+    pieces before it; ``offset``, where the piece starts in the file; ``final``,
+    whether it is the last; ``encoding``, what :func:`encoding_of` said of the
+    document's start) is checked here, by that parser, after the reading (the
+    child's parser could not go on with the next piece): the reports found
+    well-formed left out when ``later``.  The child then only reads its share.
     """
 
     def __init__(self, data: bytes, file: str, parallel: bool | None = None,
-                 share: Callable[[], object] | None = None, later: bool = False) -> None:
+                 share: Callable[[], object] | None = None, later: bool = False, *,
+                 incremental: Incremental | None = None, offset: int = 0, final: bool = True,
+                 encoding: tuple[str | None, str | None] | None = None) -> None:
         self.data, self.file, self.share = data, file, share
-        self.override, self.encoding = _encoding(data, file)
+        self.override, self.encoding = encoding_of(data, file) if encoding is None else encoding
         self.later = later and self.encoding is None
+        self.incremental, self.offset, self.final = incremental, offset, final
         if parallel is None:
             parallel = len(data) >= PARALLEL_FROM and _parallel()
         self.parallel = parallel
@@ -228,7 +180,7 @@ class Check:
         self._pid, self._pipe = pid, read_end
 
     def _here(self) -> tuple[Outcome | None, object]:
-        return (None if self.later else _expat_pass(self.data, self.override),
+        return (None if self.later or self.incremental else expat_pass(self.data, self.override),
                 self.share() if self.share else None)
 
     def _wait(self) -> tuple[Outcome | None, object]:
@@ -258,9 +210,12 @@ class Check:
         in order, when the check comes ``later``); InputError for a refused entity,
         ParseError when there is no root element."""
         outcome = self._wait()[0]
-        if outcome is None:
-            reduced = _Reduced(self.data, checked)
-            root, damage, refused = _expat_pass(reduced.data, self.override)
+        if outcome is None and self.incremental is not None:
+            root, damage, refused = self.incremental.feed(
+                Reduced(self.data, checked if self.later else ()), self.offset, self.final)
+        elif outcome is None:
+            reduced = Reduced(self.data, checked)
+            root, damage, refused = expat_pass(reduced.data, self.override)
             damage, refused = reduced.placed(damage), reduced.placed(refused)
         else:
             root, damage, refused = outcome
@@ -279,48 +234,7 @@ class Check:
         return Document(name, tag, found, self.encoding, "xmlns" in attributes)
 
 
-class _Reduced:
-    """A document with some reports replaced by ``<postprocessor/>``, and the way back
-    from a place in it to the same place in the document."""
-
-    EMPTY = b"<postprocessor/>"
-
-    def __init__(self, data: bytes, checked: Sequence[tuple[int, int]]) -> None:
-        self.original = data
-        pieces, self.marks = [], []  # (where in the reduced bytes, start, end, removed, lines)
-        last = removed = lines = 0
-        for start, end in checked:
-            pieces += [data[last:start], self.EMPTY]
-            self.marks.append((start - removed, start, end, removed, lines))
-            removed += end - start - len(self.EMPTY)
-            lines += _line_breaks(data, start, end)
-            last = end
-        pieces.append(data[last:])
-        self.data = b"".join(pieces) if checked else data
-        self._starts = [mark[0] for mark in self.marks]
-
-    def placed(self, found: tuple[str, int, int] | None) -> tuple[str, int, int] | None:
-        """(what, line, offset) of the reduced document in the document's own terms."""
-        if found is None or not self.marks:
-            return found
-        what, line, offset = found
-        index = bisect.bisect_right(self._starts, offset) - 1
-        if index < 0:
-            return found
-        at, start, end, removed, lines = self.marks[index]
-        if offset < at + len(self.EMPTY):  # in the empty element: at its report's start
-            return what, line + lines, start + (offset - at)
-        return (what, line + lines + _line_breaks(self.original, start, end),
-                offset + removed + end - start - len(self.EMPTY))
-
-
-def _line_breaks(data: bytes, start: int, end: int) -> int:
-    """Line breaks in ``data[start:end]`` as expat counts them: CR LF, LF, and a CR alone."""
-    return (data.count(b"\n", start, end) + data.count(b"\r", start, end)
-            - data.count(b"\r\n", start, end))
-
-
-def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
+def encoding_of(data: bytes, file: str) -> tuple[str | None, str | None]:
     """(the encoding expat must use instead of the declared one, the declared encoding
     the cut-out reports must declare again).
 
@@ -350,19 +264,11 @@ def _encoding(data: bytes, file: str) -> tuple[str | None, str | None]:
         expat.ParserCreate().Parse(b'<?xml version="1.0" encoding="' + found.group(1)
                                    + b'"?><x/>', True)
     except (ValueError, LookupError) as error:  # UTF-7, Shift-JIS, rot13...
-        raise ParseError(file, _unreadable(error, name), line=1,
+        raise ParseError(file, unreadable(error, name), line=1,
                          offset=found.start(1)) from None
     except expat.ExpatError:
         pass  # (UTF-16 named in an 8-bit document): the check finds the damage
     return None, name
-
-
-def _unreadable(error: Exception, name: str | None = None) -> str:
-    """An encoding expat cannot read, for the one-line message (as the JMeter XML
-    reader says it)."""
-    named = "" if name is None else f" ({name})"
-    return (f"the XML declaration names an encoding the XML parser cannot read{named}: "
-            f"{str(error).splitlines()[0] if str(error) else type(error).__name__}")
 
 
 def _codec(name: str) -> str | None:
@@ -375,41 +281,28 @@ def _codec(name: str) -> str | None:
     return None
 
 
-def reports(data: bytes, file: str, on_error: OnError, warnings: list[str],
-            document: Document | None = None, found: Sequence[tuple[int, int]] | None = None,
-            fast: Mapping[int, object] | None = None) -> Iterator[Report]:
-    """The document's ``postprocessor`` elements, in order, each built as a tree, or
-    with what the fast path read of it (``fast``, by record number: taken only for a
-    report wholly before the document's first damage, whose characters expat passed).
-
-    ``document`` is the check's result and ``found`` the reports' spans
-    (:func:`spans`), when the caller has them already.  With ``on_error``
-    "raise" the first damage raises a one-line :class:`~zperf.errors.ParseError`
-    (line and byte offset); otherwise a damaged report comes back without a
-    tree, and damage outside the reports is a warning in ``warnings``.
+def reports(data: bytes, document: Document, found: Sequence[tuple[int, int]],
+            fast: Mapping[int, object], *, record: int = 1, offset: int = 0,
+            line: int = 1) -> Iterator[Report]:
+    """The ``postprocessor`` elements of ``data`` (at byte ``offset`` and line ``line``
+    of the file: the reports' positions are the file's), whose spans (:func:`spans`)
+    are ``found``, numbered from ``record``, in order: each built as a tree, or with
+    what the fast path read of it (``fast``, by record number: taken only for a
+    report wholly before the document's first damage, whose characters expat
+    passed).  ``document`` is the check's result: a damaged report comes back
+    without a tree, its damage placed in the file.
     """
-    document = check(data, file) if document is None else document
     damage = document.damage
-    if damage is not None and on_error == "raise":
-        raise ParseError(file, damage.what, line=damage.line, offset=damage.offset)
     wrap = document.wrap()
-    fast = fast or {}
-    outside = damage  # damage no report holds: a warning at the end
-    line, last = 1, 0
-    for record, (start, end) in enumerate(spans(data) if found is None else found, start=1):
+    last = 0
+    for number, (start, end) in enumerate(found, start=record):
         line += data.count(b"\n", last, start)
         last = start
-        if damage is not None and (start <= damage.offset < end or (
-                end == len(data) and damage.offset >= end)):
-            outside = None
-        read = fast.get(record)
-        if read is not None and (damage is None or end <= damage.offset):
-            yield Report(record, line, start, end, None, fast=read)
+        read = fast.get(number)
+        if read is not None and (damage is None or offset + end <= damage.offset):
+            yield Report(number, line, offset + start, offset + end, None, fast=read)
         else:
-            yield _built(data, record, start, end, line, wrap)
-    if outside is not None:
-        warnings.append(f"line {outside.line} at offset 0x{outside.offset:X}: {outside.what}, "
-                        "outside the reports (no report was lost)")
+            yield _built(data, number, start, end, line, wrap, offset)
 
 
 def spans(data: bytes) -> Iterator[tuple[int, int]]:
@@ -426,8 +319,9 @@ def spans(data: bytes) -> Iterator[tuple[int, int]]:
 
 
 def _built(data: bytes, record: int, start: int, end: int, line: int,
-           wrap: tuple[bytes, bytes]) -> Report:
-    """A report's tree, or (when the C parser fails on it) its damage, placed in the file."""
+           wrap: tuple[bytes, bytes], offset: int) -> Report:
+    """A report's tree, or (when the C parser fails on it) its damage, placed in the file
+    (``data`` is at byte ``offset`` of it)."""
     text = wrap[0] + data[start:end] + wrap[1]
     try:
         root = ET.fromstring(text)
@@ -435,13 +329,14 @@ def _built(data: bytes, record: int, start: int, end: int, line: int,
         at_line, column = error.position
         within = min(max(_offset_of(text, at_line, column) - len(wrap[0]), 0), end - start)
         what = re.sub(r": line \d+, column \d+$", "", str(error))
-        return Report(record, line, start, end, None, Damage(
+        return Report(record, line, offset + start, offset + end, None, Damage(
             f"malformed XML: {what}", line + data.count(b"\n", start, start + within),
-            start + within))
+            offset + start + within))
     element = root if root.tag == "postprocessor" else next(iter(root), None)
     if element is None:
-        return Report(record, line, start, end, None, Damage("an empty report", line, start))
-    return Report(record, line, start, end, element)
+        return Report(record, line, offset + start, offset + end, None,
+                      Damage("an empty report", line, offset + start))
+    return Report(record, line, offset + start, offset + end, element)
 
 
 def _offset_of(text: bytes, line: int, column: int) -> int:
