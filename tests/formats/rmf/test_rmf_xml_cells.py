@@ -65,3 +65,31 @@ def test_columns_of_any_texts_as_the_scalar_form(columns: dict[str, list[str | N
 def test_integer_columns_as_the_scalar_form() -> None:
     texts = ["12", "4876K", "1,234", "N/A", "*****", "1.5K", "12X", None]
     _assert_cells_as_scalar({"n": texts}, fields.INT)
+
+
+def test_each_number_is_converted_once(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The value of a number column is computed once and its checks (read, fits the
+    column's type) read it: an eager query has no common-subexpression elimination,
+    and the checks naming the value's expression converted every number six times."""
+    from zperf.formats.rmf import xml_cells
+
+    converted: list[int] = []
+
+    def counted(value: pl.Expr) -> pl.Expr:
+        def count(values: pl.Series) -> pl.Series:
+            converted.append(len(values))
+            return values.cast(pl.Float64)
+        return value.map_batches(count, return_dtype=pl.Float64, is_elementwise=True)
+
+    monkeypatch.setattr(xml_cells, "finite", counted)
+    for remembered in (xml_cells._value_of, xml_cells._checked, xml_cells._final):
+        remembered.cache_clear()
+    try:
+        frame = pl.DataFrame({RECORD: [1, 2, 3], "n": ["12", "4876K", "x"]})
+        got, bad = convert(frame, {"n": fields.INT}, {"n": pl.Int32()})
+    finally:
+        for remembered in (xml_cells._value_of, xml_cells._checked, xml_cells._final):
+            remembered.cache_clear()
+    assert converted == [3]
+    assert got["n"].to_list() == [12, 4_876_000, None]
+    assert bad.rows() == [(3, "n", "x")]

@@ -32,31 +32,44 @@ def _empty(text: pl.Expr) -> pl.Expr:
     return text.is_null() | (text == "") | (text == "N/A") | (text.str.strip_chars("-") == "")
 
 
-def _value(kind: str, text: pl.Expr, odd: pl.Expr | None = None,
-           dtype: pl.DataType | None = None) -> tuple[pl.Expr, pl.Expr]:
-    """The converted value, and whether the text is one this kind reads (and, a number,
-    fits a column of ``dtype``).  ``odd``: a number's value where a plain cast does not
-    read its text (None: nowhere, see :func:`_odd_numbers`)."""
+def _value(kind: str, text: pl.Expr, odd: pl.Expr | None = None) -> pl.Expr:
+    """The converted value of a column's texts (a number as Float64; whole numbers are
+    cast to Int64 after the checks).  ``odd``: a number's value where a plain cast does
+    not read its text (None: nowhere, see :func:`_odd_numbers`; null where a cast does
+    read it, so it only fills what the cast left null)."""
     if kind == fields.TEXT:
-        return text, pl.lit(True)
+        return text
     if kind in (fields.NUMBER, fields.INT):
-        cast = text.cast(pl.Float64, strict=False)
-        value = finite(cast) if odd is None else pl.when(cast.is_not_null()).then(
-            finite(cast)).otherwise(odd)
-        fine = value.is_not_null() | text.str.contains(r"^\*+$")  # '*****': overflow, no value
-        if dtype is not None:
-            fine = fine & ~misfit_expr(value, dtype)
-        return (value.cast(pl.Int64, strict=False) if kind == fields.INT else value), fine
+        value = finite(text.cast(pl.Float64, strict=False))
+        return value if odd is None else value.fill_null(odd)
     if kind in (fields.SECONDS, fields.TIME_MS):
-        fine = text.str.contains(_TIME) & text.str.contains(TIME_TEXT)
         ms = time_ms_expr(text, _micro(text))
-        return (ms / 1000.0 if kind == fields.SECONDS else ms), fine
+        return ms / 1000.0 if kind == fields.SECONDS else ms
     if kind == fields.BUCKET:
-        parts = text.str.extract_groups(fields.BUCKET_LIMIT.pattern)
-        op, time = parts.struct.field("1"), parts.struct.field("2")
-        limit = pl.when(op == ">").then(None).otherwise(time_ms_expr(time, _micro(time)))
-        return limit, op.is_not_null()
+        op, time = _bucket_parts(text)
+        return pl.when(op == ">").then(None).otherwise(time_ms_expr(time, _micro(time)))
     raise ValueError(f"no column-wise conversion {kind!r}")
+
+
+def _fine(kind: str, text: pl.Expr, value: pl.Expr, dtype: pl.DataType | None) -> pl.Expr:
+    """Whether the text is one this kind reads (and, a number, fits a column of
+    ``dtype``), given ``value``, the column :func:`_value` made of it."""
+    if kind == fields.TEXT:
+        return pl.lit(True)
+    if kind in (fields.NUMBER, fields.INT):
+        fine = value.is_not_null() | text.str.contains(r"^\*+$")  # '*****': overflow, no value
+        return fine if dtype is None else fine & ~misfit_expr(value, dtype)
+    if kind in (fields.SECONDS, fields.TIME_MS):
+        return text.str.contains(_TIME) & text.str.contains(TIME_TEXT)
+    if kind == fields.BUCKET:
+        return _bucket_parts(text)[0].is_not_null()
+    raise ValueError(f"no column-wise conversion {kind!r}")
+
+
+def _bucket_parts(text: pl.Expr) -> tuple[pl.Expr, pl.Expr]:
+    """A bucket limit's operator ('<=', '>') and time."""
+    parts = text.str.extract_groups(fields.BUCKET_LIMIT.pattern)
+    return parts.struct.field("1"), parts.struct.field("2")
 
 
 def _micro(text: pl.Expr) -> pl.Expr:
@@ -104,51 +117,66 @@ def convert(frame: pl.DataFrame, kinds: dict[str, str],
         return frame, bad
     # the printed texts stripped once, no value (empty, N/A, dashes) made null: every
     # expression below reads them
-    frame = frame.with_columns(_stripped(c, kinds[c]) for c in present)
+    frame = frame.with_columns(pl.col(c).cast(pl.String).str.strip_chars() for c in present)
+    frame = frame.with_columns(_no_value_null(c) for c in present if kinds[c] != fields.BUCKET)
     odd = _odd_numbers(frame, [c for c in present if kinds[c] in (fields.NUMBER, fields.INT)])
     if odd:
         frame = frame.with_columns(series.alias(_ODD + column) for column, series in odd.items())
-    values, checks = [], []
-    for column in present:
-        value, check = _expressions(column, kinds[column], (dtypes or {}).get(column),
-                                    column in odd)
-        values.append(value)
-        checks.append(check)
-    # one pass for the values and the checks (each sees the printed texts), then only
-    # the rows with a bad cell unpivoted: there are seldom any
-    both = frame.with_columns(*values, *checks)
+    # each value once, into a column of its own; then the checks read those columns
+    # (an eager query has no common-subexpression elimination: a check that named the
+    # value's expression would convert the texts again, up to six times for a number)
+    frame = frame.with_columns(_value_of(c, kinds[c], c in odd) for c in present)
+    both = frame.with_columns(_checked(c, kinds[c], (dtypes or {}).get(c)) for c in present)
+    both = both.with_columns(_final(c, kinds[c]) for c in present)
     wrong = both.select(pl.col(RECORD), *(pl.col(_BAD + c).alias(c) for c in present)).filter(
         pl.any_horizontal(pl.col(c).is_not_null() for c in present))
     bad = pl.concat([bad, wrong.unpivot(index=RECORD, variable_name="column", value_name="text")
                      .drop_nulls("text").sort(RECORD, maintain_order=True)],
                     how="vertical_relaxed")
-    return both.drop(*(_BAD + c for c in present), *(_ODD + c for c in odd)), bad
+    return both.drop(*(_BAD + c for c in present), *(_VALUE + c for c in present),
+                     *(_ODD + c for c in odd)), bad
 
 
 _BAD = "_bad_"  # (a check's column, beside its value's)
 _ODD = "_odd_"  # (a number column's values of the texts a cast does not read)
+_VALUE = "_value_"  # (a column's value, before the checks that read it)
 
 
 @functools.lru_cache(maxsize=1024)
-def _stripped(column: str, kind: str) -> pl.Expr:
-    """A column's printed texts without blanks around them; null where there is no
-    value (empty, N/A, dashes), but for a bucket limit (every bucket has one)."""
-    text = pl.col(column).cast(pl.String).str.strip_chars()
-    return (text if kind == fields.BUCKET else
-            pl.when(_empty(text)).then(None).otherwise(text)).alias(column)
-
-
-@functools.lru_cache(maxsize=1024)
-def _expressions(column: str, kind: str, dtype: pl.DataType | None, odd: bool
-                 ) -> tuple[pl.Expr, pl.Expr]:
-    """A column's value (no value: None) and its check (the text where it does not
-    read), of its :func:`_stripped` texts; ``odd``: the values of the texts a cast does
-    not read are in its ``_odd_`` column.  Remembered: building the expressions of a
-    table's sixty columns costs more than converting a small document."""
+def _no_value_null(column: str) -> pl.Expr:
+    """A column's stripped texts, null where there is no value (empty, N/A, dashes;
+    not for a bucket limit: every bucket has one).  (Stripped in a pass before: here
+    the texts are read four times, and an eager query would strip them each time.)"""
     text = pl.col(column)
-    value, fine = _value(kind, text, pl.col(_ODD + column) if odd else None, dtype)
+    return pl.when(_empty(text)).then(None).otherwise(text).alias(column)
+
+
+@functools.lru_cache(maxsize=1024)
+def _value_of(column: str, kind: str, odd: bool) -> pl.Expr:
+    """A column's value of its stripped texts (:func:`_no_value_null`), in its ``_value_`` column;
+    ``odd``: the values of the texts a cast does not read are in its ``_odd_`` column.
+    (These three are remembered: building the expressions of a table's sixty columns
+    costs more than converting a small document.)"""
+    return _value(kind, pl.col(column), pl.col(_ODD + column) if odd else None).alias(
+        _VALUE + column)
+
+
+@functools.lru_cache(maxsize=1024)
+def _checked(column: str, kind: str, dtype: pl.DataType | None) -> pl.Expr:
+    """The text where it does not read (else null), in the column's ``_bad_`` column."""
+    text, value = pl.col(column), pl.col(_VALUE + column)
+    fine = _fine(kind, text, value, dtype)
     if kind == fields.BUCKET:
-        return value.alias(column), pl.when(fine).then(None).otherwise(
-            text.fill_null("(empty)")).alias(_BAD + column)
-    return (pl.when(text.is_null()).then(None).otherwise(value).alias(column),
-            pl.when(text.is_null() | fine).then(None).otherwise(text).alias(_BAD + column))
+        return pl.when(fine).then(None).otherwise(text.fill_null("(empty)")).alias(_BAD + column)
+    return pl.when(text.is_null() | fine).then(None).otherwise(text).alias(_BAD + column)
+
+
+@functools.lru_cache(maxsize=1024)
+def _final(column: str, kind: str) -> pl.Expr:
+    """The column's value in place of its text (no text: None; whole numbers Int64)."""
+    value = pl.col(_VALUE + column)
+    if kind == fields.INT:
+        value = value.cast(pl.Int64, strict=False)
+    if kind == fields.BUCKET:
+        return value.alias(column)
+    return pl.when(pl.col(column).is_null()).then(None).otherwise(value).alias(column)
