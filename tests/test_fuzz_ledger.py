@@ -59,3 +59,31 @@ def test_other_options_would_give_other_inputs(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(LedgerError, match="not a ledger"):
         Ledger.open(path, OPTIONS)
+
+
+@pytest.mark.slow
+def test_the_run_goes_on_where_its_ledger_stopped(tmp_path: Path) -> None:
+    """fuzz/run.py with --ledger twice: the second sitting reads only the new inputs and
+    reports the totals of both (about 10 s: two runs of a worker process each)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    ledger = tmp_path / "ledger.json"
+
+    def run(inputs: int) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, str(root / "fuzz" / "run.py"), "--seed", "ledger-test",
+             "--inputs", str(inputs), "--readers", "zperf-csv,driver-iwl", "--workers", "1",
+             "--ledger", str(ledger), "--crashes", str(tmp_path / "crashes")],
+            capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.splitlines()
+
+    first = run(20)
+    assert first[-1].startswith("all 2 readers (1 sittings): 20 to 20 inputs each, 0 crashes")
+    second = run(30)
+    assert any(line.startswith("this sitting: 20 inputs") for line in second)
+    assert second[-1].startswith("all 2 readers (2 sittings): 30 to 30 inputs each, 0 crashes")
+    saved = json.loads(ledger.read_text())
+    assert saved["done"] == {"zperf-csv": [[0, 30]], "driver-iwl": [[0, 30]]}
