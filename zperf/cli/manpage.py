@@ -94,7 +94,15 @@ INPUT = {"title": "INPUT", "paragraphs": [
           "(SERVICE TIMES, AAP N/A), V2R2 (REPORT BY:), V2R3 (TRANS-APPL%), V2R4 and later (no "
           "REPORT BY:, I/O PRIORITY GROUP, HHH.MM.SS.FFFFFF microsecond times). A listing cut "
           "in the middle of a class keeps that class's partial values with a warning. Large "
-          "listings are read in pieces of about 16 MB, at about 60 MB/s on two cores."),
+          "listings are read in pieces of about 16 MB, at 30 to 70 MB/s on two cores "
+          "(benchmarks/wlmgl_read.py)."),
+    _roff("RMF Postprocessor XML documents are checked by expat as they are read (entity "
+          "declarations and external entities are refused; malformed XML is an error with "
+          "its line and byte offset) and read in pieces of about 16 MB of whole reports, so "
+          "memory follows the piece, not the document (a 201 MB document: 317 MB peak); on "
+          "two cores a second process reads half of each piece's reports (about 21 MB/s, "
+          "benchmarks/rmf_xml_read.py). From the first comment, CDATA section or processing "
+          "instruction after the prolog, the rest of a document is read as one piece."),
     _roff("Values are derived as the RMF Postprocessor Workload Activity report derives "
           "them: SERVICE TIME CPU includes zIIP and zAAP time normalized to CP speed; IIP and "
           "AAP are raw engine seconds; APPL% CP subtracts the normalized specialty time. A "

@@ -146,8 +146,8 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     With --to csv, ndjson, parquet or arrow (to a file or a pipe) the table is
     written as it is read, so a dump larger than memory can be parsed: memory
     follows a batch of records (an RMF Workload Activity or CPU Activity
-    listing: a piece of about 16 MB), not the table; an -o file appears only
-    when whole. Other text inputs are read whole. --to table and json, the
+    listing, an RMF XML document: a piece of about 16 MB), not the table; an
+    -o file appears only when whole. Other text inputs are read whole. --to table and json, the
     derived tables (capacity, cec, peaks, performance, offload) and a terminal
     read the whole table first. With -j N, each of N workers reads a file that
     way and hands its batches back through a temporary file (TMPDIR), written
