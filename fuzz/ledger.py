@@ -30,13 +30,15 @@ class LedgerError(Exception):
     """The ledger cannot be continued with these options (the message says why)."""
 
 
-def revision(root: Path) -> str:
-    """The checkout's commit, with '+changes' when its files differ from it."""
+def revision(root: Path, ledger: Path | None = None) -> str:
+    """The checkout's commit, with '+changes' when its files differ from it (the
+    ledger itself aside, when it is kept in the checkout: it changes as the run goes)."""
+    aside = [f":(exclude){ledger.resolve()}"] if ledger is not None else []
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=10", "HEAD"],
                               capture_output=True, text=True, check=True).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain",
-                                "--untracked-files=no"],
+                                "--untracked-files=no", "--", ".", *aside],
                                capture_output=True, text=True, check=True).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"

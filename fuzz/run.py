@@ -155,7 +155,7 @@ class Runner:
         self.units: dict[int, Unit] = {}
         self.next_uid = 0
         self.ledger = ledger
-        self.revision = revision(ROOT)
+        self.revision = revision(ROOT, ledger.path if ledger else None)
         for first in range(0, inputs, CHUNK):
             for name in names:
                 end = min(first + CHUNK, inputs)
@@ -299,7 +299,7 @@ def replay(spec: str, seed: int) -> int:
 def _read_crashed_again(ledger: Ledger, options: dict[str, Any]) -> None:
     """Inputs that crashed in an earlier sitting, read again by this code: those that pass
     now are fixed (and said so); the others are still crashes."""
-    rev = revision(ROOT)
+    rev = revision(ROOT, ledger.path)
     with tempfile.TemporaryDirectory() as tmp:
         for reader, indices in list(ledger.crashed.items()):
             for index in list(indices):
