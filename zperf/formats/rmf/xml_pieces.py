@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from xml.parsers import expat
 
 from zperf.formats.pieces import PIECE_BYTES, TextPieces
 
@@ -69,7 +70,25 @@ def cuttable(data: bytes, first: bool) -> bool:
     if not first:
         return not markup_after(data, 0)
     start = data.find(_REPORT)
-    return start >= 0 and _plain_prolog(data[:start]) and not markup_after(data, start)
+    return (start >= 0 and _plain_prolog(data[:start]) and _root_starts(data[:start])
+            and not markup_after(data, start))
+
+
+def _root_starts(head: bytes) -> bool:
+    """Whether expat, fed what comes before the first report, has seen the root
+    element start and no damage.  Else the first piece is not cut: expat, fed it
+    alone, could not tell what is wrong yet (a stray character before the
+    declaration is an 'unclosed token' only at the document's end), and the whole
+    read's error is the one to give.  (No document type declaration is here, see
+    :func:`_plain_prolog`, so nothing is expanded.)"""
+    parser = expat.ParserCreate("UTF-8")  # (the chunks are UTF-8)
+    started: list[str] = []
+    parser.StartElementHandler = lambda name, attributes: started.append(name)
+    try:
+        parser.Parse(head, False)
+    except (expat.ExpatError, ValueError, LookupError):
+        return False
+    return bool(started)
 
 
 def markup_after(data: bytes, start: int) -> bool:
