@@ -11,6 +11,7 @@ counted skip of its record, like any other value that does not read.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import polars as pl
 
@@ -23,7 +24,8 @@ _UNSIGNED: dict[type[pl.DataType], int] = {pl.UInt8: 8, pl.UInt16: 16, pl.UInt32
 def integer_range(dtype: pl.DataType) -> tuple[int, int] | None:
     """(smallest, largest) value of an integer type; None for other types.  (By the
     type's class: comparing polars types is slow, and a reader asks for every value.)"""
-    return _RANGES.get(dtype if isinstance(dtype, type) else type(dtype))
+    kind = dtype if isinstance(dtype, type) else type(dtype)  # (pl.Int64 or pl.Int64())
+    return _RANGES.get(cast("type[pl.DataType]", kind))
 
 
 _RANGES: dict[type[pl.DataType], tuple[int, int]] = {
