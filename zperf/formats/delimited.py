@@ -234,10 +234,29 @@ INT, FLOAT, BOOL, TEXT = "int", "float", "bool", "text"
 
 
 def _clean(name: str, thousands: bool) -> pl.Expr:
+    """The text of a value to convert: blanks around it (and thousands' commas) taken
+    off, null when nothing is left.  The column is named once (``replace``, not a
+    when/then that names it twice)."""
     expr = pl.col(name).str.strip_chars()
     if thousands:
         expr = expr.str.replace_all(",", "", literal=True)
-    return pl.when(expr == "").then(None).otherwise(expr)
+    return expr.replace("", None)
+
+
+def _value(raw: pl.Expr, kind: str) -> pl.Expr:
+    """A cleaned text converted to its kind (null where it does not convert)."""
+    if kind == INT:
+        return raw.str.to_integer(strict=False)
+    if kind == FLOAT:
+        return finite(raw.cast(pl.Float64, strict=False))
+    return raw.str.to_lowercase().replace_strict(_WORDS, default=None, return_dtype=pl.Boolean)
+
+
+#: What a value that does not convert is said not to be, by kind.
+_KIND_WORDS = {INT: "a whole number", FLOAT: "a number", BOOL: "true or false"}
+#: The prefix of a cleaned text's column beside the converted values (no file's
+#: column name starts with a NUL).
+_RAW = "\0raw:"
 
 
 def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequence[str] = (),
@@ -249,45 +268,46 @@ def converted(frame: pl.DataFrame, kinds: Mapping[str, str], *, required: Sequen
     that does not convert, or the first required column left empty.
     ``printed`` gives the column names to use in messages (the file's own).
     Problem texts are built only for the rows that have one.
+
+    Why three selects and not one: an eager select shares no sub-expression,
+    so one select naming each cleaned text in its value, its check and its
+    required check cleaned every text three or four times, and its fixed cost
+    grew with every expression (a small file's read was mostly that); here each
+    text is cleaned once, converted once, and the checks compare columns.
     """
     printed = printed or {}
-    values: list[pl.Expr] = []
+    numeric = [name for name, kind in kinds.items() if kind != TEXT]
+    cleaned = frame.select(_clean(name, thousands and kinds[name] in (INT, FLOAT)).alias(name)
+                           for name in numeric)
+    values = cleaned.select(_value(pl.col(name), kinds[name]).alias(name) for name in numeric)
+    both = values.hstack(cleaned.rename({name: _RAW + name for name in numeric}))
+    both = both.hstack([frame.get_column(name) for name, kind in kinds.items()
+                        if kind == TEXT and name in required])
     flags: list[pl.Expr] = []
     reasons: list[pl.Expr] = []
     for name, kind in kinds.items():
-        if kind == TEXT:  # taken as written
-            values.append(pl.col(name))
-            if name in required:
-                flags.append(pl.col(name).is_null())
-                reasons.append(pl.when(pl.col(name).is_null())
-                               .then(pl.lit(f"no value under '{printed.get(name, name)}'")))
-            continue
-        raw = _clean(name, thousands and kind in (INT, FLOAT))
         label = printed.get(name, name)
-        if kind == INT:
-            value = raw.str.to_integer(strict=False)
-        elif kind == FLOAT:
-            value = finite(raw.cast(pl.Float64, strict=False))
-        else:
-            value = raw.str.to_lowercase().replace_strict(_WORDS, default=None,
-                                                          return_dtype=pl.Boolean)
-        what = {INT: "a whole number", FLOAT: "a number", BOOL: "true or false"}.get(kind, "")
-        if what:
-            bad = raw.is_not_null() & value.is_null()
+        raw = pl.col(name) if kind == TEXT else pl.col(_RAW + name)
+        if kind != TEXT:
+            bad = raw.is_not_null() & pl.col(name).is_null()
             flags.append(bad)
             reasons.append(pl.when(bad).then(pl.concat_str(  # not pl.format: braces in a label
-                pl.col(name).str.strip_chars(), pl.lit(f" under '{label}' is not {what}"))))
+                pl.col("\0text:" + name), pl.lit(f" under '{label}' is not {_KIND_WORDS[kind]}"))))
         if name in required:
             flags.append(raw.is_null())
             reasons.append(pl.when(raw.is_null()).then(pl.lit(f"no value under '{label}'")))
-        values.append(value.alias(name))
-    out = frame.select(*values, pl.any_horizontal(flags or [pl.lit(False)]).alias("__bad__"))
-    bad_rows = out.get_column("__bad__")
-    out = out.drop("__bad__")
+    out = pl.concat([frame.select(name for name, kind in kinds.items() if kind == TEXT),
+                     values], how="horizontal").select(list(kinds))
     problems = pl.Series("problem", [None] * frame.height, dtype=pl.String)
+    if not flags:
+        return out, problems
+    bad_rows = both.select(pl.any_horizontal(flags)).to_series()
     if bad_rows.any():
         index = bad_rows.arg_true()
-        texts = frame[index].select(pl.coalesce(reasons)).to_series()
+        written = frame[index].select(pl.col(name).str.strip_chars().alias("\0text:" + name)
+                                      for name in numeric)
+        texts = both[index].hstack(written.get_columns()).select(
+            pl.coalesce(reasons)).to_series()
         problems = problems.scatter(index, texts)
     return out, problems
 
