@@ -1,6 +1,6 @@
 """A long fuzzing run that goes on where it stopped: what was done, kept in a file.
 
-200,000 inputs for each of 17 readers is about 16 hours of a 2-core machine, more
+200,000 inputs for each of 17 readers is about 8 hours of a 2-core machine, more
 than a working session lends.  Input ``i`` of a reader is the same in every run
 with the same seed (:func:`fuzz.harness.fuzzed_input`), so a run can be cut into
 sittings: the ledger records which input ranges of which reader are done, what
