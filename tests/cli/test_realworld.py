@@ -167,6 +167,36 @@ def test_headerless_columns_from_the_option_or_the_properties(
                                         "elapsed")
 
 
+def test_time_stamps_as_ends_from_the_option_or_the_properties(
+        tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """JMeter 2.1's XML (tests/formats/test_public_files.py works the figures out) and
+    a 17-column CSV: --jtl-timestamp end, or sampleresult.timestamp.start=false in the
+    properties, moves the run back by the first sample's time; the option wins."""
+    xml = str(DATA / "public" / "sample_log1c.jtl")
+    wanted = ["--to", "csv", "--columns", "run_start,run_seconds"]
+    code, out, _ = run(["parse", *wanted, xml], capsysbinary)
+    assert code == 0 and out.splitlines()[1] == "2005-11-22T14:07:28.174000,167.15"
+    ends = "2005-11-22T14:07:26.131000,169.103"
+    code, out, _ = run(["parse", "--jtl-timestamp", "end", *wanted, xml], capsysbinary)
+    assert code == 0 and out.splitlines()[1] == ends
+    props = tmp_path / "user.properties"
+    props.write_text("sampleresult.timestamp.start=false\n")
+    code, out, _ = run(["parse", "--jmeter-properties", str(props), *wanted, xml],
+                       capsysbinary)
+    assert code == 0 and out.splitlines()[1] == ends
+    code, out, _ = run(["parse", "--jmeter-properties", str(props), "--jtl-timestamp",
+                        "start", *wanted, xml], capsysbinary)
+    assert code == 0 and out.splitlines()[1] == "2005-11-22T14:07:28.174000,167.15"
+    csv = tmp_path / "ends.csv"
+    csv.write_text("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
+                   "success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,"
+                   "IdleTime,Connect\n"
+                   "1700000001000,1000,a,200,OK,t-1,text,true,,10,5,1,1,u,900,0,10\n"
+                   "1700000003000,500,a,200,OK,t-1,text,true,,10,5,1,1,u,400,0,10\n")
+    code, out, _ = run(["parse", "--jtl-timestamp", "end", *wanted, str(csv)], capsysbinary)
+    assert code == 0 and out.splitlines()[1] == "2023-11-14T22:13:20,3.0"
+
+
 # ------------------------------------------------- items 9 and 10: outputs, whole or error
 
 def test_an_interrupted_write_leaves_the_previous_file(

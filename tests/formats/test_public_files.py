@@ -59,3 +59,37 @@ def test_jmeter_3_csv_with_a_label_over_three_lines() -> None:
         2, 1, 1008.0, 1898.0)
     assert (row["run_seconds"], row["bytes_read"], row["clients"]) == (2.049, 21153, 1)
     assert (tally.read, tally.parsed) == (2, 2)
+
+
+def test_jmeter_2_1_xml_whose_time_stamps_are_the_samples_ends() -> None:
+    """JMeter 2.1 (2005) stamped a sample with its end.  2,000 samples, 360,620 ms in
+    all (mean 180.31), 10 threads.  Read as ends (--jtl-timestamp end) the run goes from
+    min(ts - t) = 1132668446131 to max(ts) = ...615234: 169.103 s.  Read as starts it
+    would go from min(ts) = ...448174 to max(ts + t) = ...615324 (167.15 s), and on 1,004
+    of the 1,990 pairs of a thread's consecutive samples the second would begin before
+    the first ended: the file makes sense only as ends."""
+    path = str(PUBLIC / "sample_log1c.jtl")
+    as_starts = read([path]).tables["driver"].row(0, named=True)
+    assert (as_starts["run_start"], as_starts["run_seconds"]) == (
+        dt.datetime(2005, 11, 22, 14, 7, 28, 174000), 167.15)
+    result = read([path], options={"jmeter-xml": {"timestamp": "end"}})
+    (row,) = result.tables["driver"].rows(named=True)
+    assert (row["transactions"], row["errors"], row["resp_avg_ms"], row["clients"]) == (
+        2000, 0, 180.31, 10)
+    assert row["run_start"] == dt.datetime(2005, 11, 22, 14, 7, 26, 131000)
+    assert row["run_end"] == dt.datetime(2005, 11, 22, 14, 10, 15, 234000)
+    assert row["run_seconds"] == 169.103
+
+
+def test_jmeter_xml_with_references_to_control_characters() -> None:
+    """A binary response JMeter wrote as text: 172 references such as &#x0; that XML 1.0
+    forbids (expat refuses them) in <responseData>.  Read as '?', with a warning; the one
+    sample: t 117 ms at ts 1498080598101 (2017-06-21 21:29:58.101), 1940 bytes."""
+    row, tally = _driver("crash_trace.jtl")
+    assert row["source_format"] == "jmeter-xml"
+    assert (row["transactions"], row["errors"], row["resp_max_ms"], row["bytes_read"]) == (
+        1, 0, 117.0, 1940)
+    assert row["run_start"] == dt.datetime(2017, 6, 21, 21, 29, 58, 101000)
+    assert tally.warnings == [
+        "172 character references to characters XML 1.0 does not allow (such as &#x0;, "
+        "which JMeter writes for the control characters of a response) read as '?'"]

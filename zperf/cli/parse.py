@@ -71,11 +71,14 @@ def _progress_factory() -> Progress | None:
     return factory
 
 
-def _jtl_options(columns: str | None, properties: str | None) -> dict[str, dict[str, Any]]:
-    """The jmeter-csv reader's options from --jtl-columns and --jmeter-properties."""
+def _jtl_options(columns: str | None, properties: str | None,
+                 timestamp: str | None) -> dict[str, dict[str, Any]]:
+    """The JMeter readers' options from --jtl-columns, --jmeter-properties and
+    --jtl-timestamp (which wins over the properties' sampleresult.timestamp.start)."""
     from zperf.formats.driver.jmeter_columns import settings_from_properties
 
     given: dict[str, Any] = {}
+    stamps = timestamp
     if properties:
         try:
             text = Path(properties).read_text(encoding="latin-1")
@@ -87,6 +90,7 @@ def _jtl_options(columns: str | None, properties: str | None) -> dict[str, dict[
                                    ("delimiter", settings.delimiter),
                                    ("timestamp_format", settings.timestamp_format))
                  if v is not None}
+        stamps = stamps or settings.timestamp
     if columns:
         names = [c.strip() for c in columns.split(",") if c.strip()]
         missing = [n for n in ("timeStamp", "elapsed") if n not in names]
@@ -94,7 +98,11 @@ def _jtl_options(columns: str | None, properties: str | None) -> dict[str, dict[
             raise UsageError(f"--jtl-columns names no {' or '.join(missing)} (JMeter's "
                              "names: timeStamp,elapsed,label,responseCode,...)")
         given["columns"] = names
-    return {"jmeter-csv": given} if given else {}
+    options = {"jmeter-csv": given} if given else {}
+    if stamps:
+        options = {"jmeter-csv": {**given, "timestamp": stamps},
+                   "jmeter-xml": {"timestamp": stamps}}
+    return options
 
 
 @click.command(epilog=EXIT_STATUS_EPILOG)
@@ -119,14 +127,20 @@ def _jtl_options(columns: str | None, properties: str | None) -> dict[str, dict[
                    "Default: JMeter 2.x to 5.x's default column sets, recognised by their "
                    "number and content.")
 @click.option("--jmeter-properties", type=click.Path(dir_okay=False), metavar="FILE",
-              help="jmeter-csv input only: the jmeter.properties or user.properties the run "
-                   "used; its jmeter.save.saveservice.* settings give a headerless file's "
-                   "columns, the delimiter and the time stamp format.")
+              help="JMeter input: the jmeter.properties or user.properties the run used; "
+                   "its jmeter.save.saveservice.* settings give a headerless CSV file's "
+                   "columns, the delimiter and the time stamp format, and its "
+                   "sampleresult.timestamp.start what a time stamp is.")
+@click.option("--jtl-timestamp", type=click.Choice(["start", "end"]), default=None,
+              help="JMeter input (CSV or XML): whether a sample's time stamp is its start "
+                   "(what JMeter's shipped jmeter.properties says since 2006: the default) "
+                   "or its end (sampleresult.timestamp.start=false, and JMeter 2.1 and "
+                   "older).")
 @click.argument("paths", metavar="FILE...", nargs=-1, required=True)
 def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_path: str | None,
           encoding: str, fmt: str | None, output: str, table: str | None, columns: str | None,
           verbose: bool, jobs: int | None, jtl_columns: str | None,
-          jmeter_properties: str | None) -> None:
+          jmeter_properties: str | None, jtl_timestamp: str | None) -> None:
     """Parse input files into a table.
 
     Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
@@ -171,7 +185,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
         "kind": kind, "on_error": on_error, "encoding": encoding,
         "progress": _progress_factory(), "jobs": jobs,
         "tables": list(DERIVED.get(table, (table,))) if table else None,
-        "options": _jtl_options(jtl_columns, jmeter_properties)}
+        "options": _jtl_options(jtl_columns, jmeter_properties, jtl_timestamp)}
     attention = _parse(paths, reading, fmt, terminal, output, table, wanted, errors_path,
                        verbose)
     if attention:

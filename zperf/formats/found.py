@@ -79,11 +79,8 @@ def what_was_read(tally: Tally) -> str:
     if tally.empty:
         return f"{tally.file} is empty"
     kind = f" ({tally.read_as})" if tally.read_as else ""
-    text = (f"{tally.file}{kind}: {_plural(tally.read, 'record')} read = {tally.parsed} "
-            f"parsed + {tally.skipped} skipped + {tally.other} other types")
-    if tally.others:
-        text += " (" + ", ".join(f"{n} x {what}" for what, n in tally.others.items()) + ")"
-    return text
+    return (f"{tally.file}{kind}: {_plural(tally.read, 'record')} read = {tally.parsed} "
+            f"parsed + {tally.skipped} skipped + {tally.other} other types{tally.others_said()}")
 
 
 def no_rows(rows: Mapping[str, int], tallies: Sequence[Tally], table: str) -> list[str]:

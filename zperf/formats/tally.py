@@ -188,13 +188,20 @@ class Tally:
         where = f"{self.file} ({self.kind})" if self.kind else self.file
         text = (
             f"{where}: {self.read} records read = {self.parsed} parsed + "
-            f"{self.skipped} skipped + {self.other} other types"
+            f"{self.skipped} skipped + {self.other} other types{self.others_said()}"
         )
         if self.pending:
             text += f" ({self.pending} not accounted for: a bug in zperf)"
         if self.duplicates:
             text += f" ({self.duplicates} duplicate class periods dropped)"
         return text
+
+    def others_said(self) -> str:
+        """' (99 x nested sub-sample, 2 x blank line)': what the records of other types
+        were, where the reader said; '' where it did not."""
+        if not self.others:
+            return ""
+        return " (" + ", ".join(f"{n} x {what}" for what, n in self.others.items()) + ")"
 
     def problems_frame(self) -> pl.DataFrame:
         return PROBLEMS.from_columns(

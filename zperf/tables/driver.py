@@ -47,7 +47,8 @@ DRIVER = TableSchema(
         Column("run_seconds", F64, "Run length, s (IWL: 'Run time', whole seconds)"),
         Column("time_limit_seconds", F64, "Time limit the run was given, s (IWL0058I)"),
         Column("clients", I64, "Simulated clients (IWL: total of 'Clients completed'; JMeter: "
-               "most active threads)"),
+               "most active threads, allThreads/na, or without it the number of distinct "
+               "thread names; a request CSV: of thread or client names)"),
         Column("clients_completed", I64, "Clients that finished their script (IWL)"),
         Column("transactions", I64, "Transactions completed (see the table description)"),
         Column("transactions_per_sec", F64, "Transaction throughput, 1/s (IWL: as printed)"),

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from conftest import DATA
-from zperf.errors import ParseError, UsageError
+from zperf.errors import InputError, ParseError, UsageError
 from zperf.formats import sniff
 from zperf.formats.driver.intervals import summarise
 from zperf.formats.driver.jmeter_csv import DEFAULT_COLUMNS, read_jmeter_csv
@@ -222,6 +222,25 @@ def test_not_a_jmeter_file() -> None:
         read_jmeter_csv(b"a,b,c\n1,2,3\n", "x.csv")
     with pytest.raises(ParseError, match="name no elapsed"):
         read_jmeter_csv(b"timeStamp,label\n1,2\n", "x.csv", columns=["timeStamp", "label"])
+
+
+def test_a_jmeter_header_without_time_stamps_is_named_as_such() -> None:
+    """JMeter's own test files (apache/jmeter bin/testfiles/TestResultStatusAction.csv)
+    have headers like this one: JMeter's names, no timeStamp or elapsed.  Sniffed as JMeter
+    (not 'not a recognised report'), refused for what it lacks; a CSV of other names with
+    label and success is not taken for JMeter's."""
+    data = (b"label,responseCode,responseMessage,threadName,success\n"
+            b"DS-1,200,OK,TG-CONTINUE 1-1,true\n")
+    assert sniff(data) == "jmeter-csv"
+    with pytest.raises(ParseError) as err:
+        read_jmeter_csv(data, "s.csv")
+    assert str(err.value) == (
+        "s.csv: line 1 at offset 0x0: the header names no timeStamp or elapsed: the run left "
+        "them out (jmeter.save.saveservice.timestamp_format=none, time=false), and zperf "
+        "needs each sample's time stamp and elapsed time")
+    for other in (b"label,success,bytes\na,true,1\n", b"label,responseCode,colour\na,200,r\n"):
+        with pytest.raises(InputError, match="not a recognised report or log"):
+            sniff(other)
 
 
 def test_a_timestamp_meaning_that_does_not_exist() -> None:

@@ -87,11 +87,34 @@ def test_a_bad_attribute_names_the_element_line_and_offset() -> None:
 def test_a_file_cut_short_keeps_the_samples_before_the_break() -> None:
     cut = NESTED[: NESTED.index(b"<sample t=\"900\"") + 40]
     with pytest.raises(ParseError, match=r"cut.jtl: record 4 line 15 at offset 0x[0-9A-F]+: "
-                                         r"the XML breaks off: unclosed token"):
+                                         r"the file ends before its XML does \(unclosed token, "
+                                         r"column \d+\): a results file still being written, "
+                                         r"or cut short; --on-error skip reads the 3 samples "
+                                         r"before it$"):
         read_jmeter_xml(cut, "cut.jtl")
     row, _, tally = parse(cut, on_error="skip")
     assert (row["transactions"], row["page_elements"]) == (1, 2)
     assert (tally.read, tally.parsed, tally.skipped, tally.other) == (5, 3, 1, 1)
+
+
+def test_references_xml_forbids_are_read_as_question_marks_in_place() -> None:
+    """JMeter writes a binary response's control characters as references expat refuses
+    (&#x0;, &#1;, surrogates, &#xFFFF;): read as '?' (or a tab, in a 4-byte &#N;), every
+    line and byte offset the file's, so a later bad sample is still placed exactly; the
+    references XML allows (&#10;) stay and are not counted."""
+    bad = (b'<httpSample t="5" ts="1000" s="true" lb="a&#x1F;b"><responseData>&#x0;&#1;'
+           b'&#55296;&#xFFFF;&#10;&#0065;</responseData></httpSample>\n')
+    data = (b'<?xml version="1.0"?>\n<testResults version="1.2">\n' + bad +
+            b'<httpSample t="x" ts="2000" s="true" lb="a"/>\n</testResults>\n')
+    offset = data.index(b'<httpSample t="x"')
+    with pytest.raises(ParseError) as err:
+        read_jmeter_xml(data, "refs.jtl")
+    assert str(err.value) == (f"refs.jtl: record 2 line 4 at offset 0x{offset:X}: JMeter "
+                              "sample: x in attribute t is not a whole number")
+    row, _, tally = parse(data, on_error="skip")
+    assert (row["transactions"], tally.parsed, tally.skipped) == (1, 1, 1)
+    assert tally.warnings[0].startswith("5 character references to characters XML 1.0 "
+                                        "does not allow")
 
 
 def test_a_sample_without_a_time_stamp_and_other_documents() -> None:

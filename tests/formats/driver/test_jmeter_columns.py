@@ -42,6 +42,13 @@ def test_settings_switch_columns_delimiter_and_time_format() -> None:
     assert settings.timestamp_format == "yyyy/MM/dd HH:mm:ss.SSS"
 
 
+def test_the_time_stamp_is_the_start_or_the_end_only_when_the_file_says_so() -> None:
+    assert settings_from_properties("").timestamp is None
+    assert settings_from_properties("sampleresult.timestamp.start=true\n").timestamp == "start"
+    assert settings_from_properties("sampleresult.timestamp.start = false\n").timestamp == "end"
+    assert settings_from_properties("#sampleresult.timestamp.start=false\n").timestamp is None
+
+
 def test_recognised_by_count_and_content() -> None:
     ten = ["1393227741256,1425,Login,200,OK,Thread Group 1-1,text,true,3478,1016"]
     assert recognise(ten, ",") == ("JMeter 2.x", DEFAULT_SETS[3][1])

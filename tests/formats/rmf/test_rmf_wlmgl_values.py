@@ -115,6 +115,21 @@ def test_time_column_wise_is_time_ms(micro: bool) -> None:
     assert time_ms("00.00.00.000123", micro=True) == 0.123
 
 
+@pytest.mark.parametrize("micro", [False, True])
+def test_time_column_wise_in_seconds_is_time_ms_over_1000(micro: bool) -> None:
+    """A real Partition Data Report's 00.00.08.011 is 8.011 s, not 8.011000000000001 (a
+    polars column divided by a number is multiplied by its inverse)."""
+    texts = [*TIMES, "00.00.08.011", "00.00.30.899", "00.00.08.896"]
+    frame = pl.DataFrame({"t": texts, "micro": [micro] * len(texts)})
+    got = frame.select(time_ms_expr(pl.col("t"), pl.col("micro"), 1000.0)).to_series()
+    for text, value in zip(texts, got.to_list(), strict=True):
+        ms = time_ms(text, micro)
+        assert _bits(value) == _bits(None if ms is None else ms / 1000.0), text
+    if not micro:
+        assert got.to_list()[-3:] == [8.011, 30.899, 8.896]
+        assert repr(got.to_list()[-3]) == "8.011"
+
+
 def test_the_column_wise_time_takes_only_texts_it_reads_exactly() -> None:
     """The bulk reader checks a time cell against TIME_TEXT first: every time
     of the table passes, the others go to the line-by-line reader."""

@@ -210,6 +210,32 @@ def test_unknown_element_and_other_report_are_reported() -> None:
     assert tally.warnings == ["other reports counted and not read: CHAN (1)"]
 
 
+def test_a_dds_error_reply_is_named_by_its_message() -> None:
+    """What the Distributed Data Server returns for a request it refuses (zowe/zebra keeps
+    one as a test sample): a postprocessor element holding only RMF's message."""
+    doc = (b'<?xml version="1.0" encoding="UTF-8"?>\n<ddsml>\n<server><name>RMF-DDS-Server'
+           b'</name><version>ZOSV2R5</version></server>\n<postprocessor>\n'
+           b'<message id="GPM0739E">\n<description>Invalid DDS request parameter \'DATE\''
+           b'</description>\n<severity>3</severity>\n</message>\n</postprocessor>\n</ddsml>\n')
+    offset = doc.index(b"<postprocessor>")
+    with pytest.raises(ParseError) as err:
+        read(doc)
+    assert str(err.value) == (
+        f"r.xml: record 1 line 4 at offset 0x{offset:X}: report 1: no report, only a "
+        "message of RMF or its Distributed Data Server: GPM0739E Invalid DDS request "
+        "parameter 'DATE' (severity 3)")
+    tables, tally = read(doc, on_error="skip")
+    assert (tally.read, tally.skipped, tables["cpu"].height) == (1, 1, 0)
+
+
+def test_a_message_in_a_report_is_a_warning_with_its_id() -> None:
+    tables, tally = read(_cpu_doc('<message id="ERB001I"><description>data may be '
+                                  'incomplete</description><severity>0</severity></message>'))
+    assert tables["cpu"].height == 1
+    assert tally.warnings == ["RMF message in the CPU reports: ERB001I data may be incomplete "
+                              "(severity 0) (1 report)"]
+
+
 def test_bad_value_is_a_problem_named_by_report() -> None:
     doc = _cpu_doc().replace(b"<col>61.37</col>", b"<col>6x.37</col>", 1)
     with pytest.raises(ParseError, match=r"report 1 \(CPU report of SYSA .*\): .*6x\.37"):

@@ -89,14 +89,22 @@ _BOOLEAN = frozenset({"true", "false"})
 SAMPLE_RECORDS = 20
 
 
+#: The property saying whether a sample's time stamp is its start (true) or its end.
+#: JMeter's code defaults to false (the end: what JMeter 2.1 and older wrote, before
+#: 2006); the jmeter.properties it ships sets it true (the start).
+TIMESTAMP_START = "sampleresult.timestamp.start"
+
+
 @dataclass(frozen=True)
 class JtlSettings:
     """How a run wrote its results: columns (None: the file has a header), delimiter,
-    time stamp format (None: epoch milliseconds)."""
+    time stamp format (None: epoch milliseconds), and whether a time stamp is a sample's
+    "start" or "end" (None: not said)."""
 
     columns: tuple[str, ...] | None = None
     delimiter: str | None = None
     timestamp_format: str | None = None
+    timestamp: str | None = None
 
 
 def parse_properties(text: str) -> dict[str, str]:
@@ -128,10 +136,12 @@ def _unescape(text: str) -> str:
 def settings_from_properties(text: str) -> JtlSettings:
     """The columns, delimiter and time stamp format the ``jmeter.save.saveservice.*``
     settings of a jmeter.properties or user.properties give (JMeter's defaults for
-    those not set).  With ``print_field_names`` true (the default) the file has a
-    header, and only the delimiter and time format are taken from here."""
+    those not set), and what a time stamp is when ``sampleresult.timestamp.start`` is
+    set.  With ``print_field_names`` true (the default) the file has a header, and only
+    the delimiter and time format are taken from here."""
+    every = parse_properties(text)
     props = {k[len(PREFIX):]: v if k.endswith("default_delimiter") else v.strip()
-             for k, v in parse_properties(text).items() if k.startswith(PREFIX)}  # \t stays
+             for k, v in every.items() if k.startswith(PREFIX)}  # \t stays
     fmt = props.get("timestamp_format", "ms")
     columns = []
     for name, prop, default in SAVE_ORDER:
@@ -145,8 +155,11 @@ def settings_from_properties(text: str) -> JtlSettings:
     delimiter = props.get("default_delimiter") or None
     if delimiter is not None and delimiter.lower() == "\\t":
         delimiter = "\t"
+    start = every.get(TIMESTAMP_START)
     return JtlSettings(columns=None if header else tuple(columns), delimiter=delimiter,
-                       timestamp_format=None if fmt.lower() in ("ms", "none") else fmt)
+                       timestamp_format=None if fmt.lower() in ("ms", "none") else fmt,
+                       timestamp=None if start is None else (
+                           "start" if start.strip().lower() == "true" else "end"))
 
 
 def _fields(record: str, delimiter: str) -> list[str] | None:

@@ -10,9 +10,11 @@ delimiter may be changed (``default_delimiter``), the header left out
 as epoch milliseconds (the default) or formatted (``timestamp_format``).
 Fields holding the delimiter, quotes or line ends are quoted.
 
-``timeStamp`` is the sample's start with the ``jmeter.properties`` shipped
-since JMeter 2.x (``sampleresult.timestamp.start=true``) and its end
-otherwise: say which with ``timestamp``.  Transaction-controller samples
+``timeStamp`` is the sample's start with the ``jmeter.properties`` JMeter has
+shipped since 2006 (``sampleresult.timestamp.start=true``; JMeter 2.1 and
+older wrote the end: apache/jmeter's own 2005 ``bin/testfiles/sample_log1.jtl``
+makes sense only so) and its end when that property is false (JMeter's code
+default): say which with ``timestamp``.  Transaction-controller samples
 ("Number of samples in transaction : n, ...") are the transactions when
 the log has them and their child samples the page elements, so nothing is
 counted twice; ``transactions`` names the labels to count instead.
@@ -37,6 +39,7 @@ from zperf.formats.driver.intervals import summarise
 from zperf.formats.driver.jmeter_columns import (
     DEFAULT_SETS,
     SAMPLE_RECORDS,
+    SAVE_ORDER,
     known_counts,
     recognise,
 )
@@ -67,9 +70,21 @@ HEADERLESS = re.compile(r"^(?:\d{13}|\d{4}[/-]\d\d[/-]\d\d[ T]\d\d:\d\d:\d\d(?:[
                         r"([,;\t|])\d+\1")
 
 
+#: Column names only JMeter's CSVSaveService writes: a header of JMeter's names with one
+#: of these is JMeter's even without timeStamp and elapsed (which a run may leave out).
+_JMETER_ONLY = frozenset({"responseCode", "responseMessage", "threadName", "dataType",
+                          "failureMessage", "sentBytes", "grpThreads", "allThreads", "Latency",
+                          "IdleTime", "Connect", "SampleCount", "ErrorCount"})
+_NAMES = frozenset(name for name, _, _ in SAVE_ORDER)
+
+
 def is_header(line: str) -> bool:
-    """Does a first line name JMeter's columns (timeStamp and elapsed)?"""
-    return "timeStamp" in line and "elapsed" in line
+    """Does a first line name JMeter's columns: timeStamp and elapsed, or three or more
+    of JMeter's names and nothing else, one of them JMeter's own (responseCode...)?"""
+    if "timeStamp" in line and "elapsed" in line:
+        return True
+    names = {n.strip().strip('"') for n in text.split_header(line, text.sniff_separator(line))}
+    return len(names) >= 3 and names <= _NAMES and bool(names & _JMETER_ONLY)
 
 
 def _sniff(head: str) -> bool:
@@ -118,8 +133,12 @@ def read_jmeter_csv(
         names = _recognised(data, start, sep, file, tally)
     missing = [n for n in ("timeStamp", "elapsed") if n not in names]
     if missing:
-        raise ParseError(file, f"the columns name no {' or '.join(missing)}: not a JMeter "
-                               "results file", line=1, offset=start)
+        named = ' or '.join(missing)
+        raise ParseError(file, f"the header names no {named}: the run left them out "
+                               "(jmeter.save.saveservice.timestamp_format=none, time=false), "
+                               "and zperf needs each sample's time stamp and elapsed time"
+                         if header else f"the columns name no {named}: not a JMeter results "
+                                        "file", line=1, offset=start)
     unused = [n for n in names if n not in KINDS and n != "timeStamp"]
     if unused:
         tally.warnings.append(f"columns not used: {', '.join(unused)}")
@@ -229,4 +248,4 @@ JMETER_CSV = TextKind(
     "jmeter-csv", "Apache JMeter results (JTL) as CSV, read by its header (timeStamp, "
     "elapsed, label, success, bytes, ...; any delimiter; epoch or formatted times)",
     ("driver", "driver_intervals"), _sniff, read_jmeter_csv,
-    options=("columns", "delimiter", "timestamp_format"))
+    options=("columns", "delimiter", "timestamp_format", "timestamp"))

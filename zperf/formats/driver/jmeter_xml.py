@@ -27,7 +27,9 @@ rows summarise every sample of the file.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from xml.parsers import expat
 
 import polars as pl
@@ -110,6 +112,75 @@ def _lacking(attrs: dict[str, str]) -> list[str]:
     return [short for short, old in REQUIRED if short not in attrs and old not in attrs]
 
 
+_BAD_CHAR_REF = expat.errors.codes[expat.errors.XML_ERROR_BAD_CHAR_REF]
+#: The errors expat gives only when the input ends inside an element, a tag or a character.
+_AT_THE_END = frozenset(expat.errors.codes[e] for e in (
+    expat.errors.XML_ERROR_NO_ELEMENTS, expat.errors.XML_ERROR_UNCLOSED_TOKEN,
+    expat.errors.XML_ERROR_PARTIAL_CHAR, expat.errors.XML_ERROR_UNCLOSED_CDATA_SECTION))
+#: A numeric character reference, and the characters XML 1.0 allows (its production Char).
+_REFERENCE = re.compile(rb"&#(x[0-9A-Fa-f]+|[0-9]+);")
+_ALLOWED = ((0x9, 0xA), (0xD, 0xD), (0x20, 0xD7FF), (0xE000, 0xFFFD), (0x10000, 0x10FFFF))
+
+
+@dataclass(frozen=True)
+class _Broken:
+    """Where and why expat stopped: its message and column, line and byte offset in the
+    file, its error code, and whether the file ended inside the XML (cut short, or still
+    being written: every sample before it is whole)."""
+
+    what: str
+    column: int
+    line: int
+    offset: int
+    code: int
+    at_end: bool
+
+
+def _parse(data: bytes, lead: int, lead_lines: int, file: str) -> tuple[_Collector,
+                                                                       _Broken | None]:
+    """The samples expat collects from ``data`` (after its ``lead`` blank bytes), and
+    where it stopped if the XML breaks off."""
+    parser = expat.ParserCreate()
+    got = _Collector(parser)
+    parser.StartElementHandler = got.start
+    parser.EndElementHandler = got.end
+    broken: _Broken | None = None
+    try:
+        parser.Parse(data[lead:], True)
+    except expat.ExpatError as exc:
+        what = expat.errors.messages.get(exc.code, str(exc))
+        offset = max(parser.ErrorByteIndex, 0) + lead
+        broken = _Broken(what, exc.offset, exc.lineno + lead_lines, offset, exc.code,
+                         at_end=exc.code in _AT_THE_END or offset >= len(data.rstrip()))
+    except LookupError as exc:  # the declaration names an encoding Python does not know
+        raise ParseError(file, f"the XML declaration names an unknown encoding: {exc}",
+                         line=lead_lines + 1, offset=lead) from None
+    except ValueError as exc:  # one expat cannot read (UTF-16 named in an 8-bit file)
+        raise ParseError(file, f"the XML declaration names an encoding the XML parser "
+                               f"cannot read: {exc}", line=lead_lines + 1, offset=lead) from None
+    return got, broken
+
+
+def _forbidden_references_replaced(data: bytes) -> tuple[bytes, int]:
+    """``data`` with every reference to a character XML 1.0 forbids replaced by a
+    reference to '?' of the same length (``&#x0;`` -> ``&#63;``; the shortest,
+    ``&#1;``, by a tab's ``&#9;``), so that lines and byte offsets stay the file's;
+    and how many were replaced."""
+    replaced = 0
+
+    def allowed(match: re.Match[bytes]) -> bytes:
+        nonlocal replaced
+        digits = match.group(1)
+        code = int(digits[1:], 16) if digits[:1] == b"x" else int(digits)
+        if any(low <= code <= high for low, high in _ALLOWED):
+            return match.group(0)
+        replaced += 1
+        width = len(match.group(0)) - 3
+        return b"&#9;" if width == 1 else b"&#" + b"63".rjust(width, b"0") + b";"
+
+    return _REFERENCE.sub(allowed, data), replaced
+
+
 def read_jmeter_xml(
     data: bytes, file: str, on_error: OnError = "raise", *,
     timestamp: str = "start", timezone: str | None = None,
@@ -118,25 +189,19 @@ def read_jmeter_xml(
 ) -> tuple[dict[str, pl.DataFrame], Tally]:
     """Read an XML JTL into ``driver`` and ``driver_intervals`` (keywords as for CSV)."""
     tally = Tally(file, on_error)
-    parser = expat.ParserCreate()
-    got = _Collector(parser)
-    parser.StartElementHandler = got.start
-    parser.EndElementHandler = got.end
     lead = len(data) - len(data.lstrip())  # blank lines before <?xml are not allowed
     lead_lines = data.count(b"\n", 0, lead)
-    broken: tuple[str, int, int] | None = None
-    try:
-        parser.Parse(data[lead:], True)
-    except expat.ExpatError as exc:
-        what = expat.errors.messages.get(exc.code, str(exc))
-        broken = (f"the XML breaks off: {what} (column {exc.offset})", exc.lineno + lead_lines,
-                  max(parser.ErrorByteIndex, 0) + lead)
-    except LookupError as exc:  # the declaration names an encoding Python does not know
-        raise ParseError(file, f"the XML declaration names an unknown encoding: {exc}",
-                         line=lead_lines + 1, offset=lead) from None
-    except ValueError as exc:  # one expat cannot read (UTF-16 named in an 8-bit file)
-        raise ParseError(file, f"the XML declaration names an encoding the XML parser "
-                               f"cannot read: {exc}", line=lead_lines + 1, offset=lead) from None
+    got, broken = _parse(data, lead, lead_lines, file)
+    if broken is not None and broken.code == _BAD_CHAR_REF:
+        # JMeter (XStream) writes the control characters of a binary response as
+        # references XML 1.0 forbids (&#x0;): read them as '?', keeping every offset
+        data, replaced = _forbidden_references_replaced(data)
+        if replaced:
+            got, broken = _parse(data, lead, lead_lines, file)
+            tally.warnings.append(
+                f"{replaced} character reference{'s' if replaced > 1 else ''} to characters "
+                "XML 1.0 does not allow (such as &#x0;, which JMeter writes for the control "
+                "characters of a response) read as '?'")
     got.lines = [n + lead_lines for n in got.lines]
     got.offsets = [o + lead for o in got.offsets]
     if got.root is not None and got.root != "testResults":
@@ -165,7 +230,13 @@ def read_jmeter_xml(
         tally.problem(f"JMeter sample: {reason}", record=row + 1, line=got.lines[row],
                       offset=got.offsets[row])
     if broken is not None:
-        tally.problem(broken[0], record=len(got.lines) + 1, line=broken[1], offset=broken[2])
+        what = f"the XML breaks off: {broken.what} (column {broken.column})"
+        if broken.at_end:
+            what = (f"the file ends before its XML does ({broken.what}, column "
+                    f"{broken.column}): a results file "
+                    "still being written, or cut short; --on-error skip reads the "
+                    f"{samples.height} sample{'s' if samples.height != 1 else ''} before it")
+        tally.problem(what, record=len(got.lines) + 1, line=broken.line, offset=broken.offset)
     tally.count(parsed=samples.height, other=got.nested, what="nested sub-sample")
     if samples.height == 0:
         return {"driver": DRIVER.empty(), "driver_intervals": DRIVER_INTERVALS.empty()}, tally
@@ -179,4 +250,4 @@ JMETER_XML = TextKind(
     "jmeter-xml", "Apache JMeter results (JTL) as XML: <testResults> of <httpSample>/<sample> "
     "elements, or any element with t, ts and s (plugins); nested sub-samples are not counted "
     "twice",
-    ("driver", "driver_intervals"), _sniff, read_jmeter_xml)
+    ("driver", "driver_intervals"), _sniff, read_jmeter_xml, options=("timestamp",))

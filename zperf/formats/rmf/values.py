@@ -16,6 +16,7 @@ leaves the block to the line-by-line path.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -103,21 +104,23 @@ def time_ms(text: str, micro: bool) -> float | None:
     return seconds * 1000.0 + fraction
 
 
-def time_ms_expr(text: pl.Expr, micro: pl.Expr) -> pl.Expr:
-    """``time_ms`` column-wise, for texts that match ``TIME_TEXT``.  ``text`` and
+def time_ms_expr(text: pl.Expr, micro: pl.Expr, per_ms: float = 1.0) -> pl.Expr:
+    """``time_ms`` column-wise, for texts that match ``TIME_TEXT``; in units of ``per_ms``
+    milliseconds (1000.0: seconds, ``time_ms(...) / 1000.0`` bit for bit).  ``text`` and
     ``micro`` are evaluated once (:func:`times_ms`; the split text is used four times)."""
     return pl.struct(text.alias("text"), micro.alias("micro")).map_batches(
-        _times_of_pairs, return_dtype=pl.Float64, is_elementwise=True)
+        functools.partial(_times_of_pairs, per_ms=per_ms), return_dtype=pl.Float64,
+        is_elementwise=True)
 
 
-def _times_of_pairs(pairs: pl.Series) -> pl.Series:
+def _times_of_pairs(pairs: pl.Series, per_ms: float) -> pl.Series:
     fields = pairs.struct.unnest()
-    return times_ms(fields.get_column("text"), fields.get_column("micro"))
+    return times_ms(fields.get_column("text"), fields.get_column("micro"), per_ms)
 
 
-def times_ms(texts: pl.Series, micro: pl.Series) -> pl.Series:
+def times_ms(texts: pl.Series, micro: pl.Series, per_ms: float = 1.0) -> pl.Series:
     """``time_ms`` of each text of a column in hand (``micro``: each in microseconds),
-    as ``time_ms_expr`` gives it."""
+    as ``time_ms_expr`` gives it, in units of ``per_ms`` milliseconds."""
     parts = texts.str.split(".")
 
     def part(back: int) -> pl.Series:
@@ -129,6 +132,11 @@ def times_ms(texts: pl.Series, micro: pl.Series) -> pl.Series:
     # its inverse) keeps the result bit for bit what time_ms computes.
     fraction = part(0).cast(pl.Float64) / (micro.cast(pl.Float64) * 999.0 + 1.0)
     ms = seconds * 1000.0 + fraction
+    if per_ms != 1.0:
+        # (a divisor column again: polars divides a column of two or more values by a
+        # number as a multiplication by its inverse, which printed 8011 ms as
+        # 8.011000000000001 s)
+        ms = ms / (micro.cast(pl.Float64) * 0.0 + per_ms)
     return pl.select(pl.when(texts == "N/A").then(None).otherwise(ms)).to_series().alias(
         texts.name)
 

@@ -38,7 +38,13 @@ from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
 from zperf.formats.rmf.xml_expat import Incremental
 from zperf.formats.rmf.xml_fast import FastCpu, FastWlmgl, other_metric, read_fast, well_formed
-from zperf.formats.rmf.xml_parts import BadReportError, Columns, Unknown, header
+from zperf.formats.rmf.xml_parts import (
+    BadReportError,
+    Columns,
+    Unknown,
+    header,
+    message_text,
+)
 from zperf.formats.rmf.xml_pieces import Piece, markup_after, pieces
 from zperf.formats.rmf.xml_scan import (
     Check,
@@ -297,6 +303,9 @@ def _report(report: Report, data: bytes, base: int, tally: Tally, unknown: Unkno
         tally.settle(other=1)
         return
     try:
+        if metric is None and (message := element.find("message")) is not None:
+            raise BadReportError("no report, only a message of RMF or its Distributed Data "
+                                 f"Server: {message_text(message)}")
         unknown.children(element, "a report")
         head = header(element, unknown)
         label = f"report {report.record} ({head.label()})"

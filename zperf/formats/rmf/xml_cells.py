@@ -43,8 +43,7 @@ def _value(kind: str, text: pl.Expr, odd: pl.Expr | None = None) -> pl.Expr:
         value = finite(text.cast(pl.Float64, strict=False))
         return value if odd is None else value.fill_null(odd)
     if kind in (fields.SECONDS, fields.TIME_MS):
-        ms = time_ms_expr(text, _micro(text))
-        return ms / 1000.0 if kind == fields.SECONDS else ms
+        return time_ms_expr(text, _micro(text), 1000.0 if kind == fields.SECONDS else 1.0)
     if kind == fields.BUCKET:
         op, time = _bucket_parts(text)
         return pl.when(op == ">").then(None).otherwise(time_ms_expr(time, _micro(time)))

@@ -102,6 +102,20 @@ def header_of(texts: HeaderTexts, unknown: Unknown) -> Header:
                   _cycle(texts, unknown) if texts.has_cycle else None, start)
 
 
+def message_text(message: ET.Element) -> str:
+    """An RMF or DDS ``<message id=...>``: "GPM0739E Invalid DDS request parameter
+    'DATE' (severity 3)" from its id, ``description`` and ``severity``; a message of
+    another shape by its text."""
+    description = " ".join((message.findtext("description") or "").split())
+    severity = " ".join((message.findtext("severity") or "").split())
+    if not description:
+        description = " ".join("".join(message.itertext()).split())
+    text = " ".join(part for part in (message.get("id", "").strip(), description) if part)
+    if severity:
+        text += f" (severity {severity})"
+    return text or "(empty)"
+
+
 def _datetime(date: str, time: str) -> dt.datetime:
     """mm/dd/yyyy and hh.mm.ss as strptime reads them; ASCII digits (always, in IBM's
     reports) without strptime's cost (30 us, a tenth of a report's fast reading)."""
@@ -235,8 +249,7 @@ class Unknown:
     def messages(self, element: ET.Element, label: str) -> None:
         """RMF's own messages in a report (its data may be incomplete): each one noted."""
         for message in element.iter("message"):
-            text = " ".join("".join(message.itertext()).split())
-            self.note(f"RMF message in the {label}: {text or '(empty)'}")
+            self.note(f"RMF message in the {label}: {message_text(message)}")
 
     def warnings(self) -> list[str]:
         out = []
