@@ -45,7 +45,7 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
                    "driver/jmeter-utf16-bom.csv", "public/JENKINS-16627_CSV_instead_of_XML.jtl",
                    "public/multiLineCSV.jtl"),
     "jmeter-xml": ("driver/jmeter-nested.jtl", "driver/jmeter-plugin-elements.jtl",
-                   "public/JMeterResultsTenSamples.jtl"),
+                   "public/JMeterResultsTenSamples.jtl", "public/crash_trace.jtl"),
     "driver-csv": ("driver/requests.csv",),
 }
 #: SMF decoders and their dumps (under tests/data/smf), one per framing.
