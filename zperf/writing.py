@@ -48,6 +48,25 @@ def _is_special(target: Path) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
+def _umask() -> int:
+    """The process's umask (read by setting it and back: there is no other portable way)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _mode_for(target: Path, folder: bool) -> int:
+    """The permissions the finished target gets: an existing file's own, else what
+    ``open`` or ``mkdir`` would give it under the umask (a temporary name's are 0600
+    or 0700, which a CI job's artifacts and a report to share must not inherit)."""
+    if not folder:
+        with contextlib.suppress(OSError):
+            existing = target.stat()
+            if stat.S_ISREG(existing.st_mode):
+                return stat.S_IMODE(existing.st_mode)
+    return (0o777 if folder else 0o666) & ~_umask()
+
+
 @contextlib.contextmanager
 def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     """A binary stream whose bytes become ``path`` only when the block ends normally."""
@@ -69,6 +88,7 @@ def atomic_file(path: str | os.PathLike[str]) -> Iterator[BinaryIO]:
     except OSError as exc:
         raise OutputError(str(target), _why(exc)) from None
     try:
+        os.fchmod(fd, _mode_for(target, folder=False))
         with os.fdopen(fd, "wb") as stream:
             yield stream
         Path(tmp).replace(target)
@@ -109,6 +129,7 @@ def atomic_folder(path: str | os.PathLike[str]) -> Iterator[Path]:
         if not target.exists() or not any(target.iterdir()):
             with contextlib.suppress(FileNotFoundError):
                 target.rmdir()
+            tmp.chmod(_mode_for(target, folder=True))
             Path(tmp).replace(target)
         else:
             _move_into(tmp, target)

@@ -111,3 +111,21 @@ def test_end_to_end_on_a_run_folder(tmp_path: Path) -> None:
     verdicts = {r.rule.check: (r.passed, r.observed) for r in outcome.results}
     assert verdicts["performance_index"] == (True, pytest.approx(1.5))
     assert verdicts["defined_capacity"] == (False, pytest.approx(110.0))
+
+
+def test_capture_rule_without_workload_data_is_not_measurable() -> None:
+    """Found by a new user: CPU Activity alone (an RMF XML document) and a capture_ratio
+    rule gave a polars traceback and exit 1; it is a failed rule that says what is missing,
+    for a window or per interval."""
+    from zperf.checks.quality import check_capture
+
+    cpu = pl.DataFrame({"system": ["SYSA"], "interval_start": [START], "interval_seconds": [H],
+                        "cps": [2.0], "cp_busy_pct": [50.0]})
+    for per in ("window", "interval"):
+        for captured in (None, pl.DataFrame()):
+            tables = {"cpu": cpu} if captured is None else {"cpu": cpu, "captured": captured}
+            result = check_capture(_rule("capture_ratio", min=0.8, per=per),
+                                   _measured(**tables))
+            assert not result.passed and result.observed is None
+            assert result.reason == ("not measurable: no workload activity data (SMF 72.3 or "
+                                     "the RMF Workload Activity report) among the sources")

@@ -233,6 +233,34 @@ def test_atomic_file_and_folder_keep_the_previous_on_failure(tmp_path: Path) -> 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.bin", "run"]
 
 
+def test_written_files_and_folders_have_the_permissions_of_the_umask(
+        tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """Found by a new user: every -o file was 0600 and every run folder 0700 (the
+    temporary names' modes), so CI artifacts and reports to share were private; a file
+    written again keeps its own mode."""
+    old = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.csv"
+        assert run(["parse", "--to", "csv", "-o", str(fresh), str(SAMPLE)], capsysbinary)[0] == 0
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        shared = tmp_path / "shared.csv"
+        shared.write_text("before")
+        shared.chmod(0o664)
+        assert run(["parse", "--to", "csv", "-o", str(shared), str(SAMPLE)],
+                   capsysbinary)[0] == 0
+        assert shared.stat().st_mode & 0o777 == 0o664 and shared.read_text() != "before"
+        with atomic_folder(tmp_path / "run") as folder:
+            (folder / "manifest.json").write_text("{}")
+        assert (tmp_path / "run").stat().st_mode & 0o777 == 0o755
+        os.umask(0o077)
+        private = tmp_path / "private.csv"
+        assert run(["parse", "--to", "csv", "-o", str(private), str(SAMPLE)],
+                   capsysbinary)[0] == 0
+        assert private.stat().st_mode & 0o777 == 0o600
+    finally:
+        os.umask(old)
+
+
 @pytest.mark.parametrize(("target", "why"), [
     ("/no/such/dir/out.csv", "No such file or directory"),
     ("/dev/full", "No space left on device"),

@@ -13,7 +13,7 @@ import polars as pl
 
 from zperf.calc import formulas as f
 from zperf.checks.bounds import Bounds, counted, when
-from zperf.checks.measured import Measured
+from zperf.checks.measured import NO_WORKLOAD, Measured
 from zperf.checks.results import Result
 from zperf.checks.rules import Rule, number_text
 
@@ -28,8 +28,7 @@ def check_performance_index(rule: Rule, run: Measured) -> Result:
     stated = f"PI <= {number_text(limit)} (importance 1-{top})"
     rows = run.table("performance")
     if rows is None:
-        return _unmeasurable(rule, run, "perf_index", stated,
-                             "no workload activity data (SMF 72.3 or a WLMGL listing)")
+        return _unmeasurable(rule, run, "perf_index", stated, NO_WORKLOAD)
     rows = rows.filter(pl.col(_IMPORTANCE).is_between(1, top)
                        & pl.col("goal_type").is_in(["velocity", "average_response",
                                                     "percentile_response"]))

@@ -25,6 +25,11 @@ from zperf.runs.spec import RunSpec, as_runspec
 NO_SYSTEM = "(no system id)"
 
 
+#: What a rule that needs the run's workload or CPU activity says when the sources have none.
+NO_WORKLOAD = ("no workload activity data (SMF 72.3 or the RMF Workload Activity report) "
+               "among the sources")
+NO_CPU = "no CPU activity data (SMF 70.1 or the RMF CPU Activity report) among the sources"
+
 @dataclass(frozen=True)
 class Measured:
     """One run: the name the results give it, where it was read from, its analysis and

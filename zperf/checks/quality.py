@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import polars as pl
 
 from zperf.checks.bounds import Bounds, counted, listed, when
-from zperf.checks.measured import Measured
+from zperf.checks.measured import NO_CPU, NO_WORKLOAD, Measured
 from zperf.checks.results import Result
 from zperf.checks.rules import Rule
 from zperf.formats.skipped import skipped_report
@@ -106,9 +106,10 @@ def check_capture(rule: Rule, run: Measured) -> Result:
     bounds = Bounds(rule.values.get("min"), rule.values.get("max"))
     cpu, captured = run.table("cpu"), run.table("captured")
     if cpu is None:
-        return _unmeasurable(rule, run, "no CPU activity data (SMF 70.1 or the RMF CPU "
-                                        "Activity report) among the sources")
-    table = capture_table(captured if captured is not None else pl.DataFrame(), cpu)
+        return _unmeasurable(rule, run, NO_CPU)
+    if captured is None or captured.height == 0:
+        return _unmeasurable(rule, run, NO_WORKLOAD)
+    table = capture_table(captured, cpu)
     if run.spec.systems:
         table = table.filter(pl.col("system").is_in(run.spec.systems))
     if table[column].is_null().all():
