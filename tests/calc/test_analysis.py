@@ -134,3 +134,56 @@ def test_a_workload_summary_of_a_class_s_name_is_not_counted() -> None:
     both = analyze(mixed, runspec(**SPEC)).window.row(0, named=True)
     assert both["etr_per_sec"] == alone["etr_per_sec"] == pytest.approx(5529.30, abs=0.005)
     assert both["itr_per_sec"] == alone["itr_per_sec"]
+
+
+def _driver_minutes(start: dt.datetime, counts: list[int]) -> pl.DataFrame:
+    """driver_intervals rows: one 60 s interval per count, 20 ms mean response."""
+    from zperf.tables.driver import DRIVER_INTERVALS
+
+    n = len(counts)
+    return DRIVER_INTERVALS.from_columns({
+        "source": ["log.jtl"] * n, "source_format": ["jmeter-csv"] * n, "run": [1] * n,
+        "interval_start": [start + dt.timedelta(minutes=m) for m in range(n)],
+        "interval_seconds": [60.0] * n, "transactions": counts, "errors": [0] * n,
+        "resp_avg_ms": [20.0] * n})
+
+
+def test_a_driver_log_on_rmf_intervals_of_1799_997_seconds() -> None:
+    """Real RMF intervals are not whole minutes (zowe/zebra's DDS sample: 29:59.997);
+    each of the log's minutes counts in the RMF interval its start falls in."""
+    real = 1799.997
+    tables = {"workload": WORKLOAD.empty(), "cpu": CPU.from_columns({
+        "system": ["SYSA", "SYSA"], "interval_start": [START, START + dt.timedelta(minutes=30)],
+        "interval_seconds": [real, real], "cp_online": [2, 2], "cp_lpar_busy_pct": [50.0, 25.0],
+        "ziip_online": [0, 0]})}
+    # 70 minutes from 09:55: 5 before the first interval, 30 in each, 5 after the second
+    tables["driver_intervals"] = _driver_minutes(START - dt.timedelta(minutes=5),
+                                                 [7] * 5 + [100] * 30 + [200] * 30 + [9] * 5)
+    result = analyze(tables, runspec(rate_from="driver", cps=2))
+    rows = result.intervals.rows(named=True)
+    assert [r["transactions"] for r in rows] == [3000.0, 6000.0]
+    assert [r["etr_per_sec"] for r in rows] == [3000 / real, 6000 / real]
+    assert rows[0]["itr_per_sec"] == pytest.approx(3000 / real / 0.5)
+    assert result.window.row(0, named=True)["transactions"] == 9000.0
+
+
+def test_a_driver_log_outside_the_rmf_intervals_is_an_error() -> None:
+    """A log a year away (or hours away: JMeter's epoch stamps are UTC, RMF's local) gave
+    an ETR of 0, an ITR of 0 and CPU per transaction inf, with exit 0."""
+    tables = _tables(intervals=2)
+    tables["driver_intervals"] = _driver_minutes(START - dt.timedelta(days=400), [50, 60])
+    with pytest.raises(UsageError) as err:
+        analyze(tables, runspec(rate_from="driver"))
+    assert str(err.value) == (
+        "the driver log's requests (2018-03-27 10:00 to 10:02) fall in none of the RMF "
+        "intervals (2019-05-01 10:00 to 10:04); epoch time stamps (JMeter's) are read as "
+        "UTC, RMF's times are local")
+
+
+def test_a_rate_over_no_transactions_is_no_value_not_inf() -> None:
+    tables = _tables(intervals=2)
+    tables["driver_intervals"] = _driver_minutes(START, [500, 0, 0, 0])
+    rows = analyze(tables, runspec(rate_from="driver")).intervals.rows(named=True)
+    assert rows[0]["etr_per_sec"] == 500 / SECONDS and rows[1]["transactions"] == 0.0
+    assert rows[1]["etr_per_sec"] == 0.0 and rows[1]["itr_per_sec"] == 0.0
+    assert rows[1]["general_cpu_us_per_tran"] is None  # was inf

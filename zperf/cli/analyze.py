@@ -39,7 +39,7 @@ _RUN_OPTIONS = [
                       "(paper 004's Total IMS Response Time)."),
     click.option("--rate-from", "rate_from", type=click.Choice(RATE_SOURCES),
                  help="driver: count transactions from the driver log among the sources "
-                      "(JMeter, request CSV), regrouped onto the RMF intervals."),
+                      "(JMeter, request CSV), each minute of it in the RMF interval it starts in."),
     click.option("--group", "groups", multiple=True, metavar="NAME=CLASS[,CLASS]",
                  help="An address-space group and the classes it is made of; repeat."),
     click.option("--system", "systems", multiple=True,

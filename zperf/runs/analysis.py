@@ -32,7 +32,7 @@ import polars as pl
 
 from zperf.calc import formulas as f
 from zperf.errors import UsageError
-from zperf.formats.driver.intervals import rebucket
+from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
 from zperf.runs.capacity import captured_seconds
 from zperf.runs.choices import PER_CHOICES
@@ -268,18 +268,49 @@ def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
 
 
 def _driver_transactions(driver: pl.DataFrame | None, seconds: pl.DataFrame) -> pl.DataFrame:
-    """The driver log's transactions, regrouped onto the RMF intervals (by their end)."""
+    """The driver log's transactions on the RMF intervals: each of the log's intervals
+    (requests by the time they ended) counts in the RMF interval its start falls in.
+
+    RMF's intervals are placed by their own start and length (a real one lasts
+    1799.997 s, not 1800; systems and releases differ), not by a common length.
+    A log none of whose requests falls in an RMF interval is an error naming both
+    spans: its rate would be 0 and every ITR and CPU per transaction meaningless.
+    """
     if driver is None or driver.height == 0:
         raise UsageError("rate_from = driver, but no driver log with timestamps (JMeter, "
                          "request CSV, IWL status lines) is among the sources")
-    lengths = seconds["interval_seconds"].unique().to_list()
-    if len(lengths) != 1:
-        raise UsageError("RMF intervals of different lengths: give the rate (--etr) instead")
-    regrouped = rebucket(driver, float(lengths[0]))
+    rmf = seconds.select(pl.col("interval_start").alias("_rmf_start"),
+                         pl.col("interval_seconds").alias("_rmf_seconds")).sort("_rmf_start")
+    rmf_end = pl.col("_rmf_start") + pl.duration(
+        microseconds=(pl.col("_rmf_seconds") * 1e6).round().cast(pl.Int64))
+    placed = (driver.sort("interval_start")
+              .join_asof(rmf, left_on="interval_start", right_on="_rmf_start",
+                         strategy="backward")
+              .filter(pl.col("_rmf_start").is_not_null()
+                      & (pl.col("interval_start") < rmf_end)))
     tx = pl.col("transactions").cast(pl.Float64)
-    return regrouped.group_by("interval_start", maintain_order=True).agg(
+    if placed.height == 0 or not placed["transactions"].sum():
+        raise UsageError(
+            f"the driver log's requests ({_span(driver)}) fall in none of the RMF intervals "
+            f"({_span(seconds)}); epoch time stamps (JMeter's) are read as UTC, RMF's times "
+            "are local")
+    return placed.group_by("_rmf_start", maintain_order=True).agg(
         tx.sum().alias("transactions"),
-        _per_transaction(pl.col("resp_avg_ms"), tx).alias("resp_ms"))
+        _per_transaction(pl.col("resp_avg_ms"), tx).alias("resp_ms")).rename(
+        {"_rmf_start": "interval_start"})
+
+
+def _span(intervals: pl.DataFrame) -> str:
+    """'2019-06-03 10:00 to 10:59' (or '... to 2019-06-04 01:00'): from the first start
+    to the last end of the intervals (``interval_start``, ``interval_seconds``)."""
+    start = pl.col("interval_start")
+    ends = start + pl.duration(microseconds=(pl.col("interval_seconds") * 1e6).round()
+                               .cast(pl.Int64))
+    first, last = intervals.select(start.min(), ends.max().alias("_end")).row(0)
+    if first is None or last is None:
+        return "no time"
+    return f"{first:%Y-%m-%d %H:%M} to {last:%H:%M}" if first.date() == last.date() \
+        else f"{first:%Y-%m-%d %H:%M} to {last:%Y-%m-%d %H:%M}"
 
 
 def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
@@ -362,5 +393,5 @@ def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
     for column in order:
         if column not in out.columns:
             out = out.with_columns(pl.lit(None, pl.Float64).alias(column))
-    return out.select(order).with_columns(
-        pl.exclude("interval_start").cast(pl.Float64).fill_nan(None))
+    # a rate over no transactions, a busy of 0: no value, never inf or NaN
+    return out.select(order).with_columns(finite(pl.exclude("interval_start")))
