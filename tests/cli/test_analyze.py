@@ -116,13 +116,10 @@ def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: Capture) -> None:
     assert code == 2 and "not a valid TOML" in err
 
 
-def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
-    """z/OS Connect reports no transactions to RMF: the driver's log counts them."""
-    import datetime as dt
-
+def _zcee_run(folder: Path) -> dt.datetime:
+    """A simulated z/OS Connect run (3 RMF minutes from 13:32, local time) in ``folder``."""
     from zperf.sim.engine import simulate
     from zperf.sim.parsing import parse
-    from zperf.sim.writers.driver import write_driver_csv
 
     start = dt.datetime(2020, 9, 10, 13, 32)
     scenario = parse({
@@ -137,7 +134,15 @@ def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
                        "source": "test"} for m, v in (("cp_busy_pct", 40.0),
                                                       ("etr_per_sec", 500.0),
                                                       ("zosconn_cpu_us_per_tran", 350.0))]})
-    simulate(scenario, tmp_path / "run", exact=True)
+    simulate(scenario, folder, exact=True)
+    return start
+
+
+def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
+    """z/OS Connect reports no transactions to RMF: the driver's log counts them."""
+    from zperf.sim.writers.driver import write_driver_csv
+
+    start = _zcee_run(tmp_path / "run")
     per_minute = (600, 660, 540)  # requests ending in each RMF minute
     samples = [{"start_ts": start + dt.timedelta(seconds=60 * m + 59 * k / n),
                 "elapsed_ms": 10.0 + m, "label": "getCar", "success": True}
@@ -159,6 +164,53 @@ def test_the_rate_from_a_driver_log(tmp_path: Path, capsys: Capture) -> None:
     code, _, err = run(capsys, "analyze", "--rate-from", "driver", "--cps", "6",
                        str(tmp_path / "run" / "smf.dump"))
     assert code == 2 and "no driver log" in err
+
+
+def test_a_jtl_of_a_lab_in_berlin_on_local_rmf_times(tmp_path: Path, capsys: Capture) -> None:
+    """JMeter's epoch time stamps are UTC; RMF's 13:32 is Berlin's summer time (UTC+2),
+    11:32 UTC.  Read as UTC the log falls in no RMF minute (an error naming both spans);
+    --driver-timezone (or driver_timezone in run.toml) lines them up.  A request counts
+    in the minute it ended: a stamp 59.5 s into a minute is, for a 1 s sample, the next
+    minute's as a start, this minute's as an end (--jtl-timestamp end)."""
+    start = _zcee_run(tmp_path / "run")
+    utc = dt.datetime(2020, 9, 10, 11, 32, tzinfo=dt.UTC)
+    header = ("timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,"
+              "success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,"
+              "IdleTime,Connect\n")
+    # two samples of 1 s in each of the 3 minutes, stamped 29 s and 59.5 s into it
+    lines = [f"{int((utc + dt.timedelta(seconds=60 * m + at)).timestamp() * 1000)},"
+             f"1000,getCar,200,OK,t-1,text,true,,10,5,1,1,u,900,0,10\n"
+             for m in range(3) for at in (29, 59.5)]
+    jtl = tmp_path / "run" / "results.jtl"
+    jtl.write_text(header + "".join(lines))
+    dump = str(tmp_path / "run" / "smf.dump")
+    code, _, err = run(capsys, "analyze", "--rate-from", "driver", dump, str(jtl))
+    assert code == 2 and err == (
+        "zperf: error: the driver log's requests (2020-09-10 11:32 to 11:36) fall in none of "
+        "the RMF intervals (2020-09-10 13:32 to 13:35); epoch time stamps (JMeter's) are "
+        "read as UTC, RMF's times are local\n")
+    code, out, err = run(capsys, "analyze", "--rate-from", "driver", "--driver-timezone",
+                         "Europe/Berlin", "--to", "json", dump, str(jtl))
+    assert code == 0, err
+    rows = [r for r in json.loads(out) if r["scope"] == "interval"]
+    assert [r["transactions"] for r in rows] == [1.0, 2.0, 2.0]  # (the last ends at 13:35)
+    assert rows[0]["interval_start"].startswith(f"{start:%Y-%m-%dT%H:%M}")
+    code, out, _ = run(capsys, "analyze", "--rate-from", "driver", "--driver-timezone",
+                       "Europe/Berlin", "--jtl-timestamp", "end", "--to", "json", dump, str(jtl))
+    assert code == 0 and [r["transactions"] for r in json.loads(out)
+                          if r["scope"] == "interval"] == [2.0, 2.0, 2.0]
+    (tmp_path / "run" / "run.toml").write_text(
+        'sources = ["smf.dump", "results.jtl"]\nrate_from = "driver"\n'
+        'driver_timezone = "Europe/Berlin"\n')
+    code, out, err = run(capsys, "analyze", "--to", "json", str(tmp_path / "run"))
+    assert code == 0, err
+    assert [r["transactions"] for r in json.loads(out) if r["scope"] == "interval"] == [
+        1.0, 2.0, 2.0]
+    (tmp_path / "run" / "run.toml").write_text(
+        'sources = ["smf.dump", "results.jtl"]\nrate_from = "driver"\n'
+        'driver_timezone = "Europe/Bonn"\n')
+    code, _, err = run(capsys, "analyze", str(tmp_path / "run"))
+    assert code == 2 and "unknown time zone 'Europe/Bonn'" in err
 
 
 @pytest.mark.slow  # the workers import polars and the readers

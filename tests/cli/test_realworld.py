@@ -195,6 +195,11 @@ def test_time_stamps_as_ends_from_the_option_or_the_properties(
                    "1700000003000,500,a,200,OK,t-1,text,true,,10,5,1,1,u,400,0,10\n")
     code, out, _ = run(["parse", "--jtl-timestamp", "end", *wanted, str(csv)], capsysbinary)
     assert code == 0 and out.splitlines()[1] == "2023-11-14T22:13:20,3.0"
+    code, out, _ = run(["parse", "--jtl-timestamp", "end", "--driver-timezone",
+                        "Europe/Berlin", *wanted, str(csv)], capsysbinary)
+    assert code == 0 and out.splitlines()[1] == "2023-11-14T23:13:20,3.0"  # CET: UTC+1
+    code, _, err = run(["parse", "--driver-timezone", "CEST", str(csv)], capsysbinary)
+    assert code == 2 and "unknown time zone 'CEST'" in err
 
 
 # ------------------------------------------------- items 9 and 10: outputs, whole or error

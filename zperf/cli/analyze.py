@@ -39,7 +39,14 @@ _RUN_OPTIONS = [
                       "(paper 004's Total IMS Response Time)."),
     click.option("--rate-from", "rate_from", type=click.Choice(RATE_SOURCES),
                  help="driver: count transactions from the driver log among the sources "
-                      "(JMeter, request CSV), each minute of it in the RMF interval it starts in."),
+                      "(JMeter, request CSV), each minute of it in the RMF interval it "
+                      "starts in."),
+    click.option("--driver-timezone", "driver_timezone", metavar="ZONE",
+                 help="The time zone of the driver log's epoch time stamps as RMF's local "
+                      "times (IANA name: Europe/Berlin). Default: UTC."),
+    click.option("--jtl-timestamp", "jtl_timestamp", type=click.Choice(["start", "end"]),
+                 help="A JMeter time stamp is the sample's start (default) or its end "
+                      "(JMeter 2.1 and older, sampleresult.timestamp.start=false)."),
     click.option("--group", "groups", multiple=True, metavar="NAME=CLASS[,CLASS]",
                  help="An address-space group and the classes it is made of; repeat."),
     click.option("--system", "systems", multiple=True,
@@ -72,6 +79,7 @@ def _run_options(func: click.decorators.FC) -> click.decorators.FC:
 def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str | None,
                     transactions: tuple[str, ...], etr_per_sec: float | None,
                     response_from: str | None, rate_from: str | None,
+                    driver_timezone: str | None, jtl_timestamp: str | None,
                     groups: tuple[str, ...], systems: tuple[str, ...], start: object,
                     end: object, cps: int | None, ziips: int | None, per: str, kind: str | None,
                     on_error: OnError, errors_path: str | None, encoding: str,
@@ -125,7 +133,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                            sources=list(sources), name=name, transactions=transactions,
                            etr_per_sec=etr_per_sec, rate_from=rate_from,
                            response_from=response_from, groups=_groups(groups),
-                           systems=systems, start=start, end=end, cps=cps, ziips=ziips)
+                           systems=systems, start=start, end=end, cps=cps, ziips=ziips,
+                           driver_timezone=driver_timezone, jtl_timestamp=jtl_timestamp)
     tell_skipped(analysis.tallies, errors_path)
     click.echo(f"zperf: {analysis.spec.name}: CPU % busy from {analysis.busy_source}", err=True)
     if fmt == "table":

@@ -71,14 +71,14 @@ def _progress_factory() -> Progress | None:
     return factory
 
 
-def _jtl_options(columns: str | None, properties: str | None,
-                 timestamp: str | None) -> dict[str, dict[str, Any]]:
-    """The JMeter readers' options from --jtl-columns, --jmeter-properties and
-    --jtl-timestamp (which wins over the properties' sampleresult.timestamp.start)."""
-    from zperf.formats.driver.jmeter_columns import settings_from_properties
+def _driver_options(columns: str | None, properties: str | None, timestamp: str | None,
+                    timezone: str | None) -> dict[str, dict[str, Any]]:
+    """The driver readers' options from --jtl-columns, --jmeter-properties, --jtl-timestamp
+    (which wins over the properties' sampleresult.timestamp.start) and --driver-timezone."""
+    from zperf.formats.driver.jmeter_columns import JtlSettings, settings_from_properties
+    from zperf.formats.driver.options import reader_options
 
-    given: dict[str, Any] = {}
-    stamps = timestamp
+    settings = JtlSettings()
     if properties:
         try:
             text = Path(properties).read_text(encoding="latin-1")
@@ -86,23 +86,16 @@ def _jtl_options(columns: str | None, properties: str | None,
             raise UsageError(f"--jmeter-properties {properties}: cannot read: "
                              f"{exc.strerror or exc}") from None
         settings = settings_from_properties(text)
-        given = {k: v for k, v in (("columns", settings.columns),
-                                   ("delimiter", settings.delimiter),
-                                   ("timestamp_format", settings.timestamp_format))
-                 if v is not None}
-        stamps = stamps or settings.timestamp
+    names = settings.columns
     if columns:
-        names = [c.strip() for c in columns.split(",") if c.strip()]
+        names = tuple(c.strip() for c in columns.split(",") if c.strip())
         missing = [n for n in ("timeStamp", "elapsed") if n not in names]
         if missing:
             raise UsageError(f"--jtl-columns names no {' or '.join(missing)} (JMeter's "
                              "names: timeStamp,elapsed,label,responseCode,...)")
-        given["columns"] = names
-    options = {"jmeter-csv": given} if given else {}
-    if stamps:
-        options = {"jmeter-csv": {**given, "timestamp": stamps},
-                   "jmeter-xml": {"timestamp": stamps}}
-    return options
+    return reader_options(timestamp=timestamp or settings.timestamp, timezone=timezone,
+                          columns=names, delimiter=settings.delimiter,
+                          timestamp_format=settings.timestamp_format)
 
 
 @click.command(epilog=EXIT_STATUS_EPILOG)
@@ -136,11 +129,16 @@ def _jtl_options(columns: str | None, properties: str | None,
                    "(what JMeter's shipped jmeter.properties says since 2006: the default) "
                    "or its end (sampleresult.timestamp.start=false, and JMeter 2.1 and "
                    "older).")
+@click.option("--driver-timezone", metavar="ZONE",
+              help="Driver logs with epoch time stamps (JMeter, a request CSV): the time "
+                   "zone to show them in, an IANA name (Europe/Berlin), so that they line "
+                   "up with RMF's local times. Default: UTC.")
 @click.argument("paths", metavar="FILE...", nargs=-1, required=True)
 def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_path: str | None,
           encoding: str, fmt: str | None, output: str, table: str | None, columns: str | None,
           verbose: bool, jobs: int | None, jtl_columns: str | None,
-          jmeter_properties: str | None, jtl_timestamp: str | None) -> None:
+          jmeter_properties: str | None, jtl_timestamp: str | None,
+          driver_timezone: str | None) -> None:
     """Parse input files into a table.
 
     Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
@@ -185,7 +183,8 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
         "kind": kind, "on_error": on_error, "encoding": encoding,
         "progress": _progress_factory(), "jobs": jobs,
         "tables": list(DERIVED.get(table, (table,))) if table else None,
-        "options": _jtl_options(jtl_columns, jmeter_properties, jtl_timestamp)}
+        "options": _driver_options(jtl_columns, jmeter_properties, jtl_timestamp,
+                                   driver_timezone)}
     attention = _parse(paths, reading, fmt, terminal, output, table, wanted, errors_path,
                        verbose)
     if attention:

@@ -64,8 +64,10 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
                          "the run description)")
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
+    options = spec.reader_options() if isinstance(spec, RunSpec) else None
     for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
-                            tables=tables, jobs=jobs, reduce=reduce, columns=columns):
+                            tables=tables, jobs=jobs, reduce=reduce, columns=columns,
+                            options=options):
         tallies += result.tallies
         for name, frame in result.tables.items():
             kept.setdefault(name, []).append(frame)

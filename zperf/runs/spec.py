@@ -18,6 +18,8 @@ A run description is given with options or in a small TOML file::
     end = 2024-03-01T09:10:00
     cps = 7                             # only when there is no CPU activity data
     ziips = 0
+    driver_timezone = "Europe/Berlin"   # epoch time stamps of driver logs (default UTC)
+    jtl_timestamp = "end"               # a JMeter time stamp is the sample's end
 
     [groups]
     "IMS Control" = ["IMSCTL", "IMSDLI", "IMSDBRC"]
@@ -36,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from zperf.errors import UsageError
+from zperf.formats.driver.options import reader_options
 from zperf.runs.choices import RATE_SOURCES, RESPONSE_SOURCES
 
 #: The run description a run folder holds.
@@ -79,6 +82,8 @@ class RunSpec:
     end: dt.datetime | None = None
     cps: int | None = None
     ziips: int | None = None
+    driver_timezone: str | None = None
+    jtl_timestamp: str | None = None
 
     def __post_init__(self) -> None:
         if self.rate_from not in RATE_SOURCES:
@@ -101,11 +106,16 @@ class RunSpec:
                 raise UsageError(f"{label} cannot be negative")
         if self.start and self.end and self.end <= self.start:
             raise UsageError("the window ends before it starts")
+        self.reader_options()  # a wrong time zone or time stamp is said now
+
+    def reader_options(self) -> dict[str, dict[str, Any]]:
+        """The options of the readers of the run's driver logs (time zone, time stamps)."""
+        return reader_options(timestamp=self.jtl_timestamp, timezone=self.driver_timezone)
 
 
 _KEYS = {"name", "sources", "systems", "transactions", "etr_per_sec", "rate_from",
          "response_from", "groups",
-         "start", "end", "cps", "ziips"}
+         "start", "end", "cps", "ziips", "driver_timezone", "jtl_timestamp"}
 
 
 def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
@@ -173,7 +183,15 @@ def runspec(**values: Any) -> RunSpec:
         end=_when(values.pop("end", None), "end"),
         cps=_integer(values.pop("cps", None), "cps"),
         ziips=_integer(values.pop("ziips", None), "ziips"),
+        driver_timezone=_text(values.pop("driver_timezone", None), "driver_timezone"),
+        jtl_timestamp=_text(values.pop("jtl_timestamp", None), "jtl_timestamp"),
     )
+
+
+def _text(value: Any, key: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise UsageError(f"{key} must be a string, not {value!r}")
 
 
 def _strings(value: Any, path: Path | None, key: str) -> list[str]:

@@ -248,4 +248,4 @@ JMETER_CSV = TextKind(
     "jmeter-csv", "Apache JMeter results (JTL) as CSV, read by its header (timeStamp, "
     "elapsed, label, success, bytes, ...; any delimiter; epoch or formatted times)",
     ("driver", "driver_intervals"), _sniff, read_jmeter_csv,
-    options=("columns", "delimiter", "timestamp_format", "timestamp"))
+    options=("columns", "delimiter", "timestamp_format", "timestamp", "timezone"))

@@ -250,4 +250,4 @@ JMETER_XML = TextKind(
     "jmeter-xml", "Apache JMeter results (JTL) as XML: <testResults> of <httpSample>/<sample> "
     "elements, or any element with t, ts and s (plugins); nested sub-samples are not counted "
     "twice",
-    ("driver", "driver_intervals"), _sniff, read_jmeter_xml, options=("timestamp",))
+    ("driver", "driver_intervals"), _sniff, read_jmeter_xml, options=("timestamp", "timezone"))

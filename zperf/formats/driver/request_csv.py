@@ -121,4 +121,4 @@ def read_driver_csv(
 DRIVER_CSV = TextKind(
     "driver-csv", "a per-request CSV log of any load driver (start_ts, elapsed_ms, label, "
     "success, status, bytes_in, bytes_out, ...; see README)",
-    ("driver", "driver_intervals"), _sniff, read_driver_csv)
+    ("driver", "driver_intervals"), _sniff, read_driver_csv, options=("timezone",))
