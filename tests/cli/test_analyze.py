@@ -105,8 +105,23 @@ def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: Capture) -> None:
     code, _, err = run(capsys, "analyze", "--transactions", "NOPE", "--cps", "3",
                        str(before / "wlmgl.txt"))
     assert code == 2 and "no class NOPE" in err and "Traceback" not in err
+    # the input's classes, not those the reading kept for the run (found by a new user:
+    # "classes: none" for a dump of nine)
+    code, _, err = run(capsys, "analyze", "--transactions", "report:NOPE", SMF)
+    listed = err.split("(classes: ")[1].rstrip(")\n").split(", ")
+    assert code == 2 and listed == ["BATCHMED", "CICS2A20", "ZOSCONN"], err
+    code, _, err = run(capsys, "analyze", "--etr", "5", "--cps", "2", "--group", "X=NOPE", SMF)
+    assert code == 2 and err.split("(classes: ")[1].rstrip(")\n").split(", ") == listed
     code, _, err = run(capsys, "analyze", str(before / "wlmgl.txt"))
     assert code == 2 and "say what counts transactions" in err
+    code, _, err = run(capsys, "analyze", str(tmp_path / "nosuch.dump"))  # said first
+    assert (code, err) == (2, f"zperf: error: {tmp_path / 'nosuch.dump'}: cannot open: No "
+                              "such file or directory\n")
+    _zcee_run(tmp_path / "zc")
+    code, _, err = run(capsys, "analyze", "--etr", "5", "--system", "SYSA",
+                       str(tmp_path / "zc" / "smf.dump"))
+    assert code == 2 and err.endswith("no CPU activity data for system(s) SYSA (the input's "
+                                      "systems: MV22)\n"), err
     code, _, err = run(capsys, "analyze", "--group", "oops", "--etr", "5", SMF)
     assert code == 2 and "NAME=CLASS" in err
     code, _, err = run(capsys, "compare", str(before))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, run_cli
-from zperf.errors import UsageError
+from zperf.errors import InputError, UsageError
 from zperf.report.build import format_for, sniff_kind
 
 SAMPLE = str(ROOT / "samples/smf/paper-figures.smf")
@@ -25,6 +25,12 @@ def test_kinds_are_sniffed_from_the_inputs(sim_runs: Path) -> None:
     assert sniff_kind([SAMPLE]) == "activity"
     with pytest.raises(UsageError, match="mixed inputs"):
         sniff_kind([SAMPLE, str(sim_runs / "ims15-fast-path")])
+    # a missing input is named as such, not taken for a mix (found by a new user)
+    run = str(sim_runs / "ims15-fast-path")
+    with pytest.raises(InputError, match=r"^nosuch: cannot open: No such file or directory$"):
+        sniff_kind([run, "nosuch"])
+    with pytest.raises(InputError, match=r"^bogus: cannot open: .* \(nor a report kind: run, "):
+        sniff_kind(["bogus", run])
 
 
 def test_format_by_suffix() -> None:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from zperf.errors import UsageError
+from zperf.errors import InputError, UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.tally import OnError
 from zperf.report.output import open_output
@@ -102,6 +102,11 @@ def sniff_kind(inputs: Sequence[str]) -> str:
         if any(_is_series(p) for p in paths):
             return "scaling"
         return "run" if len(paths) == 1 else "comparison"
+    missing = [i for i, p in zip(inputs, paths, strict=True) if i != "-" and not p.exists()]
+    if missing:
+        kind_hint = f" (nor a report kind: {', '.join(KINDS)})" if missing[0] == inputs[0] \
+            else ""
+        raise InputError(missing[0], f"cannot open: No such file or directory{kind_hint}")
     if any(_is_run(p) for p in paths):
         raise UsageError("mixed inputs: give either runs (run folders or run descriptions) "
                          "or SMF dumps and RMF listings, not both (or say the kind)")

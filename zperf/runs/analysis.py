@@ -93,16 +93,21 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     if spec.systems:
         work = work.filter(pl.col("system").is_null() | pl.col("system").is_in(spec.systems))
         if cpu is not None:
+            present = sorted(set(cpu["system"].drop_nulls().to_list()))
             cpu = cpu.filter(pl.col("system").is_in(spec.systems))
             if cpu.height == 0:
-                raise UsageError(f"no CPU activity data for system(s) {', '.join(spec.systems)}")
+                raise UsageError(f"no CPU activity data for system(s) {', '.join(spec.systems)} "
+                                 f"(the input's systems: {', '.join(present) or 'none'})")
     if work.height == 0 and cpu is None:
         raise UsageError("no workload or CPU activity rows in the window")
     seconds = _interval_seconds(work, cpu)
+    # the classes of the input, for a message (reduce_tables keeps only those named)
+    names = tables.get("class_names", work)
+    known = sorted(set(names["class_name"].drop_nulls().to_list()))
     if spec.rate_from == "driver":
         counted = _driver_transactions(tables.get("driver_intervals"), seconds)
     else:
-        counted = _transactions(work, spec, seconds)
+        counted = _transactions(work, spec, seconds, known)
     if spec.response_from == "ims":
         counted = counted.drop("resp_ms").join(
             _ims_response(tables.get("ims_transit"), spec), on="interval_start", how="left")
@@ -115,7 +120,7 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
         if prefix in prefixes.values():
             raise UsageError(f"group names {name!r} and another give the same column names")
         prefixes[name] = prefix
-        parts.append(_group(work, classes, prefix, name))
+        parts.append(_group(work, classes, prefix, name, known))
     joined = parts[0]
     for part in parts[1:]:
         joined = joined.join(part, on="interval_start", how="left")
@@ -189,6 +194,7 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
             out["performance"] = performance_table(
                 _window(work, spec), _window(dist, spec) if dist is not None else None)
         work = _window(work.select(WORKLOAD_COLUMNS), spec)
+        out["class_names"] = work.select("class_kind", "class_name").unique(maintain_order=True)
         if captured:
             out["captured"] = captured_seconds(work)
         out["workload"] = work.filter(keep)
@@ -224,24 +230,27 @@ def _rows_of(work: pl.DataFrame, ref: ClassRef) -> pl.DataFrame:
     return rows
 
 
-def _matching(work: pl.DataFrame, classes: tuple[ClassRef, ...], what: str) -> pl.DataFrame:
+def _matching(work: pl.DataFrame, classes: tuple[ClassRef, ...], what: str,
+              known: list[str]) -> pl.DataFrame:
+    """The rows of ``classes``; a class not in the input is an error that names the
+    input's classes (``known``)."""
     frames = []
     for ref in classes:
         rows = _rows_of(work, ref)
         if rows.height == 0:
-            known = sorted(set(work["class_name"].to_list()))
             hint = ", ".join(known[:20]) + (" ..." if len(known) > 20 else "")
             raise UsageError(f"{what}: no class {ref} in the input (classes: {hint or 'none'})")
         frames.append(rows)
     return pl.concat(frames)
 
 
-def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame) -> pl.DataFrame:
+def _transactions(work: pl.DataFrame, spec: RunSpec, seconds: pl.DataFrame,
+                  known: list[str]) -> pl.DataFrame:
     if spec.etr_per_sec is not None:
         return seconds.select("interval_start", (pl.col("interval_seconds")
                                                  * spec.etr_per_sec).alias("transactions"),
                               pl.lit(None, pl.Float64).alias("resp_ms"))
-    rows = _matching(work, spec.transactions, "transactions")
+    rows = _matching(work, spec.transactions, "transactions", known)
     ended = pl.col("trans_ended").cast(pl.Float64)
     return rows.group_by("interval_start", maintain_order=True).agg(
         ended.sum().alias("transactions"),
@@ -342,8 +351,8 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
 
 
 def _group(work: pl.DataFrame, classes: tuple[ClassRef, ...], prefix: str,
-           name: str) -> pl.DataFrame:
-    rows = _matching(work, classes, f"group {name!r}")
+           name: str, known: list[str]) -> pl.DataFrame:
+    rows = _matching(work, classes, f"group {name!r}", known)
     return rows.group_by("interval_start", maintain_order=True).agg(
         pl.sum_horizontal(*(pl.col(c).fill_null(0.0) for c in CPU_TIME_COLUMNS)).sum()
         .alias(f"{prefix}_cpu_seconds"),

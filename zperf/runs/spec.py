@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from zperf.errors import UsageError
+from zperf.errors import InputError, UsageError
 from zperf.formats.driver.options import reader_options
 from zperf.runs.choices import RATE_SOURCES, RESPONSE_SOURCES
 
@@ -158,6 +158,9 @@ def as_runspec(run: RunSpec | str | Path | None = None, **options: Any) -> RunSp
             raise UsageError(f"run {run.name!r} is already described: give the options "
                              f"({', '.join(sorted(given))}) with a run file, or in the RunSpec")
         return run
+    for source in given.get("sources", ()):  # a mistyped name is said first, as itself
+        if source != "-" and not Path(source).exists():
+            raise InputError(str(source), "cannot open: No such file or directory")
     if run is None:
         return runspec(**given)
     return load_runspec(run_file(run), **given)
