@@ -187,3 +187,15 @@ def test_a_rate_over_no_transactions_is_no_value_not_inf() -> None:
     assert rows[0]["etr_per_sec"] == 500 / SECONDS and rows[1]["transactions"] == 0.0
     assert rows[1]["etr_per_sec"] == 0.0 and rows[1]["itr_per_sec"] == 0.0
     assert rows[1]["general_cpu_us_per_tran"] is None  # was inf
+
+
+def test_without_cpu_data_and_service_classes_busy_is_said_to_have_no_source() -> None:
+    """Report classes only and --cps: the busy columns were empty with nothing said."""
+    tables = _tables()
+    del tables["cpu"]
+    result = analyze(tables, runspec(**SPEC, cps=3))
+    assert result.busy_source.startswith("no source: there is no CPU activity data, and no "
+                                         "service class whose APPL% would estimate it")
+    window = result.window.row(0, named=True)
+    assert window["cp_busy_pct"] is None and window["itr_per_sec"] is None
+    assert window["etr_per_sec"] == pytest.approx(5529.30, abs=0.005)

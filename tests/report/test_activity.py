@@ -75,6 +75,23 @@ def test_a_month_is_charted_by_the_day() -> None:
     assert act.bucket_seconds(found, most=100) == 86400.0
 
 
+@pytest.mark.parametrize(("measured", "bucket"), [(1799.997, 1800.0), (1800.006, 1800.0),
+                                                  (899.5, 900.0), (90.4, 90.0)])
+def test_a_measured_interval_is_charted_by_the_interval_as_set(measured: float,
+                                                               bucket: float) -> None:
+    """Real RMF intervals last 1799.997 or 1800.006 s (zowe/zebra's DDS samples): charted
+    by 30 minute buckets, not "30.0001 minute" ones."""
+    start = dt.datetime(2026, 10, 1)
+    lpar = pl.DataFrame({"system": "SY00", "interval_start": [start, start],
+                         "interval_seconds": measured, "cp_online": 8, "cp_lpar_busy_pct": 50.0,
+                         "ziip_online": 0, "ziip_lpar_busy_pct": None},
+                        schema_overrides={"cp_online": pl.Int32, "ziip_online": pl.Int32,
+                                          "ziip_lpar_busy_pct": pl.Float64})
+    empty = act.read_activity.__globals__["_empty"]()
+    found = act.Activity(lpar, empty["workloads"], empty["classes"], empty["class_systems"])
+    assert act.bucket_seconds(found) == bucket
+
+
 def test_activity_report_sections(day: list[Path]) -> None:
     report = activity_report(act.read_activity(day), input_files(day), top=2)
     # no IIPCP in this sysplex: the zIIP section has nothing to show and is left out

@@ -125,3 +125,16 @@ def test_no_limits_no_capping_verdict() -> None:
 
 def test_without_cpu_data_the_table_is_empty() -> None:
     assert capacity_table(None, None).height == 0
+
+
+def test_measured_intervals_back_to_back_have_no_gap() -> None:
+    """RMF's intervals last 1799.997 s (zowe/zebra's DDS sample): 3 ms short of the next
+    start is back to back (was 0.003 s of "gap" in every row); a minute is a gap."""
+    from zperf.runs.msu import rolling_columns
+
+    starts = [START + dt.timedelta(minutes=30 * i) for i in range(3)]
+    starts.append(starts[-1] + dt.timedelta(minutes=31))
+    rows = pl.DataFrame({"interval_start": starts, "interval_seconds": [1799.997] * 4,
+                         "msu_per_hour": [100.0] * 4})
+    gaps = rolling_columns(rows)["gap_before_seconds"].to_list()
+    assert gaps[:3] == [None, 0.0, 0.0] and gaps[3] == pytest.approx(60.003)

@@ -112,6 +112,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       zperf analyze --per system --start 2026-01-05T08:00:00 smf-*.dump
     """
     from zperf.report.runs import analysis_for_people  # polars: only when a run is read
+    from zperf.report.views.common import empty_run_notes
     from zperf.runs.run import analyze_run, analyze_view
 
     fmt, terminal = output_format(fmt, output)
@@ -141,7 +142,10 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
         report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal)
     else:
         report.render(analysis.table(per), fmt, output, table="analysis", terminal=terminal)
-    if analysis.skipped:
+    empty = empty_run_notes([analysis])
+    for note in empty:
+        click.echo(f"zperf: warning: {note}", err=True)
+    if analysis.skipped or empty:
         sys.exit(1)
 
 

@@ -241,7 +241,7 @@ def bucket_seconds(activity: Activity, most: int = MOST_POINTS) -> float:
     """The chart bucket: the RMF interval, or the first of an hour, four hours, a day
     that puts the period in at most ``most`` points."""
     frames = [t["interval_seconds"] for t in (activity.lpar, activity.classes) if t.height]
-    interval = float(pl.concat(frames).max()) if frames else 900.0  # type: ignore[arg-type]
+    interval = _as_set(float(pl.concat(frames).max())) if frames else 900.0  # type: ignore[arg-type]
     start, end = activity.period
     if start is None or end is None:
         return interval
@@ -250,6 +250,14 @@ def bucket_seconds(activity: Activity, most: int = MOST_POINTS) -> float:
         if length >= interval and span / length <= most:
             return length
     return BUCKETS[-1]
+
+
+def _as_set(seconds: float) -> float:
+    """An RMF interval as it was set (INTERVAL(30M)): whole minutes, where the measured
+    length is within a second of them (1799.997 s, 1800.006 s); else whole seconds."""
+    minutes = round(seconds / 60)
+    return minutes * 60.0 if minutes and abs(seconds - minutes * 60) < 1 \
+        else float(max(round(seconds), 1))
 
 
 def bucketed(seconds: float) -> pl.Expr:

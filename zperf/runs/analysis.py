@@ -339,6 +339,13 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
         raise UsageError("no CPU activity data (SMF 70.1 or the CPU Activity report): give "
                          "the number of CPs (--cps) to estimate CPU % busy from APPL%")
     service = work.filter(pl.col("class_kind") == "service")
+    if service.height == 0:
+        source = ("no source: there is no CPU activity data, and no service class whose "
+                  "APPL% would estimate it (report classes overlap); ITR and CPU per "
+                  "transaction are left empty")
+    else:
+        source = ("APPL% of the service classes (captured time; reads low by the capture "
+                  "ratio)")
     frame = service.group_by("interval_start", maintain_order=True).agg(
         pl.col("system").n_unique().alias("systems"),
         pl.lit(float(spec.cps)).alias("cps"),
@@ -347,7 +354,7 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
         (f.busy_pct_from_appl(pl.col("appl_iip_pct"), spec.ziips) if spec.ziips
          else pl.lit(None, pl.Float64))
         .alias("ziip_busy_pct"))
-    return frame, "APPL% of the service classes (captured time; reads low by the capture ratio)"
+    return frame, source
 
 
 def _group(work: pl.DataFrame, classes: tuple[ClassRef, ...], prefix: str,

@@ -171,7 +171,10 @@ def rolling_columns(rows: pl.DataFrame) -> pl.DataFrame:
     rate = rows["msu_per_hour"].fill_null(np.nan).to_numpy()
     average, covered = f.rolling_average(start, length, rate)
     previous_end = np.concatenate([[np.nan], (start + length)[:-1]])
-    gap = np.maximum(start - previous_end, 0.0)
+    gap = start - previous_end
+    # back to back within a second: a measured interval (1799.997 s) ends a few ms
+    # before the next one starts, which is no hole in the data
+    gap = np.where(gap < 1.0, 0.0, gap)
     return rows.with_columns(
         pl.Series("r4ha_msu", average, nan_to_null=True),
         pl.Series("r4ha_covered_seconds", covered),

@@ -33,7 +33,8 @@ CAPACITY = TableSchema(
         Column("interval_start", TS, "Start of the RMF interval, local time"),
         Column("interval_seconds", F64, "Length of the RMF interval, s"),
         Column("gap_before_seconds", F64, "Seconds since the end of the system's previous "
-               "interval (0 when back to back; null for the first)"),
+               "interval (0 when back to back, within a second: RMF's measured intervals end a "
+               "few ms early; null for the first)"),
         Column("cp_dispatch_seconds", F64, "Effective dispatch time of the partition's CPs "
                "(SMF70EDT, without LPAR management), s"),
         Column("cp_total_dispatch_seconds", F64, "Total dispatch time of the partition's CPs "
