@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -199,3 +200,27 @@ def test_without_cpu_data_and_service_classes_busy_is_said_to_have_no_source() -
     window = result.window.row(0, named=True)
     assert window["cp_busy_pct"] is None and window["itr_per_sec"] is None
     assert window["etr_per_sec"] == pytest.approx(5529.30, abs=0.005)
+
+
+def test_group_names_that_give_the_same_columns_are_both_named() -> None:
+    with pytest.raises(UsageError, match=r"^group names 'IMS Connect' and 'ims-connect' give "
+                                         r"the same column names \(ims_connect_\.\.\.\): "
+                                         r"rename one$"):
+        analyze(_tables(), runspec(transactions=["IMSTRAN"], groups={
+            "IMS Connect": ["IMSCON"], "ims-connect": ["IMSCTL"]}))
+
+
+def test_a_run_folder_without_a_name_is_named_after_the_folder(tmp_path: Path) -> None:
+    """Two run folders whose run.toml has no name were both 'run', and compare refused
+    them; a run file elsewhere is named after the file."""
+    from zperf.runs.spec import as_runspec
+
+    for folder in ("before", "after"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "run.toml").write_text('etr_per_sec = 5.0\n')
+    assert as_runspec(tmp_path / "before").name == "before"
+    assert as_runspec(tmp_path / "after" / "run.toml").name == "after"
+    (tmp_path / "ims15.toml").write_text('etr_per_sec = 5.0\nname = "IMS 15"\n')
+    (tmp_path / "ims14.toml").write_text('etr_per_sec = 5.0\n')
+    assert as_runspec(tmp_path / "ims15.toml").name == "IMS 15"
+    assert as_runspec(tmp_path / "ims14.toml").name == "ims14"

@@ -129,6 +129,10 @@ def test_mistakes_are_one_line_errors(tmp_path: Path, capsys: Capture) -> None:
     (before / "bad.toml").write_text("transactions = [")
     code, _, err = run(capsys, "analyze", "--spec", str(before / "bad.toml"))
     assert code == 2 and "not a valid TOML" in err
+    code, _, err = run(capsys, "analyze", "--spec", SMF)  # a dump given as the run
+    assert code == 2 and err == (f"zperf: error: {SMF}: not a run description (TOML text): "
+                                 "its bytes are not UTF-8 text (an SMF dump or a listing goes "
+                                 "in 'sources', or after the report kind 'activity')\n")
 
 
 def _zcee_run(folder: Path) -> dt.datetime:

@@ -213,6 +213,8 @@ def test_the_library_fits_a_file_and_compares_a_results_table() -> None:
     assert fit_file(raw, "size_bytes", "path_length").points == 24  # every transport
     with pytest.raises(UsageError, match="has no column 'carrier'"):
         fit_file(raw, "size_bytes", "path_length", {"carrier": "http"})
+    with pytest.raises(UsageError, match=r"no row where transport is 'htp' \(its values: "):
+        fit_file(raw, "size_bytes", "path_length", {"transport": "htp"})
     compared = compare_results_file(str(CALC / "paper004-table18.csv"), "IMS 14", "IMS 15")
     rows = {row.metric: row for row in compared.rows}
     assert (rows["CPU % Busy"].base, rows["CPU % Busy"].new) == (83.06, 81.50)  # '83.06%'

@@ -118,7 +118,9 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     for name, classes in spec.groups.items():
         prefix = slug(name)
         if prefix in prefixes.values():
-            raise UsageError(f"group names {name!r} and another give the same column names")
+            other = next(n for n, p in prefixes.items() if p == prefix)
+            raise UsageError(f"group names {other!r} and {name!r} give the same column names "
+                             f"({prefix}_...): rename one")
         prefixes[name] = prefix
         parts.append(_group(work, classes, prefix, name, known))
     joined = parts[0]

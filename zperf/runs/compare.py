@@ -38,7 +38,8 @@ def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:
     """One row per metric, one column per run (the window values)."""
     names = [a.spec.name for a in analyses]
     if len(set(names)) != len(names):
-        raise UsageError(f"runs need different names to be compared: {', '.join(names)}")
+        raise UsageError(f"runs need different names to be compared: {', '.join(names)} "
+                         "(set name = \"...\" in the run descriptions)")
     rows: list[tuple[str, str]] = list(METRICS)
     seen = {column for column, _ in rows}
     for analysis in analyses:

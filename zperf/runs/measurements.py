@@ -45,7 +45,13 @@ def fit_file(path: str, x: str, y: str, where: Mapping[str, str] | None = None) 
     frame = read_csv(path)
     for column, value in (where or {}).items():
         _has_column(frame, column, path)
-        frame = frame.filter(pl.col(column).str.strip_chars() == value)
+        kept = frame.filter(pl.col(column).str.strip_chars() == value)
+        if kept.height == 0:
+            values = sorted(set(frame[column].str.strip_chars().drop_nulls().to_list()))
+            shown = ", ".join(values[:10]) + (" ..." if len(values) > 10 else "")
+            raise UsageError(f"{path}: no row where {column} is {value!r} (its values: "
+                             f"{shown or 'none'})")
+        frame = kept
     for column in (x, y):
         _has_column(frame, column, path)
     return fit_fixed_variable(*(_numbers(frame, column, path) for column in (x, y)))

@@ -125,7 +125,11 @@ def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
         data = tomllib.loads(path.read_text())
     except OSError as exc:
         raise UsageError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not a run description (TOML text): its bytes are not "
+                         "UTF-8 text (an SMF dump or a listing goes in 'sources', or after "
+                         "the report kind 'activity')") from None
+    except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not a valid TOML run description: {exc}") from None
     unknown = set(data) - _KEYS
     if unknown:
@@ -133,7 +137,8 @@ def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
                          f"known: {', '.join(sorted(_KEYS))}")
     base = path.parent
     data["sources"] = [str(base / s) for s in _strings(data.get("sources", []), path, "sources")]
-    data.setdefault("name", path.stem)
+    # a run folder's run.toml without a name: the folder's (two folders are two runs)
+    data.setdefault("name", path.resolve().parent.name if path.name == RUN_FILE else path.stem)
     data.update({k: v for k, v in overrides.items() if v not in (None, (), {})})
     return runspec(**data)
 
