@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 import zperf
+from conftest import SAMPLES
 from zperf.errors import UsageError
 from zperf.report.views.activity import SECTIONS, activity_report
 from zperf.report.views.common import input_files
@@ -119,3 +120,12 @@ def test_ziip_eligible_work_on_cps(sim_runs: Path) -> None:
     ziip = next(s for s in report.sections if s.key == "ziip")
     assert ziip.tables[0].rows[0][:6] == ("CICS2A20", "report", "6.76", "75.53", "82.29",
                                           "31.66")
+
+
+def test_end_per_second_is_over_the_time_the_class_was_measured() -> None:
+    """The bundled sample holds intervals years apart (two papers' figures): CICS2A20's
+    minute of paper 003 Figure 4 ends 88,584 transactions, 1476.4 a second, which the
+    report printed as 0.00 (spread over the years between the first and last interval)."""
+    found = act.read_activity([SAMPLES / "smf" / "paper-figures.smf"])
+    row = act.class_totals(found).filter(pl.col("class_name") == "CICS2A20").row(0, named=True)
+    assert row["trans_end_per_sec"] == pytest.approx(88584 / 60)

@@ -319,28 +319,29 @@ def _cpu_buckets(per_interval: pl.DataFrame, key: str, seconds: float) -> pl.Dat
 
 def class_totals(activity: Activity) -> pl.DataFrame:
     """Per class over the period: systems, END/S, response time, APPL% CP, IIPCP and
-    IIP (summed over systems), 003's CPU % and zIIP-eligible %; by CPU, highest first."""
+    IIP (summed over systems), 003's CPU % and zIIP-eligible %; by CPU, highest first.
+
+    END/S, like APPL%, is over the time each system measured the class, added up
+    over systems: a class measured in a day of a sample spanning years ends its
+    transactions at that day's rate, not at the rate spread over the years.
+    """
     frame = activity.class_systems
-    period = _period_seconds(activity)
-    per_system = frame.with_columns(
-        *(f.appl_pct(pl.col(c.replace("_pct", "_seconds_x100")) / 100, pl.col("covered_seconds"))
-          .alias(c) for c in APPL_COLUMNS))
+    covered = pl.col("covered_seconds")
     ended = pl.col("trans_ended")
+    per_system = frame.with_columns(
+        *(f.appl_pct(pl.col(c.replace("_pct", "_seconds_x100")) / 100, covered)
+          .alias(c) for c in APPL_COLUMNS),
+        f.etr_per_sec(ended, covered).alias("trans_end_per_sec"))
     out = per_system.group_by("class_kind", "class_name", maintain_order=True).agg(
         pl.col("system").n_unique().alias("systems"),
         *(pl.col(c).sum() for c in APPL_COLUMNS), ended.sum(),
+        pl.col("trans_end_per_sec").sum(),
         transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms"))
     cp, iipcp, iip = (pl.col(c) for c in APPL_COLUMNS)
     return out.with_columns(
-        f.etr_per_sec(ended, pl.lit(period)).alias("trans_end_per_sec"),
         f.cpu_pct(cp, iip).alias("cpu_pct"),
         f.ziip_eligible_pct(iip, iipcp).alias("ziip_eligible_pct"),
     ).sort(["cpu_pct", "class_kind", "class_name"], descending=[True, False, False])
-
-
-def _period_seconds(activity: Activity) -> float:
-    start, end = activity.period
-    return max((end - start).total_seconds(), 1.0) if start and end else 1.0
 
 
 def top_classes(activity: Activity, top: int, kind: str | None = None) -> pl.DataFrame:

@@ -177,10 +177,12 @@ def top_section(ctx: Context) -> Section | None:
                   f"{format_cell('cpu_pct', top['cpu_pct'][0])} %")
     return Section("top", f"Top {top.height} service and report classes by CPU",
                    tables=(shown,), charts=(chart,),
-                   how_to_read=("Over the whole period and every system: END/S is ended "
-                                "transactions over the period's seconds, the response time "
-                                "their mean (weighted by transactions), APPL% the sum over "
-                                "systems of each system's time-weighted mean. Service and "
+                   how_to_read=("Over the whole period and every system: END/S is each "
+                                "system's ended transactions over the seconds it measured "
+                                "the class, added up over systems (as APPL% is), the "
+                                "response time their mean (weighted by transactions), APPL% "
+                                "the sum over systems of each system's time-weighted mean. "
+                                "Service and "
                                 "report classes are both listed (s) and (r): a report class "
                                 "may hold CPU of a service class above it.",),
                    formulas=(c.ETR, c.CPU_PCT, c.ELIGIBLE))
