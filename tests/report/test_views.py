@@ -140,3 +140,14 @@ def test_a_run_without_intervals_is_said_and_needs_attention() -> None:
     report = run_report(empty)
     assert report.attention
     assert [n for n in report.notes if n.startswith("run fig4: no RMF interval")]
+
+
+def test_where_the_response_time_comes_from_is_said_truly() -> None:
+    """A run with a given rate (etr_per_sec) has no response time: the report said "the
+    same classes" when there were none."""
+    sample = str(ROOT / "samples/smf/paper-figures.smf")
+    for options, said in (({"transactions": ["report:CICS2A20"]}, "the same classes"),
+                          ({"etr_per_sec": 100.0}, "nowhere: a rate was given")):
+        run = zperf.analyze(sources=[sample], name="r", cps=3, **options)
+        facts = {f.label: f.value for f in run_report(run).sections[0].facts}
+        assert facts["Response time from"].startswith(said), facts

@@ -52,6 +52,17 @@ def _counted_by(analysis: Analysis) -> str:
     return "ENDED of " + ", ".join(str(ref) for ref in spec.transactions)
 
 
+def _response_from(analysis: Analysis) -> str:
+    spec = analysis.spec
+    if spec.response_from == "ims":
+        return "IMS PA total transit time"
+    if spec.rate_from == "driver":
+        return "the driver log"
+    if spec.transactions:
+        return "the same classes"
+    return "nowhere: a rate was given (etr_per_sec), and no class or log gives a response time"
+
+
 def measured_section(analysis: Analysis) -> Section:
     """What was measured: machine, LPARs, engines, release, window, sources."""
     facts = analysis.facts
@@ -64,9 +75,7 @@ def measured_section(analysis: Analysis) -> Section:
                           f"z/OS {system.zos_release or MISSING}"))
     items += [Fact("Window", window_text(facts)),
               Fact("Transactions counted by", _counted_by(analysis)),
-              Fact("Response time from", "IMS PA total transit time"
-                   if analysis.spec.response_from == "ims" else "the same classes"
-                   if analysis.spec.rate_from != "driver" else "the driver log"),
+              Fact("Response time from", _response_from(analysis)),
               Fact("CPU % busy from", analysis.busy_source)]
     for name, refs in analysis.spec.groups.items():
         items.append(Fact(f"Group {name}", ", ".join(str(r) for r in refs)))
