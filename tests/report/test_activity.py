@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import zperf
-from conftest import SAMPLES
+from conftest import DATA, SAMPLES
 from zperf.errors import UsageError
 from zperf.report.views.activity import SECTIONS, activity_report
 from zperf.report.views.common import input_files
@@ -129,3 +129,17 @@ def test_end_per_second_is_over_the_time_the_class_was_measured() -> None:
     found = act.read_activity([SAMPLES / "smf" / "paper-figures.smf"])
     row = act.class_totals(found).filter(pl.col("class_name") == "CICS2A20").row(0, named=True)
     assert row["trans_end_per_sec"] == pytest.approx(88584 / 60)
+
+
+def test_a_listing_s_sysplex_is_the_system_when_the_cpu_data_has_one() -> None:
+    """A Workload Activity listing names the sysplex, not the system: with one system's
+    CPU Activity it is that system (busy and APPL% on one row: capture ratio), with
+    several it stays the sysplex (capture_table's rule)."""
+    path = DATA / "rmf" / "v2r4-asa-sysout.txt"
+    found = act.read_activity([path])
+    assert found.systems == ["SYSA"]
+    assert set(found.class_systems["system"].to_list()) == {"SYSA"}
+    resolved = act.read_activity.__globals__["_resolved"]
+    marked = pl.DataFrame({"system": ["\0sysplex:PLEXA", "SYSB"]})
+    assert resolved(marked, ["SYSA", "SYSB"])["system"].to_list() == ["PLEXA", "SYSB"]
+    assert resolved(marked, ["SYSA"])["system"].to_list() == ["SYSA", "SYSB"]

@@ -114,9 +114,24 @@ class Activity:
         return both["interval_start"].min(), end  # type: ignore[return-value]
 
 
+#: Marks a row named by its sysplex (a listing names no system) until the files are
+#: merged: then it is the system's when the CPU data has one system only (the rule of
+#: :func:`zperf.runs.capacity.capture_table`), else the sysplex's.
+_BY_SYSPLEX = "\0sysplex:"
+
+
 def _system(frame: pl.DataFrame) -> pl.Expr:
-    fallback = pl.col("sysplex") if "sysplex" in frame.columns else pl.lit(None, pl.String)
+    fallback = (_BY_SYSPLEX + pl.col("sysplex")) if "sysplex" in frame.columns \
+        else pl.lit(None, pl.String)
     return pl.coalesce(pl.col("system"), fallback, pl.lit(UNNAMED)).alias("system")
+
+
+def _resolved(frame: pl.DataFrame, systems: list[str]) -> pl.DataFrame:
+    """Rows named by their sysplex given the one system of the CPU data, or the sysplex."""
+    name = pl.col("system")
+    by_sysplex = name.str.starts_with(_BY_SYSPLEX)
+    named = pl.lit(systems[0]) if len(systems) == 1 else name.str.strip_prefix(_BY_SYSPLEX)
+    return frame.with_columns(pl.when(by_sysplex).then(named).otherwise(name).alias("system"))
 
 
 def reduce_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
@@ -200,6 +215,9 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
     tables = {name: (pl.concat([empty[name], *[p.cast(empty[name].schema)
                                                for p in parts[name]]], how="vertical")
                      if name in parts else empty[name]) for name in empty}
+    cpu_systems = sorted(set(tables["lpar"]["system"].drop_nulls().to_list()))
+    for name in ("workloads", "class_systems"):
+        tables[name] = _resolved(tables[name], cpu_systems)
     if tables["lpar"].height == 0 and tables["classes"].height == 0:
         hint = (f" ({untimed} class periods without an interval time, as in a pasted extract)"
                 if untimed else "")
