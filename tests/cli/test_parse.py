@@ -142,6 +142,12 @@ def test_missing_file_and_bad_options(tmp_path: Path,
     assert code == 2 and err.startswith("zperf: error: unknown column(s) cpu_sec")
     code, _, err = run(["parse", "--encoding", "klingon", str(SAMPLE)], capsysbinary)
     assert (code, err) == (2, "zperf: error: unknown encoding 'klingon'\n")
+    # found by a new user: utf-8 made garbage of the names and dropped rows as duplicates
+    for codec in ("utf-8", "latin-1", "ascii"):
+        code, _, err = run(["parse", "--encoding", codec, str(SAMPLE)], capsysbinary)
+        assert code == 2 and f"--encoding '{codec}' is not an EBCDIC code page" in err
+    code, _, err = run(["parse", "--columns", "system,system", str(SAMPLE)], capsysbinary)
+    assert (code, err) == (2, "zperf: error: --columns names system more than once\n")
     code, _, err = run(["parse", "--to", "xml", str(SAMPLE)], capsysbinary)
     assert code == 2 and "Invalid value for '--to'" in err
 

@@ -75,8 +75,17 @@ from zperf.names import DEFAULT_ENCODING as DEFAULT_ENCODING  # noqa: E402
 
 
 def check_encoding(name: str) -> str:
-    """Return the canonical codec name, or raise LookupError for an unknown one."""
-    return codecs.lookup(name).name
+    """Return the canonical codec name; LookupError for an unknown one, or one that is
+    not an EBCDIC code page (blank 0x40, A 0xC1, 0 0xF0 in every one): utf-8 or latin-1
+    turned the names of an SMF dump into garbage, and dropped rows as duplicates."""
+    try:
+        codec = codecs.lookup(name).name
+    except LookupError:
+        raise LookupError(f"unknown encoding {name!r}") from None
+    if b"\x40\xc1\xf0".decode(codec, errors="replace") != " A0":
+        raise LookupError(f"--encoding {name!r} is not an EBCDIC code page (cp037, cp1047, "
+                          "cp500, cp273, ...): it decodes the dump's EBCDIC text fields")
+    return codec
 
 
 def decode_text(column: npt.NDArray[np.bytes_], encoding: str = DEFAULT_ENCODING) -> OBJ:

@@ -145,8 +145,8 @@ def _request(kind: str | None, on_error: OnError, encoding: str,
         raise UsageError(f"unknown input kind {kind!r}; known: {', '.join(KINDS)}")
     try:
         encoding = check_encoding(encoding)
-    except LookupError:
-        raise UsageError(f"unknown encoding {encoding!r}") from None
+    except LookupError as exc:
+        raise UsageError(str(exc)) from None
     per_kind = {name: dict(given) for name, given in (options or {}).items()}
     for name, given in per_kind.items():
         allowed = TEXT_KIND[name].options if name in TEXT_KIND else ()

@@ -57,6 +57,9 @@ def shown_columns(frame: pl.DataFrame, table: str, columns: Sequence[str] | None
         if unknown:
             raise UsageError(f"unknown column(s) {', '.join(unknown)}; "
                              f"see the columns of the {table} table in `man zperf-parse`")
+        repeated = sorted({c for c in columns if list(columns).count(c) > 1})
+        if repeated:
+            raise UsageError(f"--columns names {', '.join(repeated)} more than once")
         return frame.select(columns)
     if fmt == "table":
         return frame.select(summary_columns(table, frame.columns))
