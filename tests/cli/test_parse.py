@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -235,3 +236,20 @@ def test_jobs_give_the_same_output_byte_for_byte(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1] and outputs[0].count(b"\n") > 10
+
+
+def test_a_damaged_arrow_file_is_exit_status_2_as_a_process(tmp_path: Path) -> None:
+    """Found by a new user: the one-line error was printed, then the process aborted
+    (status 134, "terminate called without an active exception") as it exited: pyarrow
+    read the bytes through a Python file object.  Only a whole process shows it."""
+    whole = tmp_path / "out.arrow"
+    assert subprocess.run([sys.executable, "-m", "zperf", "parse", "--to", "arrow", "-o",
+                           str(whole), str(SAMPLE)], capture_output=True).returncode == 0
+    cut = tmp_path / "cut.arrow"
+    cut.write_bytes(whole.read_bytes()[:2000])
+    # (the abort showed without TZ set, which conftest sets to UTC for the tests)
+    env = {k: v for k, v in os.environ.items() if k != "TZ"}
+    done = subprocess.run([sys.executable, "-m", "zperf", "parse", str(cut)],
+                          capture_output=True, text=True, env=env)
+    assert (done.returncode, done.stderr) == (
+        2, f"zperf: error: {cut}: cannot read the Arrow file: Not an Arrow file\n")

@@ -37,10 +37,13 @@ def read_parsed_binary(data: bytes, file: str) -> tuple[dict[str, pl.DataFrame],
 
     what = "Parquet" if data.startswith(PARQUET_MAGIC) else "Arrow"
     try:
+        # pyarrow's own buffer, not a Python file object: reading a damaged file through
+        # io.BytesIO left a C++ thread that aborted the process at exit (status 134, with
+        # polars imported) after the one-line error had been printed
         if data.startswith(PARQUET_MAGIC):
-            arrow = pq.read_table(io.BytesIO(data))
+            arrow = pq.read_table(pa.BufferReader(data))
         else:
-            arrow = pa.ipc.open_file(io.BytesIO(data)).read_all()
+            arrow = pa.ipc.open_file(pa.BufferReader(data)).read_all()
         # A damaged file can hold offsets that point outside its buffers: checked here,
         # before polars trusts them.
         arrow.validate(full=True)
