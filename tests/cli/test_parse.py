@@ -107,7 +107,7 @@ def test_skip_reports_and_exits_1(tmp_path: Path,
     assert code == 1
     assert pl.read_csv(io.BytesIO(out)).height == 5  # every good record still parsed
     assert f"{path}: 11 records read = 3 parsed + 1 skipped + 7 other types" in err
-    assert f"{path}: 1 records skipped:" in err
+    assert f"{path}: 1 record skipped:" in err
     table = pl.read_csv(errors)
     assert table["offset"].to_list() == [offset] and table["record"].to_list() == [11]
     assert table["raw_hex"].null_count() == 1  # raw bytes only with --on-error keep

@@ -60,7 +60,8 @@ def skipped_report(tally: Tally, shown: int = REASONS_SHOWN) -> str:
     if not tally.skipped:
         return ""
     found = reasons(tally.problems)
-    lines = [f"{tally.file}: {tally.skipped} records skipped:"]
+    lines = [f"{tally.file}: {tally.skipped} record{'' if tally.skipped == 1 else 's'} "
+             "skipped:"]
     lines += [f"  {r.count} x {r.text} (first: {r.where()})" for r in found[:shown]]
     if len(found) > shown:
         lines.append(f"  ... and {len(found) - shown} other reasons (see --errors)")
