@@ -71,6 +71,15 @@ def test_the_table_asked_for_is_empty(capsysbinary: pytest.CaptureFixture[bytes]
         "--table driver"]
 
 
+def test_a_table_an_smf_dump_does_not_fill(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """With --table, only what that table needs is decoded: the dump's 72.3 records are
+    then counted as other types, and "the input fills no table" was untrue."""
+    code, _, err = run(["parse", "--table", "db2entry", str(SAMPLE)], capsysbinary)
+    assert code == 1 and err.splitlines()[-1] == (
+        "zperf: the input fills no table read for --table db2entry; zperf parse without "
+        "--table shows the table it fills")
+
+
 def test_samples_without_a_recognised_result_say_so(
         capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     path = DRIVER / "jmeter-samples-without-s.jtl"

@@ -219,7 +219,8 @@ def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: 
     attention = any(t.skipped for t in got.tallies) or any(t.empty for t in got.tallies)
     if height == 0:
         attention = True
-        for line in no_rows({**got.rows, shown: 0}, got.tallies, shown):
+        for line in no_rows({**got.rows, shown: 0}, got.tallies, shown,
+                            only_asked=table is not None):
             click.echo(f"zperf: {line}", err=True)
     elif table is None and (others := other_tables(got.rows, shown)):
         click.echo(f"zperf: {others}", err=True)

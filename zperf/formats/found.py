@@ -83,8 +83,11 @@ def what_was_read(tally: Tally) -> str:
             f"parsed + {tally.skipped} skipped + {tally.other} other types{tally.others_said()}")
 
 
-def no_rows(rows: Mapping[str, int], tallies: Sequence[Tally], table: str) -> list[str]:
-    """The lines that say why the ``table`` asked for is empty and what the input gave."""
+def no_rows(rows: Mapping[str, int], tallies: Sequence[Tally], table: str,
+            only_asked: bool = False) -> list[str]:
+    """The lines that say why the ``table`` asked for is empty and what the input gave.
+    ``only_asked``: only the tables ``table`` needs were read (an SMF dump's other
+    record types are then counted, not decoded), so other tables may be filled."""
     filled = filled_tables(rows)
     if tallies and all(t.empty for t in tallies):
         return []  # "FILE is empty" was said for each
@@ -94,6 +97,9 @@ def no_rows(rows: Mapping[str, int], tallies: Sequence[Tally], table: str) -> li
         listed = ", ".join(_rows(rows, name) for name in filled)
         lines.append(f"the input fills {listed}: see {'them' if len(filled) > 1 else 'it'} "
                      f"with --table {filled[0]}")
+    elif only_asked:
+        lines.append(f"the input fills no table read for --table {table}; zperf parse "
+                     "without --table shows the table it fills")
     else:
         lines.append("the input fills no table")
     return lines
