@@ -35,14 +35,15 @@ def test_cut_compressed_file_is_an_input_error(tmp_path: Path) -> None:
         read([str(cut)])
 
 
-def test_several_files_concatenate_with_their_source(tmp_path: Path) -> None:
+def test_several_files_and_a_copy_kept_once(tmp_path: Path) -> None:
     copy = tmp_path / "copy.smf"
     copy.write_bytes(SAMPLE.read_bytes())
     result = read([str(SAMPLE), str(copy)])
     work = result.tables["workload"]
-    assert work.height == 10
-    assert work["source"].unique(maintain_order=True).to_list() == [str(SAMPLE), str(copy)]
+    # the copy repeats every class period: kept once (tests/formats/test_repeats.py)
+    assert work.height == 5 and work["source"].unique().to_list() == [str(SAMPLE)]
     assert [t.file for t in result.tallies] == [str(SAMPLE), str(copy)]
+    assert result.tallies[1].warnings[0].startswith("5 class periods already read")
 
 
 def test_bad_arguments() -> None:

@@ -23,6 +23,7 @@ from zperf.formats.compressed import Guarded, decompressed
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.parsed import is_parsed_binary
 from zperf.formats.registry import KINDS, SMF_DECODERS, TEXT_KIND, sniff, table_names
+from zperf.formats.repeats import AcrossFiles
 from zperf.formats.skipped import problems_frame
 from zperf.formats.smf.dump import smf_batches
 from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
@@ -87,10 +88,12 @@ def read(
     """
     collected: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
+    across = AcrossFiles()
     for result in read_each(paths, kind=kind, on_error=on_error, encoding=encoding,
                             progress=progress, tables=tables, jobs=jobs, options=options):
-        for table, frame in result.tables.items():
+        for table, frame in across.once(result.tables).items():
             collected.setdefault(table, []).append(frame)
+        across.end_file(result.tallies[0] if result.tallies else None)
         tallies += result.tallies
     out = {name: SCHEMAS[name].empty() for name in table_names()}
     out.update({name: pl.concat(frames) for name, frames in collected.items()})
@@ -216,11 +219,16 @@ def read_batches(
     request = _request(kind, on_error, encoding, tables, None, options)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
-        yield from parallel.in_order_parts(_file_parts, [(path, request) for path in paths],
-                                           workers)
-        return
-    for path in paths:
-        yield from _file_batches((path, request), progress)
+        parts: Iterator[Part] = parallel.in_order_parts(
+            _file_parts, [(path, request) for path in paths], workers)
+    else:
+        parts = (part for path in paths for part in _file_batches((path, request), progress))
+    across = AcrossFiles()
+    for part in parts:
+        tables_once = across.once(part.tables)
+        if part.tallies:  # a file's last part
+            across.end_file(part.tallies[0])
+        yield Part(tables_once, part.tallies)
 
 
 def _file_parts(task: tuple[str, FileRequest]) -> Iterator[Part]:

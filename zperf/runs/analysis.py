@@ -147,7 +147,8 @@ def _matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
 
 
 #: Workload columns the run table uses (the rest can be dropped while reading).
-WORKLOAD_COLUMNS = ("system", "interval_start", "interval_seconds", "class_kind", "class_name",
+WORKLOAD_COLUMNS = ("sysplex", "system", "interval_start", "interval_seconds", "class_kind",
+                    "class_name", "period",
                     "trans_ended", "resp_actual_ms", *CPU_TIME_COLUMNS, "iip_seconds",
                     "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "zos_release")
 #: The same for the cpu table.

@@ -21,6 +21,7 @@ import polars as pl
 from zperf.errors import UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Reduce, read_each
+from zperf.formats.repeats import AcrossFiles
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
 from zperf.runs.choices import BASES
@@ -65,12 +66,14 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
     options = spec.reader_options() if isinstance(spec, RunSpec) else None
+    across = AcrossFiles()  # (the reduced tables keep their rows' keys)
     for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
                             tables=tables, jobs=jobs, reduce=reduce, columns=columns,
                             options=options):
-        tallies += result.tallies
-        for name, frame in result.tables.items():
+        for name, frame in across.once(result.tables).items():
             kept.setdefault(name, []).append(frame)
+        across.end_file(result.tallies[0] if result.tallies else None)
+        tallies += result.tallies
     return kept, tallies
 
 
