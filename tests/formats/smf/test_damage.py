@@ -263,6 +263,13 @@ def test_a_text_report() -> None:
         f"transfer translates EBCDIC and destroys binary fields; {RETRANSFER}")
 
 
+def test_an_image_is_not_taken_for_a_text_transfer() -> None:
+    """A PNG's header holds one CRLF: it was called "text, not binary SMF"."""
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4
+    assert message(png) == ("bad.smf: record 1 at offset 0x0: not an SMF dump: no record or "
+                            "block descriptor word at the start (bytes 89504E470D0A1A0A)")
+
+
 def test_binary_transfer_without_rdws() -> None:
     bodies = b"".join(r[4:] for r in RECORDS)
     assert message(bodies) == (

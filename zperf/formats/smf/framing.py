@@ -128,7 +128,9 @@ def detect_framing(head: bytes, file: str) -> str:
                             f"binary without `quote site rdw`; {RETRANSFER}", record=1, offset=0)
     sample = head[:65536]
     printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 13))
-    if b"\r\n" in sample or b"RMF " in sample or printable > 0.85 * len(sample):
+    # (a text transfer ends every record with CRLF; one CRLF is no sign: a PNG's header
+    # has one)
+    if sample.count(b"\r\n") >= 3 or b"RMF " in sample or printable > 0.85 * len(sample):
         raise TransferError(file, "this is text, not binary SMF: a text-mode (ASCII) transfer "
                             f"translates EBCDIC and destroys binary fields; {RETRANSFER}",
                             record=1, offset=0)
