@@ -33,7 +33,10 @@ class LedgerError(Exception):
 def revision(root: Path, ledger: Path | None = None) -> str:
     """The checkout's commit, with '+changes' when its files differ from it (the
     ledger itself aside, when it is kept in the checkout: it changes as the run goes)."""
-    aside = [f":(exclude){ledger.resolve()}"] if ledger is not None else []
+    # (a pathspec outside the checkout is an error to git: the ledger is set aside only
+    # when it is kept inside; outside, every revision was recorded as 'unknown')
+    inside = ledger is not None and ledger.resolve().is_relative_to(root.resolve())
+    aside = [f":(exclude){ledger.resolve()}"] if inside and ledger is not None else []
     try:
         head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=10", "HEAD"],
                               capture_output=True, text=True, check=True).stdout.strip()

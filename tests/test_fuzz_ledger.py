@@ -87,3 +87,18 @@ def test_the_run_goes_on_where_its_ledger_stopped(tmp_path: Path) -> None:
     assert second[-1].startswith("all 2 readers (2 sittings): 30 to 30 inputs each, 0 crashes")
     saved = json.loads(ledger.read_text())
     assert saved["done"] == {"zperf-csv": [[0, 30]], "driver-iwl": [[0, 30]]}
+
+
+def test_the_revision_is_known_wherever_the_ledger_is_kept(tmp_path: Path) -> None:
+    """A ledger kept outside the checkout made git refuse the pathspec that sets it
+    aside, and every sitting's revision was 'unknown'."""
+    import subprocess
+
+    from conftest import ROOT
+    from fuzz.ledger import revision
+
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short=10", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    for ledger in (tmp_path / "ledger.json", ROOT / "fuzz" / "ledgers" / "20261201.json",
+                   None):
+        assert revision(ROOT, ledger).split("+")[0] == head
