@@ -6,7 +6,8 @@ operators know what a report or a log is made of: lines (cut, swapped,
 repeated), numbers (made huge, negative, fractional), dates and times (month
 13, minute 98), the markers reports print instead of a value (``*****``,
 ``N/A``), characters outside ASCII, NULs, other encodings (EBCDIC, UTF-16)
-and line ends.  The binary operators know what an SMF dump is made of:
+and line ends, the records of a z/OS data set with no line ends.  The binary
+operators know what an SMF dump is made of:
 descriptor words (RDW, BDW, segment flags), halfwords, fullwords and
 doublewords set to the values that break arithmetic (0, all ones, the sign
 bit), and chunks deleted, repeated or truncated.
@@ -193,11 +194,25 @@ def reencode(data: bytearray, rng: random.Random) -> bytearray:
     return bytearray(text.replace("\n", "\n\f", 1).encode())
 
 
+def as_records(data: bytearray, rng: random.Random) -> bytearray:
+    """The whole file as z/OS records in EBCDIC with no line ends, as a binary transfer
+    of a SYSOUT data set gives it: fixed (FBA, 133 bytes or the longest line) or
+    variable with record descriptor words (VBA)."""
+    lines = [line.rstrip(b"\r").decode("utf-8", errors="replace").encode("cp037", errors="replace")
+             for line in bytes(data).split(b"\n")]
+    if rng.random() < 0.5:
+        width = max(133, *(len(line) for line in lines))
+        return bytearray(b"".join(line.ljust(width, b"\x40") for line in lines))
+    kept = [line[:32000] or b"\x40" for line in lines]
+    return bytearray(b"".join((len(line) + 4).to_bytes(2, "big") + b"\0\0" + line
+                              for line in kept))
+
+
 TEXT_OPERATORS: tuple[tuple[Operator, float], ...] = (
     (flip_byte, 1.0), (change_digit, 1.5), (replace_number, 2.0), (negate_number, 0.7),
     (bad_date, 1.5), (token, 2.0), (odd_character, 1.2), (cut_line, 1.5), (swap_lines, 1.0),
     (repeat_line, 0.8), (squeeze_spaces, 0.6), (truncate, 0.8), (delete_run, 0.8),
-    (insert_run, 0.4), (reencode, 0.25),
+    (insert_run, 0.4), (reencode, 0.25), (as_records, 0.25),
 )
 
 # ---------------------------------------------------------------- binary

@@ -81,6 +81,12 @@ INPUT = {"title": "INPUT", "paragraphs": [
           "destroy the data: zperf refuses them and says how to transfer again. Records of "
           "other types and the dump header and trailer (types 2 and 3) are counted and "
           "skipped. Files compressed with gzip, bzip2 or xz are read as they are."),
+    _roff("Printed reports moved in binary from a z/OS data set are read too: RECFM=FBA "
+          "records with no line ends (the record length, 133 for RMF, CICS and IMS PA "
+          "SYSOUT, is the one at which every record starts with an ASA control character) "
+          "and RECFM=VBA or VB records with their RDWs (quote site rdw); offsets in "
+          "messages stay the file's. EBCDIC text with no line ends, RDWs or control column "
+          "is an error that says how to move it again."),
     _roff("RMF Workload Activity (WLMGL) listings are read by their labels and headings, "
           "not by column positions: SYSOUT with or without the ASA control column, form "
           "feeds, EBCDIC, and extracts pasted with tabs. Header, key lines, the TRANSACTIONS, "

@@ -72,6 +72,17 @@ def text_encoding(head: bytes) -> str | None:
     return "utf-8" if printable > TEXT_SHARE * len(sample) else None
 
 
+def is_ebcdic_text(sample: bytes) -> bool:
+    """Are these bytes EBCDIC text (however few its blanks: text pasted with tabs)?
+    Mostly printable in code page 037 (ASCII's digits and punctuation are control
+    characters there), with letters and digits (above X'80' in EBCDIC)."""
+    if not sample:
+        return False
+    high = int(np.count_nonzero(np.frombuffer(sample, dtype=np.uint8) >= 0x80))
+    return bool(high >= len(sample) // 10) and _mostly_printable(
+        sample.decode("cp037", errors="replace").replace("\x85", "\n"))
+
+
 def _mostly_printable(text: str) -> bool:
     if not text:
         return False

@@ -22,6 +22,7 @@ from zperf.formats import parallel
 from zperf.formats.compressed import Guarded, decompressed
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.parsed import is_parsed_binary
+from zperf.formats.record_listing import with_line_ends
 from zperf.formats.registry import KINDS, SMF_DECODERS, TEXT_KIND, sniff, table_names
 from zperf.formats.repeats import AcrossFiles
 from zperf.formats.skipped import problems_frame
@@ -327,11 +328,7 @@ def stream_batches(
     needed of a table (see :func:`read_each`).
     """
     reopen = _reopener(stream, name)
-    head = stream.read(HEAD_BYTES)
-    try:
-        data, head = decompressed(stream, head)
-    except (OSError, EOFError, lzma.LZMAError) as exc:
-        raise InputError(name, f"cannot decompress: {exc}") from None
+    data, head = _unwrapped(stream, name)
     if not head:  # nothing to read: said as such, not as a table without rows
         tally = Tally(name, on_error)
         tally.empty = True
@@ -356,6 +353,17 @@ def stream_batches(
                          encoding=encoding, options=options, reopen=reopen)
 
 
+def _unwrapped(stream: BinaryIO, name: str) -> tuple[BinaryIO, bytes]:
+    """The input's bytes as its reader takes them (the rest, and the first bytes):
+    decompressed (gzip, bzip2, xz), and a listing kept as z/OS records given line
+    ends (:mod:`zperf.formats.record_listing`)."""
+    try:
+        data, head = decompressed(stream, stream.read(HEAD_BYTES))
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise InputError(name, f"cannot decompress: {exc}") from None
+    return with_line_ends(data, head, name)
+
+
 def _reopener(stream: BinaryIO, name: str) -> Reopen | None:
     """How to read ``stream`` again from where it is now (None: it cannot be: a pipe)."""
     try:
@@ -367,10 +375,7 @@ def _reopener(stream: BinaryIO, name: str) -> Reopen | None:
 
     def reopen() -> tuple[bytes, BinaryIO]:
         stream.seek(start)
-        try:
-            data, head = decompressed(stream, stream.read(HEAD_BYTES))
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise InputError(name, f"cannot decompress: {exc}") from None
+        data, head = _unwrapped(stream, name)
         return head, data
 
     return reopen
