@@ -141,3 +141,90 @@ def test_parse_in_a_pool_gets_the_parts_one_process_gets(any_size: None) -> None
 
     one = parts(1)
     assert parts(2) == one and len(one) > len(paths)
+
+
+_SLOW_TASKS = '''
+import multiprocessing, os, time
+from pathlib import Path
+DIR = Path(os.environ["MARKS"])
+if multiprocessing.parent_process() is not None:
+    time.sleep(float(os.environ["IMPORT_SECONDS"]))  # a worker still importing
+
+def task(n):
+    (DIR / f"{os.getpid()}.pid").write_text("")
+    time.sleep(60)
+    return n
+'''
+_MAIN = '''
+import sys
+from zperf.formats.parallel import in_order
+import slow_tasks
+try:
+    for _ in in_order(slow_tasks.task, [1, 2, 3], 2):
+        pass
+except KeyboardInterrupt:
+    print("interrupted", file=sys.stderr)
+    sys.exit(130)
+'''
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow  # a pool each, as above
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
+@pytest.mark.parametrize("moment", ["importing", "reading"])
+@pytest.mark.parametrize("group", [True, False], ids=["terminal", "main-only"])
+def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path: Path, moment: str,
+                                                      group: bool) -> None:
+    """A terminal sends SIGINT to every process of the command: workers interrupted in
+    their imports printed tracebacks.  Now they ignore it, and the interrupted
+    process ends them, also when only it got the signal."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "slow_tasks.py").write_text(_SLOW_TASKS)
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    env = {**os.environ, "MARKS": str(marks), "PYTHONPATH": os.pathsep.join(
+        [str(tmp_path), str(Path(__file__).resolve().parents[2])]),
+        "IMPORT_SECONDS": "30" if moment == "importing" else "0"}
+    process = subprocess.Popen([sys.executable, "-c", _MAIN], env=env, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        def children() -> list[int]:  # the two workers and multiprocessing's resource tracker
+            return [int(pid) for pid in subprocess.run(
+                ["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()]
+
+        deadline = time.monotonic() + 60
+        def ready() -> bool:
+            if moment == "importing":
+                return len(children()) == 3
+            return len(list(marks.glob("*.pid"))) == 2
+
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = children()
+        assert len(workers) == 3
+        time.sleep(0.5)  # into their imports, or their tasks
+        if group:
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            os.kill(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+        assert process.returncode == 130
+        assert err == "interrupted\n"
+        time.sleep(0.5)
+        assert not [pid for pid in workers if _alive(pid)]
+    finally:  # nothing left behind, whatever failed
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)

@@ -16,7 +16,13 @@ import sys
 import click
 
 from zperf import __version__
-from zperf.cli.exits import EXIT_ATTENTION, EXIT_ERROR, EXIT_OK, EXIT_STATUS_EPILOG
+from zperf.cli.exits import (
+    EXIT_ATTENTION,
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_STATUS_EPILOG,
+)
 from zperf.cli.lazy import Lazy, LazyGroup
 from zperf.errors import OutputError, ZperfError
 
@@ -130,7 +136,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_ERROR)
     except click.exceptions.Abort:
         click.echo("zperf: interrupted", err=True)
-        sys.exit(130)
+        sys.exit(EXIT_INTERRUPTED)
     except click.ClickException as exc:
         exc.show()
         sys.exit(EXIT_ERROR if exc.exit_code == 2 else exc.exit_code)

@@ -91,7 +91,7 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
 
     \b
     Exit status: 0 every rule passed, 1 a rule failed, 2 bad rules file,
-    bad input or bad usage.
+    bad input or bad usage, 130 interrupted (Ctrl-C).
 
     \b
     Examples:

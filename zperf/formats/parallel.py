@@ -10,7 +10,10 @@ itself: more than one file, and enough bytes for a worker's start (it imports
 polars and the readers, about half a second) to be a small part of the work.
 
 Workers are started with ``spawn``: polars runs threads of its own, and a
-forked child of a process with threads can deadlock.
+forked child of a process with threads can deadlock.  They are started
+ignoring Ctrl-C (SIGINT): a terminal sends it to every process of the
+command, and a worker interrupted while it imports printed a traceback.
+This process stops them instead when it is interrupted.
 
 Memory: at most ``workers`` files are being read at a time, and a finished
 file's tables wait only until the files before it are done; the caller
@@ -27,6 +30,7 @@ import functools
 import multiprocessing
 import os
 import pickle
+import signal
 import tempfile
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -84,18 +88,24 @@ def in_order(function: Callable[[T], R], tasks: Sequence[T], workers: int,
     context = multiprocessing.get_context("spawn")
     pending: deque[Future[R]] = deque()
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool, \
+                _workers_stopped_on_interrupt():
             queue = iter(tasks)
+
+            def submit(task: T) -> None:
+                with _interrupts_not_inherited():  # a submit may start a worker
+                    pending.append(pool.submit(function, task))
+
             try:
                 for task in queue:
-                    pending.append(pool.submit(function, task))
+                    submit(task)
                     if len(pending) >= workers:
                         break
                 while pending:
                     result = pending[0].result()
                     pending.popleft()
                     for task in queue:
-                        pending.append(pool.submit(function, task))
+                        submit(task)
                         break
                     yield result
             finally:
@@ -105,6 +115,35 @@ def in_order(function: Callable[[T], R], tasks: Sequence[T], workers: int,
         for future in pending:
             if discard is not None and not future.cancelled() and future.exception() is None:
                 discard(future.result())
+
+
+@contextlib.contextmanager
+def _interrupts_not_inherited() -> Iterator[None]:
+    """Processes started inside ignore SIGINT for their whole life (an ignored signal
+    stays ignored across exec, and Python then installs no KeyboardInterrupt
+    handler).  Only the main thread can set a handler: elsewhere, as it is."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _workers_stopped_on_interrupt() -> Iterator[None]:
+    """On Ctrl-C, end the workers started inside at once (they ignore it, and the
+    pool's shutdown would wait for the files they are reading)."""
+    before = set(multiprocessing.active_children())
+    try:
+        yield
+    except KeyboardInterrupt:
+        for child in set(multiprocessing.active_children()) - before:
+            child.terminate()
+        raise
 
 
 def in_order_parts(function: Callable[[T], Iterable[P]], tasks: Sequence[T],
