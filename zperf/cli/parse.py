@@ -182,13 +182,29 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     reading: dict[str, Any] = {
         "kind": kind, "on_error": on_error, "encoding": encoding,
         "progress": _progress_factory(), "jobs": jobs,
-        "tables": list(DERIVED.get(table, (table,))) if table else None,
+        "tables": [*DERIVED.get(table, ()), table] if table else None,
         "options": _driver_options(jtl_columns, jmeter_properties, jtl_timestamp,
                                    driver_timezone)}
     attention = _parse(paths, reading, fmt, terminal, output, table, wanted, errors_path,
                        verbose)
     if attention:
         sys.exit(EXIT_ATTENTION)
+
+
+def _with_derived(tables: dict[str, pl.DataFrame], shown: str,
+                  derive: Callable[[dict[str, pl.DataFrame]], pl.DataFrame] | None
+                  ) -> pl.DataFrame:
+    """The table shown: as read, and for a derived table (``capacity``...) also its rows
+    made from the tables read; both when a file zperf wrote of it is read with the
+    data it is made from."""
+    import polars as pl
+
+    read_back = tables[shown]
+    if derive is None:
+        return read_back
+    made = derive(tables)
+    return pl.concat([read_back, made]) if read_back.height and made.height else (
+        made if made.height else read_back)
 
 
 def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: bool,
@@ -208,12 +224,11 @@ def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: 
     else:
         result = formats.read(paths, **reading)
         got = AsRead(row_counts(result.tables), result.tables, result.tallies)
-    tables = {name: got.kept.get(name, SCHEMAS[name].empty()) for name in formats.table_names()}
+    tables = {name: got.kept.get(name, SCHEMAS[name].empty()) for name in SCHEMAS}
     shown = table or default_table(got.rows, got.tallies)
     height = got.rows.get(shown, 0)
     if not got.written:
-        frame = report.shown_columns(derive(tables) if derive else tables[shown], shown,
-                                     wanted, fmt)
+        frame = report.shown_columns(_with_derived(tables, shown, derive), shown, wanted, fmt)
         height = frame.height
     tell_reading(got.tallies, errors_path, verbose)
     attention = any(t.skipped for t in got.tallies) or any(t.empty for t in got.tallies)

@@ -33,8 +33,10 @@ def row_counts(tables: Mapping[str, pl.DataFrame]) -> dict[str, int]:
 
 
 def filled_tables(rows: Mapping[str, int]) -> list[str]:
-    """The tables with rows, in registry order."""
-    return [name for name in table_names() if rows.get(name)]
+    """The tables with rows, in registry order; then any other table with rows (a
+    derived table such as ``capacity``, read back from a file zperf wrote)."""
+    known = table_names()
+    return [name for name in (*known, *(n for n in rows if n not in known)) if rows.get(name)]
 
 
 def default_table(rows: Mapping[str, int], tallies: Sequence[Tally] = ()) -> str:
