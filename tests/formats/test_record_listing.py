@@ -184,3 +184,15 @@ def test_a_compressed_record_listing_is_read(tmp_path: Path) -> None:
     packed.write_bytes(gzip.compress(fixed(_lines(listing))))
     assert read([str(packed)]).tables["workload"].height == \
         read([str(listing)]).tables["workload"].height > 0
+
+
+def test_ebcdic_xml_without_line_ends_is_read_as_it_is(tmp_path: Path) -> None:
+    """XML needs no line ends: an RMF XML document in EBCDIC on one line is XML, not
+    a listing that cannot be cut into lines."""
+    source = DATA / "rmf" / "xml" / "zebra-cpu-small.xml"
+    text = source.read_text(encoding="utf-8").replace('encoding="UTF-8"', 'encoding="IBM037"')
+    one_line = tmp_path / "cpu.xml"
+    one_line.write_bytes(text.replace("\n", "").encode("cp037"))
+    assert record_format(one_line.read_bytes()[:65536]) is None
+    got = read([str(one_line)]).tables["cpu"]
+    assert got.height == read([str(source)]).tables["cpu"].height > 0

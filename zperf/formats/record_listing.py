@@ -63,18 +63,23 @@ def record_format(head: bytes, name: str = "-") -> int | None:
     control column has (``1`` new page, ``0`` and ``-`` spacing): the smallest
     length at which every record of the sample does so is the record length.
     EBCDIC text longer than a record with neither is an InputError: its lines
-    cannot be told apart."""
+    cannot be told apart (XML excepted: it needs none)."""
     if _rdw_lines(head):  # first: a descriptor's length may be X'15' or X'25'
         return 0
     if EBCDIC_LF in head or EBCDIC_NL in head or not is_ebcdic_text(head):
         return None
     length = _fixed_length(head)
-    if length is None and len(head) > LONGEST_LINE:
+    if length is None and len(head) > LONGEST_LINE and not _xml(head):
         raise InputError(name, "EBCDIC text with no line ends and no carriage-control column "
                                "to cut it into records: transfer the listing in text mode, "
                                "or in binary with its record descriptor words (quote site rdw)",
                          offset=0)
     return length
+
+
+def _xml(head: bytes) -> bool:
+    """Is this EBCDIC text XML (an RMF XML document), which needs no line ends?"""
+    return head[:64].decode("cp037", errors="replace").lstrip(" \ufeff").startswith("<")
 
 
 def _fixed_length(head: bytes) -> int | None:
