@@ -196,3 +196,85 @@ def test_ebcdic_xml_without_line_ends_is_read_as_it_is(tmp_path: Path) -> None:
     assert record_format(one_line.read_bytes()[:65536]) is None
     got = read([str(one_line)]).tables["cpu"]
     assert got.height == read([str(source)]).tables["cpu"].height > 0
+
+
+# ---------------------------------------------------------------- a second look's cases
+
+
+def test_one_page_of_ims_pa_is_cut_at_133_not_at_a_length_the_digits_fit() -> None:
+    """Digits and dashes of the text are 0, 1 and - too: at 173 this page's record
+    starts landed on more of them than at 133."""
+    lines = _lines(DATA / "ims" / "pa-transit-paper004-fastpath.txt")[32:]
+    assert record_format(fixed(lines)) == 133
+
+
+def test_a_wide_record_length_is_found_however_blank() -> None:
+    """At 512 bytes a record is mostly padding: still EBCDIC text, and not cut in two
+    at 256 (which every line ends before)."""
+    lines = _lines(DATA / "rmf" / "cpu-v2r2-asa-sysout.txt")
+    assert record_format(fixed(lines, 512)) == 512
+    assert record_format(fixed(_lines(DATA / "rmf" / "v2r5-microseconds.txt"), 255)) == 255
+
+
+def test_a_damaged_byte_does_not_change_the_record_length() -> None:
+    lines = _lines(DATA / "rmf" / "v2r4-asa-sysout.txt")
+    data = bytearray(fixed(lines, 135) * 100)
+    stray = bytearray(data)
+    stray[5000] = 0x25  # a line feed inside a record: not text with line ends
+    assert record_format(bytes(stray)) == 135
+    data[135 * 20] = 0xC1  # a record that starts with a letter
+    assert record_format(bytes(data)) == 135
+
+
+def test_an_empty_variable_record_is_a_blank_line(tmp_path: Path) -> None:
+    """An RDW length of 4 (no data) is a record (DFSMS allows 4 to 32,760)."""
+    lines = _lines(DATA / "rmf" / "v2r4-asa-sysout.txt")
+    data = variable(lines[:10]) + b"\x00\x04\x00\x00" + variable(lines[10:])
+    assert record_format(data) == 0
+    path = tmp_path / "empty-record.vba"
+    path.write_bytes(data)
+    text = tmp_path / "text.txt"
+    text.write_bytes((DATA / "rmf" / "v2r4-asa-sysout.txt").read_bytes())
+    want, got = _tables(text), _tables(path)
+    assert want.keys() == got.keys()
+    for name in want:
+        assert_frame_equal(got[name], want[name], check_exact=True)
+
+
+def test_a_broken_descriptor_near_the_start_is_named_where_it_is(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Damage in the first records was taken for "not an SMF dump" at offset 0."""
+    lines = _lines(DATA / "rmf" / "v2r4-asa-sysout.txt")
+    data = bytearray(variable(lines))
+    at = sum(len(ln or b"\x40") + 4 for ln in lines[:10])
+    data[at + 2] = 0x80
+    with pytest.raises(InputError) as caught:
+        _converted(bytes(data), 1 << 20, monkeypatch)
+    assert caught.value.offset == at
+    assert caught.value.what == ("not a record descriptor word where a record starts: "
+                                 f"{bytes(data[at:at + 4]).hex(' ').upper()}")
+
+
+@pytest.mark.parametrize(("tail", "message"), [
+    (b"\x00" * 16, None),
+    (b"\x01", "the file ends inside a record descriptor word (1 of its 4 bytes)"),
+    (b"\x00\x09\x07\x07\xf1", "not a record descriptor word where a record starts: 00 09 07 07"),
+    (b"\x00\x09\x00\x00\xf1", "the last record is cut short: its record descriptor word "
+                              "gives 9 bytes, the file has 5"),
+])
+def test_what_follows_the_last_variable_record(monkeypatch: pytest.MonkeyPatch, tail: bytes,
+                                               message: str | None) -> None:
+    """Zero bytes after the last record are padding; anything else is said as what it is."""
+    data = variable(_lines(DATA / "rmf" / "v2r4-asa-sysout.txt"))
+    if message is None:
+        assert _converted(data + tail, 1 << 20, monkeypatch) == \
+            _converted(data, 1 << 20, monkeypatch)
+        return
+    with pytest.raises(InputError) as caught:
+        _converted(data + tail, 1 << 20, monkeypatch)
+    assert (caught.value.what, caught.value.offset) == (message, len(data))
+
+
+def test_utf8_text_in_a_script_without_ascii_is_not_taken_for_ebcdic() -> None:
+    text = ("\u5831\u544a\u66f8" * 400).encode("utf-8")
+    assert record_format(text) is None

@@ -75,12 +75,22 @@ def text_encoding(head: bytes) -> str | None:
 def is_ebcdic_text(sample: bytes) -> bool:
     """Are these bytes EBCDIC text (however few its blanks: text pasted with tabs)?
     Mostly printable in code page 037 (ASCII's digits and punctuation are control
-    characters there), with letters and digits (above X'80' in EBCDIC)."""
-    if not sample:
+    characters there), with letters and digits (above X'80' in EBCDIC), and not
+    UTF-8 (text in a script with no ASCII letters is UTF-8 bytes above X'80')."""
+    if not sample or _utf8(sample):
         return False
     high = int(np.count_nonzero(np.frombuffer(sample, dtype=np.uint8) >= 0x80))
     return bool(high >= len(sample) // 10) and _mostly_printable(
         sample.decode("cp037", errors="replace").replace("\x85", "\n"))
+
+
+def _utf8(sample: bytes) -> bool:
+    """Valid UTF-8, but for a character cut at the end of the sample."""
+    try:
+        sample.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data"
+    return True
 
 
 def _mostly_printable(text: str) -> bool:
