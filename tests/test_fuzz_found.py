@@ -84,3 +84,14 @@ def test_an_empty_input_is_said_and_fills_no_table() -> None:
     (tally,) = result.tallies
     assert tally.empty and tally.read == 0
     assert all(frame.height == 0 for frame in result.tables.values())
+
+
+def test_a_nanosecond_time_column_is_checked_without_overflow() -> None:
+    """zperf-parquet-131313 (seed 20261201): a damaged Parquet file whose times polars
+    reads in nanoseconds: the bound of year 1 in nanoseconds is too large for an Int64,
+    and comparing the column with it raised OverflowError.  Every nanosecond time is
+    within the years polars shows: the file reads."""
+    got = read([str(FOUND / "zperf-parquet-131313.bin")])
+    frame = got.tables["driver_intervals"]
+    assert frame.height == 3 and got.tallies[0].parsed == 3
+    assert frame["interval_start"].dt.year().to_list() == [2022, 2022, 2022]

@@ -114,6 +114,7 @@ def _table_of(columns: list[str]) -> str | None:
 #: Seconds since 1970 of 0001-01-01 and of the end of 9999: the times polars can show.
 _FIRST_SECOND, _LAST_SECOND = -62_135_596_800, 253_402_300_799
 _PER_SECOND = {"ms": 1_000, "us": 1_000_000, "ns": 1_000_000_000}
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 
 
 def _times_out_of_range(frame: pl.DataFrame) -> str | None:
@@ -123,7 +124,11 @@ def _times_out_of_range(frame: pl.DataFrame) -> str | None:
         if isinstance(dtype, pl.Datetime):
             per = _PER_SECOND.get(dtype.time_unit or "us", 1_000_000)
             ticks = frame.get_column(column).to_physical()
-            outside = (ticks < _FIRST_SECOND * per) | (ticks > _LAST_SECOND * per)
+            # in nanoseconds every Int64 is within the years (1677 to 2262): the bounds
+            # are clamped to what an Int64 holds (a larger Python int cannot be compared)
+            low = max(_FIRST_SECOND * per, _INT64_MIN)
+            high = min(_LAST_SECOND * per, _INT64_MAX)
+            outside = (ticks < low) | (ticks > high)
             if outside.any():
                 return column
     return None
