@@ -160,15 +160,20 @@ def test_variable_records_start_where_their_rdws_are(monkeypatch: pytest.MonkeyP
     assert listing.offsets[:len(shown)].tolist() == starts[shown].tolist()
 
 
-def test_a_broken_descriptor_is_named_with_its_offset(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("record", "byte"), [(30, 0x07), (3, 0x80)])
+def test_a_broken_descriptor_is_named_with_its_offset(monkeypatch: pytest.MonkeyPatch,
+                                                      record: int, byte: int) -> None:
+    """Past the first bytes, and among them (where it was taken for "not an SMF dump"
+    at offset 0: the records are told by the chain of their first descriptors)."""
     lines = _lines(DATA / "rmf" / "v2r4-asa-sysout.txt")
     data = bytearray(variable(lines))
-    at = sum(len(ln or b"\x40") + 4 for ln in lines[:30])
-    data[at + 2] = 0x07
+    at = sum(len(ln or b"\x40") + 4 for ln in lines[:record])
+    data[at + 2] = byte
     with pytest.raises(InputError) as caught:
         _converted(bytes(data), 1 << 20, monkeypatch)
     assert caught.value.offset == at
-    assert "not a record descriptor word" in caught.value.what
+    assert caught.value.what == ("not a record descriptor word where a record starts: "
+                                 f"{bytes(data[at:at + 4]).hex(' ').upper()}")
 
 
 def test_a_last_record_cut_short_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -239,20 +244,6 @@ def test_an_empty_variable_record_is_a_blank_line(tmp_path: Path) -> None:
     assert want.keys() == got.keys()
     for name in want:
         assert_frame_equal(got[name], want[name], check_exact=True)
-
-
-def test_a_broken_descriptor_near_the_start_is_named_where_it_is(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Damage in the first records was taken for "not an SMF dump" at offset 0."""
-    lines = _lines(DATA / "rmf" / "v2r4-asa-sysout.txt")
-    data = bytearray(variable(lines))
-    at = sum(len(ln or b"\x40") + 4 for ln in lines[:10])
-    data[at + 2] = 0x80
-    with pytest.raises(InputError) as caught:
-        _converted(bytes(data), 1 << 20, monkeypatch)
-    assert caught.value.offset == at
-    assert caught.value.what == ("not a record descriptor word where a record starts: "
-                                 f"{bytes(data[at:at + 4]).hex(' ').upper()}")
 
 
 @pytest.mark.parametrize(("tail", "message"), [
