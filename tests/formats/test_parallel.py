@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -97,9 +98,10 @@ def test_parts_come_through_temporary_files_in_task_order(
     temporary file is left, after an error either (``range``: a worker yielding a
     task's items one by one; the workers import zperf.formats, seconds when busy:
     one pool here, the rest in the slow test below)."""
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     parts = parallel.in_order_parts(range, [2, 0, 3, "x", 4], 2)  # type: ignore[list-item]
     assert [next(parts) for _ in range(5)] == [0, 1, 0, 1, 2]
+    assert [p.name[:6] for p in tmp_path.iterdir()] == ["zperf-"]  # the call's folder
     with pytest.raises(TypeError, match="'str' object cannot be interpreted as an integer"):
         next(parts)
     assert list(tmp_path.iterdir()) == []
@@ -108,7 +110,7 @@ def test_parts_come_through_temporary_files_in_task_order(
 @pytest.mark.slow
 def test_every_part_of_every_task_comes_in_order(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     assert list(parallel.in_order_parts(range, [3, 0, 2, 1, 5], 3)) == [
         0, 1, 2, 0, 1, 0, 0, 1, 2, 3, 4]
     parts = parallel.in_order_parts(range, [2, 3, 4], 2)
@@ -154,12 +156,20 @@ def task(n):
     (DIR / f"{os.getpid()}.pid").write_text("")
     time.sleep(60)
     return n
+
+def parts(n):
+    yield n  # spooled to a temporary file before the wait
+    (DIR / f"{os.getpid()}.pid").write_text("")
+    time.sleep(60)
 '''
 _MAIN = '''
 import sys
-from zperf.formats.parallel import in_order
+from zperf.formats.parallel import in_order, in_order_parts
 import slow_tasks
 try:
+    if sys.argv[1] == "parts":
+        for _ in in_order_parts(slow_tasks.parts, [1, 2, 3], 2):
+            pass
     for _ in in_order(slow_tasks.task, [1, 2, 3], 2):
         pass
 except KeyboardInterrupt:
@@ -178,13 +188,14 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.slow  # a pool each, as above
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
-@pytest.mark.parametrize("moment", ["importing", "reading"])
+@pytest.mark.parametrize("moment", ["importing", "reading", "spooling"])
 @pytest.mark.parametrize("group", [True, False], ids=["terminal", "main-only"])
 def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path: Path, moment: str,
                                                       group: bool) -> None:
     """A terminal sends SIGINT to every process of the command: workers interrupted in
     their imports printed tracebacks.  Now they ignore it, and the interrupted
-    process ends them, also when only it got the signal."""
+    process ends them, also when only it got the signal; the temporary files of
+    workers ended half way (``zperf parse -j``) are removed with them."""
     import contextlib
     import os
     import signal
@@ -195,11 +206,14 @@ def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path: Path, moment: st
     (tmp_path / "slow_tasks.py").write_text(_SLOW_TASKS)
     marks = tmp_path / "marks"
     marks.mkdir()
+    spool = tmp_path / "tmp"
+    spool.mkdir()
     env = {**os.environ, "MARKS": str(marks), "PYTHONPATH": os.pathsep.join(
         [str(tmp_path), str(Path(__file__).resolve().parents[2])]),
-        "IMPORT_SECONDS": "30" if moment == "importing" else "0"}
-    process = subprocess.Popen([sys.executable, "-c", _MAIN], env=env, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
+        "IMPORT_SECONDS": "30" if moment == "importing" else "0", "TMPDIR": str(spool)}
+    process = subprocess.Popen([sys.executable, "-c", _MAIN, "parts" if moment == "spooling"
+                                else "results"], env=env, stderr=subprocess.PIPE, text=True,
+                               start_new_session=True)
     try:
         def children() -> list[int]:  # the two workers and multiprocessing's resource tracker
             return [int(pid) for pid in subprocess.run(
@@ -225,6 +239,7 @@ def test_ctrl_c_stops_the_workers_without_a_traceback(tmp_path: Path, moment: st
         assert err == "interrupted\n"
         time.sleep(0.5)
         assert not [pid for pid in workers if _alive(pid)]
+        assert list(spool.iterdir()) == []
     finally:  # nothing left behind, whatever failed
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)

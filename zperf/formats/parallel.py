@@ -155,18 +155,21 @@ def in_order_parts(function: Callable[[T], Iterable[P]], tasks: Sequence[T],
     come, and they are read back here one at a time when the task's turn
     comes: a worker holds an item, this process an item, and at most
     ``workers`` tasks' items wait, on disk, whatever the size of a task's
-    result (``zperf parse -j`` on files larger than memory).
+    result (``zperf parse -j`` on files larger than memory).  The files are in a
+    temporary folder of this call, removed at its end, so that a worker ended
+    half way (Ctrl-C) leaves nothing behind.
     """
-    for path in in_order(functools.partial(_spool, function), tasks, workers,
-                         discard=_remove):
-        yield from _unspool(path)
+    with tempfile.TemporaryDirectory(prefix="zperf-") as folder:
+        for path in in_order(functools.partial(_spool, function, folder), tasks, workers,
+                             discard=_remove):
+            yield from _unspool(path)
 
 
-def _spool(function: Callable[[T], Iterable[P]], task: T) -> str:
+def _spool(function: Callable[[T], Iterable[P]], folder: str, task: T) -> str:
     """In a worker: ``function(task)``'s items pickled one after the other into a
-    temporary file; its path (removed again if the task fails)."""
+    temporary file in ``folder``; its path (removed again if the task fails)."""
     handle = tempfile.NamedTemporaryFile(prefix="zperf-", suffix=".parts",  # noqa: SIM115
-                                         delete=False)
+                                         dir=folder, delete=False)
     try:
         with handle:
             for item in function(task):
