@@ -151,7 +151,8 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     reports; IMS PA reports and CSV extracts; workload-driver logs (IWL,
     JMeter JTL as CSV or XML, a request CSV); tables written before by zperf
     parse (Parquet, Arrow, CSV); gzip, bzip2 and xz files as they are. Text
-    may be UTF-8 (ASCII), UTF-16 with a byte order mark or EBCDIC. The kind is
+    may be UTF-8 (ASCII), UTF-16 with a byte order mark or EBCDIC, a SYSOUT
+    also as FBA or VBA (RDW) records moved in binary, without line ends. The kind is
     sniffed from the first bytes (--from forces it); '-' reads standard input.
     The table shown is the one the input fills, or the one --table names.
 
