@@ -62,10 +62,7 @@ def text_encoding(head: bytes) -> str | None:
     if listing_encoding(sample) == "cp037":
         decoded = sample.decode("cp037", errors="replace")
         return "cp037" if _mostly_printable(decoded.replace("\x85", "\n")) else None
-    try:  # valid UTF-8 (a multi-byte character cut by the sample's end allowed)
-        decoded = sample.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        decoded = "" if exc.start < len(sample) - 3 else sample[:exc.start].decode("utf-8")
+    decoded = _utf8(sample) or ""
     if decoded and _mostly_printable(decoded.removeprefix("\ufeff")):
         return "utf-8"
     printable = sum(1 for b in sample if 32 <= b < 127 or b in (9, 10, 12, 13))
@@ -77,20 +74,20 @@ def is_ebcdic_text(sample: bytes) -> bool:
     Mostly printable in code page 037 (ASCII's digits and punctuation are control
     characters there), with letters and digits (above X'80' in EBCDIC), and not
     UTF-8 (text in a script with no ASCII letters is UTF-8 bytes above X'80')."""
-    if not sample or _utf8(sample):
+    if not sample or _utf8(sample) is not None:
         return False
     high = int(np.count_nonzero(np.frombuffer(sample, dtype=np.uint8) >= 0x80))
     return bool(high >= len(sample) // 10) and _mostly_printable(
         sample.decode("cp037", errors="replace").replace("\x85", "\n"))
 
 
-def _utf8(sample: bytes) -> bool:
-    """Valid UTF-8, but for a character cut at the end of the sample."""
+def _utf8(sample: bytes) -> str | None:
+    """The sample as UTF-8 text (a multi-byte character cut by its end allowed), or None
+    when it is not UTF-8."""
     try:
-        sample.decode("utf-8")
+        return sample.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return exc.start >= len(sample) - 3 and exc.reason == "unexpected end of data"
-    return True
+        return sample[:exc.start].decode("utf-8") if exc.start >= len(sample) - 3 else None
 
 
 def _mostly_printable(text: str) -> bool:
