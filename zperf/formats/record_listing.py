@@ -76,7 +76,7 @@ def record_format(sample: bytes, name: str = "-") -> int | None:
     excepted: it needs none)."""
     if _rdw_lines(sample[:65536]):  # first: a descriptor's length may be X'15' or X'25'
         return 0
-    if _has_line_ends(sample) or not _ebcdic(sample[:65536]):
+    if not _unlined_ebcdic(sample):
         return None
     length = _fixed_length(sample)
     if length is None and len(sample) > LONGEST_LINE and not _xml(sample):
@@ -85,6 +85,11 @@ def record_format(sample: bytes, name: str = "-") -> int | None:
                                "or in binary with its record descriptor words (quote site rdw)",
                          offset=0)
     return length
+
+
+def _unlined_ebcdic(sample: bytes) -> bool:
+    """EBCDIC text without line ends: what may be fixed records."""
+    return not _has_line_ends(sample) and _ebcdic(sample[:65536])
 
 
 def _has_line_ends(sample: bytes) -> bool:
@@ -172,7 +177,7 @@ def with_line_ends(data: BinaryIO, head: bytes, name: str) -> tuple[BinaryIO, by
     """``head`` and the rest of the input (``data``) given line ends when they are a
     listing kept as records (:func:`record_format`, on up to :data:`SAMPLE_BYTES`);
     else as they are."""
-    if not (_rdw_lines(head) or (not _has_line_ends(head) and _ebcdic(head))):
+    if not (_rdw_lines(head) or _unlined_ebcdic(head)):
         return data, head  # the common case: nothing more is read
     source = Guarded(data, name)  # a damaged .gz said as such
     sample = head + source.read(max(0, SAMPLE_BYTES - len(head)))
