@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -75,8 +76,9 @@ def test_a_table_without_its_keys_is_left_as_it_is() -> None:
 
 
 def test_a_dump_given_twice_is_read_once_by_every_way(tmp_path: Path) -> None:
-    """parse (whole and as it reads) and analyze: the bundled dump twice gives what it
-    gives once, and says so; analyze counted every transaction twice."""
+    """parse (whole and as it reads), analyze and report activity: the bundled dump twice
+    gives what it gives once, and says so; analyze and the activity report counted every
+    transaction twice."""
     dump = str(SAMPLES / "smf" / "paper-figures.smf")
     once, twice = read([dump]), read([dump, dump])
     assert twice.tables["workload"].equals(once.tables["workload"])
@@ -84,10 +86,17 @@ def test_a_dump_given_twice_is_read_once_by_every_way(tmp_path: Path) -> None:
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run([sys.executable, "-m", "zperf", *args], capture_output=True,
-                              text=True)
+                              text=True, env={**os.environ, "SOURCE_DATE_EPOCH": "0"})
 
     assert run("parse", "--to", "csv", dump, dump).stdout == run("parse", "--to", "csv",
                                                                    dump).stdout
     window = ["analyze", "--per", "window", "--to", "csv", "--transactions",
               "report:CICS2A20", "--cps", "3"]
-    assert run(*window, dump, dump).stdout == run(*window, dump).stdout
+    twice_run = run(*window, dump, dump)
+    assert twice_run.stdout == run(*window, dump).stdout
+    # analyze and report say what they dropped, as parse does (they used to say nothing)
+    said = f"warning: {dump}: {{}} class periods already read from an earlier file"
+    assert said.format(4) in twice_run.stderr  # (analyze keeps its window's classes)
+    report = run("report", "activity", "--to", "text", dump, dump)
+    assert report.returncode == 0 and said.format(5) in report.stderr
+    assert report.stdout == run("report", "activity", "--to", "text", dump).stdout

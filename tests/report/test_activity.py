@@ -61,6 +61,44 @@ def test_lpar_busy_and_buckets(day: list[Path]) -> None:
         cpu.filter(pl.col("system") == "SY00")["cp_lpar_busy_pct"].max())
 
 
+@pytest.fixture(scope="module")
+def two_days(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Path]]:
+    yield write_month(Sysplex(systems=2, classes=4, days=2, seed=5),
+                      tmp_path_factory.mktemp("two-days"))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_overlapping_dumps_are_counted_once(two_days: list[Path], tmp_path: Path,
+                                            jobs: int) -> None:
+    """Daily dumps that overlap: the second file holds the first day again, then a third
+    holds the second day again.  Every sum, chart row and capacity row is what the two
+    days give read apart; the activity report used to count the repeated day twice
+    (its APPL%, transactions and captured seconds doubled)."""
+    first, second = two_days
+    both = tmp_path / "both.smf"
+    both.write_bytes(first.read_bytes() + second.read_bytes())
+    apart = act.read_activity([first, second])
+    found = act.read_activity([first, both, second], jobs=jobs)
+    for name in ("lpar", "workloads", "classes", "class_systems", "msu", "captured"):
+        assert getattr(apart, name).height > 0, name
+        assert getattr(found, name).equals(getattr(apart, name)), name
+    assert found.pi.height == 0  # the synthetic classes have no goals: see the next test
+    said = [t.warnings for t in found.tallies]
+    assert said[0] == [] and "class periods and " in said[1][0] and "already read" in said[2][0]
+    cpu_intervals = 2 * 96  # two systems' day, each interval a CPU activity interval
+    assert said[1][0].startswith(f"{2 * 4 * 96} class periods and {cpu_intervals} CPU")
+
+
+def test_a_repeated_class_period_s_pi_is_kept_once() -> None:
+    """The bundled dump's two class periods with a goal have a PI; the dump given twice
+    has the same two (and the same captured seconds), not four."""
+    dump = SAMPLES / "smf" / "paper-figures.smf"
+    once, twice = act.read_activity([dump]), act.read_activity([dump, dump])
+    assert once.pi.height == 2
+    for name in ("pi", "captured", "classes", "class_systems"):
+        assert getattr(twice, name).equals(getattr(once, name)), name
+
+
 def test_a_month_is_charted_by_the_day() -> None:
     """30 days of 15-minute intervals: 2880 points a line is too many; hours give 720."""
     start = dt.datetime(2026, 10, 1)

@@ -53,14 +53,13 @@ def tell_reading(tallies: Sequence[Tally], errors_path: str | None, verbose: boo
     _write_errors(tallies, errors_path)
 
 
-def tell_skipped(tallies: Sequence[Tally], errors_path: str | None) -> None:
-    """zperf analyze and compare: the records skipped while reading and why, per file,
-    on stderr, and into the --errors file."""
-    from zperf.formats.skipped import skipped_report
+def tell_warnings_and_skips(tallies: Sequence[Tally], errors_path: str | None) -> None:
+    """zperf analyze, compare and report: each file's warnings and the records skipped
+    while reading and why, on stderr, and the skipped records into the --errors file."""
+    from zperf.formats.skipped import warned_and_skipped
 
     for tally in tallies:
-        told = skipped_report(tally)
-        if told:
+        for told in warned_and_skipped(tally):
             click.echo(f"zperf: {told}", err=True)
     _write_errors(tallies, errors_path)
 

@@ -55,7 +55,10 @@ class AcrossFiles:
     class periods (2.9 million) holds about 46 MB rather than the keys' 220.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, belongs: Mapping[str, tuple[str, tuple[str, ...]]] = BELONGS) -> None:
+        #: The tables whose rows go with a dropped row (:data:`BELONGS`, or a caller's
+        #: reduced tables, such as the activity report's).
+        self.belongs = belongs
         self.done: dict[str, list[tuple[dt.datetime, dt.datetime, pl.Series]]] = {}
         self.current: dict[str, list[pl.DataFrame]] = {}
         self.dropped: dict[str, int] = {}
@@ -90,7 +93,7 @@ class AcrossFiles:
             gone = frame.filter(repeated)
             out[name] = frame.filter(~repeated)
             self.dropped[name] = self.dropped.get(name, 0) + gone.height
-            for other, (main, shared) in BELONGS.items():
+            for other, (main, shared) in self.belongs.items():
                 rows = out.get(other)
                 if main == name and rows is not None and set(shared) <= set(rows.columns):
                     out[other] = rows.join(gone.select(shared).unique(), on=list(shared),

@@ -80,7 +80,13 @@ def notices(tally: Tally, verbose: bool = False) -> list[str]:
     elif tally.duplicates:
         told.append(f"{tally.file}: {tally.duplicates} duplicate class periods "
                     "(same system, interval, class and period) dropped")
-    told += [f"warning: {tally.file}: {warning}" for warning in tally.warnings]
+    return [*told, *warned_and_skipped(tally)]
+
+
+def warned_and_skipped(tally: Tally) -> list[str]:
+    """One file's warnings (such as the repeats of an earlier file it dropped) and what
+    it skipped: what every command tells of a file it read."""
+    told = [f"warning: {tally.file}: {warning}" for warning in tally.warnings]
     report = skipped_report(tally)
     return [*told, report] if report else told
 

@@ -4,7 +4,8 @@ No run description is needed: for every system and RMF interval, LPAR busy
 (CP and zIIP, from SMF 70.1 or the CPU Activity report) and the CPU of the
 workloads and classes (APPL% CP, IIPCP and IIP of RMF Workload Activity).
 A month of ten systems is 2.9 million class periods, so the sources are read
-one file at a time and each is reduced at once (:func:`reduce_activity`) to
+one file at a time and each is reduced at once (:func:`keep_activity` where the
+file is read, :func:`sum_activity` once its repeats are dropped) to
 sums per interval: per system and workload, per class over the systems, and
 per class and system over the file.  Charts then take buckets of intervals
 (:func:`bucket_seconds`: never more than a few hundred points a line), and
@@ -16,6 +17,9 @@ Rules, each stated once here:
   classes hold the same CPU again, grouped otherwise (an input with no
   service class at all, such as a benchmark's report-class extract, is
   charted by its report classes, and :attr:`Activity.cpu_kind` says so).
+* A class period or CPU interval of a system read from an earlier file
+  (overlapping daily dumps) is counted once, as in ``zperf parse`` and
+  ``zperf analyze`` (:mod:`zperf.formats.repeats`), with its capacity rows.
 * Rows without an interval start or length (a pasted extract) cannot be
   placed in time: they are left out and counted (:attr:`Activity.untimed`).
 * APPL% is a per-system figure (% of one engine of that system); the
@@ -38,6 +42,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import read_each
+from zperf.formats.repeats import BELONGS, KEYS, AcrossFiles
 from zperf.formats.tally import OnError, Tally
 from zperf.runs import activity_capacity as capacity
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
@@ -55,6 +60,14 @@ OTHER = "(other)"
 
 _CPU_KEEP = ("system", "interval_start", "interval_seconds", "cp_online", "cp_lpar_busy_pct",
              "ziip_online", "ziip_lpar_busy_pct")
+#: The columns of a class period the sums need, and those that name it.
+_WORK_KEEP = (*KEYS["workload"], "workload", "interval_seconds", *APPL_COLUMNS, "trans_ended",
+              "resp_actual_ms")
+#: The rows that go with a repeated class period or CPU interval: its capacity rows
+#: (the general-CP seconds of its interval, its PI, the interval's MSU).
+REPEATS_GO_WITH = {**BELONGS,
+                   "pi": ("workload", ("system", "interval_start", "class_name", "period")),
+                   "msu": ("cpu", KEYS["cpu"])}
 
 
 @dataclass
@@ -134,15 +147,30 @@ def _resolved(frame: pl.DataFrame, systems: list[str]) -> pl.DataFrame:
     return frame.with_columns(pl.when(by_sysplex).then(named).otherwise(name).alias("system"))
 
 
-def reduce_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
-    """One file's tables reduced to the activity's sums (see :class:`Activity`)."""
+def keep_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """What the activity report keeps of one file, where the file is read: the capacity
+    section's rows, the CPU intervals and the class periods, each with only the columns
+    the sums need and those that name it (so that one a later file repeats is dropped,
+    :mod:`zperf.formats.repeats`, before :func:`sum_activity` adds it up)."""
     out: dict[str, pl.DataFrame] = capacity.reduce_capacity(tables)
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
-        out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
+        out["cpu"] = cpu.select(c for c in (*_CPU_KEEP, "sysplex") if c in cpu.columns)
     work = tables.get("workload")
-    if work is not None:  # classes only: not the listing's workload and policy summaries
-        work = work.filter(pl.col("class_kind").is_in(CLASS_KINDS))
+    if work is not None and work.height:  # classes only: not the listing's summaries
+        out["workload"] = work.filter(pl.col("class_kind").is_in(CLASS_KINDS)).select(
+            c for c in _WORK_KEEP if c in work.columns)
+    return out
+
+
+def sum_activity(kept: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
+    """One file's kept rows (:func:`keep_activity`, repeats dropped) reduced to the
+    activity's sums (see :class:`Activity`)."""
+    out = {name: kept[name] for name in capacity.SCHEMAS if name in kept}
+    cpu = kept.get("cpu")
+    if cpu is not None and cpu.height:
+        out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
+    work = kept.get("workload")
     if work is None or work.height == 0:
         return out
     timed = pl.col("interval_start").is_not_null() & (pl.col("interval_seconds") > 0)
@@ -199,16 +227,20 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
                   on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
                   jobs: int | None = 1) -> Activity:
     """Read the sources one file at a time (``jobs`` at once), each reduced where it is
-    read; a repeated interval of a system (overlapping dumps) is kept once."""
+    read; a class period or CPU interval of a system that an earlier file gave
+    (overlapping dumps) is dropped before the file's sums, and counted on its tally."""
     if not paths:
         raise UsageError("an activity report needs SMF dumps or RMF listings")
     parts: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
+    across = AcrossFiles(REPEATS_GO_WITH)
     for result in read_each([str(path) for path in paths], kind=kind, on_error=on_error,
                             encoding=encoding, tables=ACTIVITY_TABLES, jobs=jobs,
-                            reduce=reduce_activity):
+                            reduce=keep_activity):
+        once = across.once(result.tables)
+        across.end_file(result.tallies[0] if result.tallies else None)
         tallies += result.tallies
-        for name, frame in result.tables.items():  # reduced where the file was read
+        for name, frame in sum_activity(once).items():
             parts.setdefault(name, []).append(frame)
     untimed = sum(int(p["rows"].sum()) for p in parts.pop("untimed", []))
     empty = _empty()
