@@ -28,6 +28,7 @@ from zperf.runs.spec import ClassRef, RunSpec
 from zperf.sim.scale import Sysplex, write_month
 from zperf.spark.metrics import analyze_run as spark_analyze_run
 from zperf.spark.metrics import class_metrics, sysplex_intervals, system_intervals
+from zperf.spark.repeats import counted_once
 from zperf.spark.rollup import daily, write_rollup
 from zperf.spark.source import load
 from zperf.tables import SCHEMAS
@@ -146,3 +147,42 @@ def test_the_rollup_is_written_by_date_and_system(spark: Any, month: list[Path],
     write_rollup(work.where("interval_start < '2026-10-02'"), str(out))
     assert len(list(out.glob("date=*"))) == 4
     assert daily(work).count() == 4 * 3 * 4
+
+
+@pytest.mark.slow
+def test_overlapping_dumps_count_once(spark: Any, month: list[Path], tmp_path: Path) -> None:
+    """A day held again by another file (a copy under another name, as overlapping daily
+    dumps hold the hour around midnight): the rollup, the system intervals and a run's
+    analysis are what the days give once, as ``zperf analyze`` drops the repeats; each
+    CPU interval's partitions come from the file its interval is kept from."""
+    again = tmp_path / "again.dump"
+    again.write_bytes(month[1].read_bytes())
+    paths = [str(p) for p in month]
+    both = [*paths, str(again)]
+    work, twice = load(spark, paths, "workload"), load(spark, both, "workload")
+    cpu, cpu_twice = load(spark, paths, "cpu"), load(spark, both, "cpu")
+    assert twice.count() == work.count() + 3 * 4 * 96  # the data source reads both copies
+
+    def rows(frame: Any, *, keep_source: bool = False) -> pl.DataFrame:
+        got = _polars(frame)
+        got = got if keep_source else got.drop("source", strict=False)
+        return got.sort(got.columns)
+
+    assert rows(counted_once(twice, "workload")).equals(rows(work))
+    assert rows(counted_once(cpu_twice, "cpu")).equals(rows(cpu))
+    lpar = counted_once(load(spark, both, "cpu_lpar"), "cpu_lpar")
+    assert rows(lpar).equals(rows(load(spark, paths, "cpu_lpar")))
+    kept = rows(counted_once(cpu_twice, "cpu"), keep_source=True)
+    parts = rows(lpar, keep_source=True)
+    assert set(parts.select("system", "interval_start", "source").unique().rows()) == set(
+        kept.select("system", "interval_start", "source").rows())
+    # every Spark function that sums over files counts the repeated day once
+    assert rows(daily(twice)).equals(rows(daily(work)))
+    assert rows(system_intervals(twice, cpu_twice, ["CLS000"])).equals(
+        rows(system_intervals(work, cpu, ["CLS000"])))
+    spec = RunSpec(transactions=(ClassRef("CLS000"),), start=dt.datetime(2026, 10, 2, 8),
+                   end=dt.datetime(2026, 10, 2, 12))
+    assert spark_analyze_run(spec, twice, cpu_twice).table().equals(
+        spark_analyze_run(spec, work, cpu).table())
+    # a frame without its source (a rollup read back, a selection) is left as it is
+    assert counted_once(twice.drop("source"), "workload").count() == twice.count()

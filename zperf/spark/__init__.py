@@ -14,7 +14,10 @@ top layer, beside the command line: it may import ``runs``, ``formats``,
   004's sysplex combination as Spark expressions built by ``zperf.calc``'s
   functions, and a run's interval and window table by ``zperf.runs``' own code;
 * :mod:`zperf.spark.rollup`: the monthly per-system, per-class rollup written
-  as Parquet partitioned by date and system.
+  as Parquet partitioned by date and system;
+* :mod:`zperf.spark.repeats`: the class periods and CPU intervals that
+  overlapping dumps repeat, counted once (the rollup and the metrics' sums
+  apply it).
 
 pyspark is imported by the modules that need it, not here.
 """

@@ -27,9 +27,7 @@ from pyspark.sql import functions as sf
 from zperf.calc import formulas as f
 from zperf.runs.analysis import CPU_COLUMNS, WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
 from zperf.runs.spec import RunSpec
-
-#: The rows of one interval of one class period on one system.
-CLASS_KEY = ("sysplex", "system", "interval_start", "class_kind", "class_name", "period")
+from zperf.spark.repeats import counted_once
 
 
 def nonzero(column: Column) -> Column:
@@ -77,19 +75,22 @@ def class_metrics(workload: DataFrame) -> DataFrame:
 
 
 def system_busy(cpu: DataFrame) -> DataFrame:
-    """Per system and interval: CPs, CP % busy, ETR-independent (from the cpu table)."""
-    return cpu.select("sysplex", "system", "interval_start", "interval_seconds",
-                      sf.col("cp_online").cast("double").alias("cps"),
-                      sf.col("cp_lpar_busy_pct").alias("cp_busy_pct"))
+    """Per system and interval: CPs, CP % busy, ETR-independent (from the cpu table;
+    an interval two dumps hold, once)."""
+    return counted_once(cpu, "cpu").select(
+        "sysplex", "system", "interval_start", "interval_seconds",
+        sf.col("cp_online").cast("double").alias("cps"),
+        sf.col("cp_lpar_busy_pct").alias("cp_busy_pct"))
 
 
 def system_intervals(workload: DataFrame, cpu: DataFrame, classes: list[str]) -> DataFrame:
     """Per system and interval: ETR of the classes that count transactions, busy, ITR, µs/tran.
 
     ``classes`` name the classes whose ENDED count the transactions (as a run
-    description's ``transactions``); busy is the cpu table's LPAR busy.
+    description's ``transactions``); busy is the cpu table's LPAR busy.  A class
+    period or interval two dumps hold is counted once (:mod:`zperf.spark.repeats`).
     """
-    counted = (workload.where(sf.col("class_name").isin(classes))
+    counted = (counted_once(workload, "workload").where(sf.col("class_name").isin(classes))
                .groupBy("sysplex", "system", "interval_start")
                .agg(sf.sum(sf.col("trans_ended").cast("double")).alias("transactions")))
     joined = counted.join(system_busy(cpu), ["sysplex", "system", "interval_start"])
@@ -132,13 +133,16 @@ def analyze_run(spec: RunSpec, workload: DataFrame, cpu: DataFrame | None = None
                 **others: DataFrame) -> Analysis:
     """``zperf analyze`` of a run whose sources are Spark tables (e.g. a day of an archive).
 
-    Spark selects the run's window, systems and columns; the rows left are
-    analyzed by :func:`zperf.runs.analysis.analyze`, the command's own code.
+    Spark selects the run's window, systems and columns, each class period and
+    interval from one dump (:mod:`zperf.spark.repeats`, as the command drops the
+    repeats of overlapping dumps); the rows left are analyzed by
+    :func:`zperf.runs.analysis.analyze`, the command's own code.
     ``others``: ``ims_transit`` or ``driver_intervals`` when the run uses them.
     """
-    tables: dict[str, pl.DataFrame] = {"workload": _collect(workload, WORKLOAD_COLUMNS, spec)}
+    tables: dict[str, pl.DataFrame] = {
+        "workload": _collect(counted_once(workload, "workload"), WORKLOAD_COLUMNS, spec)}
     if cpu is not None:
-        tables["cpu"] = _collect(cpu, CPU_COLUMNS, spec)
+        tables["cpu"] = _collect(counted_once(cpu, "cpu"), CPU_COLUMNS, spec)
     for name, frame in others.items():
         tables[name] = _as_polars(frame)
     return analyze(reduce_tables(tables, spec), spec)

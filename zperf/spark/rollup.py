@@ -16,6 +16,7 @@ from pyspark.sql import functions as sf
 
 from zperf.calc import formulas as f
 from zperf.spark.metrics import nonzero
+from zperf.spark.repeats import counted_once
 
 #: Service time columns summed per day (seconds).
 SUMMED_SECONDS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds",
@@ -24,8 +25,9 @@ ROLLUP_KEY = ("date", "sysplex", "system", "class_kind", "class_name", "period")
 
 
 def daily(workload: DataFrame) -> DataFrame:
-    """Per day, system and class period: totals, and the metrics of the totals."""
-    totals = (workload.withColumn("date", sf.to_date("interval_start"))
+    """Per day, system and class period: totals, and the metrics of the totals; a class
+    period two dumps hold counts once (:mod:`zperf.spark.repeats`)."""
+    totals = (counted_once(workload, "workload").withColumn("date", sf.to_date("interval_start"))
               .groupBy(*ROLLUP_KEY)
               .agg(sf.count(sf.lit(1)).alias("intervals"),
                    sf.sum("interval_seconds").alias("measured_seconds"),
