@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from zperf import report
-from zperf.cli.options import input_options, output_format, output_options, tell_warnings_and_skips
+from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.errors import UsageError
 from zperf.names import OnError
 from zperf.runs.choices import ANALYZE_PER, BASES, RATE_SOURCES, RESPONSE_SOURCES
@@ -125,7 +125,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                                       name=name,
                                       transactions=transactions, etr_per_sec=etr_per_sec,
                                       systems=systems, start=start, end=end)
-        tell_warnings_and_skips(tallies, errors_path)
+        tell_reading(tallies, errors_path)
         report.render(table, fmt, output, table=f"analysis per {per}", terminal=terminal)
         if sum(t.skipped for t in tallies):
             sys.exit(1)
@@ -136,7 +136,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                            response_from=response_from, groups=_groups(groups),
                            systems=systems, start=start, end=end, cps=cps, ziips=ziips,
                            driver_timezone=driver_timezone, jtl_timestamp=jtl_timestamp)
-    tell_warnings_and_skips(analysis.tallies, errors_path)
+    tell_reading(analysis.tallies, errors_path)
     click.echo(f"zperf: {analysis.spec.name}: CPU % busy from {analysis.busy_source}", err=True)
     if fmt == "table":
         report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal)
@@ -177,7 +177,7 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
     fmt, terminal = output_format(fmt, output)
     compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding,
                             jobs=jobs)
-    tell_warnings_and_skips(compared.tallies, errors_path)
+    tell_reading(compared.tallies, errors_path)
     click.echo(f"zperf: {compared.verdict}", err=True)
     table = comparison_for_people(compared.table) if fmt == "table" else compared.table
     report.render(table, fmt, output, table="comparison", terminal=terminal)

@@ -100,13 +100,13 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
       zperf check ci/rules.toml --markdown "$GITHUB_STEP_SUMMARY"
     """
     from zperf.checks.engine import check
-    from zperf.cli.options import tell_warnings_and_skips
+    from zperf.cli.options import tell_reading
     from zperf.report import check_markdown, checks, junit
 
     options = {"encoding": encoding} if encoding else {}
     outcome = check(rules_path, [*runs, *run_options], baseline,
                     on_error=on_error, **options)  # type: ignore[arg-type]
-    tell_warnings_and_skips(outcome.tallies, errors_path)
+    tell_reading(outcome.tallies, errors_path)
     if junit_path:
         junit.write_junit(outcome, junit_path)
     if markdown_path:

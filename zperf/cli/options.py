@@ -42,25 +42,17 @@ def input_options(func: F) -> F:
     return func
 
 
-def tell_reading(tallies: Sequence[Tally], errors_path: str | None, verbose: bool) -> None:
-    """zperf parse: everything reading saw, per file, on stderr (-v: the counts), and
-    the skipped records into the --errors file."""
+def tell_reading(tallies: Sequence[Tally], errors_path: str | None,
+                 verbose: bool = False) -> None:
+    """Every command that reads: what reading each file found worth telling, on stderr
+    (that it is empty, the duplicates and repeats dropped, warnings, the records
+    skipped and why; -v of zperf parse: the counts), and the skipped records into the
+    --errors file."""
     from zperf.formats.skipped import notices
 
     for tally in tallies:
         for message in notices(tally, verbose):
             click.echo(f"zperf: {message}", err=True)
-    _write_errors(tallies, errors_path)
-
-
-def tell_warnings_and_skips(tallies: Sequence[Tally], errors_path: str | None) -> None:
-    """zperf analyze, compare and report: each file's warnings and the records skipped
-    while reading and why, on stderr, and the skipped records into the --errors file."""
-    from zperf.formats.skipped import warned_and_skipped
-
-    for tally in tallies:
-        for told in warned_and_skipped(tally):
-            click.echo(f"zperf: {told}", err=True)
     _write_errors(tallies, errors_path)
 
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from zperf.cli.options import input_options, tell_warnings_and_skips
+from zperf.cli.options import input_options, tell_reading
 from zperf.errors import UsageError
 from zperf.names import OnError
 
@@ -86,7 +86,7 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
     made = make_report(ReportRequest(kind=chosen, inputs=tuple(inputs), kind_of_input=kind,
                                      on_error=on_error, encoding=encoding, base=base, top=top,
                                      exact=exact, seed=seed, series=series, jobs=jobs))
-    tell_warnings_and_skips(made.tallies, errors_path)
+    tell_reading(made.tallies, errors_path)
     told = {skipped_report(tally) for tally in made.tallies}
     for note in made.notes:
         if note not in told:  # the skipped records are told above, once

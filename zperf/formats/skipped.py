@@ -69,9 +69,10 @@ def skipped_report(tally: Tally, shown: int = REASONS_SHOWN) -> str:
 
 
 def notices(tally: Tally, verbose: bool = False) -> list[str]:
-    """Everything worth telling about one file: that it is empty; or with ``verbose``
-    the records-read line, else the duplicates dropped (if any); its warnings;
-    what was skipped."""
+    """Everything worth telling about one file, what every command that reads tells:
+    that it is empty; or with ``verbose`` the records-read line, else the duplicates
+    dropped (if any); its warnings (such as the repeats of an earlier file it
+    dropped); what was skipped."""
     if tally.empty:
         return [f"{tally.file} is empty"]
     told = []
@@ -80,13 +81,7 @@ def notices(tally: Tally, verbose: bool = False) -> list[str]:
     elif tally.duplicates:
         told.append(f"{tally.file}: {tally.duplicates} duplicate class periods "
                     "(same system, interval, class and period) dropped")
-    return [*told, *warned_and_skipped(tally)]
-
-
-def warned_and_skipped(tally: Tally) -> list[str]:
-    """One file's warnings (such as the repeats of an earlier file it dropped) and what
-    it skipped: what every command tells of a file it read."""
-    told = [f"warning: {tally.file}: {warning}" for warning in tally.warnings]
+    told += [f"warning: {tally.file}: {warning}" for warning in tally.warnings]
     report = skipped_report(tally)
     return [*told, report] if report else told
 
