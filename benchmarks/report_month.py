@@ -73,7 +73,7 @@ reading_s, keeping_s = [0.0], [0.0]
 reading.read_file = timed(reading.read_file, reading_s)
 act.keep_activity = timed(act.keep_activity, keeping_s)
 found = act.read_activity(sys.argv[2:])
-parsing = [reading_s[0] - keeping_s[0]]
+parsing = reading_s[0] - keeping_s[0]
 t1 = time.perf_counter()
 report = activity_report(found, input_files(sys.argv[2:]))
 t2 = time.perf_counter()
@@ -82,7 +82,7 @@ t3 = time.perf_counter()
 with open_output(sys.argv[1]) as out:
     out.write(data)
 t4 = time.perf_counter()
-print(f"{t1 - t0:.2f} {t2 - t1:.2f} {t3 - t2:.2f} {t4 - t3:.2f} {len(data)} {parsing[0]:.2f}")
+print(f"{t1 - t0:.2f} {t2 - t1:.2f} {t3 - t2:.2f} {t4 - t3:.2f} {len(data)} {parsing:.2f}")
 """
 
 
