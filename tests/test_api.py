@@ -97,7 +97,8 @@ def test_analyze_takes_a_folder_a_run_file_a_runspec_or_options(tmp_path: Path) 
 def test_compare_takes_runs_or_analyses(tmp_path: Path) -> None:
     first = zperf.analyze(_run_folder(tmp_path / "one", "one"))
     compared = zperf.compare(first, _run_folder(tmp_path / "two", "two"))
-    assert compared.table.columns == ["metric", "label", "one", "two", "delta", "delta_pct"]
+    assert compared.table.columns == ["metric", "label", "one", "two", "delta", "delta_pct",
+                                      "notes"]
     etr = compared.table.row(by_predicate=pl.col("metric") == "etr_per_sec", named=True)
     assert (etr["one"], etr["delta"]) == (pytest.approx(88584 / 60), 0.0)
     assert compared.verdict == "ITR not available: no verdict"  # no busy, no ITR

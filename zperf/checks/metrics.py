@@ -14,12 +14,13 @@ from zperf.checks.bounds import Bounds, when
 from zperf.checks.measured import Measured
 from zperf.checks.results import Against, Result
 from zperf.checks.rules import Rule
+from zperf.runs.analysis import NOT_METRICS
 from zperf.runs.compare import window_deltas
 
 
 def metric_names(run: Measured) -> list[str]:
     """The metrics a rule may name for this run: the columns of its analysis."""
-    return [c for c in run.analysis.window.columns if c != "interval_start"]
+    return [c for c in run.analysis.window.columns if c not in NOT_METRICS]
 
 
 def check_metric(rule: Rule, run: Measured, baseline: Measured | None) -> Result:

@@ -8,7 +8,13 @@ from pathlib import Path
 import click
 
 from zperf import report
-from zperf.cli.options import input_options, output_format, output_options, tell_reading
+from zperf.cli.options import (
+    input_options,
+    output_format,
+    output_options,
+    tell_findings,
+    tell_reading,
+)
 from zperf.errors import UsageError
 from zperf.names import OnError
 from zperf.runs.choices import ANALYZE_PER, BASES, RATE_SOURCES, RESPONSE_SOURCES
@@ -145,7 +151,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     empty = empty_run_notes([analysis])
     for note in empty:
         click.echo(f"zperf: warning: {note}", err=True)
-    if analysis.skipped or empty:
+    tell_findings([(analysis.spec.name, f) for f in analysis.findings])
+    if analysis.skipped or empty or analysis.findings:
         sys.exit(1)
 
 
@@ -178,8 +185,9 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
     compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding,
                             jobs=jobs)
     tell_reading(compared.tallies, errors_path)
+    tell_findings(compared.doubts)
     click.echo(f"zperf: {compared.verdict}", err=True)
     table = comparison_for_people(compared.table) if fmt == "table" else compared.table
     report.render(table, fmt, output, table="comparison", terminal=terminal)
-    if compared.skipped:
+    if compared.skipped or compared.doubts:
         sys.exit(1)

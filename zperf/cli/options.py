@@ -12,6 +12,7 @@ from zperf.report import FORMATS
 
 if TYPE_CHECKING:  # the readers are imported when a command reads, not for its --help
     from zperf.formats.tally import Tally
+    from zperf.runs.findings import Finding
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -54,6 +55,14 @@ def tell_reading(tallies: Sequence[Tally], errors_path: str | None,
         for message in notices(tally, verbose):
             click.echo(f"zperf: {message}", err=True)
     _write_errors(tallies, errors_path)
+
+
+def tell_findings(doubts: Sequence[tuple[str, Finding]]) -> None:
+    """Every command that makes a run's figures: what the data leave in doubt (a
+    source lacking intervals, implausible values, unlike runs), on stderr, one line
+    each, named by the run it is about (none: about a comparison)."""
+    for run, finding in doubts:
+        click.echo(f"zperf: warning: {run + ': ' if run else ''}{finding}", err=True)
 
 
 def _write_errors(tallies: Sequence[Tally], errors_path: str | None) -> None:

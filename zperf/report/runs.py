@@ -42,6 +42,10 @@ def comparison_for_people(table: pl.DataFrame) -> pl.DataFrame:
     metrics = table["metric"].to_list()
     shown = {"metric": table["label"]}
     for column in table.columns[2:]:
+        if column == "notes":
+            if table["notes"].null_count() < table.height:
+                shown["notes"] = table["notes"].fill_null("")
+            continue
         shown[column] = pl.Series([
             format_value("delta_pct" if column == "delta_pct" else m, v)
             for m, v in zip(metrics, table[column], strict=True)])

@@ -24,6 +24,7 @@ seconds, time-weighted busy), never as an average of per-interval ratios.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -36,12 +37,27 @@ from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
 from zperf.runs.capacity import captured_seconds
 from zperf.runs.choices import PER_CHOICES
+from zperf.runs.coverage import (
+    BUSY_FIGURES,
+    GROUP_FEEDS,
+    TRANSACTION_FIGURES,
+    Coverage,
+    Use,
+    class_member,
+    coverage,
+    covered_by_driver,
+    members,
+)
 from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
+from zperf.runs.findings import Finding
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.tables import WORKLOAD
 from zperf.tables.workload import CLASS_KINDS
 
+#: Columns of the run table that are not figures: where the row is, whether every
+#: source covers it (``complete``: see :mod:`zperf.runs.coverage`).
+NOT_METRICS = ("interval_start", "complete")
 #: Service time columns that make up a class's CPU time (SERVICE TIME, s).
 CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")
 
@@ -63,6 +79,7 @@ class Analysis:
     groups: dict[str, str]  # group name -> column prefix
     tallies: list[Tally] = field(default_factory=list)
     facts: RunFacts = field(default_factory=RunFacts)
+    findings: list[Finding] = field(default_factory=list)
 
     @property
     def skipped(self) -> int:
@@ -104,16 +121,33 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     # the classes of the input, for a message (reduce_tables keeps only those named)
     names = tables.get("class_names", work)
     known = sorted(set(names["class_name"].drop_nulls().to_list()))
+    uses: list[Use] = []
     if spec.rate_from == "driver":
-        counted = _driver_transactions(tables.get("driver_intervals"), seconds)
+        driver = tables.get("driver_intervals")
+        counted = _driver_transactions(driver, seconds)
+        if driver is not None:
+            uses.append(Use("the driver log", covered_by_driver(driver, seconds), ("log",),
+                            TRANSACTION_FIGURES, _FEEDS_TRANSACTIONS, "the whole of"))
     else:
         counted = _transactions(work, spec, seconds, known)
+        if spec.etr_per_sec is None:
+            rows = _matching(work, spec.transactions, "transactions", known)
+            uses.append(_class_use(rows, TRANSACTION_FIGURES, _FEEDS_TRANSACTIONS))
     if spec.response_from == "ims":
-        counted = counted.drop("resp_ms").join(
-            _ims_response(tables.get("ims_transit"), spec), on="interval_start", how="left")
+        transit = _ims_totals(tables.get("ims_transit"), spec)
+        counted = seconds.select("interval_start").join(
+            counted.drop("resp_ms"), on="interval_start", how="left").join(
+            _ims_response(transit), on="interval_start", how="left")
+        uses.append(_seen_use("the IMS PA transit data", members(
+            transit, pl.col("ims_id").fill_null("IMS")), ("resp_ms",), "the response time",
+            "IMS"))
+    elif uses:
+        uses[-1] = dataclasses.replace(uses[-1], figures=(*uses[-1].figures, "resp_ms"),
+                                       feeds=_FEEDS_TRANSACTIONS_RESPONSE)
     parts = [seconds, counted]
     busy, busy_source = _busy(work, cpu, spec)
     parts.append(busy)
+    uses.append(_busy_use(work, cpu, spec))
     prefixes: dict[str, str] = {}
     for name, classes in spec.groups.items():
         prefix = slug(name)
@@ -123,18 +157,38 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
                              f"({prefix}_...): rename one")
         prefixes[name] = prefix
         parts.append(_group(work, classes, prefix, name, known))
+        uses.append(_class_use(
+            _matching(work, classes, f"group {name!r}", known),
+            tuple(f"{prefix}_{kind}_{unit}" for kind in ("cpu", "ziip")
+                  for unit in ("seconds", "us_per_tran")), f"{GROUP_FEEDS}{name!r}"))
     joined = parts[0]
     for part in parts[1:]:
         joined = joined.join(part, on="interval_start", how="left")
     joined = joined.sort("interval_start")
-    intervals = _metrics(joined, prefixes)
-    window = _metrics(_totals(joined, prefixes), prefixes)
+    covered = coverage(seconds, uses, start=spec.start, end=spec.end)
+    group_rates = tuple(f"{p}_{kind}_us_per_tran" for p in prefixes.values()
+                        for kind in ("cpu", "ziip"))
+    intervals = _blanked(_metrics(joined, prefixes), covered, group_rates)
+    whole = joined.filter(pl.col("interval_start").is_in(covered.complete_starts()))
+    window = _metrics(_totals(whole, prefixes), prefixes) if whole.height else \
+        _metrics(_totals(joined.clear(), prefixes), prefixes).with_columns(
+            pl.lit(joined["interval_start"].min()).alias("interval_start"))
+    intervals = intervals.with_columns(
+        pl.col("interval_start").replace_strict(covered.complete, default=True,
+                                                return_dtype=pl.Boolean).alias("complete"))
+    window = window.with_columns(pl.lit(not covered.findings).alias("complete"))
     named = work.filter(_matches([*spec.transactions,
                                   *(ref for refs in spec.groups.values() for ref in refs)]))
     etr = window["etr_per_sec"][0] if window.height else None
     facts = run_facts(named, cpu, seconds, {name: _matches(refs) for name, refs in
                                             spec.groups.items()}, etr)
-    return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts)
+    findings = [*covered.findings, *_systems_differ(named, cpu, spec)]
+    if not whole.height and seconds.height:
+        findings.append(Finding("coverage", "window_empty",
+                                "no interval is covered by every source: the window has no "
+                                "figure", brief="no complete interval"))
+    return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts,
+                    findings=findings)
 
 
 def _matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
@@ -265,15 +319,20 @@ def _per_transaction(value: pl.Expr, transactions: pl.Expr) -> pl.Expr:
     return transaction_mean(value, transactions)
 
 
-def _ims_response(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
-    """IMS PA's total transit time per interval (paper 004's 'Total IMS Response Time'),
-    weighted by transactions over the IMS systems of the run."""
+def _ims_totals(transit: pl.DataFrame | None, spec: RunSpec) -> pl.DataFrame:
+    """The total lines of IMS PA's transit report for the IMS systems of the run."""
     if transit is None or transit.height == 0:
         raise UsageError("response_from = ims, but no IMS PA transit report or extract is "
                          "among the sources")
     totals = transit.filter(pl.col("is_total"))
     if spec.systems:
         totals = totals.filter(pl.col("ims_id").is_null() | pl.col("ims_id").is_in(spec.systems))
+    return totals
+
+
+def _ims_response(totals: pl.DataFrame) -> pl.DataFrame:
+    """IMS PA's total transit time per interval (paper 004's 'Total IMS Response Time'),
+    weighted by transactions over the IMS systems of the run."""
     count = pl.col("tran_count").cast(pl.Float64)
     return totals.group_by("interval_start", maintain_order=True).agg(
         _per_transaction(pl.col("total_transit_ms"), count).alias("resp_ms"))
@@ -414,3 +473,78 @@ def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
             out = out.with_columns(pl.lit(None, pl.Float64).alias(column))
     # a rate over no transactions, a busy of 0: no value, never inf or NaN
     return out.select(order).with_columns(finite(pl.exclude("interval_start")))
+
+
+CPU_DATA = "the CPU activity data (SMF 70.1 or the CPU Activity report)"
+WORKLOAD_DATA = "the workload activity data (SMF 72.3 or the Workload Activity report)"
+_FEEDS_TRANSACTIONS = "the transactions (ETR, ITR, CPU per transaction)"
+_FEEDS_TRANSACTIONS_RESPONSE = "the transactions (ETR, ITR, CPU per transaction, response)"
+
+
+def _seen_use(source: str, present: pl.DataFrame, figures: tuple[str, ...], feeds: str,
+              word: str) -> Use:
+    """A source whose every interval must have each member it has in any interval."""
+    return Use(source, present, tuple(sorted(set(present["member"].to_list()))), figures,
+               feeds, word)
+
+
+def _class_use(rows: pl.DataFrame, figures: tuple[str, ...], feeds: str) -> Use:
+    """Classes of the workload data: each on each system it runs on, in every interval."""
+    return _seen_use(WORKLOAD_DATA, members(rows, class_member()), figures, feeds, "class")
+
+
+def _busy_use(work: pl.DataFrame, cpu: pl.DataFrame | None, spec: RunSpec) -> Use:
+    """CPU % busy: every system of the run (or of the data) in every interval."""
+    feeds = "CPU % busy (ITR, CPU per transaction)"
+    if cpu is not None:
+        present = members(cpu, pl.col("system"))
+        expected = spec.systems or tuple(sorted(set(present["member"].to_list())))
+        return Use(CPU_DATA, present, tuple(expected), BUSY_FIGURES, feeds)
+    service = work.filter(pl.col("class_kind") == "service")
+    return _seen_use(f"{WORKLOAD_DATA}'s service classes (CPU % busy from their APPL%)",
+                     members(service, pl.col("system").fill_null("the sysplex")),
+                     BUSY_FIGURES, feeds, "system")
+
+
+def _blanked(rows: pl.DataFrame, covered: Coverage, rates: tuple[str, ...]) -> pl.DataFrame:
+    """The interval rows with the figures of incomplete sources left empty: a rate or a
+    cost per transaction depends on the transactions too, so the group rates follow
+    the transaction figures."""
+    out = rows
+    for start, figures in covered.blanked.items():
+        if not figures:
+            continue
+        gone = set(figures)
+        if gone & set(TRANSACTION_FIGURES):
+            gone |= set(rates)
+        out = out.with_columns(
+            pl.when(pl.col("interval_start") == start).then(None).otherwise(pl.col(c))
+            .alias(c) for c in sorted(gone & set(out.columns)))
+    return out
+
+
+def _systems_differ(named: pl.DataFrame, cpu: pl.DataFrame | None,
+                    spec: RunSpec) -> list[Finding]:
+    """Systems the CPU data have and the run's classes do not (their busy is averaged
+    in, none of their transactions counted), or the other way round."""
+    if cpu is None or spec.systems:
+        return []
+    busy = set(cpu["system"].drop_nulls().to_list())
+    work = set(named["system"].drop_nulls().to_list())
+    if not work:  # a Workload Activity listing names the sysplex only
+        return []
+    out = []
+    if busy - work:
+        extra = ", ".join(sorted(busy - work))
+        out.append(Finding("coverage", "systems_differ",
+                           f"{CPU_DATA} have system {extra}, where none of the run's classes "
+                           "has a row: its busy counts in cp_busy_pct, none of its work in "
+                           "the transactions (name the run's systems to leave it out)",
+                           BUSY_FIGURES, extra, f"busy includes {extra}"))
+    if work - busy:
+        extra = ", ".join(sorted(work - busy))
+        out.append(Finding("coverage", "systems_differ",
+                           f"the run's classes have rows on system {extra}, which {CPU_DATA} "
+                           "do not have: its transactions count, its busy does not",
+                           BUSY_FIGURES, extra, f"busy lacks {extra}"))
+    return out

@@ -9,7 +9,7 @@ when their ITRs are within ±1 % of each other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
@@ -17,8 +17,10 @@ from zperf.calc import formulas as f
 from zperf.calc.deltas import EQUIVALENT_ITR_PCT, MetricDelta
 from zperf.errors import UsageError
 from zperf.formats.tally import Tally
-from zperf.runs.analysis import Analysis
+from zperf.runs.analysis import NOT_METRICS, Analysis
 from zperf.runs.choices import BASES
+from zperf.runs.findings import Finding, about
+from zperf.runs.unlike import unlike_runs
 
 #: Run-level metrics, in the papers' order: column, label.
 METRICS: tuple[tuple[str, str], ...] = (
@@ -39,7 +41,8 @@ def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:
     names = [a.spec.name for a in analyses]
     if len(set(names)) != len(names):
         raise UsageError(f"runs need different names to be compared: {', '.join(names)} "
-                         "(set name = \"...\" in the run descriptions)")
+                         "(set name = \"...\" in the run descriptions, or give each run "
+                         "once)")
     rows: list[tuple[str, str]] = list(METRICS)
     seen = {column for column, _ in rows}
     for analysis in analyses:
@@ -58,9 +61,20 @@ def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:
     return pl.DataFrame(data, schema=schema)
 
 
+def notes_column(table: pl.DataFrame, doubts: Sequence[tuple[str, Finding]]) -> pl.Series:
+    """What each metric's figures leave in doubt, per run ('ims15: window covers 4 of 5
+    intervals'), for the column beside the deltas (empty when nothing does)."""
+    notes = []
+    for metric in table["metric"].to_list():
+        said = [f"{run}: {f.short}" if run else f.short
+                for run, f in doubts if about([f], metric)]
+        notes.append("; ".join(dict.fromkeys(said)) or None)
+    return pl.Series("notes", notes, dtype=pl.String)
+
+
 def with_deltas(table: pl.DataFrame, base: str = "previous") -> pl.DataFrame:
     """Add ``delta`` and ``delta_pct``: the last run against the previous or first run."""
-    runs = table.columns[2:]
+    runs = [c for c in table.columns[2:] if c != "notes"]
     if len(runs) < 2:
         raise UsageError("compare needs at least two runs")
     reference, last = pl.col(_against(runs, base)), pl.col(runs[-1])
@@ -79,14 +93,16 @@ def verdict(table: pl.DataFrame, base: str = "previous") -> str:
     """'equivalent' or 'different', by the ITR rule of paper 004 (within ±1 %)."""
     row = table.filter(pl.col("metric") == "itr_per_sec")
     change = row["delta_pct"][0] if row.height else None
-    runs = table.columns[2:-2]
+    runs = [c for c in table.columns[2:] if c not in ("delta", "delta_pct", "notes")]
     if change is None:
         return "ITR not available: no verdict"
     against = _against(runs, base)
     same = f.equivalent_itr(row[against][0], row[runs[-1]][0])
     word = "equivalent" if same else "different"
+    doubt = row["notes"][0] if "notes" in table.columns else None
     return (f"ITR {runs[-1]} vs {against}: {change:+.2f} % "
-            f"({word}: the rule is within ±{EQUIVALENT_ITR_PCT:g} %)")
+            f"({word}: the rule is within ±{EQUIVALENT_ITR_PCT:g} %)"
+            + (f"; but {doubt}" if doubt else ""))
 
 
 @dataclass
@@ -98,6 +114,7 @@ class Comparison:
     table: pl.DataFrame
     verdict: str
     base: str = "previous"
+    findings: list[Finding] = field(default_factory=list)  # the comparison's own: unlike runs
 
     @property
     def base_run(self) -> str:
@@ -114,6 +131,13 @@ class Comparison:
         """Input records skipped while reading the runs' sources."""
         return sum(analysis.skipped for analysis in self.analyses)
 
+    @property
+    def doubts(self) -> list[tuple[str, Finding]]:
+        """Every finding behind the comparison: each run's (with its name), then the
+        comparison's own (with none)."""
+        return [*((a.spec.name, f) for a in self.analyses for f in a.findings),
+                *(("", f) for f in self.findings)]
+
 
 def window_deltas(base: Analysis, new: Analysis) -> dict[str, MetricDelta]:
     """Delta and Delta % of every window metric of ``new`` against ``base``, by column,
@@ -124,11 +148,18 @@ def window_deltas(base: Analysis, new: Analysis) -> dict[str, MetricDelta]:
 
 
 def _window_values(analysis: Analysis) -> dict[str, float | None]:
-    row = analysis.window.drop("interval_start").row(0, named=True)
+    row = analysis.window.drop(NOT_METRICS).row(0, named=True)
     return {column: None if value is None else float(value) for column, value in row.items()}
 
 
 def comparison(analyses: Sequence[Analysis], base: str = "previous") -> Comparison:
-    """The results table of ``analyses`` (in order), its deltas and the ITR verdict."""
+    """The results table of ``analyses`` (in order), its deltas, what their data leave
+    in doubt beside them, and the ITR verdict."""
     table = with_deltas(run_table(analyses), base)
-    return Comparison(list(analyses), table, verdict(table, base), base)
+    against = _against([a.spec.name for a in analyses], base)
+    reference = next(a for a in analyses if a.spec.name == against)
+    findings = unlike_runs(reference, analyses[-1])
+    doubts = [*((a.spec.name, f) for a in analyses for f in a.findings),
+              *(("", f) for f in findings)]
+    table = table.with_columns(notes_column(table, doubts))
+    return Comparison(list(analyses), table, verdict(table, base), base, findings)

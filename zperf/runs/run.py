@@ -131,4 +131,19 @@ def compare_runs(*runs: Run | Analysis, base: str = "previous", kind: str | None
     analyses = [run if isinstance(run, Analysis) else
                 analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs)
                 for run in runs]
-    return comparison(analyses, base)
+    return comparison(_told_apart(analyses, runs), base)
+
+
+def _told_apart(analyses: list[Analysis], runs: Sequence[Run | Analysis]) -> list[Analysis]:
+    """Runs whose descriptions share a name (the nightly case: every night's run.toml
+    says the same) are named by the path they were read from, as ``zperf check``
+    does; runs that still share a name (the same path twice, or analyses made
+    before) are left for :func:`~zperf.runs.compare.run_table` to refuse."""
+    names = [a.spec.name for a in analyses]
+    out = []
+    for analysis, run in zip(analyses, runs, strict=True):
+        if names.count(analysis.spec.name) > 1 and isinstance(run, str | Path):
+            spec = dataclasses.replace(analysis.spec, name=str(run))
+            analysis = dataclasses.replace(analysis, spec=spec)
+        out.append(analysis)
+    return out

@@ -35,7 +35,8 @@ HEADER: dict[str, re.Pattern[str]] = {
     "machine_type": re.compile(r"(?<![-/\w])CPU\s+([0-9A-F]{4})\b"),
     "cpc_capacity_msu": re.compile(r"CPC CAPACITY\s+(\d+)"),
     "cpc_sequence_code": re.compile(r"SEQUENCE CODE\s+([0-9A-F]+)"),
-    "model_capacity_id": re.compile(r"(?<!H/W )(?<![/\w])MODEL\s+([0-9A-Z]+)"),
+    # (a blank MODEL is followed by the next item's CHANGE REASON, not a model)
+    "model_capacity_id": re.compile(r"(?<!H/W )(?<![/\w])MODEL\s+(?!CHANGE\b)([0-9A-Z]+)"),
     "hardware_model": re.compile(r"H/W MODEL\s+([0-9A-Z]+)"),
     "hiperdispatch": re.compile(r"HIPERDISPATCH\s*=\s*(YES\*?|NO\*?)"),
 }

@@ -17,7 +17,7 @@ from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.report.views.run import machine_text, window_text
 from zperf.runs.compare import Comparison
 
-_DELTAS = ("delta", "delta_pct")
+_DELTAS = ("delta", "delta_pct", "notes")
 
 
 def runs_of(comparison: Comparison) -> list[str]:
