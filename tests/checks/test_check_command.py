@@ -292,7 +292,7 @@ def test_a_report_file_that_cannot_be_written(capsys: pytest.CaptureFixture[str]
                                               option: str) -> None:
     """A report file in a folder that is not there: one line and exit 2, no traceback and
     no file (the check delivered less than asked)."""
-    target = runs / "missing" / "out.xml"
+    target = runs / "missing" / ("out.xml" if option == "--junit" else "out.md")
     code, _, err = _check(capsys, runs, '[[rule]]\nmetric = "itr_per_sec"\nmin = 1\n',
                           str(runs / "ims15"), option, str(target))
     assert code == 2

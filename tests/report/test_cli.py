@@ -37,7 +37,16 @@ def test_format_by_suffix() -> None:
     assert format_for(None, "day.html") == "html"
     assert format_for(None, "summary.MD") == "markdown"
     assert format_for(None, "-") == "text"
-    assert format_for("markdown", "x.html") == "markdown"
+    assert format_for("html", "-") == "html"
+    assert format_for(None, "report") == "text"
+    assert format_for("markdown", "notes.txt") == "markdown"  # markdown is plain text
+    with pytest.raises(UsageError, match=r"^-o x\.html is an HTML file name but --to "
+                                         r"markdown was given: drop --to, or name the file "
+                                         r"x\.md$"):
+        format_for("markdown", "x.html")
+    with pytest.raises(UsageError, match=r"^-o x\.csv is a CSV file name; zperf report "
+                                         r"writes html \(\.html, \.htm\), text"):
+        format_for(None, "x.csv")
 
 
 @pytest.mark.parametrize("kind", ["run", "comparison", "scaling", "activity"])

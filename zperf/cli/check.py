@@ -15,6 +15,8 @@ import sys
 
 import click
 
+from zperf.cli.options import file_check
+
 
 @click.command(name="check")
 @click.option("--run", "run_options", multiple=True, metavar="RUN",
@@ -23,18 +25,23 @@ import click
 @click.option("--baseline", metavar="RUN",
               help="The run the vs_baseline rules compare with; replaces the rules file's.")
 @click.option("--junit", "junit_path", type=click.Path(dir_okay=False, allow_dash=True),
+              callback=file_check({"junit": "xml"}, "junit"),
               help="Write the results as JUnit XML (one test case per rule and run), whole "
                    "or not at all ('-': standard output, the result lines going to standard "
-                   "error).")
+                   "error). A name whose suffix says another kind of file (.html, .json) "
+                   "is an error.")
 @click.option("--markdown", "markdown_path", type=click.Path(dir_okay=False, allow_dash=True),
+              callback=file_check({"markdown": "markdown"}, "markdown"),
               help="Append the results as a markdown table to this file, e.g. "
-                   "\"$GITHUB_STEP_SUMMARY\".")
+                   "\"$GITHUB_STEP_SUMMARY\" (a name ending .html, .xml... is an error).")
 @click.option("--on-error", type=click.Choice(("skip", "raise")), default=None,
               help="skip: count damaged input records and go on (no_skipped_records fails); "
                    "raise: stop at the first (exit 2). Default: the rules file's on_error, "
                    "else skip.")
 @click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
-              help="Write the skipped records (file, record, offset, reason) as CSV.")
+              callback=file_check({"csv": "csv"}, "csv"),
+              help="Write the skipped records (file, record, offset, reason) as CSV (a "
+                   "name ending .parquet, .json... is an error).")
 @click.option("--encoding", default=None,
               help="EBCDIC code page of text fields (cp037, cp1047, cp500, cp1140...). "
                    "Default: zperf parse's.")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from zperf.errors import UsageError
 from zperf.names import DEFAULT_ENCODING, KIND_NAMES, ON_ERROR_CHOICES
 from zperf.report import FORMATS
 
@@ -29,8 +30,10 @@ def input_options(func: F) -> F:
                           "was skipped, exit 1. keep: as skip, and keep the raw bytes in the "
                           "--errors table."),
         click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
+                     callback=file_check({"csv": "csv"}, "csv"),
                      help="Write the skipped records (file, record, offset, reason) as CSV, "
-                          "whole or not at all."),
+                          "whole or not at all (a name ending .parquet, .json... is an "
+                          "error)."),
         click.option("--encoding", default=DEFAULT_ENCODING, show_default=True,
                      help="EBCDIC code page of text fields (cp037, cp1047, cp500, cp1140...)."),
         click.option("-j", "--jobs", type=click.IntRange(min=1), default=None, metavar="N",
@@ -77,24 +80,58 @@ def output_options(func: F) -> F:
     """--to and -o/--output."""
     for option in reversed([
         click.option("--to", "fmt", type=click.Choice(list(FORMATS)), default=None,
-                     help="Output format. Default: table on a terminal, csv otherwise."),
+                     help="Output format. Default: the one the -o file's suffix names; to "
+                          "standard output, table on a terminal (which parquet and arrow "
+                          "are not for), csv otherwise. A --to that contradicts the suffix "
+                          "is an error (a .txt file takes any text format)."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
                      default="-", show_default=True,
-                     help="Output file; written to a temporary name and renamed when whole, "
-                          "so that a failed or interrupted run leaves the previous file. '-' "
-                          "is stdout."),
+                     help="Output file; its suffix gives the format: .csv, .json, .ndjson "
+                          "or .jsonl, .parquet, .arrow or .feather, .txt (the table); csv "
+                          "when it has none or another (out, out.dat); .html, .pdf, .xlsx "
+                          "or .gz (zperf compresses nothing) are errors. Written to a "
+                          "temporary name and renamed when whole, so that a failed or "
+                          "interrupted run leaves the previous file. '-' is stdout."),
     ]):
         func = option(func)
     return func
 
 
 def output_format(fmt: str | None, output: str) -> tuple[str, bool]:
-    """The format to write (table on a terminal, csv in a pipe) and whether stdout is a
-    terminal; a binary format is refused on a terminal."""
+    """The format to write (to a file: its suffix's, else csv; to standard output: table
+    on a terminal, csv in a pipe) and whether stdout is a terminal; a --to the file's
+    suffix contradicts is a usage error, and so is a binary format on a terminal."""
     import sys
 
-    terminal = output == "-" and sys.stdout.isatty()
+    from zperf.report.suffixes import FILE_KINDS, format_for_file
+
+    if output != "-":
+        return format_for_file(output, fmt, FORMATS, "csv", writer=_command_path()), False
+    terminal = sys.stdout.isatty()
     chosen = fmt or ("table" if terminal else "csv")
-    if FORMATS[chosen] and terminal:
-        raise click.UsageError(f"{chosen} is binary: give -o FILE or redirect standard output")
+    if FILE_KINDS[FORMATS[chosen]].binary and terminal:
+        raise UsageError(f"--to {chosen} is binary, not for a terminal: give -o FILE or "
+                         "redirect standard output")
     return chosen, terminal
+
+
+def _command_path() -> str:
+    """'zperf parse': the command running, as a message names it."""
+    context = click.get_current_context(silent=True)
+    return context.command_path if context is not None else "zperf"
+
+
+def file_check(formats: Mapping[str, str], default: str
+               ) -> Callable[[click.Context, click.Parameter, str | None], str | None]:
+    """A click callback for an option naming a file of one of ``formats`` (--errors: CSV,
+    --junit: XML): a name whose suffix says another kind of file is a usage error
+    before anything is read (zperf.report.suffixes)."""
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        from zperf.report.suffixes import format_for_file
+
+        if value and value != "-":
+            option = max(param.opts, key=len)
+            format_for_file(value, None, formats, default, option=option, writer=option)
+        return value
+
+    return check

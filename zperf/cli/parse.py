@@ -156,8 +156,9 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     sniffed from the first bytes (--from forces it); '-' reads standard input.
     The table shown is the one the input fills, or the one --table names.
 
-    With --to csv, ndjson, parquet or arrow (to a file or a pipe) the table is
-    written as it is read, so a dump larger than memory can be parsed: memory
+    With --to csv, ndjson, parquet or arrow, or an -o file named so (the
+    suffix gives the format: .csv, .ndjson, .parquet, .arrow...), to a file or
+    a pipe, the table is written as it is read, so a dump larger than memory can be parsed: memory
     follows a batch of records (an RMF Workload Activity or CPU Activity
     listing, an RMF XML document: a piece of about 16 MB), not the table; an
     -o file appears only when whole. Other text inputs are read whole. --to table and json, the
@@ -169,7 +170,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     \b
     Examples:
       zperf parse samples/smf/paper-figures.smf
-      zperf parse --to csv -o workload.csv smf.dump
+      zperf parse -o workload.parquet smf.dump
       zperf parse wlmgl-sysout.txt
       zperf parse --table cpu_lpar rmf-cpu.xml
       zperf parse results.jtl                      # the driver table

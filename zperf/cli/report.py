@@ -16,11 +16,15 @@ _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
 @click.command(name="report")
 @input_options
 @click.option("--to", "fmt", type=click.Choice(["html", "text", "markdown"]), default=None,
-              help="Report format. Default: by the -o file's suffix (.html, .md, .txt), "
-                   "else text.")
+              help="Report format. Default: the one the -o file's suffix names, else "
+                   "text. A --to that contradicts the suffix is an error (a .txt file "
+                   "takes markdown).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default="-",
-              show_default=True, help="Output file; written whole or not at all. '-' is "
-                                      "stdout.")
+              show_default=True,
+              help="Output file; its suffix gives the format: .html or .htm, .md or "
+                   ".markdown, .txt; text when it has none or another (report, report.out); "
+                   ".csv, .pdf, .docx or .gz (zperf compresses nothing) are errors. Written "
+                   "whole or not at all. '-' is stdout.")
 @click.option("--base", type=click.Choice(["previous", "first"]), default="previous",
               show_default=True, help="comparison: Delta of the last run against the one "
                                       "before it, or against the first.")

@@ -16,9 +16,11 @@ from zperf.report.output import open_output
 if TYPE_CHECKING:  # imported by the renderers that need it: `zperf calc` does not
     import polars as pl
 
-#: Output formats and whether they are binary.
-FORMATS: dict[str, bool] = {
-    "table": False, "csv": False, "json": False, "ndjson": False, "parquet": True, "arrow": True,
+#: Output formats of a table (``--to``) and the kind of file each writes
+#: (``suffixes.FILE_KINDS``: a file's suffix picks the format, and says which is binary).
+FORMATS: dict[str, str] = {
+    "table": "text", "csv": "csv", "json": "json", "ndjson": "ndjson", "parquet": "parquet",
+    "arrow": "arrow",
 }
 
 #: Formats a table can be written in as it is read, part by part (``files.WRITERS``).

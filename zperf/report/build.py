@@ -29,13 +29,13 @@ from zperf.errors import InputError, UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.tally import OnError
 from zperf.report.output import open_output
+from zperf.report.suffixes import format_for_file
 from zperf.report.views.model import Report
 
 KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
 ALIASES = {"compare": "comparison", "check": "reproduction", "series": "scaling"}
-REPORT_FORMATS = ("html", "text", "markdown")
-_SUFFIXES = {".html": "html", ".htm": "html", ".md": "markdown", ".markdown": "markdown",
-             ".txt": "text"}
+#: A report's formats (``--to``) and the kind of file each writes (zperf.report.suffixes).
+REPORT_FORMATS = {"html": "html", "text": "text", "markdown": "markdown"}
 
 
 @dataclass(frozen=True)
@@ -56,15 +56,14 @@ class ReportRequest:
 
 
 def format_for(fmt: str | None, output: str | None) -> str:
-    """The format asked for, or the output file's suffix's (.html, .md, .txt), or text."""
-    if fmt is not None:
-        if fmt not in REPORT_FORMATS:
-            raise UsageError(f"unknown report format {fmt!r}; known: "
-                             f"{', '.join(REPORT_FORMATS)}")
-        return fmt
+    """The format asked for, or the output file's suffix's (.html, .md, .txt), or text;
+    a --to the file's suffix contradicts, or a suffix of a file a report is not (.pdf,
+    .csv) is a usage error (zperf.report.suffixes)."""
+    if fmt is not None and fmt not in REPORT_FORMATS:
+        raise UsageError(f"unknown report format {fmt!r}; known: {', '.join(REPORT_FORMATS)}")
     if output and output != "-":
-        return _SUFFIXES.get(Path(output).suffix.lower(), "text")
-    return "text"
+        return format_for_file(output, fmt, REPORT_FORMATS, "text", writer="zperf report")
+    return fmt or "text"
 
 
 def _is_scenario_file(path: Path) -> bool:
