@@ -129,15 +129,15 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     joined = joined.sort("interval_start")
     intervals = _metrics(joined, prefixes)
     window = _metrics(_totals(joined, prefixes), prefixes)
-    named = work.filter(_matches([*spec.transactions,
+    named = work.filter(matches([*spec.transactions,
                                   *(ref for refs in spec.groups.values() for ref in refs)]))
     etr = window["etr_per_sec"][0] if window.height else None
-    facts = run_facts(named, cpu, seconds, {name: _matches(refs) for name, refs in
+    facts = run_facts(named, cpu, seconds, {name: matches(refs) for name, refs in
                                             spec.groups.items()}, etr)
     return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts)
 
 
-def _matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
+def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
     """The rows of these classes (a class of either kind when the reference has none)."""
     keep = pl.lit(False)
     for ref in refs:
