@@ -82,8 +82,8 @@ def check_intervals(rule: Rule, run: Measured) -> Result:
              f"{counted(len(run.systems()), 'system')}")
     tolerance_pct = number_text(rule.get("tolerance_pct"))
     limit = f"none missing, each {number_text(length)} s (±{tolerance_pct} %)"
-    return Result(rule, run.label, State.judged(not problems), "missing_intervals", float(lost), limit, where,
-                  "; ".join(problems), details=tuple(gaps + odd))
+    return Result(rule, run.label, State.judged(not problems), "missing_intervals",
+                  float(lost), limit, where, "; ".join(problems), details=tuple(gaps + odd))
 
 
 def _usual_length(rows: pl.DataFrame) -> float:

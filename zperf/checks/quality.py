@@ -32,8 +32,9 @@ def check_skipped(rule: Rule, run: Measured) -> Result:
     files = len(run.analysis.tallies)
     reason = (f"{counted(skipped, 'record')} skipped in {len(tallies)} of "
               f"{counted(files, 'file')}") if skipped > allowed else ""
-    return Result(rule, run.label, State.judged(skipped <= allowed), "skipped_records", float(skipped),
-                  rule.limit, counted(files, "source file"), reason, details=details)
+    return Result(rule, run.label, State.judged(skipped <= allowed), "skipped_records",
+                  float(skipped), rule.limit, counted(files, "source file"), reason,
+                  details=details)
 
 
 def check_classes(rule: Rule, run: Measured) -> Result:
@@ -128,8 +129,8 @@ def check_capture(rule: Rule, run: Measured) -> Result:
     where = f"{names[worst]}, the worst of {len(values)} {scope}"
     reason = f"{len(failing)} of {len(values)} {scope} outside the limits" if failing else ""
     details = tuple(f"{names[i]}: {bounds.missed(values[i])}" for i in failing)
-    return Result(rule, run.label, State.judged(not failing), column, values[worst], rule.limit, where, reason,
-                  details=details)
+    return Result(rule, run.label, State.judged(not failing), column, values[worst],
+                  rule.limit, where, reason, details=details)
 
 
 def _unmeasurable(rule: Rule, run: Measured, why: str) -> Result:

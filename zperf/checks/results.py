@@ -138,16 +138,16 @@ def results_frame(results: tuple[Result, ...] | list[Result]) -> pl.DataFrame:
     import polars as pl
 
     rows = [{"rule": r.rule.name, "line": r.rule.line, "check": r.rule.check, "run": r.run,
-             "state": r.state.value, "passed": r.passed, "quantity": r.quantity, "observed": r.observed,
-             "limit": r.limit, "where": r.where, "reason": r.reason,
+             "state": r.state.value, "passed": r.passed, "quantity": r.quantity,
+             "observed": r.observed, "limit": r.limit, "where": r.where, "reason": r.reason,
              "baseline_run": r.baseline.run if r.baseline else None,
              "baseline_value": r.baseline.value if r.baseline else None,
              "delta": r.baseline.delta if r.baseline else None,
              "delta_pct": r.baseline.delta_pct if r.baseline else None,
              "details": "\n".join(r.details)} for r in results]
     schema = {"rule": pl.String, "line": pl.Int64, "check": pl.String, "run": pl.String,
-              "state": pl.String, "passed": pl.Boolean, "quantity": pl.String, "observed": pl.Float64,
-              "limit": pl.String, "where": pl.String, "reason": pl.String,
+              "state": pl.String, "passed": pl.Boolean, "quantity": pl.String,
+              "observed": pl.Float64, "limit": pl.String, "where": pl.String, "reason": pl.String,
               "baseline_run": pl.String, "baseline_value": pl.Float64, "delta": pl.Float64,
               "delta_pct": pl.Float64, "details": pl.String}
     return pl.DataFrame(rows, schema=schema)

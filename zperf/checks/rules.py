@@ -229,7 +229,7 @@ class _Loader:
             if key not in keys:
                 what = "metric rules" if check == METRIC.name else f"{check} rules"
                 self.problem((*at, key), f'unknown key "{key}" for {what}'
-                                         f"{did_you_mean(key, keys)}")
+                                         f"{did_you_mean(key, keys) or _elsewhere(key)}")
             elif key != "check":
                 values[key] = self.typed((*at, key), keys[key], value)
         if len(self.problems) > before:  # a misspelled key explains what seems missing
@@ -342,6 +342,17 @@ def _convert(key: Key, value: Any) -> Any:
             return value.replace(tzinfo=None) if value.tzinfo is None else _BAD
         return _BAD
     return value
+
+
+def _elsewhere(key: str) -> str:
+    """' (a key of capture_ratio and defined_capacity rules)' for a key other kinds of
+    rule have, or ''."""
+    kinds = [kind for kind in (METRIC.name, *CHECKS) if key in rule_keys(kind)]
+    if not kinds:
+        return ""
+    named = [("metric" if kind == METRIC.name else kind) for kind in kinds]
+    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    return f" (a key of {listed} rules)"
 
 
 def _article(kind: str) -> str:

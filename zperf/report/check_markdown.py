@@ -37,8 +37,9 @@ def _row(result: Result) -> str:
     observed = f"{_code(result.quantity)} {value_text(result.quantity, result.observed)}"
     if result.where:
         observed += f" ({result.where})"
-    cells = [f"{MARKS[result.state]} {result.verdict}", cell(result.rule.name), cell(result.run), cell(observed),
-             cell(result.limit), cell(baseline_text(result)), cell(result.reason)]
+    cells = [f"{MARKS[result.state]} {result.verdict}", cell(result.rule.name),
+             cell(result.run), cell(observed), cell(result.limit), cell(baseline_text(result)),
+             cell(result.reason)]
     return "| " + " | ".join(cells) + " |"
 
 
