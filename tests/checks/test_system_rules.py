@@ -230,3 +230,18 @@ def test_the_readme_example_is_what_zperf_prints(capsys: pytest.CaptureFixture[s
     code, lines, _ = _check(capsys, rules)
     assert code == 1
     assert "\n".join(lines) + "\n" == printed
+
+
+def test_response_times_of_an_ims_that_is_not_a_system(capsys: pytest.CaptureFixture[str],
+                                                       folder: Path) -> None:
+    """IMS PA names IMS subsystems; the run table takes an IMS id for its system (paper
+    004's IMS1 runs on the LPAR IMS1). An IMS id that is no system's cannot be split."""
+    transit = folder / "runs" / "dsff" / "imspa-IMS1.csv"
+    transit.write_text(transit.read_text().replace("\nIMS1,", "\nIMSA,"))
+    _run_toml(folder, "imsa.toml", systems="[]")
+    code, _, err = _check(capsys, 'runs = ["runs/dsff/imsa.toml"]\n[[rule]]\n'
+                                  'metric = "resp_ms"\nper = "system"\nmax = 20\n')
+    assert code == 2
+    assert err == ("zperf: error: rules.toml: line 4: resp_ms cannot be checked per system: "
+                   "the IMS PA report's IMS ids (IMSA) are not the run's system names (IMS1, "
+                   "IMS2)\n")

@@ -108,10 +108,7 @@ def _why_not(needed: str, tables: Mapping[str, pl.DataFrame], spec: RunSpec,
     if needed == _ZIIPS and spec.ziips is not None:
         return f"the run description gives ziips = {spec.ziips} for the whole run"
     if needed == _RESPONSE and spec.response_from == "ims":
-        transit = tables.get("ims_transit")
-        if transit is not None and transit["ims_id"].is_null().any():
-            return "the IMS PA report's response times do not name their IMS (no IMS id)"
-        return ""
+        return _unnamed_ims(tables)
     if needed in (_TRANSACTIONS, _RESPONSE):
         if spec.etr_per_sec is not None:
             return (f"the transaction rate is given for the whole run (etr_per_sec = "
@@ -121,6 +118,23 @@ def _why_not(needed: str, tables: Mapping[str, pl.DataFrame], spec: RunSpec,
         return _unplaced("the transaction classes", spec.transactions, tables)
     if needed == _GROUP and group is not None:
         return _unplaced(f'the classes of group "{group}"', spec.groups[group], tables)
+    return ""
+
+
+def _unnamed_ims(tables: Mapping[str, pl.DataFrame]) -> str:
+    """Why IMS PA's response times cannot be told apart by system, or '': the run table
+    takes an IMS id for the system's name (paper 004's IMS1 runs on the LPAR IMS1)."""
+    transit = tables.get("ims_transit")
+    if transit is None or transit.height == 0:
+        return ""
+    if transit["ims_id"].is_null().any():
+        return "the IMS PA report's response times do not name their IMS (no IMS id)"
+    systems = {s for name in ("cpu", "workload") if (frame := tables.get(name)) is not None
+               for s in frame["system"].drop_nulls().unique().to_list()}
+    other = sorted(set(transit["ims_id"].unique().to_list()) - systems)
+    if other:
+        return (f"the IMS PA report's IMS ids ({', '.join(other)}) are not the run's system "
+                f"names ({', '.join(sorted(systems)) or 'none'})")
     return ""
 
 
