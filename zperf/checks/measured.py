@@ -68,11 +68,15 @@ class Measured:
                 found |= {s if s is not None else NO_SYSTEM for s in frame["system"].unique()}
         return sorted(found)
 
+    def named_systems(self) -> list[str]:
+        """The systems expected that have a name (rows without a system id left out)."""
+        return [s for s in self.systems() if s != NO_SYSTEM]
+
     @functools.cached_property
     def by_system(self) -> dict[str, Analysis | str]:
         """Each named system's own run table, or why it has none
         (:func:`zperf.runs.systems.by_system`); made once, when a rule first asks."""
-        return by_system(self.tables, self.spec, [s for s in self.systems() if s != NO_SYSTEM])
+        return by_system(self.tables, self.spec, self.named_systems())
 
 
 def measure(run: str, *, kind: str | None = None, on_error: OnError = "skip",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from zperf.calc.deltas import EQUIVALENT_ITR_PCT, equivalent_itr
 from zperf.checks.bounds import Bounds, counted, when
-from zperf.checks.measured import NO_SYSTEM, Measured
+from zperf.checks.measured import Measured
 from zperf.checks.results import Against, Result, State
 from zperf.checks.rules import Rule
 from zperf.runs.compare import window_deltas
@@ -37,7 +37,7 @@ def scope_problem(rule: Rule, run: Measured) -> str:
     or the rule is not per system)."""
     if rule.get("per") not in PER_SYSTEM:
         return ""
-    if not [s for s in run.systems() if s != NO_SYSTEM]:
+    if not run.named_systems():
         return "no row of the run names its system (an RMF listing names only the sysplex)"
     return why_not_per_system(rule.get("metric"), run.tables, run.spec, run.analysis.groups)
 
@@ -67,7 +67,7 @@ def _bounds(rule: Rule) -> Bounds:
 def _sysplex(where: str, run: Measured, metric: str) -> str:
     """``where``, and on a run of several systems how the run table made the value of
     theirs: 'window, sysplex mean of 2 systems'."""
-    systems = len([s for s in run.systems() if s != NO_SYSTEM])
+    systems = len(run.named_systems())
     how = sysplex_value(metric)
     if systems < 2 or not how:
         return where
@@ -101,9 +101,9 @@ def _per_system(rule: Rule, run: Measured, intervals: bool) -> Result:
     unanalyzed: dict[str, str] = {}
     for system, analysis in run.by_system.items():
         if isinstance(analysis, str):
-            names.append(f"{system}")
+            names.append(system)
             values.append(None)
-            unanalyzed[f"{system}"] = analysis
+            unanalyzed[system] = analysis
             continue
         rows = analysis.intervals if intervals else analysis.window
         names += [f"interval {when(start)} on {system}" if intervals else f"window on {system}"

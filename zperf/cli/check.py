@@ -3,9 +3,9 @@
 The command parses its options, makes one library call
 (:func:`zperf.checks.engine.check`), and prints what comes back: the result
 lines on standard output with the summary line last (and, under GitHub
-Actions, an annotation per failure and per rule not measurable), the JUnit and markdown files asked for,
-the exit status.  The library is imported when the command runs, so that
-``zperf --help`` does not load it.
+Actions, an annotation per failure and per rule not measurable), the JUnit
+and markdown files asked for, the exit status.  The library is imported
+when the command runs, so that ``zperf --help`` does not load it.
 """
 
 from __future__ import annotations
