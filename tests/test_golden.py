@@ -379,13 +379,17 @@ check = "capture_ratio"
 classes = "report"
 min = 0.8
 max = 0.95
+
+[[rule]]
+check = "defined_capacity"
 """
 
 
 def test_check(capsys: pytest.CaptureFixture[str], update_golden: bool, runs: Path,
                monkeypatch: pytest.MonkeyPatch) -> None:
     """zperf check on paper 004's IMS 15 vs IMS 14 Fast Path runs: its lines, its JUnit
-    XML and its markdown summary; and a bad rules file."""
+    XML and its markdown summary (a defined_capacity rule not measurable: no defined
+    capacity is set); and a bad rules file."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
     rules = runs / "check-rules.toml"
     rules.write_text(CHECK_RULES)

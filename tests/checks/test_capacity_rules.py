@@ -18,6 +18,7 @@ import pytest
 from zperf.checks.capacity import check_defined_capacity, check_performance_index
 from zperf.checks.engine import check
 from zperf.checks.measured import Measured
+from zperf.checks.results import State
 from zperf.checks.rules import Rule
 from zperf.formats.smf.dump import read_smf72
 from zperf.runs.analysis import Analysis
@@ -61,10 +62,24 @@ def test_pi_rule_limits_and_importance() -> None:
     assert check_performance_index(_rule("performance_index", max=1.5), perf).passed
     # The periods are of importance 2: none of importance 1 means nothing to check.
     only_one = check_performance_index(_rule("performance_index", max_importance=1), perf)
-    assert not only_one.passed and only_one.reason.startswith("not measurable")
+    assert only_one.state is State.NOT_MEASURABLE
+    assert only_one.reason == ("not measurable: no service class period with a goal of "
+                               "importance 1-1")
     unknown = check_performance_index(_rule("performance_index", classes=["NOPE"]), perf)
-    assert "among NOPE" in unknown.reason
-    assert not check_performance_index(_rule("performance_index"), _measured()).passed
+    assert unknown.state is State.NOT_MEASURABLE and "among NOPE" in unknown.reason
+    nothing = check_performance_index(_rule("performance_index"), _measured())
+    assert nothing.state is State.NOT_MEASURABLE
+    assert nothing.reason.startswith("not measurable: no workload activity data")
+
+
+def test_pi_rule_on_report_classes_only() -> None:
+    """Workload data with report classes only (the simulated IMS runs): no period with a
+    goal, which is what the result says, not that the workload data is missing."""
+    run = _measured(class_names=pl.DataFrame({"class_kind": ["report"],
+                                              "class_name": ["IMSTRAN"]}))
+    result = check_performance_index(_rule("performance_index"), run)
+    assert result.state is State.NOT_MEASURABLE
+    assert result.reason == "not measurable: no service class period with a goal of importance 1-2"
 
 
 def _limits(lacs: list[int], defined: int = 300) -> pl.DataFrame:
@@ -91,7 +106,12 @@ def test_defined_capacity_rule() -> None:
     assert early.passed and early.observed == pytest.approx(260 / 3)
     none = check_defined_capacity(_rule("defined_capacity"),
                                   _measured(limits=_limits([250], defined=0)))
-    assert not none.passed and "no defined capacity" in none.reason
+    assert none.state is State.NOT_MEASURABLE and "no defined capacity" in none.reason
+    assert none.observed is None
+    no_cpu = check_defined_capacity(_rule("defined_capacity"), _measured())
+    assert no_cpu.state is State.NOT_MEASURABLE
+    assert no_cpu.reason == ("not measurable: no SMF 70.1 CPU activity data among the "
+                             "sources")
 
 
 def test_end_to_end_on_a_run_folder(tmp_path: Path) -> None:
@@ -108,15 +128,15 @@ def test_end_to_end_on_a_run_folder(tmp_path: Path) -> None:
     rules.write_text('runs = ["run"]\n\n[[rule]]\ncheck = "performance_index"\nmax = 1.5\n\n'
                      '[[rule]]\ncheck = "defined_capacity"\n')
     outcome = check(rules)
-    verdicts = {r.rule.check: (r.passed, r.observed) for r in outcome.results}
-    assert verdicts["performance_index"] == (True, pytest.approx(1.5))
-    assert verdicts["defined_capacity"] == (False, pytest.approx(110.0))
+    verdicts = {r.rule.check: (r.state, r.observed) for r in outcome.results}
+    assert verdicts["performance_index"] == (State.PASS, pytest.approx(1.5))
+    assert verdicts["defined_capacity"] == (State.FAIL, pytest.approx(110.0))
 
 
 def test_capture_rule_without_workload_data_is_not_measurable() -> None:
     """Found by a new user: CPU Activity alone (an RMF XML document) and a capture_ratio
-    rule gave a polars traceback and exit 1; it is a failed rule that says what is missing,
-    for a window or per interval."""
+    rule gave a polars traceback and exit 1; it is a rule not measurable that says what is
+    missing, for a window or per interval."""
     from zperf.checks.quality import check_capture
 
     cpu = pl.DataFrame({"system": ["SYSA"], "interval_start": [START], "interval_seconds": [H],
@@ -126,6 +146,15 @@ def test_capture_rule_without_workload_data_is_not_measurable() -> None:
             tables = {"cpu": cpu} if captured is None else {"cpu": cpu, "captured": captured}
             result = check_capture(_rule("capture_ratio", min=0.8, per=per),
                                    _measured(**tables))
-            assert not result.passed and result.observed is None
+            assert result.state is State.NOT_MEASURABLE and result.observed is None
             assert result.reason == ("not measurable: no workload activity data (SMF 72.3 or "
                                      "the RMF Workload Activity report) among the sources")
+
+
+def test_capture_rule_without_cpu_data_is_not_measurable() -> None:
+    from zperf.checks.quality import check_capture
+
+    result = check_capture(_rule("capture_ratio", min=0.8), _measured())
+    assert result.state is State.NOT_MEASURABLE
+    assert result.reason == ("not measurable: no CPU activity data (SMF 70.1 or the RMF CPU "
+                             "Activity report) among the sources")

@@ -87,7 +87,7 @@ def _write(tmp_path: Path, text: str) -> Path:
 def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
     rules = load_rules(_write(tmp_path, '[[rule]]\ncheck = "no_skipped_records"\n'))
     assert rules.name == "rules.toml" and rules.runs == () and rules.baseline is None
-    assert rules.on_error == "skip"
+    assert rules.on_error == "skip" and rules.required is False
     assert rules.rules[0].get("max") == 0 and rules.rules[0].limit == "<= 0 skipped"
 
 
@@ -116,8 +116,19 @@ def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
     ('[[rule]]\nmetric = "itr_per_sec"\nmin = 5\nmax = 4\n',
      "rules.toml: line 4: max 4 is below min 5"),
     ('[[rule]]\nmetric = "itr_per_sec"\nper = "intervals"\nmax = 4\n',
-     'rules.toml: line 3: per must be one of window, interval, not "intervals" (did you mean '
-     '"interval"?)'),
+     'rules.toml: line 3: per must be one of window, interval, system, system_interval, not '
+     '"intervals" (did you mean "interval"?)'),
+    ('[[rule]]\nmetric = "itr_per_sec"\nvs_baseline = true\nper = "system"\nmin_delta = 0\n',
+     'rules.toml: line 4: per = "system" cannot compare with the baseline (its systems need '
+     "not be the run's): compare the window"),
+    ('[[rule]]\nmetric = "itr_per_sec"\nvs_baseline = true\nper = "system_interval"\n'
+     "min_delta = 0\n", 'rules.toml: line 4: per = "system_interval" cannot compare with the '
+     "baseline (its intervals are other times): compare the window"),
+    ('[[rule]]\ncheck = "capture_ratio"\nmin = 1\nrequired = 1\n',
+     "rules.toml: line 4: required must be true or false, not 1"),
+    ('[[rule]]\ncheck = "no_skipped_records"\nrequired = true\n',
+     'rules.toml: line 3: unknown key "required" for no_skipped_records rules (a key of '
+     "capture_ratio, performance_index and defined_capacity rules)"),
     ('[[rule]]\ncheck = "capture_ratio"\nclasses = "service"\n',
      "rules.toml: line 1: capture_ratio needs min or max (or both)"),
     ('[[rule]]\ncheck = "classes_present"\n',
@@ -201,3 +212,26 @@ def test_every_key_is_documented() -> None:
     assert set(CHECKS) == {"no_skipped_records", "intervals_complete", "classes_present",
                            "window_covered", "capture_ratio", "performance_index",
                            "defined_capacity", "scenario_reproduced"}
+
+
+def test_a_metric_rule_is_named_by_its_scope(tmp_path: Path) -> None:
+    from zperf.checks.keys import METRIC_SCOPES
+    from zperf.checks.rules import SCOPE_WORDS
+
+    assert set(SCOPE_WORDS) == set(METRIC_SCOPES)
+    text = "".join(f'[[rule]]\nmetric = "cp_busy_pct"\nper = "{per}"\nmax = 86\n'
+                   for per in METRIC_SCOPES)
+    assert [rule.name for rule in load_rules(_write(tmp_path, text)).rules] == [
+        "cp_busy_pct <= 86", "cp_busy_pct per interval <= 86", "cp_busy_pct per system <= 86",
+        "cp_busy_pct per interval per system <= 86"]
+
+
+def test_required_the_files_and_the_rules(tmp_path: Path) -> None:
+    """A rule's own required wins over the file's; the file's default is false."""
+    text = ('required = true\n[[rule]]\ncheck = "defined_capacity"\n[[rule]]\nname = "b"\n'
+            'check = "defined_capacity"\nrequired = false\n')
+    rules = load_rules(_write(tmp_path, text))
+    assert rules.required is True
+    assert [rules.requires(rule) for rule in rules.rules] == [True, False]
+    alone = load_rules(_write(tmp_path, '[[rule]]\ncheck = "defined_capacity"\n'))
+    assert not alone.requires(alone.rules[0])

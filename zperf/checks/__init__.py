@@ -1,10 +1,12 @@
-"""Checks for CI: rules on a run's metrics and on its data, evaluated to pass or fail.
+"""Checks for CI: rules on a run's metrics and on its data, evaluated to pass, fail or
+not measurable (the data cannot tell).
 
 A rules file (TOML, :mod:`zperf.checks.rules`; every key in
 :mod:`zperf.checks.keys`) names the runs to check, an optional baseline, and
 rules: limits on any column of ``zperf analyze`` (the window or every
-interval), on its change from the baseline (``zperf compare``'s Delta and
-Delta %, paper 004's ±1 % ITR equivalence), and data-quality checks (records
+interval, of the run or of each of its systems), on its change from the
+baseline (``zperf compare``'s Delta and Delta %, paper 004's ±1 % ITR
+equivalence), and data-quality checks (records
 skipped, intervals complete, classes present, window covered, capture ratio,
 a simulator scenario reproduced).  :func:`zperf.checks.engine.check` reads
 and analyzes each run once and returns an

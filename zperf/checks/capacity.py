@@ -4,7 +4,8 @@
 service class period and interval, :mod:`zperf.runs.pi`); ``defined_capacity``
 the cpu table's ``limits`` (WLM's SMF70LAC against SMF70MSU, and the capacity
 group's SMF70GAU against SMF70GMU, as WLM compares them before it caps).
-Each fails, never passes, when the data cannot tell (no goal, no SMF 70.1).
+Each is not measurable, never passed, when the data cannot tell (no SMF 72.3 or
+70.1 among the sources, no period with a goal, no limit set).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import polars as pl
 from zperf.calc import formulas as f
 from zperf.checks.bounds import Bounds, counted, when
 from zperf.checks.measured import NO_WORKLOAD, Measured
-from zperf.checks.results import Result
+from zperf.checks.results import Result, State, unmeasurable
 from zperf.checks.rules import Rule, number_text
+from zperf.tables.capacity import PERFORMANCE
 
 _IMPORTANCE = "importance"
 
@@ -27,8 +29,10 @@ def check_performance_index(rule: Rule, run: Measured) -> Result:
     top = int(rule.get("max_importance"))
     stated = f"PI <= {number_text(limit)} (importance 1-{top})"
     rows = run.table("performance")
-    if rows is None:
-        return _unmeasurable(rule, run, "perf_index", stated, NO_WORKLOAD)
+    if rows is None:  # no service class: no workload data, or only report classes
+        if run.table("class_names") is None:
+            return _unmeasurable(rule, run, "perf_index", stated, NO_WORKLOAD)
+        rows = PERFORMANCE.empty()
     rows = rows.filter(pl.col(_IMPORTANCE).is_between(1, top)
                        & pl.col("goal_type").is_in(["velocity", "average_response",
                                                     "percentile_response"]))
@@ -54,7 +58,7 @@ def check_performance_index(rule: Rule, run: Measured) -> Result:
     details = tuple(f"{names[i]}: PI {bounds.missed(values[i])}"
                     if values[i] is not None else f"{names[i]}: no PI (nothing ended, no "
                     "samples)" for i in failing)
-    return Result(rule, run.label, not failing, "perf_index",
+    return Result(rule, run.label, State.judged(not failing), "perf_index",
                   values[worst] if worst is not None else None, stated, where, reason,
                   details=details)
 
@@ -90,7 +94,7 @@ def check_defined_capacity(rule: Rule, run: Measured) -> Result:
     details = tuple(_share_missed(found[i][0], values[i], bounds) for i in failing)
     if len(details) > 20:
         details = (*details[:20], f"... and {len(details) - 20} more")
-    return Result(rule, run.label, not failing, "limit_used_pct",
+    return Result(rule, run.label, State.judged(not failing), "limit_used_pct",
                   values[worst] if worst is not None else None, stated, where, reason,
                   details=details)
 
@@ -102,4 +106,4 @@ def _share_missed(name: str, value: float | None, bounds: Bounds) -> str:
 
 
 def _unmeasurable(rule: Rule, run: Measured, quantity: str, stated: str, why: str) -> Result:
-    return Result(rule, run.label, False, quantity, None, stated, reason=f"not measurable: {why}")
+    return unmeasurable(rule, run.label, quantity, stated, why)

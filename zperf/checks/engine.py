@@ -4,11 +4,14 @@ The order is chosen so that a mistake costs little: the rules file is
 validated whole first (keys, types, limits, scenario names), then the runs
 given are settled (the command line's replace the file's) and a rule that
 needs a baseline is refused when there is none; then each run (and the
-baseline) is read and analyzed once, and the names only a run can know (its
-metrics and groups) are checked against it; only then is every rule
-evaluated, in file order, against every run.  Every problem up to there is
-a bad rules file or bad input (:class:`~zperf.errors.UsageError`, exit 2),
-reported with its line; a rule that fails is a result (exit 1).
+baseline) is read and analyzed once, and what only a run can tell is checked
+against it (its metrics and groups, and whether a per-system rule's metric
+has a value per system); only then is every rule evaluated, in file order,
+against every run.  Every problem up to there is a bad rules file or bad
+input (:class:`~zperf.errors.UsageError`, exit 2), reported with its line; a
+rule that fails is a result (exit 1).  A rule the run's data cannot measure
+is a result too, not measurable, and a failure when the rules file says the
+rule is ``required``.
 
 Damaged input records are skipped by default (``on_error = "skip"``) so
 that they fail a rule rather than stop the check: the ``no_skipped_records``
@@ -20,12 +23,13 @@ rest on its data); a clean baseline adds no result.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from zperf.checks import capacity, intervals, metrics, quality, scenario
 from zperf.checks.measured import Measured, measure, relabeled
-from zperf.checks.results import Outcome, Result
+from zperf.checks.results import Outcome, Result, State
 from zperf.checks.rules import Rule, RuleError, RulesFile, did_you_mean, load_rules
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.tally import OnError
@@ -117,7 +121,8 @@ def _labeled(runs: list[Measured]) -> list[Measured]:
 
 
 def _check_names(rules: RulesFile, runs: list[Measured], base: Measured | None) -> None:
-    """Every metric and group a rule names exists in every run it is checked against."""
+    """Every metric and group a rule names exists in every run it is checked against,
+    and a per-system rule's metric has a value per system there."""
     problems: list[tuple[int | None, str]] = []
     several = len(runs) > 1
     for rule in rules.rules:
@@ -131,6 +136,9 @@ def _check_names(rules: RulesFile, runs: list[Measured], base: Measured | None) 
                     hint = did_you_mean(metric, known) or f" (metrics: {', '.join(known)})"
                     problems.append((rules.line(rule, "metric"),
                                      f'unknown metric "{metric}"{suffix}{hint}'))
+                elif why := metrics.scope_problem(rule, run):
+                    problems.append((rules.line(rule, "per"), f"{metric} cannot be checked "
+                                                              f"per system{suffix}: {why}"))
             for group in rule.values.get("groups", ()):
                 if group not in run.analysis.groups:
                     known = list(run.analysis.groups)
@@ -144,6 +152,20 @@ def _check_names(rules: RulesFile, runs: list[Measured], base: Measured | None) 
 
 def _evaluate(rules: RulesFile, rule: Rule, runs: list[Measured],
               base: Measured | None) -> list[Result]:
+    return [_required(rules, result) for result in _results(rules, rule, runs, base)]
+
+
+def _required(rules: RulesFile, result: Result) -> Result:
+    """A result not measurable fails when the rules file requires its rule."""
+    if result.state is not State.NOT_MEASURABLE or not rules.requires(result.rule):
+        return result
+    return dataclasses.replace(result, state=State.FAIL,
+                               reason=f"{result.reason}; the rule is required (required = "
+                                      "true)")
+
+
+def _results(rules: RulesFile, rule: Rule, runs: list[Measured],
+             base: Measured | None) -> list[Result]:
     try:
         if rule.check == "scenario_reproduced":
             return [scenario.check_scenario(rule, rules.path)]
@@ -165,7 +187,7 @@ def _with_damaged_baseline(runs: list[Measured], base: Measured | None) -> list[
 def _implicit(run: Measured) -> Result:
     result = quality.check_skipped(IMPLICIT_SKIPPED, run)
     hint = 'the rules have no check = "no_skipped_records": this one is implicit'
-    return Result(result.rule, result.run, result.passed, result.quantity, result.observed,
+    return Result(result.rule, result.run, result.state, result.quantity, result.observed,
                   result.limit, result.where, f"{result.reason} ({hint})",
                   details=result.details)
 

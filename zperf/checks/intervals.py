@@ -19,7 +19,7 @@ import polars as pl
 
 from zperf.checks.bounds import counted, listed, when
 from zperf.checks.measured import NO_SYSTEM, Measured
-from zperf.checks.results import Result
+from zperf.checks.results import Result, State
 from zperf.checks.rules import Rule, RuleError, number_text
 
 #: The tables whose intervals are checked.
@@ -54,7 +54,7 @@ def check_intervals(rule: Rule, run: Measured) -> Result:
     """``intervals_complete``: see the module docstring."""
     rows = interval_rows(run)
     if rows.height == 0:
-        return Result(rule, run.label, False, "missing_intervals", None, "none missing",
+        return Result(rule, run.label, State.FAIL, "missing_intervals", None, "none missing",
                       reason="no workload or CPU activity intervals in the window")
     length = rule.values.get("interval_seconds") or _usual_length(rows)
     tolerance = length * rule.get("tolerance_pct") / 100
@@ -82,8 +82,8 @@ def check_intervals(rule: Rule, run: Measured) -> Result:
              f"{counted(len(run.systems()), 'system')}")
     tolerance_pct = number_text(rule.get("tolerance_pct"))
     limit = f"none missing, each {number_text(length)} s (±{tolerance_pct} %)"
-    return Result(rule, run.label, not problems, "missing_intervals", float(lost), limit, where,
-                  "; ".join(problems), details=tuple(gaps + odd))
+    return Result(rule, run.label, State.judged(not problems), "missing_intervals",
+                  float(lost), limit, where, "; ".join(problems), details=tuple(gaps + odd))
 
 
 def _usual_length(rows: pl.DataFrame) -> float:
@@ -170,7 +170,7 @@ def check_window(rule: Rule, run: Measured) -> Result:
         if least < min_seconds:
             short = [s for s in systems if measured[s] < min_seconds]
             reasons.append(f"{listed(short)} measured {least:g} s")
-    return Result(rule, run.label, not reasons, quantity, observed, ", ".join(limits),
+    return Result(rule, run.label, State.judged(not reasons), quantity, observed, ", ".join(limits),
                   counted(len(systems), "system"), "; ".join(reasons), details=tuple(details))
 
 

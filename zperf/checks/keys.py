@@ -46,6 +46,11 @@ TOP_KEYS = (
     Key("on_error", TEXT, "What a damaged input record does: skip (it is counted; the "
         "no_skipped_records rule, or an implicit one, fails) or raise (stop: exit 2). "
         "--on-error replaces it.", ("skip", "raise"), "skip"),
+    Key("required", FLAG, "What a rule that cannot be measured on a run's data comes to "
+        "(a capture_ratio, performance_index or defined_capacity rule on data without CPU "
+        "activity, goals or limits): false, it is not measurable (N/A, with the reason), "
+        "counted apart and leaves the exit status alone; true, it fails. A rule's own "
+        "required wins.", default=False),
     Key("rule", "array of tables", "The rules, each a [[rule]] table, checked in file order "
         "against every run."),
 )
@@ -54,17 +59,29 @@ _NAME = Key("name", TEXT, "What the rule is called in the results (the JUnit tes
             "unique in the file). Default: made from its metric or check and limits.")
 _CHECK = Key("check", TEXT, "The data-quality check this rule is; without it the rule is a "
              "metric rule.")
+_REQUIRED = Key("required", FLAG, "true: the rule fails when the run's data cannot measure "
+                "it; false: it is then not measurable (N/A). Default: the file's required "
+                "(false).")
+#: The values of a metric rule's per: where the value is taken, and over which systems.
+METRIC_SCOPES = ("window", "interval", "system", "system_interval")
 _PER_INTERVAL = Key("per", TEXT, "interval: every interval of the window must pass (the worst "
                     "is shown); window: the window as a whole.", ("interval", "window"),
                     "interval")
 
 METRIC = Check("metric", "A limit on a metric of `zperf analyze`: the window row by default, "
-               "or every interval; with vs_baseline, on its change from the baseline run.", (
+               "or every interval, or each system's own figures; with vs_baseline, on its "
+               "change from the baseline run.", (
     _NAME,
     Key("metric", TEXT, "Any column of `zperf analyze` for the run (group columns such as "
         "ims_connect_cpu_us_per_tran come from the run's groups)."),
-    Key("per", TEXT, "window: the window row; interval: every interval must pass and the "
-        "worst is shown.", ("window", "interval"), "window"),
+    Key("per", TEXT, "window: the window row; interval: every interval must pass; system: "
+        "each system's window; system_interval: every interval of every system. The worst is "
+        "shown. With several systems, window and interval are the run table's sysplex "
+        "figures (busy averaged, CPs and transactions added: paper 004 Table 16), which can "
+        "hide one busy system; system and system_interval check each system's own run table "
+        "(zperf analyze --system SYSTEM). A metric that cannot be split per system (a rate "
+        "given for the run, transaction rows without a system id, busy estimated without CPU "
+        "activity data) is a rules error.", METRIC_SCOPES, "window"),
     Key("min", NUMBER, "The value must be at least this."),
     Key("max", NUMBER, "The value must be at most this."),
     Key("vs_baseline", FLAG, "Compare the run's window value with the baseline run's (zperf "
@@ -111,7 +128,7 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
                   "system (with or without a window)."))),
     Check("capture_ratio", "The capture ratio, per system: the classes' APPL% CP time over "
           "the LPAR's busy CP time (CPU activity data), within bounds.", (
-              _NAME, _CHECK,
+              _NAME, _CHECK, _REQUIRED,
               Key("min", NUMBER, "The ratio must be at least this (e.g. 0.8)."),
               Key("max", NUMBER, "The ratio must be at most this (e.g. 1.0)."),
               Key("classes", TEXT, "service: the service classes (they partition the work: "
@@ -122,7 +139,7 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
           "their WLM goals: the Performance Index (zperf's, from the goal and the velocity, "
           "response time or distribution; RMF's printed PERF INDX where zperf has none) is at "
           "most max in every interval. Discretionary and system goals have none.", (
-              _NAME, _CHECK,
+              _NAME, _CHECK, _REQUIRED,
               Key("max", NUMBER, "The highest PI allowed (1.0: the goal just met).",
                   default=1.0),
               Key("max_importance", WHOLE, "Periods of importance 1 to this are checked.",
@@ -133,7 +150,7 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
           "defined capacity of each system's partition (SMF70MSU), and the capacity group's "
           "average (SMF70GAU) below the group limit (SMF70GMU), in every interval: WLM caps "
           "at 100 %.", (
-              _NAME, _CHECK,
+              _NAME, _CHECK, _REQUIRED,
               Key("max", NUMBER, "The highest average allowed, % of the limit.",
                   default=100.0))),
     Check("scenario_reproduced", "`zperf simulate SCENARIO --check` reproduces every published "

@@ -10,6 +10,7 @@ metrics came from.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ from zperf.formats.tally import OnError
 from zperf.runs.analysis import Analysis, analyze
 from zperf.runs.run import read_sources
 from zperf.runs.spec import RunSpec, as_runspec
+from zperf.runs.systems import by_system
 
 #: How a system is named when its rows carry no system id (an RMF listing names the sysplex).
 NO_SYSTEM = "(no system id)"
@@ -65,6 +67,16 @@ class Measured:
             if frame is not None:
                 found |= {s if s is not None else NO_SYSTEM for s in frame["system"].unique()}
         return sorted(found)
+
+    def named_systems(self) -> list[str]:
+        """The systems expected that have a name (rows without a system id left out)."""
+        return [s for s in self.systems() if s != NO_SYSTEM]
+
+    @functools.cached_property
+    def by_system(self) -> dict[str, Analysis | str]:
+        """Each named system's own run table, or why it has none
+        (:func:`zperf.runs.systems.by_system`); made once, when a rule first asks."""
+        return by_system(self.tables, self.spec, self.named_systems())
 
 
 def measure(run: str, *, kind: str | None = None, on_error: OnError = "skip",

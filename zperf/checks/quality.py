@@ -4,7 +4,8 @@
 :mod:`zperf.checks.scenario`.)  Each takes a rule and a measured run and
 returns one :class:`~zperf.checks.results.Result`; each states its limit as
 it reads, names what it found per file, class, system or interval in the
-result's details, and fails, never passes, when the data cannot tell.
+result's details.  The capture ratio is not measurable, never passed, when the
+data cannot tell (no CPU or workload activity data, no time of the classes).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import polars as pl
 
 from zperf.checks.bounds import Bounds, counted, listed, when
 from zperf.checks.measured import NO_CPU, NO_WORKLOAD, Measured
-from zperf.checks.results import Result
+from zperf.checks.results import Result, State, unmeasurable
 from zperf.checks.rules import Rule
 from zperf.formats.skipped import skipped_report
 from zperf.runs.capacity import capture_by_system, capture_table
@@ -31,8 +32,9 @@ def check_skipped(rule: Rule, run: Measured) -> Result:
     files = len(run.analysis.tallies)
     reason = (f"{counted(skipped, 'record')} skipped in {len(tallies)} of "
               f"{counted(files, 'file')}") if skipped > allowed else ""
-    return Result(rule, run.label, skipped <= allowed, "skipped_records", float(skipped),
-                  rule.limit, counted(files, "source file"), reason, details=details)
+    return Result(rule, run.label, State.judged(skipped <= allowed), "skipped_records",
+                  float(skipped), rule.limit, counted(files, "source file"), reason,
+                  details=details)
 
 
 def check_classes(rule: Rule, run: Measured) -> Result:
@@ -61,7 +63,7 @@ def check_classes(rule: Rule, run: Measured) -> Result:
         if lacking:
             findings.append(f"group {group!r}: no CPU time in {_where(lacking, starts)}")
     what = "every interval" if per_interval else "the window"
-    return Result(rule, run.label, not findings, "absences", float(absent),
+    return Result(rule, run.label, State.judged(not findings), "absences", float(absent),
                   f"transactions (classes) and CPU time (groups) > 0 in {what}",
                   counted(len(starts), "interval"),
                   "; ".join(findings))
@@ -127,10 +129,9 @@ def check_capture(rule: Rule, run: Measured) -> Result:
     where = f"{names[worst]}, the worst of {len(values)} {scope}"
     reason = f"{len(failing)} of {len(values)} {scope} outside the limits" if failing else ""
     details = tuple(f"{names[i]}: {bounds.missed(values[i])}" for i in failing)
-    return Result(rule, run.label, not failing, column, values[worst], rule.limit, where, reason,
-                  details=details)
+    return Result(rule, run.label, State.judged(not failing), column, values[worst],
+                  rule.limit, where, reason, details=details)
 
 
 def _unmeasurable(rule: Rule, run: Measured, why: str) -> Result:
-    return Result(rule, run.label, False, "capture_ratio", None, rule.limit,
-                  reason=f"not measurable: {why}")
+    return unmeasurable(rule, run.label, "capture_ratio", rule.limit, why)

@@ -43,6 +43,13 @@ METRIC_LIMITS = (("min", ">="), ("max", "<="), ("min_delta", "delta >="),
                  ("max_delta_pct", "delta % <="))
 #: The metric paper 004's equivalence verdict is about.
 EQUIVALENT_METRIC = "itr_per_sec"
+#: A metric rule's scope (per) as its default name says it.
+SCOPE_WORDS = {"window": "", "interval": " per interval", "system": " per system",
+               "system_interval": " per interval per system"}
+#: Why a comparison with the baseline cannot be per interval or per system.
+_OTHER_TIMES_OR_SYSTEMS = {"interval": "intervals are other times",
+                           "system": "systems need not be the run's",
+                           "system_interval": "intervals are other times"}
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
@@ -102,6 +109,12 @@ class RulesFile:
     on_error: str
     rules: tuple[Rule, ...]
     lines: Lines
+    required: bool = False  # the file's default for rules that cannot be measured
+
+    def requires(self, rule: Rule) -> bool:
+        """Whether the rule fails when a run's data cannot measure it (its own required,
+        else the file's)."""
+        return bool(rule.values.get("required", self.required))
 
     def line(self, rule: Rule | None, key: str | None = None) -> int | None:
         """The line of a rule's key (or of the rule, or of a top-level key)."""
@@ -177,7 +190,8 @@ class _Loader:
             path=self.path, name=values.get("name") or self.path.name,
             runs=tuple(str(base / run) for run in runs),
             baseline=str(base / baseline) if baseline else None,
-            on_error=values.get("on_error") or "skip", rules=tuple(rules), lines=self.lines)
+            on_error=values.get("on_error") or "skip", rules=tuple(rules), lines=self.lines,
+            required=values.get("required") is True)
 
     def rules(self, tables: Any) -> list[Rule]:
         if tables is None:
@@ -215,7 +229,7 @@ class _Loader:
             if key not in keys:
                 what = "metric rules" if check == METRIC.name else f"{check} rules"
                 self.problem((*at, key), f'unknown key "{key}" for {what}'
-                                         f"{did_you_mean(key, keys)}")
+                                         f"{did_you_mean(key, keys) or _elsewhere(key)}")
             elif key != "check":
                 values[key] = self.typed((*at, key), keys[key], value)
         if len(self.problems) > before:  # a misspelled key explains what seems missing
@@ -277,9 +291,10 @@ class _Loader:
             if key in values and not compared and values[key] is not False:
                 self.problem((*at, key), f"{key} compares with the baseline: add "
                                          "vs_baseline = true")
-        if compared and values.get("per") == "interval":
-            self.problem((*at, "per"), 'per = "interval" cannot compare with the baseline (its '
-                                       "intervals are other times): compare the window")
+        per = values.get("per", "window")
+        if compared and per in _OTHER_TIMES_OR_SYSTEMS:
+            self.problem((*at, "per"), f'per = "{per}" cannot compare with the baseline (its '
+                                       f"{_OTHER_TIMES_OR_SYSTEMS[per]}): compare the window")
         if values.get("equivalent") and values.get("metric") != EQUIVALENT_METRIC:
             self.problem((*at, "equivalent"), "equivalent is paper 004's verdict on ITR: "
                                               f'metric must be "{EQUIVALENT_METRIC}"')
@@ -329,6 +344,17 @@ def _convert(key: Key, value: Any) -> Any:
     return value
 
 
+def _elsewhere(key: str) -> str:
+    """' (a key of capture_ratio and defined_capacity rules)' for a key other kinds of
+    rule have, or ''."""
+    kinds = [kind for kind in (METRIC.name, *CHECKS) if key in rule_keys(kind)]
+    if not kinds:
+        return ""
+    named = [("metric" if kind == METRIC.name else kind) for kind in kinds]
+    listed = ", ".join(named[:-1]) + " and " + named[-1] if len(named) > 1 else named[0]
+    return f" (a key of {listed} rules)"
+
+
 def _article(kind: str) -> str:
     return {NUMBER: "a number", WHOLE: "a whole number", FLAG: "true or false",
             TEXT: "a text", TEXTS: "a text or a list of texts",
@@ -350,7 +376,7 @@ def _default_name(rule: Rule) -> str:
     """A rule's name when it gives none: its metric and limits, or its check and subject."""
     values = rule.values
     if rule.check == METRIC.name:
-        where = " per interval" if values.get("per") == "interval" else ""
+        where = SCOPE_WORDS[values.get("per", "window")]
         versus = " vs baseline" if values.get("vs_baseline") else ""
         return f"{values.get('metric')}{where}{versus} {rule.limit}".strip()
     subject = values.get("scenario") or " ".join([*values.get("classes", ()),

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polars as pl
 
-from zperf.checks.results import Result
+from zperf.checks.results import Result, State
 from zperf.checks.rules import Rule, RuleError
 from zperf.errors import ZperfError
 from zperf.sim import catalogue
@@ -44,7 +44,7 @@ def check_scenario(rule: Rule, rules_path: Path) -> Result:
     details = tuple(f"{row['metric']} ({row['lpar']}): printed {row['printed']}, reproduced "
                     f"{row['reproduced_as_printed']}: {row['note']}"
                     for row in differ.iter_rows(named=True))
-    return Result(rule, f"scenario {rule.get('scenario')}", not outcome.failed,
+    return Result(rule, f"scenario {rule.get('scenario')}", State.judged(not outcome.failed),
                   "figures_differing", float(differ.height), rule.limit,
                   "exact" if rule.get("exact") else f"seed {rule.get('seed')}",
                   outcome.summary or "", details=details)

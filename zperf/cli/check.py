@@ -3,9 +3,9 @@
 The command parses its options, makes one library call
 (:func:`zperf.checks.engine.check`), and prints what comes back: the result
 lines on standard output with the summary line last (and, under GitHub
-Actions, an annotation per failure), the JUnit and markdown files asked for,
-the exit status.  The library is imported when the command runs, so that
-``zperf --help`` does not load it.
+Actions, an annotation per failure and per rule not measurable), the JUnit
+and markdown files asked for, the exit status.  The library is imported
+when the command runs, so that ``zperf --help`` does not load it.
 """
 
 from __future__ import annotations
@@ -57,13 +57,20 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
     the data's quality. RULES is a TOML file of [[rule]] tables; RUN is a run folder (holding a
     run.toml) or a run description, as for zperf analyze. Each rule is
     checked against each run: one line per rule and run on standard output
-    (PASS or FAIL, the observed value, the limit, the run, and for a
+    (PASS, FAIL or N/A, the observed value, the limit, the run, and for a
     comparison the baseline's value and the delta), the summary line last.
+    A rule the run's data cannot measure (a defined_capacity rule where no
+    defined capacity is set, a performance_index rule without goals, a
+    capture_ratio rule without CPU activity data) is N/A with the reason,
+    a skipped test in JUnit, counted in the summary; it fails only with
+    required = true (in the rule, or at the top of the file). On a run of
+    several systems a metric rule checks the sysplex figures (the line says
+    so) unless per = "system" or "system_interval" asks for each system's.
     Under GitHub Actions (GITHUB_ACTIONS=true) each failure is also a
-    workflow annotation on its rule's line. A misspelled key, a value of the
-    wrong type or a metric the run does not have is a bad rules file (exit
-    2, with the file and line), never a pass. Every key is described in
-    man zperf-check.
+    workflow annotation on its rule's line (a warning for N/A). A misspelled
+    key, a value of the wrong type or a metric the run does not have is a
+    bad rules file (exit 2, with the file and line), never a pass. Every
+    key is described in man zperf-check.
 
     \b
     A rules file:
@@ -73,6 +80,7 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
       name = "general CPU per transaction"
       metric = "general_cpu_us_per_tran"  # any column of zperf analyze
       max = 60.0                   # min / max; per = "interval": every interval
+                                   # ("system", "system_interval": each system's)
       [[rule]]
       name = "ITR no worse than the baseline"
       metric = "itr_per_sec"
@@ -97,8 +105,9 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
       scenario = "ims15-fast-path" # zperf simulate --check, once
 
     \b
-    Exit status: 0 every rule passed, 1 a rule failed, 2 bad rules file,
-    bad input or bad usage, 130 interrupted (Ctrl-C).
+    Exit status: 0 no rule failed (N/A ones included), 1 a rule failed
+    (a required rule not measurable too), 2 bad rules file, bad input or
+    bad usage, 130 interrupted (Ctrl-C).
 
     \b
     Examples:

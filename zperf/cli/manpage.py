@@ -149,20 +149,26 @@ def _rules_sections() -> list[dict[str, Any]]:
             "\n".join(_key(k) for k in METRIC.keys if k.name != "name")]},
         {"title": "DATA\\-QUALITY RULES", "paragraphs": checks},
         {"title": "RESULTS", "paragraphs": [_roff(
-            "One line per rule and run on standard output: PASS or FAIL, the rule's name, the "
-            "run in brackets, the quantity observed and its value (and where: the window, the "
-            "worst interval or system), for a comparison the baseline's value, the delta and "
-            "the delta %, the limit, and why a rule failed; its findings (each gap, each reason "
-            "records were skipped) indented below. The summary line is last. --junit writes "
-            "JUnit XML: <testsuites>, one <testsuite> per run, one <testcase> per rule "
+            "One line per rule and run on standard output: PASS, FAIL or N/A, the rule's name, "
+            "the run in brackets, the quantity observed and its value (and where: the window, "
+            "the worst interval or system; on a run of several systems, the sysplex figure it "
+            "is, e.g. sysplex mean of 2 systems), for a comparison the baseline's value, the "
+            "delta and the delta %, the limit, and why a rule failed; its findings (each gap, "
+            "each reason records were skipped) indented below. N/A is a rule the run's data "
+            "cannot measure (not measurable: the reason), which fails only when required is "
+            "true. The summary line is last (4 passed, 1 failed, 2 not measurable). --junit "
+            "writes JUnit XML: <testsuites>, one <testsuite> per run, one <testcase> per rule "
             "(classname zperf.check.RUN, the rules file and line), a <failure> whose message "
-            "is the observed value and the limit. --markdown appends a table for a CI job "
-            "summary. Under GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed "
-            "as an ::error workflow annotation on its rule's line of the rules file (relative "
-            "to GITHUB_WORKSPACE).")]},
+            "is the observed value and the limit, a <skipped> whose message is why a rule "
+            "could not be measured. --markdown appends a table for a CI job summary. Under "
+            "GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::error "
+            "workflow annotation on its rule's line of the rules file (relative to "
+            "GITHUB_WORKSPACE), each rule not measurable as a ::warning.")]},
         {"title": "EXIT STATUS", "paragraphs": [
-            ".TP\n.B 0\nEvery rule passed.\n.TP\n.B 1\nA rule failed (records skipped "
-            "as damaged fail the no_skipped_records rule, or an implicit one).\n.TP\n.B 2\n"
+            ".TP\n.B 0\nNo rule failed: every rule passed or could not be measured (N/A, "
+            "not required).\n.TP\n.B 1\nA rule failed (records skipped as damaged fail the "
+            "no_skipped_records rule, or an implicit one; a required rule that cannot be "
+            "measured fails).\n.TP\n.B 2\n"
             "Bad rules file, bad input or bad usage: the file and line on standard error, "
             "\\fBzperf: error: rules.toml: line N: what was wrong\\fR."]},
     ]

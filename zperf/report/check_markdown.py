@@ -1,8 +1,9 @@
 """Check results as a markdown summary, for CI job summaries ($GITHUB_STEP_SUMMARY).
 
-A heading with the verdict, a table with one row per rule and run (verdict,
-rule, run, observed, limit, baseline and delta, why), the findings of the
-failures in a collapsed block, and the summary line.  GitHub renders it on
+A heading with the verdict, a table with one row per rule and run (verdict:
+PASS, FAIL or N/A for a rule the data cannot measure; rule, run, observed,
+limit, baseline and delta, why), the findings of the failures in a
+collapsed block, and the summary line.  GitHub renders it on
 the run's page; GitLab and others show it as an artifact.
 
 The file is appended to, not replaced, as a job summary is (GitHub documents
@@ -14,11 +15,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from zperf.checks.results import Outcome, Result
+from zperf.checks.results import Outcome, Result, State
 from zperf.report.checks import baseline_text, value_text
 from zperf.report.output import open_output
 
-VERDICT = {True: "✅ PASS", False: "❌ FAIL"}
+#: The mark before each state's verdict word (Result.verdict).
+MARKS = {State.PASS: "✅", State.FAIL: "❌", State.NOT_MEASURABLE: "⚪"}
 
 
 def cell(text: str) -> str:
@@ -35,8 +37,9 @@ def _row(result: Result) -> str:
     observed = f"{_code(result.quantity)} {value_text(result.quantity, result.observed)}"
     if result.where:
         observed += f" ({result.where})"
-    cells = [VERDICT[result.passed], cell(result.rule.name), cell(result.run), cell(observed),
-             cell(result.limit), cell(baseline_text(result)), cell(result.reason)]
+    cells = [f"{MARKS[result.state]} {result.verdict}", cell(result.rule.name),
+             cell(result.run), cell(observed), cell(result.limit), cell(baseline_text(result)),
+             cell(result.reason)]
     return "| " + " | ".join(cells) + " |"
 
 

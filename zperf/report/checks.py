@@ -8,6 +8,8 @@ by :mod:`zperf.report.junit` and :mod:`zperf.report.check_markdown`)::
           delta +1916.59 (+1.61 %); limit equivalent...; not equivalent: ...
 
 then the rule's findings indented below a failure, and the summary line last.
+A rule the run's data cannot measure says ``N/A`` and why, in every output
+(``::warning`` where a failure is an ``::error``).
 Numbers are formatted by their quantity's unit as every table of zperf
 formats them (:func:`zperf.report.text.format_value`).
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from zperf.checks.results import Outcome, Result
+from zperf.checks.results import Outcome, Result, State
 from zperf.report.text import format_value
 
 #: Findings shown under a failed rule on the terminal (JUnit and markdown get them all).
@@ -63,13 +65,13 @@ def observation(result: Result) -> str:
 
 
 def result_line(result: Result) -> str:
-    """'PASS  name [run]: observation'."""
-    return f"{result.verdict}  {result.rule.name} [{result.run}]: {observation(result)}"
+    """'PASS  name [run]: observation' (the verdicts padded to one width: FAIL, N/A)."""
+    return f"{result.verdict:<4}  {result.rule.name} [{result.run}]: {observation(result)}"
 
 
 def text_lines(outcome: Outcome, details: int = DETAILS_SHOWN) -> list[str]:
-    """Every result's line, the findings of failures indented below (at most ``details``
-    each), without the summary line (the command prints it last)."""
+    """Every result's line, the findings of the rules that did not pass indented below (at
+    most ``details`` each), without the summary line (the command prints it last)."""
     lines = []
     for result in outcome.results:
         lines.append(result_line(result))
@@ -100,18 +102,26 @@ def annotation_path(path: Path, workspace: str | None) -> str:
     return path.as_posix()
 
 
+#: The workflow command of each state that is annotated.
+ANNOTATIONS = {State.FAIL: "error", State.NOT_MEASURABLE: "warning"}
+
+
 def github_annotations(outcome: Outcome, workspace: str | None = None) -> list[str]:
-    """One ``::error`` workflow command per failure, pointing at its rule's line in the
-    rules file (GitHub shows them on the run's summary and on the file in a pull request)."""
+    """One ``::error`` workflow command per failure, and a ``::warning`` per rule not
+    measurable, pointing at its rule's line in the rules file (GitHub shows them on the
+    run's summary and on the file in a pull request), in result order."""
     if workspace is None:
         workspace = os.environ.get("GITHUB_WORKSPACE")
     file = annotation_path(outcome.rules.path, workspace)
     out = []
-    for result in outcome.failed:
+    for result in outcome.results:
+        command = ANNOTATIONS.get(result.state)
+        if command is None:
+            continue
         where = f"file={_escape(file, prop=True)}"
         if result.rule.line is not None:
             where += f",line={result.rule.line}"
         title = _escape(f"zperf check: {result.rule.name} [{result.run}]", prop=True)
         message = "\n".join([observation(result), *result.details])
-        out.append(f"::error {where},title={title}::{_escape(message)}")
+        out.append(f"::{command} {where},title={title}::{_escape(message)}")
     return out

@@ -177,10 +177,10 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
         pl.col("interval_start").replace_strict(covered.complete, default=True,
                                                 return_dtype=pl.Boolean).alias("complete"))
     window = window.with_columns(pl.lit(not covered.findings).alias("complete"))
-    named = work.filter(_matches([*spec.transactions,
+    named = work.filter(matches([*spec.transactions,
                                   *(ref for refs in spec.groups.values() for ref in refs)]))
     etr = window["etr_per_sec"][0] if window.height else None
-    facts = run_facts(named, cpu, seconds, {name: _matches(refs) for name, refs in
+    facts = run_facts(named, cpu, seconds, {name: matches(refs) for name, refs in
                                             spec.groups.items()}, etr)
     findings = [*covered.findings, *_systems_differ(named, cpu, spec)]
     if not whole.height and seconds.height:
@@ -191,7 +191,7 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
                     findings=findings)
 
 
-def _matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
+def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
     """The rows of these classes (a class of either kind when the reference has none)."""
     keep = pl.lit(False)
     for ref in refs:
