@@ -21,6 +21,7 @@ module                            formulas
                                   projection by capacity ratio
 :mod:`zperf.calc.capture`         RMF capture ratio: captured over LPAR
                                   busy CP seconds
+:mod:`zperf.calc.little`          Little's law: transactions in flight
 :mod:`zperf.calc.msu`             MSU/h from dispatch time; rolling 4-hour
                                   average (R4HA); share of a limit
 :mod:`zperf.calc.pi`              WLM Performance Index of velocity, average
@@ -78,6 +79,7 @@ from zperf.calc.deltas import (
 )
 from zperf.calc.density import Density, content_density, content_density_of_file
 from zperf.calc.fit import Fit, fit_fixed_variable
+from zperf.calc.little import in_flight
 from zperf.calc.msu import (
     ROLLING_WINDOW_SECONDS,
     cpu_adjustment_factor,
@@ -176,6 +178,7 @@ __all__ = [
     "fit_fixed_variable",
     "general_cp_seconds",
     "general_cpu_us_per_tran",
+    "in_flight",
     "instructions_per_msg",
     "itr_per_sec",
     "msg_per_sec_at_100pct",

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from zperf.cli.options import input_options, tell_reading
+from zperf.cli.options import input_options, tell_findings, tell_reading
 from zperf.errors import UsageError
 from zperf.names import OnError
 
@@ -95,6 +95,7 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
     for note in made.notes:
         if note not in told:  # the skipped records are told above, once
             click.echo(f"zperf: warning: {note}", err=True)
+    tell_findings(made.doubts)
     write_report(made, report_format, output)
     click.echo(f"zperf: {made.kind} report, {report_format}"
                + ("" if output == "-" else f", written to {output}"), err=True)

@@ -37,14 +37,14 @@ Run = RunSpec | str | Path
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
                  encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
-                 captured: bool = False, capacity: bool = False,
+                 capacity: bool = False,
                  jobs: int | None = 1) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
     """The run's sources read file by file (``jobs`` at once), each reduced where it is
     read (a worker sends back only that) to what the run table needs (and the
-    ``classes``, ``captured`` seconds and ``capacity`` tables of
+    ``classes``, the ``captured`` seconds and the ``capacity`` tables of
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
     reduce = functools.partial(reduce_tables, spec=spec, classes=tuple(classes),
-                               captured=captured, capacity=capacity)
+                               capacity=capacity)
     # What reduce_tables keeps of the workload table (the performance rows of
     # ``capacity`` need every column): the 72.3 decoder derives only those.
     columns = None if capacity else {"workload": WORKLOAD_COLUMNS}

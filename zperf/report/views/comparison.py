@@ -43,9 +43,11 @@ def verdict_words(comparison: Comparison) -> str:
     same = equivalent_itr(base, new)
     way = "higher" if change > 0 else "lower" if change < 0 else "the same as"
     amount = f"{format_cell('delta_pct', abs(change))} % {way} than" if change else way
+    doubt = row["notes"][0] if "notes" in row.columns else None
     return (f"{runs[-1]}'s ITR is {amount} {base_name}'s: the runs are "
             f"{'equivalent' if same else 'not equivalent'} (paper 004 calls runs equivalent "
-            f"when their ITRs are within ±{EQUIVALENT_ITR_PCT:g} %).")
+            f"when their ITRs are within ±{EQUIVALENT_ITR_PCT:g} %)."
+            + (f" But {doubt}: see Data quality." if doubt else ""))
 
 
 def results_section(comparison: Comparison) -> Section:
@@ -133,13 +135,14 @@ def charts_section(comparison: Comparison) -> Section:
 
 def comparison_report(comparison: Comparison, inputs: tuple[InputFile, ...] = ()) -> Report:
     names = runs_of(comparison)
-    sections = (results_section(comparison), charts_section(comparison),
-                runs_section(comparison))
+    made = (results_section(comparison), c.quality_section(comparison.doubts),
+            charts_section(comparison), runs_section(comparison))
+    sections = tuple(section for section in made if section is not None)
     empty = c.empty_run_notes(comparison.analyses)
     return Report("comparison", "Comparison: " + " vs ".join(names),
                   "Runs side by side with Delta, Delta % and the ±1 % ITR verdict "
                   "(paper 004)", sections,
                   inputs or c.input_files(s for a in comparison.analyses for s in a.spec.sources),
                   c.made_at(), __version__, (*c.skipped_notes(comparison.tallies), *empty),
-                  attention=comparison.skipped > 0 or bool(empty),
-                  tallies=tuple(comparison.tallies))
+                  attention=comparison.skipped > 0 or bool(empty) or bool(comparison.doubts),
+                  tallies=tuple(comparison.tallies), doubts=tuple(comparison.doubts))

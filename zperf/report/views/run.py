@@ -111,8 +111,17 @@ def _shown_interval_columns(intervals: pl.DataFrame) -> list[str]:
 def intervals_section(analysis: Analysis) -> Section:
     """Every RMF interval's metrics, and ETR and CPU % busy drawn per interval."""
     intervals = analysis.intervals.sort("interval_start")
-    columns = _shown_interval_columns(intervals)
-    shown = c.table(intervals, [(col, c.LABELS[col]) for col in columns])
+    columns = [(col, c.LABELS[col]) for col in _shown_interval_columns(intervals)]
+    marks: tuple[str, ...] = ()
+    if "complete" in intervals.columns and not intervals["complete"].fill_null(True).all():
+        # an interval some source lacks: its row shows what it has, and the window leaves it out
+        intervals = intervals.with_columns(
+            pl.when(pl.col("complete").fill_null(True)).then(pl.lit(""))
+            .otherwise(pl.lit("incomplete: not in the window")).alias("note"))
+        columns.append(("note", "Note"))
+        marks = tuple("" if whole is not False else "inconsistency"
+                      for whole in intervals["complete"].to_list())
+    shown = c.table(intervals, columns, marks=marks)
     panels = [(col, c.LABELS[col]) for col in ("etr_per_sec", "cp_busy_pct", "ziip_busy_pct")
               if intervals[col].null_count() < intervals.height]
     etr, busy = intervals["etr_per_sec"], intervals["cp_busy_pct"]
@@ -219,6 +228,7 @@ def _split_summary(split: pl.DataFrame) -> str:
 def run_sections(analysis: Analysis) -> list[Section]:
     """The run report's sections, in order (a section with nothing to show is left out)."""
     made = [measured_section(analysis), run_table_section(analysis),
+            c.quality_section([(analysis.spec.name, f) for f in analysis.findings]),
             intervals_section(analysis), groups_section(analysis),
             ziip_section(analysis.facts)]
     return [section for section in made if section is not None]
@@ -232,5 +242,6 @@ def run_report(analysis: Analysis, inputs: tuple[InputFile, ...] = ()) -> Report
                   "CPU % busy, ETR, ITR, response time and CPU per transaction, "
                   "as IBM's benchmark papers print them", tuple(run_sections(analysis)),
                   inputs or c.input_files(analysis.spec.sources), c.made_at(), __version__,
-                  notes, attention=analysis.skipped > 0 or bool(empty),
-                  tallies=tuple(analysis.tallies))
+                  notes, attention=analysis.skipped > 0 or bool(empty) or bool(analysis.findings),
+                  tallies=tuple(analysis.tallies),
+                  doubts=tuple((analysis.spec.name, f) for f in analysis.findings))

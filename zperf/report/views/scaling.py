@@ -111,12 +111,20 @@ def scaling_report(inputs: Sequence[ScalingInput],
     sources = c.input_files(s for item in inputs for s in item.analysis.spec.sources)
     empty = c.empty_run_notes(item.analysis for item in inputs)
     notes = [*c.skipped_notes(t for item in inputs for t in item.analysis.tallies), *empty]
+    doubts = tuple((item.analysis.spec.name, f) for item in inputs
+                   for f in item.analysis.findings)
+    sections = [*scaling_sections(inputs)]
+    quality = c.quality_section(doubts)
+    if quality is not None:
+        sections.insert(1, quality)
     return Report("scaling", "Scaling: " + ", ".join(dict.fromkeys(names)),
                   "ITR, CPU % busy and response time against the transaction rate "
-                  "(paper 004's scaling charts)", tuple(scaling_sections(inputs)),
+                  "(paper 004's scaling charts)", tuple(sections),
                   given or sources, c.made_at(), __version__, tuple(notes),
-                  attention=any(item.analysis.skipped for item in inputs) or bool(empty),
-                  tallies=tuple(t for item in inputs for t in item.analysis.tallies))
+                  attention=any(item.analysis.skipped for item in inputs) or bool(empty)
+                  or bool(doubts),
+                  tallies=tuple(t for item in inputs for t in item.analysis.tallies),
+                  doubts=doubts)
 
 
 def series_input(analysis: Analysis, folder: str | Path | None) -> ScalingInput:
