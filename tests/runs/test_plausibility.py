@@ -111,3 +111,13 @@ def test_every_rule_is_documented_once() -> None:
     checks = [rule.check for rule in RULES]
     assert len(checks) == len(set(checks))
     assert all(rule.threshold and rule.source for rule in RULES)
+
+
+def test_the_readme_lists_every_rule_with_its_threshold() -> None:
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text()
+    table = readme.split("**Plausibility.**")[1].split("\n\n")[1]
+    ids = [line.split("`")[1] for line in table.splitlines() if line.startswith("| `")]
+    assert ids == [rule.check for rule in RULES]
+    assert "0.7 to 1.005" in table and "within a factor 3" in table
