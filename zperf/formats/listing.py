@@ -14,6 +14,7 @@ from here, so each rule is applied once for all of them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -130,6 +131,32 @@ def tab_stops(data: bytes) -> bool:
     which the readers take as they always have (expanding them would put the
     cells at columns that mean nothing)."""
     return b"\t " in data
+
+
+#: A tab followed by 8 blanks: never made by tab stops of 8 (the blanks would have
+#: been another tab).
+TOO_WIDE = re.compile(rb"\t {8}")
+#: Said once per file whose tabs were expanded (:mod:`zperf.formats.text_input`).
+TABS_NOTE = (f"tabs expanded at stops of {TAB_STOP} (the listing's blanks had been made "
+             "tabs: unexpand, an editor, mail)")
+
+
+def too_wide(line: bytes) -> str:
+    """Why a listing with a tab followed by 8 blanks or more (``line``) is refused."""
+    shown = line.decode("utf-8", errors="replace").strip()
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return (f"a tab followed by 8 blanks or more ({shown!r}): its tabs were not made at "
+            f"stops of {TAB_STOP} (those blanks would have been a tab) and its columns "
+            "cannot be told; expand them as they were made (expand -t N FILE) and read "
+            "the result")
+
+
+def expanded_text(text: str) -> str:
+    """A text's lines with tabs expanded at stops of 8 if they are tab stops (what a
+    listing reader sees, :func:`tab_stops`), for recognising the report."""
+    if "\t " not in text:
+        return text
+    return "\n".join(line.expandtabs(TAB_STOP) for line in text.split("\n"))
 
 
 def expanded(line: bytes) -> bytes:

@@ -21,7 +21,7 @@ from zperf.formats.driver.request_csv import DRIVER_CSV
 from zperf.formats.ims.pa_csv import IMS_PA_CSV
 from zperf.formats.ims.pa_report import IMS_PA_REPORT
 from zperf.formats.kinds import TextKind
-from zperf.formats.listing import listing_encoding, text_encoding
+from zperf.formats.listing import expanded_text, listing_encoding, text_encoding
 from zperf.formats.parsed import PARSED_CSV
 from zperf.formats.rmf.cpu import CPU_ACTIVITY
 from zperf.formats.rmf.wlmgl import WLMGL
@@ -91,8 +91,9 @@ def sniff(head: bytes, file: str = "-") -> str:
     if encoding is None:
         return "smf"
     text = head.decode(encoding, errors="replace").removeprefix("\ufeff")
+    listing = expanded_text(text)  # a printed report is recognised as its reader sees it
     for kind in TEXT_KINDS:
-        if kind.sniff(text):
+        if kind.sniff(listing if kind.listing else text):
             return kind.name
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     shown = first if len(first) <= 80 else first[:77] + "..."

@@ -290,4 +290,4 @@ def _sniff(text: str) -> bool:
 
 DFHSTUP = TextKind("cics-dfhstup", "CICS statistics (DFHSTUP listing or pasted extract): "
                    "DB2ENTRY and DB2 connection sections", ("db2entry", "db2conn"), _sniff,
-                   read_dfhstup)
+                   read_dfhstup, listing=True)

@@ -327,4 +327,4 @@ def read_ims_pa_report(data: bytes, file: str, on_error: OnError = "raise", *,
 IMS_PA_REPORT = TextKind(
     "ims-pa-report", "IMS Performance Analyzer Transaction Transit report (printed), read by "
     "its headings; best effort: unrecognised columns are reported",
-    ("ims_transit",), _sniff, read_ims_pa_report)
+    ("ims_transit",), _sniff, read_ims_pa_report, listing=True)
