@@ -29,6 +29,7 @@ from zperf.formats.skipped import problems_frame
 from zperf.formats.smf.dump import smf_batches
 from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.formats.text_input import Reopen, read_text
+from zperf.formats.valueless import drop_valueless
 from zperf.tables import SCHEMAS
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
@@ -325,8 +326,30 @@ def stream_batches(
     been checked (:func:`check_encoding`).  ``offset`` is where ``stream``
     starts in the file, for a byte range of an SMF dump that starts at a record
     boundary (offsets in problems are the file's).  ``columns``: the columns
-    needed of a table (see :func:`read_each`).
+    needed of a table (see :func:`read_each`).  A row with no measurement is never
+    handed on (:mod:`zperf.formats.valueless`).
     """
+    for got, tally in _batches(stream, name, size, kind=kind, on_error=on_error,
+                               encoding=encoding, progress=progress, tables=tables,
+                               offset=offset, options=options, columns=columns):
+        yield drop_valueless(got, tally), tally
+
+
+def _batches(
+    stream: BinaryIO,
+    name: str,
+    size: int | None,
+    *,
+    kind: str | None,
+    on_error: OnError,
+    encoding: str,
+    progress: Progress | None,
+    tables: Sequence[str] | None,
+    offset: int,
+    options: Mapping[str, Mapping[str, Any]] | None,
+    columns: Mapping[str, frozenset[str]] | None,
+) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
+    """The batches of :func:`stream_batches`, as the readers give them."""
     reopen = _reopener(stream, name)
     data, head = _unwrapped(stream, name)
     if not head:  # nothing to read: said as such, not as a table without rows
