@@ -103,6 +103,25 @@ def sniff(head: bytes, file: str = "-") -> str:
                      line=1, offset=0)
 
 
+def recognised_at(kind: str, head: bytes) -> tuple[int, str] | None:
+    """The first line (number, text) by which ``kind`` recognises a file's first bytes,
+    the text up to it being enough for its ``sniff``; None when it does not (the
+    kind was given with --from)."""
+    encoding = text_encoding(head)
+    if encoding is None or kind not in TEXT_KIND:
+        return None
+    text = head.decode(encoding, errors="replace").removeprefix("\ufeff")
+    sniff = TEXT_KIND[kind].sniff
+    lines = (expanded_text(text) if TEXT_KIND[kind].listing else text).split("\n")
+    if not sniff("\n".join(lines)):
+        return None
+    low, high = 1, len(lines)  # the fewest lines that are enough
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if sniff("\n".join(lines[:middle])) else (middle + 1, high)
+    return low, " ".join(lines[low - 1].split())
+
+
 def companions(data: bytes, chosen: str) -> list[str]:
     """Other RMF reports printed in the same listing (each reader skips the others)."""
     text = data.decode(listing_encoding(data), errors="replace")

@@ -45,7 +45,13 @@ from zperf.formats.listing import (
     too_wide,
 )
 from zperf.formats.parsed import read_parsed_binary
-from zperf.formats.registry import RMF_REPORTS, RMF_TITLE_STARTS, TEXT_KIND, companions
+from zperf.formats.registry import (
+    RMF_REPORTS,
+    RMF_TITLE_STARTS,
+    TEXT_KIND,
+    companions,
+    recognised_at,
+)
 from zperf.formats.tally import OnError, Tally
 
 #: Bytes read from the input at a time (and the size of the chunks handed on).
@@ -84,6 +90,25 @@ def read_text(chosen: str, head: bytes, data: BinaryIO, name: str, *, kind: str 
         yield got, tally
     if tabs is not None and tabs.expanded and first is not None:
         first.notes.append(TABS_NOTE)
+    if first is not None and first.read == 0:
+        first.warnings.append(nothing_read(chosen, head, given=kind is not None))
+
+
+def nothing_read(chosen: str, head: bytes, *, given: bool) -> str:
+    """Why a text input of a kind zperf recognised (or was told) gave no record at all:
+    what it was taken for and by which line, and that nothing in it was in the layout
+    the reader reads."""
+    reader = TEXT_KIND[chosen]
+    found = recognised_at(chosen, head)
+    if found is not None:
+        number, text = found
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        taken = f"recognised as {chosen} by its line {number} ({shown!r})"
+    else:
+        taken = f"read as {chosen}{' (--from)' if given else ''}"
+    return (f"{taken}, but no record in it is in the layout zperf reads (no "
+            f"{' or '.join(reader.tables)} row, nothing skipped or passed over): is it cut "
+            "short, another report, or a layout or release zperf does not know?")
 
 
 def _read(chosen: str, chunks: Iterator[bytes], name: str, *, kind: str | None,
