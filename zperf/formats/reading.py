@@ -1,7 +1,7 @@
 """Reading input files into tables: open, unwrap, sniff, dispatch to the kind's reader.
 
-``read`` opens the files (``-`` is standard input), unwraps gzip, bzip2 and
-xz, names each file's kind (:func:`zperf.formats.registry.sniff`) when it is
+``read`` opens the files (``-`` is standard input; a ZIP file is one input per
+member, :mod:`zperf.formats.archives`), unwraps gzip, bzip2 and xz, names each file's kind (:func:`zperf.formats.registry.sniff`) when it is
 not given, and returns every table the readers produced with their tallies.
 """
 
@@ -19,6 +19,7 @@ import polars as pl
 
 from zperf.errors import InputError, UsageError
 from zperf.formats import parallel
+from zperf.formats.archives import members, open_member, refuse_archive
 from zperf.formats.compressed import Guarded, decompressed
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.parsed import is_parsed_binary
@@ -55,9 +56,17 @@ class ParseResult:
         return problems_frame(self.tallies)
 
 
+def _inputs(paths: Sequence[str]) -> list[str]:
+    """The inputs the paths name: a ZIP file's members in its place, each an input."""
+    return [name for path in paths for name in (members(path) or [path])]
+
+
 def _open(path: str) -> tuple[BinaryIO, str, int | None]:
     if path == "-":
         return sys.stdin.buffer, "-", None
+    member = open_member(path)
+    if member is not None:
+        return member[0], path, member[1]
     try:
         stream = Path(path).open("rb")  # noqa: SIM115 - closed by the caller
         return stream, path, os.fstat(stream.fileno()).st_size
@@ -131,6 +140,7 @@ def read_each(
     terminal); standard input is always read here.
     """
     request = _request(kind, on_error, encoding, tables, reduce, options, columns)
+    paths = _inputs(paths)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
@@ -219,6 +229,7 @@ def read_batches(
     same parts, in the same order, and memory still follows a part.
     """
     request = _request(kind, on_error, encoding, tables, None, options)
+    paths = _inputs(paths)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         parts: Iterator[Part] = parallel.in_order_parts(
@@ -384,6 +395,7 @@ def _unwrapped(stream: BinaryIO, name: str) -> tuple[BinaryIO, bytes]:
         data, head = decompressed(stream, stream.read(HEAD_BYTES))
     except (OSError, EOFError, lzma.LZMAError) as exc:
         raise InputError(name, f"cannot decompress: {exc}") from None
+    refuse_archive(head, name)
     return with_line_ends(data, head, name)
 
 
