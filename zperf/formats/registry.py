@@ -78,6 +78,10 @@ RMF_REPORTS: dict[str, re.Pattern[str]] = {
 RMF_TITLE_STARTS: dict[str, bytes] = {"rmf-cpu": b"C P U", "rmf-wlmgl": b"W O R K L O A D"}
 
 
+#: The keys a run description (run.toml) starts with: said so when one is given as data.
+RUN_DESCRIPTION = re.compile(r"^\s*(?:name|sources|transactions)\s*=", re.MULTILINE)
+
+
 def sniff(head: bytes, file: str = "-") -> str:
     """Name the input kind from a file's first bytes.
 
@@ -97,9 +101,13 @@ def sniff(head: bytes, file: str = "-") -> str:
             return kind.name
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     shown = first if len(first) <= 80 else first[:77] + "..."
+    hint = ""
+    if RUN_DESCRIPTION.search(text):
+        hint = ("; it looks like a run description (run.toml), not data: give it to zperf "
+                "analyze with --spec FILE (or give its folder)")
     raise InputError(file, f"not a recognised report or log: the first line is {shown!r}; "
                            f"zperf reads {', '.join(k.name for k in TEXT_KINDS)} and binary "
-                           "SMF (see `zperf parse --help`; --from names the kind)",
+                           f"SMF (see `zperf parse --help`; --from names the kind){hint}",
                      line=1, offset=0)
 
 
