@@ -237,6 +237,16 @@ def test_a_window_with_no_row_names_the_window_and_the_data(
                               "the data's span, or give the sources that cover the window\n")
 
 
+def test_no_row_at_all_says_what_data_to_give(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "analyze", "--transactions", "report:IMSTRAN",
+                           str(DATA / "ims" / "pa-extract-paper004-dsff.csv"))
+    assert (code, err) == (2, "zperf: error: no workload or CPU activity rows in the window: "
+                              "no window is set (start and end): the whole input; no workload "
+                              "row was read; no CPU activity row was read; the sources hold no "
+                              "workload or CPU activity data: give SMF 72.3 or 70.1 dumps, RMF "
+                              "Workload Activity or CPU Activity listings, or RMF XML\n")
+
+
 def test_a_run_description_given_as_data_says_so(tmp_path: Path,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     spec = tmp_path / "run.toml"

@@ -95,6 +95,11 @@ def nothing_in_window(what: str, start: dt.datetime | None, end: dt.datetime | N
     the systems asked for, the data's span, and what to do."""
     asked = f" of system(s) {', '.join(systems)}" if systems else ""
     source = f" ({source})" if source else ""
+    spans = tables.get(SPANS)
+    read = (spans if spans is not None else spans_of(tables)).height > 0
+    todo = ("set start and end (run.toml, or --start and --end) inside the data's span, or "
+            "give the sources that cover the window" if read else
+            "the sources hold no workload or CPU activity data: give SMF 72.3 or 70.1 dumps, "
+            "RMF Workload Activity or CPU Activity listings, or RMF XML")
     return (f"no {what} rows{source}{asked} in the window: {window_said(start, end)}; "
-            f"{data_said(tables)}; set start and end (run.toml, or --start and --end) "
-            "inside the data's span, or give the sources that cover the window")
+            f"{data_said(tables)}; {todo}")
