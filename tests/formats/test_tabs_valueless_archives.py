@@ -86,7 +86,7 @@ def test_a_row_with_no_measurement_is_a_problem_not_a_row() -> None:
         "workload row (system SYS1, interval_start 2019-05-01 10:00:00, class_name B, "
         "period 1) has no value: every measurement is empty (the reader found its heading "
         "but none of its numbers: a damaged or cut report, or a layout zperf does not read)")
-    with pytest.raises(ParseError, match="class_name B, period 1\\) has no value"):
+    with pytest.raises(ParseError, match=r"class_name B, period 1\) has no value"):
         drop_valueless({"workload": work}, Tally("f"))
 
 
@@ -102,7 +102,7 @@ def test_a_zip_file_names_its_members(tmp_path: Path) -> None:
     stream, size = opened
     assert (stream.read(), size) == (b"hello", 5)
     stream.close()
-    with pytest.raises(InputError, match="no member 'x/c.txt' in the ZIP archive"):
+    with pytest.raises(InputError, match=r"no member 'x/c\.txt' in the ZIP archive"):
         open_member(f"{archive}:x/c.txt")
     assert open_member(str(tmp_path / "plain:name")) is None
 

@@ -14,8 +14,8 @@ what to do: its bytes are never read as text.
 from __future__ import annotations
 
 import io
-import os
 import zipfile
+from pathlib import Path
 from typing import Any, BinaryIO
 
 from zperf.errors import InputError
@@ -39,7 +39,7 @@ def members(path: str) -> list[str] | None:
     if path == "-":
         return None
     try:
-        with open(path, "rb") as f:
+        with Path(path).open("rb") as f:
             if not is_zip(f.read(4)):
                 return None
         with zipfile.ZipFile(path) as archive:
@@ -57,19 +57,19 @@ def members(path: str) -> list[str] | None:
 def open_member(name: str) -> tuple[BinaryIO, int] | None:
     """An input named ``archive.zip:member`` opened (the stream, the member's size), or
     None when ``name`` is a file of its own, or names no member of a ZIP file."""
-    if ":" not in name or os.path.exists(name):
+    if ":" not in name or Path(name).exists():
         return None
     at = name.find(":")
     while at >= 0:
         path, member = name[:at], name[at + 1:]
-        if os.path.isfile(path) and members(path) is not None:
+        if Path(path).is_file() and members(path) is not None:
             return _opened(path, member, name)
         at = name.find(":", at + 1)
     return None
 
 
 def _opened(path: str, member: str, name: str) -> tuple[BinaryIO, int]:
-    archive = zipfile.ZipFile(path)  # noqa: SIM115 - closed with the member
+    archive = zipfile.ZipFile(path)  # closed with the member
     try:
         info = archive.getinfo(member)
         if info.flag_bits & 0x1:

@@ -1,8 +1,9 @@
 """Reading input files into tables: open, unwrap, sniff, dispatch to the kind's reader.
 
 ``read`` opens the files (``-`` is standard input; a ZIP file is one input per
-member, :mod:`zperf.formats.archives`), unwraps gzip, bzip2 and xz, names each file's kind (:func:`zperf.formats.registry.sniff`) when it is
-not given, and returns every table the readers produced with their tallies.
+member, :mod:`zperf.formats.archives`), unwraps gzip, bzip2 and xz, names each
+file's kind (:func:`zperf.formats.registry.sniff`) when it is not given, and
+returns every table the readers produced with their tallies.
 """
 
 from __future__ import annotations

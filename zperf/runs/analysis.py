@@ -39,9 +39,9 @@ from zperf.runs.choices import PER_CHOICES
 from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import ClassRef, RunSpec
+from zperf.runs.window_text import nothing_in_window
 from zperf.tables import WORKLOAD
 from zperf.tables.workload import CLASS_KINDS
-from zperf.runs.window_text import nothing_in_window
 
 #: Service time columns that make up a class's CPU time (SERVICE TIME, s).
 CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")

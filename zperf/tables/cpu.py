@@ -83,9 +83,9 @@ CPU = TableSchema(
         Column("cpa_scaling_factor", I64, "Scaling factor of cpa_actual "
                "(SMF70CPA_SCALING_FACTOR)"),
     ),
-    measures=tuple(f"{p}_{m}" for p in ("cp", "ziip", "zaap")
-                   for m in ("online", "online_engines", "lpar_busy_pct", "mvs_busy_pct"))
-    + ("msu_4h_avg",),
+    measures=(*(f"{p}_{m}" for p in ("cp", "ziip", "zaap")
+                for m in ("online", "online_engines", "lpar_busy_pct", "mvs_busy_pct")),
+              "msu_4h_avg"),
     keys=("sysplex", "system", "interval_start"),
 )
 
