@@ -243,8 +243,9 @@ def test_no_row_at_all_says_what_data_to_give(capsys: pytest.CaptureFixture[str]
     assert (code, err) == (2, "zperf: error: no workload or CPU activity rows in the window: "
                               "no window is set (start and end): the whole input; no workload "
                               "row was read; no CPU activity row was read; the sources hold no "
-                              "workload or CPU activity data: give SMF 72.3 or 70.1 dumps, RMF "
-                              "Workload Activity or CPU Activity listings, or RMF XML\n")
+                              "workload or CPU activity data: give SMF 72.3 dumps, RMF "
+                              "Workload Activity listings or RMF XML; or SMF 70.1 dumps, RMF "
+                              "CPU Activity listings or RMF XML\n")
 
 
 def test_a_run_description_given_as_data_says_so(tmp_path: Path,

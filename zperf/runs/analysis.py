@@ -100,8 +100,8 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
                 raise UsageError(f"no CPU activity data for system(s) {', '.join(spec.systems)} "
                                  f"(the input's systems: {', '.join(present) or 'none'})")
     if work.height == 0 and cpu is None:
-        raise UsageError(nothing_in_window("workload or CPU activity", spec.start, spec.end,
-                                           tables, tuple(spec.systems)))
+        raise UsageError(nothing_in_window(("workload", "cpu"), spec.start, spec.end, tables,
+                                           tuple(spec.systems)))
     seconds = _interval_seconds(work, cpu)
     # the classes of the input, for a message (reduce_tables keeps only those named)
     names = tables.get("class_names", work)

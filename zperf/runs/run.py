@@ -95,7 +95,7 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
     table = view({k: v for k, v in tables.items() if k != SPANS}, per)
     if table.height == 0:
         raise UsageError(nothing_in_window(
-            "workload" if per == "class" else "CPU activity", spec.start, spec.end, tables,
+            ("workload",) if per == "class" else ("cpu",), spec.start, spec.end, tables,
             spec.systems, "" if per == "class" else "SMF 70.1 or the RMF CPU Activity report"))
     return table, tallies
 

@@ -22,6 +22,9 @@ import polars as pl
 SPANS = "_spans"
 #: The tables whose span is told, and what they are called in the words.
 SPAN_TABLES = {"workload": "workload", "cpu": "CPU activity"}
+#: What fills each of them.
+SPAN_SOURCES = {"workload": "SMF 72.3 dumps, RMF Workload Activity listings or RMF XML",
+                "cpu": "SMF 70.1 dumps, RMF CPU Activity listings or RMF XML"}
 
 
 def spans_of(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
@@ -88,18 +91,22 @@ def data_said(tables: Mapping[str, pl.DataFrame]) -> str:
     return "; ".join(said)
 
 
-def nothing_in_window(what: str, start: dt.datetime | None, end: dt.datetime | None,
-                      tables: Mapping[str, pl.DataFrame], systems: tuple[str, ...] = (),
-                      source: str = "") -> str:
-    """The message when the window holds no ``what`` rows (from ``source``): the window,
-    the systems asked for, the data's span, and what to do."""
+def nothing_in_window(wanted: tuple[str, ...], start: dt.datetime | None,
+                      end: dt.datetime | None, tables: Mapping[str, pl.DataFrame],
+                      systems: tuple[str, ...] = (), source: str = "") -> str:
+    """The message when the window holds no rows of the ``wanted`` tables (of
+    :data:`SPAN_TABLES`; ``source`` says what fills them): the window, the systems asked
+    for, the data's span, and what to do."""
+    what = " or ".join(SPAN_TABLES[name] for name in wanted)
     asked = f" of system(s) {', '.join(systems)}" if systems else ""
     source = f" ({source})" if source else ""
     spans = tables.get(SPANS)
-    read = (spans if spans is not None else spans_of(tables)).height > 0
-    todo = ("set start and end (run.toml, or --start and --end) inside the data's span, or "
-            "give the sources that cover the window" if read else
-            "the sources hold no workload or CPU activity data: give SMF 72.3 or 70.1 dumps, "
-            "RMF Workload Activity or CPU Activity listings, or RMF XML")
+    read = set((spans if spans is not None else spans_of(tables))["table"].to_list())
+    if read & set(wanted):
+        todo = ("set start and end (run.toml, or --start and --end) inside the data's span, "
+                "or give the sources that cover the window")
+    else:
+        todo = (f"the sources hold no {what} data: give "
+                + "; or ".join(SPAN_SOURCES[name] for name in wanted))
     return (f"no {what} rows{source}{asked} in the window: {window_said(start, end)}; "
             f"{data_said(tables)}; {todo}")
