@@ -52,6 +52,7 @@ from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_m
 from zperf.runs.findings import Finding
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import ClassRef, RunSpec
+from zperf.runs.window_text import nothing_in_window
 from zperf.tables import WORKLOAD
 from zperf.tables.workload import CLASS_KINDS
 
@@ -116,7 +117,8 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
                 raise UsageError(f"no CPU activity data for system(s) {', '.join(spec.systems)} "
                                  f"(the input's systems: {', '.join(present) or 'none'})")
     if work.height == 0 and cpu is None:
-        raise UsageError("no workload or CPU activity rows in the window")
+        raise UsageError(nothing_in_window(("workload", "cpu"), spec.start, spec.end, tables,
+                                           tuple(spec.systems)))
     seconds = _interval_seconds(work, cpu)
     # the classes of the input, for a message (reduce_tables keeps only those named)
     names = tables.get("class_names", work)
