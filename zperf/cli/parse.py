@@ -150,10 +150,13 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     its Partition Data Report, Workload Activity); CICS DFHSTUP and DFH0STAT
     reports; IMS PA reports and CSV extracts; workload-driver logs (IWL,
     JMeter JTL as CSV or XML, a request CSV); tables written before by zperf
-    parse (Parquet, Arrow, CSV); gzip, bzip2 and xz files as they are. Text
+    parse (Parquet, Arrow, CSV); gzip, bzip2 and xz files as they are, and
+    a ZIP file's members, each an input (archive.zip:member). Text
     may be UTF-8 (ASCII), UTF-16 with a byte order mark or EBCDIC, a SYSOUT
     also as FBA or VBA (RDW) records moved in binary, without line ends. The kind is
     sniffed from the first bytes (--from forces it); '-' reads standard input.
+    A printed report whose blanks became tabs (unexpand, an editor, mail) is
+    read with its tabs expanded at stops of 8, said once on standard error.
     The table shown is the one the input fills, or the one --table names.
 
     With --to csv, ndjson, parquet or arrow, or an -o file named so (the

@@ -7,6 +7,7 @@ import bz2
 import gzip
 import io
 import lzma
+import zipfile
 from typing import Any, BinaryIO, cast
 
 from zperf.errors import InputError
@@ -21,7 +22,7 @@ class Guarded:
     def read(self, size: int = -1) -> bytes:
         try:
             return self.stream.read(size)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
+        except (OSError, EOFError, lzma.LZMAError, zipfile.BadZipFile) as exc:
             raise InputError(self.name, f"cannot decompress: {exc}") from None
 
     def readinto(self, buffer: Any) -> int:
@@ -33,7 +34,7 @@ class Guarded:
             return len(data)
         try:
             return int(readinto(buffer) or 0)
-        except (OSError, EOFError, lzma.LZMAError) as exc:
+        except (OSError, EOFError, lzma.LZMAError, zipfile.BadZipFile) as exc:
             raise InputError(self.name, f"cannot decompress: {exc}") from None
 
 

@@ -42,6 +42,12 @@ class TextKind:
     (``read`` is ``stream`` over one chunk).  None: the reader needs the file
     whole (its rows depend on all of it, or it cannot tell where a record
     starts without reading from the beginning).
+
+    ``listing``: a printed report (or log) whose reader takes its lines from
+    :mod:`zperf.formats.listing`, which expands tabs at stops of 8 where the text
+    has them (:func:`~zperf.formats.listing.tab_stops`): sniffed on the text so
+    expanded, and said once per file (:mod:`zperf.formats.text_input`).  A kind
+    whose tabs separate cells (CSV, TSV) is not one.
     """
 
     name: str
@@ -51,3 +57,4 @@ class TextKind:
     read: TextReader
     options: tuple[str, ...] = ()
     stream: StreamReader | None = None
+    listing: bool = False

@@ -3,14 +3,18 @@
 RMF, CICS and IMS PA reports reach analysts as text in several shapes: with
 the ASA carriage-control character in column 1 (``1`` new page, ``0`` and
 ``-`` extra blank lines, ``+`` overprint), with form feeds instead, with no
-control column at all, still in EBCDIC, or pasted into a document with tabs
-for column alignment.  This module hides those differences: it yields lines
-with their number and byte offset in the file, the control column removed,
-page starts marked and overprinted lines dropped.
+control column at all, still in EBCDIC, pasted into a document with tabs
+between its cells, or with runs of blanks made tabs (``unexpand -a``, an
+editor, mail).  This module hides those differences: it yields lines with
+their number and byte offset in the file, tabs at stops of 8 expanded (see
+:func:`tab_stops`), the control column removed, page starts marked and
+overprinted lines dropped.  Every reader of a printed report takes its lines
+from here, so each rule is applied once for all of them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -22,16 +26,21 @@ import pyarrow as pa
 from zperf.formats.encodings import DEFAULT_ENCODING
 
 ASA_CODES = frozenset(" 01-+")
+#: Where the tabs of a listing whose blanks became tabs stand: every 8th column
+#: (``unexpand``'s, editors' and terminals' default).
+TAB_STOP = 8
 
 
 @dataclass(frozen=True)
 class Line:
-    """One line of a listing: number and byte offset in the file, text, page start."""
+    """One line of a listing: number and byte offset in the file, text, page start,
+    and whether tabs of it were expanded (:func:`tab_stops`)."""
 
     number: int
     offset: int
     text: str
     new_page: bool = False
+    tabs: bool = False
 
 
 def listing_encoding(head: bytes) -> str:
@@ -110,6 +119,53 @@ def as_utf8(data: bytes, encoding: str | None) -> bytes:
     return data
 
 
+def tab_stops(data: bytes) -> bool:
+    """Are the tabs of this text (UTF-8 or ASCII) tab stops, to be expanded at every
+    8th column, rather than the cell separators of a pasted extract?
+
+    A listing whose runs of blanks became tabs (``unexpand -a``, an editor, mail)
+    keeps the blanks of a run after its last tab stop: a value right-aligned
+    under its heading follows its tab with blanks ("\\t   12.5").  An extract
+    pasted with tabs between its cells puts one tab where the whole run of
+    blanks was, never a tab and then a blank: its tabs stay cell separators,
+    which the readers take as they always have (expanding them would put the
+    cells at columns that mean nothing)."""
+    return b"\t " in data
+
+
+#: A tab followed by 8 blanks: never made by tab stops of 8 (the blanks would have
+#: been another tab).
+TOO_WIDE = re.compile(rb"\t {8}")
+#: Said once per file whose tabs were expanded (:mod:`zperf.formats.text_input`).
+TABS_NOTE = (f"tabs expanded at stops of {TAB_STOP} (the listing's blanks had been made "
+             "tabs: unexpand, an editor, mail)")
+
+
+def too_wide(line: bytes) -> str:
+    """Why a listing with a tab followed by 8 blanks or more (``line``) is refused."""
+    shown = line.decode("utf-8", errors="replace").strip()
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    return (f"a tab followed by 8 blanks or more ({shown!r}): its tabs were not made at "
+            f"stops of {TAB_STOP} (those blanks would have been a tab) and its columns "
+            "cannot be told; expand them as they were made (expand -t N FILE) and read "
+            "the result")
+
+
+def expanded_text(text: str) -> str:
+    """A text's lines with tabs expanded at stops of 8 if they are tab stops (what a
+    listing reader sees, :func:`tab_stops`), for recognising the report."""
+    if "\t " not in text:
+        return text
+    return "\n".join(line.expandtabs(TAB_STOP) for line in text.split("\n"))
+
+
+def expanded(line: bytes) -> bytes:
+    """One line of a listing with its tabs expanded at stops of 8, counted from the
+    line's first byte (the control column and a form feed count, as they did for the
+    tool that made the tabs)."""
+    return line.expandtabs(TAB_STOP) if b"\t" in line else line
+
+
 def _has_asa_column(lines: list[bytes]) -> bool:
     """Column 1 is carriage control when every non-empty line starts with a code
     and some line starts a page ('1') or adds space ('0', '-') as RMF's do."""
@@ -129,6 +185,8 @@ def has_asa_column(data: bytes) -> bool:
     """Does the listing (UTF-8 or ASCII bytes) keep ASA control characters in column 1?
     Decided on its first 2,000 lines."""
     head = data[: 2000 * 200].split(b"\n", 2000)[:2000]
+    if tab_stops(data[: 2000 * 200]):
+        head = [expanded(r) for r in head]
     return _has_asa_column([r.rstrip(b"\r\f") for r in head])
 
 
@@ -138,13 +196,18 @@ def listing_lines(data: bytes, *, asa: bool | None = None) -> Iterator[Line]:
     if encoding == "cp037":
         data = ebcdic_as_utf8(data)
     raw = data.split(b"\n")
+    stops = tab_stops(data)
     if asa is None:
-        asa = _has_asa_column([r.rstrip(b"\r\f") for r in raw[:2000]])
+        asa = _has_asa_column([(expanded(r) if stops else r).rstrip(b"\r\f")
+                               for r in raw[:2000]])
     offset = 0
     for number, chunk in enumerate(raw, start=1):
         start = offset
         offset += len(chunk) + 1
         line = chunk.rstrip(b"\r")
+        tabs = stops and b"\t" in line
+        if tabs:
+            line = expanded(line)
         new_page = False
         if line.startswith(b"\f"):
             new_page, line = True, line.lstrip(b"\f")
@@ -157,7 +220,7 @@ def listing_lines(data: bytes, *, asa: bool | None = None) -> Iterator[Line]:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
             text = line.decode("latin-1")
-        yield Line(number, start, text.replace("\f", "").rstrip(), new_page)
+        yield Line(number, start, text.replace("\f", "").rstrip(), new_page, tabs)
 
 
 @dataclass
@@ -173,6 +236,8 @@ class Listing:
     numbers: npt.NDArray[np.int64]
     offsets: npt.NDArray[np.int64]
     new_page: npt.NDArray[np.bool_]
+    #: The lines whose tabs were expanded (None: no line's were).
+    tabs: npt.NDArray[np.bool_] | None = None
     #: Every line holds only printable ASCII and tabs (as listings do): readers
     #: may then skip their per-line checks for odd characters.
     printable: bool = False
@@ -185,13 +250,16 @@ class Listing:
         numbers: list[int] = []
         offsets: list[int] = []
         pages: list[bool] = []
+        tabs: list[bool] = []
         for ln in lines:
+            tabs.append(ln.tabs)
             texts.append(ln.text)
             numbers.append(ln.number)
             offsets.append(ln.offset)
             pages.append(ln.new_page)
         return cls(pl.Series("text", texts, dtype=pl.String), np.array(numbers, dtype=np.int64),
-                   np.array(offsets, dtype=np.int64), np.array(pages, dtype=np.bool_))
+                   np.array(offsets, dtype=np.int64), np.array(pages, dtype=np.bool_),
+                   np.array(tabs, dtype=np.bool_) if any(tabs) else None)
 
     def __len__(self) -> int:
         return len(self.numbers)
@@ -199,9 +267,11 @@ class Listing:
     def lines(self, indices: npt.NDArray[np.int64]) -> list[Line]:
         """The lines at these positions, as Line objects."""
         texts = self.text.gather(indices).to_list()
-        return [Line(n, o, t, p) for n, o, t, p in zip(
+        tabs = (self.tabs[indices].tolist() if self.tabs is not None
+                else [False] * len(texts))
+        return [Line(n, o, t, p, b) for n, o, t, p, b in zip(
             self.numbers[indices].tolist(), self.offsets[indices].tolist(), texts,
-            self.new_page[indices].tolist(), strict=True)]
+            self.new_page[indices].tolist(), tabs, strict=True)]
 
 
 def listing_table(data: bytes, *, asa: bool | None = None, first_number: int = 1,
@@ -231,6 +301,12 @@ def listing_table(data: bytes, *, asa: bool | None = None, first_number: int = 1
     bounds = np.concatenate((starts, [len(data)])).astype(np.int64)
     raw = pl.Series("text", pa.LargeStringArray.from_buffers(
         len(starts), pa.py_buffer(bounds), pa.py_buffer(data)))
+    tabs = None
+    if tab_stops(data):  # the lines made from the file's bytes, each line start kept
+        tabs = raw.str.contains("\t", literal=True).to_numpy()
+        at = np.flatnonzero(tabs)
+        raw = raw.cast(pl.String).scatter(
+            at, [t.expandtabs(TAB_STOP) for t in raw.gather(at).to_list()])
     if asa is None:
         asa = has_asa_column(data)
     offsets = starts + first_offset
@@ -255,7 +331,35 @@ def listing_table(data: bytes, *, asa: bool | None = None, first_number: int = 1
     if keep is not None:
         text = text.filter(pl.Series(keep))
         numbers, offsets, page = numbers[keep], offsets[keep], page[keep]
-    return Listing(text.alias("text"), numbers, offsets, page.astype(np.bool_), printable)
+        tabs = tabs[keep] if tabs is not None else None
+    return Listing(text.alias("text"), numbers, offsets, page.astype(np.bool_), tabs, printable)
+
+
+def misaligned(line: Line, placed: Iterable[tuple[int, int, float, float]],
+               tabs: bool = False) -> str | None:
+    """Why a line cannot be read by its columns when its tabs, or those of the lines
+    that define its columns (``tabs``), were expanded: the first of its texts
+    ``placed`` in a column (``start, end`` of the text in the line, and ``left, right``
+    of the column it was placed in) that does not overlap that column; None when each
+    does, or no tab was expanded.
+
+    Tabs made at stops other than 8 (``unexpand -t 4``, an editor set so) expand to
+    other columns, and a reader that places values by the heading over them would
+    take them for other columns' values: the line is refused with the reason, never
+    read by a guess.  (A reader that reads by labels is not misled, and does not ask.)"""
+    if not (line.tabs or tabs):
+        return None
+    for start, end, left, right in placed:
+        if not (start < right and end > left):
+            return tabs_misplaced(line.text[start:end])
+    return None
+
+
+def tabs_misplaced(text: str) -> str:
+    """The reason a line with tabs is refused: ``text`` is not in line with its column."""
+    return (f"{text!r} is not in line with its column once the line's tabs are expanded "
+            f"at stops of {TAB_STOP}: the tabs were made at other stops; expand them as they "
+            "were made (expand -t N FILE) and read the result")
 
 
 def _printable(data: bytes) -> bool:

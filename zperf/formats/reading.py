@@ -1,8 +1,9 @@
 """Reading input files into tables: open, unwrap, sniff, dispatch to the kind's reader.
 
-``read`` opens the files (``-`` is standard input), unwraps gzip, bzip2 and
-xz, names each file's kind (:func:`zperf.formats.registry.sniff`) when it is
-not given, and returns every table the readers produced with their tallies.
+``read`` opens the files (``-`` is standard input; a ZIP file is one input per
+member, :mod:`zperf.formats.archives`), unwraps gzip, bzip2 and xz, names each
+file's kind (:func:`zperf.formats.registry.sniff`) when it is not given, and
+returns every table the readers produced with their tallies.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import polars as pl
 
 from zperf.errors import InputError, UsageError
 from zperf.formats import parallel
+from zperf.formats.archives import members, open_member, refuse_archive
 from zperf.formats.compressed import Guarded, decompressed
 from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
 from zperf.formats.parsed import is_parsed_binary
@@ -29,6 +31,7 @@ from zperf.formats.skipped import problems_frame
 from zperf.formats.smf.dump import smf_batches
 from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
 from zperf.formats.text_input import Reopen, read_text
+from zperf.formats.valueless import drop_valueless
 from zperf.tables import SCHEMAS
 
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
@@ -54,9 +57,17 @@ class ParseResult:
         return problems_frame(self.tallies)
 
 
+def _inputs(paths: Sequence[str]) -> list[str]:
+    """The inputs the paths name: a ZIP file's members in its place, each an input."""
+    return [name for path in paths for name in (members(path) or [path])]
+
+
 def _open(path: str) -> tuple[BinaryIO, str, int | None]:
     if path == "-":
         return sys.stdin.buffer, "-", None
+    member = open_member(path)
+    if member is not None:
+        return member[0], path, member[1]
     try:
         stream = Path(path).open("rb")  # noqa: SIM115 - closed by the caller
         return stream, path, os.fstat(stream.fileno()).st_size
@@ -130,6 +141,7 @@ def read_each(
     terminal); standard input is always read here.
     """
     request = _request(kind, on_error, encoding, tables, reduce, options, columns)
+    paths = _inputs(paths)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
@@ -218,6 +230,7 @@ def read_batches(
     same parts, in the same order, and memory still follows a part.
     """
     request = _request(kind, on_error, encoding, tables, None, options)
+    paths = _inputs(paths)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         parts: Iterator[Part] = parallel.in_order_parts(
@@ -325,8 +338,30 @@ def stream_batches(
     been checked (:func:`check_encoding`).  ``offset`` is where ``stream``
     starts in the file, for a byte range of an SMF dump that starts at a record
     boundary (offsets in problems are the file's).  ``columns``: the columns
-    needed of a table (see :func:`read_each`).
+    needed of a table (see :func:`read_each`).  A row with no measurement is never
+    handed on (:mod:`zperf.formats.valueless`).
     """
+    for got, tally in _batches(stream, name, size, kind=kind, on_error=on_error,
+                               encoding=encoding, progress=progress, tables=tables,
+                               offset=offset, options=options, columns=columns):
+        yield drop_valueless(got, tally), tally
+
+
+def _batches(
+    stream: BinaryIO,
+    name: str,
+    size: int | None,
+    *,
+    kind: str | None,
+    on_error: OnError,
+    encoding: str,
+    progress: Progress | None,
+    tables: Sequence[str] | None,
+    offset: int,
+    options: Mapping[str, Mapping[str, Any]] | None,
+    columns: Mapping[str, frozenset[str]] | None,
+) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
+    """The batches of :func:`stream_batches`, as the readers give them."""
     reopen = _reopener(stream, name)
     data, head = _unwrapped(stream, name)
     if not head:  # nothing to read: said as such, not as a table without rows
@@ -361,6 +396,7 @@ def _unwrapped(stream: BinaryIO, name: str) -> tuple[BinaryIO, bytes]:
         data, head = decompressed(stream, stream.read(HEAD_BYTES))
     except (OSError, EOFError, lzma.LZMAError) as exc:
         raise InputError(name, f"cannot decompress: {exc}") from None
+    refuse_archive(head, name)
     return with_line_ends(data, head, name)
 
 

@@ -21,7 +21,7 @@ from zperf.formats.driver.request_csv import DRIVER_CSV
 from zperf.formats.ims.pa_csv import IMS_PA_CSV
 from zperf.formats.ims.pa_report import IMS_PA_REPORT
 from zperf.formats.kinds import TextKind
-from zperf.formats.listing import listing_encoding, text_encoding
+from zperf.formats.listing import expanded_text, listing_encoding, text_encoding
 from zperf.formats.parsed import PARSED_CSV
 from zperf.formats.rmf.cpu import CPU_ACTIVITY
 from zperf.formats.rmf.wlmgl import WLMGL
@@ -78,6 +78,10 @@ RMF_REPORTS: dict[str, re.Pattern[str]] = {
 RMF_TITLE_STARTS: dict[str, bytes] = {"rmf-cpu": b"C P U", "rmf-wlmgl": b"W O R K L O A D"}
 
 
+#: The keys a run description (run.toml) starts with: said so when one is given as data.
+RUN_DESCRIPTION = re.compile(r"^\s*(?:name|sources|transactions)\s*=", re.MULTILINE)
+
+
 def sniff(head: bytes, file: str = "-") -> str:
     """Name the input kind from a file's first bytes.
 
@@ -91,15 +95,39 @@ def sniff(head: bytes, file: str = "-") -> str:
     if encoding is None:
         return "smf"
     text = head.decode(encoding, errors="replace").removeprefix("\ufeff")
+    listing = expanded_text(text)  # a printed report is recognised as its reader sees it
     for kind in TEXT_KINDS:
-        if kind.sniff(text):
+        if kind.sniff(listing if kind.listing else text):
             return kind.name
     first = next((line.strip() for line in text.splitlines() if line.strip()), "")
     shown = first if len(first) <= 80 else first[:77] + "..."
+    hint = ""
+    if RUN_DESCRIPTION.search(text):
+        hint = ("; it looks like a run description (run.toml), not data: give it to zperf "
+                "analyze with --spec FILE (or give its folder)")
     raise InputError(file, f"not a recognised report or log: the first line is {shown!r}; "
                            f"zperf reads {', '.join(k.name for k in TEXT_KINDS)} and binary "
-                           "SMF (see `zperf parse --help`; --from names the kind)",
+                           f"SMF (see `zperf parse --help`; --from names the kind){hint}",
                      line=1, offset=0)
+
+
+def recognised_at(kind: str, head: bytes) -> tuple[int, str] | None:
+    """The first line (number, text) by which ``kind`` recognises a file's first bytes,
+    the text up to it being enough for its ``sniff``; None when it does not (the
+    kind was given with --from)."""
+    encoding = text_encoding(head)
+    if encoding is None or kind not in TEXT_KIND:
+        return None
+    text = head.decode(encoding, errors="replace").removeprefix("\ufeff")
+    sniff = TEXT_KIND[kind].sniff
+    lines = (expanded_text(text) if TEXT_KIND[kind].listing else text).split("\n")
+    if not sniff("\n".join(lines)):
+        return None
+    low, high = 1, len(lines)  # the fewest lines that are enough
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if sniff("\n".join(lines[:middle])) else (middle + 1, high)
+    return low, " ".join(lines[low - 1].split())
 
 
 def companions(data: bytes, chosen: str) -> list[str]:

@@ -33,10 +33,13 @@ class Reason:
     first: Problem
 
     def where(self) -> str:
-        """Where it first occurred: 'line 16 at offset 0x603' or 'record 11 at offset 0x1A'."""
-        at = (f"line {self.first.line}" if self.first.line is not None
-              else f"record {self.first.record}")
-        return f"{at} at offset 0x{self.first.offset or 0:X}"
+        """Where it first occurred: 'line 16 at offset 0x603' or 'record 11 at offset 0x1A';
+        '' for a problem the reason itself places (a row named by its keys)."""
+        first = self.first
+        if first.line is None and first.record is None and first.offset is None:
+            return ""
+        at = f"line {first.line}" if first.line is not None else f"record {first.record}"
+        return f"{at} at offset 0x{first.offset or 0:X}"
 
 
 def _shortened(reason: str) -> str:
@@ -62,7 +65,8 @@ def skipped_report(tally: Tally, shown: int = REASONS_SHOWN) -> str:
     found = reasons(tally.problems)
     lines = [f"{tally.file}: {tally.skipped} record{'' if tally.skipped == 1 else 's'} "
              "skipped:"]
-    lines += [f"  {r.count} x {r.text} (first: {r.where()})" for r in found[:shown]]
+    lines += [f"  {r.count} x {r.text}" + (f" (first: {r.where()})" if r.where() else "")
+              for r in found[:shown]]
     if len(found) > shown:
         lines.append(f"  ... and {len(found) - shown} other reasons (see --errors)")
     return "\n".join(lines)
@@ -71,8 +75,8 @@ def skipped_report(tally: Tally, shown: int = REASONS_SHOWN) -> str:
 def notices(tally: Tally, verbose: bool = False) -> list[str]:
     """Everything worth telling about one file, what every command that reads tells:
     that it is empty; or with ``verbose`` the records-read line, else the duplicates
-    dropped (if any); its warnings (such as the repeats of an earlier file it
-    dropped); what was skipped."""
+    dropped (if any); its notes (how it was taken: a listing's tabs expanded); its
+    warnings (such as the repeats of an earlier file it dropped); what was skipped."""
     if tally.empty:
         return [f"{tally.file} is empty"]
     told = []
@@ -81,6 +85,7 @@ def notices(tally: Tally, verbose: bool = False) -> list[str]:
     elif tally.duplicates:
         told.append(f"{tally.file}: {tally.duplicates} duplicate class periods "
                     "(same system, interval, class and period) dropped")
+    told += [f"{tally.file}: {note}" for note in tally.notes]
     told += [f"warning: {tally.file}: {warning}" for warning in tally.warnings]
     report = skipped_report(tally)
     return [*told, report] if report else told

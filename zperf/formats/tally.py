@@ -58,7 +58,9 @@ class Tally:
     parsed); ``bytes_read`` is how far the reader got; ``others`` says what the
     records of other types were, where the reader said (``count(what=...)``);
     ``read_as`` is the input kind the file was read as and ``empty`` that it
-    held no byte at all (both set by :func:`zperf.formats.read`).
+    held no byte at all (both set by :func:`zperf.formats.read`); ``notes`` say how
+    the input was taken where that is worth knowing but nothing is wrong (a
+    listing's tabs expanded): told on standard error, the exit status unchanged.
     """
 
     def __init__(self, file: str, on_error: OnError = "raise", kind: str = "") -> None:
@@ -70,6 +72,7 @@ class Tally:
         self.bytes_read = 0
         self.problems: list[Problem] = []
         self.warnings: list[str] = []
+        self.notes: list[str] = []
         self.others: dict[str, int] = {}
         self.read_as = kind
         self.empty = False
@@ -150,6 +153,19 @@ class Tally:
         keep = raw[:RAW_KEEP_LIMIT] if (raw is not None and self.on_error == "keep") else None
         self.problems.append(Problem(record, offset, reason, keep, line))
 
+    def reject(self, reason: str, *, line: int | None = None,
+               offset: int | None = None) -> None:
+        """A record counted as parsed turns out to give no result: raise, or count it
+        as skipped instead, with the reason (``problem`` for one not counted yet)."""
+        if self.on_error == "raise":
+            raise ParseError(self.file, reason, offset=offset, line=line)
+        if self._parsed:
+            self._parsed -= 1
+        else:
+            self._read += 1
+        self._skipped += 1
+        self.problems.append(Problem(None, offset, reason, None, line))
+
     # ------------------------------------------------------------- combining
 
     def merge(self, other: Tally) -> None:
@@ -162,6 +178,7 @@ class Tally:
         self.duplicates += other.duplicates
         self.problems += other.problems
         self.warnings += other.warnings
+        self.notes += [note for note in other.notes if note not in self.notes]
         for what, n in other.others.items():
             self.others[what] = self.others.get(what, 0) + n
 

@@ -15,6 +15,12 @@ chunks are watched for the other reports' titles while the first reader
 reads them, and the input is read again from its start for each report
 found, from the file (seekable input) or from a temporary copy of the text
 made while reading (standard input, a pipe).
+
+A printed report whose blanks became tabs (``TextKind.listing``) is read with
+its tabs expanded at stops of 8 by :mod:`zperf.formats.listing`; the text is
+watched here on its way to the reader, so that this is said once per file (a
+note), and a tab followed by 8 blanks, which stops of 8 never make, stops the
+read with the reason.
 """
 
 from __future__ import annotations
@@ -28,10 +34,24 @@ from typing import IO, Any, BinaryIO
 
 import polars as pl
 
+from zperf.errors import InputError
 from zperf.formats.compressed import Guarded
-from zperf.formats.listing import listing_encoding, text_encoding
+from zperf.formats.listing import (
+    TABS_NOTE,
+    TOO_WIDE,
+    listing_encoding,
+    tab_stops,
+    text_encoding,
+    too_wide,
+)
 from zperf.formats.parsed import read_parsed_binary
-from zperf.formats.registry import RMF_REPORTS, RMF_TITLE_STARTS, TEXT_KIND, companions
+from zperf.formats.registry import (
+    RMF_REPORTS,
+    RMF_TITLE_STARTS,
+    TEXT_KIND,
+    companions,
+    recognised_at,
+)
 from zperf.formats.tally import OnError, Tally
 
 #: Bytes read from the input at a time (and the size of the chunks handed on).
@@ -60,6 +80,41 @@ def read_text(chosen: str, head: bytes, data: BinaryIO, name: str, *, kind: str 
         yield got, tally
         return
     chunks = utf8_chunks(Guarded(data, name), head, encoding)
+    tabs = _Tabs(name) if TEXT_KIND[chosen].listing else None
+    if tabs is not None:
+        chunks = tabs.watch(chunks)
+    first: Tally | None = None
+    for got, tally in _read(chosen, chunks, name, kind=kind, on_error=on_error,
+                            encoding=encoding, options=options, reopen=reopen):
+        first = first or tally
+        yield got, tally
+    if tabs is not None and tabs.expanded and first is not None:
+        first.notes.append(TABS_NOTE)
+    if first is not None and first.read == 0:
+        first.warnings.append(nothing_read(chosen, head, given=kind is not None))
+
+
+def nothing_read(chosen: str, head: bytes, *, given: bool) -> str:
+    """Why a text input of a kind zperf recognised (or was told) gave no record at all:
+    what it was taken for and by which line, and that nothing in it was in the layout
+    the reader reads."""
+    reader = TEXT_KIND[chosen]
+    found = recognised_at(chosen, head)
+    if found is not None:
+        number, text = found
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        taken = f"recognised as {chosen} by its line {number} ({shown!r})"
+    else:
+        taken = f"read as {chosen}{' (--from)' if given else ''}"
+    return (f"{taken}, but no record in it is in the layout zperf reads (no "
+            f"{' or '.join(reader.tables)} row, nothing skipped or passed over): is it cut "
+            "short, another report, or a layout or release zperf does not know?")
+
+
+def _read(chosen: str, chunks: Iterator[bytes], name: str, *, kind: str | None,
+          on_error: OnError, encoding: str, options: Mapping[str, Mapping[str, Any]] | None,
+          reopen: Reopen | None) -> Batches:
+    """The batches of a text input given as UTF-8 chunks (see :func:`read_text`)."""
     own = dict((options or {}).get(chosen, {}))
     reader = TEXT_KIND[chosen]
     if reader.stream is None:
@@ -152,6 +207,50 @@ def _peek(chunks: Iterator[bytes], size: int) -> tuple[bytes, Iterator[bytes]]:
             break
     first = b"".join(taken)
     return first[:size], itertools.chain([first] if first else [], chunks)
+
+
+class _Tabs:
+    """Watches a listing's text for tabs on its way to the reader: whether they were
+    expanded (its reader's lines expand them where :func:`tab_stops` says, a test
+    on the text that a piece and the chunks it is made of answer alike), and a tab
+    followed by 8 blanks, which tab stops of 8 never make: refused where it is."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.expanded = False
+        self._tail = b""  # the last line so far (its last 4 KB), for a mark cut in two
+        self._offset = 0  # bytes before the chunk looked at
+        self._lines = 0  # line ends before it
+        self._line_start = 0  # byte offset of the line the tail is the end of
+
+    def watch(self, chunks: Iterable[bytes]) -> Iterator[bytes]:
+        for chunk in chunks:
+            if b"\t" in chunk or b"\t" in self._tail:
+                self._look(self._tail + chunk)
+            self._advance(chunk)
+            yield chunk
+
+    def _look(self, text: bytes) -> None:
+        """``text``: the tail, then the chunk."""
+        self.expanded = self.expanded or tab_stops(text)
+        wide = TOO_WIDE.search(text)
+        if wide is None:
+            return
+        begins = text.rfind(b"\n", 0, wide.start()) + 1
+        ends = text.find(b"\n", wide.start())
+        start = self._line_start if begins == 0 else self._offset - len(self._tail) + begins
+        raise InputError(self.name, too_wide(text[begins:ends if ends >= 0 else None]),
+                         line=self._lines + text.count(b"\n", 0, begins) + 1, offset=start)
+
+    def _advance(self, chunk: bytes) -> None:
+        last = chunk.rfind(b"\n")
+        if last >= 0:
+            self._line_start = self._offset + last + 1
+            self._tail = chunk[last + 1:][-4096:]
+        else:
+            self._tail = (self._tail + chunk)[-4096:]
+        self._lines += chunk.count(b"\n")
+        self._offset += len(chunk)
 
 
 class _Titles:

@@ -53,6 +53,7 @@ from zperf.runs.findings import Finding
 from zperf.runs.pi import performance_table
 from zperf.runs.plausibility import plausibility
 from zperf.runs.spec import ClassRef, RunSpec
+from zperf.runs.window_text import nothing_in_window
 from zperf.tables import WORKLOAD
 from zperf.tables.workload import CLASS_KINDS
 
@@ -117,7 +118,8 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
                 raise UsageError(f"no CPU activity data for system(s) {', '.join(spec.systems)} "
                                  f"(the input's systems: {', '.join(present) or 'none'})")
     if work.height == 0 and cpu is None:
-        raise UsageError("no workload or CPU activity rows in the window")
+        raise UsageError(nothing_in_window(("workload", "cpu"), spec.start, spec.end, tables,
+                                           tuple(spec.systems)))
     # what the plausibility rules need of every class (reduce_tables keeps it per file)
     captured = tables.get("captured")
     captured = captured_seconds(work) if captured is None else _window(captured, spec)

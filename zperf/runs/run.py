@@ -28,6 +28,7 @@ from zperf.runs.choices import BASES
 from zperf.runs.compare import Comparison, comparison
 from zperf.runs.spec import RunSpec, as_runspec
 from zperf.runs.views import VIEW_TABLES, VIEWS, Scope, reduce_view_tables, view, view_scope
+from zperf.runs.window_text import SPANS, nothing_in_window, with_spans
 
 #: The tables a run table is made from (the others are not even decoded).
 RUN_TABLES = ("workload", "cpu", "driver_intervals", "ims_transit")
@@ -43,8 +44,8 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
     read (a worker sends back only that) to what the run table needs (and the
     ``classes``, the ``captured`` seconds and the ``capacity`` tables of
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
-    reduce = functools.partial(reduce_tables, spec=spec, classes=tuple(classes),
-                               capacity=capacity)
+    reduce = functools.partial(with_spans, reduce=reduce_tables, spec=spec,
+                               classes=tuple(classes), capacity=capacity)
     # What reduce_tables keeps of the workload table (the performance rows of
     # ``capacity`` need every column): the 72.3 decoder derives only those.
     columns = None if capacity else {"workload": WORKLOAD_COLUMNS}
@@ -87,14 +88,15 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
         raise UsageError(f"per must be one of {', '.join(VIEWS)}")
     spec = view_scope(run, **options)
     kept, tallies = _read_reduced(spec, VIEW_TABLES,
-                                  functools.partial(reduce_view_tables, spec=spec, per=per),
+                                  functools.partial(with_spans, reduce=reduce_view_tables,
+                                                    spec=spec, per=per),
                                   kind=kind, on_error=on_error, encoding=encoding, jobs=jobs)
     tables = {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in kept.items()}
-    table = view(tables, per)
+    table = view({k: v for k, v in tables.items() if k != SPANS}, per)
     if table.height == 0:
-        raise UsageError(f"no {'workload' if per == 'class' else 'CPU activity'} rows in the "
-                         "window" + (" (SMF 70.1 or the RMF CPU Activity report)"
-                                     if per == "system" else ""))
+        raise UsageError(nothing_in_window(
+            ("workload",) if per == "class" else ("cpu",), spec.start, spec.end, tables,
+            spec.systems, "" if per == "class" else "SMF 70.1 or the RMF CPU Activity report"))
     return table, tallies
 
 

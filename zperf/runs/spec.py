@@ -93,9 +93,10 @@ class RunSpec:
         given = [bool(self.transactions), self.etr_per_sec is not None,
                  self.rate_from == "driver"]
         if not any(given):
-            raise UsageError("say what counts transactions: transaction classes "
-                             "(--transactions), a rate (--etr) or the driver log "
-                             "(--rate-from driver)")
+            raise UsageError(f"run {self.name!r}: say what counts transactions: transaction "
+                             "classes (--transactions, or transactions = [...] in run.toml), "
+                             "a rate (--etr, etr_per_sec) or the driver log (--rate-from "
+                             "driver, rate_from)")
         if sum(given) > 1:
             raise UsageError("give one of transaction classes, a rate or the driver log as "
                              "the transaction count, not several")

@@ -83,6 +83,10 @@ CPU = TableSchema(
         Column("cpa_scaling_factor", I64, "Scaling factor of cpa_actual "
                "(SMF70CPA_SCALING_FACTOR)"),
     ),
+    measures=(*(f"{p}_{m}" for p in ("cp", "ziip", "zaap")
+                for m in ("online", "online_engines", "lpar_busy_pct", "mvs_busy_pct")),
+              "msu_4h_avg"),
+    keys=("sysplex", "system", "interval_start"),
 )
 
 CPU_LPAR = TableSchema(

@@ -31,11 +31,19 @@ class Column:
 
 @dataclass(frozen=True)
 class TableSchema:
-    """An ordered set of columns with a name; ``conform`` makes any frame fit it."""
+    """An ordered set of columns with a name; ``conform`` makes any frame fit it.
+
+    ``measures`` are the columns a row is read for (a class period's transactions,
+    times and service; an interval's processors and busy): a row in which all of
+    them are null says nothing and is never a result
+    (:mod:`zperf.formats.valueless`); ``keys`` name a row in messages.  Tables
+    whose rows may rightly hold no number (a DB2ENTRY's settings) name none."""
 
     name: str
     description: str
     columns: tuple[Column, ...]
+    measures: tuple[str, ...] = ()
+    keys: tuple[str, ...] = ()
 
     @property
     def names(self) -> list[str]:

@@ -112,6 +112,15 @@ WORKLOAD = TableSchema(
         Column("state_samples_raw", STR, "Listing only: the class period's goal-versus-actual "
                "rows per system and subsystem state-sample lines, as printed (newline-separated)"),
     ),
+    measures=("trans_avg", "trans_mpl", "trans_ended", "trans_end_per_sec", "trans_executed",
+              "resp_actual_ms", "resp_execution_ms", "resp_queued_ms", "resp_std_dev_ms",
+              "su_ioc", "su_cpu", "su_mso", "su_srb", "su_total", "su_per_sec", "cpu_seconds",
+              "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds", "iip_seconds",
+              "aap_seconds", "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "appl_aapcp_pct",
+              "appl_aap_pct", "ex_vel_pct", "trans_swaps", "trans_abnormal", "enc_avg",
+              "enc_rem", "enc_ms", "su_absrptn", "su_trx_serv", "dasd_ssch_per_sec",
+              "dasd_resp_ms", "su_iip_raw", "su_iipcp", "su_aap_raw", "su_aapcp"),
+    keys=tuple(c.name for c in _KEY),
 )
 
 DISTRIBUTION = TableSchema(

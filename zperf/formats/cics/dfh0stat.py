@@ -102,4 +102,4 @@ def _sniff(text: str) -> bool:
 
 DFH0STAT = TextKind("cics-dfh0stat", "CICS DFH0STAT report (label . . : value): the DB2 "
                     "Connection and DB2 Entries reports", ("db2entry", "db2conn"), _sniff,
-                    read_dfh0stat)
+                    read_dfh0stat, listing=True)

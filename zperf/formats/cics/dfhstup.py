@@ -43,7 +43,7 @@ from zperf.formats.cics.pairs import (
     report_kind,
 )
 from zperf.formats.kinds import TextKind
-from zperf.formats.listing import Line, listing_lines
+from zperf.formats.listing import Line, listing_lines, tabs_misplaced
 from zperf.formats.tally import OnError, Tally
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 
@@ -145,6 +145,12 @@ class _Reader:
         if any("\t" in h.text for h in section.heading):
             names = [c for h in section.heading for c in _cells(h.text)]
         else:
+            bad = _misaligned(section.heading, first)
+            if bad is not None:
+                line, why = bad
+                self.tally.problem(f"DB2ENTRY heading: {why}", line=line.number,
+                                   offset=line.offset, raw=line.text.encode())
+                return []
             names = _stacked(section.heading, first.text)
         columns = []
         for name in names:
@@ -221,11 +227,43 @@ def _is_heading(tokens: list[str]) -> bool:
     return sum(w in HEADING_WORDS for w in words) * 2 > len(words)
 
 
+def _misaligned(heading: list[Line], first: Line) -> tuple[Line, str] | None:
+    """Stacked heading words when a heading line or the first data line had tabs
+    expanded: a column whose words are not in line with its value, with the line of
+    its last word; None when every column's are.  DFHSTUP aligns a column's heading
+    with its values, right (numbers) or left (names and settings): of the words
+    :func:`_stacked` gives a column (the words nearest its value), one ends where the
+    value ends or starts where it starts.  Expanded at the stops the tabs were made
+    with, that holds as printed; at other stops the words shift against the values."""
+    if not any(line.tabs for line in (*heading, first)):
+        return None
+    bounds = _bounds(first.text)
+    values = [m.span() for m in re.finditer(r"\S+", first.text)]
+    words: dict[int, list[tuple[Line, re.Match[str]]]] = {}
+    for line in heading:
+        if set(line.text.strip()) <= set("-= "):
+            continue
+        for m in re.finditer(r"\S+", line.text):
+            words.setdefault(sum((m.start() + m.end()) / 2 > b for b in bounds), []).append(
+                (line, m))
+    for n, stacked in words.items():
+        start, end = values[n]
+        if not any(m.end() == end or m.start() == start for _, m in stacked):
+            line, m = stacked[-1]
+            return line, tabs_misplaced(m.group())
+    return None
+
+
+def _bounds(first: str) -> list[float]:
+    """The columns of a table by its first data line: midway between its values."""
+    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", first)]
+    return [(spans[i][1] + spans[i + 1][0]) / 2 for i in range(len(spans) - 1)]
+
+
 def _stacked(heading: list[Line], first: str) -> list[str]:
     """Heading words stacked over the columns of the first data line."""
-    spans = [(m.start(), m.end()) for m in re.finditer(r"\S+", first)]
-    bounds = [(spans[i][1] + spans[i + 1][0]) / 2 for i in range(len(spans) - 1)]
-    names = [""] * len(spans)
+    bounds = _bounds(first)
+    names = [""] * len(first.split())
     for line in heading:
         if set(line.text.strip()) <= set("-= "):
             continue
@@ -252,4 +290,4 @@ def _sniff(text: str) -> bool:
 
 DFHSTUP = TextKind("cics-dfhstup", "CICS statistics (DFHSTUP listing or pasted extract): "
                    "DB2ENTRY and DB2 connection sections", ("db2entry", "db2conn"), _sniff,
-                   read_dfhstup)
+                   read_dfhstup, listing=True)

@@ -263,4 +263,4 @@ def read_iwl(data: bytes, file: str, on_error: OnError = "raise", *,
 DRIVER_IWL = TextKind(
     "driver-iwl", "WebSphere Studio Workload Simulator engine output: IWLnnnnI label = value "
     "totals (run time, transactions, throughput, MB, response time) and '# clients' status",
-    ("driver",), _sniff, read_iwl)
+    ("driver",), _sniff, read_iwl, listing=True)

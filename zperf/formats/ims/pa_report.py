@@ -38,7 +38,7 @@ from zperf.errors import UsageError
 from zperf.formats.fits import misfit
 from zperf.formats.ims import pa_fields as fields
 from zperf.formats.kinds import TextKind
-from zperf.formats.listing import Line, listing_lines
+from zperf.formats.listing import Line, listing_lines, misaligned
 from zperf.formats.tally import OnError, Tally
 from zperf.tables.ims import IMS_TRANSIT
 
@@ -80,6 +80,7 @@ class _Page:
     columns: list[_Column] = field(default_factory=list)
     bounds: list[float] = field(default_factory=list)
     filled: int = 0  # most values a line of this page had
+    tabs: bool = False  # tabs of the headings or underline were expanded
 
 
 def when(text: str) -> dt.datetime | None:
@@ -139,12 +140,17 @@ def columns_of(headings: list[str], underline: str, time_unit: str,
     return out
 
 
+def _under(page: _Page, token: re.Match[str]) -> int:
+    """The index of the column a token of a data line stands under (by its centre)."""
+    return bisect.bisect(page.bounds, (token.start() + token.end() - 1) / 2)
+
+
 def _cells(page: _Page, text: str) -> dict[int, list[str]]:
     """Column index -> the tokens of a data line placed under it."""
-    tokens = [(m.group(), (m.start() + m.end() - 1) / 2) for m in TOKEN.finditer(text)]
+    tokens = [(m.group(), _under(page, m)) for m in TOKEN.finditer(text)]
     placed: dict[int, list[str]] = {}
-    for token, centre in tokens:
-        placed.setdefault(bisect.bisect(page.bounds, centre), []).append(token)
+    for token, index in tokens:
+        placed.setdefault(index, []).append(token)
     crowded = any(len(v) > 1 for i, v in placed.items() if page.columns[i].name != "tran_code")
     if crowded:
         if len(tokens) != len(page.columns):
@@ -202,7 +208,7 @@ class _Reader:
         self.file, self.tally, self.time_unit = file, tally, time_unit
         self.rows: list[dict[str, Any]] = []
         self.page: _Page | None = None
-        self.block: list[str] = []  # non-blank lines since the last blank one
+        self.block: list[Line] = []  # non-blank lines since the last blank one
         self.other_page = False
         self.last = 0  # number of the last line when the file ends without a line end
 
@@ -237,12 +243,15 @@ class _Reader:
         if self._header(text):
             return
         if UNDERLINE.match(text):
-            self.page.columns = columns_of(self.block[-3:], text, self.time_unit, self.tally)
+            headings = self.block[-3:]
+            self.page.columns = columns_of([h.text for h in headings], text, self.time_unit,
+                                           self.tally)
+            self.page.tabs = line.tabs or any(h.tabs for h in headings)
             centres = [(c.start + c.end - 1) / 2 for c in self.page.columns]
             self.page.bounds = [(a + b) / 2 for a, b in itertools.pairwise(centres)]
             self.block = []
             return
-        self.block.append(text)
+        self.block.append(line)
         if self.page.columns:
             self._data(line)
 
@@ -271,6 +280,13 @@ class _Reader:
             self.tally.count(other=1, what="line of words only")
             return
         page = self.page
+        columns = [page.columns[_under(page, m)] for m in TOKEN.finditer(line.text)]
+        why = misaligned(line, ((m.start(), m.end(), c.start, c.end) for m, c in zip(
+            TOKEN.finditer(line.text), columns, strict=True)), page.tabs)
+        if why is not None:
+            self.tally.problem(f"Transaction Transit report: {why}", line=line.number,
+                               offset=line.offset, raw=line.text.encode())
+            return
         filled = sum(1 for k, v in row.items()
                      if v is not None and k not in ("is_total", "tran_code"))
         if line.number == self.last and filled < page.filled:
@@ -311,4 +327,4 @@ def read_ims_pa_report(data: bytes, file: str, on_error: OnError = "raise", *,
 IMS_PA_REPORT = TextKind(
     "ims-pa-report", "IMS Performance Analyzer Transaction Transit report (printed), read by "
     "its headings; best effort: unrecognised columns are reported",
-    ("ims_transit",), _sniff, read_ims_pa_report)
+    ("ims_transit",), _sniff, read_ims_pa_report, listing=True)

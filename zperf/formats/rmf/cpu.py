@@ -317,4 +317,4 @@ def sniff(text: str) -> bool:
 
 
 CPU_ACTIVITY = TextKind("rmf-cpu", "RMF Postprocessor CPU Activity report (listing)", ("cpu",),
-                        sniff, read_cpu_activity, stream=_stream)
+                        sniff, read_cpu_activity, stream=_stream, listing=True)

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from zperf.formats.listing import Line
+from zperf.formats.listing import Line, misaligned
 from zperf.formats.rmf import cpu_fields as fields
 
 _ALIGNED = re.compile(r"\S {2,}\S")
@@ -46,15 +46,16 @@ class Processor:
 class _Table:
     """The processor table being read: column positions and the last type seen."""
 
-    columns: list[tuple[str, float]]  # (name, centre) in heading order
+    columns: list[tuple[str, int, int]]  # (name, start, end) in heading order
     aligned: bool
+    tabs: bool = False  # tabs of the heading lines were expanded
     prefix: str | None = None
     names: list[str] = field(default_factory=list)
     bounds: list[float] = field(default_factory=list)  # midpoints between the centres
 
     def __post_init__(self) -> None:
-        self.names = [name for name, _ in self.columns]
-        centres = [centre for _, centre in self.columns]
+        self.names = [name for name, _, _ in self.columns]
+        centres = [(start + end - 1) / 2 for _, start, end in self.columns]
         self.bounds = [(a + b) / 2 for a, b in itertools.pairwise(centres)]
 
     def nearest(self, centre: float) -> str:
@@ -69,15 +70,16 @@ def _value(token: str) -> float | None:
     return float(token.replace(",", ""))
 
 
-def _columns(lines: list[str]) -> list[tuple[str, float]]:
-    """Table columns found in the heading lines, in print order, with their centres."""
-    found: dict[str, float] = {}
+def _columns(lines: list[str]) -> list[tuple[str, int, int]]:
+    """Table columns found in the heading lines, in print order, with their spans."""
+    found: dict[str, tuple[int, int]] = {}
     for text in lines:
         for name, pattern in fields.COLUMNS.items():
             m = pattern.search(text)
             if m and name not in found:
-                found[name] = (m.start() + m.end() - 1) / 2
-    return sorted(found.items(), key=lambda item: item[1])
+                found[name] = m.span()
+    return sorted(((name, *span) for name, span in found.items()),
+                  key=lambda item: item[1] + item[2])
 
 
 def _tokens(text: str, skip_to: int) -> list[tuple[str, float]]:
@@ -96,6 +98,13 @@ def _assign(line: Line, table: _Table, tokens: list[tuple[str, float]],
     names = table.names
     placed: dict[str, str] = {}
     if table.aligned and names:
+        spans = {name: (start, end) for name, start, end in table.columns}
+        why = misaligned(line, ((round(centre - (len(token) - 1) / 2),
+                                 round(centre + (len(token) + 1) / 2),
+                                 *spans[table.nearest(centre)]) for token, centre in tokens),
+                         table.tabs)
+        if why is not None:
+            raise BadLineError(line, why)
         for token, centre in tokens:
             name = table.nearest(centre)
             if name in placed:  # two values under one heading: not aligned after all
@@ -125,12 +134,14 @@ def read_table(lines: list[Line], heading: int) -> tuple[
     if heading >= len(lines):
         return processors, totals
     texts = [lines[heading].text]
+    tabs = lines[heading].tabs
     at = heading + 1
     if at < len(lines) and "NUM" in lines[at].text and "NUM" not in texts[0]:
         texts.append(lines[at].text)  # the older two-line headings
+        tabs = tabs or lines[at].tabs
         at += 1
     table = _Table(_columns(texts), not any("\t" in t for t in texts) and all(
-        _ALIGNED.search(t) for t in texts))
+        _ALIGNED.search(t) for t in texts), tabs)
     for line in lines[at:]:
         text = line.text
         if not text.strip():

@@ -298,4 +298,4 @@ def _stream(chunks: Iterable[bytes], tally: Tally) -> Iterator[dict[str, pl.Data
 WLMGL = TextKind(
     "rmf-wlmgl", "RMF Postprocessor Workload Activity report (WLMGL) listing, as text",
     ("workload", "distribution"), lambda text: any(mark in text for mark in _MARKS), _read,
-    stream=_stream)
+    stream=_stream, listing=True)
