@@ -126,14 +126,14 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     if run is None and len(sources) == 1 and Path(sources[0]).is_dir():
         run, sources = sources[0], ()  # a run folder
     if per in ("class", "system"):
-        table, tallies = analyze_view(run, per, kind=kind, on_error=on_error,
-                                      encoding=encoding, jobs=jobs, sources=list(sources),
-                                      name=name,
-                                      transactions=transactions, etr_per_sec=etr_per_sec,
-                                      systems=systems, start=start, end=end)
-        tell_reading(tallies, errors_path)
-        report.render(table, fmt, output, table=f"analysis per {per}", terminal=terminal)
-        if sum(t.skipped for t in tallies):
+        seen = analyze_view(run, per, kind=kind, on_error=on_error, encoding=encoding,
+                            jobs=jobs, sources=list(sources), name=name,
+                            transactions=transactions, etr_per_sec=etr_per_sec,
+                            systems=systems, start=start, end=end)
+        tell_reading(seen.tallies, errors_path)
+        report.render(seen.table, fmt, output, table=f"analysis per {per}", terminal=terminal)
+        tell_findings([("", f) for f in seen.findings])
+        if sum(t.skipped for t in seen.tallies) or seen.findings:
             sys.exit(1)
         return
     analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
