@@ -83,17 +83,23 @@ def overview_section(ctx: Context) -> Section:
                  " (the input has no service class; report classes can overlap)"))]
     if a.untimed:
         facts.append(Fact("Left out", f"{a.untimed} class periods without an interval time"))
-    shown = c.table(summary, [("system", "System"), ("cps", "CPs"), ("ziips", "zIIPs"),
-                              ("cp_lpar_busy_pct", "CP busy %"),
-                              ("cp_peak_busy_pct", "CP peak %"),
-                              ("ziip_lpar_busy_pct", "zIIP busy %"),
-                              ("ziip_peak_busy_pct", "zIIP peak %"),
-                              ("appl_cp_pct", "APPL CP %"), ("appl_iipcp_pct", "APPL IIPCP %"),
-                              ("appl_iip_pct", "APPL IIP %")])
-    return Section("overview", "Period and systems", facts=tuple(facts), tables=(shown,),
+    summary = summary.with_columns(pl.col(at).dt.strftime("%m-%d %H:%M")
+                                   for at in ("cp_peak_busy_at", "ziip_peak_busy_at"))
+    engines = c.table(summary, [("system", "System"), ("cps", "CPs"), ("ziips", "zIIPs"),
+                                ("appl_cp_pct", "APPL CP %"),
+                                ("appl_iipcp_pct", "APPL IIPCP %"),
+                                ("appl_iip_pct", "APPL IIP %")])
+    busy = c.table(summary, [("system", "System"), ("cp_lpar_busy_pct", "CP busy %"),
+                             ("cp_peak_busy_pct", "CP peak %"), ("cp_peak_busy_at", "at"),
+                             ("ziip_lpar_busy_pct", "zIIP busy %"),
+                             ("ziip_peak_busy_pct", "zIIP peak %"),
+                             ("ziip_peak_busy_at", "at")], "LPAR busy: mean and peak interval")
+    return Section("overview", "Period and systems", facts=tuple(facts),
+                   tables=(engines, busy),
                    how_to_read=("Busy is LPAR BUSY of the CPU activity data (SMF 70.1 or "
                                 "the CPU Activity report), averaged over the period weighted "
-                                "by interval length; peak is the busiest RMF interval. APPL% "
+                                "by interval length; peak is the busiest RMF interval, 'at' "
+                                "its start. APPL% "
                                 "is the captured CPU of the system's classes in % of one "
                                 "engine (a system with 8 CPs at 50 % busy uses 400 %).",),
                    formulas=(c.CPU_PCT,))
