@@ -108,7 +108,11 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     --per class gives the window per class period (transactions, CPU per
     transaction, IIPCP and achieved zIIP offload, worst Performance Index);
     --per system per system (busy, mean and peak MSU/h, peak 4-hour rolling
-    average, LAC, limits and capped intervals, capture ratio).
+    average with its window's coverage, WLM's peak LAC, each peak with its
+    time, limits and capped intervals, capture ratio). The peak R4HA is the
+    highest over fully measured 4-hour windows (the 4 hours before --start
+    count where the sources hold them); where none is, it is the best-measured
+    one, said on stderr with exit status 1: an average of less than 4 hours.
 
     \b
     Examples:

@@ -194,7 +194,7 @@ CEC = TableSchema(
 )
 
 SYSTEM_VIEW = TableSchema(
-    "system view",
+    "per system",
     "zperf analyze --per system: one row per system over the run's window (SMF 70.1 and "
     "72.3, or the RMF CPU Activity report for busy only)",
     (
