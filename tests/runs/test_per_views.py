@@ -51,7 +51,13 @@ def test_per_system_with_known_msu(tmp_path: Path) -> None:
     # and 4 (1, 1.5 and 1.25 engines; hour 3 is missing).
     assert row["r4ha_peak_msu"] == pytest.approx((msu[1] + msu[2] + msu[4]) / 3)
     assert row["r4ha_peak_at"] == START + dt.timedelta(hours=4)
+    # No window is whole (hour 3 is missing): the peak is one of 3 of the 4 hours, said.
+    assert (row["r4ha_peak_coverage_pct"], row["r4ha_peak_complete"]) == (75.0, False)
+    assert [f.check for f in seen.findings] == ["r4ha_partial"]
+    assert "partial: 180 of 240 min measured" in seen.findings[0].message
+    assert row["msu_peak_at"] == START + dt.timedelta(hours=2)
     assert row["lac_peak_msu"] == 320 and row["defined_capacity_msu"] == 300
+    assert row["lac_peak_at"] == START + dt.timedelta(hours=2)
     assert row["capped_intervals"] == 2
     assert row["capture_ratio"] is None  # no workload data
     # The window: from 01:00 on 1 January, hours 3 (missing), 4, 5, 6.
