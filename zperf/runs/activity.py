@@ -328,17 +328,23 @@ def lpar_busy(activity: Activity, seconds: float) -> pl.DataFrame:
 
 
 def system_summary(activity: Activity) -> pl.DataFrame:
-    """Per system over the period: CPs and zIIPs, mean and peak interval LPAR busy,
-    and the APPL% of its service classes (captured CPU, % of one engine)."""
+    """Per system over the period: CPs and zIIPs, mean and peak interval LPAR busy (each
+    peak with the start of its interval, the first of equals), and the APPL% of its
+    service classes (captured CPU, % of one engine)."""
     secs = pl.col("interval_seconds")
+    cp = pl.col("cp_lpar_busy_pct")
     ziip = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
+
+    def first_at(value: pl.Expr) -> pl.Expr:
+        return pl.col("interval_start").filter(value == value.max()).min()
+
     busy = activity.lpar.group_by("system", maintain_order=True).agg(
         pl.col("cp_online").cast(pl.Float64).mean().alias("cps"),
         pl.col("ziip_online").cast(pl.Float64).mean().alias("ziips"),
-        window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
-        pl.col("cp_lpar_busy_pct").max().alias("cp_peak_busy_pct"),
+        window_mean(cp, secs).alias("cp_lpar_busy_pct"),
+        cp.max().alias("cp_peak_busy_pct"), first_at(cp).alias("cp_peak_busy_at"),
         window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
-        ziip.max().alias("ziip_peak_busy_pct"))
+        ziip.max().alias("ziip_peak_busy_pct"), first_at(ziip).alias("ziip_peak_busy_at"))
     charted = activity.workloads.filter(pl.col("class_kind") == activity.cpu_kind)
     per_interval = charted.group_by("system", "interval_start", maintain_order=True).agg(
         secs.max(), *(pl.col(c).sum() for c in APPL_COLUMNS))

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from zperf.formats.tally import Tally
 from zperf.report.charts import Plot
+from zperf.runs.findings import Finding
 
 
 @dataclass(frozen=True)
@@ -107,3 +108,4 @@ class Report:
     notes: tuple[str, ...] = field(default=())  # warnings: skipped records, left-out rows
     attention: bool = False  # the exit status 1 of the command (a figure differs...)
     tallies: tuple[Tally, ...] = field(default=(), repr=False)  # what reading saw
+    findings: tuple[Finding, ...] = ()  # doubts about its figures (their lines are in notes)
