@@ -104,3 +104,11 @@ def test_fifteen_minute_intervals_reach_steady_state() -> None:
     assert average[15] == pytest.approx(50)
     assert average[23] == pytest.approx((8 * 50 + 8 * 150) / 16)  # 100, half each
     assert average[31:].tolist() == pytest.approx([150] * 9)
+
+
+def test_window_coverage_of_a_ten_minute_run() -> None:
+    assert f.window_coverage_pct(600.0) == pytest.approx(4.1667, abs=5e-5)
+    assert f.window_coverage_pct(4 * HOUR) == 100.0
+    assert f.window_coverage_pct(np.array([0.0, 3 * HOUR])).tolist() == [0.0, 75.0]
+    with pytest.raises(UsageError, match="covered seconds"):
+        f.window_coverage_pct(-1.0)

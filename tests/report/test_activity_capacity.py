@@ -42,10 +42,14 @@ def test_msu_r4ha_and_capture_follow_the_library_tables(day: list[Path]) -> None
     for row in summary.iter_rows(named=True):
         mine = whole.filter(pl.col("system") == row["system"])
         complete = mine.filter(pl.col("r4ha_complete"))
-        assert row["r4ha_peak"] == pytest.approx(complete["r4ha_msu"].max())
+        assert row["r4ha_peak_msu"] == pytest.approx(complete["r4ha_msu"].max())
         assert row["r4ha_peak_at"] == complete.sort("r4ha_msu")["interval_start"][-1]
-        assert row["msu_peak"] == pytest.approx(mine["msu_per_hour"].max())
-        assert row["lac_msu"] == mine["lac_msu"].max()
+        assert (row["r4ha_peak_coverage_pct"], row["r4ha_peak_complete"]) == (100.0, True)
+        assert row["msu_peak_per_hour"] == pytest.approx(mine["msu_per_hour"].max())
+        assert row["msu_peak_at"] == mine.sort("msu_per_hour")["interval_start"][-1]
+        assert row["lac_peak_msu"] == mine["lac_msu"].max()
+        assert row["lac_peak_at"] == mine.filter(
+            pl.col("lac_msu") == row["lac_peak_msu"])["interval_start"].min()
         assert row["capped_intervals"] is None  # no defined capacity: no verdict
 
 
@@ -87,25 +91,56 @@ def test_pi_periods_and_heat_map_cells_by_hand() -> None:
     assert cells["bucket_end"].to_list() == [T0 + dt.timedelta(minutes=30)] * 2
 
 
-def test_msu_chart_rows_by_hand() -> None:
-    """An hour bucket of four intervals: MSU/h the time-weighted mean, the R4HA, LAC and
-    defined capacity the highest; a series per system and measure."""
-    msu = pl.DataFrame({
+def _msu(complete: list[bool]) -> pl.DataFrame:
+    """An hour of four intervals (the last 30 minutes) with their R4HA, as
+    :func:`cap.with_r4ha` gives them; ``complete`` says which windows are whole (as if
+    the data held the hours before)."""
+    covered = [14400.0 if whole else seconds
+               for whole, seconds in zip(complete, [900.0, 1800, 2700, 4500], strict=True)]
+    return pl.DataFrame({
         "system": ["S"] * 4, "interval_start": [T0 + dt.timedelta(minutes=15 * i)
                                                 for i in range(4)],
         "interval_seconds": [900.0, 900.0, 900.0, 1800.0], "msu_per_hour": [10.0, 20, 30, 40],
-        "lac_msu": [5, 7, 6, 6], "defined_capacity_msu": [50, 50, 50, 50],
+        "lac_msu": [5, 7, 6, 7], "defined_capacity_msu": [50, 50, 50, 50],
         "capped": [False] * 4, "r4ha_msu": [10.0, 15, 20, 25],
-        "r4ha_complete": [False] * 4})
-    rows = dict(cap.msu_buckets(msu, act.bucketed(3600.0)).select("series", "msu").rows())
+        "r4ha_covered_seconds": covered,
+        "r4ha_coverage_pct": [c / 144 for c in covered], "r4ha_complete": complete})
+
+
+def _summary(msu: pl.DataFrame) -> dict[str, object]:
+    return cap.capacity_by_system(msu, pl.DataFrame(schema=cap.SCHEMAS["captured"]),
+                                  pl.DataFrame(schema=act.Activity(
+                                      *(pl.DataFrame(),) * 4).lpar.schema)).row(0, named=True)
+
+
+def test_msu_chart_rows_by_hand() -> None:
+    """An hour bucket of four intervals: MSU/h the time-weighted mean, the R4HA (whole
+    windows and partial ones apart), LAC and defined capacity the highest; a series
+    per system and measure."""
+    rows = dict(cap.msu_buckets(_msu([False, False, True, True]), act.bucketed(3600.0))
+                .select("series", "msu").rows())
     assert rows["S MSU/h"] == pytest.approx((10 + 20 + 30 + 2 * 40) / 5)
-    assert (rows["S R4HA"], rows["S LAC (WLM)"], rows["S defined capacity"]) == (25, 7, 50)
-    summary = cap.capacity_by_system(msu, pl.DataFrame(schema=cap.SCHEMAS["captured"]),
-                                     pl.DataFrame(schema=act.Activity(
-                                         *(pl.DataFrame(),) * 4).lpar.schema))
-    # no complete window: the peak is over all of them
-    assert summary.row(0, named=True)["r4ha_peak"] == 25
-    assert summary.row(0, named=True)["capped_intervals"] == 0
+    assert (rows["S R4HA"], rows["S R4HA (partial window)"]) == (25, 15)
+    assert (rows["S LAC (WLM)"], rows["S defined capacity"]) == (7, 50)
+    partial = dict(cap.msu_buckets(_msu([False] * 4), act.bucketed(3600.0))
+                   .select("series", "msu").rows())
+    assert "S R4HA" not in partial and partial["S R4HA (partial window)"] == 25
+
+
+def test_peaks_per_system_by_hand() -> None:
+    whole = _summary(_msu([False, False, True, False]))
+    # the one whole window is the peak, though a partial one is higher
+    assert (whole["r4ha_peak_msu"], whole["r4ha_peak_at"]) == (20, T0 + dt.timedelta(
+        minutes=30))
+    assert whole["r4ha_peak_complete"] is True
+    assert (whole["lac_peak_msu"], whole["lac_peak_at"]) == (7, T0 + dt.timedelta(minutes=15))
+    assert (whole["msu_peak_per_hour"], whole["msu_peak_at"]) == (40, T0 + dt.timedelta(
+        minutes=45))
+    assert whole["capped_intervals"] == 0
+    # no whole window: the best measured (the last, 75 of 240 minutes) is the peak
+    none = _summary(_msu([False] * 4))
+    assert (none["r4ha_peak_msu"], none["r4ha_peak_coverage_pct"]) == (25, 31.25)
+    assert none["r4ha_peak_complete"] is False
 
 
 def test_the_section_of_a_day(day: list[Path]) -> None:
@@ -114,6 +149,13 @@ def test_the_section_of_a_day(day: list[Path]) -> None:
     assert [c.key for c in section.charts] == ["msu"]  # the sim's classes have no goals
     table = section.tables[0]
     assert [r[0] for r in table.rows] == ["SY00", "SY01"]
-    assert "highest R4HA: SY0" in section.charts[0].summary
+    peaks = section.tables[1]
+    assert [c.label for c in peaks.columns] == ["System", "Peak R4HA", "at", "Its 4 hours",
+                                                "Peak LAC (WLM)", "at"]
+    assert [r[3] for r in peaks.rows] == ["full", "full"]  # a day has whole windows
+    assert "highest peak R4HA: SY0" in section.charts[0].summary
+    assert section.charts[0].summary.endswith("(4-hour window full)")
+    assert report.doubts == () and not report.attention
     series = set(section.charts[0].plot.data["series"])
-    assert series == {f"SY0{i} {m}" for i in (0, 1) for m in ("MSU/h", "R4HA", "LAC (WLM)")}
+    assert series == {f"SY0{i} {m}" for i in (0, 1)
+                      for m in ("MSU/h", "R4HA", "R4HA (partial window)", "LAC (WLM)")}

@@ -121,6 +121,9 @@ def test_rolling_average_per_partition_group_and_cec() -> None:
         assert second["msu_per_hour"] == pytest.approx(first / 2)
         assert second["r4ha_msu"] == pytest.approx((first + first / 2) / 2)
         assert second["r4ha_complete"] is False
+        # summed over partitions or not, the window holds 2 of its 4 hours
+        assert second["r4ha_coverage_pct"] == pytest.approx(50.0)
+        assert _row(cec, scope, name, hour=0)["r4ha_coverage_pct"] == pytest.approx(25.0)
 
 
 def test_the_own_partition_agrees_with_the_capacity_table() -> None:

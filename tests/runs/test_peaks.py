@@ -36,6 +36,9 @@ def test_peaks_across_the_year_end_by_hand() -> None:
         [(msu[0] + msu[1]) / 2, (msu[1] + msu[2] + msu[4]) / 3])
     assert peaks["lac_msu"].to_list() == [251, 254]
     assert peaks["r4ha_complete"].to_list() == [False, False]
+    # No day has a whole window: the peak is over its best-measured ones, 2 of 4 hours
+    # on 31 December (the first interval's 1 hour is left out), 3 on 1 January.
+    assert peaks["r4ha_coverage_pct"].to_list() == pytest.approx([50.0, 75.0])
     assert peaks["top_classes"].to_list() == [None, None]
 
 
@@ -50,7 +53,10 @@ def test_peaks_of_a_simulated_month_name_the_busiest_classes(tmp_path: Path) -> 
     for row in peaks.iter_rows(named=True):
         day = cap.filter((pl.col("system") == row["system"])
                          & (pl.col("interval_start").dt.date() == row["day"]))
-        assert row["r4ha_msu"] == pytest.approx(day["r4ha_msu"].max())
+        # The peak is over the day's fully measured windows: the first day's hours
+        # before 03:00 average less than 4 hours and are left out, though higher.
+        assert row["r4ha_msu"] == pytest.approx(day.filter("r4ha_complete")["r4ha_msu"].max())
+        assert row["r4ha_complete"] and row["r4ha_coverage_pct"] == pytest.approx(100.0)
         busiest = (work.filter((pl.col("system") == row["system"])
                                & (pl.col("interval_start") == row["interval_start"])
                                & (pl.col("class_kind") == "service"))

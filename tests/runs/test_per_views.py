@@ -21,8 +21,9 @@ SAMPLE = str(ROOT / "samples/smf/paper-figures.smf")
 
 
 def test_per_class_on_the_papers_sample() -> None:
-    table, tallies = analyze_view(None, "class", sources=[SAMPLE])
-    assert all(t.skipped == 0 for t in tallies)
+    seen = analyze_view(None, "class", sources=[SAMPLE])
+    table = seen.table
+    assert all(t.skipped == 0 for t in seen.tallies) and seen.findings == []
     rows = {(r["class_name"], r["period"]): r for r in table.iter_rows(named=True)}
     cics = rows[("CICS2A20", 1)]  # 003 Figure 4: 88584 ended, 64.307 s of CPU service
     assert cics["trans_ended"] == 88584 and cics["etr_per_sec"] == pytest.approx(1476.4)
@@ -39,8 +40,8 @@ def test_per_system_with_known_msu(tmp_path: Path) -> None:
     dump = tmp_path / "cpu.smf"
     dump.write_bytes(writer.frame_rdw([record(h, e, lacs.get(h, 280))
                                        for h, e in ENGINES.items()]))
-    table, _ = analyze_view(None, "system", sources=[str(dump)])
-    row = table.row(0, named=True)
+    seen = analyze_view(None, "system", sources=[str(dump)])
+    row = seen.table.row(0, named=True)
     msu = {h: e * 0.98 * 288 for h, e in ENGINES.items()}
     assert row["system"] == "SYSA" and row["intervals"] == 6
     assert row["cps"] == pytest.approx(2.0)
@@ -50,12 +51,18 @@ def test_per_system_with_known_msu(tmp_path: Path) -> None:
     # and 4 (1, 1.5 and 1.25 engines; hour 3 is missing).
     assert row["r4ha_peak_msu"] == pytest.approx((msu[1] + msu[2] + msu[4]) / 3)
     assert row["r4ha_peak_at"] == START + dt.timedelta(hours=4)
+    # No window is whole (hour 3 is missing): the peak is one of 3 of the 4 hours, said.
+    assert (row["r4ha_peak_coverage_pct"], row["r4ha_peak_complete"]) == (75.0, False)
+    assert [f.check for f in seen.findings] == ["r4ha_partial"]
+    assert "partial: 180 of 240 min measured" in seen.findings[0].message
+    assert row["msu_peak_at"] == START + dt.timedelta(hours=2)
     assert row["lac_peak_msu"] == 320 and row["defined_capacity_msu"] == 300
+    assert row["lac_peak_at"] == START + dt.timedelta(hours=2)
     assert row["capped_intervals"] == 2
     assert row["capture_ratio"] is None  # no workload data
     # The window: from 01:00 on 1 January, hours 3 (missing), 4, 5, 6.
-    later, _ = analyze_view(None, "system", sources=[str(dump)],
-                            start=START + dt.timedelta(hours=3))
+    later = analyze_view(None, "system", sources=[str(dump)],
+                         start=START + dt.timedelta(hours=3)).table
     assert later.row(0, named=True)["intervals"] == 3
 
 

@@ -87,6 +87,7 @@ from zperf.calc.msu import (
     msu_per_hour,
     msu_share_pct,
     rolling_average,
+    window_coverage_pct,
 )
 from zperf.calc.offload import (
     CpuSplit,
@@ -200,6 +201,7 @@ __all__ = [
     "soap_operation_bytes",
     "soap_size_bytes",
     "sum_of_lpars_us_per_tran",
+    "window_coverage_pct",
     "ziip_eligible_pct",
     "ziip_us_per_tran",
     "ziip_us_per_tran_from_appl",

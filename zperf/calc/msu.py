@@ -26,7 +26,8 @@ that matches them all.
 The rolling 4-hour average (R4HA) is what WLM reports as SMF70LAC and what
 defined capacity is compared with: the MSU/h of the preceding four hours,
 weighted by time.  Where intervals are missing the average is over the time
-covered, and the covered time is returned so that the caller can flag it.
+covered, and the covered time is returned so that the caller can flag it
+(:func:`window_coverage_pct`: 10 minutes of a 4-hour window are 4.2 %).
 
 :func:`msu_per_hour` is plain arithmetic (numbers, arrays, polars
 expressions); :func:`rolling_average` works on numpy arrays of one system's
@@ -95,6 +96,19 @@ def msu_share_pct(msu: Quantity, capacity_msu: Quantity) -> Quantity:
     headroom before WLM caps the partition is 25 %.
     """
     return non_negative("MSU/h", msu) / positive("capacity MSU/h", capacity_msu) * 100
+
+
+def window_coverage_pct(covered_seconds: Quantity,
+                        window_seconds: Quantity = ROLLING_WINDOW_SECONDS) -> Quantity:
+    """The share of a rolling window that measured intervals cover, in %.
+
+    An R4HA over 10 minutes of data is an average of 10 minutes, not of 4
+    hours: 600 / 14,400 x 100 = 4.17 %.  The average is only WLM's kind of
+    figure (what defined capacity and the software bill are measured by)
+    where this is 100.
+    """
+    return (non_negative("covered seconds", covered_seconds)
+            / positive("window seconds", window_seconds) * 100)
 
 
 if TYPE_CHECKING:  # numpy is imported where an array is computed: not by `zperf calc`

@@ -108,7 +108,11 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     --per class gives the window per class period (transactions, CPU per
     transaction, IIPCP and achieved zIIP offload, worst Performance Index);
     --per system per system (busy, mean and peak MSU/h, peak 4-hour rolling
-    average, LAC, limits and capped intervals, capture ratio).
+    average with its window's coverage, WLM's peak LAC, each peak with its
+    time, limits and capped intervals, capture ratio). The peak R4HA is the
+    highest over fully measured 4-hour windows (the 4 hours before --start
+    count where the sources hold them); where none is, it is the best-measured
+    one, said on stderr with exit status 1: an average of less than 4 hours.
 
     \b
     Examples:
@@ -126,14 +130,14 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     if run is None and len(sources) == 1 and Path(sources[0]).is_dir():
         run, sources = sources[0], ()  # a run folder
     if per in ("class", "system"):
-        table, tallies = analyze_view(run, per, kind=kind, on_error=on_error,
-                                      encoding=encoding, jobs=jobs, sources=list(sources),
-                                      name=name,
-                                      transactions=transactions, etr_per_sec=etr_per_sec,
-                                      systems=systems, start=start, end=end)
-        tell_reading(tallies, errors_path)
-        report.render(table, fmt, output, table=f"analysis per {per}", terminal=terminal)
-        if sum(t.skipped for t in tallies):
+        seen = analyze_view(run, per, kind=kind, on_error=on_error, encoding=encoding,
+                            jobs=jobs, sources=list(sources), name=name,
+                            transactions=transactions, etr_per_sec=etr_per_sec,
+                            systems=systems, start=start, end=end)
+        tell_reading(seen.tallies, errors_path)
+        report.render(seen.table, fmt, output, table=f"analysis per {per}", terminal=terminal)
+        tell_findings([("", f) for f in seen.findings])
+        if sum(t.skipped for t in seen.tallies) or seen.findings:
             sys.exit(1)
         return
     analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,

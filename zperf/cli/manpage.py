@@ -23,6 +23,7 @@ from zperf.cli.calc_commands import PAPERS
 from zperf.cli.exits import EXIT_STATUSES
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
+from zperf.tables.capacity import SYSTEM_VIEW
 from zperf.writing import write_text
 
 
@@ -184,6 +185,8 @@ PAGES: dict[str, dict[str, Any]] = {
                               _columns(SCHEMAS["offload"]),
                               _columns(SCHEMAS["problems"]), EXIT_STATUS],
                     "see_also": ".BR zperf (1)"},
+    "zperf-analyze": {"extra": [_columns(SYSTEM_VIEW), EXIT_STATUS],
+                      "see_also": ".BR zperf (1),\n.BR zperf\\-parse (1)"},
     "zperf-calc": {"extra": [{"title": "SOURCES", "paragraphs": [_roff(PAPERS)]}, EXIT_STATUS],
                    "see_also": ".BR zperf (1)"},
     "zperf-check": {"extra": _rules_sections(),

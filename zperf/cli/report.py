@@ -66,8 +66,9 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: st
     The footer names zperf's version, the inputs and the time made (UTC;
     SOURCE_DATE_EPOCH, when set, fixes it for reproducible output).
     Exit status 1 when records were skipped, a run has no timed RMF
-    interval (empty tables) or a reproduced figure differs: each is said
-    on standard error and atop the report.
+    interval (empty tables), a reproduced figure differs or an activity
+    report's peak 4-hour rolling average rests on a window the data do not
+    wholly measure: each is said on standard error and atop the report.
 
     \b
     Examples:

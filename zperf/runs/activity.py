@@ -58,8 +58,9 @@ MOST_POINTS = 800
 UNNAMED = "(unnamed)"
 OTHER = "(other)"
 
-_CPU_KEEP = ("system", "interval_start", "interval_seconds", "cp_online", "cp_lpar_busy_pct",
-             "ziip_online", "ziip_lpar_busy_pct")
+_CPU_KEEP = ("system", "interval_start", "interval_seconds", "cp_online", "cp_online_engines",
+             "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online", "ziip_online_engines",
+             "ziip_lpar_busy_pct", "ziip_mvs_busy_pct")
 #: The columns of a class period the sums need, and those that name it.
 _WORK_KEEP = (*KEYS["workload"], "workload", "interval_seconds", *APPL_COLUMNS, "trans_ended",
               "resp_actual_ms")
@@ -74,8 +75,8 @@ REPEATS_GO_WITH = {**BELONGS,
 class Activity:
     """A period's activity reduced to sums per interval (see the module docstring).
 
-    ``lpar``: system, interval_start, interval_seconds, cp_online,
-    cp_lpar_busy_pct, ziip_online, ziip_lpar_busy_pct.
+    ``lpar``: system, interval_start, interval_seconds, cp_online (and
+    cp_online_engines), cp_lpar_busy_pct, cp_mvs_busy_pct, the same for zIIPs.
     ``workloads``: system, workload, interval_start, interval_seconds and the
     APPL% columns summed over the workload's service classes.
     ``classes``: class_kind, class_name, interval_start, interval_seconds, the
@@ -204,8 +205,12 @@ def _empty() -> dict[str, pl.DataFrame]:
     return {
         "lpar": pl.DataFrame(schema={"system": pl.String, "interval_start": ts,
                                      "interval_seconds": pl.Float64, "cp_online": pl.Int32,
-                                     "cp_lpar_busy_pct": pl.Float64, "ziip_online": pl.Int32,
-                                     "ziip_lpar_busy_pct": pl.Float64}),
+                                     "cp_online_engines": pl.Float64,
+                                     "cp_lpar_busy_pct": pl.Float64,
+                                     "cp_mvs_busy_pct": pl.Float64, "ziip_online": pl.Int32,
+                                     "ziip_online_engines": pl.Float64,
+                                     "ziip_lpar_busy_pct": pl.Float64,
+                                     "ziip_mvs_busy_pct": pl.Float64}),
         "workloads": pl.DataFrame(schema={"class_kind": pl.String, "system": pl.String,
                                           "workload": pl.String,
                                           "interval_start": ts,
@@ -328,17 +333,23 @@ def lpar_busy(activity: Activity, seconds: float) -> pl.DataFrame:
 
 
 def system_summary(activity: Activity) -> pl.DataFrame:
-    """Per system over the period: CPs and zIIPs, mean and peak interval LPAR busy,
-    and the APPL% of its service classes (captured CPU, % of one engine)."""
+    """Per system over the period: CPs and zIIPs, mean and peak interval LPAR busy (each
+    peak with the start of its interval, the first of equals), and the APPL% of its
+    service classes (captured CPU, % of one engine)."""
     secs = pl.col("interval_seconds")
+    cp = pl.col("cp_lpar_busy_pct")
     ziip = pl.when(pl.col("ziip_online") > 0).then(pl.col("ziip_lpar_busy_pct"))
+
+    def first_at(value: pl.Expr) -> pl.Expr:
+        return pl.col("interval_start").filter(value == value.max()).min()
+
     busy = activity.lpar.group_by("system", maintain_order=True).agg(
         pl.col("cp_online").cast(pl.Float64).mean().alias("cps"),
         pl.col("ziip_online").cast(pl.Float64).mean().alias("ziips"),
-        window_mean(pl.col("cp_lpar_busy_pct"), secs).alias("cp_lpar_busy_pct"),
-        pl.col("cp_lpar_busy_pct").max().alias("cp_peak_busy_pct"),
+        window_mean(cp, secs).alias("cp_lpar_busy_pct"),
+        cp.max().alias("cp_peak_busy_pct"), first_at(cp).alias("cp_peak_busy_at"),
         window_mean(ziip, secs).alias("ziip_lpar_busy_pct"),
-        ziip.max().alias("ziip_peak_busy_pct"))
+        ziip.max().alias("ziip_peak_busy_pct"), first_at(ziip).alias("ziip_peak_busy_at"))
     charted = activity.workloads.filter(pl.col("class_kind") == activity.cpu_kind)
     per_interval = charted.group_by("system", "interval_start", maintain_order=True).agg(
         secs.max(), *(pl.col(c).sum() for c in APPL_COLUMNS))

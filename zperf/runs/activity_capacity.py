@@ -12,8 +12,11 @@ own, aggregated.
 
 Charted per bucket (:func:`zperf.runs.activity.bucket_seconds`): MSU/h is
 the bucket's time-weighted mean; the R4HA, LAC and defined capacity are the
-bucket's highest (a cap is reached at a peak, not on average); a class
-period's PI is the bucket's worst over the intervals and systems.
+bucket's highest (a cap is reached at a peak, not on average), the R4HA of
+windows not fully measured apart, as a series of its own; a class period's
+PI is the bucket's worst over the intervals and systems.  The per-system
+peaks are :func:`zperf.runs.msu.system_peaks`', as ``zperf analyze --per
+system`` gives them, with the same findings.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import polars as pl
 
 from zperf.runs.capacity import CAPTURED_SCHEMA, capture_by_system, capture_table, captured_seconds
 from zperf.runs.facts import window_mean
-from zperf.runs.msu import capacity_table, rolling_columns
+from zperf.runs.msu import capacity_table, rolling_columns, system_peaks
 from zperf.runs.pi import performance_table
 
 #: The class periods a PI heat map shows at most (worst first; the table says how many).
@@ -62,21 +65,35 @@ def with_r4ha(msu: pl.DataFrame) -> pl.DataFrame:
         "system", "interval_start", nulls_last=True)
     if rows.height == 0:
         return rows.with_columns(pl.lit(None, pl.Float64).alias("r4ha_msu"),
+                                 pl.lit(None, pl.Float64).alias("r4ha_covered_seconds"),
+                                 pl.lit(None, pl.Float64).alias("r4ha_coverage_pct"),
                                  pl.lit(None, pl.Boolean).alias("r4ha_complete"))
-    return pl.concat([rolling_columns(part).select(*rows.columns, "r4ha_msu", "r4ha_complete")
+    return pl.concat([rolling_columns(part).select(*rows.columns, *R4HA_COLUMNS)
                       for part in rows.partition_by("system", maintain_order=True)])
+
+
+#: The rolling average's columns of the merged MSU rows (:func:`with_r4ha`).
+R4HA_COLUMNS = ("r4ha_msu", "r4ha_covered_seconds", "r4ha_coverage_pct", "r4ha_complete")
+
+
+#: The MSU chart's series of each system, in order: the R4HA of windows fully measured,
+#: and apart from it that of windows not (the start of the data, after a gap).
+PARTIAL_R4HA = "R4HA (partial window)"
+MEASURES = ("MSU/h", "R4HA", PARTIAL_R4HA, "LAC (WLM)", "defined capacity")
 
 
 def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
     """Long rows for the MSU chart: bucket_start, series ('SYS MSU/h', 'SYS R4HA',
-    'SYS LAC', 'SYS defined capacity'), msu."""
+    'SYS R4HA (partial window)', 'SYS LAC (WLM)', 'SYS defined capacity'), msu."""
     secs = pl.col("interval_seconds")
+    complete = pl.col("r4ha_complete").fill_null(False)
     wide = msu.group_by(bucket, "system", maintain_order=True).agg(
         window_mean(pl.col("msu_per_hour"), secs).alias("MSU/h"),
-        pl.col("r4ha_msu").max().alias("R4HA"),
+        pl.col("r4ha_msu").filter(complete).max().alias("R4HA"),
+        pl.col("r4ha_msu").filter(~complete).max().alias(PARTIAL_R4HA),
         pl.col("lac_msu").cast(pl.Float64).max().alias("LAC (WLM)"),
         pl.col("defined_capacity_msu").cast(pl.Float64).max().alias("defined capacity"))
-    long = wide.unpivot(["MSU/h", "R4HA", "LAC (WLM)", "defined capacity"],
+    long = wide.unpivot(list(MEASURES),
                         index=["bucket_start", "system"], variable_name="measure",
                         value_name="msu")
     return (long.filter(pl.col("msu").is_not_null() & ~pl.col("msu").is_nan())
@@ -86,22 +103,14 @@ def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
 
 def capacity_by_system(msu: pl.DataFrame, captured: pl.DataFrame,
                        lpar: pl.DataFrame) -> pl.DataFrame:
-    """Per system over the period: mean and peak MSU/h, peak R4HA and its interval
-    (over complete 4-hour windows when the system has any: the first intervals'
-    averages are of less than 4 hours), highest LAC, defined capacity, capped
-    intervals, and the capture ratio."""
-    secs = pl.col("interval_seconds")
-    complete = pl.col("r4ha_complete").fill_null(False)
-    level = pl.when(complete.any().over("system")).then(
-        pl.when(complete).then(pl.col("r4ha_msu"))).otherwise(pl.col("r4ha_msu"))
-    per = msu.with_columns(level.alias("_level")).group_by("system", maintain_order=True).agg(
-        window_mean(pl.col("msu_per_hour"), secs).alias("msu_per_hour"),
-        pl.col("msu_per_hour").max().alias("msu_peak"),
-        pl.col("_level").max().alias("r4ha_peak"),
-        pl.col("interval_start").get(pl.col("_level").arg_max()).alias("r4ha_peak_at"),
-        pl.col("lac_msu").max(), pl.col("defined_capacity_msu").max(),
+    """Per system over the period: mean and peak MSU/h, the peak R4HA with its window's
+    coverage and WLM's peak LAC, each peak with its time (:func:`zperf.runs.msu.system_peaks`),
+    the highest defined capacity, capped intervals, and the capture ratio."""
+    limits = msu.group_by("system", maintain_order=True).agg(
+        pl.col("defined_capacity_msu").max(),
         pl.when(pl.col("capped").is_not_null().any()).then(pl.col("capped").sum())
         .alias("capped_intervals"))
+    per = system_peaks(msu).join(limits, on="system", how="left", nulls_equal=True)
     capture = capture_by_system(capture_table(captured, lpar)).select("system",
                                                                       "capture_ratio")
     systems = pl.concat([per.select("system"), capture.select("system")]).unique()

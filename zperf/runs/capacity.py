@@ -40,8 +40,9 @@ def captured_seconds(workload: pl.DataFrame) -> pl.DataFrame:
     """General-CP and zIIP seconds per system, interval and class kind: the classes'
     APPL% CP and IIP as seconds, summed over classes and periods."""
     def seconds(appl: str) -> pl.Expr:
-        engine_seconds: pl.Expr = f.appl_seconds(pl.col(appl).fill_nan(None).fill_null(0.0),
-                                                 pl.col("interval_seconds"))
+        pct = pl.col(appl).fill_nan(None).fill_null(0.0) if appl in workload.columns \
+            else pl.lit(0.0)  # (a table kept without zIIP time)
+        engine_seconds: pl.Expr = f.appl_seconds(pct, pl.col("interval_seconds"))
         return engine_seconds
 
     return (workload.group_by(*_KEYS, "class_kind", maintain_order=True)

@@ -18,8 +18,18 @@ formulas are :mod:`zperf.calc.msu`'s; this module only lines the rows up:
   input holds.  Interval starts are datetimes, so the window crosses
   midnight and year ends like any other time.  Where intervals are missing
   (a gap, or the first four hours of the data) the average is over the time
-  covered and ``r4ha_complete`` is false: WLM's SMF70LAC, which remembers
-  the time before the data, is the figure to trust there.
+  covered, ``r4ha_coverage_pct`` says how much of the 4 hours that is and
+  ``r4ha_complete`` is false: WLM's SMF70LAC, which remembers the time
+  before the data, is the figure to trust there.
+* A *peak* R4HA (:func:`r4ha_peak_rows`) is taken over the best-measured
+  windows only: those fully measured (``r4ha_complete``) when there are any,
+  else those measured as much as the best one.  An average of 10 minutes is
+  not a 4-hour peak, and the highest of many partial averages is the
+  noisiest (the first interval alone is one interval's MSU/h), so a partial
+  window never outbids a full one; where none is full the peak is shown
+  with its coverage and said (:func:`partial_peak_findings`).  WLM's LAC is a
+  measured value, over real time whatever the data hold: its peak is its
+  own highest value, with its time, beside ours (:func:`system_peaks`).
 * ``capped``: WLM caps a partition whose long-term average reaches its
   defined capacity, or a capacity group whose average reaches the group
   limit (IBM, "Defined capacity" and "Capacity groups" in z/OS MVS Planning:
@@ -31,12 +41,14 @@ the limits are what the listing prints.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import polars as pl
 
 from zperf.calc import formulas as f
+from zperf.runs.facts import window_mean
+from zperf.runs.findings import Finding
 from zperf.tables.capacity import CAPACITY, PEAKS
 
 #: Service classes named per daily peak.
@@ -99,17 +111,19 @@ def capacity_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
 
 def daily_peaks(capacity: pl.DataFrame, workload: pl.DataFrame | None,
                 top: int = TOP_CLASSES) -> pl.DataFrame:
-    """Per system and day the interval with the highest rolling 4-hour average (zperf's,
-    else WLM's LAC), and the ``top`` service classes by APPL% CP in it."""
+    """Per system and day the interval with the peak rolling 4-hour average (zperf's, by
+    :func:`r4ha_peak_rows`'s rule, else WLM's LAC), and the ``top`` service classes by
+    APPL% CP in it."""
     if capacity.height == 0:
         return PEAKS.empty()
+    ours = pl.col("r4ha_msu").is_not_null()
     level = pl.coalesce(pl.col("r4ha_msu"), pl.col("lac_msu").cast(pl.Float64))
-    rows = (capacity.with_columns(level.alias("_level"),
-                                  pl.col("interval_start").dt.date().alias("day"))
-            .filter(pl.col("_level").is_not_null())
-            .sort("_level", "interval_start", descending=[True, False])
-            .group_by("system", "day", maintain_order=True).first()
-            .with_columns(pl.col("_level").alias("r4ha_msu")))
+    days = capacity.with_columns(level.alias("_level"),
+                                 pl.col("interval_start").dt.date().alias("day"))
+    rows = r4ha_peak_rows(days, ("system", "day"), "_level").with_columns(
+        pl.col("_level").alias("r4ha_msu"),
+        *(pl.when(ours).then(pl.col(c)).alias(c) for c in ("r4ha_coverage_pct",
+                                                           "r4ha_complete")))
     return PEAKS.conform(rows.join(_top_classes(workload, top), on=["system", "interval_start"],
                                    how="left").sort("system", "day", nulls_last=True))
 
@@ -178,8 +192,97 @@ def rolling_columns(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.with_columns(
         pl.Series("r4ha_msu", average, nan_to_null=True),
         pl.Series("r4ha_covered_seconds", covered),
+        pl.Series("r4ha_coverage_pct", f.window_coverage_pct(covered)),
         pl.Series("r4ha_complete", covered >= f.ROLLING_WINDOW_SECONDS * COMPLETE_SHARE),
         pl.Series("gap_before_seconds", gap, nan_to_null=True))
+
+
+def r4ha_peak_rows(rows: pl.DataFrame, by: Sequence[str],
+                   level: str = "r4ha_msu") -> pl.DataFrame:
+    """Per ``by`` (a system; a system and day) the row whose ``level`` is the peak R4HA:
+    the highest over the best-measured windows (the fully measured ones when there are
+    any, else those measured as much as the best one; see the module docstring), the
+    earliest of equals.  ``rows`` are :func:`rolling_columns`' (with
+    ``r4ha_covered_seconds``); groups without a value give no row."""
+    covered = pl.col("r4ha_covered_seconds").fill_null(0.0)
+    best = pl.min_horizontal(covered.max().over(by), pl.lit(f.ROLLING_WINDOW_SECONDS))
+    return (rows.filter(pl.col(level).is_not_null() & pl.col(level).is_not_nan())
+            .filter(covered >= best * COMPLETE_SHARE)
+            .sort(level, "interval_start", descending=[True, False], nulls_last=True)
+            .group_by(*by, maintain_order=True).first())
+
+
+#: What :func:`system_peaks` gives per system, besides ``system``.
+PEAK_COLUMNS = ("msu_per_hour", "msu_peak_per_hour", "msu_peak_at", "r4ha_peak_msu",
+                "r4ha_peak_at", "r4ha_peak_coverage_pct", "r4ha_peak_complete",
+                "lac_peak_msu", "lac_peak_at")
+
+
+def system_peaks(capacity: pl.DataFrame) -> pl.DataFrame:
+    """Per system of capacity rows (:func:`capacity_table`'s, or the activity report's
+    reduced ones with :func:`rolling_columns`): the time-weighted mean MSU/h, the
+    peak MSU/h, the peak R4HA (:func:`r4ha_peak_rows`) with its window's coverage, and
+    WLM's peak LAC, each peak with the start of its interval (the earliest of equals)."""
+    systems = capacity.select("system").unique(maintain_order=True)
+    secs = pl.col("interval_seconds")
+    mean = capacity.group_by("system", maintain_order=True).agg(
+        window_mean(pl.col("msu_per_hour"), secs).alias("msu_per_hour"))
+    r4ha = r4ha_peak_rows(capacity, ("system",)).select(
+        "system", pl.col("r4ha_msu").alias("r4ha_peak_msu"),
+        pl.col("interval_start").alias("r4ha_peak_at"),
+        pl.col("r4ha_coverage_pct").alias("r4ha_peak_coverage_pct"),
+        pl.col("r4ha_complete").alias("r4ha_peak_complete"))
+    out = systems.join(mean, on="system", how="left", nulls_equal=True)
+    for frame in (_highest(capacity, "msu_per_hour", "msu_peak_per_hour", "msu_peak_at"), r4ha,
+                  _highest(capacity, "lac_msu", "lac_peak_msu", "lac_peak_at")):
+        out = out.join(frame, on="system", how="left", nulls_equal=True)
+    return out.select("system", *PEAK_COLUMNS).with_columns(
+        pl.col("msu_per_hour").fill_nan(None))
+
+
+def _highest(rows: pl.DataFrame, column: str, peak: str, at: str) -> pl.DataFrame:
+    """Per system the highest ``column`` as ``peak`` and the start of its first interval
+    as ``at``."""
+    value = pl.col(column)
+    known = value.is_not_null() & (value.is_not_nan() if rows.schema[column].is_float()
+                                   else pl.lit(True))
+    return (rows.filter(known).sort(column, "interval_start", descending=[True, False])
+            .group_by("system", maintain_order=True).first()
+            .select("system", value.alias(peak), pl.col("interval_start").alias(at)))
+
+
+def partial_peak_findings(peaks: pl.DataFrame) -> list[Finding]:
+    """A finding per system whose peak R4HA (:func:`system_peaks`) rests on a window
+    not fully measured: no 4 hours of its data are whole, so the figure is an average
+    of less time, to be read beside WLM's LAC, which is measured over real time."""
+    out = []
+    for row in peaks.filter(pl.col("r4ha_peak_complete").not_()).iter_rows(named=True):
+        words = window_words(row["r4ha_peak_coverage_pct"], False)
+        lac = ("" if row["lac_peak_msu"] is None else
+               f"; WLM's LAC, measured over real time, peaked at {row['lac_peak_msu']} MSU/h "
+               f"at {row['lac_peak_at']:%Y-%m-%d %H:%M}")
+        out.append(Finding(
+            "coverage", "r4ha_partial",
+            f"{row['system']}: peak R4HA {row['r4ha_peak_msu']:.1f} MSU/h at "
+            f"{row['r4ha_peak_at']:%Y-%m-%d %H:%M} is {words} "
+            f"({row['r4ha_peak_coverage_pct']:.1f} % of its 4-hour window): no 4 hours of "
+            f"the data are whole{lac}",
+            ("r4ha_peak_msu", "r4ha_peak_at", "r4ha_peak_coverage_pct", "r4ha_peak_complete"),
+            row["system"], words))
+    return out
+
+
+def window_words(coverage_pct: float | None, complete: bool | None) -> str:
+    """A rolling average's window in words, for a report cell or a message: 'full', or
+    'partial: 10 of 240 min measured' (to the nearest minute, but a partial window
+    never reads 240 of 240)."""
+    if complete:
+        return "full"
+    window = round(f.ROLLING_WINDOW_SECONDS / 60)
+    if coverage_pct is None:
+        return "not measured"
+    minutes = min(round(coverage_pct / 100 * window), window - 1)
+    return f"partial: {minutes} of {window} min measured"
 
 
 def _share(used: str, limit: str) -> pl.Expr:

@@ -26,8 +26,17 @@ from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
 from zperf.runs.choices import BASES
 from zperf.runs.compare import Comparison, comparison
+from zperf.runs.findings import Finding
 from zperf.runs.spec import RunSpec, as_runspec
-from zperf.runs.views import VIEW_TABLES, VIEWS, Scope, reduce_view_tables, view, view_scope
+from zperf.runs.views import (
+    VIEW_TABLES,
+    VIEWS,
+    Scope,
+    reduce_view_tables,
+    view,
+    view_findings,
+    view_scope,
+)
 from zperf.runs.window_text import SPANS, nothing_in_window, with_spans
 
 #: The tables a run table is made from (the others are not even decoded).
@@ -78,12 +87,22 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
     return kept, tallies
 
 
+@dataclasses.dataclass(frozen=True)
+class View:
+    """A run's window per class period or per system (``zperf analyze --per``), what
+    reading each file saw, and what its figures leave in doubt (said on stderr, exit 1)."""
+
+    table: pl.DataFrame
+    tallies: list[Tally]
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+
+
 def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None = None,
                  on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                 jobs: int | None = 1, **options: Any) -> tuple[pl.DataFrame, list[Tally]]:
+                 jobs: int | None = 1, **options: Any) -> View:
     """A run's window per class period or per system (``zperf analyze --per class|system``,
     :mod:`zperf.runs.views`), read file by file (``jobs`` at once), each reduced where it
-    is read, and the tally of every file."""
+    is read, with the tally of every file and the view's findings."""
     if per not in VIEWS:
         raise UsageError(f"per must be one of {', '.join(VIEWS)}")
     spec = view_scope(run, **options)
@@ -97,7 +116,7 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
         raise UsageError(nothing_in_window(
             ("workload",) if per == "class" else ("cpu",), spec.start, spec.end, tables,
             spec.systems, "" if per == "class" else "SMF 70.1 or the RMF CPU Activity report"))
-    return table, tallies
+    return View(table, tallies, view_findings(table, per))
 
 
 def analyze_run(run: Run | None = None, *, kind: str | None = None,

@@ -9,9 +9,15 @@ system came to its limits.  Both views cover the run's window (and systems):
   time, APPL% CP and IIPCP over the window, the achieved zIIP offload, and
   for service classes with a goal the worst PI and the intervals that missed;
 * per system: CPs, time-weighted LPAR BUSY, mean and peak MSU/h, the peak
-  rolling 4-hour average (zperf's) and when, the peak SMF70LAC, the limits
-  and the intervals WLM capped, the capture ratio of the service classes and
-  the service classes' achieved offload.
+  rolling 4-hour average (zperf's, by :func:`zperf.runs.msu.r4ha_peak_rows`'
+  rule) with its window's coverage, the peak SMF70LAC, each peak with its
+  time, the limits and the intervals WLM capped, the capture ratio of the
+  service classes and the service classes' achieved offload.  A peak R4HA
+  whose window is not fully measured is a finding
+  (:func:`zperf.runs.msu.partial_peak_findings`).  The rolling averages reach
+  back 4 hours before the window's start where the sources hold them
+  (:data:`LEAD_IN_SECONDS`): the data measured that time, so an R4HA at the
+  window's start is whole.
 
 Sources are read file by file and reduced to a few rows per class or system
 and interval (:func:`reduce_view_tables`), as ``zperf analyze`` reads them.
@@ -34,10 +40,12 @@ from zperf.runs.capacity import (
     capture_table,
     captured_seconds,
 )
-from zperf.runs.msu import capacity_table
+from zperf.runs.findings import Finding
+from zperf.runs.msu import capacity_table, partial_peak_findings, system_peaks
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import RunSpec, as_runspec
+from zperf.tables.capacity import SYSTEM_VIEW
 from zperf.tables.workload import CLASS_KINDS
 
 #: The views ``zperf analyze --per`` gives besides the run table.
@@ -49,6 +57,10 @@ _CLASS_COLUMNS = (*_CLASS_KEYS, "interval_start", "interval_seconds", "importanc
                   "goal_type", "trans_ended", "resp_actual_ms", "cpu_seconds", "srb_seconds",
                   "rct_seconds", "iit_seconds", "hst_seconds", "iip_seconds", "appl_cp_pct",
                   "appl_iipcp_pct", "appl_iip_pct")
+#: How far before the window's start the CPU data are kept for the rolling averages.
+LEAD_IN_SECONDS = f.ROLLING_WINDOW_SECONDS
+#: Marks the CPU rows inside the window (the others are the rolling averages' lead-in).
+_IN_WINDOW = "_in_window"
 _LPAR_COLUMNS = ("system", "interval_start", "own_partition", "processor_type",
                  "physical_processors", "effective_dispatch_seconds", "total_dispatch_seconds")
 
@@ -94,9 +106,12 @@ def reduce_view_tables(tables: Mapping[str, pl.DataFrame], spec: Scope,
             _CLASS_COLUMNS)
         out["performance"] = performance_table(work, dist)
     if per == "system":
-        cpu, lpar = _scoped(tables.get("cpu"), spec), _scoped(tables.get("cpu_lpar"), spec)
+        cpu = _scoped(tables.get("cpu"), spec, LEAD_IN_SECONDS)
+        lpar = _scoped(tables.get("cpu_lpar"), spec, LEAD_IN_SECONDS)
         if cpu is not None:
-            out["cpu"] = cpu
+            inside = pl.lit(True) if spec.start is None else \
+                pl.col("interval_start") >= spec.start
+            out["cpu"] = cpu.with_columns(inside.alias(_IN_WINDOW))
         if lpar is not None:
             out["cpu_lpar"] = lpar.filter(pl.col("own_partition")).select(_LPAR_COLUMNS)
         if work is not None:
@@ -168,10 +183,17 @@ def _goals(performance: pl.DataFrame | None) -> pl.DataFrame:
 
 def per_system(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     """One row per system over the window (see the module docstring)."""
-    cpu = tables.get("cpu")
-    if cpu is None or cpu.height == 0:
+    every = tables.get("cpu")
+    if every is None or every.height == 0:
         return pl.DataFrame()
-    cap = capacity_table(cpu, tables.get("cpu_lpar"))
+    if _IN_WINDOW not in every.columns:
+        every = every.with_columns(pl.lit(True).alias(_IN_WINDOW))
+    cpu = every.filter(_IN_WINDOW)
+    if cpu.height == 0:
+        return pl.DataFrame()
+    cap = capacity_table(every, tables.get("cpu_lpar")).join(
+        cpu.select("system", "interval_start"), on=["system", "interval_start"], how="semi",
+        nulls_equal=True)
     secs = pl.col("interval_seconds")
     busy = (cpu.group_by("system", maintain_order=True).agg(
         (pl.col("cp_online_engines").fill_null(pl.col("cp_online").cast(pl.Float64)) * secs)
@@ -180,29 +202,25 @@ def per_system(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
         secs.sum().alias("window_seconds"), pl.len().alias("intervals"))
         .with_columns((pl.col("_cps_x_secs") / pl.col("window_seconds")).alias("cps"),
                       (pl.col("_busy_x_secs") / pl.col("window_seconds")).alias("cp_busy_pct")))
-    peak = pl.col("r4ha_msu").arg_max()
-    msu = cap.group_by("system", maintain_order=True).agg(
-        ((pl.col("msu_per_hour") * secs).sum() / secs.filter(pl.col("msu_per_hour")
-                                                             .is_not_null()).sum())
-        .alias("msu_per_hour"),
-        pl.col("msu_per_hour").max().alias("msu_peak_per_hour"),
-        pl.col("r4ha_msu").max().alias("r4ha_peak_msu"),
-        pl.col("interval_start").gather(peak).first().alias("r4ha_peak_at"),
-        pl.col("lac_msu").max().alias("lac_peak_msu"),
+    limits = cap.group_by("system", maintain_order=True).agg(
         pl.col("image_capacity_msu").max(), pl.col("defined_capacity_msu").max(),
         pl.col("capped").sum().alias("capped_intervals"))
     captured = tables.get("captured")
     capture = capture_by_system(capture_table(
         captured if captured is not None else pl.DataFrame(schema=CAPTURED_SCHEMA), cpu)
     ).select("system", "capture_ratio")
-    rows = busy.join(msu, on="system", how="left", nulls_equal=True).join(
-        capture, on="system", how="left", nulls_equal=True).join(
-        _offload(tables.get("offload")), on="system", how="left", nulls_equal=True)
-    return rows.select(
-        "system", "intervals", "window_seconds", "cps", "cp_busy_pct", "msu_per_hour",
-        "msu_peak_per_hour", "r4ha_peak_msu", "r4ha_peak_at", "lac_peak_msu",
-        "image_capacity_msu", "defined_capacity_msu", "capped_intervals", "capture_ratio",
-        "iipcp_seconds", "achieved_offload_pct").sort("system", nulls_last=True)
+    rows = busy
+    for frame in (system_peaks(cap), limits, capture, _offload(tables.get("offload"))):
+        rows = rows.join(frame, on="system", how="left", nulls_equal=True)
+    return SYSTEM_VIEW.conform(rows).sort("system", nulls_last=True)
+
+
+def view_findings(table: pl.DataFrame, per: str) -> list[Finding]:
+    """What a view's figures leave in doubt: per system, a peak R4HA whose 4-hour
+    window the data do not wholly measure."""
+    if per != "system" or table.height == 0:
+        return []
+    return partial_peak_findings(table)
 
 
 def _offload(offload: pl.DataFrame | None) -> pl.DataFrame:
@@ -218,12 +236,15 @@ def _offload(offload: pl.DataFrame | None) -> pl.DataFrame:
         f.achieved_offload_pct(iip, iipcp)).alias("achieved_offload_pct")).cast(schema)
 
 
-def _scoped(frame: pl.DataFrame | None, spec: Scope) -> pl.DataFrame | None:
-    """The rows in the run's window and of its systems (None: no rows)."""
+def _scoped(frame: pl.DataFrame | None, spec: Scope,
+            lead_in: float = 0.0) -> pl.DataFrame | None:
+    """The rows in the run's window (and ``lead_in`` seconds before it) and of its
+    systems (None: no rows)."""
     if frame is None or frame.height == 0:
         return None
     if spec.start is not None:
-        frame = frame.filter(pl.col("interval_start") >= spec.start)
+        frame = frame.filter(pl.col("interval_start")
+                             >= spec.start - dt.timedelta(seconds=lead_in))
     if spec.end is not None:
         frame = frame.filter(pl.col("interval_start") < spec.end)
     if spec.systems and "system" in frame.columns:

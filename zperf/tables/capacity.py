@@ -53,9 +53,12 @@ CAPACITY = TableSchema(
                "4 hours of intervals, time-weighted, MSU/h (zperf's)"),
         Column("r4ha_covered_seconds", F64, "Seconds of the 4-hour window that intervals "
                "cover (the average is over these)"),
+        Column("r4ha_coverage_pct", F64, "r4ha_covered_seconds as % of the 4 hours: how much "
+               "of its window r4ha_msu measured (10 minutes of data: 4.2)"),
         Column("r4ha_complete", BOOL, "The window is covered: no gap and at least 4 hours of "
-               "data before the interval's end"),
-        Column("lac_msu", I64, "WLM's long-term (4-hour rolling) average, MSU/h (SMF70LAC)"),
+               "data before the interval's end (coverage at least 99.9 %)"),
+        Column("lac_msu", I64, "WLM's long-term (4-hour rolling) average, MSU/h (SMF70LAC): "
+               "measured by z/OS over real time, whatever the data hold"),
         Column("image_capacity_msu", I64, "MSU/h available to the image: defined or image "
                "capacity (SMF70WLA)"),
         Column("defined_capacity_msu", I64, "Defined capacity limit of the partition, MSU/h "
@@ -138,11 +141,15 @@ PEAKS = TableSchema(
     (
         Column("system", STR, "SMF system identifier"),
         Column("day", pl.Date(), "Day of the interval start, local time"),
-        Column("interval_start", TS, "The interval whose 4-hour rolling average is the day's "
-               "highest"),
+        Column("interval_start", TS, "Start of the interval at whose end the day's peak "
+               "4-hour rolling average is: the highest over the day's fully measured windows, "
+               "else over its best-measured ones"),
         Column("r4ha_msu", F64, "zperf's rolling 4-hour average at that interval's end, MSU/h "
                "(WLM's LAC where zperf has none)"),
-        Column("r4ha_complete", BOOL, "The window behind it is covered by intervals"),
+        Column("r4ha_coverage_pct", F64, "How much of the 4 hours behind it intervals "
+               "measured, % (null where r4ha_msu is WLM's LAC)"),
+        Column("r4ha_complete", BOOL, "The window behind it is covered by intervals (null "
+               "where r4ha_msu is WLM's LAC)"),
         Column("lac_msu", I64, "WLM's SMF70LAC in that interval, MSU/h"),
         Column("msu_per_hour", F64, "MSU/h consumed in that interval"),
         Column("defined_capacity_msu", I64, "Defined capacity, MSU/h (null: none)"),
@@ -176,10 +183,50 @@ CEC = TableSchema(
                "256); not part of the CP figures"),
         Column("r4ha_msu", F64, "Rolling 4-hour average of msu_per_hour over the preceding "
                "4 hours of intervals, time-weighted, MSU/h"),
+        Column("r4ha_coverage_pct", F64, "How much of the 4-hour window the row's intervals "
+               "measured, % (the average is over that time)"),
         Column("r4ha_complete", BOOL, "The window is covered: no gap and at least 4 hours of "
                "data before the interval's end"),
         Column("limit_msu", I64, "Partition: defined capacity (SMF70MSU); group: the group "
                "limit (SMF70GMU); CEC: the CPC capacity; MSU/h, null when none"),
         Column("limit_used_pct", F64, "r4ha_msu as % of limit_msu"),
+    ),
+)
+
+SYSTEM_VIEW = TableSchema(
+    "per system",
+    "zperf analyze --per system: one row per system over the run's window (SMF 70.1 and "
+    "72.3, or the RMF CPU Activity report for busy only)",
+    (
+        Column("system", STR, "SMF system identifier"),
+        Column("intervals", I64, "RMF intervals of the system in the window"),
+        Column("window_seconds", F64, "Seconds the intervals cover"),
+        Column("cps", F64, "General CPs online, time-weighted"),
+        Column("cp_busy_pct", F64, "LPAR BUSY of the CPs, time-weighted over the window, %"),
+        Column("msu_per_hour", F64, "MSU/h consumed, time-weighted over the window"),
+        Column("msu_peak_per_hour", F64, "The highest interval's MSU/h"),
+        Column("msu_peak_at", TS, "Start of that interval (the first of equals)"),
+        Column("r4ha_peak_msu", F64, "Peak of zperf's rolling 4-hour average, MSU/h: the "
+               "highest over the windows fully measured, else (none is) over the "
+               "best-measured ones; the 4 hours before the window's start count where the "
+               "sources hold them"),
+        Column("r4ha_peak_at", TS, "Start of the interval at whose end that 4-hour window "
+               "closes"),
+        Column("r4ha_peak_coverage_pct", F64, "How much of that 4-hour window the data "
+               "measured, % (10 minutes: 4.2)"),
+        Column("r4ha_peak_complete", BOOL, "The peak's window is fully measured; false: a "
+               "partial average, said on stderr (exit 1), where WLM's LAC is the figure to "
+               "trust"),
+        Column("lac_peak_msu", I64, "The highest SMF70LAC, WLM's own 4-hour rolling "
+               "average, MSU/h: measured by z/OS over real time, whatever the data hold"),
+        Column("lac_peak_at", TS, "Start of the first interval that recorded it"),
+        Column("image_capacity_msu", I64, "Highest MSU/h available to the image (SMF70WLA)"),
+        Column("defined_capacity_msu", I64, "Highest defined capacity, MSU/h (null: none)"),
+        Column("capped_intervals", I64, "Intervals WLM capped the partition or its group"),
+        Column("capture_ratio", F64, "CPU time the service classes captured over the LPAR's "
+               "busy CP time"),
+        Column("iipcp_seconds", F64, "zIIP-eligible seconds of the service classes that ran "
+               "on general CPs"),
+        Column("achieved_offload_pct", F64, "The service classes' IIP / (IIP + IIPCP) x 100"),
     ),
 )

@@ -22,12 +22,14 @@ import polars as pl
 
 from zperf import __version__
 from zperf.report.charts import Plot
-from zperf.report.text import format_cell, format_time
+from zperf.report.text import MISSING, format_cell, format_time
 from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.report.views.run import split_plot
 from zperf.runs import activity as act
 from zperf.runs import activity_capacity as cap
+from zperf.runs.msu import partial_peak_findings, window_words
+from zperf.runs.plausibility import plausibility
 
 #: Classes shown by name in the tables and stacked charts (the rest add up as (other)).
 TOP = 10
@@ -82,17 +84,23 @@ def overview_section(ctx: Context) -> Section:
                  " (the input has no service class; report classes can overlap)"))]
     if a.untimed:
         facts.append(Fact("Left out", f"{a.untimed} class periods without an interval time"))
-    shown = c.table(summary, [("system", "System"), ("cps", "CPs"), ("ziips", "zIIPs"),
-                              ("cp_lpar_busy_pct", "CP busy %"),
-                              ("cp_peak_busy_pct", "CP peak %"),
-                              ("ziip_lpar_busy_pct", "zIIP busy %"),
-                              ("ziip_peak_busy_pct", "zIIP peak %"),
-                              ("appl_cp_pct", "APPL CP %"), ("appl_iipcp_pct", "APPL IIPCP %"),
-                              ("appl_iip_pct", "APPL IIP %")])
-    return Section("overview", "Period and systems", facts=tuple(facts), tables=(shown,),
+    summary = summary.with_columns(pl.col(at).dt.strftime("%m-%d %H:%M")
+                                   for at in ("cp_peak_busy_at", "ziip_peak_busy_at"))
+    engines = c.table(summary, [("system", "System"), ("cps", "CPs"), ("ziips", "zIIPs"),
+                                ("appl_cp_pct", "APPL CP %"),
+                                ("appl_iipcp_pct", "APPL IIPCP %"),
+                                ("appl_iip_pct", "APPL IIP %")])
+    busy = c.table(summary, [("system", "System"), ("cp_lpar_busy_pct", "CP busy %"),
+                             ("cp_peak_busy_pct", "CP peak %"), ("cp_peak_busy_at", "at"),
+                             ("ziip_lpar_busy_pct", "zIIP busy %"),
+                             ("ziip_peak_busy_pct", "zIIP peak %"),
+                             ("ziip_peak_busy_at", "at")], "LPAR busy: mean and peak interval")
+    return Section("overview", "Period and systems", facts=tuple(facts),
+                   tables=(engines, busy),
                    how_to_read=("Busy is LPAR BUSY of the CPU activity data (SMF 70.1 or "
                                 "the CPU Activity report), averaged over the period weighted "
-                                "by interval length; peak is the busiest RMF interval. APPL% "
+                                "by interval length; peak is the busiest RMF interval, 'at' "
+                                "its start. APPL% "
                                 "is the captured CPU of the system's classes in % of one "
                                 "engine (a system with 8 CPs at 50 % busy uses 400 %).",),
                    formulas=(c.CPU_PCT,))
@@ -214,8 +222,9 @@ def ziip_section(ctx: Context) -> Section | None:
 
 
 def capacity_section(ctx: Context) -> Section | None:
-    """MSU/h with the R4HA, LAC and defined capacity; the capture ratio per system; the
-    PI heat map of the worst service class periods (:mod:`zperf.runs.activity_capacity`)."""
+    """MSU/h with the R4HA, LAC and defined capacity; the peaks per system, each with its
+    time, the R4HA's with its window's coverage; the capture ratio per system; the PI
+    heat map of the worst service class periods (:mod:`zperf.runs.activity_capacity`)."""
     a = ctx.activity
     bucket = act.bucketed(ctx.bucket_seconds)
     summary = cap.capacity_by_system(a.msu, a.captured, a.lpar)
@@ -224,17 +233,22 @@ def capacity_section(ctx: Context) -> Section | None:
         return None
     tables, charts = [], []
     if summary.height:
-        shown = _rounded(summary, 1, "msu_per_hour", "msu_peak", "r4ha_peak").pipe(
+        shown = _rounded(summary, 1, "msu_per_hour", "msu_peak_per_hour", "r4ha_peak_msu").pipe(
             _rounded, 3, "capture_ratio").with_columns(
-            pl.col("r4ha_peak_at").dt.strftime("%m-%d %H:%M"))
-        msu_columns = [("msu_per_hour", "MSU/h"), ("msu_peak", "Peak MSU/h"),
-                       ("r4ha_peak", "Peak R4HA"), ("r4ha_peak_at", "at"),
-                       ("lac_msu", "Peak LAC"), ("defined_capacity_msu", "Defined"),
-                       ("capped_intervals", "Capped")]
-        if summary["msu_per_hour"].drop_nulls().len() == 0:  # no PR/SM data: a listing
-            msu_columns = []
+            pl.col(at).dt.strftime("%m-%d %H:%M") for at in _PEAK_TIMES)
+        measured = summary["msu_per_hour"].drop_nulls().len() > 0  # else a listing: no PR/SM
+        msu_columns = [("msu_per_hour", "MSU/h"), ("msu_peak_per_hour", "Peak MSU/h"),
+                       ("msu_peak_at", "at"), ("defined_capacity_msu", "Defined"),
+                       ("capped_intervals", "Capped")] if measured else []
         tables.append(c.table(shown, [("system", "System"), *msu_columns,
                                       ("capture_ratio", "Capture ratio")]))
+        if measured:
+            tables.append(c.table(
+                shown.with_columns(_window_words(summary)),
+                [("system", "System"), ("r4ha_peak_msu", "Peak R4HA"), ("r4ha_peak_at", "at"),
+                 ("window", "Its 4 hours"), ("lac_peak_msu", "Peak LAC (WLM)"),
+                 ("lac_peak_at", "at")],
+                "Peak 4-hour rolling averages: zperf's R4HA and WLM's LAC"))
     lines = cap.msu_buckets(a.msu.drop_nulls("interval_start"), bucket)
     if lines.height:
         charts.append(Chart("msu", "MSU/h and the rolling 4-hour average, with WLM's LAC "
@@ -266,14 +280,37 @@ def capacity_section(ctx: Context) -> Section | None:
                        _averaged(ctx) + " MSU/h is the bucket's mean; the R4HA, LAC and "
                        "defined capacity are its highest, since a cap is reached at a peak.",
                        "MSU/h is the partition's CPs' effective dispatch time at the CPU "
-                       "rate (RMF's MSU ACT); the R4HA is zperf's, over the preceding 4 "
-                       "hours of intervals, and short of 4 hours at the start of the data "
-                       "or after a gap, where WLM's LAC is the one to trust.",
+                       "rate (RMF's MSU ACT). Peak R4HA is zperf's rolling 4-hour average of "
+                       "it at its highest over the 4-hour windows the data measure in full; "
+                       "where none is full (less than 4 hours of data, or gaps) it is the "
+                       "highest of the best-measured ones, marked partial with the minutes "
+                       "measured and said atop the report: an average of less than 4 hours. "
+                       "Peak LAC is WLM's own 4-hour average (SMF70LAC, which defined capacity "
+                       "is enforced on), computed by z/OS over real time whatever the data "
+                       "hold: the highest recorded, at the first interval that recorded it. "
+                       "Over a fully measured window the two agree closely; at the start of "
+                       "the data or after a gap the LAC holds time the data do not, so its "
+                       "peak may stand apart. 'at' is an interval's start (an R4HA's window "
+                       "closes at its end); the chart draws the R4HA of partial windows as a "
+                       "series of its own.",
                        "A PI above 1 is a goal missed; the heat map shows each bucket's "
                        "worst interval. The capture ratio is the CPU time the service "
                        "classes captured over the LPAR's busy CP time: the rest is "
                        "uncaptured (system overhead charged to no address space)."),
                    formulas=(c.MSU, c.R4HA, c.PI, c.CAPTURE))
+
+
+#: The peaks' times, shown as month-day hour:minute.
+_PEAK_TIMES = ("msu_peak_at", "r4ha_peak_at", "lac_peak_at")
+
+
+def _window_words(summary: pl.DataFrame) -> pl.Series:
+    """'full' or 'partial: 10 of 240 min measured' of each system's peak R4HA ('–' where
+    there is none): :func:`zperf.runs.msu.window_words`, row by row."""
+    return pl.Series("window", [
+        MISSING if row["r4ha_peak_msu"] is None else
+        window_words(row["r4ha_peak_coverage_pct"], row["r4ha_peak_complete"])
+        for row in summary.iter_rows(named=True)], dtype=pl.String)
 
 
 def _rounded(frame: pl.DataFrame, places: int, *columns: str) -> pl.DataFrame:
@@ -282,11 +319,13 @@ def _rounded(frame: pl.DataFrame, places: int, *columns: str) -> pl.DataFrame:
 
 
 def _peak_text(summary: pl.DataFrame) -> str:
-    if summary.height == 0 or summary["r4ha_peak"].drop_nulls().len() == 0:
+    if summary.height == 0 or summary["r4ha_peak_msu"].drop_nulls().len() == 0:
         return "no R4HA"
-    top = summary.sort("r4ha_peak", descending=True, nulls_last=True).row(0, named=True)
-    return (f"highest R4HA: {top['system']}, {format_cell('msu', round(top['r4ha_peak'], 1))} "
-            f"MSU/h at {format_time(top['r4ha_peak_at'])} (complete 4-hour windows where any)")
+    top = summary.sort("r4ha_peak_msu", descending=True, nulls_last=True).row(0, named=True)
+    return (f"highest peak R4HA: {top['system']}, "
+            f"{format_cell('msu', round(top['r4ha_peak_msu'], 1))} MSU/h at "
+            f"{format_time(top['r4ha_peak_at'])} (4-hour window "
+            f"{window_words(top['r4ha_peak_coverage_pct'], top['r4ha_peak_complete'])})")
 
 
 #: The sections, in order.
@@ -300,10 +339,18 @@ def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
     ctx = Context(activity, act.bucket_seconds(activity), top)
     sections = tuple(s for s in (build(ctx) for build in SECTIONS) if s is not None)
     start, end = activity.period
+    findings = (*partial_peak_findings(
+        cap.capacity_by_system(activity.msu, activity.captured, activity.lpar)),
+        *plausibility(activity.lpar, activity.captured, None))
+    quality = c.quality_section([("", f) for f in findings])
+    if quality is not None:
+        sections = (*sections[:1], quality, *sections[1:])
     return Report("activity", f"Activity: {format_time(start, False)} to "
                   f"{format_time(end, False)}",
                   f"{c.plural(len(activity.systems), 'system')}: LPAR busy, CPU by workload "
                   "and class, the top classes, zIIP-eligible work on CPs and capacity",
                   sections, inputs,
-                  c.made_at(), __version__, tuple(c.skipped_notes(activity.tallies)),
-                  attention=activity.skipped > 0, tallies=tuple(activity.tallies))
+                  c.made_at(), __version__,
+                  tuple(c.skipped_notes(activity.tallies)),
+                  attention=activity.skipped > 0 or bool(findings),
+                  tallies=tuple(activity.tallies), doubts=tuple(("", f) for f in findings))

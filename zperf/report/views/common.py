@@ -167,10 +167,12 @@ def quality_section(doubts: Sequence[tuple[str, Finding]]) -> Section | None:
     does): one row per finding, the run it is about, its kind and what it says."""
     if not doubts:
         return None
-    rows = tuple((run or "(the comparison)", TOPIC_WORDS[f.topic], f.message)
-                 for run, f in doubts)
-    table = Table("", (Column("Run"), Column("Kind"), Column("What the data leave in doubt")),
-                  rows, marks=("differs",) * len(rows))
+    named = any(run for run, _ in doubts)
+    rows = tuple(((run or "(the comparison)",) if named else ())
+                 + (TOPIC_WORDS[f.topic], f.message) for run, f in doubts)
+    heads = (*((Column("Run"),) if named else ()), Column("Kind"),
+             Column("What the data leave in doubt"))
+    table = Table("", heads, rows, marks=("differs",) * len(rows))
     return Section("quality", "Data quality",
                    verdict=f"{plural(len(rows), 'doubt')} about the figures above: read them "
                            "with these in mind (the command exits 1).",
