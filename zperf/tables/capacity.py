@@ -69,6 +69,9 @@ CAPACITY = TableSchema(
         Column("capped", BOOL, "WLM caps the partition: LAC at or above the defined capacity, "
                "or the group's average at or above its limit; null when no limit is set"),
     ),
+    priority=("system", "interval_start", "msu_per_hour", "r4ha_msu", "lac_msu",
+              "defined_capacity_msu", "capped", "r4ha_complete", "ziip_msu_per_hour",
+              "image_capacity_msu", "group_msu_4h_avg", "interval_seconds"),
 )
 
 
@@ -103,6 +106,9 @@ PERFORMANCE = TableSchema(
         Column("perf_index_printed", F64, "PERF INDX as RMF printed it (listing only)"),
         Column("goal_missed", BOOL, "perf_index above 1.0"),
     ),
+    priority=("class_name", "period", "interval_start", "system", "perf_index", "goal_type",
+              "importance", "goal_response_ms", "resp_actual_ms", "goal_velocity_pct",
+              "ex_vel_pct", "goal_percentile", "perf_index_printed", "goal_missed"),
 )
 
 OFFLOAD = TableSchema(
@@ -129,6 +135,9 @@ OFFLOAD = TableSchema(
         Column("iipcp_pct_of_cp", F64, "APPL% IIPCP as % of the class's APPL% CP: the part "
                "of its general-CP time a zIIP could have run"),
     ),
+    priority=("class_name", "class_kind", "interval_start", "system", "appl_iipcp_pct",
+              "achieved_offload_pct", "appl_iip_pct", "iipcp_seconds", "iip_seconds",
+              "iipcp_pct_of_cp"),
 )
 
 PEAKS = TableSchema(
@@ -149,6 +158,8 @@ PEAKS = TableSchema(
         Column("top_classes", STR, "The service classes with the most general-CP time in "
                "the interval, by APPL% CP: 'NAME 101.7 %, ...'"),
     ),
+    priority=("system", "day", "interval_start", "r4ha_msu", "r4ha_complete", "lac_msu",
+              "msu_per_hour", "defined_capacity_msu", "top_classes"),
 )
 
 CEC = TableSchema(
@@ -182,4 +193,7 @@ CEC = TableSchema(
                "limit (SMF70GMU); CEC: the CPC capacity; MSU/h, null when none"),
         Column("limit_used_pct", F64, "r4ha_msu as % of limit_msu"),
     ),
+    priority=("name", "scope", "interval_start", "msu_per_hour", "r4ha_msu", "limit_msu",
+              "limit_used_pct", "r4ha_complete", "msu_printed", "partitions", "ziip_msu_per_hour",
+              "cpc_sequence_code"),
 )

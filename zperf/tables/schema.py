@@ -1,8 +1,11 @@
 """The schema machinery: columns with units, tables that every reader conforms to.
 
 Every column name ends in its unit where it has one (``_ms``, ``_seconds``,
-``_pct``, ``_per_sec``); ``conform`` makes any frame fit its schema, so frames
-from different readers of the same table can be concatenated.
+``_pct``, ``_per_sec``); the unit and the decimals people see are declared by
+that name (:mod:`zperf.units`, ``Column.unit``).  ``conform`` makes any
+frame fit its schema, so frames from different readers of the same table can
+be concatenated.  ``priority`` names the columns that matter most (keys and
+headline figures): what a table for people shows first, as many as fit.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import polars as pl
+
+from zperf.units import Unit, unit_of
 
 STR = pl.String()
 F64 = pl.Float64()
@@ -28,14 +33,23 @@ class Column:
     dtype: pl.DataType
     description: str
 
+    @property
+    def unit(self) -> Unit:
+        """The unit and decimals declared for this column's name."""
+        return unit_of(self.name)
+
 
 @dataclass(frozen=True)
 class TableSchema:
-    """An ordered set of columns with a name; ``conform`` makes any frame fit it."""
+    """An ordered set of columns with a name; ``conform`` makes any frame fit it.
+
+    ``priority``: the columns a table for people shows, most important first, as
+    many as the width takes (the others with ``--wide``, and in every file)."""
 
     name: str
     description: str
     columns: tuple[Column, ...]
+    priority: tuple[str, ...] = ()
 
     @property
     def names(self) -> list[str]:

@@ -112,6 +112,9 @@ WORKLOAD = TableSchema(
         Column("state_samples_raw", STR, "Listing only: the class period's goal-versus-actual "
                "rows per system and subsystem state-sample lines, as printed (newline-separated)"),
     ),
+    priority=("class_name", "period", "interval_start", "system", "trans_end_per_sec",
+              "resp_actual_ms", "appl_cp_pct", "appl_iip_pct", "appl_iipcp_pct", "trans_ended",
+              "class_kind", "cpu_seconds", "iip_seconds", "srb_seconds"),
 )
 
 DISTRIBUTION = TableSchema(
@@ -125,6 +128,8 @@ DISTRIBUTION = TableSchema(
         Column("bucket_limit_ms", F64, "Upper limit, ms; null for the last bucket"),
         Column("trans_ended", I64, "Ended transactions whose response time fell in the bucket"),
     ),
+    priority=("class_name", "period", "bucket", "bucket_limit_ms", "trans_ended", "interval_start",
+              "system"),
 )
 
 PROBLEMS = TableSchema(
@@ -138,5 +143,6 @@ PROBLEMS = TableSchema(
         Column("reason", STR, "What was wrong"),
         Column("raw_hex", STR, "The raw bytes (with --on-error keep), hexadecimal"),
     ),
+    priority=("file", "record", "line", "offset", "reason"),
 )
 

@@ -224,9 +224,7 @@ def capacity_section(ctx: Context) -> Section | None:
         return None
     tables, charts = [], []
     if summary.height:
-        shown = _rounded(summary, 1, "msu_per_hour", "msu_peak", "r4ha_peak").pipe(
-            _rounded, 3, "capture_ratio").with_columns(
-            pl.col("r4ha_peak_at").dt.strftime("%m-%d %H:%M"))
+        shown = summary.with_columns(pl.col("r4ha_peak_at").dt.strftime("%m-%d %H:%M"))
         msu_columns = [("msu_per_hour", "MSU/h"), ("msu_peak", "Peak MSU/h"),
                        ("r4ha_peak", "Peak R4HA"), ("r4ha_peak_at", "at"),
                        ("lac_msu", "Peak LAC"), ("defined_capacity_msu", "Defined"),
@@ -234,7 +232,8 @@ def capacity_section(ctx: Context) -> Section | None:
         if summary["msu_per_hour"].drop_nulls().len() == 0:  # no PR/SM data: a listing
             msu_columns = []
         tables.append(c.table(shown, [("system", "System"), *msu_columns,
-                                      ("capture_ratio", "Capture ratio")]))
+                                      ("capture_ratio", "Capture ratio")],
+                              formats={"r4ha_peak": "r4ha_msu"}))
     lines = cap.msu_buckets(a.msu.drop_nulls("interval_start"), bucket)
     if lines.height:
         charts.append(Chart("msu", "MSU/h and the rolling 4-hour average, with WLM's LAC "
@@ -276,16 +275,11 @@ def capacity_section(ctx: Context) -> Section | None:
                    formulas=(c.MSU, c.R4HA, c.PI, c.CAPTURE))
 
 
-def _rounded(frame: pl.DataFrame, places: int, *columns: str) -> pl.DataFrame:
-    """The decimals a table shows of these columns (formatting, not a formula)."""
-    return frame.with_columns(pl.col(name).round(places) for name in columns)
-
-
 def _peak_text(summary: pl.DataFrame) -> str:
     if summary.height == 0 or summary["r4ha_peak"].drop_nulls().len() == 0:
         return "no R4HA"
     top = summary.sort("r4ha_peak", descending=True, nulls_last=True).row(0, named=True)
-    return (f"highest R4HA: {top['system']}, {format_cell('msu', round(top['r4ha_peak'], 1))} "
+    return (f"highest R4HA: {top['system']}, {format_cell('r4ha_msu', top['r4ha_peak'])} "
             f"MSU/h at {format_time(top['r4ha_peak_at'])} (complete 4-hour windows where any)")
 
 
