@@ -9,8 +9,8 @@ file) without cutting a number: a truncated "80.3…" is a wrong number, so
 whole columns are left out instead.  The columns the table declares most
 important (its ``priority``: keys and headline figures) are taken in that
 order, each if it fits, and shown in the table's own order; a column of words
-(a title, a source) may wrap to :data:`WORDS_MIN` characters, a number or a
-key never.  A last line says how many columns were left out and how to see
+(a title, a source) may wrap, to no fewer than :data:`WORDS_MIN` characters and
+no more than :data:`WORDS_LINES` lines, a number or a key never.  A last line says how many columns were left out and how to see
 them (``+41 columns: --wide, or --to csv``).  A table of one row that does not
 fit is shown as a list, one ``name  value`` line per column.  ``wide`` shows
 every column, each at its full width, however wide that makes the lines.
@@ -34,8 +34,10 @@ if TYPE_CHECKING:  # polars is imported by whoever has a frame: not for a few va
 MISSING = "–"
 #: The width a table is fitted to where there is no terminal (a pipe, a .txt file).
 PLAIN_WIDTH = 400
-#: The narrowest a column of words (a title, a source) is wrapped to.
-WORDS_MIN = 30
+#: The narrowest a column of words (a title, a source) is wrapped to, and the most lines
+#: its longest cell may take (a column too narrow for either is left out).
+WORDS_MIN = 20
+WORDS_LINES = 3
 #: Characters between two columns: a space of padding each side of rich's divider.
 GAP = 3
 #: A number as :func:`format_number` writes it, or as a paper prints it ('81.50%', '0.35ms').
@@ -144,8 +146,8 @@ def fit(headers: Sequence[str], cells: Sequence[Sequence[str]], numeric: Sequenc
     natural = [max([cell_len(line) for line in headers[i].split("\n")]
                    + [cell_len(c) for c in columns[i]]) for i in range(count)]
     wraps = [not numeric[i] and any(" " in c for c in columns[i]) for i in range(count)]
-    least = [min(natural[i], max([WORDS_MIN, *(cell_len(w) for c in columns[i]
-                                                for w in c.split())]))
+    least = [min(natural[i], max([WORDS_MIN, -(-natural[i] // WORDS_LINES),
+                                  *(cell_len(w) for c in columns[i] for w in c.split())]))
              if wraps[i] else natural[i] for i in range(count)]
     if wide:
         return Layout(tuple(range(count)), tuple(natural), tuple(wraps))
