@@ -10,10 +10,11 @@ whole columns are left out instead.  The columns the table declares most
 important (its ``priority``: keys and headline figures) are taken in that
 order, each if it fits, and shown in the table's own order; a column of words
 (a title, a source) may wrap, to no fewer than :data:`WORDS_MIN` characters and
-no more than :data:`WORDS_LINES` lines, a number or a key never.  A last line says how many columns were left out and how to see
-them (``+41 columns: --wide, or --to csv``).  A table of one row that does not
-fit is shown as a list, one ``name  value`` line per column.  ``wide`` shows
-every column, each at its full width, however wide that makes the lines.
+no more than :data:`WORDS_LINES` lines, a number or a key never.  A last line
+says how many columns were left out and how to see them (``+41 columns:
+--wide, or --to csv``).  A table of one row with more columns than it shows is
+a list instead, one ``name  value`` line per column with a value.  ``wide``
+shows every column, each at its full width, however wide that makes the lines.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def fit(headers: Sequence[str], cells: Sequence[Sequence[str]], numeric: Sequenc
     used = 0
     for i in order:
         need = least[i] + (GAP if chosen else 0)
-        if used + need <= width:
+        if used + need <= width or not chosen:  # the first, however narrow the room
             chosen.append(i)
             used += need
     if len(cells) == 1 and len(chosen) < len(filled):
@@ -165,7 +166,7 @@ def fit(headers: Sequence[str], cells: Sequence[Sequence[str]], numeric: Sequenc
     given = dict.fromkeys(chosen, 0)
     for i in chosen:
         given[i] = least[i]
-    spare = width - used
+    spare = max(0, width - used)
     for i in chosen:  # the room left widens the columns of words, most important first
         more = min(spare, natural[i] - given[i])
         given[i] += more

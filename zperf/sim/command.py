@@ -23,10 +23,10 @@ import polars as pl
 
 from zperf.sim import catalogue
 from zperf.sim import check as reproduce
+from zperf.sim import series as scaling
 from zperf.sim.engine import simulate
 from zperf.sim.model import Scenario
 from zperf.sim.observations import write_observations
-from zperf.sim import series as scaling
 from zperf.sim.series import MODELED, check_series, simulate_series
 from zperf.writing import atomic_folder
 
