@@ -58,42 +58,66 @@ def tidy_array(values: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     import numpy as np
 
     x = np.asarray(values, dtype=np.float64)
+    out = x.copy()
     size = np.abs(x)
-    fit = np.isfinite(x) & (size >= _SMALLEST) & (size < _LARGEST)
-    if not fit.any():
-        return x.copy()
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        exponent = np.floor(np.log10(np.where(fit, size, 1.0)))
-        scaled = _scaled(x, exponent)
+    with np.errstate(all="ignore"):
+        at = np.flatnonzero((size >= _SMALLEST) & (size < _LARGEST))  # not NaN, not inf
+        if not at.size:
+            return out
+        value, size = x[at], size[at]
+        shift = (DIGITS - 1) - np.floor(np.log10(size)).astype(np.int64)
+        scaled = _scaled(value, shift)
         # log10 may land a digit off next to a power of ten: 15 digits, no more, no fewer
-        exponent = exponent + (np.abs(scaled) >= 10.0 ** DIGITS) \
-            - (np.abs(scaled) < 10.0 ** (DIGITS - 1))
-        scaled = _scaled(x, exponent)
-        # the scaling rounds once (by at most 1/16 of a unit at 15 digits), so the
-        # nearest 15-digit integer is one of the two around it: the closer one wins,
-        # the even one when both are as close (as the scalar's formatting rounds)
-        shift = (DIGITS - 1) - exponent
-        power = 10.0 ** np.abs(shift)
-        low = np.floor(scaled)
-        best, gap = x, np.full_like(x, np.inf)
-        for mantissa in (low, low + 1.0):
-            near = np.where(shift >= 0, mantissa / power, mantissa * power)
-            off = np.abs(near - x)
-            better = (off < gap) | ((off == gap) & (np.fmod(mantissa, 2.0) == 0))
-            best, gap = np.where(better, near, best), np.where(better, off, gap)
-        close = fit & (gap < ULPS * np.spacing(size))
-    return np.where(close, best, x)
+        off = np.flatnonzero((np.abs(scaled) >= 10.0 ** DIGITS)
+                             | (np.abs(scaled) < 10.0 ** (DIGITS - 1)))
+        if off.size:
+            shift[off] -= np.where(np.abs(scaled[off]) >= 10.0 ** DIGITS, 1, -1)
+            scaled[off] = _scaled(value[off], shift[off])
+        # the scaling rounds once (by 1/16 of a unit at most), so the nearest 15-digit
+        # decimal is the integer nearest the scaled value or, when that lies near a
+        # half, the one on the other side: the closer (the even when both are as close,
+        # as formatting rounds) wins
+        mantissa = np.rint(scaled)
+        near = _unscaled(mantissa, shift)
+        gap = np.abs(near - value)
+        half = np.flatnonzero(np.abs(scaled - mantissa) > 0.25)
+        if half.size:
+            other = mantissa[half] + np.where(scaled[half] > mantissa[half], 1.0, -1.0)
+            there = _unscaled(other, shift[half])
+            further = np.abs(there - value[half])
+            better = (further < gap[half]) | ((further == gap[half])
+                                             & (np.fmod(other, 2.0) == 0))
+            near[half] = np.where(better, there, near[half])
+            gap[half] = np.where(better, further, gap[half])
+        close = gap < ULPS * np.spacing(size)
+    out[at[close]] = near[close]
+    return out
 
 
-def _scaled(x: npt.NDArray[np.float64], exponent: npt.NDArray[np.float64]
-            ) -> npt.NDArray[np.float64]:
-    """x times the power of ten that makes it 15 digits before the point (one exact
-    power of ten, so one rounding)."""
+def _powers() -> npt.NDArray[np.float64]:
+    """10**0 to 10**22: every power of ten a double holds exactly."""
     import numpy as np
 
-    shift = np.clip((DIGITS - 1) - exponent, -22, 22)
-    power = 10.0 ** np.abs(shift)
-    return np.where(shift >= 0, x * power, x / power)
+    return np.array([10.0 ** k for k in range(23)])
+
+
+def _scaled(x: npt.NDArray[np.float64], shift: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """x times 10**shift by one operation with an exact power of ten (one rounding)."""
+    import numpy as np
+
+    shift = np.clip(shift, -22, 22)
+    power = _powers()[np.abs(shift)]
+    out = np.empty_like(x)
+    up = shift >= 0
+    np.multiply(x, power, out=out, where=up)
+    np.divide(x, power, out=out, where=~up)
+    return out
+
+
+def _unscaled(mantissa: npt.NDArray[np.float64], shift: npt.NDArray[np.int64]
+              ) -> npt.NDArray[np.float64]:
+    """The double nearest mantissa × 10**-shift (one correctly rounded operation)."""
+    return _scaled(mantissa, -shift)
 
 
 def shortest(value: float) -> str:
