@@ -137,3 +137,14 @@ def test_compare_fits_with_its_deltas(capsys: pytest.CaptureFixture[str],
     assert itr.split()[2:] == ["119229.26", "121145.85", "+1916.59", "+1.61"]
     zero = next(line for line in lines if line.startswith("CPs"))
     assert zero.split()[1:] == ["7", "7", "0", "0.00"]  # no sign on what shows as zero
+
+
+def test_a_calculation_keeps_its_values_on_a_narrow_terminal(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The subject (a file name) is what goes first, never the value; zperf calc has no
+    --wide, so the last line names --to csv."""
+    code, lines, _ = on_terminal(capsys, monkeypatch, 40, "calc", "density",
+                                 str(DATA / "calc" / "paper002-soap-response.xml"))
+    assert code == 0 and lines[0].split() == ["name", "value", "unit"]
+    assert lines[4].split() == ["content_density_pct", "13.87", "%"]
+    assert lines[-1] == "+1 column: --to csv"

@@ -126,11 +126,12 @@ class Layout:
     vertical: bool = False
     left_out: int = 0
 
-    def note(self) -> str:
-        """The last line of a table that left columns out ('' when none)."""
+    def note(self, hint: str = WIDE_HINT) -> str:
+        """The last line of a table that left columns out ('' when none), with ``hint``
+        saying how to see them."""
         if not self.left_out:
             return ""
-        return f"+{self.left_out} column{'s' if self.left_out != 1 else ''}: {WIDE_HINT}"
+        return f"+{self.left_out} column{'s' if self.left_out != 1 else ''}: {hint}"
 
 
 def fit(headers: Sequence[str], cells: Sequence[Sequence[str]], numeric: Sequence[bool],
@@ -195,9 +196,10 @@ def write_table(frame: pl.DataFrame, out: BinaryIO, *, terminal: bool, width: in
 def write_rows(columns: Sequence[str], numeric: set[str], rows: Iterable[Sequence[object]],
                out: BinaryIO, *, terminal: bool, width: int | None = None,
                title: str | None = None, priority: Sequence[str] = (),
-               wide: bool = False) -> None:
+               wide: bool = False, hint: str = WIDE_HINT) -> None:
     """Render ``rows`` under ``columns`` (``numeric`` ones right-aligned) as
-    ``write_table`` does: for a few values, without building a frame."""
+    ``write_table`` does: for a few values, without building a frame (``hint``: how
+    the command shows what the table leaves out)."""
     from rich import box  # here, not at the top: `zperf calc --help` needs no rich
     from rich.console import Console
     from rich.table import Table
@@ -227,7 +229,7 @@ def write_rows(columns: Sequence[str], numeric: set[str], rows: Iterable[Sequenc
             table.add_row(*(row[i] for i in layout.shown))
         used = sum(layout.widths) + GAP * (len(layout.widths) - 1)
     shown_width = max(room, used)  # a --wide table keeps its width, however wide
-    note = layout.note()
+    note = layout.note(hint)
     if console is not None:
         if shown_width > console.width:
             console = Console(file=None, width=shown_width, highlight=False, stderr=False)

@@ -21,6 +21,8 @@ from zperf.report import text
 from zperf.report.numbers import shortest, tidy
 from zperf.report.output import open_output
 
+#: What the table shows first when the terminal is narrow: the value and what it is.
+SHOWN_FIRST = ("value", "name", "unit", "subject")
 #: Output formats of a list of values.
 VALUE_FORMATS = ("table", "plain", "json", "csv")
 
@@ -98,10 +100,12 @@ def write_values(values: Sequence[Value], fmt: str, path: str | None = None, *,
             columns = {"subject": [v.subject for v in values], **columns}
         table_cells = list(zip(*columns.values(), strict=True))
         if terminal and path in (None, "-"):
-            text.write_rows(list(columns), set(), table_cells, None, terminal=True)  # type: ignore[arg-type]
+            text.write_rows(list(columns), set(), table_cells, None,  # type: ignore[arg-type]
+                            terminal=True, priority=SHOWN_FIRST, hint="--to csv")
             return
         with open_output(path) as out:
-            text.write_rows(list(columns), set(), table_cells, out, terminal=False)
+            text.write_rows(list(columns), set(), table_cells, out, terminal=False,
+                            priority=SHOWN_FIRST, hint="--to csv")
         return
     buffer = io.StringIO()
     if fmt == "plain":
