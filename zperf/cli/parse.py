@@ -212,7 +212,7 @@ def _with_derived(tables: dict[str, pl.DataFrame], shown: str,
 
 def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: bool,
            output: str, table: str | None, wanted: list[str] | None, errors_path: str | None,
-           verbose: bool, wide: bool = False) -> bool:
+           verbose: bool, wide: bool) -> bool:
     """Read, write the table (as it is read, for the formats that can be), say what was
     read; True when the run needs attention (exit status 1)."""
     from zperf import formats, report
@@ -231,7 +231,7 @@ def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: 
     shown = table or default_table(got.rows, got.tallies)
     height = got.rows.get(shown, 0)
     if not got.written:
-        frame = report.shown_columns(_with_derived(tables, shown, derive), shown, wanted, fmt)
+        frame = report.shown_columns(_with_derived(tables, shown, derive), shown, wanted)
         height = frame.height
     tell_reading(got.tallies, errors_path, verbose)
     attention = any(t.skipped for t in got.tallies) or any(t.empty for t in got.tallies)

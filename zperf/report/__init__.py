@@ -26,8 +26,8 @@ FORMATS: dict[str, str] = {
 #: Formats a table can be written in as it is read, part by part (``files.WRITERS``).
 STREAMED = ("csv", "ndjson", "parquet", "arrow")
 
-def shown_columns(frame: pl.DataFrame, table: str, columns: Sequence[str] | None,
-                  fmt: str) -> pl.DataFrame:
+def shown_columns(frame: pl.DataFrame, table: str,
+                  columns: Sequence[str] | None) -> pl.DataFrame:
     """The ``columns`` asked for, in that order; without, all of them (a table for people
     shows what fits of them by the table's priority: :mod:`zperf.report.text`)."""
     if columns:
