@@ -89,7 +89,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                     groups: tuple[str, ...], systems: tuple[str, ...], start: object,
                     end: object, cps: int | None, ziips: int | None, per: str, kind: str | None,
                     on_error: OnError, errors_path: str | None, encoding: str,
-                    jobs: int | None, fmt: str | None, output: str) -> None:
+                    jobs: int | None, fmt: str | None, output: str, wide: bool) -> None:
     """CPU % busy, ETR, ITR, response time and CPU per transaction of a run.
 
     SOURCE is any input zperf reads (SMF dumps, RMF listings, tables written
@@ -101,8 +101,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     \b
     Metrics (paper 004 Tables 15 and 16, paper 000 section 11):
       ITR = ETR / (CPU % busy / 100)
-      Total general CPU us/tran = CPs x busy / 100 x 1e6 / ETR
-      group CPU us/tran = group CPU service time x 1e6 / transactions
+      Total general CPU µs/tran = CPs x busy / 100 x 1e6 / ETR
+      group CPU µs/tran = group CPU service time x 1e6 / transactions
     With several systems: ETRs add up, busy is averaged, CPs add up.
 
     --per class gives the window per class period (transactions, CPU per
@@ -124,6 +124,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     from zperf.report.runs import analysis_for_people  # polars: only when a run is read
     from zperf.report.views.common import empty_run_notes
     from zperf.runs.run import analyze_run, analyze_view
+    from zperf.runs.views import PRIORITY
 
     fmt, terminal = output_format(fmt, output)
     run: str | None = spec_path
@@ -135,7 +136,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                             transactions=transactions, etr_per_sec=etr_per_sec,
                             systems=systems, start=start, end=end)
         tell_reading(seen.tallies, errors_path)
-        report.render(seen.table, fmt, output, table=f"analysis per {per}", terminal=terminal)
+        report.render(seen.table, fmt, output, table=f"analysis per {per}", terminal=terminal,
+                      priority=PRIORITY[per], wide=wide)
         tell_findings([("", f) for f in seen.findings])
         if sum(t.skipped for t in seen.tallies) or seen.findings:
             sys.exit(1)
@@ -149,7 +151,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     tell_reading(analysis.tallies, errors_path)
     click.echo(f"zperf: {analysis.spec.name}: CPU % busy from {analysis.busy_source}", err=True)
     if fmt == "table":
-        report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal)
+        report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal,
+                             wide=wide)
     else:
         report.render(analysis.table(per), fmt, output, table="analysis", terminal=terminal)
     empty = empty_run_notes([analysis])
@@ -169,7 +172,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
 @click.argument("runs", metavar="RUN RUN [RUN...]", nargs=-1, required=True)
 def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error: OnError,
                     errors_path: str | None, encoding: str, jobs: int | None, fmt: str | None,
-                    output: str) -> None:
+                    output: str, wide: bool) -> None:
     """Runs side by side with Delta and Delta %, and the ±1 % ITR verdict.
 
     Each RUN is a run description (TOML, with its sources) or a folder
@@ -191,7 +194,9 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
     tell_reading(compared.tallies, errors_path)
     tell_findings(compared.doubts)
     click.echo(f"zperf: {compared.verdict}", err=True)
-    table = comparison_for_people(compared.table) if fmt == "table" else compared.table
-    report.render(table, fmt, output, table="comparison", terminal=terminal)
+    table, priority = (comparison_for_people(compared.table, compared.base_run)
+                       if fmt == "table" else (compared.table, None))
+    report.render(table, fmt, output, table="comparison", terminal=terminal, priority=priority,
+                  wide=wide)
     if compared.skipped or compared.doubts:
         sys.exit(1)

@@ -110,8 +110,9 @@ def _driver_options(columns: str | None, properties: str | None, timestamp: str 
                    "service classes), performance (WLM's Performance Index per service "
                    "class period), offload (zIIP-eligible time on CPs and achieved offload "
                    "per class).")
-@click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
-                                "table shows a summary).")
+@click.option("--columns", help="Comma-separated columns to output, in that order (default: "
+                                "all; a table for people shows the most important that fit, "
+                                "or with --wide all).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Print records read = parsed + skipped + other types, per file.")
 @click.option("--jtl-columns", metavar="NAMES",
@@ -138,7 +139,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
           encoding: str, fmt: str | None, output: str, table: str | None, columns: str | None,
           verbose: bool, jobs: int | None, jtl_columns: str | None,
           jmeter_properties: str | None, jtl_timestamp: str | None,
-          driver_timezone: str | None) -> None:
+          driver_timezone: str | None, wide: bool) -> None:
     """Parse input files into a table.
 
     Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
@@ -191,7 +192,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
         "options": _driver_options(jtl_columns, jmeter_properties, jtl_timestamp,
                                    driver_timezone)}
     attention = _parse(paths, reading, fmt, terminal, output, table, wanted, errors_path,
-                       verbose)
+                       verbose, wide)
     if attention:
         sys.exit(EXIT_ATTENTION)
 
@@ -214,7 +215,7 @@ def _with_derived(tables: dict[str, pl.DataFrame], shown: str,
 
 def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: bool,
            output: str, table: str | None, wanted: list[str] | None, errors_path: str | None,
-           verbose: bool) -> bool:
+           verbose: bool, wide: bool) -> bool:
     """Read, write the table (as it is read, for the formats that can be), say what was
     read; True when the run needs attention (exit status 1)."""
     from zperf import formats, report
@@ -233,7 +234,7 @@ def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: 
     shown = table or default_table(got.rows, got.tallies)
     height = got.rows.get(shown, 0)
     if not got.written:
-        frame = report.shown_columns(_with_derived(tables, shown, derive), shown, wanted, fmt)
+        frame = report.shown_columns(_with_derived(tables, shown, derive), shown, wanted)
         height = frame.height
     tell_reading(got.tallies, errors_path, verbose)
     attention = any(t.skipped for t in got.tallies) or any(t.empty for t in got.tallies)
@@ -248,5 +249,6 @@ def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: 
     # that what reads it next reads a valid table and an -o file from an earlier run is
     # never left looking like this run's; a terminal gets the messages only.
     if not got.written and (height or not terminal):
-        report.render(frame, fmt, output, table=shown, terminal=terminal)
+        report.render(frame, fmt, output, table=shown, terminal=terminal,
+                      priority=wanted, wide=wide)
     return attention

@@ -50,6 +50,17 @@ from zperf.tables.workload import CLASS_KINDS
 
 #: The views ``zperf analyze --per`` gives besides the run table.
 VIEWS = ("class", "system")
+#: The columns of each view a table for people shows first, as many as fit (every
+#: column with --wide, and in every file).
+PRIORITY: dict[str, tuple[str, ...]] = {
+    "class": ("class_name", "period", "class_kind", "system", "etr_per_sec",
+              "service_us_per_tran", "appl_cp_pct", "appl_iipcp_pct", "achieved_offload_pct",
+              "perf_index_max", "resp_actual_ms", "goal_missed_intervals", "trans_ended",
+              "importance", "goal_type"),
+    "system": ("system", "cp_busy_pct", "cps", "msu_per_hour", "r4ha_peak_msu", "lac_peak_msu",
+               "defined_capacity_msu", "capped_intervals", "capture_ratio",
+               "achieved_offload_pct", "msu_peak_per_hour", "r4ha_peak_at", "intervals"),
+}
 #: The tables a view's sources are read for.
 VIEW_TABLES = ("workload", "distribution", "cpu", "cpu_lpar")
 _CLASS_KEYS = ("system", "class_kind", "class_name", "period")

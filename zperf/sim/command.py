@@ -22,7 +22,8 @@ from pathlib import Path
 import polars as pl
 
 from zperf.sim import catalogue
-from zperf.sim.check import check
+from zperf.sim import check as reproduce
+from zperf.sim import series as scaling
 from zperf.sim.engine import simulate
 from zperf.sim.model import Scenario
 from zperf.sim.observations import write_observations
@@ -30,11 +31,10 @@ from zperf.sim.series import MODELED, check_series, simulate_series
 from zperf.writing import atomic_folder
 
 LIST = "list"
-#: The columns a terminal table shows of each result (the other formats get every column).
-CHECK_COLUMNS = ("metric", "lpar", "printed", "reproduced_as_printed", "note", "from", "source")
-SERIES_COLUMNS = ("level", "metric", "value", "printed", "note", "source")
 CATALOGUE_SCHEMA = {"scenario": pl.String, "paper": pl.String, "title": pl.String,
                     "reproduces": pl.String}
+#: What the catalogue's table for people shows first: the id to give, then what it is.
+CATALOGUE_PRIORITY = ("scenario", "title", "paper", "reproduces")
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Outcome:
 
     table: pl.DataFrame | None = None
     name: str = ""  # the table's name for the renderers
-    columns: tuple[str, ...] = ()  # what a terminal table shows; empty: every column
+    priority: tuple[str, ...] = ()  # what a table for people shows first (as many as fit)
     summary: str | None = None
     failed: bool = False
 
@@ -84,7 +84,7 @@ def catalogue_table() -> pl.DataFrame:
 def run(request: Request) -> Outcome:
     """Carry out ``request``; see the module doc."""
     if request.scenario == LIST:
-        return Outcome(table=catalogue_table(), name="scenarios")
+        return Outcome(table=catalogue_table(), name="scenarios", priority=CATALOGUE_PRIORITY)
     scenario = catalogue.find(request.scenario)
     if request.series:
         return _series(scenario, request)
@@ -96,12 +96,12 @@ def run(request: Request) -> Outcome:
                                "observations of a run that writes no RMF data")
     if request.check:
         with _run_folder(request.out) as folder:
-            result = check(scenario, folder, seed=request.seed, exact=request.exact,
-                           variant=request.variant)
+            result = reproduce.check(scenario, folder, seed=request.seed, exact=request.exact,
+                                     variant=request.variant)
         figures = result.filter(pl.col("published").is_not_null()).height
         how = "exact" if request.exact else f"with noise, seed {request.seed}"
         line, failed = summary(result["note"], f"of {figures} published figures; {how}")
-        return Outcome(result, "check", CHECK_COLUMNS, line, failed)
+        return Outcome(result, "check", reproduce.PRIORITY, line, failed)
     target = request.out or Path(scenario.id)
     with atomic_folder(target) as folder:
         manifest = simulate(scenario, folder, seed=request.seed, exact=request.exact,
@@ -130,7 +130,7 @@ def _series(scenario: Scenario, request: Request) -> Outcome:
         line, failed = summary(result["note"], f"of {result.height} figures: the published "
                                                f"run's are checked, the other levels' are "
                                                f"{MODELED}; exact")
-        return Outcome(result, "series", SERIES_COLUMNS, line, failed)
+        return Outcome(result, "series", scaling.PRIORITY, line, failed)
     target = request.out or Path(f"{scenario.id}-scaling")
     with atomic_folder(target) as folder:
         manifest = simulate_series(scenario, folder, seed=request.seed, exact=request.exact,
