@@ -97,19 +97,6 @@ def _mostly_printable(text: str) -> bool:
     return shown > TEXT_SHARE * len(text)
 
 
-def looks_like_text(head: bytes) -> bool:
-    """Mostly printable characters and line ends (UTF-8, UTF-16 with a BOM, EBCDIC)?"""
-    return text_encoding(head) is not None
-
-
-def as_utf8(data: bytes, encoding: str | None) -> bytes:
-    """A text file's bytes as UTF-8, from the encoding ``text_encoding`` named (UTF-16
-    is converted; the readers take EBCDIC and UTF-8 as they are)."""
-    if encoding == "utf-16":
-        return data.decode("utf-16", errors="replace").encode("utf-8")
-    return data
-
-
 def _has_asa_column(lines: list[bytes]) -> bool:
     """Column 1 is carriage control when every non-empty line starts with a code
     and some line starts a page ('1') or adds space ('0', '-') as RMF's do."""
