@@ -19,11 +19,11 @@ load of a shared machine hits all of them alike, by:
   file as it is read (``xml_parts``; the same code, piece by piece).
 
 For each it prints MB/s (wall, best and median), CPU ms per MB (this process
-and any children, median: zperf reads in this process only) and the ratios, in the same run, to expat's CPU and
-to the page-cache read's wall time: on a shared machine compare ratios, not
-rates.  Peak Python memory of a zperf read (tracemalloc) is printed too, of the
-bytes in memory and of the file read in pieces (``--piece-mb``, the pieces'
-size).  The peak resident memory of ``zperf parse -o`` is
+and any children, median: zperf reads in this process only) and the ratios, in
+the same run, to expat's CPU and to the page-cache read's wall time: on a
+shared machine compare ratios, not rates.  Peak Python memory of a zperf read
+(tracemalloc) is printed too, of the bytes in memory and of the file read in
+pieces (``--piece-mb``, the pieces' size).  The peak resident memory of ``zperf parse -o`` is
 benchmarks/parse_stream.py's.
 """
 
