@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from polars.testing import assert_frame_equal
 import pytest
+from polars.testing import assert_frame_equal
 
 import zperf
 from conftest import DATA, ROOT, SAMPLES, run_cli
