@@ -14,17 +14,16 @@ load of a shared machine hits all of them alike, by:
 - expat checking the document with no handlers (zperf's safety check);
 - ElementTree's C parser building the whole tree;
 - zperf with every report through its tree (``careful=True``: the reference);
-- zperf as it reads the bytes in memory (the fast path where a report allows,
-  and the check in a second process for a large document);
+- zperf as it reads the bytes in memory (the fast path where a report allows);
 - zperf as ``zperf parse`` reads a file: in pieces of whole reports, from the
   file as it is read (``xml_parts``; the same code, piece by piece).
 
 For each it prints MB/s (wall, best and median), CPU ms per MB (this process
-and its children, median) and the ratios, in the same run, to expat's CPU and
-to the page-cache read's wall time: on a shared machine compare ratios, not
-rates.  Peak Python memory of a zperf read (tracemalloc) is printed too, of the
-bytes in memory and of the file read in pieces (``--piece-mb``, the pieces'
-size).  The peak resident memory of ``zperf parse -o`` is
+and any children, median: zperf reads in this process only) and the ratios, in
+the same run, to expat's CPU and to the page-cache read's wall time: on a
+shared machine compare ratios, not rates.  Peak Python memory of a zperf read
+(tracemalloc) is printed too, of the bytes in memory and of the file read in
+pieces (``--piece-mb``, the pieces' size).  The peak resident memory of ``zperf parse -o`` is
 benchmarks/parse_stream.py's.
 """
 
@@ -68,7 +67,8 @@ def _repeated(data: bytes, size_mb: float) -> bytes:
 
 
 def _cpu_now() -> float:
-    """CPU seconds of this process and its waited-for children (the check's process)."""
+    """CPU seconds of this process and its waited-for children (none expected: the check
+    runs in this process since branch i31-lib)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
@@ -131,11 +131,10 @@ def _bench(title: str, data: bytes, repeat: int, folder: Path) -> None:
               f"{cpu_median * 1e3 / mb:10.1f} {cpu_median / expat_cpu:11.2f} "
               f"{median / floor:11.1f}")
     _, cpu, children = runs["zperf"]
-    second = statistics.median(children)
-    first = statistics.median([c - k for c, k in zip(cpu, children, strict=True)])
-    print(f"zperf's CPU ms/MB by process: this one {first * 1e3 / mb:.1f}, the check's "
-          f"{second * 1e3 / mb:.1f}: on two idle CPUs the read takes the longer, "
-          f"{mb / max(first, second):.1f} MB/s")
+    own = statistics.median([c - k for c, k in zip(cpu, children, strict=True)])
+    print(f"zperf's CPU: {own * 1e3 / mb:.1f} ms/MB in this process, "
+          f"{statistics.median(children) * 1e3 / mb:.1f} in child processes (none expected): "
+          f"{mb / own:.1f} MB/s on an idle CPU")
     peaks = []
     for work in (lambda: read_rmf_xml(data, path.name), lambda: _in_pieces(path)):
         tracemalloc.start()

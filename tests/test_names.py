@@ -18,3 +18,15 @@ def test_table_names_are_the_registry_s() -> None:
 def test_the_readers_take_their_defaults_from_here() -> None:
     assert encodings.DEFAULT_ENCODING is names.DEFAULT_ENCODING
     assert tally.ON_ERROR_CHOICES is names.ON_ERROR_CHOICES
+
+
+def test_derived_table_names_are_the_builders_and_have_schemas() -> None:
+    """``zperf parse --table`` lists the derived tables without importing the library;
+    zperf.runs.derived makes each, and each has a declared schema."""
+    from zperf.runs import derived
+    from zperf.tables import SCHEMAS
+
+    assert set(names.DERIVED_TABLES) == set(derived.BUILDERS)
+    assert set(names.ALL_TABLES) <= set(SCHEMAS)
+    for inputs in names.DERIVED_TABLES.values():
+        assert set(inputs) <= set(names.TABLE_NAMES)

@@ -7,6 +7,12 @@ viewer and see the damage for themselves.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
+from typing import ParamSpec, TypeVar
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
 
 class ZperfError(Exception):
     """Base class of every error zperf raises on purpose."""
@@ -88,5 +94,70 @@ class OutputError(ZperfError):
         super().__init__(f"cannot write {target}: {why}")
 
 
-class UsageError(ZperfError):
-    """A call to the library or the command line asks for something impossible."""
+class UsageError(ZperfError, ValueError):
+    """A call to the library or the command line asks for something impossible.
+
+    A ``ValueError`` too: a wrong value given to a library function is what a
+    caller catches as Python's own (``except ValueError``)."""
+
+
+def nearest(word: str, known: Iterable[str]) -> str | None:
+    """The known word nearest ``word``, or None.
+
+    A word that starts a known one ('itr' for 'itr_per_sec') counts as near, as
+    do close spellings (difflib)."""
+    import difflib
+
+    choices = sorted(set(known))
+    starting = sorted((k for k in choices if k.startswith(word) and word), key=len)
+    near = starting[:1] or difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return near[0] if near else None
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """' (did you mean "x"?)' for the known word nearest ``word`` (:func:`nearest`), or ''."""
+    near = nearest(word, known)
+    return f' (did you mean "{near}"?)' if near else ""
+
+
+def known_keywords(name: str, *, more: Sequence[str] = (), more_are: str = ""
+                   ) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A public function of the library that, given a keyword it does not take, says
+    which it does: a ``TypeError`` as Python's own, naming the nearest known
+    keyword and all of them (Python names none), instead of a silent mistake.
+
+    ``name`` is the function as the library's users call it (``analyze``);
+    ``more`` are keywords it takes besides its own parameters (the run
+    description's keys, through ``**options``), which ``more_are`` names.  The
+    signature stays the function's own, for type checkers and ``help()``.
+    """
+    def decorate(function: Callable[P, R]) -> Callable[P, R]:
+        import functools
+        import inspect
+
+        own = [param.name for param in inspect.signature(function).parameters.values()
+               if param.kind in (param.POSITIONAL_OR_KEYWORD, param.KEYWORD_ONLY)]
+        known = {*own, *more}
+
+        @functools.wraps(function)
+        def checked(*args: P.args, **kwargs: P.kwargs) -> R:
+            unknown = [key for key in kwargs if key not in known]
+            if unknown:
+                raise TypeError(unknown_keywords(name, unknown, own, more, more_are))
+            return function(*args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
+def unknown_keywords(name: str, unknown: Sequence[str], own: Sequence[str],
+                     more: Sequence[str] = (), more_are: str = "") -> str:
+    """'analyze() got an unexpected keyword argument 'transaction' (did you mean
+    "transactions"?); it takes run, kind, ...' (see :func:`known_keywords`)."""
+    known = [*own, *more]
+    first = unknown[0]
+    words = (f"an unexpected keyword argument {first!r}" if len(unknown) == 1 else
+             f"unexpected keyword arguments {', '.join(repr(k) for k in unknown)}")
+    takes = ", ".join(own) + (f"; and {more_are}: {', '.join(more)}" if more else "")
+    return f"{name}() got {words}{did_you_mean(first, known)}; it takes {takes}"

@@ -1,5 +1,5 @@
-"""The names the command line offers before it reads anything: input kinds, tables,
-the on-error policies and the default code page.
+"""The names the command line offers before it reads anything: input kinds, tables
+(read and derived), the on-error policies and the default code page.
 
 Why a module of its own: ``zperf parse --help`` lists the kinds (``--from``)
 and the tables (``--table``), and the registry that knows them imports every
@@ -32,3 +32,11 @@ KIND_NAMES: tuple[str, ...] = (
 TABLE_NAMES: tuple[str, ...] = (
     "workload", "distribution", "cpu", "cpu_lpar", "db2entry", "db2conn", "ims_transit",
     "driver", "driver_intervals")
+#: The tables made from the tables read (``zperf.runs.derived`` makes them): name -> the
+#: tables read for it.
+DERIVED_TABLES: dict[str, tuple[str, ...]] = {
+    "capacity": ("cpu", "cpu_lpar"), "cec": ("cpu", "cpu_lpar"),
+    "peaks": ("cpu", "cpu_lpar", "workload"), "performance": ("workload", "distribution"),
+    "offload": ("workload",)}
+#: Every table ``zperf parse --table`` shows and ``zperf.read`` gives: read, then derived.
+ALL_TABLES: tuple[str, ...] = (*TABLE_NAMES, *DERIVED_TABLES)

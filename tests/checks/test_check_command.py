@@ -269,7 +269,7 @@ def test_runs_and_baseline_on_the_command_line(capsys: pytest.CaptureFixture[str
     assert code == 0
     assert lines[0].startswith("PASS  itr_per_sec vs baseline delta % >= -1 [ims15-fast-path]")
     assert "[ims14-fast-path]: itr_per_sec 119229.26 (window), baseline ims14-fast-path " \
-           "(baseline) 119229.26, delta 0.00 (+0.00 %)" in lines[1]
+           "(baseline) 119229.26, delta 0.00 (0.00 %)" in lines[1]
 
 
 def test_a_comparison_needs_a_baseline(capsys: pytest.CaptureFixture[str], runs: Path) -> None:

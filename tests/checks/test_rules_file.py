@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from zperf.checks.keys import CHECKS, METRIC, TOP_KEYS
-from zperf.checks.rules import RulesError, did_you_mean, load_rules
-from zperf.errors import UsageError
+from zperf.checks.rules import RulesError, load_rules
+from zperf.errors import UsageError, did_you_mean
 
 GOOD = """\
 name = "nightly"

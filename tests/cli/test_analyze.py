@@ -251,3 +251,24 @@ def test_analyze_with_jobs_is_the_same(tmp_path: Path, monkeypatch: pytest.Monke
     assert_frame_equal(pool.table(), one.table())
     assert [t.file for t in pool.tallies] == sources
     assert one.table().height > 1
+
+
+@pytest.mark.parametrize(("per", "options", "named"), [
+    ("class", ["--group", "CICS=CICS2A20", "--cps", "3"], "--group, --cps"),
+    ("system", ["--transactions", "report:CICS2A20", "--etr", "5", "--ziips", "1",
+                "--rate-from", "driver", "--response-from", "ims", "--driver-timezone", "UTC",
+                "--jtl-timestamp", "end"],
+     "--transactions, --etr, --rate-from, --response-from, --ziips, --driver-timezone, "
+     "--jtl-timestamp"),
+])
+def test_a_view_refuses_the_options_it_does_not_use(capsys: Capture, per: str,
+                                                    options: list[str], named: str) -> None:
+    """--per class and system read the run's scope only: --group, --cps and the others
+    were dropped without a word (issue 31)."""
+    code, out, err = run_cli(capsys, "analyze", "--per", per, *options, SMF)
+    assert (code, out) == (2, "")
+    assert err == (f"zperf: error: analyze --per {per} does not use {named} (it takes "
+                   "SOURCE..., --name, --system, --start, --end and --spec)\n")
+    code, out, _ = run_cli(capsys, "analyze", "--per", "class", "--to", "csv", "--system",
+                           "SYSA", SMF)  # what a view takes it takes
+    assert code == 0 and out.count("\n") == 2 and ",CICS2A20," in out

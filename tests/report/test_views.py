@@ -48,7 +48,7 @@ def test_run_report_of_ims15_fast_path(sim_runs: Path) -> None:
     report = run_report(zperf.analyze(sim_runs / "ims15-fast-path"))
     table = rows_of(section(report, "run-table").tables[0])
     assert table["ITR (tran/s)"] == ("121145.85",)
-    assert table["Total general CPU us/tran"] == ("57.782",)
+    assert table["Total general CPU µs/tran"] == ("57.782",)
     assert "ziip" not in [s.key for s in report.sections]  # no zIIP-eligible work
     intervals = section(report, "intervals")
     assert len(intervals.tables[0].rows) == 5

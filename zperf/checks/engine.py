@@ -30,7 +30,8 @@ from pathlib import Path
 from zperf.checks import capacity, doubts, intervals, metrics, quality, scenario
 from zperf.checks.measured import Measured, measure, relabeled
 from zperf.checks.results import Outcome, Result, State
-from zperf.checks.rules import Rule, RuleError, RulesFile, did_you_mean, load_rules
+from zperf.checks.rules import Rule, RuleError, RulesFile, load_rules
+from zperf.errors import did_you_mean
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.tally import OnError
 from zperf.runs.spec import ClassRef

@@ -3,7 +3,7 @@
 Results carry numbers, not text for people: the observed value (with the
 name of the quantity, which says its unit), the limit as the rule states
 it, where the value was found, and for a comparison the baseline's value
-with Delta and Delta %.  The renderers (:mod:`zperf.report.checks`,
+with Delta and Delta %.  The renderers (:mod:`zperf.report.check_text`,
 ``junit``, ``markdown``) lay them out; ``zperf check`` exits with
 :attr:`Outcome.status`.
 

@@ -13,9 +13,8 @@ its columns.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import tomllib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from zperf.checks.keys import (
     Key,
     rule_keys,
 )
-from zperf.errors import UsageError
+from zperf.errors import UsageError, did_you_mean
 from zperf.sim.locate import Lines, toml_error
 from zperf.sim.model import KeyPath
 
@@ -50,17 +49,6 @@ SCOPE_WORDS = {"window": "", "interval": " per interval", "system": " per system
 _OTHER_TIMES_OR_SYSTEMS = {"interval": "intervals are other times",
                            "system": "systems need not be the run's",
                            "system_interval": "intervals are other times"}
-
-
-def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """' (did you mean "x"?)' for the known word nearest ``word``, or ''.
-
-    A word that starts a known one ('itr' for 'itr_per_sec') counts as near, as
-    do close spellings (difflib)."""
-    choices = sorted(set(known))
-    starting = sorted((k for k in choices if k.startswith(word) and word), key=len)
-    near = starting[:1] or difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    return f' (did you mean "{near[0]}"?)' if near else ""
 
 
 def number_text(value: float) -> str:

@@ -24,62 +24,95 @@ from zperf.cli.exits import (
     EXIT_STATUS_EPILOG,
 )
 from zperf.cli.lazy import Lazy, LazyGroup
+from zperf.cli.usage import usage_line
 from zperf.errors import OutputError, ZperfError
 
 __all__ = ["EXIT_ATTENTION", "EXIT_ERROR", "EXIT_OK", "cli", "main"]
 
 _show_traceback = False
+_TRACEBACK_HELP = "On an error, show the Python traceback (for bug reports)."
 
 
-def _with_exit_status(command: click.Command) -> click.Command:
-    """Every command's --help (and so its man page) ends with the exit statuses."""
-    if not command.epilog:
+def _set_traceback(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """--traceback, before the subcommand or after it (``zperf parse --traceback``)."""
+    global _show_traceback
+    _show_traceback = _show_traceback or value
+
+
+def _traceback_option() -> click.Option:
+    return click.Option(["--traceback"], is_flag=True, expose_value=False, is_eager=True,
+                        callback=_set_traceback, help=_TRACEBACK_HELP)
+
+
+def _named_in_usage_errors(command: click.Command) -> None:
+    """A usage error click's option parser raises (an option without its value) knows
+    its command, as the others do, so that the one line names it (zperf.cli.usage)."""
+    parse = command.parse_args
+
+    def parse_args(ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return parse(ctx, args)
+        except click.UsageError as error:
+            if error.ctx is None:
+                error.ctx = ctx
+            raise
+
+    command.parse_args = parse_args  # type: ignore[method-assign]
+
+
+def _ready(command: click.Command, epilog: bool = True) -> click.Command:
+    """Every command takes --traceback, and its --help (and so its man page) ends with
+    the exit statuses, unless it says its own (``epilog=False``)."""
+    if epilog and not command.epilog:
         command.epilog = EXIT_STATUS_EPILOG
+    if not any(param.name == "traceback" for param in command.params):
+        command.params.append(_traceback_option())
+        _named_in_usage_errors(command)
     if isinstance(command, click.Group):
         for sub in command.commands.values():
-            _with_exit_status(sub)
+            _ready(sub, epilog)
     return command
 
 def _analyze() -> click.Command:
     from zperf.cli.analyze import analyze_command
 
-    return _with_exit_status(analyze_command)
+    return _ready(analyze_command)
 
 
 def _calc() -> click.Command:
     from zperf.cli.calc_commands import calc_command
 
-    return _with_exit_status(calc_command)
+    return _ready(calc_command)
 
 
 def _check() -> click.Command:
     from zperf.cli.check import check_command
 
-    return check_command  # its --help says its own exit statuses
+    return _ready(check_command, epilog=False)  # its --help says its own exit statuses
 
 
 def _compare() -> click.Command:
     from zperf.cli.analyze import compare_command
 
-    return _with_exit_status(compare_command)
+    return _ready(compare_command)
 
 
 def _parse() -> click.Command:
     from zperf.cli.parse import parse
 
-    return _with_exit_status(parse)
+    return _ready(parse)
 
 
 def _report() -> click.Command:
     from zperf.cli.report import report_command
 
-    return report_command  # its --help says its own exit statuses
+    return _ready(report_command, epilog=False)  # its --help says its own exit statuses
 
 
 def _simulate() -> click.Command:
     from zperf.cli.simulate import simulate_command
 
-    return _with_exit_status(simulate_command)
+    return _ready(simulate_command)
 
 
 #: The subcommands, imported when run (``zperf --help`` lists these summaries; a
@@ -105,9 +138,9 @@ SUBCOMMANDS = {
              epilog=EXIT_STATUS_EPILOG)
 @click.version_option(__version__, "--version", prog_name="zperf",
                       message="%(prog)s %(version)s")
-@click.option("--traceback", is_flag=True,
-              help="On an error, show the Python traceback (for bug reports).")
-def cli(traceback: bool) -> None:
+@click.option("--traceback", is_flag=True, expose_value=False, is_eager=True,
+              callback=_set_traceback, help=_TRACEBACK_HELP)
+def cli() -> None:
     """CPU cost per transaction, ITR and zIIP offload from z/OS performance data.
 
     zperf reads SMF records and RMF reports moved off z/OS and turns them into
@@ -116,12 +149,15 @@ def cli(traceback: bool) -> None:
     Every command says what it read on standard error and exits with the
     statuses below.
     """
-    global _show_traceback
-    _show_traceback = traceback
+
+
+_named_in_usage_errors(cli)
 
 
 def main(argv: list[str] | None = None) -> None:
     """Console-script entry point: run the CLI and map errors to exit statuses."""
+    global _show_traceback
+    _show_traceback = False  # until a --traceback says otherwise (tests call main again)
     try:
         rc = cli.main(args=argv, prog_name="zperf", standalone_mode=False)
     except ZperfError as exc:
@@ -137,8 +173,14 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Abort:
         click.echo("zperf: interrupted", err=True)
         sys.exit(EXIT_INTERRUPTED)
+    except click.UsageError as exc:  # a bad option, value or argument: one line too
+        if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+            exc.show()  # `zperf` or `zperf calc` alone: the help (click 8.2 on)
+        else:
+            click.echo(f"zperf: error: {usage_line(exc)}", err=True)
+        sys.exit(EXIT_ERROR)
     except click.ClickException as exc:
-        exc.show()
+        click.echo(f"zperf: error: {exc.format_message()}", err=True)
         sys.exit(EXIT_ERROR if exc.exit_code == 2 else exc.exit_code)
     except BrokenPipeError:  # the reader of a pipe went away while click wrote to it
         from zperf.report.output import STDOUT

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
 import click
 
@@ -17,7 +19,18 @@ from zperf.cli.options import (
 )
 from zperf.errors import UsageError
 from zperf.names import OnError
-from zperf.runs.choices import ANALYZE_PER, BASES, RATE_SOURCES, RESPONSE_SOURCES
+from zperf.runs.choices import (
+    ANALYZE_PER,
+    BASES,
+    RATE_SOURCES,
+    RESPONSE_SOURCES,
+    Base,
+    RateFrom,
+    ResponseFrom,
+)
+
+if TYPE_CHECKING:  # the library is imported when a run is read, not for --help
+    from zperf.runs.spec import RunOptions
 
 
 def _groups(values: tuple[str, ...]) -> dict[str, list[str]]:
@@ -84,12 +97,14 @@ def _run_options(func: click.decorators.FC) -> click.decorators.FC:
 @click.argument("sources", metavar="[SOURCE...]", nargs=-1)
 def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str | None,
                     transactions: tuple[str, ...], etr_per_sec: float | None,
-                    response_from: str | None, rate_from: str | None,
-                    driver_timezone: str | None, jtl_timestamp: str | None,
-                    groups: tuple[str, ...], systems: tuple[str, ...], start: object,
-                    end: object, cps: int | None, ziips: int | None, per: str, kind: str | None,
-                    on_error: OnError, errors_path: str | None, encoding: str,
-                    jobs: int | None, fmt: str | None, output: str) -> None:
+                    response_from: ResponseFrom | None, rate_from: RateFrom | None,
+                    driver_timezone: str | None,
+                    jtl_timestamp: Literal["start", "end"] | None,
+                    groups: tuple[str, ...], systems: tuple[str, ...],
+                    start: dt.datetime | None, end: dt.datetime | None, cps: int | None,
+                    ziips: int | None, per: str, kind: str | None, on_error: OnError,
+                    errors_path: str | None, encoding: str, jobs: int | None,
+                    fmt: str | None, output: str, wide: bool) -> None:
     """CPU % busy, ETR, ITR, response time and CPU per transaction of a run.
 
     SOURCE is any input zperf reads (SMF dumps, RMF listings, tables written
@@ -101,8 +116,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     \b
     Metrics (paper 004 Tables 15 and 16, paper 000 section 11):
       ITR = ETR / (CPU % busy / 100)
-      Total general CPU us/tran = CPs x busy / 100 x 1e6 / ETR
-      group CPU us/tran = group CPU service time x 1e6 / transactions
+      Total general CPU µs/tran = CPs x busy / 100 x 1e6 / ETR
+      group CPU µs/tran = group CPU service time x 1e6 / transactions
     With several systems: ETRs add up, busy is averaged, CPs add up.
 
     --per class gives the window per class period (transactions, CPU per
@@ -113,6 +128,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     highest over fully measured 4-hour windows (the 4 hours before --start
     count where the sources hold them); where none is, it is the best-measured
     one, said on stderr with exit status 1: an average of less than 4 hours.
+    Both take the run's sources, --name, --system, --start and --end; an option
+    they do not use (--transactions, --group, --cps...) is an error.
 
     \b
     Examples:
@@ -123,33 +140,36 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     """
     from zperf.report.runs import analysis_for_people  # polars: only when a run is read
     from zperf.report.views.common import empty_run_notes
-    from zperf.runs.run import analyze_run, analyze_view
+    from zperf.runs.run import analyze_run
+    from zperf.runs.views import PRIORITY
 
     fmt, terminal = output_format(fmt, output)
     run: str | None = spec_path
     if run is None and len(sources) == 1 and Path(sources[0]).is_dir():
         run, sources = sources[0], ()  # a run folder
+    options: RunOptions = {
+        "sources": list(sources), "name": name, "transactions": transactions,
+        "etr_per_sec": etr_per_sec, "rate_from": rate_from, "response_from": response_from,
+        "groups": _groups(groups), "systems": systems, "start": start, "end": end, "cps": cps,
+        "ziips": ziips, "driver_timezone": driver_timezone, "jtl_timestamp": jtl_timestamp}
     if per in ("class", "system"):
-        seen = analyze_view(run, per, kind=kind, on_error=on_error, encoding=encoding,
-                            jobs=jobs, sources=list(sources), name=name,
-                            transactions=transactions, etr_per_sec=etr_per_sec,
-                            systems=systems, start=start, end=end)
-        tell_reading(seen.tallies, errors_path)
-        report.render(seen.table, fmt, output, table=f"analysis per {per}", terminal=terminal)
-        tell_findings([("", f) for f in seen.findings])
-        if sum(t.skipped for t in seen.tallies) or seen.findings:
+        _refuse_unused(per, options)
+        view = analyze_run(run, per="class" if per == "class" else "system", kind=kind,
+                           on_error=on_error, encoding=encoding, jobs=jobs, **options)
+        tell_reading(view.tallies, errors_path)
+        report.render(view.table, fmt, output, table=f"analysis per {per}", terminal=terminal,
+                      priority=PRIORITY[per], wide=wide)
+        tell_findings([("", f) for f in view.findings])
+        if view.skipped or view.findings:
             sys.exit(1)
         return
     analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
-                           sources=list(sources), name=name, transactions=transactions,
-                           etr_per_sec=etr_per_sec, rate_from=rate_from,
-                           response_from=response_from, groups=_groups(groups),
-                           systems=systems, start=start, end=end, cps=cps, ziips=ziips,
-                           driver_timezone=driver_timezone, jtl_timestamp=jtl_timestamp)
+                           **options)
     tell_reading(analysis.tallies, errors_path)
     click.echo(f"zperf: {analysis.spec.name}: CPU % busy from {analysis.busy_source}", err=True)
     if fmt == "table":
-        report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal)
+        report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal,
+                             wide=wide)
     else:
         report.render(analysis.table(per), fmt, output, table="analysis", terminal=terminal)
     empty = empty_run_notes([analysis])
@@ -160,6 +180,21 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
         sys.exit(1)
 
 
+def _refuse_unused(per: str, options: RunOptions) -> None:
+    """--per class and system take the run's scope only: an option they would not use
+    (--group, --cps...) is an error naming it, not a silent no-op."""
+    from zperf.runs.views import VIEW_KEYS, unused_by_views
+
+    unused = unused_by_views(options)
+    if unused:
+        context = click.get_current_context()
+        flags = {param.name: max(param.opts, key=len) for param in context.command.params
+                 if isinstance(param, click.Option)}
+        takes = ", ".join(flags.get(key, "SOURCE...") for key in VIEW_KEYS)
+        raise UsageError(f"analyze --per {per} does not use {', '.join(flags[k] for k in unused)}"
+                         f" (it takes {takes} and --spec)")
+
+
 @click.command(name="compare")
 @input_options
 @output_options
@@ -167,9 +202,9 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
               show_default=True, help="Delta of the last run against the one before it, or "
                                       "against the first.")
 @click.argument("runs", metavar="RUN RUN [RUN...]", nargs=-1, required=True)
-def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error: OnError,
+def compare_command(runs: tuple[str, ...], base: Base, kind: str | None, on_error: OnError,
                     errors_path: str | None, encoding: str, jobs: int | None, fmt: str | None,
-                    output: str) -> None:
+                    output: str, wide: bool) -> None:
     """Runs side by side with Delta and Delta %, and the ±1 % ITR verdict.
 
     Each RUN is a run description (TOML, with its sources) or a folder
@@ -191,7 +226,9 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
     tell_reading(compared.tallies, errors_path)
     tell_findings(compared.doubts)
     click.echo(f"zperf: {compared.verdict}", err=True)
-    table = comparison_for_people(compared.table) if fmt == "table" else compared.table
-    report.render(table, fmt, output, table="comparison", terminal=terminal)
+    table, priority = (comparison_for_people(compared.table, compared.base_run)
+                       if fmt == "table" else (compared.table, None))
+    report.render(table, fmt, output, table="comparison", terminal=terminal, priority=priority,
+                  wide=wide)
     if compared.skipped or compared.doubts:
         sys.exit(1)

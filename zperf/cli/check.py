@@ -117,7 +117,7 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
     """
     from zperf.checks.engine import check
     from zperf.cli.options import tell_reading
-    from zperf.report import check_markdown, checks, junit
+    from zperf.report import check_markdown, check_text, junit
 
     options = {"encoding": encoding} if encoding else {}
     outcome = check(rules_path, [*runs, *run_options], baseline,
@@ -128,10 +128,10 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
     if markdown_path:
         check_markdown.append_markdown(outcome, markdown_path)
     to_stderr = "-" in (junit_path, markdown_path)  # stdout holds the file asked for
-    for line in checks.text_lines(outcome):
+    for line in check_text.text_lines(outcome):
         click.echo(line, err=to_stderr)
     if os.environ.get("GITHUB_ACTIONS") == "true":
-        for line in checks.github_annotations(outcome):
+        for line in check_text.github_annotations(outcome):
             click.echo(line, err=to_stderr)
-    click.echo(checks.summary_line(outcome), err=to_stderr)
+    click.echo(check_text.summary_line(outcome), err=to_stderr)
     sys.exit(outcome.status)

@@ -106,9 +106,9 @@ INPUT = {"title": "INPUT", "paragraphs": [
     _roff("RMF Postprocessor XML documents are checked by expat as they are read (entity "
           "declarations and external entities are refused; malformed XML is an error with "
           "its line and byte offset) and read in pieces of about 16 MB of whole reports, so "
-          "memory follows the piece, not the document (a 201 MB document: 317 MB peak); on "
-          "two cores a second process reads half of each piece's reports (about 21 MB/s, "
-          "benchmarks/rmf_xml_read.py). From the first comment, CDATA section or processing "
+          "memory follows the piece, not the document (a 201 MB document: 317 MB peak), at "
+          "about 30 MB/s of CPU Activity reports on one CPU (benchmarks/rmf_xml_read.py). "
+          "From the first comment, CDATA section or processing "
           "instruction after the prolog, the rest of a document is read as one piece."),
     _roff("Values are derived as the RMF Postprocessor Workload Activity report derives "
           "them: SERVICE TIME CPU includes zIIP and zAAP time normalized to CP speed; IIP and "

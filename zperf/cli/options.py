@@ -77,7 +77,7 @@ def _write_errors(tallies: Sequence[Tally], errors_path: str | None) -> None:
 
 
 def output_options(func: F) -> F:
-    """--to and -o/--output."""
+    """--to, -o/--output and --wide."""
     for option in reversed([
         click.option("--to", "fmt", type=click.Choice(list(FORMATS)), default=None,
                      help="Output format. Default: the one the -o file's suffix names; to "
@@ -92,6 +92,13 @@ def output_options(func: F) -> F:
                           "or .gz (zperf compresses nothing) are errors. Written to a "
                           "temporary name and renamed when whole, so that a failed or "
                           "interrupted run leaves the previous file. '-' is stdout."),
+        click.option("--wide", is_flag=True,
+                     help="A table for people (--to table, a terminal): every column, each "
+                          "at its full width, however long the lines. Without, the table "
+                          "shows its most important columns (keys and headline figures) "
+                          "that fit the terminal (400 characters in a pipe or a file), "
+                          "never a number cut, and a last line says how many it left out; "
+                          "a single row that does not fit is a list of name and value."),
     ]):
         func = option(func)
     return func

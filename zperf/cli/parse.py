@@ -17,34 +17,13 @@ from zperf.cli.options import (
     tell_reading,
 )
 from zperf.errors import UsageError
-from zperf.names import TABLE_NAMES, OnError
+from zperf.names import ALL_TABLES, DERIVED_TABLES, OnError
 from zperf.report import STREAMED
 
 if TYPE_CHECKING:  # the readers and polars are imported when parse runs, not for --help
-    import polars as pl
-
     from zperf.formats import Progress
 
 PROGRESS_MIN_BYTES = 32 * 1024 * 1024
-#: Tables computed from the tables a reader fills: name -> the tables read (the builder
-#: is :func:`_builder`'s).
-DERIVED: dict[str, tuple[str, ...]] = {
-    "capacity": ("cpu", "cpu_lpar"), "cec": ("cpu", "cpu_lpar"),
-    "peaks": ("cpu", "cpu_lpar", "workload"), "performance": ("workload", "distribution"),
-    "offload": ("workload",)}
-TABLES = (*TABLE_NAMES, *DERIVED)
-
-
-def _builder(table: str) -> Callable[[dict[str, pl.DataFrame]], pl.DataFrame]:
-    """The function that derives ``table`` (one of DERIVED) from the tables read."""
-    from zperf.runs.cec import cec_from_tables
-    from zperf.runs.msu import capacity_from_tables, peaks_from_tables
-    from zperf.runs.offload import offload_from_tables
-    from zperf.runs.pi import performance_from_tables
-
-    return {"capacity": capacity_from_tables, "cec": cec_from_tables,
-            "peaks": peaks_from_tables, "performance": performance_from_tables,
-            "offload": offload_from_tables}[table]
 
 
 def _progress_factory() -> Progress | None:
@@ -101,7 +80,7 @@ def _driver_options(columns: str | None, properties: str | None, timestamp: str 
 @click.command(epilog=EXIT_STATUS_EPILOG)
 @input_options
 @output_options
-@click.option("--table", "table", type=click.Choice(TABLES), default=None,
+@click.option("--table", "table", type=click.Choice(ALL_TABLES), default=None,
               help="Table to output; see TABLES in `man zperf-parse`. Default: the table "
                    "the input fills (workload when it is among several; the others are "
                    "named on stderr). Derived: capacity (MSU/h and the 4-hour rolling "
@@ -110,8 +89,9 @@ def _driver_options(columns: str | None, properties: str | None, timestamp: str 
                    "service classes), performance (WLM's Performance Index per service "
                    "class period), offload (zIIP-eligible time on CPs and achieved offload "
                    "per class).")
-@click.option("--columns", help="Comma-separated columns to output (default: all; the terminal "
-                                "table shows a summary).")
+@click.option("--columns", help="Comma-separated columns to output, in that order (default: "
+                                "all; a table for people shows the most important that fit, "
+                                "or with --wide all).")
 @click.option("-v", "--verbose", is_flag=True,
               help="Print records read = parsed + skipped + other types, per file.")
 @click.option("--jtl-columns", metavar="NAMES",
@@ -138,7 +118,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
           encoding: str, fmt: str | None, output: str, table: str | None, columns: str | None,
           verbose: bool, jobs: int | None, jtl_columns: str | None,
           jmeter_properties: str | None, jtl_timestamp: str | None,
-          driver_timezone: str | None) -> None:
+          driver_timezone: str | None, wide: bool) -> None:
     """Parse input files into a table.
 
     Reads binary SMF dumps (type 70 subtype 1 CPU activity, type 72 subtype 3
@@ -187,53 +167,37 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     reading: dict[str, Any] = {
         "kind": kind, "on_error": on_error, "encoding": encoding,
         "progress": _progress_factory(), "jobs": jobs,
-        "tables": [*DERIVED.get(table, ()), table] if table else None,
+        "tables": [table] if table else None,
         "options": _driver_options(jtl_columns, jmeter_properties, jtl_timestamp,
                                    driver_timezone)}
     attention = _parse(paths, reading, fmt, terminal, output, table, wanted, errors_path,
-                       verbose)
+                       verbose, wide)
     if attention:
         sys.exit(EXIT_ATTENTION)
 
 
-def _with_derived(tables: dict[str, pl.DataFrame], shown: str,
-                  derive: Callable[[dict[str, pl.DataFrame]], pl.DataFrame] | None
-                  ) -> pl.DataFrame:
-    """The table shown: as read, and for a derived table (``capacity``...) also its rows
-    made from the tables read; both when a file zperf wrote of it is read with the
-    data it is made from."""
-    import polars as pl
-
-    read_back = tables[shown]
-    if derive is None:
-        return read_back
-    made = derive(tables)
-    return pl.concat([read_back, made]) if read_back.height and made.height else (
-        made if made.height else read_back)
-
-
 def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: bool,
            output: str, table: str | None, wanted: list[str] | None, errors_path: str | None,
-           verbose: bool) -> bool:
+           verbose: bool, wide: bool) -> bool:
     """Read, write the table (as it is read, for the formats that can be), say what was
     read; True when the run needs attention (exit status 1)."""
     from zperf import formats, report
     from zperf.formats.found import default_table, no_rows, other_tables, row_counts
     from zperf.report.streamed import AsRead, write_as_read
+    from zperf.runs import derived
     from zperf.tables import SCHEMAS
 
-    derive = _builder(table) if table in DERIVED else None
-    if derive is None and fmt in STREAMED and not terminal:
+    if table not in DERIVED_TABLES and fmt in STREAMED and not terminal:
         got = write_as_read(formats.read_batches(paths, **reading), fmt, output, table=table,
                             columns=wanted)
-    else:
-        result = formats.read(paths, **reading)
+    else:  # a derived table is made of the whole tables read
+        result = derived.read(paths, **reading)
         got = AsRead(row_counts(result.tables), result.tables, result.tallies)
-    tables = {name: got.kept.get(name, SCHEMAS[name].empty()) for name in SCHEMAS}
     shown = table or default_table(got.rows, got.tallies)
     height = got.rows.get(shown, 0)
     if not got.written:
-        frame = report.shown_columns(_with_derived(tables, shown, derive), shown, wanted, fmt)
+        frame = report.shown_columns(got.kept.get(shown, SCHEMAS[shown].empty()), shown,
+                                     wanted)
         height = frame.height
     tell_reading(got.tallies, errors_path, verbose)
     attention = any(t.skipped for t in got.tallies) or any(t.empty for t in got.tallies)
@@ -248,5 +212,6 @@ def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: 
     # that what reads it next reads a valid table and an -o file from an earlier run is
     # never left looking like this run's; a terminal gets the messages only.
     if not got.written and (height or not terminal):
-        report.render(frame, fmt, output, table=shown, terminal=terminal)
+        report.render(frame, fmt, output, table=shown, terminal=terminal,
+                      priority=wanted, wide=wide)
     return attention

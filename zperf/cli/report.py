@@ -9,6 +9,7 @@ import click
 from zperf.cli.options import input_options, tell_findings, tell_reading
 from zperf.errors import UsageError
 from zperf.names import OnError
+from zperf.runs.choices import BASES, Base
 
 _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
 
@@ -25,7 +26,7 @@ _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
                    ".markdown, .txt; text when it has none or another (report, report.out); "
                    ".csv, .pdf, .docx or .gz (zperf compresses nothing) are errors. Written "
                    "whole or not at all. '-' is stdout.")
-@click.option("--base", type=click.Choice(["previous", "first"]), default="previous",
+@click.option("--base", type=click.Choice(BASES), default="previous",
               show_default=True, help="comparison: Delta of the last run against the one "
                                       "before it, or against the first.")
 @click.option("--top", type=click.IntRange(1, 50), default=10, show_default=True,
@@ -37,7 +38,7 @@ _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
 @click.option("--series", is_flag=True, help="reproduction: check paper 004's modeled "
                                              "scaling series instead of the run.")
 @click.argument("args", metavar="[KIND] INPUT...", nargs=-1, required=True)
-def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: str, top: int,
+def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Base, top: int,
                    exact: bool, seed: int, series: bool, kind: str | None, on_error: OnError,
                    errors_path: str | None, encoding: str, jobs: int | None) -> None:
     """A report to read or mail: tables, the papers' charts and how to read them.

@@ -14,7 +14,7 @@ import click
 
 from zperf import report
 from zperf.cli.options import output_format, output_options
-from zperf.sim.model import RMF_FORMATS, VARIANTS
+from zperf.sim.model import RMF_FORMATS, VARIANTS, RmfFormat, Variant
 from zperf.sim.writers.wlmgl import LAYOUTS
 
 
@@ -43,9 +43,10 @@ from zperf.sim.writers.wlmgl import LAYOUTS
                    "interval per load level, the last the published run (with --check: "
                    "that run reproduced, the other levels marked modeled).")
 @click.argument("scenario", metavar="SCENARIO|list")
-def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool, variant: str,
-                     layout: str | None, rmf_format: str, check_only: bool, series: bool,
-                     fmt: str | None, output: str) -> None:
+def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
+                     variant: Variant, layout: str | None, rmf_format: RmfFormat,
+                     check_only: bool, series: bool,
+                     fmt: str | None, output: str, wide: bool) -> None:
     """Write the input files of a benchmark run from the reference papers.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
@@ -77,9 +78,8 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
                           check=check_only,
                           series=series))
     if outcome.table is not None:
-        shown = (outcome.table.select(outcome.columns) if fmt == "table" and outcome.columns
-                 else outcome.table)
-        report.render(shown, fmt, output, table=outcome.name, terminal=terminal)
+        report.render(outcome.table, fmt, output, table=outcome.name, terminal=terminal,
+                      priority=outcome.priority, wide=wide)
     if outcome.summary:
         click.echo(f"zperf: {outcome.summary}", err=True)
     if outcome.failed:

@@ -106,19 +106,6 @@ def _mostly_printable(text: str) -> bool:
     return shown > TEXT_SHARE * len(text)
 
 
-def looks_like_text(head: bytes) -> bool:
-    """Mostly printable characters and line ends (UTF-8, UTF-16 with a BOM, EBCDIC)?"""
-    return text_encoding(head) is not None
-
-
-def as_utf8(data: bytes, encoding: str | None) -> bytes:
-    """A text file's bytes as UTF-8, from the encoding ``text_encoding`` named (UTF-16
-    is converted; the readers take EBCDIC and UTF-8 as they are)."""
-    if encoding == "utf-16":
-        return data.decode("utf-16", errors="replace").encode("utf-8")
-    return data
-
-
 def tab_stops(data: bytes) -> bool:
     """Are the tabs of this text (UTF-8 or ASCII) tab stops, to be expanded at every
     8th column, rather than the cell separators of a pasted extract?

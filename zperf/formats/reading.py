@@ -1,20 +1,22 @@
 """Reading input files into tables: open, unwrap, sniff, dispatch to the kind's reader.
 
-``read`` opens the files (``-`` is standard input; a ZIP file is one input per
-member, :mod:`zperf.formats.archives`), unwraps gzip, bzip2 and xz, names each
-file's kind (:func:`zperf.formats.registry.sniff`) when it is not given, and
-returns every table the readers produced with their tallies.
+``read`` opens the inputs (a path, ``-`` for standard input, bytes or a binary
+file object: :func:`inputs`; a ZIP file is one input per member,
+:mod:`zperf.formats.archives`), unwraps gzip, bzip2 and xz, names each input's
+kind (:func:`zperf.formats.registry.sniff`) when it is not given, and returns
+every table the readers produced with their tallies.
 """
 
 from __future__ import annotations
 
+import io
 import lzma
 import os
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO, TypedDict, Unpack, cast
+from typing import Any, BinaryIO, Protocol, TypedDict, Unpack, cast
 
 import polars as pl
 
@@ -41,6 +43,82 @@ HEAD_BYTES = 64 * 1024
 Reduce = Callable[[dict[str, pl.DataFrame]], dict[str, pl.DataFrame]]
 
 
+class BinaryFile(Protocol):
+    """A file object that reads bytes: ``open(path, "rb")``, ``io.BytesIO``,
+    ``gzip.open(path)``, ``sys.stdin.buffer``."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
+
+
+#: One input: a path (``-`` is standard input), the bytes of a file, or a binary
+#: file object.
+Source = str | os.PathLike[str] | bytes | BinaryFile
+#: What :func:`read` takes: one input, or several (a list, a tuple, ``Path.glob``...).
+Sources = Source | Iterable[Source]
+
+
+@dataclass(frozen=True)
+class Given:
+    """An input given as bytes or as an open file object (not a path), with the name
+    messages and the ``source`` column give it (``<bytes>``, a file object's own
+    name, ``<stream 2>``...).  Read in this process; a file object is left open."""
+
+    name: str
+    data: bytes | None = None
+    stream: BinaryFile | None = None
+
+
+#: An input as the readers take it: a path (or ``-``), or a :class:`Given`.
+Input = str | Given
+
+
+def inputs(sources: Sources, *, caller: str = "read") -> list[Input]:
+    """The inputs of ``sources`` one by one: a path as a string (``os.PathLike`` too),
+    bytes and binary file objects as :class:`Given`, each named once (by position,
+    when there are several).  A string is one path, never its characters; a text
+    file object, another type or no input at all is a ``TypeError`` or
+    ``ValueError`` that says what is taken."""
+    single = _one(sources)
+    items = [cast(Source, sources)] if single else list(cast(Iterable[Source], sources))
+    if not items:
+        raise UsageError(f"{caller}(): no input: give a path, bytes, a binary file object, "
+                         "or a list of them")
+    out: list[Input] = []
+    for number, item in enumerate(items, start=1):
+        at = "" if len(items) == 1 else f" {number}"
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, os.PathLike):
+            out.append(os.fsdecode(os.fspath(item)))
+        elif isinstance(item, bytes | bytearray | memoryview):
+            out.append(Given(f"<bytes{at}>", data=bytes(item)))
+        elif isinstance(item, io.TextIOBase):
+            raise TypeError(f"{caller}() reads bytes: open the file in binary mode "
+                            f"(open(path, 'rb')), not as text ({_named(item, at)})")
+        elif callable(getattr(item, "read", None)):
+            out.append(Given(_named(item, at), stream=item))
+        else:
+            raise TypeError(f"{caller}() takes a path (str or os.PathLike), bytes or a "
+                            "binary file object, or a list of them; not "
+                            f"{type(item).__name__}" + ("" if single else f" (input{at})"))
+    return out
+
+
+def _one(sources: object) -> bool:
+    """Whether ``sources`` is one input (a string or bytes are, though iterable; a file
+    object is, though it iterates over its lines)."""
+    return (isinstance(sources, str | bytes | bytearray | memoryview | os.PathLike)
+            or callable(getattr(sources, "read", None))
+            or not isinstance(sources, Iterable))
+
+
+def _named(stream: object, at: str) -> str:
+    """A file object's name for messages: its own (``open()`` gives the path), else
+    ``<stream>`` (numbered among several inputs)."""
+    name = getattr(stream, "name", None)
+    return name if isinstance(name, str) and name else f"<stream{at}>"
+
+
 @dataclass
 class ParseResult:
     """Tables read from one or more files, with what was seen in each file."""
@@ -57,26 +135,36 @@ class ParseResult:
         return problems_frame(self.tallies)
 
 
-def _inputs(paths: Sequence[str]) -> list[str]:
-    """The inputs the paths name: a ZIP file's members in its place, each an input."""
-    return [name for path in paths for name in (members(path) or [path])]
+def _members(items: Sequence[Input]) -> list[Input]:
+    """The inputs with a ZIP file's members in its place, each an input."""
+    out: list[Input] = []
+    for item in items:
+        named = members(item) if isinstance(item, str) else None
+        out += named or [item]
+    return out
 
 
-def _open(path: str) -> tuple[BinaryIO, str, int | None]:
+def _open(path: Input) -> tuple[BinaryIO, str, int | None, bool]:
+    """The input opened: (its stream, its name, its size if known, whether to close it
+    here: not standard input, not a caller's file object)."""
+    if isinstance(path, Given):
+        if path.data is not None:
+            return io.BytesIO(path.data), path.name, len(path.data), True
+        return cast(BinaryIO, path.stream), path.name, None, False
     if path == "-":
-        return sys.stdin.buffer, "-", None
+        return sys.stdin.buffer, "-", None, False
     member = open_member(path)
     if member is not None:
-        return member[0], path, member[1]
+        return member[0], path, member[1], True
     try:
         stream = Path(path).open("rb")  # noqa: SIM115 - closed by the caller
-        return stream, path, os.fstat(stream.fileno()).st_size
+        return stream, path, os.fstat(stream.fileno()).st_size, True
     except OSError as exc:
         raise InputError(path, f"cannot open: {exc.strerror or exc}") from None
 
 
 def read(
-    paths: Sequence[str],
+    paths: Sources,
     *,
     kind: str | None = None,
     on_error: OnError = "raise",
@@ -88,8 +176,9 @@ def read(
 ) -> ParseResult:
     """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3...).
 
-    Every table of :func:`table_names` is in the result, empty when no file
-    filled it.
+    ``paths`` is one input or several (:func:`inputs`: paths, ``-``, bytes,
+    binary file objects).  Every table of :func:`table_names` is in the result,
+    empty when no file filled it.
 
     ``tables`` names the tables wanted (default: all); a table not wanted may
     be skipped while reading and then comes back empty.  ``jobs`` files are
@@ -113,7 +202,7 @@ def read(
 
 
 def read_each(
-    paths: Sequence[str],
+    paths: Sources,
     *,
     kind: str | None = None,
     on_error: OnError = "raise",
@@ -141,13 +230,21 @@ def read_each(
     terminal); standard input is always read here.
     """
     request = _request(kind, on_error, encoding, tables, reduce, options, columns)
-    paths = _inputs(paths)
-    workers = parallel.workers_for(jobs, paths)
+    items = _members(inputs(paths))
+    workers = _workers(jobs, items)
     if workers > 1:
-        yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
+        yield from parallel.in_order(read_file, [(path, request) for path in items], workers)
         return
-    for path in paths:
+    for path in items:
         yield read_file((path, request), progress)
+
+
+def _workers(jobs: int | None, items: Sequence[Input]) -> int:
+    """Processes to read ``items`` with (:func:`parallel.workers_for`): one when an input
+    is not a path (bytes and file objects are read here)."""
+    paths = [item for item in items if isinstance(item, str)]
+    workers = parallel.workers_for(jobs, paths)
+    return workers if len(paths) == len(items) else 1
 
 
 def _request(kind: str | None, on_error: OnError, encoding: str,
@@ -187,7 +284,7 @@ class FileRequest:
     columns: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
-def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
+def read_file(task: tuple[Input, FileRequest], progress: Progress | None = None) -> ParseResult:
     """One file's tables, and its tally (with the tallies of the companion reports a
     SYSOUT holds, when its kind was sniffed): its batches, concatenated."""
     merged: dict[str, pl.DataFrame] = {}
@@ -210,7 +307,7 @@ class Part:
 
 
 def read_batches(
-    paths: Sequence[str],
+    paths: Sources,
     *,
     kind: str | None = None,
     on_error: OnError = "raise",
@@ -230,13 +327,13 @@ def read_batches(
     same parts, in the same order, and memory still follows a part.
     """
     request = _request(kind, on_error, encoding, tables, None, options)
-    paths = _inputs(paths)
-    workers = parallel.workers_for(jobs, paths)
+    items = _members(inputs(paths))
+    workers = _workers(jobs, items)
     if workers > 1:
         parts: Iterator[Part] = parallel.in_order_parts(
-            _file_parts, [(path, request) for path in paths], workers)
+            _file_parts, [(path, request) for path in items], workers)
     else:
-        parts = (part for path in paths for part in _file_batches((path, request), progress))
+        parts = (part for path in items for part in _file_batches((path, request), progress))
     across = AcrossFiles()
     for part in parts:
         tables_once = across.once(part.tables)
@@ -245,15 +342,16 @@ def read_batches(
         yield Part(tables_once, part.tallies)
 
 
-def _file_parts(task: tuple[str, FileRequest]) -> Iterator[Part]:
+def _file_parts(task: tuple[Input, FileRequest]) -> Iterator[Part]:
     """One file's parts, in a worker (no progress bar: a worker has no terminal)."""
     return _file_batches(task, None)
 
 
-def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> Iterator[Part]:
+def _file_batches(task: tuple[Input, FileRequest], progress: Progress | None
+                  ) -> Iterator[Part]:
     """One file's parts: its batches, the last one with the file's tallies."""
     path, request = task
-    stream, name, size = _open(path)
+    stream, name, size, owned = _open(path)
     tallies: list[Tally] = []
     try:
         for got, tally in stream_batches(stream, name, size, kind=request.kind,
@@ -266,7 +364,7 @@ def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> I
             if got:
                 yield Part(got)
     finally:
-        if stream is not sys.stdin.buffer:
+        if owned:
             stream.close()
     yield Part({}, tallies)
 

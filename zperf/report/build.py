@@ -31,6 +31,7 @@ from zperf.formats.tally import OnError
 from zperf.report.output import open_output
 from zperf.report.suffixes import format_for_file
 from zperf.report.views.model import Report
+from zperf.runs.choices import Base
 
 KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
 ALIASES = {"compare": "comparison", "check": "reproduction", "series": "scaling"}
@@ -47,7 +48,7 @@ class ReportRequest:
     kind_of_input: str | None = None
     on_error: OnError = "raise"
     encoding: str = DEFAULT_ENCODING
-    base: str = "previous"
+    base: Base = "previous"
     top: int = 10
     exact: bool = False
     seed: int = 0
@@ -136,15 +137,20 @@ def make_report(request: ReportRequest) -> Report:
             raise UsageError("a run report takes one run (a run folder or description)")
         from zperf.report.views.run import run_report
 
-        return run_report(analyze_run(inputs[0], **read))  # type: ignore[arg-type]
+        return run_report(analyze_run(inputs[0], kind=request.kind_of_input,
+                                      on_error=request.on_error, encoding=request.encoding,
+                                      jobs=request.jobs))
     if kind == "comparison":
         from zperf.report.views.comparison import comparison_report
 
-        return comparison_report(compare_runs(*inputs, base=request.base, **read))  # type: ignore[arg-type]
+        return comparison_report(compare_runs(
+            *inputs, base=request.base, kind=request.kind_of_input, on_error=request.on_error,
+            encoding=request.encoding, jobs=request.jobs))
     from zperf.report.views.scaling import scaling_report, series_input
 
-    return scaling_report([series_input(analyze_run(i, **read), i)  # type: ignore[arg-type]
-                           for i in inputs])
+    return scaling_report([series_input(analyze_run(
+        i, kind=request.kind_of_input, on_error=request.on_error, encoding=request.encoding,
+        jobs=request.jobs), i) for i in inputs])
 
 
 def _reproduction(request: ReportRequest) -> Report:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from zperf.checks.results import Outcome, Result, State
-from zperf.report.checks import baseline_text, value_text
+from zperf.report.check_text import baseline_text, value_text
 from zperf.report.output import open_output
 
 #: The mark before each state's verdict word (Result.verdict).

@@ -1,7 +1,11 @@
 """Machine-readable renderers: CSV, JSON, NDJSON, Parquet and Arrow IPC.
 
 Column names and order come from the declared schemas; timestamps are ISO
-8601 local times without a zone (RMF intervals are local time).  Parquet and
+8601 local times without a zone (RMF intervals are local time).  A float is
+written in CSV, JSON and NDJSON as :func:`zperf.report.numbers.tidy` says:
+3.3027 for a value read as 3.3027 (not 3.3026999999999997), otherwise the
+shortest text that reads back as the double; never rounded to the decimals
+people see.  Parquet and Arrow keep the doubles.  Parquet and
 Arrow files carry the table name and the schema version in their metadata.
 
 CSV, NDJSON, Parquet and Arrow are written by a :class:`TableWriter` that
@@ -28,8 +32,15 @@ SCHEMA_VERSION = "1"
 
 
 def _text_ready(frame: pl.DataFrame) -> pl.DataFrame:
-    """Times as ISO text; a float that is NaN or infinite as no value (empty in CSV,
-    null in JSON, which has neither: the JSON writers would refuse the row)."""
+    """Times as ISO text; floats tidied (:func:`zperf.report.numbers.tidy`), and one
+    that is NaN or infinite as no value (empty in CSV, null in JSON, which has
+    neither: the JSON writers would refuse the row)."""
+    from zperf.report.numbers import tidy_array
+
+    tidied = [pl.Series(name, tidy_array(frame[name].to_numpy()), pl.Float64)
+              for name, dtype in frame.schema.items() if dtype == pl.Float64]
+    if tidied:  # a null is NaN in numpy, and NaN no value below
+        frame = frame.with_columns(tidied)
     floats = pl.col(pl.Float32, pl.Float64)
     return frame.with_columns(
         pl.col(pl.Datetime).dt.strftime("%Y-%m-%dT%H:%M:%S%.6f").str.strip_suffix(".000000"),

@@ -25,7 +25,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from zperf.checks.results import Outcome, Result, State
-from zperf.report.checks import observation, result_line
+from zperf.report.check_text import observation, result_line
 from zperf.report.output import open_output
 
 

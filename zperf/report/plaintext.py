@@ -1,7 +1,8 @@
 """A report as aligned plain text that fits 100 columns, for mail and terminals.
 
 The same sections as the HTML page: facts as aligned label/value lines,
-tables laid out by rich (plain, no colour, cells folded to fit the width),
+tables laid out by rich (plain, no colour, cells of words folded to fit the
+width, numbers never),
 each chart as its title and a one-line summary, the "how to read this" with
 every formula and its source, and the footer.
 """
@@ -30,9 +31,13 @@ def _wrap(text: str, indent: str = "", first: str | None = None) -> list[str]:
 
 def _table(table: Table) -> list[str]:
     shown = RichTable(box=box.SIMPLE, show_edge=False, pad_edge=False, title=None)
-    for column in table.columns:
+    for i, column in enumerate(table.columns):
+        # a number is never folded (a cut number is a wrong one): its column is at least
+        # as wide as its widest cell, and headings and words make the room
+        widest = max((len(row[i]) for row in table.rows), default=0) if column.numeric \
+            else None
         shown.add_column(column.label, justify="right" if column.numeric else "left",
-                         overflow="fold")
+                         overflow="fold", min_width=widest)
     for row in table.rows:
         shown.add_row(*row)
     buffer = io.StringIO()

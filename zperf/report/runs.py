@@ -1,52 +1,60 @@
 """A run's table and a comparison of runs laid out for people, as the papers print them.
 
 Files get every column of :meth:`zperf.runs.analysis.Analysis.table` and of
-the comparison; a terminal gets what a reader of paper 004 looks for: the
-intervals' main metrics as rows, then the window as a column of labelled
-values, each number formatted for its unit.
+the comparison; a table for people gets what a reader of paper 004 looks for
+first: the intervals' main metrics as rows (:data:`zperf.runs.analysis.PRIORITY`,
+as many as fit; every column with ``--wide``), then the window as a column of
+labelled values, each number formatted for its metric's unit.  Each table
+comes with the columns it shows first.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import polars as pl
 
-from zperf.report.text import format_value
-from zperf.runs.analysis import Analysis
+from zperf.report.text import format_cell, format_value
+from zperf.runs.analysis import PRIORITY, Analysis
 from zperf.runs.compare import run_table
 
-#: The per-interval columns shown on a terminal (those with no value at all are left out).
-INTERVAL_COLUMNS = ("interval_start", "cp_busy_pct", "etr_per_sec", "itr_per_sec", "resp_ms",
-                    "general_cpu_us_per_tran", "ziip_us_per_tran")
+#: A table for people and the columns it shows first.
+Shown = tuple[pl.DataFrame, Sequence[str]]
+#: The per-interval columns of the text report (those with no value at all are left out).
+INTERVAL_COLUMNS = tuple(c for c in PRIORITY if c != "complete")
 
 
-def analysis_for_people(analysis: Analysis, per: str = "both") -> list[pl.DataFrame]:
+def analysis_for_people(analysis: Analysis, per: str = "both") -> list[Shown]:
     """The intervals as rows, then the window as the papers print it (``per`` as
     :meth:`Analysis.table`: both, interval or window)."""
-    tables = []
-    intervals = analysis.intervals
+    tables: list[Shown] = []
     if per in ("both", "interval"):
-        shown = [c for c in INTERVAL_COLUMNS
-                 if c == "interval_start" or intervals[c].null_count() < intervals.height]
-        tables.append(intervals.select(shown))
+        tables.append((analysis.intervals, PRIORITY))
     if per in ("both", "window"):
         name = analysis.spec.name
         window = run_table([analysis]).filter(pl.col(name).is_not_null())
         shown = [format_value(m, v) for m, v in zip(window["metric"], window[name], strict=True)]
-        tables.append(pl.DataFrame({"window": window["label"], name: shown}))
+        frame = pl.DataFrame({"window": window["label"], name: shown})
+        tables.append((frame, frame.columns))
     return tables
 
 
-def comparison_for_people(table: pl.DataFrame) -> pl.DataFrame:
+def comparison_for_people(table: pl.DataFrame, base: str) -> Shown:
     """A comparison's metrics by their labels, every value formatted for its metric's
-    unit (Delta % as a percentage)."""
+    unit (Delta with its sign, Delta % as a signed percentage); shown first: the
+    labels, the last run and ``base`` (the run the deltas are against), the deltas,
+    the notes, then the other runs."""
     metrics = table["metric"].to_list()
     shown = {"metric": table["label"]}
+    runs = [c for c in table.columns[2:] if c not in ("delta", "delta_pct", "notes")]
     for column in table.columns[2:]:
         if column == "notes":
-            if table["notes"].null_count() < table.height:
-                shown["notes"] = table["notes"].fill_null("")
+            shown["notes"] = table["notes"]
             continue
+        signed = column in ("delta", "delta_pct")
         shown[column] = pl.Series([
-            format_value("delta_pct" if column == "delta_pct" else m, v)
-            for m, v in zip(metrics, table[column], strict=True)])
-    return pl.DataFrame(shown)
+            "" if v is None else format_cell("delta_pct" if column == "delta_pct" else m, v,
+                                             signed=signed)
+            for m, v in zip(metrics, table[column], strict=True)], dtype=pl.String)
+    priority = ["metric", runs[-1], base, "delta", "delta_pct", "notes", *runs]
+    return pl.DataFrame(shown), list(dict.fromkeys(priority))

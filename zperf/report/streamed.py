@@ -54,7 +54,7 @@ def write_as_read(parts: Iterable[Part], fmt: str, path: str | None, *, table: s
     the table shown from ``kept``, as after a whole read)."""
     target = table or PREFERRED
     if table is not None:  # a wrong --columns is said before reading, not half way
-        shown_columns(SCHEMAS[target].empty(), target, columns, fmt)
+        shown_columns(SCHEMAS[target].empty(), target, columns)
     counted_only = set(table_group(target)) - {target}
     got = AsRead()
     held: dict[str, list[pl.DataFrame]] = {}
@@ -69,7 +69,7 @@ def write_as_read(parts: Iterable[Part], fmt: str, path: str | None, *, table: s
                         writer = WRITERS[fmt](stack.enter_context(open_output(path)), target)
                         for mate in counted_only:  # cannot be shown now: counted only
                             held.pop(mate, None)
-                    writer.write(shown_columns(frame, target, columns, fmt))
+                    writer.write(shown_columns(frame, target, columns))
                 elif frame.height and not (writer is not None and name in counted_only):
                     held.setdefault(name, []).append(frame)
         if writer is not None:

@@ -3,7 +3,8 @@
 ``zperf calc`` answers with one to a dozen numbers.  On a terminal they are a
 rich table (name, value, unit); in a pipe the same table as plain text; with
 ``--to plain`` the values alone, one per line, for ``$(...)`` in scripts;
-``--to json`` and ``--to csv`` keep names and units for programs.
+``--to json`` and ``--to csv`` keep names and units for programs, and every
+digit (as every CSV and JSON file zperf writes: :mod:`zperf.report.numbers`).
 """
 
 from __future__ import annotations
@@ -17,8 +18,11 @@ from dataclasses import dataclass
 
 from zperf.errors import UsageError
 from zperf.report import text
+from zperf.report.numbers import shortest, tidy
 from zperf.report.output import open_output
 
+#: What the table shows first when the terminal is narrow: the value and what it is.
+SHOWN_FIRST = ("value", "name", "unit", "subject")
 #: Output formats of a list of values.
 VALUE_FORMATS = ("table", "plain", "json", "csv")
 
@@ -64,9 +68,18 @@ def shown_text(item: Value) -> str:
 
 
 def _json_value(value: float | int | str | bool | None) -> float | int | str | bool | None:
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
+    if isinstance(value, float):
+        return tidy(value) if math.isfinite(value) else None
     return value
+
+
+def _csv_text(value: float | int | str | bool | None) -> str:
+    """A value in a CSV cell: a float as files write it, nothing for none."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and math.isfinite(value):
+        return shortest(value)
+    return plain_text(value)
 
 
 def write_values(values: Sequence[Value], fmt: str, path: str | None = None, *,
@@ -87,10 +100,12 @@ def write_values(values: Sequence[Value], fmt: str, path: str | None = None, *,
             columns = {"subject": [v.subject for v in values], **columns}
         table_cells = list(zip(*columns.values(), strict=True))
         if terminal and path in (None, "-"):
-            text.write_rows(list(columns), set(), table_cells, None, terminal=True)  # type: ignore[arg-type]
+            text.write_rows(list(columns), set(), table_cells, None,  # type: ignore[arg-type]
+                            terminal=True, priority=SHOWN_FIRST, hint="--to csv")
             return
         with open_output(path) as out:
-            text.write_rows(list(columns), set(), table_cells, out, terminal=False)
+            text.write_rows(list(columns), set(), table_cells, out, terminal=False,
+                            priority=SHOWN_FIRST, hint="--to csv")
         return
     buffer = io.StringIO()
     if fmt == "plain":
@@ -104,7 +119,7 @@ def write_values(values: Sequence[Value], fmt: str, path: str | None = None, *,
         writer.writerow(["subject", "name", "value", "unit"] if with_subject
                         else ["name", "value", "unit"])
         for v in values:
-            cells = [v.name, "" if v.value is None else plain_text(v.value), v.unit]
+            cells = [v.name, _csv_text(v.value), v.unit]
             writer.writerow([v.subject, *cells] if with_subject else cells)
     with open_output(path) as out:
         out.write(buffer.getvalue().encode())

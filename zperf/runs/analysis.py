@@ -60,6 +60,10 @@ from zperf.tables.workload import CLASS_KINDS
 #: Columns of the run table that are not figures: where the row is, whether every
 #: source covers it (``complete``: see :mod:`zperf.runs.coverage`).
 NOT_METRICS = ("interval_start", "complete")
+#: The run table's columns a table for people shows first, as many as fit (the papers'
+#: figures; every column with --wide, and in every file).
+PRIORITY = ("interval_start", "cp_busy_pct", "etr_per_sec", "itr_per_sec", "resp_ms",
+            "general_cpu_us_per_tran", "ziip_us_per_tran", "complete")
 #: Service time columns that make up a class's CPU time (SERVICE TIME, s).
 CPU_TIME_COLUMNS = ("cpu_seconds", "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds")
 
@@ -452,7 +456,8 @@ def _totals(joined: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
     tx = pl.col("transactions")
     return joined.select(
         pl.col("interval_start").min(), secs.sum(),
-        *(weighted(c) for c in ("systems", "cps", "cp_busy_pct", "ziips", "ziip_busy_pct")),
+        pl.col("systems").max(),  # a count: the most systems any interval had
+        *(weighted(c) for c in ("cps", "cp_busy_pct", "ziips", "ziip_busy_pct")),
         tx.sum(), _per_transaction(pl.col("resp_ms"), tx).alias("resp_ms"),
         *(pl.col(f"{p}_{kind}_seconds").sum() for p in prefixes.values()
           for kind in ("cpu", "ziip")))
@@ -484,7 +489,8 @@ def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
         if column not in out.columns:
             out = out.with_columns(pl.lit(None, pl.Float64).alias(column))
     # a rate over no transactions, a busy of 0: no value, never inf or NaN
-    return out.select(order).with_columns(finite(pl.exclude("interval_start")))
+    return out.select(order).with_columns(finite(pl.exclude("interval_start", "systems")),
+                                          pl.col("systems").cast(pl.Int64))
 
 
 CPU_DATA = "the CPU activity data (SMF 70.1 or the CPU Activity report)"

@@ -10,6 +10,14 @@ library).
 
 from __future__ import annotations
 
+from typing import Literal
+
+#: The choices as types (a type checker holds a caller of the library to them).
+Base = Literal["previous", "first"]
+RateFrom = Literal["classes", "driver"]
+ResponseFrom = Literal["classes", "ims"]
+PerView = Literal["class", "system"]
+
 #: Which rows :meth:`zperf.runs.analysis.Analysis.table` gives: every interval, the
 #: window, or both.
 PER_CHOICES = ("both", "interval", "window")
@@ -17,8 +25,8 @@ PER_CHOICES = ("both", "interval", "window")
 #: (:mod:`zperf.runs.views`: the window per class period or per system).
 ANALYZE_PER = (*PER_CHOICES, "class", "system")
 #: What the delta is taken against: the run before the last, or the first run.
-BASES = ("previous", "first")
+BASES: tuple[Base, ...] = ("previous", "first")
 #: Where the transaction count comes from when no rate is given.
-RATE_SOURCES = ("classes", "driver")
+RATE_SOURCES: tuple[RateFrom, ...] = ("classes", "driver")
 #: Where the response time comes from: the classes (or driver), or IMS PA's total lines.
-RESPONSE_SOURCES = ("classes", "ims")
+RESPONSE_SOURCES: tuple[ResponseFrom, ...] = ("classes", "ims")

@@ -31,8 +31,8 @@ METRICS: tuple[tuple[str, str], ...] = (
     ("etr_per_sec", "ETR (tran/s)"),
     ("itr_per_sec", "ITR (tran/s)"),
     ("resp_ms", "Response time (ms)"),
-    ("general_cpu_us_per_tran", "Total general CPU us/tran"),
-    ("ziip_us_per_tran", "Total zIIP us/tran"),
+    ("general_cpu_us_per_tran", "Total general CPU µs/tran"),
+    ("ziip_us_per_tran", "Total zIIP µs/tran"),
 )
 
 
@@ -51,7 +51,7 @@ def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:
                 column = f"{prefix}_{kind}_us_per_tran"
                 if column not in seen:
                     seen.add(column)
-                    rows.append((column, f"{group} {label} service time/tran (us)"))
+                    rows.append((column, f"{group} {label} service time/tran (µs)"))
     data: dict[str, list[object]] = {"metric": [c for c, _ in rows],
                                      "label": [label for _, label in rows]}
     for analysis in analyses:

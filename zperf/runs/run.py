@@ -12,22 +12,23 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 from collections.abc import Collection, Mapping, Sequence
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Unpack, overload
 
 import polars as pl
 
-from zperf.errors import UsageError
+from zperf.errors import UsageError, known_keywords
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Reduce, read_each
 from zperf.formats.repeats import AcrossFiles
 from zperf.formats.tally import OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
-from zperf.runs.choices import BASES
+from zperf.runs.choices import BASES, Base, PerView
 from zperf.runs.compare import Comparison, comparison
 from zperf.runs.findings import Finding
-from zperf.runs.spec import RunSpec, as_runspec
+from zperf.runs.spec import RUN_KEYS, RunOptions, RunSpec, as_runspec
 from zperf.runs.views import (
     VIEW_TABLES,
     VIEWS,
@@ -42,7 +43,27 @@ from zperf.runs.window_text import SPANS, nothing_in_window, with_spans
 #: The tables a run table is made from (the others are not even decoded).
 RUN_TABLES = ("workload", "cpu", "driver_intervals", "ims_transit")
 
-Run = RunSpec | str | Path
+#: A run: its description (a TOML file), a folder holding a run.toml, or a RunSpec.
+Run = RunSpec | str | os.PathLike[str]
+#: The run description's keys, as :func:`analyze_run`'s error names them.
+_RUN_KEYS_ARE = "the run description's keys (zperf.RunOptions)"
+
+
+@dataclass(frozen=True)
+class View:
+    """A run's window per class period or per system (``zperf analyze --per class`` or
+    ``system``; :mod:`zperf.runs.views`), what reading each source saw, and what its
+    figures leave in doubt (said on stderr, exit 1)."""
+
+    per: PerView
+    table: pl.DataFrame
+    tallies: list[Tally]
+    findings: list[Finding] = dataclasses.field(default_factory=list)
+
+    @property
+    def skipped(self) -> int:
+        """Input records skipped while reading the sources (``on_error`` skip or keep)."""
+        return sum(t.skipped for t in self.tallies)
 
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
@@ -87,16 +108,6 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
     return kept, tallies
 
 
-@dataclasses.dataclass(frozen=True)
-class View:
-    """A run's window per class period or per system (``zperf analyze --per``), what
-    reading each file saw, and what its figures leave in doubt (said on stderr, exit 1)."""
-
-    table: pl.DataFrame
-    tallies: list[Tally]
-    findings: list[Finding] = dataclasses.field(default_factory=list)
-
-
 def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None = None,
                  on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
                  jobs: int | None = 1, **options: Any) -> View:
@@ -105,7 +116,7 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
     is read, with the tally of every file and the view's findings."""
     if per not in VIEWS:
         raise UsageError(f"per must be one of {', '.join(VIEWS)}")
-    spec = view_scope(run, **options)
+    spec = view_scope(run, per, **options)
     kept, tallies = _read_reduced(spec, VIEW_TABLES,
                                   functools.partial(with_spans, reduce=reduce_view_tables,
                                                     spec=spec, per=per),
@@ -116,29 +127,57 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
         raise UsageError(nothing_in_window(
             ("workload",) if per == "class" else ("cpu",), spec.start, spec.end, tables,
             spec.systems, "" if per == "class" else "SMF 70.1 or the RMF CPU Activity report"))
-    return View(table, tallies, view_findings(table, per))
+    return View("class" if per == "class" else "system", table, tallies,
+                view_findings(table, per))
 
 
-def analyze_run(run: Run | None = None, *, kind: str | None = None,
+@overload
+def analyze_run(run: Run | None = None, *, per: None = None, kind: str | None = None,
                 on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                jobs: int | None = 1, **options: Any) -> Analysis:
+                jobs: int | None = 1, **options: Unpack[RunOptions]) -> Analysis: ...
+
+
+@overload
+def analyze_run(run: Run | None = None, *, per: PerView,
+                kind: str | None = None, on_error: OnError = "raise",
+                encoding: str = DEFAULT_ENCODING, jobs: int | None = 1,
+                **options: Unpack[RunOptions]) -> View: ...
+
+
+@known_keywords("analyze", more=RUN_KEYS, more_are=_RUN_KEYS_ARE)
+def analyze_run(run: Run | None = None, *, per: PerView | None = None,
+                kind: str | None = None, on_error: OnError = "raise",
+                encoding: str = DEFAULT_ENCODING, jobs: int | None = 1,
+                **options: Unpack[RunOptions]) -> Analysis | View:
     """Read a run's sources and compute its table (``zperf analyze``).
 
     ``run`` is a RunSpec, a run description (TOML) or a folder holding a
     run.toml; ``options`` are keys of the run description (``sources``,
-    ``transactions``, ``groups``, ``systems``, ``cps``...) that win over the
-    file's, or describe the whole run when there is no ``run``.  ``kind``,
-    ``on_error``, ``encoding`` and ``jobs`` are :func:`zperf.formats.read`'s.
+    ``transactions``, ``groups``, ``systems``, ``cps``...: :class:`RunOptions`)
+    that win over the file's, or describe the whole run when there is no
+    ``run``.  ``kind``, ``on_error``, ``encoding`` and ``jobs`` are
+    :func:`zperf.formats.read`'s.  The result is an :class:`Analysis` (its
+    ``intervals``, ``window``, ``table(per)``); with ``per="class"`` or
+    ``"system"``, the window per class period or per system instead, as a
+    :class:`View` (which takes only the options of the run's scope: ``sources``,
+    ``name``, ``systems``, ``start``, ``end``).
     """
+    if per is not None:
+        if per not in VIEWS:
+            raise UsageError(f"per must be 'class' or 'system' (the run table's rows: "
+                             f"analyze(...).table({per!r})), not {per!r}")
+        return analyze_view(run, per, kind=kind, on_error=on_error, encoding=encoding,
+                            jobs=jobs, **options)
     spec = as_runspec(run, **options)
     tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
                                    jobs=jobs)
     return dataclasses.replace(analyze(tables, spec), tallies=tallies)
 
 
-def compare_runs(*runs: Run | Analysis, base: str = "previous", kind: str | None = None,
-                 on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                 jobs: int | None = 1) -> Comparison:
+@known_keywords("compare")
+def compare_runs(*runs: Run | Analysis, base: Base = "previous",
+                 kind: str | None = None, on_error: OnError = "raise",
+                 encoding: str = DEFAULT_ENCODING, jobs: int | None = 1) -> Comparison:
     """Runs side by side with Delta, Delta % and the ±1 % ITR verdict (``zperf compare``).
 
     Each run is anything :func:`analyze_run` takes, or an Analysis made before;
@@ -163,8 +202,8 @@ def _told_apart(analyses: list[Analysis], runs: Sequence[Run | Analysis]) -> lis
     names = [a.spec.name for a in analyses]
     out = []
     for analysis, run in zip(analyses, runs, strict=True):
-        if names.count(analysis.spec.name) > 1 and isinstance(run, str | Path):
-            spec = dataclasses.replace(analysis.spec, name=str(run))
+        if names.count(analysis.spec.name) > 1 and isinstance(run, str | os.PathLike):
+            spec = dataclasses.replace(analysis.spec, name=os.fspath(run))
             analysis = dataclasses.replace(analysis, spec=spec)
         out.append(analysis)
     return out

@@ -32,14 +32,16 @@ A class is named ``NAME`` (any class of that name), ``report:NAME`` or
 from __future__ import annotations
 
 import datetime as dt
+import os
 import tomllib
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
-from zperf.errors import InputError, UsageError
+from zperf.errors import InputError, UsageError, did_you_mean
 from zperf.formats.driver.options import reader_options
-from zperf.runs.choices import RATE_SOURCES, RESPONSE_SOURCES
+from zperf.runs.choices import RATE_SOURCES, RESPONSE_SOURCES, RateFrom, ResponseFrom
 
 #: The run description a run folder holds.
 RUN_FILE = "run.toml"
@@ -114,9 +116,32 @@ class RunSpec:
         return reader_options(timestamp=self.jtl_timestamp, timezone=self.driver_timezone)
 
 
-_KEYS = {"name", "sources", "systems", "transactions", "etr_per_sec", "rate_from",
-         "response_from", "groups",
-         "start", "end", "cps", "ziips", "driver_timezone", "jtl_timestamp"}
+class RunOptions(TypedDict, total=False):
+    """The keys of a run description, as keyword arguments (``zperf.analyze(sources=[...],
+    transactions=["report:IMSTRAN"], cps=7)``): the one list of them, which a
+    run.toml and the library's callers share (``RUN_KEYS``), so that a key misspelled
+    either way is refused, never passed over.  None means not given (a run file's
+    value stands)."""
+
+    name: str | None
+    sources: str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None
+    systems: Sequence[str] | None
+    transactions: Sequence[str] | None
+    etr_per_sec: float | None
+    rate_from: RateFrom | None
+    response_from: ResponseFrom | None
+    groups: Mapping[str, Sequence[str]] | None
+    start: dt.datetime | str | None
+    end: dt.datetime | str | None
+    cps: int | None
+    ziips: int | None
+    driver_timezone: str | None
+    jtl_timestamp: Literal["start", "end"] | None
+
+
+#: The keys of a run description (its TOML file's, and ``zperf.analyze``'s options).
+RUN_KEYS: tuple[str, ...] = tuple(RunOptions.__annotations__)
+_KEYS = frozenset(RUN_KEYS)
 
 
 def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
@@ -134,8 +159,9 @@ def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
         raise UsageError(f"{path}: not a valid TOML run description: {exc}") from None
     unknown = set(data) - _KEYS
     if unknown:
-        raise UsageError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; "
-                         f"known: {', '.join(sorted(_KEYS))}")
+        first = sorted(unknown)[0]
+        raise UsageError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}"
+                         f"{did_you_mean(first, RUN_KEYS)}; known: {', '.join(RUN_KEYS)}")
     base = path.parent
     data["sources"] = [str(base / s) for s in _strings(data.get("sources", []), path, "sources")]
     # a run folder's run.toml without a name: the folder's (two folders are two runs)
@@ -144,7 +170,7 @@ def load_runspec(path: str | Path, **overrides: Any) -> RunSpec:
     return runspec(**data)
 
 
-def run_file(run: str | Path) -> Path:
+def run_file(run: str | os.PathLike[str]) -> Path:
     """The run description of ``run``: a TOML file, or the run.toml of a folder."""
     path = Path(run)
     if not path.is_dir():
@@ -154,7 +180,7 @@ def run_file(run: str | Path) -> Path:
     return path / RUN_FILE
 
 
-def as_runspec(run: RunSpec | str | Path | None = None, **options: Any) -> RunSpec:
+def as_runspec(run: RunSpec | str | os.PathLike[str] | None = None, **options: Any) -> RunSpec:
     """The RunSpec of ``run`` (a RunSpec, a TOML file or a folder holding run.toml),
     with ``options`` (keys of the run description, plain values) winning over the
     file's; without ``run``, the options alone describe the run."""
@@ -164,6 +190,8 @@ def as_runspec(run: RunSpec | str | Path | None = None, **options: Any) -> RunSp
             raise UsageError(f"run {run.name!r} is already described: give the options "
                              f"({', '.join(sorted(given))}) with a run file, or in the RunSpec")
         return run
+    if "sources" in given:
+        given["sources"] = source_paths(given["sources"])
     for source in given.get("sources", ()):  # a mistyped name is said first, as itself
         if source != "-" and not Path(source).exists():
             raise InputError(str(source), "cannot open: No such file or directory")
@@ -174,12 +202,16 @@ def as_runspec(run: RunSpec | str | Path | None = None, **options: Any) -> RunSp
 
 def runspec(**values: Any) -> RunSpec:
     """A RunSpec from plain values (strings for classes, ISO text or datetimes)."""
+    unknown = sorted(set(values) - _KEYS)
+    if unknown:
+        raise UsageError(f"unknown run description key(s) {', '.join(unknown)}"
+                         f"{did_you_mean(unknown[0], RUN_KEYS)}; known: {', '.join(RUN_KEYS)}")
     groups = values.pop("groups", None) or {}
-    if not isinstance(groups, dict):
+    if not isinstance(groups, Mapping):
         raise UsageError("groups must map a group name to a list of classes")
     return RunSpec(
         name=str(values.pop("name", "run")),
-        sources=tuple(values.pop("sources", ())),
+        sources=tuple(source_paths(values.pop("sources", ()))),
         systems=tuple(s.upper() for s in _strings(values.pop("systems", ()), None, "systems")),
         transactions=tuple(ClassRef.parse(c) for c in
                            _strings(values.pop("transactions", ()), None, "transactions")),
@@ -197,15 +229,25 @@ def runspec(**values: Any) -> RunSpec:
     )
 
 
+def source_paths(value: Any) -> list[str]:
+    """The ``sources`` of a run as paths: one path (``str`` or ``os.PathLike``) is a list
+    of one, never its characters."""
+    return _strings(value, None, "sources", paths=True)
+
+
 def _text(value: Any, key: str) -> str | None:
     if value is None or isinstance(value, str):
         return value
     raise UsageError(f"{key} must be a string, not {value!r}")
 
 
-def _strings(value: Any, path: Path | None, key: str) -> list[str]:
-    if isinstance(value, str):
+def _strings(value: Any, path: Path | None, key: str, paths: bool = False) -> list[str]:
+    """A list of strings (one string is a list of one); ``paths``: os.PathLike too
+    (``sources=[Path(...)]``), as strings."""
+    if isinstance(value, str) or (paths and isinstance(value, os.PathLike)):
         value = [value]
+    if paths and isinstance(value, list | tuple):
+        value = [os.fspath(v) if isinstance(v, os.PathLike) else v for v in value]
     if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
         where = f"{path}: " if path else ""
         raise UsageError(f"{where}{key} must be a list of strings")

@@ -26,14 +26,15 @@ and interval (:func:`reduce_view_tables`), as ``zperf analyze`` reads them.
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import polars as pl
 
 from zperf.calc import formulas as f
+from zperf.errors import UsageError
 from zperf.runs.capacity import (
     CAPTURED_SCHEMA,
     capture_by_system,
@@ -44,12 +45,23 @@ from zperf.runs.findings import Finding
 from zperf.runs.msu import capacity_table, partial_peak_findings, system_peaks
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
-from zperf.runs.spec import RunSpec, as_runspec
+from zperf.runs.spec import RunSpec, as_runspec, source_paths
 from zperf.tables.capacity import SYSTEM_VIEW
 from zperf.tables.workload import CLASS_KINDS
 
 #: The views ``zperf analyze --per`` gives besides the run table.
 VIEWS = ("class", "system")
+#: The columns of each view a table for people shows first, as many as fit (every
+#: column with --wide, and in every file).
+PRIORITY: dict[str, tuple[str, ...]] = {
+    "class": ("class_name", "period", "class_kind", "system", "etr_per_sec",
+              "service_us_per_tran", "appl_cp_pct", "appl_iipcp_pct", "achieved_offload_pct",
+              "perf_index_max", "resp_actual_ms", "goal_missed_intervals", "trans_ended",
+              "importance", "goal_type"),
+    "system": ("system", "cp_busy_pct", "cps", "msu_per_hour", "r4ha_peak_msu", "lac_peak_msu",
+               "defined_capacity_msu", "capped_intervals", "capture_ratio",
+               "achieved_offload_pct", "msu_peak_per_hour", "r4ha_peak_at", "intervals"),
+}
 #: The tables a view's sources are read for.
 VIEW_TABLES = ("workload", "distribution", "cpu", "cpu_lpar")
 _CLASS_KEYS = ("system", "class_kind", "class_name", "period")
@@ -76,16 +88,33 @@ class Scope:
     end: dt.datetime | None = None
 
 
-def view_scope(run: RunSpec | str | Path | None = None, **options: Any) -> Scope:
+#: The run description's keys a view uses: its scope.  A view counts no transactions
+#: and makes no groups, so it takes none of the other keys as options (a run file
+#: describes the run table too, and may hold them).
+VIEW_KEYS = ("sources", "name", "systems", "start", "end")
+
+
+def unused_by_views(options: Mapping[str, object]) -> list[str]:
+    """The keys given in ``options`` (not None, not empty) that a view does not use."""
+    return [key for key, value in options.items()
+            if key not in VIEW_KEYS and value not in (None, (), [], {})]
+
+
+def view_scope(run: RunSpec | str | os.PathLike[str] | None = None, per: str = "class",
+               **options: Any) -> Scope:
     """The scope of a run description (or folder) with ``options`` winning, or of the
-    options alone: a view needs no transaction count, unlike the run table."""
-    wanted = {k: options.get(k) for k in ("sources", "systems", "start", "end", "name")}
+    options alone: a view needs no transaction count, unlike the run table.  An option
+    a view does not use is refused (it would change nothing)."""
+    unused = unused_by_views(options)
+    if unused:
+        raise UsageError(f"per {per} uses only the run's {', '.join(VIEW_KEYS)}; not: "
+                         f"{', '.join(unused)}")
+    wanted = {k: options.get(k) for k in VIEW_KEYS}
     if run is not None:
-        spec = as_runspec(run, **{k: v for k, v in options.items()
-                                  if k in wanted or k not in ("transactions", "etr_per_sec")})
+        spec = as_runspec(run, **wanted)
         return Scope(spec.name, tuple(spec.sources), tuple(spec.systems), spec.start, spec.end)
     start, end = (_moment(wanted["start"]), _moment(wanted["end"]))
-    return Scope(str(wanted["name"] or "run"), tuple(wanted["sources"] or ()),
+    return Scope(str(wanted["name"] or "run"), tuple(source_paths(wanted["sources"] or ())),
                  tuple(wanted["systems"] or ()), start, end)
 
 

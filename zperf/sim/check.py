@@ -49,6 +49,9 @@ SCHEMA = {"metric": pl.String, "lpar": pl.String, "printed": pl.String,
           "reproduced_as_printed": pl.String, "note": pl.String, "from": pl.String,
           "reproduced": pl.Float64, "published": pl.Float64, "agrees": pl.Boolean,
           "source": pl.String}
+#: What a table for people shows first: the figure, the number printed beside the one
+#: reproduced, the verdict; then where they come from (every column with --wide).
+PRIORITY = ("metric", "printed", "reproduced_as_printed", "note", "lpar", "from", "source")
 PREDICTION = "model prediction: not printed"
 INCONSISTENT = "published inconsistency (see the scenario)"
 

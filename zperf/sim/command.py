@@ -3,7 +3,8 @@
 The command has four modes: ``list`` (the catalogue), write a run folder (for
 an observations scenario, its messages), ``--check`` (simulate, parse, analyze
 and compare every published figure) and ``--series`` (paper 004's modeled
-scaling series; with ``--check``, its published run reproduced).  ``run``
+scaling series; with ``--check``, its published run reproduced).  Writing a
+run folder is :func:`write_run`, which is ``zperf.simulate`` too.  ``run``
 resolves the scenario once (``zperf.sim.catalogue.find``: loaded and
 validated) and returns an :class:`Outcome`: the table to show, if any, one
 summary line, and whether a figure failed.  One rule (``summary``) counts the
@@ -15,26 +16,28 @@ notes of both checks and decides the verdict: a note that starts with
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
+from zperf.errors import known_keywords
 from zperf.sim import catalogue
-from zperf.sim.check import check
+from zperf.sim import check as reproduce
+from zperf.sim import series as scaling
 from zperf.sim.engine import simulate
-from zperf.sim.model import Scenario
+from zperf.sim.model import RmfFormat, Scenario, Variant
 from zperf.sim.observations import write_observations
 from zperf.sim.series import MODELED, check_series, simulate_series
 from zperf.writing import atomic_folder
 
 LIST = "list"
-#: The columns a terminal table shows of each result (the other formats get every column).
-CHECK_COLUMNS = ("metric", "lpar", "printed", "reproduced_as_printed", "note", "from", "source")
-SERIES_COLUMNS = ("level", "metric", "value", "printed", "note", "source")
 CATALOGUE_SCHEMA = {"scenario": pl.String, "paper": pl.String, "title": pl.String,
                     "reproduces": pl.String}
+#: What the catalogue's table for people shows first: the id to give, then what it is.
+CATALOGUE_PRIORITY = ("scenario", "title", "paper", "reproduces")
 
 
 @dataclass(frozen=True)
@@ -45,9 +48,9 @@ class Request:
     out: Path | None = None
     seed: int = 0
     exact: bool = False
-    variant: str = "rdw"
+    variant: Variant = "rdw"
     layout: str | None = None
-    rmf_format: str = "text"  # RMF reports as listings, XML, or both
+    rmf_format: RmfFormat = "text"  # RMF reports as listings, XML, or both
     check: bool = False
     series: bool = False
 
@@ -58,7 +61,7 @@ class Outcome:
 
     table: pl.DataFrame | None = None
     name: str = ""  # the table's name for the renderers
-    columns: tuple[str, ...] = ()  # what a terminal table shows; empty: every column
+    priority: tuple[str, ...] = ()  # what a table for people shows first (as many as fit)
     summary: str | None = None
     failed: bool = False
 
@@ -81,32 +84,62 @@ def catalogue_table() -> pl.DataFrame:
     return pl.DataFrame(rows, schema=CATALOGUE_SCHEMA)
 
 
+@known_keywords("simulate")
+def write_run(scenario: Scenario | str | os.PathLike[str],
+              out: str | os.PathLike[str] | None = None, *, seed: int = 0,
+              exact: bool = False, variant: Variant = "rdw", layout: str | None = None,
+              rmf_format: RmfFormat = "text") -> Path:
+    """Write a scenario's run folder (``zperf simulate SCENARIO --out OUT``); returns its
+    manifest's path.
+
+    ``scenario`` is a catalogue id (``zperf simulate list``), a scenario TOML file
+    or a :class:`Scenario`; ``out`` the folder (default: the scenario's id, here),
+    written whole or not at all.  ``seed`` varies the intervals (``exact``: none);
+    ``variant`` is the SMF dump's framing (rdw, bdw, vbs); ``layout`` the WLMGL
+    listing's release layout; ``rmf_format`` the RMF reports as listings, XML or
+    both.  A scenario of observations (no RMF data) writes its messages.
+    """
+    if isinstance(scenario, Scenario):
+        found = scenario
+    elif isinstance(scenario, str | os.PathLike):
+        found = catalogue.find(os.fspath(scenario))
+    else:
+        raise TypeError("simulate() takes a scenario id, a scenario TOML file or a Scenario, "
+                        f"not {type(scenario).__name__}")
+    target = Path(out) if out is not None else Path(found.id)
+    with atomic_folder(target) as folder:
+        if found.kind == "observations":
+            manifest = write_observations(found, folder)
+        else:
+            manifest = simulate(found, folder, seed=seed, exact=exact, variant=variant,
+                                layout=layout, rmf_format=rmf_format)
+    return target / manifest.name
+
+
 def run(request: Request) -> Outcome:
     """Carry out ``request``; see the module doc."""
     if request.scenario == LIST:
-        return Outcome(table=catalogue_table(), name="scenarios")
+        return Outcome(table=catalogue_table(), name="scenarios", priority=CATALOGUE_PRIORITY)
     scenario = catalogue.find(request.scenario)
     if request.series:
         return _series(scenario, request)
     if scenario.kind == "observations":
         target = request.out or Path(scenario.id)
-        with atomic_folder(target) as folder:
-            manifest = write_observations(scenario, folder)
+        manifest = write_run(scenario, target)
         return Outcome(summary=f"wrote {target}/ ({manifest.name}): the messages and the "
                                "observations of a run that writes no RMF data")
     if request.check:
         with _run_folder(request.out) as folder:
-            result = check(scenario, folder, seed=request.seed, exact=request.exact,
-                           variant=request.variant)
+            result = reproduce.check(scenario, folder, seed=request.seed, exact=request.exact,
+                                     variant=request.variant)
         figures = result.filter(pl.col("published").is_not_null()).height
         how = "exact" if request.exact else f"with noise, seed {request.seed}"
         line, failed = summary(result["note"], f"of {figures} published figures; {how}")
-        return Outcome(result, "check", CHECK_COLUMNS, line, failed)
+        return Outcome(result, "check", reproduce.PRIORITY, line, failed)
     target = request.out or Path(scenario.id)
-    with atomic_folder(target) as folder:
-        manifest = simulate(scenario, folder, seed=request.seed, exact=request.exact,
-                            variant=request.variant, layout=request.layout,
-                            rmf_format=request.rmf_format)
+    manifest = write_run(scenario, target, seed=request.seed, exact=request.exact,
+                         variant=request.variant, layout=request.layout,
+                         rmf_format=request.rmf_format)
     return Outcome(summary=f"wrote {target}/ ({manifest.name}); analyze it with "
                            f"`zperf analyze {target}`")
 
@@ -130,7 +163,7 @@ def _series(scenario: Scenario, request: Request) -> Outcome:
         line, failed = summary(result["note"], f"of {result.height} figures: the published "
                                                f"run's are checked, the other levels' are "
                                                f"{MODELED}; exact")
-        return Outcome(result, "series", SERIES_COLUMNS, line, failed)
+        return Outcome(result, "series", scaling.PRIORITY, line, failed)
     target = request.out or Path(f"{scenario.id}-scaling")
     with atomic_folder(target) as folder:
         manifest = simulate_series(scenario, folder, seed=request.seed, exact=request.exact,

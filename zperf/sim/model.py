@@ -66,7 +66,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from zperf.errors import ZperfError
 
@@ -97,10 +97,12 @@ RESPONSE_SOURCES = ("ims",)
 RESP_MODELS = ("flat",)
 #: How a simulated SMF dump is framed (``zperf simulate --variant``): RDWs, BDW blocks,
 #: or VBS spanned records.
-VARIANTS = ("rdw", "bdw", "vbs")
+Variant = Literal["rdw", "bdw", "vbs"]
+VARIANTS: tuple[Variant, ...] = ("rdw", "bdw", "vbs")
 #: How the RMF reports are written (``--rmf-format``): printed listings (.txt), XML
 #: (.xml), or both.
-RMF_FORMATS = ("text", "xml", "both")
+RmfFormat = Literal["text", "xml", "both"]
+RMF_FORMATS: tuple[RmfFormat, ...] = ("text", "xml", "both")
 
 #: A key path in the scenario's TOML: ("published", 3, "value").
 KeyPath = tuple[str | int, ...]

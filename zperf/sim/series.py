@@ -49,7 +49,7 @@ from zperf.sim.engine import simulate
 from zperf.sim.model import COMBINED, Published, Scaling, Scenario, half_unit, numeral
 from zperf.sim.targets import LparTarget, anchor_busy_pct
 
-__all__ = ["FIGURES", "MODELED", "SeriesError", "check_series", "has_series",
+__all__ = ["FIGURES", "MODELED", "PRIORITY", "SeriesError", "check_series", "has_series",
            "level_targets", "scaling", "series_of", "series_scenario", "simulate_series"]
 
 #: The figures of a load level that --series --check shows, and their analyze columns.
@@ -60,6 +60,8 @@ MODEL_SOURCE = ("modeled (the scenario's scaling table): the published run's ITR
 SCHEMA = {"level": pl.String, "lpar": pl.String, "metric": pl.String, "value": pl.String,
           "printed": pl.String, "note": pl.String, "reproduced": pl.Float64,
           "published": pl.Float64, "source": pl.String}
+#: What a table for people shows first (every column with --wide).
+PRIORITY = ("level", "metric", "value", "printed", "note", "lpar", "source")
 
 
 class SeriesError(UsageError):

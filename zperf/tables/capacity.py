@@ -72,6 +72,9 @@ CAPACITY = TableSchema(
         Column("capped", BOOL, "WLM caps the partition: LAC at or above the defined capacity, "
                "or the group's average at or above its limit; null when no limit is set"),
     ),
+    priority=("system", "interval_start", "msu_per_hour", "r4ha_msu", "lac_msu",
+              "defined_capacity_msu", "capped", "r4ha_coverage_pct", "ziip_msu_per_hour",
+              "image_capacity_msu", "group_msu_4h_avg", "interval_seconds"),
 )
 
 
@@ -106,6 +109,9 @@ PERFORMANCE = TableSchema(
         Column("perf_index_printed", F64, "PERF INDX as RMF printed it (listing only)"),
         Column("goal_missed", BOOL, "perf_index above 1.0"),
     ),
+    priority=("class_name", "period", "interval_start", "system", "perf_index", "goal_type",
+              "importance", "goal_response_ms", "resp_actual_ms", "goal_velocity_pct",
+              "ex_vel_pct", "goal_percentile", "perf_index_printed", "goal_missed"),
 )
 
 OFFLOAD = TableSchema(
@@ -132,6 +138,9 @@ OFFLOAD = TableSchema(
         Column("iipcp_pct_of_cp", F64, "APPL% IIPCP as % of the class's APPL% CP: the part "
                "of its general-CP time a zIIP could have run"),
     ),
+    priority=("class_name", "class_kind", "interval_start", "system", "appl_iipcp_pct",
+              "achieved_offload_pct", "appl_iip_pct", "iipcp_seconds", "iip_seconds",
+              "iipcp_pct_of_cp"),
 )
 
 PEAKS = TableSchema(
@@ -156,6 +165,8 @@ PEAKS = TableSchema(
         Column("top_classes", STR, "The service classes with the most general-CP time in "
                "the interval, by APPL% CP: 'NAME 101.7 %, ...'"),
     ),
+    priority=("system", "day", "interval_start", "r4ha_msu", "r4ha_coverage_pct", "lac_msu",
+              "msu_per_hour", "defined_capacity_msu", "top_classes"),
 )
 
 CEC = TableSchema(
@@ -191,6 +202,10 @@ CEC = TableSchema(
                "limit (SMF70GMU); CEC: the CPC capacity; MSU/h, null when none"),
         Column("limit_used_pct", F64, "r4ha_msu as % of limit_msu"),
     ),
+    priority=("name", "scope", "interval_start", "msu_per_hour", "r4ha_msu", "limit_msu",
+              "limit_used_pct", "r4ha_coverage_pct", "msu_printed", "partitions",
+              "ziip_msu_per_hour",
+              "cpc_sequence_code"),
 )
 
 SYSTEM_VIEW = TableSchema(

@@ -66,6 +66,9 @@ DB2ENTRY = TableSchema(
         Column("readyq_hwm", I64, "Peak tasks waiting for a thread"),
         Column("is_total", BOOL, "The report's TOTALS line (all entries together)"),
     ),
+    priority=("entry_name", "is_total", "report_kind", "interval_end", "calls", "thread_create",
+              "thread_reuse", "thread_terms", "thread_waits_overflows", "commits", "aborts",
+              "signons", "thread_hwm", "task_total", "readyq_hwm", "plan_name", "applid"),
 )
 
 DB2CONN = TableSchema(
@@ -121,4 +124,7 @@ DB2CONN = TableSchema(
         Column("command_thread_current", I64, "Command threads at the end of the interval"),
         Column("command_thread_hwm", I64, "Peak command threads"),
     ),
+    priority=("connection_name", "report_kind", "interval_end", "db2_sysid", "connection_status",
+              "tcb_hwm", "tcb_limit", "pool_calls", "pool_thread_waits", "pool_thread_hwm",
+              "command_calls", "applid"),
 )

@@ -87,6 +87,10 @@ CPU = TableSchema(
                 for m in ("online", "online_engines", "lpar_busy_pct", "mvs_busy_pct")),
               "msu_4h_avg"),
     keys=("sysplex", "system", "interval_start"),
+    priority=("system", "interval_start", "cp_online", "cp_lpar_busy_pct", "ziip_online",
+              "ziip_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_mvs_busy_pct", "lpar_name",
+              "machine_type", "model_capacity_id", "msu_4h_avg", "image_capacity_msu",
+              "interval_seconds"),
 )
 
 CPU_LPAR = TableSchema(
@@ -143,4 +147,7 @@ CPU_LPAR = TableSchema(
         Column("capping_wlm_pct", F64, "Report only: CAPPING WLM%, share of the interval "
                "WLM capped the partition, %"),
     ),
+    priority=("partition_name", "processor_type", "interval_start", "system", "online_engines",
+              "logical_effective_pct", "physical_total_pct", "weight", "own_partition",
+              "logical_total_pct", "physical_effective_pct", "msu_actual"),
 )

@@ -72,6 +72,9 @@ DRIVER = TableSchema(
                "base is not documented; else bytes / 10^6)"),
         Column("written_mb", F64, "Data sent, MB (IWL 'HTTP data written'; else bytes / 10^6)"),
     ),
+    priority=("run", "transactions_per_sec", "resp_avg_ms", "transactions", "errors", "clients",
+              "resp_p90_ms", "resp_p95_ms", "run_seconds", "run_start", "resp_max_ms",
+              "page_elements_per_sec", "source"),
 )
 
 DRIVER_INTERVALS = TableSchema(
@@ -91,4 +94,6 @@ DRIVER_INTERVALS = TableSchema(
         Column("bytes_written", I64, "Bytes sent by the requests that ended in the interval"),
         Column("clients", I64, "Most active threads seen in the interval (JMeter allThreads)"),
     ),
+    priority=("interval_start", "transactions_per_sec", "resp_avg_ms", "transactions", "errors",
+              "resp_p90_ms", "resp_p95_ms", "clients", "run", "resp_max_ms"),
 )

@@ -49,4 +49,7 @@ IMS_TRANSIT = TableSchema(
         Column("dli_calls_per_tran", F64, "Average DL/I calls per transaction"),
         Column("abend_count", I64, "Transactions that ended abnormally"),
     ),
+    priority=("tran_code", "is_total", "interval_start", "tran_count", "tran_per_sec",
+              "total_transit_ms", "input_queue_ms", "program_exec_ms", "output_queue_ms", "cpu_ms",
+              "ims_id", "program"),
 )

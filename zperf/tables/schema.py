@@ -1,8 +1,11 @@
 """The schema machinery: columns with units, tables that every reader conforms to.
 
 Every column name ends in its unit where it has one (``_ms``, ``_seconds``,
-``_pct``, ``_per_sec``); ``conform`` makes any frame fit its schema, so frames
-from different readers of the same table can be concatenated.
+``_pct``, ``_per_sec``); the unit and the decimals people see are declared by
+that name (:mod:`zperf.units`, ``Column.unit``).  ``conform`` makes any
+frame fit its schema, so frames from different readers of the same table can
+be concatenated.  ``priority`` names the columns that matter most (keys and
+headline figures): what a table for people shows first, as many as fit.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import polars as pl
+
+from zperf.units import Unit, unit_of
 
 STR = pl.String()
 F64 = pl.Float64()
@@ -28,6 +33,11 @@ class Column:
     dtype: pl.DataType
     description: str
 
+    @property
+    def unit(self) -> Unit:
+        """The unit and decimals declared for this column's name."""
+        return unit_of(self.name)
+
 
 @dataclass(frozen=True)
 class TableSchema:
@@ -37,13 +47,17 @@ class TableSchema:
     times and service; an interval's processors and busy): a row in which all of
     them are null says nothing and is never a result
     (:mod:`zperf.formats.valueless`); ``keys`` name a row in messages.  Tables
-    whose rows may rightly hold no number (a DB2ENTRY's settings) name none."""
+    whose rows may rightly hold no number (a DB2ENTRY's settings) name none.
+
+    ``priority``: the columns a table for people shows, most important first, as
+    many as the width takes (the others with ``--wide``, and in every file)."""
 
     name: str
     description: str
     columns: tuple[Column, ...]
     measures: tuple[str, ...] = ()
     keys: tuple[str, ...] = ()
+    priority: tuple[str, ...] = ()
 
     @property
     def names(self) -> list[str]:

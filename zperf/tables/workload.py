@@ -121,6 +121,9 @@ WORKLOAD = TableSchema(
               "enc_rem", "enc_ms", "su_absrptn", "su_trx_serv", "dasd_ssch_per_sec",
               "dasd_resp_ms", "su_iip_raw", "su_iipcp", "su_aap_raw", "su_aapcp"),
     keys=tuple(c.name for c in _KEY),
+    priority=("class_name", "period", "interval_start", "system", "trans_end_per_sec",
+              "resp_actual_ms", "appl_cp_pct", "appl_iip_pct", "appl_iipcp_pct", "trans_ended",
+              "class_kind", "cpu_seconds", "iip_seconds", "srb_seconds"),
 )
 
 DISTRIBUTION = TableSchema(
@@ -134,6 +137,8 @@ DISTRIBUTION = TableSchema(
         Column("bucket_limit_ms", F64, "Upper limit, ms; null for the last bucket"),
         Column("trans_ended", I64, "Ended transactions whose response time fell in the bucket"),
     ),
+    priority=("class_name", "period", "bucket", "bucket_limit_ms", "trans_ended", "interval_start",
+              "system"),
 )
 
 PROBLEMS = TableSchema(
@@ -147,5 +152,6 @@ PROBLEMS = TableSchema(
         Column("reason", STR, "What was wrong"),
         Column("raw_hex", STR, "The raw bytes (with --on-error keep), hexadecimal"),
     ),
+    priority=("file", "record", "line", "offset", "reason"),
 )
 

@@ -13,7 +13,6 @@ from test_rmf_xml_fast import assert_same, outcome
 
 from conftest import DATA
 from zperf.errors import ParseError
-from zperf.formats.rmf import xml_scan
 from zperf.formats.rmf.wlmgl import read_wlmgl
 from zperf.formats.rmf.xml import read_rmf_xml
 
@@ -125,13 +124,8 @@ def _declared(encoding: str, pad: int = 0) -> bytes:
     return SMALL.replace(b'encoding="UTF-8"', b" " * pad + f'encoding="{encoding}"'.encode(), 1)
 
 
-@pytest.mark.parametrize("parallel", [False, True], ids=["here", "second-process"])
 @pytest.mark.parametrize("encoding", ["UTF-7", "Shift_JIS", "UTF-32", "rot13"])
-def test_encoding_expat_cannot_read_is_one_line(encoding: str, parallel: bool,
-                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    if parallel:
-        monkeypatch.setattr(xml_scan, "PARALLEL_FROM", 0)
-        monkeypatch.setattr(xml_scan, "_parallel", lambda: True)
+def test_encoding_expat_cannot_read_is_one_line(encoding: str) -> None:
     doc = _declared(encoding)
     assert doc != SMALL
     for on_error in ("raise", "skip"):
@@ -143,14 +137,9 @@ def test_encoding_expat_cannot_read_is_one_line(encoding: str, parallel: bool,
             assert "\n" not in str(raised.value)
 
 
-@pytest.mark.parametrize("parallel", [False, True], ids=["here", "second-process"])
-def test_encoding_the_probe_misses_is_found_by_the_check(
-        parallel: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_encoding_the_probe_misses_is_found_by_the_check() -> None:
     """A declaration padded beyond what the probe looks at: the check's own expat
-    pass (here or in the second process) says the same, in one line."""
-    if parallel:
-        monkeypatch.setattr(xml_scan, "PARALLEL_FROM", 0)
-        monkeypatch.setattr(xml_scan, "_parallel", lambda: True)
+    pass says the same, in one line."""
     doc = _declared("UTF-7", pad=600)
     got: Any = outcome(doc, "skip", False)
     assert got == outcome(doc, "skip", True)

@@ -47,10 +47,10 @@ from zperf.formats.rmf.xml_parts import (
 )
 from zperf.formats.rmf.xml_pieces import Piece, markup_after, pieces
 from zperf.formats.rmf.xml_scan import (
-    Check,
     Damage,
     Document,
     Report,
+    check,
     encoding_of,
     reports,
     spans,
@@ -146,7 +146,7 @@ class _Reader:
         data, tally = piece.data, self.tally
         if piece.first:
             self.encoding = encoding_of(data, self.file)
-            if not piece.final:  # a fresh parser for a whole document (see Check)
+            if not piece.final:  # a fresh parser for a whole document (see check)
                 self.incremental = Incremental(self.encoding[0])
         cut = list(spans(data))
         document, fast = self._checked(piece, cut)
@@ -184,22 +184,13 @@ class _Reader:
         reports (by record number in the file)."""
         data, file, careful = piece.data, self.file, self.careful
         hidden = markup_after(data, cut[0][0] if piece.first else 0) if cut else False
-        # expat reads only what the fast path has not found well-formed, after it, when
-        # the first report is the fast path's and no comment could hide a report: then
-        # the second process only reads its share; otherwise it checks all (a whole
-        # document), as this one reads
-        first = None if careful or hidden or not cut else read_fast(
-            data[cut[0][0]:cut[0][1]].decode(errors="replace"), file)
-        half = _half(cut, CHECK_SHARE if first is None else CHECK_SHARE_LATER)
-        with Check(data, file, share=None if careful else lambda: fast_reads(
-                data, cut, file, half, hidden), later=first is not None,
-                incremental=self.incremental, offset=piece.offset, final=piece.final,
-                encoding=self.encoding) as checking:
-            # read before the check's answer: used only where it allows
-            fast = {} if careful else fast_reads(data, cut[:half], file, 0, hidden)
-            fast.update(checking.shared() or {})  # type: ignore[call-overload]
-            document = checking.document([cut[record - 1] for record, read in sorted(
-                fast.items()) if not isinstance(read, str) and read.checked])
+        fast = {} if careful else fast_reads(data, cut, file, hidden)
+        # expat reads only what the fast path has not found well-formed, unless markup
+        # (a comment, CDATA) could hide a report: then it checks all
+        passed = [] if hidden else [cut[record - 1] for record, read in sorted(
+            fast.items()) if not isinstance(read, str) and read.checked]
+        document = check(data, file, passed, incremental=self.incremental,
+                         offset=piece.offset, final=piece.final, encoding=self.encoding)
         if document.encoding is not None or document.default_namespace:
             fast = {}  # texts decoded otherwise, or every tag renamed: the trees read them
         return document, {self.records + record: read for record, read in fast.items()}
@@ -233,39 +224,18 @@ def _raise_first(file: str, problems: list[Problem], damage: Damage | None) -> N
         raise ParseError(file, damage.what, line=damage.line, offset=damage.offset)
 
 
-#: The share of the reports' bytes the check's process reads too, so that both
-#: processes end together: the check costs about what this process does besides
-#: the fast path (cutting, the trees' reports, converting the columns), so each
-#: takes about half of it (benchmarks/rmf_xml_read.py).
-CHECK_SHARE = 0.55
-#: The same when expat comes after the fast path (and reads little): each process
-#: reads half. Measured on two idle CPUs (benchmarks/rmf_xml_read.py, CPU Activity
-#: 18.6 MB and Workload Activity 5 MB documents): an even split ends both together,
-#: 22 MB/s on both documents; the 0.64 and 0.70 shares for the second process, chosen
-#: on a loaded machine, left this one waiting (18.8 and 18.4 MB/s).
-CHECK_SHARE_LATER = 0.5
-
-
-def _half(cut: list[tuple[int, int]], share: float) -> int:
-    """The first report the check's process reads (its share of the bytes)."""
-    if not cut:
-        return 0
-    middle = cut[0][0] + (cut[-1][1] - cut[0][0]) * (1 - share)
-    return next((i for i, (start, _) in enumerate(cut) if start >= middle), len(cut))
-
-
-def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str, first: int = 0,
+def fast_reads(data: bytes, cut: list[tuple[int, int]], file: str,
                hidden: bool | None = None) -> dict[int, FastCpu | FastWlmgl | str]:
-    """What the fast path reads of the reports from ``cut[first]`` on (record -> a CPU
+    """What the fast path reads of the reports (record -> a CPU
     or Workload Activity report's rows, or another report's metric id); the others are left to
     their trees.  ``hidden``: whether markup could hide a report's start tag
     (:func:`~zperf.formats.rmf.xml_pieces.markup_after`; found here when not given)."""
     out: dict[int, FastCpu | FastWlmgl | str] = {}
-    if len(cut) <= first:
+    if not cut:
         return out
     if hidden is None:
         hidden = markup_after(data, cut[0][0])
-    for record, (start, end) in enumerate(cut[first:], start=first + 1):
+    for record, (start, end) in enumerate(cut, start=1):
         raw = data[start:end]
         try:
             text = raw.decode()

@@ -157,7 +157,7 @@ _OTHER_REFERENCE = re.compile("&(?!(?:lt|gt|amp|quot|apos);)")
 def well_formed(text: str, raw: bytes) -> bool:
     """Whether a report the grammar has matched (``text``, decoded from UTF-8 ``raw``
     without error) is well-formed XML by itself, so that expat need not read it again
-    (:class:`~zperf.formats.rmf.xml_scan.Check`).  The grammar has made sure of the
+    (:func:`~zperf.formats.rmf.xml_scan.check`).  The grammar has made sure of the
     elements (names, nesting, ends), of the attributes (at most what IBM writes,
     none twice, double-quoted, no ``<``) and that its texts hold no ``<``; the
     decoding, of the bytes; here (C-speed searches, not one regular expression:

@@ -4,7 +4,8 @@ Two passes over the bytes, both in C:
 
 1. expat checks the whole document without building anything
    (:mod:`~zperf.formats.rmf.xml_expat`: well-formed, no entity declared, no
-   external one referred to), here or in a second process (:class:`Check`).
+   external one referred to; :func:`check`), passing over the reports the
+   reader's fast path has found well-formed itself.
 2. each ``postprocessor`` element is cut out of the bytes and built as a tree
    by ElementTree's C parser (inside a copy of the root's start tag, so that
    namespace prefixes declared there still resolve), read, and dropped: the
@@ -21,30 +22,21 @@ the same code piece by piece: the positions given here are the file's.
 from __future__ import annotations
 
 import codecs
-import contextlib
-import os
-import pickle
 import re
-import signal
-import sys
-import warnings
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
 from zperf.errors import InputError, ParseError
-from zperf.formats.rmf.xml_expat import Incremental, Outcome, Reduced, expat_pass, unreadable
+from zperf.formats.rmf.xml_expat import Incremental, Reduced, expat_pass, unreadable
 
 #: Start and end tags of a report (``postprocessor`` elements do not nest).
 _START = re.compile(rb"<postprocessor(?=[\s/>])")
 _END = re.compile(rb"</postprocessor\s*>")
 #: The XML declaration's encoding (ASCII-compatible bytes only).
 _DECLARED = re.compile(rb"""\s*<\?xml\s[^>]*?encoding\s*=\s*["']([A-Za-z0-9._:-]+)["']""")
-#: From this size on (bytes) the check runs in a second process while the reader
-#: reads: forking costs a few milliseconds, the check about 20 ms per MB.
-PARALLEL_FROM = 1 << 21
 
 
 @dataclass(frozen=True)
@@ -94,144 +86,51 @@ class Document:
         return head.encode(), tail.encode()
 
 
-def check(data: bytes, file: str) -> Document:
-    """Check the whole document with expat (see the module doc), here.
+def check(data: bytes, file: str, checked: Sequence[tuple[int, int]] = (), *,
+          incremental: Incremental | None = None, offset: int = 0, final: bool = True,
+          encoding: tuple[str | None, str | None] | None = None) -> Document:
+    """The expat check of a document (see the module doc): its root and first damage.
+
+    ``checked``: the spans of the reports the reader has found well-formed itself
+    (:func:`~zperf.formats.rmf.xml_fast.well_formed`), in order; expat passes over
+    each (it reads the document with each replaced by an empty ``<postprocessor/>``),
+    and the damage it finds is placed back in the document's own lines and bytes.
+    A document that declares an encoding other than UTF-8 is read whole.
+
+    A piece of a document read in pieces goes to ``incremental`` (the check of
+    the pieces before it; ``offset``, where the piece starts in the file;
+    ``final``, whether it is the last); ``encoding`` is what :func:`encoding_of`
+    said of the document's start (found here when not given).
 
     A refused entity is an :class:`~zperf.errors.InputError` whatever the
-    on-error policy: such a document is not read at all.
+    on-error policy (such a document is not read at all); a document without a
+    root element a :class:`~zperf.errors.ParseError`.
+
+    (The check once ran in a forked second process beside the reading. A fork
+    of a process that has loaded polars, whose threads may hold a lock, can
+    deadlock, and measured on a loaded machine the second process saved no
+    time: benchmarks/README.md, "The check in this process".)
     """
-    with Check(data, file, parallel=False) as checking:
-        return checking.result()[0]
-
-
-def _parallel() -> bool:
-    """A second process helps: Linux (fork, no copy of the document) and two CPUs."""
-    return (sys.platform == "linux" and hasattr(os, "fork")
-            and len(os.sched_getaffinity(0)) > 1)
-
-
-class Check:
-    """The expat check of a document, and a ``share`` of the reading (a callable), in a
-    forked second process for a large document on two CPUs (the two then take the
-    time of the longer, not of both), or here.  The child does its part, writes the
-    results to a pipe (pickled) and leaves; leaving the ``with`` block ends it if it
-    is still there; a child that fails costs time, not results (all is done here).
-
-    ``later``: the expat pass waits for the reading (:meth:`document`), and passes
-    over the reports the reader has found well-formed itself
-    (:func:`~zperf.formats.rmf.xml_fast.well_formed`): each is replaced by an empty
-    ``<postprocessor/>``, and the damage expat finds is placed back in the document's
-    own lines and bytes.  Otherwise the child checks the whole document.
-
-    A piece of a document read in pieces (``incremental``: the check of the
-    pieces before it; ``offset``, where the piece starts in the file; ``final``,
-    whether it is the last; ``encoding``, what :func:`encoding_of` said of the
-    document's start) is checked here, by that parser, after the reading (the
-    child's parser could not go on with the next piece): the reports found
-    well-formed left out when ``later``.  The child then only reads its share.
-    """
-
-    def __init__(self, data: bytes, file: str, parallel: bool | None = None,
-                 share: Callable[[], object] | None = None, later: bool = False, *,
-                 incremental: Incremental | None = None, offset: int = 0, final: bool = True,
-                 encoding: tuple[str | None, str | None] | None = None) -> None:
-        self.data, self.file, self.share = data, file, share
-        self.override, self.encoding = encoding_of(data, file) if encoding is None else encoding
-        self.later = later and self.encoding is None
-        self.incremental, self.offset, self.final = incremental, offset, final
-        if parallel is None:
-            parallel = len(data) >= PARALLEL_FROM and _parallel()
-        self.parallel = parallel
-        self._pid: int | None = None
-        self._pipe: int | None = None
-        self._answer: tuple[Outcome | None, object] | None = None
-
-    def __enter__(self) -> Check:
-        if self.parallel:
-            self._fork()
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        if self._pipe is not None:
-            os.close(self._pipe)
-            self._pipe = None
-        if self._pid is not None:  # left early (an error here): the child is not waited for
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(self._pid, signal.SIGKILL)
-            os.waitpid(self._pid, 0)
-            self._pid = None
-
-    def _fork(self) -> None:
-        read_end, write_end = os.pipe()
-        with warnings.catch_warnings():  # Python 3.12 warns of threads; the child runs none
-            warnings.simplefilter("ignore", DeprecationWarning)
-            pid = os.fork()
-        if pid == 0:  # the child: check, answer, leave without running the parent's code
-            code = 1
-            try:
-                os.close(read_end)
-                payload = pickle.dumps(self._here())
-                with os.fdopen(write_end, "wb") as out:
-                    out.write(payload)
-                code = 0
-            finally:
-                os._exit(code)
-        os.close(write_end)
-        self._pid, self._pipe = pid, read_end
-
-    def _here(self) -> tuple[Outcome | None, object]:
-        return (None if self.later or self.incremental else expat_pass(self.data, self.override),
-                self.share() if self.share else None)
-
-    def _wait(self) -> tuple[Outcome | None, object]:
-        if self._answer is not None:
-            return self._answer
-        if self._pid is None or self._pipe is None:
-            self._answer = self._here()
-            return self._answer
-        with os.fdopen(self._pipe, "rb") as pipe:
-            self._pipe = None
-            payload = pipe.read()
-        _, status = os.waitpid(self._pid, 0)
-        self._pid = None
-        self._answer = pickle.loads(payload) if status == 0 and payload else self._here()
-        return self._answer
-
-    def shared(self) -> object:
-        """The share's result (None without a share)."""
-        return self._wait()[1]
-
-    def result(self) -> tuple[Document, object]:
-        """The check's document and the share's result (see :meth:`document`)."""
-        return self.document(), self.shared()
-
-    def document(self, checked: Sequence[tuple[int, int]] = ()) -> Document:
-        """What the check found (``checked``: the spans of the reports found well-formed,
-        in order, when the check comes ``later``); InputError for a refused entity,
-        ParseError when there is no root element."""
-        outcome = self._wait()[0]
-        if outcome is None and self.incremental is not None:
-            root, damage, refused = self.incremental.feed(
-                Reduced(self.data, checked if self.later else ()), self.offset, self.final)
-        elif outcome is None:
-            reduced = Reduced(self.data, checked)
-            root, damage, refused = expat_pass(reduced.data, self.override)
-            damage, refused = reduced.placed(damage), reduced.placed(refused)
-        else:
-            root, damage, refused = outcome
-        if refused is not None:
-            what, line, offset = refused
-            raise InputError(self.file, what, line=line, offset=offset)
-        found = None if damage is None else Damage(*damage)
-        if root is None:
-            what = found.what if found else "no root element"
-            raise ParseError(self.file, f"not an XML document: {what}",
-                             line=found.line if found else None,
-                             offset=found.offset if found else None)
-        name, attributes = root
-        tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}"
-                                      for k, v in attributes.items())]) + ">"
-        return Document(name, tag, found, self.encoding, "xmlns" in attributes)
+    override, declared = encoding_of(data, file) if encoding is None else encoding
+    reduced = Reduced(data, checked if declared is None else ())
+    if incremental is not None:
+        root, damage, refused = incremental.feed(reduced, offset, final)
+    else:
+        root, damage, refused = expat_pass(reduced.data, override)
+        damage, refused = reduced.placed(damage), reduced.placed(refused)
+    if refused is not None:
+        what, line, at = refused
+        raise InputError(file, what, line=line, offset=at)
+    found = None if damage is None else Damage(*damage)
+    if root is None:
+        what = found.what if found else "no root element"
+        raise ParseError(file, f"not an XML document: {what}",
+                         line=found.line if found else None,
+                         offset=found.offset if found else None)
+    name, attributes = root
+    tag = "<" + " ".join([name, *(f"{k}={quoteattr(v)}"
+                                  for k, v in attributes.items())]) + ">"
+    return Document(name, tag, found, declared, "xmlns" in attributes)
 
 
 def encoding_of(data: bytes, file: str) -> tuple[str | None, str | None]:

@@ -11,7 +11,8 @@ then the rule's findings indented below a failure, and the summary line last.
 A rule the run's data cannot measure says ``N/A`` and why, in every output
 (``::warning`` where a failure is an ``::error``).
 Numbers are formatted by their quantity's unit as every table of zperf
-formats them (:func:`zperf.report.text.format_value`).
+formats them (:func:`zperf.report.text.format_cell`), a delta with its sign
+as the comparison's Delta (none when it shows as zero).
 """
 
 from __future__ import annotations
@@ -20,19 +21,17 @@ import os
 from pathlib import Path
 
 from zperf.checks.results import Outcome, Result, State
-from zperf.report.text import format_value
+from zperf.report.text import format_cell
 
 #: Findings shown under a failed rule on the terminal (JUnit and markdown get them all).
 DETAILS_SHOWN = 10
 
 
-def value_text(quantity: str, value: float | None) -> str:
-    """A value as the results show it: by its unit; a ratio to 3 decimals."""
+def value_text(quantity: str, value: float | None, *, signed: bool = False) -> str:
+    """A value as the results show it: by its unit (a ratio to 3 decimals)."""
     if value is None:
         return "no value"
-    if quantity.endswith("_ratio"):
-        return f"{value:.3f}"
-    return format_value(quantity, float(value))
+    return format_cell(quantity, value, signed=signed)
 
 
 def baseline_text(result: Result) -> str:
@@ -42,10 +41,9 @@ def baseline_text(result: Result) -> str:
         return ""
     text = f"baseline {against.run} {value_text(result.quantity, against.value)}"
     if against.delta is not None:
-        sign = "+" if against.delta > 0 else ""
-        text += f", delta {sign}{value_text(result.quantity, against.delta)}"
+        text += f", delta {value_text(result.quantity, against.delta, signed=True)}"
         if against.delta_pct is not None:
-            text += f" ({against.delta_pct:+.2f} %)"
+            text += f" ({format_cell('delta_pct', against.delta_pct, signed=True)} %)"
     return text
 
 
