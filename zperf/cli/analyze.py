@@ -10,7 +10,7 @@ import click
 from zperf import report
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.errors import UsageError
-from zperf.names import OnError
+from zperf.names import OnConflict, OnError
 from zperf.runs.choices import ANALYZE_PER, BASES, RATE_SOURCES, RESPONSE_SOURCES
 
 
@@ -82,7 +82,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                     driver_timezone: str | None, jtl_timestamp: str | None,
                     groups: tuple[str, ...], systems: tuple[str, ...], start: object,
                     end: object, cps: int | None, ziips: int | None, per: str, kind: str | None,
-                    on_error: OnError, errors_path: str | None, encoding: str,
+                    on_error: OnError, on_conflict: OnConflict | None,
+                    errors_path: str | None, encoding: str,
                     jobs: int | None, fmt: str | None, output: str) -> None:
     """CPU % busy, ETR, ITR, response time and CPU per transaction of a run.
 
@@ -121,6 +122,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
         run, sources = sources[0], ()  # a run folder
     if per in ("class", "system"):
         table, tallies = analyze_view(run, per, kind=kind, on_error=on_error,
+                                      on_conflict=on_conflict,
                                       encoding=encoding, jobs=jobs, sources=list(sources),
                                       name=name,
                                       transactions=transactions, etr_per_sec=etr_per_sec,
@@ -131,7 +133,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
             sys.exit(1)
         return
     analysis = analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
-                           sources=list(sources), name=name, transactions=transactions,
+                           on_conflict=on_conflict, sources=list(sources), name=name,
+                           transactions=transactions,
                            etr_per_sec=etr_per_sec, rate_from=rate_from,
                            response_from=response_from, groups=_groups(groups),
                            systems=systems, start=start, end=end, cps=cps, ziips=ziips,
@@ -157,8 +160,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                                       "against the first.")
 @click.argument("runs", metavar="RUN RUN [RUN...]", nargs=-1, required=True)
 def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error: OnError,
-                    errors_path: str | None, encoding: str, jobs: int | None, fmt: str | None,
-                    output: str) -> None:
+                    on_conflict: OnConflict | None, errors_path: str | None, encoding: str,
+                    jobs: int | None, fmt: str | None, output: str) -> None:
     """Runs side by side with Delta and Delta %, and the ±1 % ITR verdict.
 
     Each RUN is a run description (TOML, with its sources) or a folder
@@ -176,7 +179,7 @@ def compare_command(runs: tuple[str, ...], base: str, kind: str | None, on_error
 
     fmt, terminal = output_format(fmt, output)
     compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding,
-                            jobs=jobs)
+                            jobs=jobs, on_conflict=on_conflict)
     tell_reading(compared.tallies, errors_path)
     click.echo(f"zperf: {compared.verdict}", err=True)
     table = comparison_for_people(compared.table) if fmt == "table" else compared.table

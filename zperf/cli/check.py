@@ -15,6 +15,8 @@ import sys
 
 import click
 
+from zperf.cli.options import on_conflict_option
+
 
 @click.command(name="check")
 @click.option("--run", "run_options", multiple=True, metavar="RUN",
@@ -33,6 +35,7 @@ import click
               help="skip: count damaged input records and go on (no_skipped_records fails); "
                    "raise: stop at the first (exit 2). Default: the rules file's on_error, "
                    "else skip.")
+@on_conflict_option
 @click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
               help="Write the skipped records (file, record, offset, reason) as CSV.")
 @click.option("--encoding", default=None,
@@ -42,7 +45,7 @@ import click
 @click.argument("runs", metavar="[RUN...]", nargs=-1)
 def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str, ...],
                   baseline: str | None, junit_path: str | None, markdown_path: str | None,
-                  on_error: str | None, errors_path: str | None,
+                  on_error: str | None, on_conflict: str | None, errors_path: str | None,
                   encoding: str | None) -> None:
     """Check runs against a rules file, for CI: exit status and JUnit XML.
 
@@ -105,7 +108,7 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
 
     options = {"encoding": encoding} if encoding else {}
     outcome = check(rules_path, [*runs, *run_options], baseline,
-                    on_error=on_error, **options)  # type: ignore[arg-type]
+                    on_error=on_error, on_conflict=on_conflict, **options)  # type: ignore[arg-type]
     tell_reading(outcome.tallies, errors_path)
     if junit_path:
         junit.write_junit(outcome, junit_path)

@@ -27,7 +27,7 @@ from zperf.formats.registry import KINDS, SMF_DECODERS, TEXT_KIND, sniff, table_
 from zperf.formats.repeats import AcrossFiles
 from zperf.formats.skipped import problems_frame
 from zperf.formats.smf.dump import smf_batches
-from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
+from zperf.formats.tally import ON_CONFLICT_CHOICES, ON_ERROR_CHOICES, OnConflict, OnError, Tally
 from zperf.formats.text_input import Reopen, read_text
 from zperf.tables import SCHEMAS
 
@@ -74,6 +74,7 @@ def read(
     tables: Sequence[str] | None = None,
     jobs: int | None = 1,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> ParseResult:
     """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3...).
 
@@ -85,17 +86,24 @@ def read(
     read at once in a process pool (None: one per CPU); the tables are the
     same whatever it is, in input order.  ``options`` gives, per text kind,
     keyword arguments for its reader (those its ``TextKind.options`` names:
-    ``{"jmeter-csv": {"columns": [...]}}``).
+    ``{"jmeter-csv": {"columns": [...]}}``).  ``on_conflict``: what to do with a
+    class period or CPU interval given twice with other values (within a file or
+    by two files): stop ("error", :class:`~zperf.errors.ConflictError`), or keep
+    the one read first or last (:mod:`zperf.formats.repeats`).
     """
     collected: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    across = AcrossFiles()
-    for result in read_each(paths, kind=kind, on_error=on_error, encoding=encoding,
-                            progress=progress, tables=tables, jobs=jobs, options=options):
-        for table, frame in across.once(result.tables).items():
+    how: dict[str, Any] = {"kind": kind, "on_error": on_error, "encoding": encoding,
+                           "tables": tables, "options": options, "on_conflict": on_conflict}
+    across = AcrossFiles(on_conflict=on_conflict, recall=recaller(**how))
+    for path, result in zip(paths, read_each(paths, progress=progress, jobs=jobs, **how),
+                            strict=True):
+        for table, frame in across.once(result.tables, path).items():
             collected.setdefault(table, []).append(frame)
         across.end_file(result.tallies[0] if result.tallies else None)
         tallies += result.tallies
+    for table, frame in across.finish().items():
+        collected.setdefault(table, []).append(frame)
     out = {name: SCHEMAS[name].empty() for name in table_names()}
     out.update({name: pl.concat(frames) for name, frames in collected.items()})
     return ParseResult(out, tallies)
@@ -113,6 +121,7 @@ def read_each(
     reduce: Reduce | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     columns: Mapping[str, Sequence[str]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> Iterator[ParseResult]:
     """Each file's tables and tallies, file by file in input order (see :func:`read`):
     a caller that reduces each file's tables as they come never holds them all.
@@ -129,7 +138,7 @@ def read_each(
     (:mod:`zperf.formats.parallel`), without progress bars (a worker has no
     terminal); standard input is always read here.
     """
-    request = _request(kind, on_error, encoding, tables, reduce, options, columns)
+    request = _request(kind, on_error, encoding, tables, reduce, options, columns, on_conflict)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         yield from parallel.in_order(read_file, [(path, request) for path in paths], workers)
@@ -138,13 +147,28 @@ def read_each(
         yield read_file((path, request), progress)
 
 
+def recaller(**how: Any) -> Callable[[str], dict[str, pl.DataFrame]]:
+    """How to read one file again as :func:`read_each` read it with the keywords ``how``
+    (its ``reduce`` too): what :class:`AcrossFiles` looks up a conflict's values in."""
+    request = _request(how.pop("kind", None), how.pop("on_error", "raise"),
+                       how.pop("encoding", DEFAULT_ENCODING), how.pop("tables", None),
+                       how.pop("reduce", None), how.pop("options", None),
+                       how.pop("columns", None), how.pop("on_conflict", "error"))
+    if how:
+        raise TypeError(f"unknown keywords {', '.join(how)}")
+    return lambda path: read_file((path, request)).tables
+
+
 def _request(kind: str | None, on_error: OnError, encoding: str,
              tables: Sequence[str] | None, reduce: Reduce | None,
              options: Mapping[str, Mapping[str, Any]] | None,
-             columns: Mapping[str, Sequence[str]] | None = None) -> FileRequest:
+             columns: Mapping[str, Sequence[str]] | None = None,
+             on_conflict: OnConflict = "error") -> FileRequest:
     """The arguments of a read, checked (a usage error names the one that is wrong)."""
     if on_error not in ON_ERROR_CHOICES:
         raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
+    if on_conflict not in ON_CONFLICT_CHOICES:
+        raise UsageError(f"on_conflict must be one of {', '.join(ON_CONFLICT_CHOICES)}")
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown input kind {kind!r}; known: {', '.join(KINDS)}")
     try:
@@ -159,7 +183,7 @@ def _request(kind: str | None, on_error: OnError, encoding: str,
             raise UsageError(f"{name} files take no option {', '.join(unknown)}")
     return FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce,
                        per_kind, {name: frozenset(names)
-                                  for name, names in (columns or {}).items()})
+                                  for name, names in (columns or {}).items()}, on_conflict)
 
 
 @dataclass(frozen=True)
@@ -173,6 +197,7 @@ class FileRequest:
     reduce: Reduce | None = None
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     columns: dict[str, frozenset[str]] = field(default_factory=dict)
+    on_conflict: OnConflict = "error"
 
 
 def read_file(task: tuple[str, FileRequest], progress: Progress | None = None) -> ParseResult:
@@ -207,6 +232,7 @@ def read_batches(
     tables: Sequence[str] | None = None,
     jobs: int | None = 1,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> Iterator[Part]:
     """The files' rows as they are read, in input order (see :func:`read`): what
     ``zperf parse`` writes out as it reads, so that memory follows a batch, not
@@ -217,19 +243,27 @@ def read_batches(
     back through a temporary file as it reads them (``in_order_parts``): the
     same parts, in the same order, and memory still follows a part.
     """
-    request = _request(kind, on_error, encoding, tables, None, options)
+    request = _request(kind, on_error, encoding, tables, None, options,
+                       on_conflict=on_conflict)
     workers = parallel.workers_for(jobs, paths)
     if workers > 1:
         parts: Iterator[Part] = parallel.in_order_parts(
             _file_parts, [(path, request) for path in paths], workers)
     else:
         parts = (part for path in paths for part in _file_batches((path, request), progress))
-    across = AcrossFiles()
+    across = AcrossFiles(on_conflict=on_conflict,
+                         recall=lambda path: read_file((path, request)).tables)
+    names = iter(paths)
+    name = next(names, "")
     for part in parts:
-        tables_once = across.once(part.tables)
+        tables_once = across.once(part.tables, name)
         if part.tallies:  # a file's last part
             across.end_file(part.tallies[0])
+            name = next(names, "")
         yield Part(tables_once, part.tallies)
+    held = across.finish()
+    if held:
+        yield Part(held)
 
 
 def _file_parts(task: tuple[str, FileRequest]) -> Iterator[Part]:
@@ -247,7 +281,8 @@ def _file_batches(task: tuple[str, FileRequest], progress: Progress | None) -> I
                                          on_error=request.on_error,
                                          encoding=request.encoding, progress=progress,
                                          tables=request.tables, options=request.options,
-                                         columns=request.columns):
+                                         columns=request.columns,
+                                         on_conflict=request.on_conflict):
             if not tallies or tallies[-1] is not tally:
                 tallies.append(tally)
             if got:
@@ -270,6 +305,7 @@ class StreamOptions(TypedDict, total=False):
     offset: int
     options: Mapping[str, Mapping[str, Any]] | None
     columns: Mapping[str, frozenset[str]] | None
+    on_conflict: OnConflict
 
 
 def read_stream(stream: BinaryIO, name: str, size: int | None = None,
@@ -307,6 +343,7 @@ def stream_batches(
     offset: int = 0,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     columns: Mapping[str, frozenset[str]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input batch by batch: (tables with rows ready, the tally of the
     reader that read them).
@@ -325,12 +362,13 @@ def stream_batches(
     been checked (:func:`check_encoding`).  ``offset`` is where ``stream``
     starts in the file, for a byte range of an SMF dump that starts at a record
     boundary (offsets in problems are the file's).  ``columns``: the columns
-    needed of a table (see :func:`read_each`).
+    needed of a table (see :func:`read_each`).  ``on_conflict``: what a reader does
+    with a class period or CPU interval its input gives twice with other values.
     """
     reopen = _reopener(stream, name)
     data, head = _unwrapped(stream, name)
     if not head:  # nothing to read: said as such, not as a table without rows
-        tally = Tally(name, on_error)
+        tally = Tally(name, on_error, on_conflict=on_conflict)
         tally.empty = True
         tally.read_as = ""
         yield {}, tally
@@ -338,7 +376,7 @@ def stream_batches(
     chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head, name))
     if chosen not in TEXT_KIND and chosen != "zperf-table":
         tick = progress(name, size) if progress else None
-        tally = Tally(name, on_error)
+        tally = Tally(name, on_error, on_conflict=on_conflict)
         tally.read_as = chosen
         yielded = False
         for got in smf_batches(cast(BinaryIO, Guarded(data, name)), tally, encoding=encoding,
@@ -350,7 +388,8 @@ def stream_batches(
             yield {}, tally
         return
     yield from read_text(chosen, head, data, name, kind=kind, on_error=on_error,
-                         encoding=encoding, options=options, reopen=reopen)
+                         encoding=encoding, options=options, reopen=reopen,
+                         on_conflict=on_conflict)
 
 
 def _unwrapped(stream: BinaryIO, name: str) -> tuple[BinaryIO, bytes]:

@@ -72,7 +72,7 @@ def notices(tally: Tally, verbose: bool = False) -> list[str]:
     """Everything worth telling about one file, what every command that reads tells:
     that it is empty; or with ``verbose`` the records-read line, else the duplicates
     dropped (if any); its warnings (such as the repeats of an earlier file it
-    dropped); what was skipped."""
+    dropped) and notes (a report read once, from its dump); what was skipped."""
     if tally.empty:
         return [f"{tally.file} is empty"]
     told = []
@@ -82,6 +82,7 @@ def notices(tally: Tally, verbose: bool = False) -> list[str]:
         told.append(f"{tally.file}: {tally.duplicates} duplicate class periods "
                     "(same system, interval, class and period) dropped")
     told += [f"warning: {tally.file}: {warning}" for warning in tally.warnings]
+    told += [f"note: {tally.file}: {note}" for note in tally.notes]
     report = skipped_report(tally)
     return [*told, report] if report else told
 
