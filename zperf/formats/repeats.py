@@ -36,7 +36,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -99,8 +99,9 @@ BELONGS: dict[str, tuple[str, tuple[str, ...]]] = {
 #: Columns that say where a row came from, not what was measured.
 PROVENANCE = frozenset({"source", "source_format"})
 _PLURAL = {"class period": "class periods", "CPU activity interval": "CPU activity intervals"}
-#: How a message says what to do about a conflict.
+#: How a message says what to do about a conflict (of two files: or leave one out).
 RESOLVE = "to keep one, give --on-conflict first or last"
+RESOLVE_FILES = f"{RESOLVE} (or leave one of the files out)"
 
 
 def counted(n: int, what: str) -> str:
@@ -139,7 +140,8 @@ def first_difference(here: Mapping[str, Any], there: Mapping[str, Any], columns:
 
 
 def conflict_text(key: RowKey, row: Mapping[str, Any], there: str, column: str | None,
-                  other: Mapping[str, Any] | None, *, beyond: str = "") -> str:
+                  other: Mapping[str, Any] | None, *, beyond: str = "",
+                  resolve: str = RESOLVE) -> str:
     """'class period ... conflicts with B/smf.dump: cpu_seconds 22.108 here, 21.95 there;
     to keep one, give --on-conflict first or last'."""
     if column is None or other is None:
@@ -147,7 +149,7 @@ def conflict_text(key: RowKey, row: Mapping[str, Any], there: str, column: str |
     else:
         differs = (f"{column} {printed.shown(row.get(column))} here, "
                    f"{printed.shown(other.get(column))} there{beyond}")
-    return f"{key.named(row)} conflicts with {there}: {differs}; {RESOLVE}"
+    return f"{key.named(row)} conflicts with {there}: {differs}; {resolve}"
 
 
 # ------------------------------------------------------------------ within one file
@@ -241,10 +243,10 @@ def said_within(table: str, conflicts: int, tally: Tally) -> None:
 
 @dataclass
 class _Entry:
-    """What one earlier file kept of a table: its keys (sorted), their value hashes,
-    which rows are of an exact format (None: all), their formats (None: all exact),
-    which are still kept (None: all), the span of their intervals, and the rows
-    themselves when they are held (with a ``_kh`` column: their key hashes)."""
+    """What one earlier file kept of a table: its keys, their value hashes, their
+    formats (None: all exact), which are still kept (None: all), and the span of their
+    intervals.  The arrays are sorted by key the first time a later file's intervals
+    overlap them (most files' never do: a month of daily dumps)."""
 
     keys: Hashes
     values: Hashes
@@ -252,6 +254,18 @@ class _Entry:
     lo: dt.datetime
     hi: dt.datetime
     alive: npt.NDArray[np.bool_] | None = None
+    ordered: bool = False
+
+    def sort(self) -> None:
+        if self.ordered:
+            return
+        order = np.argsort(self.keys)
+        self.keys, self.values = self.keys[order], self.values[order]
+        if self.formats is not None:
+            self.formats = self.formats[order]
+        if self.alive is not None:
+            self.alive = self.alive[order]
+        self.ordered = True
 
 
 @dataclass
@@ -268,12 +282,14 @@ class _File:
 
 @dataclass
 class _Part:
-    """A part of the file being read, of one table: its kept rows' keys and values."""
+    """A part of the file being read, of one table: its kept rows' keys, values and
+    formats, and the span of their intervals."""
 
     keys: Hashes
     values: Hashes
     formats: npt.NDArray[np.int16]
-    starts: pl.Series
+    lo: dt.datetime
+    hi: dt.datetime
 
 
 _KH = "_kh"
@@ -344,19 +360,24 @@ class AcrossFiles:
         values = value_hashes(frame, name)
         formats = self._format_codes(frame)
         frame = frame.with_columns(pl.Series(_KH, keys))
-        named = frame["system"].is_not_null().to_numpy()
+        systems = frame["system"]
+        named = None if not systems.null_count() else systems.is_not_null().to_numpy()
+        starts = frame["interval_start"] if named is None else \
+            frame["interval_start"].filter(pl.Series(named))
         keep = np.ones(frame.height, dtype=bool)
-        if named.any():
-            lo, hi = _span(frame["interval_start"].filter(pl.Series(named)))
+        if starts.len():
+            lo, hi = _span(starts)
             hits = self._lookup(name, keys, named, lo, hi)
             if hits:
                 keep = self._decide(name, frame, keys, values, formats, hits)
-        kept_named = named & keep
-        self.parts.setdefault(name, []).append(_Part(
-            keys[kept_named], values[kept_named], formats[kept_named],
-            frame["interval_start"].filter(pl.Series(kept_named))))
-        if (formats[kept_named] > 0).any():  # a report's rows: a later dump may replace them
-            self.holding.add(name)
+            kept = keep if named is None else keep & named
+            if kept.all():
+                part = _Part(keys, values, formats, lo, hi)
+            else:
+                part = _Part(keys[kept], values[kept], formats[kept], lo, hi)
+            self.parts.setdefault(name, []).append(part)
+            if part.formats.any():  # a report's rows: a later dump may replace them
+                self.holding.add(name)
         if keep.all():
             return frame, frame.clear()
         kept = pl.Series(keep)
@@ -366,29 +387,35 @@ class AcrossFiles:
         """Each row's format as a small code: 0 exact (binary SMF), else a report's."""
         if "source_format" not in frame.columns:
             return np.zeros(frame.height, dtype=np.int16)
-        distinct = frame["source_format"].unique(maintain_order=True).to_list()
-        codes = {}
-        for fmt in distinct:
-            if printed.is_exact(fmt):
-                codes[fmt] = 0
-                continue
-            if fmt not in self.formats:
-                self.formats.append(fmt)
-            codes[fmt] = self.formats.index(fmt)
-        mapped = frame["source_format"].replace_strict(codes, default=0, return_dtype=pl.Int16)
+        column = frame["source_format"]
+        first = column[0]
+        if column.null_count() == 0 and (column == first).all():  # one format: a file's
+            code = 0 if printed.is_exact(first) else self._code(first)
+            return np.full(frame.height, code, dtype=np.int16)
+        distinct = column.unique(maintain_order=True).to_list()
+        codes = {fmt: 0 if printed.is_exact(fmt) else self._code(fmt) for fmt in distinct}
+        mapped = column.replace_strict(codes, default=0, return_dtype=pl.Int16)
         out: npt.NDArray[np.int16] = mapped.to_numpy()
         return out
 
-    def _lookup(self, name: str, keys: Hashes, named: npt.NDArray[np.bool_], lo: dt.datetime,
-                hi: dt.datetime) -> dict[int, tuple[int, int]]:
-        """Rows whose key an earlier file kept (and keeps): row -> (file, position in its
-        entry); an earlier file's rows are looked at only where its intervals overlap."""
+    def _code(self, source_format: str) -> int:
+        """A report format's code (1, 2...: the order they were first seen)."""
+        if source_format not in self.formats:
+            self.formats.append(source_format)
+        return self.formats.index(source_format)
+
+    def _lookup(self, name: str, keys: Hashes, named: npt.NDArray[np.bool_] | None,
+                lo: dt.datetime, hi: dt.datetime) -> dict[int, tuple[int, int]]:
+        """Rows (``named``: those with a system id, None: all) whose key an earlier file
+        kept (and keeps): row -> (file, position in its entry); an earlier file's rows
+        are looked at only where its intervals overlap."""
         hits: dict[int, tuple[int, int]] = {}
-        rows = np.flatnonzero(named)
+        rows = np.arange(keys.size) if named is None else np.flatnonzero(named)
         for number, earlier in enumerate(self.files):
             entry = earlier.entries.get(name)
             if entry is None or entry.keys.size == 0 or entry.lo > hi or entry.hi < lo:
                 continue
+            entry.sort()
             at = np.minimum(np.searchsorted(entry.keys, keys[rows]), entry.keys.size - 1)
             found = entry.keys[at] == keys[rows]
             if entry.alive is not None:
@@ -462,7 +489,8 @@ class AcrossFiles:
             elif other is not None:
                 column = first_difference(here, other, value_columns(name, frame.columns))
             raise ConflictError(self.current.name, conflict_text(
-                KEYS[name], here, earlier.name, column, other, beyond=beyond))
+                KEYS[name], here, earlier.name, column, other, beyond=beyond,
+                resolve=RESOLVE_FILES))
         self._count("conflict", name, number)
         if self.on_conflict == "first":
             return False
@@ -473,6 +501,7 @@ class AcrossFiles:
         """An earlier file's row (held back) is replaced by the current file's."""
         earlier = self.files[number]
         entry = earlier.entries[name]
+        entry.sort()
         at = int(np.searchsorted(entry.keys, key))
         if entry.alive is None:
             entry.alive = np.ones(entry.keys.size, dtype=bool)
@@ -542,14 +571,14 @@ class AcrossFiles:
         done = self.current
         done.tally = tally
         for name, parts in self.parts.items():
-            keys = np.concatenate([p.keys for p in parts])
-            if not keys.size:
+            parts = [p for p in parts if p.keys.size]
+            if not parts:
                 continue
-            order = np.argsort(keys, kind="stable")
-            formats = np.concatenate([p.formats for p in parts])[order]
+            formats = _joined([p.formats for p in parts])
             done.entries[name] = _Entry(
-                keys[order], np.concatenate([p.values for p in parts])[order],
-                formats if formats.any() else None, *_span(pl.concat([p.starts for p in parts])))
+                _joined([p.keys for p in parts]), _joined([p.values for p in parts]),
+                formats if formats.any() else None, min(p.lo for p in parts),
+                max(p.hi for p in parts))
         self.files.append(done)
         self._say(len(self.files) - 1)
         self.current = _File("")
@@ -562,11 +591,14 @@ class AcrossFiles:
         per kind of outcome and earlier file, the tables' counts joined."""
         here = self.files[number]
         lines: dict[tuple[str, int], list[str]] = {}
+        totals: dict[tuple[str, int], int] = {}
         for (what, name, other), n in self.said.items():
             other = -1 if what == "repeat" else other  # said once, whichever file
             lines.setdefault((what, other), []).append(counted(n, KEYS[name].what))
+            totals[(what, other)] = totals.get((what, other), 0) + n
         for (what, other), told in sorted(lines.items(), key=lambda i: i[0][1]):
             rows = " and ".join(told)
+            are = "is" if totals[(what, other)] == 1 else "are"
             there = self.files[other] if other >= 0 else None
             if what == "repeat" and here.tally is not None:
                 here.tally.warnings.append(f"{rows} already read from an earlier file "
@@ -583,10 +615,10 @@ class AcrossFiles:
                     f"{rows} also given by {there.name} dropped: read once, from "
                     f"{there.name}, without comparing the values (it cannot be read again)")
             elif what == "agreed" and here.tally is not None:
-                here.tally.notes.append(_read_once(rows, self.reports[(what, other)],
+                here.tally.notes.append(_read_once(rows, are, self.reports[(what, other)],
                                                    there.name))
             elif what == "replaced" and there.tally is not None:
-                there.tally.notes.append(_read_once(rows, self.reports[(what, other)],
+                there.tally.notes.append(_read_once(rows, are, self.reports[(what, other)],
                                                     here.name))
 
     def finish(self) -> dict[str, pl.DataFrame]:
@@ -613,6 +645,11 @@ class AcrossFiles:
 
 
 _THERE = "__there"
+_Array = TypeVar("_Array", bound=npt.NDArray[Any])
+
+
+def _joined(arrays: list[_Array]) -> _Array:
+    return arrays[0] if len(arrays) == 1 else np.concatenate(arrays)  # type: ignore[return-value]
 
 
 def _span(starts: pl.Series) -> tuple[dt.datetime, dt.datetime]:
@@ -627,10 +664,11 @@ def _format_of(pairs: pl.DataFrame, column: str) -> pl.Expr:
     return pl.col(column) if column in pairs.columns else pl.lit(None, pl.String)
 
 
-def _read_once(rows: str, report_format: str | None, dump: str) -> str:
+def _read_once(rows: str, are: str, report_format: str | None, dump: str) -> str:
     """The note on a report read once, from the dump (or other report) it agrees with."""
-    return (f"its {rows} are the {printed.report_name(report_format)} of the same intervals "
-            f"as {dump} (they agree to the printed precision): read once, from {dump}")
+    return (f"its {rows} {are} the {printed.report_name(report_format)} of the same "
+            f"intervals as {dump} (they agree to the printed precision): read once, from "
+            f"{dump}")
 
 
 class _CannotRecallError(Exception):

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -211,7 +211,7 @@ class _Reader:
         return {"cpu": kept.drop(RECORD),
                 "cpu_lpar": CPU_LPAR.empty() if lpar is None else lpar.drop(RECORD)}
 
-    def _where(self, row: dict[str, Any]) -> tuple[str, dict[str, int | None]]:
+    def _where(self, row: Mapping[str, Any]) -> tuple[str, dict[str, int | None]]:
         """A CPU Activity report's place in the document (in messages, and an error's)."""
         record = row[RECORD]
         line, offset = self.places.get(record, (None, None))
