@@ -95,7 +95,7 @@ def read(
     tallies: list[Tally] = []
     how: dict[str, Any] = {"kind": kind, "on_error": on_error, "encoding": encoding,
                            "tables": tables, "options": options, "on_conflict": on_conflict}
-    across = AcrossFiles(on_conflict=on_conflict, recall=recaller(**how))
+    across = AcrossFiles(on_conflict=on_conflict, recall=recaller(**how), files=len(paths))
     for path, result in zip(paths, read_each(paths, progress=progress, jobs=jobs, **how),
                             strict=True):
         for table, frame in across.once(result.tables, path).items():
@@ -251,7 +251,7 @@ def read_batches(
             _file_parts, [(path, request) for path in paths], workers)
     else:
         parts = (part for path in paths for part in _file_batches((path, request), progress))
-    across = AcrossFiles(on_conflict=on_conflict,
+    across = AcrossFiles(on_conflict=on_conflict, files=len(paths),
                          recall=lambda path: read_file((path, request)).tables)
     names = iter(paths)
     name = next(names, "")

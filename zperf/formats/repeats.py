@@ -318,13 +318,17 @@ class AcrossFiles:
 
     def __init__(self, belongs: Mapping[str, tuple[str, tuple[str, ...]]] = BELONGS, *,
                  on_conflict: OnConflict = "error",
-                 recall: Callable[[str], Mapping[str, pl.DataFrame]] | None = None) -> None:
+                 recall: Callable[[str], Mapping[str, pl.DataFrame]] | None = None,
+                 files: int | None = None) -> None:
         #: The tables whose rows go with a dropped row (:data:`BELONGS`, or a caller's
         #: reduced tables, such as the activity report's).
         self.belongs = belongs
         self.on_conflict: OnConflict = on_conflict
         #: Reads an earlier file's tables again, as they were given (None: cannot).
         self.recall = recall
+        #: How many files will come (None: not known): the last one's values are hashed
+        #: only where an earlier file has their keys (a file read alone: none).
+        self.expected = files
         self.files: list[_File] = []
         self.current = _File("")
         self.parts: dict[str, list[_Part]] = {}
@@ -357,7 +361,9 @@ class AcrossFiles:
         """``frame`` (one table of the current file) with a ``_kh`` column, without its
         rows an earlier file gave (earlier rows it replaces are withdrawn); and those."""
         keys = key_hashes(frame, name)
-        values = value_hashes(frame, name)
+        # The last file's values are looked at only where an earlier file has its keys.
+        last = self.expected is not None and len(self.files) + 1 >= self.expected
+        values = np.zeros(frame.height, dtype=np.uint64) if last else value_hashes(frame, name)
         formats = self._format_codes(frame)
         frame = frame.with_columns(pl.Series(_KH, keys))
         systems = frame["system"]
@@ -368,6 +374,9 @@ class AcrossFiles:
         if starts.len():
             lo, hi = _span(starts)
             hits = self._lookup(name, keys, named, lo, hi)
+            if hits and last:
+                rows = np.fromiter(hits, dtype=np.int64, count=len(hits))
+                values[rows] = value_hashes(frame[rows], name)
             if hits:
                 keep = self._decide(name, frame, keys, values, formats, hits)
             kept = keep if named is None else keep & named

@@ -242,7 +242,8 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
                            "tables": ACTIVITY_TABLES, "reduce": keep_activity,
                            "on_conflict": on_conflict}
     sources = [str(path) for path in paths]
-    across = AcrossFiles(REPEATS_GO_WITH, on_conflict=on_conflict, recall=recaller(**how))
+    across = AcrossFiles(REPEATS_GO_WITH, on_conflict=on_conflict, recall=recaller(**how),
+                         files=len(sources))
     for path, result in zip(sources, read_each(sources, jobs=jobs, **how), strict=True):
         once = across.once(result.tables, path)
         across.end_file(result.tallies[0] if result.tallies else None)

@@ -75,7 +75,8 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
                            "tables": tables, "reduce": reduce, "columns": columns,
                            "options": options, "on_conflict": on_conflict}
     # (the reduced tables keep their rows' keys, values and formats)
-    across = AcrossFiles(on_conflict=on_conflict, recall=recaller(**how))
+    across = AcrossFiles(on_conflict=on_conflict, recall=recaller(**how),
+                         files=len(spec.sources))
     for path, result in zip(spec.sources, read_each(spec.sources, jobs=jobs, **how),
                             strict=True):
         for name, frame in across.once(result.tables, path).items():

@@ -168,10 +168,12 @@ class InOrder:
         if dependent is not None and dependent.height:
             self.dependent.append(dependent)
 
-    def release(self, before: int | None) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    def release(self, before: int | None, final: bool = False,
+                ) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
         """The rows of records numbered below ``before`` (None: every row), in file order,
         repeats dropped (and counted in ``dropped``), conflicts settled (see the module
-        docstring); None for a table with none."""
+        docstring); None for a table with none.  ``final``: no row comes after these,
+        so only those a key shares are hashed (a dump read in one batch: none)."""
         if before is not None and self.tally.on_conflict == "last":
             return None, None  # the last of a key may still come
         main, self.main = _split(self.main, before)
@@ -180,13 +182,21 @@ class InOrder:
             return None, dependent
         keys = (main["_key"].to_numpy() if KEY in main.columns
                 else row_keys(self.codes[0].of(main), self.codes[1].of(main)))
-        values = value_hashes(main, self.table)
         found, earlier, records = self.seen.lookup(keys)
+        if final:  # no later batch looks these up: hash those that have a key's company
+            _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+            shared = found | (counts[inverse.reshape(-1)] > 1)
+            values = np.zeros(keys.size, dtype=np.uint64)
+            if shared.any():
+                values[shared] = value_hashes(main.filter(pl.Series(shared)), self.table)
+        else:
+            values = value_hashes(main, self.table)
         decided = settle(keys, values, self.tally.on_conflict, (found, earlier))
         if decided.clash is not None and self.tally.on_conflict == "error":
             self._conflict(main, decided.clash, int(records[decided.clash[0]]))
         keep = decided.keep
-        self.seen.add(keys[keep], values[keep], main["_record"].to_numpy()[keep])
+        if not final:
+            self.seen.add(keys[keep], values[keep], main["_record"].to_numpy()[keep])
         if not keep.all():
             self.dropped += decided.repeats
             self.conflicts += decided.conflicts
@@ -212,12 +222,12 @@ class InOrder:
         """The warning of the conflicts settled (--on-conflict first or last)."""
         said_within(self.table, self.conflicts, self.tally)
 
-    def release_tables(self, before: int | None, names: tuple[str, str]
-                       ) -> dict[str, pl.DataFrame]:
+    def release_tables(self, before: int | None, names: tuple[str, str], *,
+                       final: bool = False) -> dict[str, pl.DataFrame]:
         """:meth:`release` as tables named ``names`` (main, dependent), without the
         record number they were ordered by (nor the keys); a table with no rows is
         left out."""
-        released = zip(names, self.release(before), strict=True)
+        released = zip(names, self.release(before, final), strict=True)
         return {name: frame.drop("_record", KEY, OFFSET, strict=False)
                 for name, frame in released if frame is not None}
 

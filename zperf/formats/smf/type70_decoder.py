@@ -37,7 +37,7 @@ class Type70Decoder:
         return self.rows.release_tables(None, ("cpu", "cpu_lpar"))
 
     def finish(self) -> dict[str, pl.DataFrame]:
-        out = self.take()
+        out = self.rows.release_tables(None, ("cpu", "cpu_lpar"), final=True)
         if self.rows.dropped:
             self.tally.warnings.append(f"{self.rows.dropped} repeated SMF 70.1 intervals (same "
                                        "system and interval start) dropped")

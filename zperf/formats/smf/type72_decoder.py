@@ -58,12 +58,12 @@ class Type72Decoder:
 
     def finish(self) -> dict[str, pl.DataFrame]:
         self.broken.finish(self.tally)  # pieces whose siblings never came are skipped
-        out = self._release(None)
+        out = self._release(None, final=True)
         self.rows.said()
         return out
 
-    def _release(self, before: int | None) -> dict[str, pl.DataFrame]:
-        out = self.rows.release_tables(before, ("workload", "distribution"))
+    def _release(self, before: int | None, final: bool = False) -> dict[str, pl.DataFrame]:
+        out = self.rows.release_tables(before, ("workload", "distribution"), final=final)
         self.tally.duplicates = self.rows.dropped
         return out
 
