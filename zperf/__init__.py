@@ -13,7 +13,7 @@ What a notebook calls is here (README, "As a library")::
     print(run.window)
     print(zperf.compare("runs/ims14/", "runs/ims15/").table)
 
-* ``read(paths, kind=, on_error=, encoding=, tables=)``: files of any kind
+* ``read(paths, kind=, on_error=, encoding=, tables=, on_conflict=)``: files of any kind
   zperf reads into tables, with what was seen in each file (``tallies``);
 * ``analyze(run, **options)``: a run's table (per interval and for the
   window) from a run description: a TOML file, a folder holding a run.toml,

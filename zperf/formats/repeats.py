@@ -47,6 +47,7 @@ from zperf.formats import printed
 from zperf.formats.tally import OnConflict, Tally
 
 Hashes = npt.NDArray[np.uint64]
+Ints = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -375,7 +376,7 @@ class AcrossFiles:
             lo, hi = _span(starts)
             hits = self._lookup(name, keys, named, lo, hi)
             if hits and last:
-                rows = np.fromiter(hits, dtype=np.int64, count=len(hits))
+                rows = np.concatenate([found for _, found, _ in hits])
                 values[rows] = value_hashes(frame[rows], name)
             if hits:
                 keep = self._decide(name, frame, keys, values, formats, hits)
@@ -414,75 +415,94 @@ class AcrossFiles:
         return self.formats.index(source_format)
 
     def _lookup(self, name: str, keys: Hashes, named: npt.NDArray[np.bool_] | None,
-                lo: dt.datetime, hi: dt.datetime) -> dict[int, tuple[int, int]]:
+                lo: dt.datetime, hi: dt.datetime) -> list[tuple[int, Ints, Ints]]:
         """Rows (``named``: those with a system id, None: all) whose key an earlier file
-        kept (and keeps): row -> (file, position in its entry); an earlier file's rows
-        are looked at only where its intervals overlap."""
-        hits: dict[int, tuple[int, int]] = {}
+        kept (and keeps): (that file, the rows, their positions in its entry) per file;
+        an earlier file's rows are looked at only where its intervals overlap."""
+        hits: list[tuple[int, Ints, Ints]] = []
         rows = np.arange(keys.size) if named is None else np.flatnonzero(named)
         for number, earlier in enumerate(self.files):
             entry = earlier.entries.get(name)
-            if entry is None or entry.keys.size == 0 or entry.lo > hi or entry.hi < lo:
+            if (not rows.size or entry is None or entry.keys.size == 0 or entry.lo > hi
+                    or entry.hi < lo):
                 continue
             entry.sort()
             at = np.minimum(np.searchsorted(entry.keys, keys[rows]), entry.keys.size - 1)
             found = entry.keys[at] == keys[rows]
             if entry.alive is not None:
                 found &= entry.alive[at]
-            for row, position in zip(rows[found].tolist(), at[found].tolist(), strict=True):
-                hits.setdefault(row, (number, position))
+            if found.any():
+                hits.append((number, rows[found], at[found]))
+                rows = rows[~found]  # (a key is kept by one file only)
         return hits
 
     def _decide(self, name: str, frame: pl.DataFrame, keys: Hashes, values: Hashes,
                 formats: npt.NDArray[np.int16],
-                hits: dict[int, tuple[int, int]]) -> npt.NDArray[np.bool_]:
+                hits: list[tuple[int, Ints, Ints]]) -> npt.NDArray[np.bool_]:
         """Which rows of ``frame`` are kept, given the earlier rows of their keys: a
         repeat is dropped, a report row that agrees with a dump's is read once (from
         the dump: an earlier report row the dump agrees with is withdrawn), a
         conflict is an error or settled by ``on_conflict``."""
         keep = np.ones(frame.height, dtype=bool)
-        compare: dict[int, list[int]] = {}  # earlier file -> rows compared value by value
-        for row, (number, position) in hits.items():
+        for number, found, positions in hits:
             entry = self.files[number].entries[name]
-            there = int(entry.formats[position]) if entry.formats is not None else 0
-            here = int(formats[row])
-            if there == here or (there == 0 and here == 0):
-                if entry.values[position] == values[row]:
-                    keep[row] = False
-                    self._count("repeat", name, number)
-                else:
-                    keep[row] = self._conflict(name, frame, row, number, None)
-            else:
-                compare.setdefault(number, []).append(row)
-        for number, rows in compare.items():
-            try:
-                others = self._rows_of(number, name, keys[rows])
-            except _CannotRecallError:  # (standard input): kept once, from the earlier file
-                keep[rows] = False
-                for _ in rows:
-                    self._count("uncompared", name, number)
-                continue
-            pairs = frame[rows].join(others, on=_KH, how="left", suffix=_THERE,
-                                     maintain_order="left")
-            columns = printed.compared_columns(
-                frame.columns, others.columns, value_columns(name, frame.columns))
-            schema = frame.schema
-            found = pairs.select(printed.differing(
-                {c: schema[c] for c in columns},
-                _format_of(pairs, "source_format"), _format_of(pairs, "source_format" + _THERE),
-                _THERE).alias("_differs"))["_differs"].to_list()
-            theirs = pairs["source_format" + _THERE].to_list() \
-                if "source_format" + _THERE in pairs.columns else [None] * len(rows)
-            for row, column, their_format in zip(rows, found, theirs, strict=True):
-                if column is not None:
-                    keep[row] = self._conflict(name, frame, row, number, column, pairs)
-                elif formats[row] == 0:  # a dump's row, and the earlier report's: the dump's
-                    self._withdraw(number, name, keys[row])
-                    self._count("replaced", name, number, their_format)
-                else:
-                    keep[row] = False
-                    self._count("agreed", name, number, self.formats[int(formats[row])])
+            theirs = entry.formats[positions] if entry.formats is not None \
+                else np.zeros(positions.size, dtype=np.int16)
+            alike = theirs == formats[found]  # both exact, or one report format
+            same = entry.values[positions] == values[found]
+            repeats = found[alike & same]
+            keep[repeats] = False
+            self._count("repeat", name, number, repeats.size)
+            clashing = found[alike & ~same]
+            if clashing.size:
+                keep[clashing] = self._conflicts(name, frame, clashing, number)
+            rows = found[~alike].tolist()
+            if rows:
+                self._compare(name, frame, keys, formats, number, rows, keep)
         return keep
+
+    def _conflicts(self, name: str, frame: pl.DataFrame, rows: Ints, number: int) -> bool:
+        """Rows whose keys an earlier file kept with other values (of one kind): the error
+        of the first, or settled by ``on_conflict`` (True: these rows are kept)."""
+        kept = True
+        for row in rows.tolist() if self.on_conflict == "last" else rows[:1].tolist():
+            kept = self._conflict(name, frame, row, number, None)
+        if self.on_conflict == "first":
+            self._count("conflict", name, number, rows.size - 1)  # (one counted above)
+        return kept
+
+    def _compare(self, name: str, frame: pl.DataFrame, keys: Hashes,
+                 formats: npt.NDArray[np.int16], number: int, rows: list[int],
+                 keep: npt.NDArray[np.bool_]) -> None:
+        """Rows of a report and an earlier dump's (or the other way, or two report formats)
+        of the same keys, compared at the printed precision (``keep`` is updated)."""
+        try:
+            others = self._rows_of(number, name, keys[rows])
+        except _CannotRecallError:  # (standard input): kept once, from the earlier file
+            keep[rows] = False
+            self._count("uncompared", name, number, len(rows))
+            return
+        pairs = frame[rows].join(others, on=_KH, how="left", suffix=_THERE,
+                                 maintain_order="left")
+        columns = printed.compared_columns(
+            frame.columns, others.columns, value_columns(name, frame.columns))
+        schema = frame.schema
+        found = pairs.select(printed.differing(
+            {c: schema[c] for c in columns},
+            _format_of(pairs, "source_format"), _format_of(pairs, "source_format" + _THERE),
+            _THERE).alias("_differs"))["_differs"].to_list()
+        theirs = pairs["source_format" + _THERE].to_list() \
+            if "source_format" + _THERE in pairs.columns else [None] * len(rows)
+        for row, column, their_format in zip(rows, found, theirs, strict=True):
+            if column is not None:
+                keep[row] = self._conflict(name, frame, row, number, column, pairs)
+            elif formats[row] == 0:  # a dump's row, and the earlier report's: the dump's
+                self._withdraw(number, name, keys[row])
+                self._count("replaced", name, number, report=their_format)
+            else:
+                keep[row] = False
+                self._count("agreed", name, number,
+                            report=self.formats[int(formats[row])])
 
     def _conflict(self, name: str, frame: pl.DataFrame, row: int, number: int,
                   column: str | None, pairs: pl.DataFrame | None = None) -> bool:
@@ -546,10 +566,13 @@ class AcrossFiles:
             raise _CannotRecallError(earlier.name)
         return frame.with_columns(pl.Series(_KH, key_hashes(frame, name)))
 
-    def _count(self, what: str, name: str, number: int, report: str | None = None) -> None:
-        """One more row of ``name`` of the current file whose key ``number`` gave:
-        ``what`` became of it (and the format of the report read once, if one was)."""
-        self.said[(what, name, number)] = self.said.get((what, name, number), 0) + 1
+    def _count(self, what: str, name: str, number: int, rows: int = 1,
+               report: str | None = None) -> None:
+        """``rows`` more rows of ``name`` of the current file whose keys ``number`` gave:
+        ``what`` became of them (and the format of the report read once, if one was)."""
+        if rows <= 0:
+            return
+        self.said[(what, name, number)] = self.said.get((what, name, number), 0) + rows
         if report is not None:
             self.reports[(what, number)] = report
 
