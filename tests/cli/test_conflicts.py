@@ -175,6 +175,18 @@ def test_a_copy_is_still_read_once(capsys: pytest.CaptureFixture[str], runs: Pat
             "read from an earlier file (overlapping dumps) dropped: each is counted once"]
 
 
+@pytest.mark.parametrize("per", ["class", "system"])
+def test_the_views_count_a_copy_once(capsys: pytest.CaptureFixture[str], runs: Path,
+                                     per: str) -> None:
+    """``analyze --per class`` used to count a class period given twice twice (its
+    intervals, transactions and service seconds doubled): its rows were not compared."""
+    dump = str(runs / "ims15" / "smf.dump")
+    args = ["analyze", "--per", per, "--to", "csv", *WINDOW[:2]]
+    code, twice, err = run_cli(capsys, *args, dump, dump)
+    assert code == 0 and "already read from an earlier file" in err
+    assert twice == run_cli(capsys, *args, dump)[1]
+
+
 def test_the_cpu_listing_beside_its_dump_is_read_once(capsys: pytest.CaptureFixture[str],
                                                       runs: Path) -> None:
     """The CPU Activity listing the Postprocessor printed from the dump: the same 5

@@ -22,10 +22,10 @@ on_conflict_option = click.option(
     "--on-conflict", type=click.Choice(ON_CONFLICT_CHOICES), default=None,
     help="A class period or CPU interval given twice with other values (by two files, or "
          "two records of one): error: stop, naming both, the key and a value that differs "
-         "(exit 2); first or last: keep the one read first or last, and say how many were "
-         "dropped. An identical copy, or the RMF report of a dump beside it when they agree "
-         "to the printed precision, is read once either way. Default: error (zperf analyze, "
-         "compare, check and report: the run description's on_conflict, else error).")
+         "(exit 2); first, last: keep the one read first or last, and say how many were "
+         "dropped (exit 0). An identical copy, or an RMF report beside the dump it was "
+         "printed from (agreeing to its printed precision), is read once either way. "
+         "Default: a run description's on_conflict, else error.")
 
 
 def input_options(func: F) -> F:
