@@ -24,6 +24,7 @@ from conftest import run_cli
 from zperf.formats import read
 from zperf.sim.writers import smf as writer
 
+
 @pytest.fixture(name="sim_runs", scope="module")
 def sim_runs_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """ims14/ and ims15/: paper 004's runs, simulated exactly."""
@@ -70,7 +71,7 @@ def test_two_runs_of_one_system_and_interval_are_a_conflict(
     """They used to be read as overlapping dumps: the second's 45 class periods and 5
     CPU intervals dropped, exit 0."""
     first, second = runs / "ims15" / "smf.dump", runs / "ims14" / "smf.dump"
-    code, out, err = run_cli(capsys, *command, str(first), str(second))
+    code, _, err = run_cli(capsys, *command, str(first), str(second))
     assert code == 2
     assert err.splitlines() == [_conflict_line(second, first)]
 

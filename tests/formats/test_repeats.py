@@ -1,4 +1,5 @@
-"""Overlapping files: an interval read from two files is kept once (zperf.formats.repeats)."""
+"""Rows read twice (zperf.formats.repeats): an interval two files give is kept once when
+it is a copy; other values are a conflict; a report beside its dump is read once."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import polars as pl
+import pytest
 
 from conftest import SAMPLES
+from zperf.errors import ConflictError
 from zperf.formats import read
-from zperf.formats.repeats import AcrossFiles
+from zperf.formats.printed import tolerance
+from zperf.formats.repeats import KEYS, AcrossFiles, settle, value_columns
+from zperf.formats.skipped import notices
 from zperf.formats.tally import Tally
 
 T0 = dt.datetime(2026, 1, 5, 0, 0)
@@ -106,14 +112,6 @@ def test_a_dump_given_twice_is_read_once_by_every_way(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------- repeats and conflicts (issue 29)
-
-import numpy as np  # noqa: E402
-import pytest  # noqa: E402
-
-from zperf.errors import ConflictError  # noqa: E402
-from zperf.formats.printed import tolerance  # noqa: E402
-from zperf.formats.repeats import KEYS, settle, value_columns  # noqa: E402
-from zperf.formats.skipped import notices  # noqa: E402
 
 
 def _cpu(busy: float, fmt: str = "smf70.1", source: str = "a.smf") -> pl.DataFrame:
@@ -230,7 +228,7 @@ def test_a_report_is_compared_at_its_printed_precision(busy: float) -> None:
         across.end_file(None)
         assert across.finish() == {}
     else:
-        with pytest.raises(ConflictError, match="cp_lpar_busy_pct 80.36 here"):
+        with pytest.raises(ConflictError, match=r"cp_lpar_busy_pct 80\.36 here"):
             across.once(listing, "a.txt")
 
 
