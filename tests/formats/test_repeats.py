@@ -163,7 +163,7 @@ def test_two_files_of_one_interval_with_other_values_conflict() -> None:
 
 def test_a_conflict_s_values_are_looked_up_in_the_earlier_file() -> None:
     tables = {"a.smf": {"cpu": _cpu(50.0)}}
-    across = AcrossFiles(recall=lambda path: tables[path])
+    across = AcrossFiles(recall=lambda path, table: tables[path])
     across.once(tables["a.smf"], "a.smf")
     across.end_file(None)
     with pytest.raises(ConflictError, match=r"cp_lpar_busy_pct 60 here, 50 there;"):
@@ -197,7 +197,7 @@ def test_a_report_that_agrees_with_its_dump_is_read_once_from_the_dump(
     dump = ("a.smf", {"cpu": _cpu(80.36179), "cpu_lpar": _lpar("a.smf")})
     listing = ("a.txt", {"cpu": _cpu(80.36, "rmf-cpu", "a.txt").with_columns(
         pl.lit(" YES").alias("hiperdispatch"))})
-    across = AcrossFiles(recall=lambda path: dict([dump, listing])[path])
+    across = AcrossFiles(recall=lambda path, table: dict([dump, listing])[path])
     got: list[dict[str, pl.DataFrame]] = []
     tallies = {}
     for name, tables in (listing, dump) if listing_first else (dump, listing):
@@ -219,7 +219,7 @@ def test_a_report_that_agrees_with_its_dump_is_read_once_from_the_dump(
 def test_a_report_is_compared_at_its_printed_precision(busy: float) -> None:
     """80.36 is 80.355 to 80.365; the busy columns allow a hundredth (the processors'
     average of printed values): beyond, the report says otherwise."""
-    across = AcrossFiles(recall=lambda path: {"cpu": _cpu(busy)})  # (a.smf read again)
+    across = AcrossFiles(recall=lambda path, table: {"cpu": _cpu(busy)})  # (read again)
     across.once({"cpu": _cpu(busy)}, "a.smf")
     across.end_file(None)
     listing = {"cpu": _cpu(80.36, "rmf-cpu", "a.txt")}

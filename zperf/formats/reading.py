@@ -7,6 +7,7 @@ not given, and returns every table the readers produced with their tallies.
 
 from __future__ import annotations
 
+import dataclasses
 import lzma
 import os
 import sys
@@ -147,16 +148,22 @@ def read_each(
         yield read_file((path, request), progress)
 
 
-def recaller(**how: Any) -> Callable[[str], dict[str, pl.DataFrame]]:
-    """How to read one file again as :func:`read_each` read it with the keywords ``how``
-    (its ``reduce`` too): what :class:`AcrossFiles` looks up a conflict's values in."""
+def recaller(**how: Any) -> Callable[[str, str], dict[str, pl.DataFrame]]:
+    """How to read one table of a file again as :func:`read_each` read it with the
+    keywords ``how`` (its ``reduce`` too): what :class:`AcrossFiles` looks up a
+    conflict's values in (the file's other tables are not decoded)."""
     request = _request(how.pop("kind", None), how.pop("on_error", "raise"),
                        how.pop("encoding", DEFAULT_ENCODING), how.pop("tables", None),
                        how.pop("reduce", None), how.pop("options", None),
                        how.pop("columns", None), how.pop("on_conflict", "error"))
     if how:
         raise TypeError(f"unknown keywords {', '.join(how)}")
-    return lambda path: read_file((path, request)).tables
+    return lambda path, table: _reread(path, table, request)
+
+
+def _reread(path: str, table: str, request: FileRequest) -> dict[str, pl.DataFrame]:
+    """``table`` of the file at ``path`` read again (the others left out)."""
+    return read_file((path, dataclasses.replace(request, tables=(table,)))).tables
 
 
 def _request(kind: str | None, on_error: OnError, encoding: str,
@@ -252,7 +259,7 @@ def read_batches(
     else:
         parts = (part for path in paths for part in _file_batches((path, request), progress))
     across = AcrossFiles(on_conflict=on_conflict, files=len(paths),
-                         recall=lambda path: read_file((path, request)).tables)
+                         recall=lambda path, table: _reread(path, table, request))
     names = iter(paths)
     name = next(names, "")
     for part in parts:

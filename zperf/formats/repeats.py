@@ -47,6 +47,9 @@ from zperf.formats import printed
 from zperf.formats.tally import OnConflict, Tally
 
 Hashes = npt.NDArray[np.uint64]
+#: Reads one table of a file again as the command read it (its reduction too): the
+#: tables read, by name (``recall(path, table)``).
+Recall = Callable[[str, str], Mapping[str, pl.DataFrame]]
 Ints = npt.NDArray[np.int64]
 
 
@@ -319,13 +322,13 @@ class AcrossFiles:
 
     def __init__(self, belongs: Mapping[str, tuple[str, tuple[str, ...]]] = BELONGS, *,
                  on_conflict: OnConflict = "error",
-                 recall: Callable[[str], Mapping[str, pl.DataFrame]] | None = None,
+                 recall: Recall | None = None,
                  files: int | None = None) -> None:
         #: The tables whose rows go with a dropped row (:data:`BELONGS`, or a caller's
         #: reduced tables, such as the activity report's).
         self.belongs = belongs
         self.on_conflict: OnConflict = on_conflict
-        #: Reads an earlier file's tables again, as they were given (None: cannot).
+        #: Reads a table of an earlier file again, as it was given (None: cannot).
         self.recall = recall
         #: How many files will come (None: not known): the last one's values are hashed
         #: only where an earlier file has their keys (a file read alone: none).
@@ -338,7 +341,7 @@ class AcrossFiles:
         #: What became of the current file's rows: (what, table, earlier file) -> rows.
         self.said: dict[tuple[str, str, int], int] = {}
         self.reports: dict[tuple[str, int], str] = {}
-        self._recalled: tuple[int, Mapping[str, pl.DataFrame]] | None = None
+        self._recalled: tuple[int, str, pl.DataFrame | None] | None = None
 
     # ------------------------------------------------------------ per file
 
@@ -559,9 +562,9 @@ class AcrossFiles:
         earlier = self.files[number]
         if self.recall is None or earlier.name in ("", "-"):
             raise _CannotRecallError(earlier.name)
-        if self._recalled is None or self._recalled[0] != number:
-            self._recalled = (number, self.recall(earlier.name))
-        frame = self._recalled[1].get(name)
+        if self._recalled is None or self._recalled[:2] != (number, name):
+            self._recalled = (number, name, self.recall(earlier.name, name).get(name))
+        frame = self._recalled[2]
         if frame is None or frame.height == 0:
             raise _CannotRecallError(earlier.name)
         return frame.with_columns(pl.Series(_KH, key_hashes(frame, name)))

@@ -97,19 +97,22 @@ def _raise_conflict(marked: DataFrame, table: str) -> None:
     per_kind = Window.partitionBy(*keys, "_kind")
     clashing = hashed.withColumn("_n", sf.size(sf.collect_set("_vh").over(per_kind))).where(
         sf.col("_n") > 1)
-    found = clashing.orderBy(*keys, "source").limit(1).collect()
+    # the first key's rows come first (a key has a row per file: a few)
+    found = [row.asDict() for row in clashing.orderBy(*keys, "_kind", "source").limit(
+        _FIRST_ROWS).collect()]
     if not found:
         return
-    key = found[0].asDict()
-    same = sf.lit(True)
-    for column in (*keys, "_kind"):
-        same = same & sf.col(column).eqNullSafe(sf.lit(key[column]))
-    rows = [row.asDict() for row in clashing.where(same).orderBy("source").collect()]
+    named = [*keys, "_kind"]
+    rows = [row for row in found if all(row[c] == found[0][c] for c in named)]
     here = rows[0]
     there = next((row for row in rows if row["_vh"] != here["_vh"]), rows[-1])
     raise ConflictError(str(here["source"]), conflict_text(
         KEYS[table], here, str(there["source"]), first_difference(here, there, values),
         _plain(there), resolve=RESOLVE_FILES))
+
+
+#: Rows collected to find the first conflicting key's two that differ.
+_FIRST_ROWS = 64
 
 
 def _plain(row: dict[str, Any]) -> dict[str, Any]:
