@@ -308,7 +308,7 @@ class AcrossFiles:
     settles its own rows), and only with those whose intervals overlap its rows': a
     month of daily dumps compares each day with the day before.  Of an earlier file
     only a 64-bit hash of each key and of its values is kept (a month of class
-    periods, 2.9 million, in 46 MB), so that a repeat is told from a conflict at the
+    periods, 2.9 million, in 47 MB), so that a repeat is told from a conflict at the
     cost of a lookup; what differs is looked up only for a conflict (in the earlier
     file, read again with ``recall``, the one costly path) and to compare a report
     with a dump at the report's printed precision.
