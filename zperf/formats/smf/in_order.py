@@ -174,7 +174,7 @@ class InOrder:
         repeats dropped (and counted in ``dropped``), conflicts settled (see the module
         docstring); None for a table with none.  ``final``: no row comes after these,
         so only those a key shares are hashed (a dump read in one batch: none)."""
-        if before is not None and self.tally.on_conflict == "last":
+        if not final and self.tally.on_conflict == "last":
             return None, None  # the last of a key may still come
         main, self.main = _split(self.main, before)
         dependent, self.dependent = _split(self.dependent, before)
