@@ -9,6 +9,12 @@ Every input goes through each way a user reaches a reader:
 3. (for some inputs) the command line in-process, ``zperf.cli.main(["parse",
    ...])``, with a random ``--on-error`` and output format.
 
+The library and the command line read with an ``on_conflict`` chosen by the
+input's bytes (not by the random generator, whose draws decide the inputs a
+ledger records): a record or report repeated by the damage with other values
+is a conflict, the one-line error with "error", kept once with "first" and
+"last" (and a repeated copy is always read once, never an error).
+
 An input passes when each way gives rows (or none), counted skips, or the
 documented error: an :class:`~zperf.errors.InputError` whose message is one
 line starting with the file's name, and from the command line exit status 2
@@ -30,6 +36,7 @@ import os
 import random
 import sys
 import traceback
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +49,7 @@ FILE = "fuzzed"
 #: Readers of binary inputs (the others get the text operators).
 BINARY = ("smf70.1", "smf72.3", "smf110.2", "zperf-parquet", "zperf-arrow")
 MODES = ("raise", "skip")
+CONFLICTS = ("error", "first", "last")
 CLI_FORMATS = ("csv", "json", "ndjson", "parquet", "arrow", "table")
 #: How a Rust panic (polars, say) starts the message it prints on file descriptor 2.
 PANIC = "panicked at"
@@ -142,12 +150,13 @@ def _by_reader(reader: str, data: bytes, verdict: Verdict, always_skip: bool) ->
                     "read without a word")
 
 
-def _by_library(path: Path, mode: str, verdict: Verdict) -> None:
+def _by_library(path: Path, mode: str, verdict: Verdict, conflict: str = "error") -> None:
     from zperf import formats
 
-    where = f"zperf.formats.read, on_error={mode}"
+    where = f"zperf.formats.read, on_error={mode}, on_conflict={conflict}"
     try:
-        result = formats.read([str(path)], on_error=mode)  # type: ignore[arg-type]
+        result = formats.read([str(path)], on_error=mode,  # type: ignore[arg-type]
+                              on_conflict=conflict)  # type: ignore[arg-type]
     except (Crash, Hang, KeyboardInterrupt):
         raise
     except BaseException as exc:
@@ -159,12 +168,14 @@ def _by_library(path: Path, mode: str, verdict: Verdict) -> None:
     verdict.outcomes["library"] = "skipped" if result.skipped else "read"
 
 
-def _by_command_line(path: Path, mode: str, fmt: str, verdict: Verdict) -> None:
+def _by_command_line(path: Path, mode: str, fmt: str, verdict: Verdict,
+                     conflict: str = "error") -> None:
     from zperf.cli import main
 
     out = path.with_name("out." + fmt)
     out.unlink(missing_ok=True)
-    args = ["parse", "--on-error", mode, "--to", fmt, "-o", str(out), str(path)]
+    args = ["parse", "--on-error", mode, "--on-conflict", conflict, "--to", fmt, "-o", str(out),
+            str(path)]
     stdout, stderr = io.StringIO(), io.StringIO()
     where = f"zperf {' '.join(args)}"
     code: Any = 0
@@ -205,15 +216,16 @@ def check(reader: str, data: bytes, workdir: Path, rng: random.Random, *,
     """
     verdict = Verdict()
     path = workdir / "input"
+    conflict = CONFLICTS[zlib.crc32(data) % len(CONFLICTS)]
     always_skip = rng.random() < skip
     steps: list[Callable[[], None]] = [
         lambda: _by_reader(reader, data, verdict, always_skip)]
     if rng.random() < library:
         mode = rng.choice(MODES)
-        steps.append(lambda: _by_library(path, mode, verdict))
+        steps.append(lambda: _by_library(path, mode, verdict, conflict))
     if rng.random() < cli:
         cli_mode, fmt = rng.choice(MODES), rng.choice(CLI_FORMATS)
-        steps.append(lambda: _by_command_line(path, cli_mode, fmt, verdict))
+        steps.append(lambda: _by_command_line(path, cli_mode, fmt, verdict, conflict))
     if len(steps) > 1:
         path.write_bytes(data)
     for step in steps:

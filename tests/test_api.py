@@ -193,13 +193,15 @@ def test_table_says_what_reading_said_as_warnings() -> None:
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: zperf.read(SAMPLE, tabels=["cpu"]),
      "read() got an unexpected keyword argument 'tabels' (did you mean \"tables\"?); it "
-     "takes sources, tables, kind, on_error, encoding, jobs, options, progress"),
+     "takes sources, tables, kind, on_error, encoding, jobs, options, progress, "
+     "on_conflict"),
     (lambda: zperf.table("cpu", SAMPLE, encodng="cp1047", tables=["cpu"]),
      "table() got unexpected keyword arguments 'encodng', 'tables' (did you mean "
-     "\"encoding\"?); it takes name, sources, kind, on_error, encoding, jobs, options"),
+     "\"encoding\"?); it takes name, sources, kind, on_error, encoding, jobs, options, "
+     "on_conflict"),
     (lambda: zperf.compare("a", "b", bse="first"),
      "compare() got an unexpected keyword argument 'bse' (did you mean \"base\"?); it takes "
-     "base, kind, on_error, encoding, jobs"),
+     "base, kind, on_error, encoding, jobs, on_conflict"),
     (lambda: zperf.simulate("ims15-fast-path", seeds=3),
      "simulate() got an unexpected keyword argument 'seeds' (did you mean \"seed\"?); it "
      "takes scenario, out, seed, exact, variant, layout, rmf_format"),
@@ -208,7 +210,7 @@ def test_table_says_what_reading_said_as_warnings() -> None:
      "\"transactions\"?); it takes run, per, kind, on_error, encoding, jobs; and the run "
      "description's keys (zperf.RunOptions): name, sources, systems, transactions, "
      "etr_per_sec, rate_from, response_from, groups, start, end, cps, ziips, "
-     "driver_timezone, jtl_timestamp"),
+     "driver_timezone, jtl_timestamp, on_conflict"),
 ])
 def test_a_keyword_a_function_does_not_take_names_what_it_takes(call: Any,
                                                                 message: str) -> None:
@@ -230,7 +232,8 @@ def test_a_keyword_a_function_does_not_take_names_what_it_takes(call: Any,
      "per must be 'class' or 'system' (the run table's rows: analyze(...).table('window')), "
      "not 'window'"),
     (lambda: zperf.analyze(sources=SAMPLE, per="class", cps=3, groups={"A": ["B"]}),
-     "per class uses only the run's sources, name, systems, start, end; not: cps, groups"),
+     "per class uses only the run's sources, name, systems, start, end, on_conflict; not: "
+     "cps, groups"),
 ])
 def test_a_value_a_function_does_not_take_is_a_value_error(call: Any, message: str) -> None:
     with pytest.raises(ValueError, match=re.escape(message)) as raised:
@@ -373,7 +376,8 @@ def test_the_signatures_are_the_functions_own() -> None:
     import inspect
 
     assert list(inspect.signature(zperf.read).parameters) == [
-        "sources", "tables", "kind", "on_error", "encoding", "jobs", "options", "progress"]
+        "sources", "tables", "kind", "on_error", "encoding", "jobs", "options", "progress",
+        "on_conflict"]
     assert "per" in inspect.signature(zperf.analyze).parameters
     assert zperf.read.__doc__ and zperf.read.__doc__.startswith("Read files into tables")
 

@@ -23,6 +23,7 @@ from conftest import DATA, ROOT
 #: Each script's tiny arguments ({data}: the test's copy of an SMF fixture).
 TINY: dict[str, list[str]] = {
     "report_month.py": ["--days", "1", "--systems", "2", "--classes", "3"],
+    "repeats_month.py": ["--days", "2", "--systems", "2", "--classes", "3"],
     "sim_month.py": ["--days", "1", "--systems", "2", "--classes", "3"],
     "smf_read.py": ["--size-mb", "2", "--repeat", "1", "--baseline-mb", "1"],
     "wlmgl_read.py": ["--size-mb", "1", "--repeat", "1"],

@@ -14,7 +14,7 @@ What a notebook calls is here (README, "As a library")::
     print(run.window)
     print(zperf.compare("runs/ims14/", "runs/ims15/").table)
 
-* ``read(sources, tables=, kind=, on_error=, encoding=, jobs=)``: files of any
+* ``read(sources, tables=, kind=, on_error=, on_conflict=, encoding=, jobs=)``: files of any
   kind zperf reads (a path, a list of them, bytes, a binary file object) into
   tables, the derived ones (``capacity``, ``cec``, ``peaks``,
   ``performance``, ``offload``) when named, with what was seen in each file

@@ -81,6 +81,11 @@ class ParseError(InputError):
     """A record or line is malformed: a length, a triplet, a packed field is wrong."""
 
 
+class ConflictError(InputError):
+    """Two inputs (or two records of one) give the same class period or CPU interval with
+    other values: which to believe is the user's choice (``--on-conflict``)."""
+
+
 class TransferError(InputError):
     """The file was moved off z/OS in a way that destroyed it (text mode, no RDWs)."""
 

@@ -22,6 +22,11 @@ OnError = Literal["raise", "skip", "keep"]
 #: What a reader does with a bad record: stop, skip it, or skip it and keep its bytes.
 ON_ERROR_CHOICES: tuple[OnError, ...] = ("raise", "skip", "keep")
 
+OnConflict = Literal["error", "first", "last"]
+#: What to do with a row read twice with other values (the same class period or CPU
+#: interval, other figures): stop, or keep the one read first, or the one read last.
+ON_CONFLICT_CHOICES: tuple[OnConflict, ...] = ("error", "first", "last")
+
 #: Every input kind, in the registry's order (``zperf.formats.registry.KINDS``).
 KIND_NAMES: tuple[str, ...] = (
     "smf", "zperf-csv", "cics-dfhstup", "cics-dfh0stat", "rmf-cpu", "rmf-wlmgl", "rmf-xml",

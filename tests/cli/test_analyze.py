@@ -268,7 +268,7 @@ def test_a_view_refuses_the_options_it_does_not_use(capsys: Capture, per: str,
     code, out, err = run_cli(capsys, "analyze", "--per", per, *options, SMF)
     assert (code, out) == (2, "")
     assert err == (f"zperf: error: analyze --per {per} does not use {named} (it takes "
-                   "SOURCE..., --name, --system, --start, --end and --spec)\n")
+                   "SOURCE..., --name, --system, --start, --end, --on-conflict and --spec)\n")
     code, out, _ = run_cli(capsys, "analyze", "--per", "class", "--to", "csv", "--system",
                            "SYSA", SMF)  # what a view takes it takes
     assert code == 0 and out.count("\n") == 2 and ",CICS2A20," in out

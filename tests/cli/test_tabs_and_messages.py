@@ -65,7 +65,7 @@ def test_a_listing_whose_blanks_became_tabs_reads_as_the_listing(
     code, frame, err = _parse(capsys, "--table", table, str(tabbed))
     _, original, _ = _parse(capsys, "--table", table, str(path))
     assert code == 0
-    assert err.splitlines()[0] == f"zperf: {tabbed}: {NOTE}"  # said once, first
+    assert err.splitlines()[0] == f"zperf: note: {tabbed}: {NOTE}"  # said once, first
     assert err.count(NOTE) == 1
     assert _without_source(frame).equals(_without_source(original))
     assert _without_source(frame).height > 0

@@ -186,3 +186,33 @@ def test_overlapping_dumps_count_once(spark: Any, month: list[Path], tmp_path: P
         spark_analyze_run(spec, work, cpu).table())
     # a frame without its source (a rollup read back, a selection) is left as it is
     assert counted_once(twice.drop("source"), "workload").count() == twice.count()
+
+
+@pytest.mark.slow
+def test_the_same_key_with_other_values_is_a_conflict(spark: Any, tmp_path: Path) -> None:
+    """Two runs of one system and day with other figures (two seeds): counted_once stops
+    with the commands' error, or keeps the first or the last file by path, the rows that
+    go with a row from the same file."""
+    from zperf.errors import ConflictError
+
+    first = write_month(Sysplex(systems=1, classes=2, days=1, seed=1), tmp_path / "a")
+    second = write_month(Sysplex(systems=1, classes=2, days=1, seed=2), tmp_path / "b")
+    both = [str(first[0]), str(second[0])]
+    work = load(spark, both, "workload")
+    with pytest.raises(ConflictError, match=rf"^{first[0]}: class period SY00 .* conflicts "
+                                            rf"with {second[0]}: "):
+        counted_once(work, "workload")
+
+    def rows(frame: Any) -> pl.DataFrame:
+        got = _polars(frame)
+        return got.sort(got.columns)
+
+    for choice, kept in (("first", first[0]), ("last", second[0])):
+        for table in ("workload", "cpu", "cpu_lpar"):
+            once = counted_once(load(spark, both, table), table, on_conflict=choice)
+            assert rows(once).equals(rows(load(spark, str(kept), table))), (choice, table)
+    # an identical copy is no conflict, whatever the option
+    copy = tmp_path / "copy.dump"
+    copy.write_bytes(first[0].read_bytes())
+    twice = load(spark, [str(first[0]), str(copy)], "workload")
+    assert rows(counted_once(twice, "workload")).equals(rows(load(spark, str(first[0]))))

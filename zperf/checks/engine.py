@@ -33,7 +33,7 @@ from zperf.checks.results import Outcome, Result, State
 from zperf.checks.rules import Rule, RuleError, RulesFile, load_rules
 from zperf.errors import did_you_mean
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.tally import OnError
+from zperf.formats.tally import OnConflict, OnError
 from zperf.runs.spec import ClassRef
 
 #: The data-quality checks, by name, for one run.
@@ -60,11 +60,12 @@ IMPLICIT_DOUBTS = {name: Rule(0, None, f"{name} (implicit)", name)
 
 def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str | None = None,
           *, on_error: OnError | None = None, kind: str | None = None,
-          encoding: str = DEFAULT_ENCODING) -> Outcome:
+          encoding: str = DEFAULT_ENCODING, on_conflict: OnConflict | None = None) -> Outcome:
     """Check ``runs`` (default: the rules file's) against the rules; see the module doc.
 
     ``baseline`` replaces the file's; ``on_error`` its ``on_error`` (skip by
-    default); ``kind`` and ``encoding`` are :func:`zperf.formats.read`'s.
+    default); ``kind`` and ``encoding`` are :func:`zperf.formats.read`'s, and
+    ``on_conflict`` too (None: each run description's, else "error").
     """
     loaded = rules if isinstance(rules, RulesFile) else load_rules(rules)
     paths = tuple(runs) or loaded.runs
@@ -78,7 +79,7 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
 
     def read(path: str) -> Measured:
         return measure(path, kind=kind, on_error=policy, encoding=encoding, classes=classes,
-                       capacity=limits)
+                       capacity=limits, on_conflict=on_conflict)
 
     measured = _labeled([read(path) for path in paths])
     compared = any(_compares(rule) for rule in loaded.rules)

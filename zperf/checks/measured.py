@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.tally import OnError
+from zperf.formats.tally import OnConflict, OnError
 from zperf.runs.analysis import Analysis, analyze
 from zperf.runs.run import read_sources
 from zperf.runs.spec import RunSpec, as_runspec
@@ -81,12 +81,13 @@ class Measured:
 
 def measure(run: str, *, kind: str | None = None, on_error: OnError = "skip",
             encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
-            capacity: bool = False) -> Measured:
+            capacity: bool = False, on_conflict: OnConflict | None = None) -> Measured:
     """Read and analyze one run (a folder holding a run.toml, or a run description);
     with ``capacity``, keep its ``performance`` and ``limits`` tables too."""
     spec = as_runspec(run)
     tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
-                                   classes=classes, capacity=capacity)
+                                   classes=classes, capacity=capacity,
+                                   on_conflict=on_conflict)
     analysis = dataclasses.replace(analyze(tables, spec), tallies=tallies)
     return Measured(spec.name, run, analysis, tables)
 

@@ -18,7 +18,7 @@ from zperf.cli.options import (
     tell_reading,
 )
 from zperf.errors import UsageError
-from zperf.names import OnError
+from zperf.names import OnConflict, OnError
 from zperf.runs.choices import (
     ANALYZE_PER,
     BASES,
@@ -103,6 +103,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                     groups: tuple[str, ...], systems: tuple[str, ...],
                     start: dt.datetime | None, end: dt.datetime | None, cps: int | None,
                     ziips: int | None, per: str, kind: str | None, on_error: OnError,
+                    on_conflict: OnConflict | None,
                     errors_path: str | None, encoding: str, jobs: int | None,
                     fmt: str | None, output: str, wide: bool) -> None:
     """CPU % busy, ETR, ITR, response time and CPU per transaction of a run.
@@ -151,7 +152,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
         "sources": list(sources), "name": name, "transactions": transactions,
         "etr_per_sec": etr_per_sec, "rate_from": rate_from, "response_from": response_from,
         "groups": _groups(groups), "systems": systems, "start": start, "end": end, "cps": cps,
-        "ziips": ziips, "driver_timezone": driver_timezone, "jtl_timestamp": jtl_timestamp}
+        "ziips": ziips, "driver_timezone": driver_timezone, "jtl_timestamp": jtl_timestamp,
+        "on_conflict": on_conflict}
     if per in ("class", "system"):
         _refuse_unused(per, options)
         view = analyze_run(run, per="class" if per == "class" else "system", kind=kind,
@@ -203,8 +205,8 @@ def _refuse_unused(per: str, options: RunOptions) -> None:
                                       "against the first.")
 @click.argument("runs", metavar="RUN RUN [RUN...]", nargs=-1, required=True)
 def compare_command(runs: tuple[str, ...], base: Base, kind: str | None, on_error: OnError,
-                    errors_path: str | None, encoding: str, jobs: int | None, fmt: str | None,
-                    output: str, wide: bool) -> None:
+                    on_conflict: OnConflict | None, errors_path: str | None, encoding: str,
+                    jobs: int | None, fmt: str | None, output: str, wide: bool) -> None:
     """Runs side by side with Delta and Delta %, and the ±1 % ITR verdict.
 
     Each RUN is a run description (TOML, with its sources) or a folder
@@ -222,7 +224,7 @@ def compare_command(runs: tuple[str, ...], base: Base, kind: str | None, on_erro
 
     fmt, terminal = output_format(fmt, output)
     compared = compare_runs(*runs, base=base, kind=kind, on_error=on_error, encoding=encoding,
-                            jobs=jobs)
+                            jobs=jobs, on_conflict=on_conflict)
     tell_reading(compared.tallies, errors_path)
     tell_findings(compared.doubts)
     click.echo(f"zperf: {compared.verdict}", err=True)

@@ -15,7 +15,7 @@ import sys
 
 import click
 
-from zperf.cli.options import file_check
+from zperf.cli.options import file_check, on_conflict_option
 
 
 @click.command(name="check")
@@ -38,6 +38,7 @@ from zperf.cli.options import file_check
               help="skip: count damaged input records and go on (no_skipped_records fails); "
                    "raise: stop at the first (exit 2). Default: the rules file's on_error, "
                    "else skip.")
+@on_conflict_option
 @click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
               callback=file_check({"csv": "csv"}, "csv"),
               help="Write the skipped records (file, record, offset, reason) as CSV (a "
@@ -49,7 +50,7 @@ from zperf.cli.options import file_check
 @click.argument("runs", metavar="[RUN...]", nargs=-1)
 def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str, ...],
                   baseline: str | None, junit_path: str | None, markdown_path: str | None,
-                  on_error: str | None, errors_path: str | None,
+                  on_error: str | None, on_conflict: str | None, errors_path: str | None,
                   encoding: str | None) -> None:
     """Check runs against a rules file, for CI: exit status and JUnit XML.
 
@@ -121,7 +122,7 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
 
     options = {"encoding": encoding} if encoding else {}
     outcome = check(rules_path, [*runs, *run_options], baseline,
-                    on_error=on_error, **options)  # type: ignore[arg-type]
+                    on_error=on_error, on_conflict=on_conflict, **options)  # type: ignore[arg-type]
     tell_reading(outcome.tallies, errors_path)
     if junit_path:
         junit.write_junit(outcome, junit_path)

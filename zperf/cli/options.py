@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from zperf.errors import UsageError
-from zperf.names import DEFAULT_ENCODING, KIND_NAMES, ON_ERROR_CHOICES
+from zperf.names import DEFAULT_ENCODING, KIND_NAMES, ON_CONFLICT_CHOICES, ON_ERROR_CHOICES
 from zperf.report import FORMATS
 
 if TYPE_CHECKING:  # the readers are imported when a command reads, not for its --help
@@ -19,8 +19,19 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 
+#: --on-conflict, declared once: every command that reads input takes it (zperf check too).
+on_conflict_option = click.option(
+    "--on-conflict", type=click.Choice(ON_CONFLICT_CHOICES), default=None,
+    help="A class period or CPU interval given twice with other values (by two files, or "
+         "two records of one): error: stop, naming both, the key and a value that differs "
+         "(exit 2); first, last: keep the one read first or last, and say how many were "
+         "dropped (exit 0). An identical copy, or an RMF report beside the dump it was "
+         "printed from (agreeing to its printed precision), is read once either way. "
+         "Default: a run description's on_conflict, else error.")
+
+
 def input_options(func: F) -> F:
-    """--from, --on-error, --errors, --encoding, -j/--jobs."""
+    """--from, --on-error, --on-conflict, --errors, --encoding, -j/--jobs."""
     for option in reversed([
         click.option("--from", "kind", type=click.Choice(sorted(KIND_NAMES)), default=None,
                      help="Input kind; sniffed from the first bytes when not given."),
@@ -29,6 +40,7 @@ def input_options(func: F) -> F:
                      help="raise: stop at the first bad record. skip: carry on, report what "
                           "was skipped, exit 1. keep: as skip, and keep the raw bytes in the "
                           "--errors table."),
+        on_conflict_option,
         click.option("--errors", "errors_path", type=click.Path(dir_okay=False),
                      callback=file_check({"csv": "csv"}, "csv"),
                      help="Write the skipped records (file, record, offset, reason) as CSV, "

@@ -17,7 +17,7 @@ from zperf.cli.options import (
     tell_reading,
 )
 from zperf.errors import UsageError
-from zperf.names import ALL_TABLES, DERIVED_TABLES, OnError
+from zperf.names import ALL_TABLES, DERIVED_TABLES, OnConflict, OnError
 from zperf.report import STREAMED
 
 if TYPE_CHECKING:  # the readers and polars are imported when parse runs, not for --help
@@ -114,7 +114,8 @@ def _driver_options(columns: str | None, properties: str | None, timestamp: str 
                    "zone to show them in, an IANA name (Europe/Berlin), so that they line "
                    "up with RMF's local times. Default: UTC.")
 @click.argument("paths", metavar="FILE...", nargs=-1, required=True)
-def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_path: str | None,
+def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError,
+          on_conflict: OnConflict | None, errors_path: str | None,
           encoding: str, fmt: str | None, output: str, table: str | None, columns: str | None,
           verbose: bool, jobs: int | None, jtl_columns: str | None,
           jmeter_properties: str | None, jtl_timestamp: str | None,
@@ -166,7 +167,7 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError, errors_pa
     wanted = [c.strip() for c in columns.split(",") if c.strip()] if columns else None
     reading: dict[str, Any] = {
         "kind": kind, "on_error": on_error, "encoding": encoding,
-        "progress": _progress_factory(), "jobs": jobs,
+        "on_conflict": on_conflict or "error", "progress": _progress_factory(), "jobs": jobs,
         "tables": [table] if table else None,
         "options": _driver_options(jtl_columns, jmeter_properties, jtl_timestamp,
                                    driver_timezone)}

@@ -8,7 +8,7 @@ import click
 
 from zperf.cli.options import input_options, tell_findings, tell_reading
 from zperf.errors import UsageError
-from zperf.names import OnError
+from zperf.names import OnConflict, OnError
 from zperf.runs.choices import BASES, Base
 
 _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
@@ -40,7 +40,8 @@ _KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
 @click.argument("args", metavar="[KIND] INPUT...", nargs=-1, required=True)
 def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Base, top: int,
                    exact: bool, seed: int, series: bool, kind: str | None, on_error: OnError,
-                   errors_path: str | None, encoding: str, jobs: int | None) -> None:
+                   on_conflict: OnConflict | None, errors_path: str | None, encoding: str,
+                   jobs: int | None) -> None:
     """A report to read or mail: tables, the papers' charts and how to read them.
 
     KIND is run, comparison, scaling, activity or reproduction; without it,
@@ -90,7 +91,8 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
         chosen = sniff_kind(inputs)
     report_format = format_for(fmt, output)
     made = make_report(ReportRequest(kind=chosen, inputs=tuple(inputs), kind_of_input=kind,
-                                     on_error=on_error, encoding=encoding, base=base, top=top,
+                                     on_error=on_error, on_conflict=on_conflict,
+                                     encoding=encoding, base=base, top=top,
                                      exact=exact, seed=seed, series=series, jobs=jobs))
     tell_reading(made.tallies, errors_path)
     told = {skipped_report(tally) for tally in made.tallies}

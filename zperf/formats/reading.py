@@ -9,6 +9,7 @@ every table the readers produced with their tallies.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import lzma
 import os
@@ -31,7 +32,7 @@ from zperf.formats.registry import KINDS, SMF_DECODERS, TEXT_KIND, sniff, table_
 from zperf.formats.repeats import AcrossFiles
 from zperf.formats.skipped import problems_frame
 from zperf.formats.smf.dump import smf_batches
-from zperf.formats.tally import ON_ERROR_CHOICES, OnError, Tally
+from zperf.formats.tally import ON_CONFLICT_CHOICES, ON_ERROR_CHOICES, OnConflict, OnError, Tally
 from zperf.formats.text_input import Reopen, read_text
 from zperf.formats.valueless import drop_valueless
 from zperf.tables import SCHEMAS
@@ -86,7 +87,7 @@ def inputs(sources: Sources, *, caller: str = "read") -> list[Input]:
     out: list[Input] = []
     for number, item in enumerate(items, start=1):
         at = "" if len(items) == 1 else f" {number}"
-        if isinstance(item, str):
+        if isinstance(item, str | Given):
             out.append(item)
         elif isinstance(item, os.PathLike):
             out.append(os.fsdecode(os.fspath(item)))
@@ -173,6 +174,7 @@ def read(
     tables: Sequence[str] | None = None,
     jobs: int | None = 1,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> ParseResult:
     """Read input files into tables (``workload`` and ``distribution`` for SMF 72.3...).
 
@@ -185,17 +187,27 @@ def read(
     read at once in a process pool (None: one per CPU); the tables are the
     same whatever it is, in input order.  ``options`` gives, per text kind,
     keyword arguments for its reader (those its ``TextKind.options`` names:
-    ``{"jmeter-csv": {"columns": [...]}}``).
+    ``{"jmeter-csv": {"columns": [...]}}``).  ``on_conflict``: what to do with a
+    class period or CPU interval given twice with other values (within a file or
+    by two files): stop ("error", :class:`~zperf.errors.ConflictError`), or keep
+    the one read first or last (:mod:`zperf.formats.repeats`).
     """
     collected: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    across = AcrossFiles()
-    for result in read_each(paths, kind=kind, on_error=on_error, encoding=encoding,
-                            progress=progress, tables=tables, jobs=jobs, options=options):
-        for table, frame in across.once(result.tables).items():
+    how: dict[str, Any] = {"kind": kind, "on_error": on_error, "encoding": encoding,
+                           "tables": tables, "options": options, "on_conflict": on_conflict}
+    items = _members(inputs(paths))
+    across = AcrossFiles(on_conflict=on_conflict, recall=_recall(items, recaller(**how)),
+                         files=len(items))
+    for item, result in zip(items, read_each(cast(Sources, items), progress=progress,
+                                             jobs=jobs, **how),
+                            strict=True):
+        for table, frame in across.once(result.tables, input_name(item)).items():
             collected.setdefault(table, []).append(frame)
         across.end_file(result.tallies[0] if result.tallies else None)
         tallies += result.tallies
+    for table, frame in across.finish().items():
+        collected.setdefault(table, []).append(frame)
     out = {name: SCHEMAS[name].empty() for name in table_names()}
     out.update({name: pl.concat(frames) for name, frames in collected.items()})
     return ParseResult(out, tallies)
@@ -213,6 +225,7 @@ def read_each(
     reduce: Reduce | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     columns: Mapping[str, Sequence[str]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> Iterator[ParseResult]:
     """Each file's tables and tallies, file by file in input order (see :func:`read`):
     a caller that reduces each file's tables as they come never holds them all.
@@ -229,7 +242,7 @@ def read_each(
     (:mod:`zperf.formats.parallel`), without progress bars (a worker has no
     terminal); standard input is always read here.
     """
-    request = _request(kind, on_error, encoding, tables, reduce, options, columns)
+    request = _request(kind, on_error, encoding, tables, reduce, options, columns, on_conflict)
     items = _members(inputs(paths))
     workers = _workers(jobs, items)
     if workers > 1:
@@ -247,13 +260,57 @@ def _workers(jobs: int | None, items: Sequence[Input]) -> int:
     return workers if len(paths) == len(items) else 1
 
 
+def recaller(**how: Any) -> Callable[[str, str], dict[str, pl.DataFrame]]:
+    """How to read one table of a file again as :func:`read_each` read it with the
+    keywords ``how`` (its ``reduce`` too): what :class:`AcrossFiles` looks up a
+    conflict's values in (the file's other tables are not decoded)."""
+    request = _request(how.pop("kind", None), how.pop("on_error", "raise"),
+                       how.pop("encoding", DEFAULT_ENCODING), how.pop("tables", None),
+                       how.pop("reduce", None), how.pop("options", None),
+                       how.pop("columns", None), how.pop("on_conflict", "error"))
+    if how:
+        raise TypeError(f"unknown keywords {', '.join(how)}")
+    return lambda path, table: _reread(path, table, request)
+
+
+def input_name(item: Input) -> str:
+    """The name an input goes by in messages and the ``source`` column."""
+    return item if isinstance(item, str) else item.name
+
+
+def _recall(items: Sequence[Input],
+            how: FileRequest | Callable[[str, str], dict[str, pl.DataFrame]],
+            ) -> Callable[[str, str], dict[str, pl.DataFrame]]:
+    """How :class:`AcrossFiles` reads a table of an earlier input again, by its name: a
+    path, or bytes given (a file object or standard input cannot be read twice: its
+    conflict is said without the values)."""
+    by_name = {input_name(item): item for item in items}
+
+    def recall(name: str, table: str) -> dict[str, pl.DataFrame]:
+        item = by_name.get(name, name)
+        if isinstance(item, Given) and item.data is None:
+            return {}
+        if callable(how):
+            return how(item, table) if isinstance(item, str) else {}
+        return _reread(item, table, how)
+    return recall
+
+
+def _reread(path: Input, table: str, request: FileRequest) -> dict[str, pl.DataFrame]:
+    """``table`` of the file at ``path`` read again (the others left out)."""
+    return read_file((path, dataclasses.replace(request, tables=(table,)))).tables
+
+
 def _request(kind: str | None, on_error: OnError, encoding: str,
              tables: Sequence[str] | None, reduce: Reduce | None,
              options: Mapping[str, Mapping[str, Any]] | None,
-             columns: Mapping[str, Sequence[str]] | None = None) -> FileRequest:
+             columns: Mapping[str, Sequence[str]] | None = None,
+             on_conflict: OnConflict = "error") -> FileRequest:
     """The arguments of a read, checked (a usage error names the one that is wrong)."""
     if on_error not in ON_ERROR_CHOICES:
         raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
+    if on_conflict not in ON_CONFLICT_CHOICES:
+        raise UsageError(f"on_conflict must be one of {', '.join(ON_CONFLICT_CHOICES)}")
     if kind is not None and kind not in KINDS:
         raise UsageError(f"unknown input kind {kind!r}; known: {', '.join(KINDS)}")
     try:
@@ -268,7 +325,7 @@ def _request(kind: str | None, on_error: OnError, encoding: str,
             raise UsageError(f"{name} files take no option {', '.join(unknown)}")
     return FileRequest(kind, on_error, encoding, tuple(tables) if tables else None, reduce,
                        per_kind, {name: frozenset(names)
-                                  for name, names in (columns or {}).items()})
+                                  for name, names in (columns or {}).items()}, on_conflict)
 
 
 @dataclass(frozen=True)
@@ -282,6 +339,7 @@ class FileRequest:
     reduce: Reduce | None = None
     options: dict[str, dict[str, Any]] = field(default_factory=dict)
     columns: dict[str, frozenset[str]] = field(default_factory=dict)
+    on_conflict: OnConflict = "error"
 
 
 def read_file(task: tuple[Input, FileRequest], progress: Progress | None = None) -> ParseResult:
@@ -316,6 +374,7 @@ def read_batches(
     tables: Sequence[str] | None = None,
     jobs: int | None = 1,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> Iterator[Part]:
     """The files' rows as they are read, in input order (see :func:`read`): what
     ``zperf parse`` writes out as it reads, so that memory follows a batch, not
@@ -326,7 +385,8 @@ def read_batches(
     back through a temporary file as it reads them (``in_order_parts``): the
     same parts, in the same order, and memory still follows a part.
     """
-    request = _request(kind, on_error, encoding, tables, None, options)
+    request = _request(kind, on_error, encoding, tables, None, options,
+                       on_conflict=on_conflict)
     items = _members(inputs(paths))
     workers = _workers(jobs, items)
     if workers > 1:
@@ -334,12 +394,19 @@ def read_batches(
             _file_parts, [(path, request) for path in items], workers)
     else:
         parts = (part for path in items for part in _file_batches((path, request), progress))
-    across = AcrossFiles()
+    across = AcrossFiles(on_conflict=on_conflict, files=len(items),
+                         recall=_recall(items, request))
+    names = iter(input_name(item) for item in items)
+    name = next(names, "")
     for part in parts:
-        tables_once = across.once(part.tables)
+        tables_once = across.once(part.tables, name)
         if part.tallies:  # a file's last part
             across.end_file(part.tallies[0])
+            name = next(names, "")
         yield Part(tables_once, part.tallies)
+    held = across.finish()
+    if held:
+        yield Part(held)
 
 
 def _file_parts(task: tuple[Input, FileRequest]) -> Iterator[Part]:
@@ -358,7 +425,8 @@ def _file_batches(task: tuple[Input, FileRequest], progress: Progress | None
                                          on_error=request.on_error,
                                          encoding=request.encoding, progress=progress,
                                          tables=request.tables, options=request.options,
-                                         columns=request.columns):
+                                         columns=request.columns,
+                                         on_conflict=request.on_conflict):
             if not tallies or tallies[-1] is not tally:
                 tallies.append(tally)
             if got:
@@ -381,6 +449,7 @@ class StreamOptions(TypedDict, total=False):
     offset: int
     options: Mapping[str, Mapping[str, Any]] | None
     columns: Mapping[str, frozenset[str]] | None
+    on_conflict: OnConflict
 
 
 def read_stream(stream: BinaryIO, name: str, size: int | None = None,
@@ -418,6 +487,7 @@ def stream_batches(
     offset: int = 0,
     options: Mapping[str, Mapping[str, Any]] | None = None,
     columns: Mapping[str, frozenset[str]] | None = None,
+    on_conflict: OnConflict = "error",
 ) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
     """Read one opened input batch by batch: (tables with rows ready, the tally of the
     reader that read them).
@@ -437,11 +507,13 @@ def stream_batches(
     starts in the file, for a byte range of an SMF dump that starts at a record
     boundary (offsets in problems are the file's).  ``columns``: the columns
     needed of a table (see :func:`read_each`).  A row with no measurement is never
-    handed on (:mod:`zperf.formats.valueless`).
+    handed on (:mod:`zperf.formats.valueless`).  ``on_conflict``: what a reader does
+    with a class period or CPU interval its input gives twice with other values.
     """
     for got, tally in _batches(stream, name, size, kind=kind, on_error=on_error,
                                encoding=encoding, progress=progress, tables=tables,
-                               offset=offset, options=options, columns=columns):
+                               offset=offset, options=options, columns=columns,
+                               on_conflict=on_conflict):
         yield drop_valueless(got, tally), tally
 
 
@@ -458,12 +530,13 @@ def _batches(
     offset: int,
     options: Mapping[str, Mapping[str, Any]] | None,
     columns: Mapping[str, frozenset[str]] | None,
+    on_conflict: OnConflict,
 ) -> Iterator[tuple[dict[str, pl.DataFrame], Tally]]:
     """The batches of :func:`stream_batches`, as the readers give them."""
     reopen = _reopener(stream, name)
     data, head = _unwrapped(stream, name)
     if not head:  # nothing to read: said as such, not as a table without rows
-        tally = Tally(name, on_error)
+        tally = Tally(name, on_error, on_conflict=on_conflict)
         tally.empty = True
         tally.read_as = ""
         yield {}, tally
@@ -471,7 +544,7 @@ def _batches(
     chosen = kind or ("zperf-table" if is_parsed_binary(head) else sniff(head, name))
     if chosen not in TEXT_KIND and chosen != "zperf-table":
         tick = progress(name, size) if progress else None
-        tally = Tally(name, on_error)
+        tally = Tally(name, on_error, on_conflict=on_conflict)
         tally.read_as = chosen
         yielded = False
         for got in smf_batches(cast(BinaryIO, Guarded(data, name)), tally, encoding=encoding,
@@ -483,7 +556,8 @@ def _batches(
             yield {}, tally
         return
     yield from read_text(chosen, head, data, name, kind=kind, on_error=on_error,
-                         encoding=encoding, options=options, reopen=reopen)
+                         encoding=encoding, options=options, reopen=reopen,
+                         on_conflict=on_conflict)
 
 
 def _unwrapped(stream: BinaryIO, name: str) -> tuple[BinaryIO, bytes]:

@@ -75,8 +75,9 @@ def skipped_report(tally: Tally, shown: int = REASONS_SHOWN) -> str:
 def notices(tally: Tally, verbose: bool = False) -> list[str]:
     """Everything worth telling about one file, what every command that reads tells:
     that it is empty; or with ``verbose`` the records-read line, else the duplicates
-    dropped (if any); its notes (how it was taken: a listing's tabs expanded); its
-    warnings (such as the repeats of an earlier file it dropped); what was skipped."""
+    dropped (if any); its notes (how it was taken: a listing's tabs expanded; a report
+    read once, from its dump); its warnings (such as the repeats of an earlier file it
+    dropped); what was skipped."""
     if tally.empty:
         return [f"{tally.file} is empty"]
     told = []
@@ -85,7 +86,7 @@ def notices(tally: Tally, verbose: bool = False) -> list[str]:
     elif tally.duplicates:
         told.append(f"{tally.file}: {tally.duplicates} duplicate class periods "
                     "(same system, interval, class and period) dropped")
-    told += [f"{tally.file}: {note}" for note in tally.notes]
+    told += [f"note: {tally.file}: {note}" for note in tally.notes]
     told += [f"warning: {tally.file}: {warning}" for warning in tally.warnings]
     report = skipped_report(tally)
     return [*told, report] if report else told

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 import polars as pl
 
 from zperf.errors import ParseError
+from zperf.names import ON_CONFLICT_CHOICES as ON_CONFLICT_CHOICES  # re-exported
 from zperf.names import ON_ERROR_CHOICES as ON_ERROR_CHOICES  # re-exported for the readers
+from zperf.names import OnConflict as OnConflict
 from zperf.names import OnError as OnError
 from zperf.tables import PROBLEMS
 
@@ -58,14 +60,19 @@ class Tally:
     parsed); ``bytes_read`` is how far the reader got; ``others`` says what the
     records of other types were, where the reader said (``count(what=...)``);
     ``read_as`` is the input kind the file was read as and ``empty`` that it
-    held no byte at all (both set by :func:`zperf.formats.read`); ``notes`` say how
-    the input was taken where that is worth knowing but nothing is wrong (a
-    listing's tabs expanded): told on standard error, the exit status unchanged.
+    held no byte at all (both set by :func:`zperf.formats.read`).  ``on_conflict``
+    says what a reader does with a row its file gives twice with other values
+    (:mod:`zperf.formats.repeats`); ``notes`` say how the input was taken where that
+    is worth knowing but nothing is wrong (a listing's tabs expanded; a report read
+    once, from the dump it was printed from): told on standard error, the exit
+    status unchanged.
     """
 
-    def __init__(self, file: str, on_error: OnError = "raise", kind: str = "") -> None:
+    def __init__(self, file: str, on_error: OnError = "raise", kind: str = "", *,
+                 on_conflict: OnConflict = "error") -> None:
         self.file = file
         self.on_error: OnError = on_error
+        self.on_conflict: OnConflict = on_conflict
         self.kind = kind
         self._read = self._parsed = self._skipped = self._other = self._pending = 0
         self.duplicates = 0

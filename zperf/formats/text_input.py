@@ -52,7 +52,7 @@ from zperf.formats.registry import (
     companions,
     recognised_at,
 )
-from zperf.formats.tally import OnError, Tally
+from zperf.formats.tally import OnConflict, OnError, Tally
 
 #: Bytes read from the input at a time (and the size of the chunks handed on).
 CHUNK_BYTES = 16 << 20
@@ -67,13 +67,14 @@ Reopen = Callable[[], tuple[bytes, BinaryIO]]
 def read_text(chosen: str, head: bytes, data: BinaryIO, name: str, *, kind: str | None,
               on_error: OnError, encoding: str,
               options: Mapping[str, Mapping[str, Any]] | None,
-              reopen: Reopen | None = None) -> Batches:
+              reopen: Reopen | None = None, on_conflict: OnConflict = "error") -> Batches:
     """Read a text input of kind ``chosen`` (``head``, then the rest in ``data``): the
     reader's rows as (tables, tally) batches; when the kind was sniffed (``kind`` is
     None) and the listing holds other RMF reports, their readers' batches after.
     ``reopen`` reads the input again from the start (None: the input is read once,
     and a copy of its text is kept in a temporary file if other reports may need
-    it)."""
+    it).  ``on_conflict`` goes on every tally (the readers that settle a row given
+    twice with other values ask it)."""
     if chosen == "zperf-table":
         got, tally = read_parsed_binary(head + Guarded(data, name).read(), name)
         tally.read_as = tally.read_as or chosen
@@ -85,7 +86,8 @@ def read_text(chosen: str, head: bytes, data: BinaryIO, name: str, *, kind: str 
         chunks = tabs.watch(chunks)
     first: Tally | None = None
     for got, tally in _read(chosen, chunks, name, kind=kind, on_error=on_error,
-                            encoding=encoding, options=options, reopen=reopen):
+                            encoding=encoding, options=options, reopen=reopen,
+                            on_conflict=on_conflict):
         first = first or tally
         yield got, tally
     if tabs is not None and tabs.expanded and first is not None:
@@ -113,26 +115,28 @@ def nothing_read(chosen: str, head: bytes, *, given: bool) -> str:
 
 def _read(chosen: str, chunks: Iterator[bytes], name: str, *, kind: str | None,
           on_error: OnError, encoding: str, options: Mapping[str, Mapping[str, Any]] | None,
-          reopen: Reopen | None) -> Batches:
+          reopen: Reopen | None, on_conflict: OnConflict) -> Batches:
     """The batches of a text input given as UTF-8 chunks (see :func:`read_text`)."""
     own = dict((options or {}).get(chosen, {}))
     reader = TEXT_KIND[chosen]
     if reader.stream is None:
         yield from _read_whole(chosen, b"".join(chunks), name, kind=kind, on_error=on_error,
-                               options=own)
+                               options=own, on_conflict=on_conflict)
         return
     watch = _Titles(chosen) if kind is None and chosen in RMF_REPORTS else None
     keep = watch is not None and reopen is None
     with tempfile.TemporaryFile() if keep else contextlib.nullcontext() as spool:
         if watch is not None:
             chunks = watch.watch(chunks, spool)
-        yield from _streamed(chosen, chunks, Tally(name, on_error), own)
+        yield from _streamed(chosen, chunks, Tally(name, on_error, on_conflict=on_conflict),
+                             own)
         for _ in chunks:  # what the reader left (nothing, as the readers read to the end)
             pass
         for other in watch.found() if watch is not None else ():
             again = _spooled(spool) if spool is not None else utf8_chunks(*_reopened(
                 reopen, name), encoding)
-            yield from _streamed(other, again, Tally(name, on_error, kind=other), {})
+            yield from _streamed(other, again, Tally(name, on_error, kind=other,
+                                                     on_conflict=on_conflict), {})
 
 
 def _streamed(chosen: str, chunks: Iterable[bytes], tally: Tally,
@@ -156,15 +160,18 @@ def _reopened(reopen: Reopen | None, name: str) -> tuple[Guarded, bytes]:
 
 
 def _read_whole(chosen: str, whole: bytes, name: str, *, kind: str | None, on_error: OnError,
-                options: Mapping[str, Any]) -> Batches:
-    """A text input read whole (UTF-8): one batch per reader."""
+                options: Mapping[str, Any], on_conflict: OnConflict = "error") -> Batches:
+    """A text input read whole (UTF-8): one batch per reader (none of which settles a
+    row given twice: ``on_conflict`` only goes on the tallies)."""
     got, tally = TEXT_KIND[chosen].read(whole, name, on_error, **options)
+    tally.on_conflict = on_conflict
     tally.read_as = tally.read_as or chosen
     yield got, tally
     if kind is None and chosen in RMF_REPORTS:
         for other in companions(whole, chosen):
             more, seen = TEXT_KIND[other].read(whole, name, on_error)
-            labelled = Tally(name, on_error, kind=other)  # named in messages
+            labelled = Tally(name, on_error, kind=other,  # named in messages
+                             on_conflict=on_conflict)
             labelled.merge(seen)
             labelled.read_as = other
             yield more, labelled

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from zperf.errors import InputError, UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.tally import OnError
+from zperf.formats.tally import OnConflict, OnError
 from zperf.report.output import open_output
 from zperf.report.suffixes import format_for_file
 from zperf.report.views.model import Report
@@ -47,6 +47,7 @@ class ReportRequest:
     inputs: tuple[str, ...]
     kind_of_input: str | None = None
     on_error: OnError = "raise"
+    on_conflict: OnConflict | None = None  # None: the run description's, else "error"
     encoding: str = DEFAULT_ENCODING
     base: Base = "previous"
     top: int = 10
@@ -119,7 +120,8 @@ def make_report(request: ReportRequest) -> Report:
     if kind not in KINDS:
         raise UsageError(f"unknown report kind {request.kind!r}; known: {', '.join(KINDS)}")
     read = {"kind": request.kind_of_input, "on_error": request.on_error,
-            "encoding": request.encoding, "jobs": request.jobs}
+            "encoding": request.encoding, "jobs": request.jobs,
+            "on_conflict": request.on_conflict}
     inputs = request.inputs
     if kind == "reproduction":
         return _reproduction(request)
@@ -128,6 +130,7 @@ def make_report(request: ReportRequest) -> Report:
         from zperf.report.views.common import input_files
         from zperf.runs.activity import read_activity
 
+        read["on_conflict"] = request.on_conflict or "error"
         return activity_report(read_activity(list(inputs), **read),  # type: ignore[arg-type]
                                input_files(inputs), request.top)
     from zperf.runs.run import analyze_run, compare_runs

@@ -18,8 +18,9 @@ Rules, each stated once here:
   service class at all, such as a benchmark's report-class extract, is
   charted by its report classes, and :attr:`Activity.cpu_kind` says so).
 * A class period or CPU interval of a system read from an earlier file
-  (overlapping daily dumps) is counted once, as in ``zperf parse`` and
-  ``zperf analyze`` (:mod:`zperf.formats.repeats`), with its capacity rows.
+  (overlapping daily dumps, or a listing printed from a dump) is counted once,
+  as in ``zperf parse`` and ``zperf analyze`` (:mod:`zperf.formats.repeats`),
+  with its capacity rows; given with other values, it is a conflict.
 * Rows without an interval start or length (a pasted extract) cannot be
   placed in time: they are left out and counted (:attr:`Activity.untimed`).
 * APPL% is a per-system figure (% of one engine of that system); the
@@ -35,15 +36,16 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import read_each
+from zperf.formats.reading import read_each, recaller
 from zperf.formats.repeats import BELONGS, KEYS, AcrossFiles
-from zperf.formats.tally import OnError, Tally
+from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs import activity_capacity as capacity
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
 from zperf.tables.workload import CLASS_KINDS
@@ -61,14 +63,15 @@ OTHER = "(other)"
 _CPU_KEEP = ("system", "interval_start", "interval_seconds", "cp_online", "cp_online_engines",
              "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online", "ziip_online_engines",
              "ziip_lpar_busy_pct", "ziip_mvs_busy_pct")
-#: The columns of a class period the sums need, and those that name it.
-_WORK_KEEP = (*KEYS["workload"], "workload", "interval_seconds", *APPL_COLUMNS, "trans_ended",
-              "resp_actual_ms")
+#: The columns of a class period the sums need, and those that name it (and its format:
+#: a report's rows are compared with a dump's at the report's precision).
+_WORK_KEEP = (*KEYS["workload"].columns, "source_format", "workload", "interval_seconds",
+              *APPL_COLUMNS, "trans_ended", "resp_actual_ms")
 #: The rows that go with a repeated class period or CPU interval: its capacity rows
 #: (the general-CP seconds of its interval, its PI, the interval's MSU).
 REPEATS_GO_WITH = {**BELONGS,
                    "pi": ("workload", ("system", "interval_start", "class_name", "period")),
-                   "msu": ("cpu", KEYS["cpu"])}
+                   "msu": ("cpu", KEYS["cpu"].columns)}
 
 
 @dataclass
@@ -156,7 +159,8 @@ def keep_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     out: dict[str, pl.DataFrame] = capacity.reduce_capacity(tables)
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
-        out["cpu"] = cpu.select(c for c in (*_CPU_KEEP, "sysplex") if c in cpu.columns)
+        out["cpu"] = cpu.select(c for c in (*_CPU_KEEP, "sysplex", "source_format")
+                                if c in cpu.columns)
     work = tables.get("workload")
     if work is not None and work.height:  # classes only: not the listing's summaries
         out["workload"] = work.filter(pl.col("class_kind").is_in(CLASS_KINDS)).select(
@@ -230,23 +234,29 @@ def _empty() -> dict[str, pl.DataFrame]:
 
 def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
                   on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                  jobs: int | None = 1) -> Activity:
+                  jobs: int | None = 1, on_conflict: OnConflict = "error") -> Activity:
     """Read the sources one file at a time (``jobs`` at once), each reduced where it is
     read; a class period or CPU interval of a system that an earlier file gave
-    (overlapping dumps) is dropped before the file's sums, and counted on its tally."""
+    (overlapping dumps) is dropped before the file's sums, and counted on its tally
+    (with other values: see ``on_conflict``, :func:`zperf.formats.read`)."""
     if not paths:
         raise UsageError("an activity report needs SMF dumps or RMF listings")
     parts: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    across = AcrossFiles(REPEATS_GO_WITH)
-    for result in read_each([str(path) for path in paths], kind=kind, on_error=on_error,
-                            encoding=encoding, tables=ACTIVITY_TABLES, jobs=jobs,
-                            reduce=keep_activity):
-        once = across.once(result.tables)
+    how: dict[str, Any] = {"kind": kind, "on_error": on_error, "encoding": encoding,
+                           "tables": ACTIVITY_TABLES, "reduce": keep_activity,
+                           "on_conflict": on_conflict}
+    sources = [str(path) for path in paths]
+    across = AcrossFiles(REPEATS_GO_WITH, on_conflict=on_conflict, recall=recaller(**how),
+                         files=len(sources))
+    for path, result in zip(sources, read_each(sources, jobs=jobs, **how), strict=True):
+        once = across.once(result.tables, path)
         across.end_file(result.tallies[0] if result.tallies else None)
         tallies += result.tallies
         for name, frame in sum_activity(once).items():
             parts.setdefault(name, []).append(frame)
+    for name, frame in sum_activity(across.finish()).items():  # the rows held back
+        parts.setdefault(name, []).append(frame)
     untimed = sum(int(p["rows"].sum()) for p in parts.pop("untimed", []))
     empty = _empty()
     tables = {name: (pl.concat([empty[name], *[p.cast(empty[name].schema)

@@ -216,14 +216,15 @@ def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
 
 #: Workload columns the run table uses (the rest can be dropped while reading).
 WORKLOAD_COLUMNS = ("sysplex", "system", "interval_start", "interval_seconds", "class_kind",
-                    "class_name", "period",
+                    "class_name", "period", "source_format",
                     "trans_ended", "trans_end_per_sec", "trans_avg", "resp_actual_ms",
                     *CPU_TIME_COLUMNS, "iip_seconds",
                     "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "zos_release")
 #: The same for the cpu table.
-CPU_COLUMNS = ("system", "interval_start", "interval_seconds", "cp_online", "cp_online_engines",
-               "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online", "ziip_online_engines",
-               "ziip_lpar_busy_pct", "ziip_mvs_busy_pct", *MACHINE_COLUMNS)
+CPU_COLUMNS = ("system", "source_format", "interval_start", "interval_seconds", "cp_online",
+               "cp_online_engines", "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online",
+               "ziip_online_engines", "ziip_lpar_busy_pct", "ziip_mvs_busy_pct",
+               *MACHINE_COLUMNS)
 #: The cpu table's capacity limits that zperf check's defined_capacity rule reads.
 LIMIT_COLUMNS = ("system", "interval_start", "msu_4h_avg", "defined_capacity_msu",
                  "capacity_group", "group_limit_msu", "group_msu_4h_avg")

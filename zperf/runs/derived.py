@@ -27,7 +27,7 @@ from zperf.formats import reading
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import ParseResult, Progress, Sources
 from zperf.formats.skipped import notices
-from zperf.formats.tally import OnError
+from zperf.formats.tally import OnConflict, OnError
 from zperf.names import ALL_TABLES, DERIVED_TABLES
 from zperf.runs.cec import cec_from_tables
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
@@ -87,7 +87,7 @@ def with_derived(tables: Mapping[str, pl.DataFrame], name: str) -> pl.DataFrame:
 def read(sources: Sources, *, tables: Sequence[str] | None = None, kind: str | None = None,
          on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING, jobs: int | None = 1,
          options: Mapping[str, Mapping[str, Any]] | None = None,
-         progress: Progress | None = None) -> ParseResult:
+         progress: Progress | None = None, on_conflict: OnConflict = "error") -> ParseResult:
     """Read files into tables: every table zperf shows (``zperf parse``).
 
     ``sources``: a path (``str`` or ``os.PathLike``; ``-`` is standard input),
@@ -102,12 +102,14 @@ def read(sources: Sources, *, tables: Sequence[str] | None = None, kind: str | N
     ``kind`` forces the input kind (``zperf parse --from``); ``encoding`` is the
     EBCDIC code page; ``jobs`` files are read at once (None: one per CPU);
     ``options`` are a text kind's reader options (``{"jmeter-csv": {"columns":
-    [...]}}``); ``progress`` makes a progress bar of a large file.
+    [...]}}``); ``progress`` makes a progress bar of a large file;
+    ``on_conflict`` ("error", "first" or "last") what a class period or CPU
+    interval given twice with other values does (:mod:`zperf.formats.repeats`).
     """
     wanted = wanted_tables(tables)
     result = reading.read(sources, kind=kind, on_error=on_error, encoding=encoding,
                           progress=progress, tables=to_read(wanted), jobs=jobs,
-                          options=options)
+                          options=options, on_conflict=on_conflict)
     for name in wanted or ():
         if name in BUILDERS:
             result.tables[name] = with_derived(result.tables, name)
@@ -117,7 +119,8 @@ def read(sources: Sources, *, tables: Sequence[str] | None = None, kind: str | N
 @known_keywords("table")
 def table(name: str, sources: Sources, *, kind: str | None = None,
           on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING, jobs: int | None = 1,
-          options: Mapping[str, Mapping[str, Any]] | None = None) -> pl.DataFrame:
+          options: Mapping[str, Mapping[str, Any]] | None = None,
+          on_conflict: OnConflict = "error") -> pl.DataFrame:
     """One table of the files (``zperf parse --table NAME``): read, or derived.
 
     The arguments are :func:`read`'s.  A bad record stops the read (an
@@ -128,7 +131,7 @@ def table(name: str, sources: Sources, *, kind: str | None = None,
     as the tallies instead).
     """
     result = read(sources, tables=[name], kind=kind, on_error=on_error, encoding=encoding,
-                  jobs=jobs, options=options)
+                  jobs=jobs, options=options, on_conflict=on_conflict)
     for tally in result.tallies:
         for message in notices(tally):
             warnings.warn(message.removeprefix("warning: "), ZperfWarning,

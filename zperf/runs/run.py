@@ -21,9 +21,9 @@ import polars as pl
 
 from zperf.errors import UsageError, known_keywords
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import Reduce, read_each
+from zperf.formats.reading import Reduce, read_each, recaller
 from zperf.formats.repeats import AcrossFiles
-from zperf.formats.tally import OnError, Tally
+from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
 from zperf.runs.choices import BASES, Base, PerView
 from zperf.runs.compare import Comparison, comparison
@@ -69,11 +69,14 @@ class View:
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
                  encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
                  capacity: bool = False,
-                 jobs: int | None = 1) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
+                 jobs: int | None = 1, on_conflict: OnConflict | None = None,
+                 ) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
     """The run's sources read file by file (``jobs`` at once), each reduced where it is
     read (a worker sends back only that) to what the run table needs (and the
     ``classes``, the ``captured`` seconds and the ``capacity`` tables of
-    :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file."""
+    :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file.
+    ``on_conflict`` (None: the run description's, else "error"): see
+    :func:`zperf.formats.read`."""
     reduce = functools.partial(with_spans, reduce=reduce_tables, spec=spec,
                                classes=tuple(classes), capacity=capacity)
     # What reduce_tables keeps of the workload table (the performance rows of
@@ -81,13 +84,15 @@ def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = 
     columns = None if capacity else {"workload": WORKLOAD_COLUMNS}
     kept, tallies = _read_reduced(spec, RUN_TABLES + (("distribution",) if capacity else ()),
                                   reduce, kind=kind, on_error=on_error, encoding=encoding,
-                                  jobs=jobs, columns=columns)
+                                  jobs=jobs, columns=columns,
+                                  on_conflict=on_conflict or spec.on_conflict or "error")
     return {name: pl.concat(frames) for name, frames in kept.items()}, tallies
 
 
 def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce, *,
                   kind: str | None, on_error: OnError, encoding: str, jobs: int | None,
                   columns: Mapping[str, Sequence[str]] | None = None,
+                  on_conflict: OnConflict = "error",
                   ) -> tuple[dict[str, list[pl.DataFrame]], list[Tally]]:
     """Each source's ``tables``, reduced where the file was read (a worker sends back only
     that), gathered per table in input order, and the tally of every file."""
@@ -97,20 +102,27 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
     options = spec.reader_options() if isinstance(spec, RunSpec) else None
-    across = AcrossFiles()  # (the reduced tables keep their rows' keys)
-    for result in read_each(spec.sources, kind=kind, on_error=on_error, encoding=encoding,
-                            tables=tables, jobs=jobs, reduce=reduce, columns=columns,
-                            options=options):
-        for name, frame in across.once(result.tables).items():
+    how: dict[str, Any] = {"kind": kind, "on_error": on_error, "encoding": encoding,
+                           "tables": tables, "reduce": reduce, "columns": columns,
+                           "options": options, "on_conflict": on_conflict}
+    # (the reduced tables keep their rows' keys, values and formats)
+    across = AcrossFiles(on_conflict=on_conflict, recall=recaller(**how),
+                         files=len(spec.sources))
+    for path, result in zip(spec.sources, read_each(spec.sources, jobs=jobs, **how),
+                            strict=True):
+        for name, frame in across.once(result.tables, path).items():
             kept.setdefault(name, []).append(frame)
         across.end_file(result.tallies[0] if result.tallies else None)
         tallies += result.tallies
+    for name, frame in across.finish().items():
+        kept.setdefault(name, []).append(frame)
     return kept, tallies
 
 
 def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None = None,
                  on_error: OnError = "raise", encoding: str = DEFAULT_ENCODING,
-                 jobs: int | None = 1, **options: Any) -> View:
+                 jobs: int | None = 1, on_conflict: OnConflict | None = None,
+                 **options: Any) -> View:
     """A run's window per class period or per system (``zperf analyze --per class|system``,
     :mod:`zperf.runs.views`), read file by file (``jobs`` at once), each reduced where it
     is read, with the tally of every file and the view's findings."""
@@ -120,7 +132,8 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
     kept, tallies = _read_reduced(spec, VIEW_TABLES,
                                   functools.partial(with_spans, reduce=reduce_view_tables,
                                                     spec=spec, per=per),
-                                  kind=kind, on_error=on_error, encoding=encoding, jobs=jobs)
+                                  kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
+                                  on_conflict=on_conflict or spec.on_conflict or "error")
     tables = {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in kept.items()}
     table = view({k: v for k, v in tables.items() if k != SPANS}, per)
     if table.height == 0:
@@ -153,14 +166,15 @@ def analyze_run(run: Run | None = None, *, per: PerView | None = None,
 
     ``run`` is a RunSpec, a run description (TOML) or a folder holding a
     run.toml; ``options`` are keys of the run description (``sources``,
-    ``transactions``, ``groups``, ``systems``, ``cps``...: :class:`RunOptions`)
-    that win over the file's, or describe the whole run when there is no
-    ``run``.  ``kind``, ``on_error``, ``encoding`` and ``jobs`` are
-    :func:`zperf.formats.read`'s.  The result is an :class:`Analysis` (its
+    ``transactions``, ``groups``, ``systems``, ``cps``, ``on_conflict``...:
+    :class:`RunOptions`) that win over the file's, or describe the whole run when
+    there is no ``run``.  ``kind``, ``on_error``, ``encoding`` and ``jobs`` are
+    :func:`zperf.formats.read`'s (``on_conflict``, the run description's key, is
+    too: None, the file's, else "error").  The result is an :class:`Analysis` (its
     ``intervals``, ``window``, ``table(per)``); with ``per="class"`` or
     ``"system"``, the window per class period or per system instead, as a
     :class:`View` (which takes only the options of the run's scope: ``sources``,
-    ``name``, ``systems``, ``start``, ``end``).
+    ``name``, ``systems``, ``start``, ``end``, ``on_conflict``).
     """
     if per is not None:
         if per not in VIEWS:
@@ -177,7 +191,8 @@ def analyze_run(run: Run | None = None, *, per: PerView | None = None,
 @known_keywords("compare")
 def compare_runs(*runs: Run | Analysis, base: Base = "previous",
                  kind: str | None = None, on_error: OnError = "raise",
-                 encoding: str = DEFAULT_ENCODING, jobs: int | None = 1) -> Comparison:
+                 encoding: str = DEFAULT_ENCODING, jobs: int | None = 1,
+                 on_conflict: OnConflict | None = None) -> Comparison:
     """Runs side by side with Delta, Delta % and the ±1 % ITR verdict (``zperf compare``).
 
     Each run is anything :func:`analyze_run` takes, or an Analysis made before;
@@ -189,7 +204,8 @@ def compare_runs(*runs: Run | Analysis, base: Base = "previous",
     if base not in BASES:
         raise UsageError("base must be 'previous' or 'first'")
     analyses = [run if isinstance(run, Analysis) else
-                analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs)
+                analyze_run(run, kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
+                            on_conflict=on_conflict)
                 for run in runs]
     return comparison(_told_apart(analyses, runs), base)
 

@@ -20,6 +20,8 @@ A run description is given with options or in a small TOML file::
     ziips = 0
     driver_timezone = "Europe/Berlin"   # epoch time stamps of driver logs (default UTC)
     jtl_timestamp = "end"               # a JMeter time stamp is the sample's end
+    on_conflict = "first"               # an interval two sources give with other values:
+                                        # keep the first (or "last"); default: an error
 
     [groups]
     "IMS Control" = ["IMSCTL", "IMSDLI", "IMSDBRC"]
@@ -41,6 +43,7 @@ from typing import Any, Literal, TypedDict
 
 from zperf.errors import InputError, UsageError, did_you_mean
 from zperf.formats.driver.options import reader_options
+from zperf.names import ON_CONFLICT_CHOICES, OnConflict
 from zperf.runs.choices import RATE_SOURCES, RESPONSE_SOURCES, RateFrom, ResponseFrom
 
 #: The run description a run folder holds.
@@ -86,6 +89,9 @@ class RunSpec:
     ziips: int | None = None
     driver_timezone: str | None = None
     jtl_timestamp: str | None = None
+    #: What to do with a class period or CPU interval the sources give twice with other
+    #: values (None: the command's choice, else "error"; see zperf.formats.repeats).
+    on_conflict: OnConflict | None = None
 
     def __post_init__(self) -> None:
         if self.rate_from not in RATE_SOURCES:
@@ -109,6 +115,9 @@ class RunSpec:
                 raise UsageError(f"{label} cannot be negative")
         if self.start and self.end and self.end <= self.start:
             raise UsageError("the window ends before it starts")
+        if self.on_conflict is not None and self.on_conflict not in ON_CONFLICT_CHOICES:
+            raise UsageError(f"on_conflict must be one of {', '.join(ON_CONFLICT_CHOICES)}, "
+                             f"not {self.on_conflict!r}")
         self.reader_options()  # a wrong time zone or time stamp is said now
 
     def reader_options(self) -> dict[str, dict[str, Any]]:
@@ -137,6 +146,7 @@ class RunOptions(TypedDict, total=False):
     ziips: int | None
     driver_timezone: str | None
     jtl_timestamp: Literal["start", "end"] | None
+    on_conflict: OnConflict | None
 
 
 #: The keys of a run description (its TOML file's, and ``zperf.analyze``'s options).
@@ -226,6 +236,7 @@ def runspec(**values: Any) -> RunSpec:
         ziips=_integer(values.pop("ziips", None), "ziips"),
         driver_timezone=_text(values.pop("driver_timezone", None), "driver_timezone"),
         jtl_timestamp=_text(values.pop("jtl_timestamp", None), "jtl_timestamp"),
+        on_conflict=_text(values.pop("on_conflict", None), "on_conflict"),  # type: ignore[arg-type]
     )
 
 

@@ -35,6 +35,7 @@ import polars as pl
 
 from zperf.calc import formulas as f
 from zperf.errors import UsageError
+from zperf.names import OnConflict
 from zperf.runs.capacity import (
     CAPTURED_SCHEMA,
     capture_by_system,
@@ -65,7 +66,8 @@ PRIORITY: dict[str, tuple[str, ...]] = {
 #: The tables a view's sources are read for.
 VIEW_TABLES = ("workload", "distribution", "cpu", "cpu_lpar")
 _CLASS_KEYS = ("system", "class_kind", "class_name", "period")
-_CLASS_COLUMNS = (*_CLASS_KEYS, "interval_start", "interval_seconds", "importance",
+_CLASS_COLUMNS = ("sysplex", "source_format", *_CLASS_KEYS, "interval_start", "interval_seconds",
+                  "importance",
                   "goal_type", "trans_ended", "resp_actual_ms", "cpu_seconds", "srb_seconds",
                   "rct_seconds", "iit_seconds", "hst_seconds", "iip_seconds", "appl_cp_pct",
                   "appl_iipcp_pct", "appl_iip_pct")
@@ -86,12 +88,13 @@ class Scope:
     systems: tuple[str, ...] = ()
     start: dt.datetime | None = None
     end: dt.datetime | None = None
+    on_conflict: OnConflict | None = None  # the run description's (see RunSpec)
 
 
 #: The run description's keys a view uses: its scope.  A view counts no transactions
 #: and makes no groups, so it takes none of the other keys as options (a run file
 #: describes the run table too, and may hold them).
-VIEW_KEYS = ("sources", "name", "systems", "start", "end")
+VIEW_KEYS = ("sources", "name", "systems", "start", "end", "on_conflict")
 
 
 def unused_by_views(options: Mapping[str, object]) -> list[str]:
@@ -112,10 +115,12 @@ def view_scope(run: RunSpec | str | os.PathLike[str] | None = None, per: str = "
     wanted = {k: options.get(k) for k in VIEW_KEYS}
     if run is not None:
         spec = as_runspec(run, **wanted)
-        return Scope(spec.name, tuple(spec.sources), tuple(spec.systems), spec.start, spec.end)
+        return Scope(spec.name, tuple(spec.sources), tuple(spec.systems), spec.start, spec.end,
+                     spec.on_conflict)
     start, end = (_moment(wanted["start"]), _moment(wanted["end"]))
     return Scope(str(wanted["name"] or "run"), tuple(source_paths(wanted["sources"] or ())),
-                 tuple(wanted["systems"] or ()), start, end)
+                 tuple(wanted["systems"] or ()), start, end,
+                 wanted["on_conflict"])
 
 
 def _moment(value: object) -> dt.datetime | None:
@@ -126,13 +131,16 @@ def _moment(value: object) -> dt.datetime | None:
 
 def reduce_view_tables(tables: Mapping[str, pl.DataFrame], spec: Scope,
                        per: str) -> dict[str, pl.DataFrame]:
-    """What a view needs of one file's tables, in the run's window and systems."""
+    """What a view needs of one file's tables, in the run's window and systems: its class
+    periods (``workload``, as the view needs them and as repeats across files are told
+    by, :mod:`zperf.formats.repeats`) and what is made of them, its CPU intervals."""
     out: dict[str, pl.DataFrame] = {}
     work = _scoped(tables.get("workload"), spec)
+    if work is not None:
+        out["workload"] = work.filter(pl.col("class_kind").is_in(CLASS_KINDS)).select(
+            _CLASS_COLUMNS)
     if per == "class" and work is not None:
         dist = _scoped(tables.get("distribution"), spec)
-        out["classes"] = work.filter(pl.col("class_kind").is_in(CLASS_KINDS)).select(
-            _CLASS_COLUMNS)
         out["performance"] = performance_table(work, dist)
     if per == "system":
         cpu = _scoped(tables.get("cpu"), spec, LEAD_IN_SECONDS)
@@ -156,7 +164,7 @@ def view(tables: Mapping[str, pl.DataFrame], per: str) -> pl.DataFrame:
 
 def per_class(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     """One row per system and class period over the window (see the module docstring)."""
-    work = tables.get("classes")
+    work = tables.get("workload")
     if work is None or work.height == 0:
         return pl.DataFrame()
     ended = pl.col("trans_ended").fill_null(0)

@@ -31,7 +31,8 @@ from typing import Any
 
 from zperf import __version__
 from zperf.calc.formulas import etr_per_sec, service_seconds
-from zperf.formats.smf.dump import read_smf72
+from zperf.formats.smf.dump import read_smf, read_smf72
+from zperf.formats.smf.type70_decoder import TYPE70_1
 from zperf.sim import extract, sidefiles, zcee
 from zperf.sim.model import RMF_FORMATS, VARIANTS, Rmf, Run, Scenario, ScenarioError
 from zperf.sim.msu import fill_capacity
@@ -158,6 +159,15 @@ def _postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
     return work.to_dicts()
 
 
+def _cpu_postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
+    """The CPU Activity rows the Postprocessor prints from 70.1 records (zperf's own 70.1
+    parser), so that the CPU report shows what the dump holds (its HIPERDISPATCH, model,
+    CPC serial and partition too), rounded as RMF rounds."""
+    tables, _ = read_smf(io.BytesIO(writer.frame_rdw(records)), "smf.dump",
+                         decoders=(TYPE70_1,), tables=("cpu",))
+    return tables["cpu"].to_dicts()
+
+
 @dataclass
 class _Written:
     """What the intervals of every LPAR came to, before files are written."""
@@ -227,9 +237,10 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
         if first:
             written.counted.append((when, seconds, tx))
     fill_capacity(cpu_rows, _ADJ)
-    written.records += [build_type70_1(activity_from_row(row, partition_name=target.name))
-                        for row in cpu_rows]
-    written.cpu_rows.setdefault(target.name, []).extend(cpu_rows)
+    cpu_records = [build_type70_1(activity_from_row(row, partition_name=target.name))
+                   for row in cpu_rows]
+    written.records += cpu_records
+    written.cpu_rows.setdefault(target.name, []).extend(_cpu_postprocessed(cpu_records))
     written.records += class_records
     written.listings[target.name] = _postprocessed(class_records)
 

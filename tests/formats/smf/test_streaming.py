@@ -166,8 +166,8 @@ def _spy_held(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     held: list[int] = []
     release = InOrder.release
 
-    def spied(self: InOrder, before: int | None) -> Any:
-        out = release(self, before)
+    def spied(self: InOrder, before: int | None, final: bool = False) -> Any:
+        out = release(self, before, final)
         held.append(self.held)
         return out
 

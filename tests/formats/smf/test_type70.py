@@ -16,9 +16,11 @@ from typing import Any
 import polars as pl
 import pytest
 
+from zperf.errors import ConflictError
 from zperf.formats.smf import type70_fields as f70
-from zperf.formats.smf.dump import read_smf
+from zperf.formats.smf.dump import read_smf, smf_batches
 from zperf.formats.smf.type70_decoder import TYPE70_1
+from zperf.formats.tally import Tally
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers import smf70 as w
 
@@ -281,6 +283,32 @@ def test_repeated_interval_is_dropped_with_a_warning() -> None:
     assert tally.parsed == 3 and tally.balanced()
     assert tally.warnings == ["1 repeated SMF 70.1 intervals (same system and interval start) "
                               "dropped"]
+
+
+def test_an_interval_twice_with_other_values_is_a_conflict() -> None:
+    """Two records of one system and interval that say different things: the error
+    names both (and a value), unless on_conflict says which to keep."""
+    record = w.build_type70_1(worked())
+    other = worked()
+    other.msu_4h_avg = 321
+    again = w.build_type70_1(other)
+    with pytest.raises(ConflictError) as raised:
+        decode(record, again)
+    assert str(raised.value) == (
+        f"cpu.smf: record 2 at offset 0x{len(writer.frame_rdw([record])):X}: CPU activity "
+        f"interval {worked().system} {START:%Y-%m-%d %H:%M} conflicts with record 1 of this "
+        f"file: msu_4h_avg 321 here, {one(record)['msu_4h_avg']} there; to keep one, give "
+        "--on-conflict first or last")
+    for choice, kept in (("first", one(record)["msu_4h_avg"]), ("last", 321)):
+        tally = Tally("cpu.smf", on_conflict=choice)  # type: ignore[arg-type]
+        got = list(smf_batches(io.BytesIO(writer.frame_rdw([record, again])), tally,
+                               decoders=(TYPE70_1,)))
+        cpu = pl.concat([batch["cpu"] for batch in got if "cpu" in batch])
+        assert cpu["msu_4h_avg"].to_list() == [kept]
+        assert tally.warnings == [
+            f"1 CPU activity interval of this file with other values than an earlier one "
+            f"under the same key dropped: the {choice} read kept, as --on-conflict {choice} "
+            "asks"]
 
 
 def test_spanned_and_blocked_records_decode_the_same() -> None:

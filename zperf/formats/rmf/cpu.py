@@ -6,14 +6,16 @@ section is one record of the tally.  CPU Activity sections give one row per
 system and interval (pages of the same report are merged); the Partition
 Data Report adds the partition name and image capacity; every other report
 is counted as other.  The processor table of a page is read by
-:mod:`~zperf.formats.rmf.cpu_table`.
+:mod:`~zperf.formats.rmf.cpu_table`.  A report of an interval already read
+(a SYSOUT holding a listing twice) is a repeat when it says the same, and a
+conflict when it does not (:func:`zperf.formats.repeats.settle_frame`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,7 @@ from zperf.formats.listing import (
     listing_table,
 )
 from zperf.formats.pieces import PIECE_BYTES, TextPieces, whole
+from zperf.formats.repeats import said_within, settle_frame
 from zperf.formats.rmf import cpu_fields as fields
 from zperf.formats.rmf.cpu_table import BadLineError, Processor, per_type, read_table
 from zperf.formats.rmf.values import interval_seconds
@@ -64,7 +67,9 @@ class _Reader:
         self.partitions: dict[tuple[str, str, str], dict[str, str]] = {}
         self.bad: set[tuple[str, str, str]] = set()
         self.last: tuple[str, str, str] | None = None  # key of the CPU section just read
-        self.repeats = 0
+        #: Later reports of an interval already read, and the report being read now.
+        self.copies: list[tuple[tuple[str, str, str], _Report]] = []
+        self.reading: _Report | None = None
 
     def read(self, data: bytes, *, careful: bool = False) -> None:
         """Cut the listing into report sections (:func:`section_starts`) and read
@@ -189,10 +194,13 @@ class _Reader:
                                      f"{key[2]}")
             return False  # a later page of the report (address space analysis...)
         if report is not None and last != key:  # the same interval reported again
-            self.repeats += 1
-            return True
-        if report is None:
+            report = _Report(header, first=lines[0])
+            self.copies.append((key, report))
+        elif report is None:
             report = self.reports[key] = _Report(header, first=lines[0])
+        elif self.reading is not None:  # a later page of the report being read
+            report = self.reading
+        self.reading = report
         report.processors += processors
         for prefix, values in totals.items():
             report.totals.setdefault(prefix, values)
@@ -209,14 +217,22 @@ class _Reader:
     # ------------------------------------------------------------ rows
 
     def frame(self, source: str) -> pl.DataFrame:
-        rows = [self._row(key, report, source) for key, report in self.reports.items()
-                if key not in self.bad]
-        if self.repeats:
-            self.tally.warnings.append(f"{self.repeats} repeated CPU Activity reports (same "
-                                       "system and interval) dropped")
+        """One row per system and interval: a report given again is a repeat or a
+        conflict (``tally.on_conflict``)."""
+        reports = [*self.reports.items(), *self.copies]
+        rows = [{**self._row(key, report, source), "_line": report.first.number,
+                 "_offset": report.first.offset}
+                for key, report in reports if key not in self.bad and report.first is not None]
         if not rows:
             return CPU.empty()
-        return CPU.conform(pl.from_dicts(rows, infer_schema_length=None))
+        frame = pl.from_dicts(rows, infer_schema_length=None).sort("_line", maintain_order=True)
+        frame = CPU.conform(frame).with_columns(frame.select("_line", "_offset"))
+        kept, decided = settle_frame(frame, "cpu", self.tally, _where)
+        if decided.repeats:
+            self.tally.warnings.append(f"{decided.repeats} repeated CPU Activity reports (same "
+                                       "system and interval) dropped")
+        said_within("cpu", decided.conflicts, self.tally)
+        return CPU.conform(kept)
 
     def _row(self, key: tuple[str, str, str], report: _Report, source: str) -> dict[str, Any]:
         h = report.header
@@ -238,6 +254,12 @@ class _Reader:
             row.update(per_type(prefix, [p for p in report.processors if p.prefix == prefix],
                                  report.totals.get(prefix)))
         return row
+
+
+def _where(row: Mapping[str, Any]) -> tuple[str, dict[str, int | None]]:
+    """A report's place in the listing: its first line (in messages, and an error's)."""
+    return f"the report at line {row['_line']}", {"line": row["_line"],
+                                                   "offset": row["_offset"]}
 
 
 def titled_lines(data: bytes, *, careful: bool = False, asa: bool | None = None,

@@ -14,9 +14,12 @@ refused) and cut into its reports by :mod:`~zperf.formats.rmf.xml_scan` (one
 report's tree in memory at a time); the printed values of its tables are
 gathered as texts and converted column-wise at the end of the piece
 (:mod:`~zperf.formats.rmf.xml_cells`), where a value that does not convert
-makes its report a problem, and the piece's rows are handed on.  Elements and
-headings zperf does not know are warnings, each once with the number of reports
-that had it.
+makes its report a problem, and the piece's rows are handed on; the CPU
+Activity rows (one per system and interval, few) at the end of the document,
+where a report of an interval already read is settled (a repeat, or a
+conflict when it says otherwise: :func:`zperf.formats.repeats.settle_frame`).
+Elements and headings zperf does not know are warnings, each once with the
+number of reports that had it.
 ``source_format`` is 'rmf-xml'.
 """
 
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +36,7 @@ import polars as pl
 from zperf.errors import ParseError
 from zperf.formats.fits import misfit
 from zperf.formats.kinds import TextKind
+from zperf.formats.repeats import said_within, settle_frame
 from zperf.formats.rmf import xml_fields as fields
 from zperf.formats.rmf.xml_cells import RECORD, convert
 from zperf.formats.rmf.xml_cpu import LPAR_KINDS, read_cpu
@@ -79,8 +83,6 @@ class _Read:
         default_factory=lambda: {name: [] for name in _TABLES if name != "cpu_lpar"})
     lpars: Columns = field(default_factory=Columns)  # many rows a report: kept as columns
     pending: dict[int, tuple[Report, str]] = field(default_factory=dict)  # record -> label
-    intervals: set[tuple[str, Any]] = field(default_factory=set)
-    repeats: int = 0
     others: Counter[str] = field(default_factory=Counter)
 
     def add(self, table: str, rows: list[dict[str, Any]], record: int) -> None:
@@ -140,6 +142,10 @@ class _Reader:
         self.encoding: tuple[str | None, str | None] = (None, None)
         self.incremental: Incremental | None = None  # the check across pieces
         self.held = False  # a report holds the document's first damage
+        #: The CPU Activity rows (cpu, cpu_lpar, with their report's number) read so far,
+        #: and where each report is (line, offset): settled at the document's end.
+        self.cpu: dict[str, list[pl.DataFrame]] = {"cpu": [], "cpu_lpar": []}
+        self.places: dict[int, tuple[int | None, int | None]] = {}
 
     def read(self, piece: Piece) -> dict[str, pl.DataFrame]:
         """One piece's tables (values converted); at the last, the warnings."""
@@ -173,10 +179,43 @@ class _Reader:
         if raising:
             _raise_first(self.file, tally.problems[mark:], damage)
         self.records += len(cut)
+        for name in self.cpu:
+            frame = tables.pop(name)
+            if frame.height:
+                self.cpu[name].append(frame)
+            if name == "cpu" and frame.height:
+                pending = self.found.pending
+                self.places.update({record: (pending[record][0].line, pending[record][0].offset)
+                                    for record in frame[RECORD].to_list()})
         self.found.next_piece()
         if piece.final:
+            tables.update(self._cpu_settled())
             self._finish(damage)
+        else:
+            tables.update(cpu=CPU.empty(), cpu_lpar=CPU_LPAR.empty())
         return tables
+
+    def _cpu_settled(self) -> dict[str, pl.DataFrame]:
+        """The document's CPU Activity rows, one per system and interval: a report of
+        an interval read before is a repeat or a conflict (``tally.on_conflict``)."""
+        cpu = pl.concat(self.cpu["cpu"]) if self.cpu["cpu"] else CPU.empty().with_columns(
+            pl.lit(None, pl.Int64).alias(RECORD))
+        lpar = pl.concat(self.cpu["cpu_lpar"]) if self.cpu["cpu_lpar"] else None
+        kept, decided = settle_frame(cpu, "cpu", self.tally, self._where)
+        if decided.repeats:
+            self.tally.warnings.append(f"{decided.repeats} repeated CPU Activity reports (same "
+                                       "system and interval) dropped")
+        said_within("cpu", decided.conflicts, self.tally)
+        if lpar is not None and kept.height < cpu.height:
+            lpar = lpar.filter(pl.col(RECORD).is_in(kept[RECORD].implode()))
+        return {"cpu": kept.drop(RECORD),
+                "cpu_lpar": CPU_LPAR.empty() if lpar is None else lpar.drop(RECORD)}
+
+    def _where(self, row: Mapping[str, Any]) -> tuple[str, dict[str, int | None]]:
+        """A CPU Activity report's place in the document (in messages, and an error's)."""
+        record = row[RECORD]
+        line, offset = self.places.get(record, (None, None))
+        return f"report {record}", {"record": record, "line": line, "offset": offset}
 
     def _checked(self, piece: Piece, cut: list[tuple[int, int]]
                  ) -> tuple[Document, dict[int, Any]]:
@@ -204,9 +243,6 @@ class _Reader:
         if not self.tally.read:
             warnings.append("no postprocessor element: not an RMF Postprocessor XML document "
                             "(a Monitor III one?)")
-        if found.repeats:
-            warnings.append(f"{found.repeats} repeated CPU Activity reports (same system and "
-                            "interval) dropped")
         if found.others:
             warnings.append("other reports counted and not read: " + ", ".join(
                 f"{metric} ({n})" for metric, n in sorted(found.others.items())))
@@ -314,14 +350,10 @@ def _fast_report(report: Report, tally: Tally, unknown: Unknown, found: _Read) -
 
 
 def _cpu_rows(found: _Read, record: int, row: dict[str, Any], lpars: Columns) -> None:
-    """A CPU Activity report's rows, unless an earlier report had its system and interval."""
-    interval = (row["system"], row["interval_start"])
-    if interval in found.intervals:
-        found.repeats += 1
-    else:
-        found.intervals.add(interval)
-        found.add("cpu", [row], record)
-        found.lpars.extend({**lpars.data, RECORD: [record] * lpars.height}, lpars.height)
+    """A CPU Activity report's rows (a report of an interval read before is settled at
+    the document's end: :meth:`_Reader._cpu_settled`)."""
+    found.add("cpu", [row], record)
+    found.lpars.extend({**lpars.data, RECORD: [record] * lpars.height}, lpars.height)
 
 
 def _raw(data: bytes, base: int, report: Report) -> bytes:
@@ -363,6 +395,8 @@ def _tables(found: _Read, data: bytes, base: int, tally: Tally) -> dict[str, pl.
         if bad:
             frame = frame.filter(~pl.col(RECORD).is_in(list(bad)))
         out[name] = schema.conform(frame)
+        if name in ("cpu", "cpu_lpar"):  # (settled at the document's end, by report)
+            out[name] = out[name].with_columns(frame[RECORD])
     return out
 
 

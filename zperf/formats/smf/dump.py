@@ -99,13 +99,14 @@ def smf_batches(
         raise ValueError("two SMF decoders for the same record type")
     wanted = {s.smf_type: s.subtypes for s in specs}
 
-    def drain(force: bool) -> dict[str, pl.DataFrame]:
+    def drain(force: bool, take: bool = True) -> dict[str, pl.DataFrame]:
         ready: dict[str, pl.DataFrame] = {}
         for decoder, pending in by_type.values():
             if pending and (force or pending.nbytes >= DECODE_BATCH_BYTES or pending.kept):
                 for part in pending.take():
                     decoder.decode(part)
-                ready.update(decoder.take())
+                if take:
+                    ready.update(decoder.take())
         return ready
 
     try:
@@ -117,8 +118,7 @@ def smf_batches(
         # Damage further on stops the scan; a bad record before it must be named first.
         drain(True)
         raise
-    if ready := drain(True):
-        yield ready
+    drain(True, take=False)  # the rest goes with finish: a decoder knows it is the last
     last: dict[str, pl.DataFrame] = {}
     for decoder, _ in by_type.values():
         last.update(decoder.finish())

@@ -2,16 +2,23 @@
 
 A decoder's rows are written out batch by batch (``zperf parse -o`` on a dump
 larger than memory), yet they must be the rows a whole-file read gives: in
-file order, and one row per key when the same interval was dumped twice (the
-first one kept).  Two things stand in the way, and this module handles both:
+file order, and one row per key when the same interval was dumped twice.  Two
+things stand in the way, and this module handles both:
 
 * A row may not go yet when a record before it is still to come: RMF's broken
   72.3 records are put together when their last piece arrives and take the
   place of their first one.  The decoder says which record numbers may still
   be filled in (``release(before=...)``); rows from there on are held back.
-* Repeats are found with a running set of the keys handed on so far
-  (:class:`SeenKeys`): its memory is 8 bytes per distinct key (plus one small
-  code per distinct interval and per distinct class), not the rows.
+* Rows of a key already handed on are found with a running set of the keys
+  handed on so far (:class:`SeenKeys`), each with a hash of its row's values
+  and its record number: 20 bytes per distinct key (plus one small code per
+  distinct interval and per distinct class), not the rows.  A row with the
+  same values is a repeat, dropped and counted; one with other values is a
+  conflict (:func:`zperf.formats.repeats.settle`): the error names both
+  records, the key and a value that differs (the earlier one's value when it
+  is in the same batch), unless ``--on-conflict`` says to keep the first or
+  the last.  To keep the last, the rows are held until the file's end (a row
+  handed on cannot be taken back), so memory then follows the file.
 
 Rows are released sorted by their record number (``_record``), stably, so a
 record's rows keep their order; releasing in pieces gives the very rows, in
@@ -27,11 +34,27 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from zperf.errors import ConflictError
+from zperf.formats.repeats import (
+    KEYS,
+    conflict_text,
+    first_difference,
+    said_within,
+    settle,
+    value_columns,
+    value_hashes,
+)
+from zperf.formats.tally import Tally
+
 Keys = npt.NDArray[np.uint64]
 #: Codes are 32 bits: the two halves of a key share one 64-bit word.
 _CODE_LIMIT = 1 << 32
 #: The column of a main row's key, when its decoder gives it (:func:`row_keys`).
 KEY = "_key"
+#: The column of a main row's record's offset in the file (for messages).
+OFFSET = "_offset"
+#: A record number as :class:`SeenKeys` keeps it (the last number for any larger one).
+_RECORD_LIMIT = np.iinfo(np.uint32).max
 
 
 class Codes:
@@ -68,30 +91,49 @@ def row_keys(first: Keys, second: Keys) -> Keys:
 
 
 class SeenKeys:
-    """A set of 64-bit keys as a few sorted arrays (each at least twice the next one's
-    size, so adding is amortized O(log n) per key and a lookup is a few binary searches)."""
+    """A set of 64-bit keys, each with the 64-bit hash of its row's values and the number
+    of its record, as a few sorted arrays (each at least twice the next one's size, so
+    adding is amortized O(log n) per key and a lookup is a few binary searches)."""
 
     def __init__(self) -> None:
-        self.levels: list[Keys] = []
+        self.levels: list[tuple[Keys, Keys, npt.NDArray[np.uint32]]] = []
 
     def __len__(self) -> int:
-        return sum(level.size for level in self.levels)
+        return sum(level[0].size for level in self.levels)
 
     def contains(self, keys: Keys) -> npt.NDArray[np.bool_]:
-        found = np.zeros(keys.size, dtype=bool)
-        for level in self.levels:
-            at = np.minimum(np.searchsorted(level, keys), level.size - 1)
-            found |= level[at] == keys
-        return found
+        return self.lookup(keys)[0]
 
-    def add(self, keys: Keys) -> None:
-        """Add keys not in the set yet (distinct)."""
+    def lookup(self, keys: Keys) -> tuple[npt.NDArray[np.bool_], Keys, npt.NDArray[np.uint32]]:
+        """Whether each key is in the set, and its value hash and record number (0 if not)."""
+        found = np.zeros(keys.size, dtype=bool)
+        values = np.zeros(keys.size, dtype=np.uint64)
+        records = np.zeros(keys.size, dtype=np.uint32)
+        for level, level_values, level_records in self.levels:
+            at = np.minimum(np.searchsorted(level, keys), level.size - 1)
+            hit = level[at] == keys
+            found |= hit
+            values[hit] = level_values[at[hit]]
+            records[hit] = level_records[at[hit]]
+        return found, values, records
+
+    def add(self, keys: Keys, values: Keys | None = None,
+            records: npt.NDArray[np.int64] | None = None) -> None:
+        """Add keys not in the set yet (distinct), with their rows' value hashes and
+        record numbers."""
         if not keys.size:
             return
-        self.levels.append(np.sort(keys))
-        while len(self.levels) > 1 and self.levels[-1].size * 2 >= self.levels[-2].size:
-            top = self.levels.pop()
-            self.levels[-1] = np.sort(np.concatenate((self.levels[-1], top)))
+        values = np.zeros(keys.size, dtype=np.uint64) if values is None else values
+        numbers = (np.zeros(keys.size, dtype=np.uint32) if records is None
+                   else np.minimum(records, _RECORD_LIMIT).astype(np.uint32))
+        order = np.argsort(keys, kind="stable")
+        self.levels.append((keys[order], values[order], numbers[order]))
+        while len(self.levels) > 1 and self.levels[-1][0].size * 2 >= self.levels[-2][0].size:
+            top, below = self.levels.pop(), self.levels[-1]
+            merged = np.concatenate((below[0], top[0]))
+            order = np.argsort(merged, kind="stable")
+            self.levels[-1] = (merged[order], np.concatenate((below[1], top[1]))[order],
+                               np.concatenate((below[2], top[2]))[order])
 
 
 class InOrder:
@@ -99,17 +141,21 @@ class InOrder:
     belong to a main row: a class period's distribution buckets, an interval's
     partitions), held until they may go, released in file order without repeats."""
 
-    def __init__(self, key_groups: tuple[Sequence[str], Sequence[str]],
-                 belongs_by: Sequence[str]) -> None:
+    def __init__(self, table: str, belongs_by: Sequence[str], tally: Tally | None = None,
+                 ) -> None:
         # A decoder may give each main row its key itself (a ``_key`` column made with
         # these codes and :func:`row_keys`, from the raw fields it has at hand): then
         # the key columns are not looked up again here.
-        self.codes = (Codes(key_groups[0]), Codes(key_groups[1]))
+        key = KEYS[table]
+        self.table = table
+        self.codes = (Codes(key.interval), Codes(key.item))
         self.belongs_by = list(belongs_by)  # columns of both tables: which main row
+        self.tally = tally if tally is not None else Tally("")
         self.seen = SeenKeys()
         self.main: list[pl.DataFrame] = []
         self.dependent: list[pl.DataFrame] = []
         self.dropped = 0  # repeated rows dropped so far
+        self.conflicts = 0  # rows dropped for other values under a kept row's key
 
     @property
     def held(self) -> int:
@@ -122,34 +168,67 @@ class InOrder:
         if dependent is not None and dependent.height:
             self.dependent.append(dependent)
 
-    def release(self, before: int | None) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
+    def release(self, before: int | None, final: bool = False,
+                ) -> tuple[pl.DataFrame | None, pl.DataFrame | None]:
         """The rows of records numbered below ``before`` (None: every row), in file order,
-        repeats dropped (and counted in ``dropped``); None for a table with none."""
+        repeats dropped (and counted in ``dropped``), conflicts settled (see the module
+        docstring); None for a table with none.  ``final``: no row comes after these,
+        so only those a key shares are hashed (a dump read in one batch: none)."""
+        if not final and self.tally.on_conflict == "last":
+            return None, None  # the last of a key may still come
         main, self.main = _split(self.main, before)
         dependent, self.dependent = _split(self.dependent, before)
         if main is None:
             return None, dependent
         keys = (main["_key"].to_numpy() if KEY in main.columns
                 else row_keys(self.codes[0].of(main), self.codes[1].of(main)))
-        first = np.zeros(keys.size, dtype=bool)
-        first[np.unique(keys, return_index=True)[1]] = True
-        keep = first & ~self.seen.contains(keys)
-        self.seen.add(keys[keep])
+        found, earlier, records = self.seen.lookup(keys)
+        if final:  # no later batch looks these up: hash those that have a key's company
+            _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+            shared = found | (counts[inverse.reshape(-1)] > 1)
+            values = np.zeros(keys.size, dtype=np.uint64)
+            if shared.any():
+                values[shared] = value_hashes(main.filter(pl.Series(shared)), self.table)
+        else:
+            values = value_hashes(main, self.table)
+        decided = settle(keys, values, self.tally.on_conflict, (found, earlier))
+        if decided.clash is not None and self.tally.on_conflict == "error":
+            self._conflict(main, decided.clash, int(records[decided.clash[0]]))
+        keep = decided.keep
+        if not final:
+            self.seen.add(keys[keep], values[keep], main["_record"].to_numpy()[keep])
         if not keep.all():
-            self.dropped += int(keys.size - keep.sum())
+            self.dropped += decided.repeats
+            self.conflicts += decided.conflicts
             main = main.filter(pl.Series(keep))
             if dependent is not None:  # the rows of the dropped main rows go with them
                 dependent = dependent.join(main.select(self.belongs_by), on=self.belongs_by,
                                            how="semi", maintain_order="left")
         return main, dependent
 
-    def release_tables(self, before: int | None, names: tuple[str, str]
-                       ) -> dict[str, pl.DataFrame]:
+    def _conflict(self, main: pl.DataFrame, clash: tuple[int, int | None], record: int) -> None:
+        """The error of a row whose key a row with other values has (in this batch, or an
+        earlier record's, whose values are gone)."""
+        here = main.row(clash[0], named=True)
+        other = main.row(clash[1], named=True) if clash[1] is not None else None
+        column = first_difference(here, other, value_columns(self.table, main.columns)) \
+            if other is not None else None
+        there = other["_record"] if other is not None else record
+        raise ConflictError(self.tally.file, conflict_text(
+            KEYS[self.table], here, f"record {there} of this file", column, other),
+            record=here["_record"], offset=here.get(OFFSET))
+
+    def said(self) -> None:
+        """The warning of the conflicts settled (--on-conflict first or last)."""
+        said_within(self.table, self.conflicts, self.tally)
+
+    def release_tables(self, before: int | None, names: tuple[str, str], *,
+                       final: bool = False) -> dict[str, pl.DataFrame]:
         """:meth:`release` as tables named ``names`` (main, dependent), without the
         record number they were ordered by (nor the keys); a table with no rows is
         left out."""
-        released = zip(names, self.release(before), strict=True)
-        return {name: frame.drop("_record", KEY, strict=False)
+        released = zip(names, self.release(before, final), strict=True)
+        return {name: frame.drop("_record", KEY, OFFSET, strict=False)
                 for name, frame in released if frame is not None}
 
 

@@ -34,6 +34,7 @@ import polars as pl
 from zperf.formats import encodings as dec
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.columns import text_column, zos_release
+from zperf.formats.smf.in_order import OFFSET
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type70_checks import (
@@ -305,7 +306,8 @@ class _Decoder:
             "cpa_actual": ctl_int("SMF70CPA_ACTUAL").replace(0, None),
             "cpa_scaling_factor": ctl_int("SMF70CPA_SCALING_FACTOR").replace(0, None),
         }
-        return _frame(CPU, columns).with_columns(pl.Series("_record", self.batch.numbers))
+        return _frame(CPU, columns).with_columns(pl.Series("_record", self.batch.numbers),
+                                                 pl.Series(OFFSET, self.batch.offsets))
 
     def _own_capacity(self) -> dict[str, pl.Series]:
         """Defined capacity and capacity group of each record's own partition (null

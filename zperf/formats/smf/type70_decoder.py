@@ -2,8 +2,9 @@
 
 Across batches it owns the repeats: the same interval of the same system
 dumped twice gives one ``cpu`` row (and one set of ``cpu_lpar`` rows); the
-repeats are dropped with a warning that counts them.  Rows are handed on batch
-by batch, in file order (:mod:`zperf.formats.smf.in_order`).
+repeats are dropped with a warning that counts them, and the same interval
+with other figures is a conflict (:mod:`zperf.formats.repeats`).  Rows are
+handed on batch by batch, in file order (:mod:`zperf.formats.smf.in_order`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,6 @@ from zperf.formats.smf.record_decoder import Columns, DecoderSpec
 from zperf.formats.smf.type70 import decode_batch
 from zperf.formats.tally import Tally
 
-#: Columns that identify a row of the cpu table: the system, and the interval.
-CPU_KEY = (("sysplex", "system"), ("interval_start",))
-
 
 class Type70Decoder:
     """cpu and cpu_lpar rows of the 70.1 records of one file."""
@@ -28,7 +26,7 @@ class Type70Decoder:
         del columns  # 70.1 records are few: the cpu tables are always built whole
         self.tally, self.file, self.encoding = tally, file, encoding
         self.lpar = "cpu_lpar" in tables
-        self.rows = InOrder(CPU_KEY, ("_record",))
+        self.rows = InOrder("cpu", ("_record",), tally)
 
     def decode(self, batch: Batch) -> None:
         cpu, lpar = decode_batch(batch, self.tally, self.file, self.encoding, self.lpar)
@@ -39,10 +37,11 @@ class Type70Decoder:
         return self.rows.release_tables(None, ("cpu", "cpu_lpar"))
 
     def finish(self) -> dict[str, pl.DataFrame]:
-        out = self.take()
+        out = self.rows.release_tables(None, ("cpu", "cpu_lpar"), final=True)
         if self.rows.dropped:
             self.tally.warnings.append(f"{self.rows.dropped} repeated SMF 70.1 intervals (same "
                                        "system and interval start) dropped")
+        self.rows.said()
         return out
 
 

@@ -30,7 +30,7 @@ from zperf.formats.smf.columns import (
     zos_release,
 )
 from zperf.formats.smf.header import PRODUCT
-from zperf.formats.smf.in_order import KEY, Codes, row_keys
+from zperf.formats.smf.in_order import KEY, OFFSET, Codes, row_keys
 from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
 from zperf.formats.smf.type72_checks import check_layout, check_periods
@@ -120,7 +120,7 @@ def _decode_good(batch: Batch, head: Rows, prod: Rows, wms: Rows, trip: dict[str
         columns["resource_group"] = _resource_group(batch, trip, rec, encoding)
     for group in groups:
         columns.update(group.derive(periods))
-    extra = [pl.Series("_record", batch.numbers[rec])]
+    extra = [pl.Series("_record", batch.numbers[rec]), pl.Series(OFFSET, batch.offsets[rec])]
     if keys is not None:
         start = date.astype("datetime64[us]").view(np.int64) + tod.astype(np.int64) * 1_000_000
         extra.append(pl.Series(KEY, _row_keys(keys, head, prod, wms, start, rec,

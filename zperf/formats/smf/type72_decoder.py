@@ -3,7 +3,8 @@
 It owns what is particular to type 72 across batches: records broken into
 several pieces (put together when the last piece arrives, decoded in the place
 of their first) and the same interval dumped twice (one row per class period
-is kept, the repeats are counted).  Rows are handed on as soon as nothing
+is kept, the repeats are counted; other figures under one key are a conflict,
+:mod:`zperf.formats.repeats`).  Rows are handed on as soon as nothing
 before them can still come (:mod:`zperf.formats.smf.in_order`), so that a dump
 larger than memory can be written out as it is read.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from zperf.formats.repeats import KEYS
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.in_order import InOrder
 from zperf.formats.smf.physical import Batch
@@ -21,7 +23,7 @@ from zperf.formats.tally import Tally
 
 #: Columns that identify a row of the workload table: the interval of a system
 #: (few distinct values) and the class period within it.
-WORKLOAD_KEY = (("sysplex", "system", "interval_start", "class_kind"), ("class_name", "period"))
+WORKLOAD_KEY = (KEYS["workload"].interval, KEYS["workload"].item)
 
 
 class Type72Decoder:
@@ -37,7 +39,7 @@ class Type72Decoder:
         self.columns = (None if wanted is None or self.distribution
                         else frozenset(wanted).union(*WORKLOAD_KEY))
         self.broken = BrokenRecords()
-        self.rows = InOrder(WORKLOAD_KEY, ("_record", "period"))
+        self.rows = InOrder("workload", ("_record", "period"), tally)
 
     def decode(self, batch: Batch) -> None:
         self._decode(batch)
@@ -56,10 +58,12 @@ class Type72Decoder:
 
     def finish(self) -> dict[str, pl.DataFrame]:
         self.broken.finish(self.tally)  # pieces whose siblings never came are skipped
-        return self._release(None)
+        out = self._release(None, final=True)
+        self.rows.said()
+        return out
 
-    def _release(self, before: int | None) -> dict[str, pl.DataFrame]:
-        out = self.rows.release_tables(before, ("workload", "distribution"))
+    def _release(self, before: int | None, final: bool = False) -> dict[str, pl.DataFrame]:
+        out = self.rows.release_tables(before, ("workload", "distribution"), final=final)
         self.tally.duplicates = self.rows.dropped
         return out
 
