@@ -17,7 +17,9 @@ a series' metrics as long as its parameter's values; an exact run must be able
 to give each published ETR back from a whole number of transactions in the
 window; every LPAR of a z/OS run has a busy and an ETR; a scaling series rises,
 below the published run's busy; observations name known messages and
-transports and their values are what is printed.
+transports and their values are what is printed; a z/OS run's machine is a
+catalogued CEC (``[machine] cec``, ``zperf.sim.machines``) or a model the
+simulator can rate, and its partitions fit the machine's processors.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from zperf.runs.analysis import slug
 from zperf.sim import figures
 from zperf.sim.figures import Check, checks
 from zperf.sim.locate import Lines, toml_error
+from zperf.sim.machines import cec_of, layout_problems
 from zperf.sim.model import (
     ANALYZE_METRICS,
     COMBINED,
@@ -168,6 +171,19 @@ def _structure(scenario: Scenario) -> Iterator[Problem]:
     yield from _input_problems(scenario)
     yield from _observation_problems(scenario)
     yield from _scaling_problems(scenario)
+    yield from _machine_problems(scenario)
+
+
+def _machine_problems(scenario: Scenario) -> Iterator[Problem]:
+    """A z/OS run's machine: a known CEC (or a rated model), its partitions fitting it."""
+    if scenario.kind != "rmf":
+        return
+    try:
+        cec = cec_of(scenario)
+    except ScenarioError as exc:
+        yield Problem(("machine",), str(exc))
+        return
+    yield from layout_problems(scenario, cec)
 
 
 def _groups(scenario: Scenario) -> list[str]:

@@ -19,6 +19,7 @@ reads) and ``manifest.json`` (what each file is, scenario, seed, zperf version).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import json
@@ -31,8 +32,10 @@ from typing import Any
 
 from zperf import __version__
 from zperf.calc.formulas import etr_per_sec, service_seconds
+from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf72
 from zperf.sim import extract, sidefiles, zcee
+from zperf.sim.machines import PHYSICAL_BUSY_PCT, Cec, Partition, cec_of, layout, shared_pool
 from zperf.sim.model import RMF_FORMATS, VARIANTS, Rmf, Run, Scenario, ScenarioError
 from zperf.sim.msu import fill_capacity
 from zperf.sim.targets import LparTarget, targets
@@ -40,7 +43,13 @@ from zperf.sim.writers import smf as writer
 from zperf.sim.writers.ims_pa import write_ims_pa_csv
 from zperf.sim.writers.rmf_cpu import write_cpu_report
 from zperf.sim.writers.rmf_xml import write_cpu_xml, write_wlmgl_xml
-from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
+from zperf.sim.writers.smf70 import (
+    CpuActivity,
+    LogicalProcessor,
+    activity_from_row,
+    build_type70_1,
+)
+from zperf.sim.writers.smf70 import Partition as PrsmPartition
 from zperf.sim.writers.smf110 import build_type110_2
 from zperf.sim.writers.wlmgl import LAYOUTS, write_listing
 
@@ -49,7 +58,6 @@ __all__ = ["RMF_FORMATS", "VARIANTS", "default_layout", "simulate"]
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
 #: Relative standard deviation of interval-to-interval variation with noise on.
 NOISE = 0.01
-_ADJ = 213  # R723MADJ (1/16 µs per SU): about 75,000 SU/s, a z14 7xx CP (modeled)
 #: An LPAR's target of each interval (``zperf.sim.series``: one load level an interval).
 Levels = Callable[[LparTarget], Sequence[LparTarget]]
 
@@ -90,6 +98,17 @@ class _Plan:
     group_classes: dict[str, list[str]]
     exact: bool
     rng: random.Random
+    cec: Cec
+    partitions: list[Partition]
+
+    @property
+    def adj(self) -> int:
+        """R723MADJ of every workload record: the machine's SRM constant."""
+        return self.cec.adj
+
+    def number(self, name: str) -> int:
+        """A partition's number (SMF70LPN): its place in name order, as PR/SM gives it."""
+        return next(i for i, p in enumerate(self.partitions, start=1) if p.name == name)
 
     def vary(self, value: float) -> float:
         return value if self.exact else value * (1.0 + self.rng.gauss(0.0, NOISE))
@@ -97,13 +116,14 @@ class _Plan:
 
 def _plan(scenario: Scenario, seed: int, exact: bool) -> _Plan:
     rmf, run = _rmf_run(scenario)
+    cec = cec_of(scenario)
     return _Plan(
         scenario=scenario, seconds=float(rmf.interval_seconds), count=rmf.intervals,
         start=rmf.start or DEFAULT_START, release=rmf.zos_release or "V2R3",
         sysplex=rmf.sysplex or "PLEX1",
         transaction_class=_class_name(run.transactions[0]) if run.transactions else None,
         group_classes={g: [_class_name(c) for c in classes] for g, classes in run.groups.items()},
-        exact=exact, rng=random.Random(seed))
+        exact=exact, rng=random.Random(seed), cec=cec, partitions=layout(scenario, cec))
 
 
 @dataclass
@@ -144,9 +164,9 @@ def _work(plan: _Plan, target: LparTarget, tx: int,
     return work
 
 
-def _period(item: _Work, seconds: float) -> dict[str, object]:
+def _period(item: _Work, seconds: float, adj: int) -> dict[str, object]:
     return writer.period_values(
-        interval_seconds=seconds, adj=_ADJ, ended=item.ended, executed=item.ended,
+        interval_seconds=seconds, adj=adj, ended=item.ended, executed=item.ended,
         cpu_seconds=item.cpu_seconds, srb_seconds=item.srb_seconds,
         iip_seconds=item.ziip_seconds, iipcp_seconds=item.iipcp_seconds, resp_ms=item.resp_ms)
 
@@ -163,6 +183,7 @@ class _Written:
     """What the intervals of every LPAR came to, before files are written."""
 
     records: list[bytes]
+    class_records: dict[str, list[bytes]] = field(default_factory=dict)
     listings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     cpu_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     counted: list[tuple[dt.datetime, float, int]] = field(default_factory=list)
@@ -170,15 +191,20 @@ class _Written:
 
 def _cpu_row(plan: _Plan, target: LparTarget, level: LparTarget,
              when: dt.datetime) -> dict[str, Any]:
-    """The LPAR's CPU activity of one interval (SMF 70.1 and the CPU Activity report)."""
+    """The LPAR's CPU activity of one interval (SMF 70.1 and the CPU Activity report): on
+    its machine, its processors dedicated, so LPAR BUSY and MVS BUSY are the same."""
     busy = min(100.0, plan.vary(level.busy_pct))
+    ziip = (min(100.0, plan.vary(level.ziip_busy_pct))
+            if target.ziips and level.ziip_busy_pct is not None else 0.0)
+    cec = plan.cec
     return {"system": target.name, "sysplex": plan.sysplex, "interval_start": when,
             "interval_seconds": plan.seconds, "cp_online": target.cps,
             "cp_lpar_busy_pct": busy, "cp_mvs_busy_pct": busy, "ziip_online": target.ziips,
-            "ziip_lpar_busy_pct": (plan.vary(level.ziip_busy_pct)
-                                   if target.ziips and level.ziip_busy_pct is not None
-                                   else 0.0),
-            "ziip_mvs_busy_pct": 0.0, "zos_release": plan.release}
+            "ziip_lpar_busy_pct": ziip, "ziip_mvs_busy_pct": ziip, "zos_release": plan.release,
+            "machine_type": cec.machine_type, "model_capacity_id": cec.capacity_id,
+            "hardware_model": cec.hardware_model, "cpc_sequence_code": cec.serial,
+            "hiperdispatch": "YES" if cec.hiperdispatch else "NO",
+            "lpar_name": target.name, "lpar_number": plan.number(target.name)}
 
 
 def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
@@ -187,10 +213,13 @@ def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
     """The 72.3 records of one interval: a published extract's counters, at this rate."""
     records: list[bytes] = []
     for name, item in work.items():
-        adj: int = _ADJ
-        period: Mapping[str, object] = _period(item, plan.seconds)
+        adj: int = plan.adj
+        period: Mapping[str, object] = _period(item, plan.seconds, adj)
         if name in extracts:
             found = extracts[name]
+            if found.adj != plan.adj:
+                raise ScenarioError(f"{plan.scenario.id}: the printed extract of {name} fixes "
+                                    f"R723MADJ {found.adj}, the machine's is {plan.adj}")
             factor = tx / (target.etr_per_sec * plan.seconds) if target.etr_per_sec else 1.0
             adj, period = found.adj, dict(found.raw) if plan.exact else extract.scaled(
                 found, factor)
@@ -226,12 +255,52 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
         class_records += _class_records(plan, target, when, tx, work, extracts)
         if first:
             written.counted.append((when, seconds, tx))
-    fill_capacity(cpu_rows, _ADJ)
-    written.records += [build_type70_1(activity_from_row(row, partition_name=target.name))
-                        for row in cpu_rows]
+    fill_capacity(cpu_rows, plan.adj, cpc_msu=plan.cec.msu, cpa_actual=plan.cec.cpa_actual)
     written.cpu_rows.setdefault(target.name, []).extend(cpu_rows)
-    written.records += class_records
+    written.class_records[target.name] = class_records
     written.listings[target.name] = _postprocessed(class_records)
+
+
+def _cpu_records(plan: _Plan, written: _Written, system: str) -> list[bytes]:
+    """The 70.1 records of one system: its CPU activity on its machine, with every
+    partition of the CEC as PR/SM reported it in the same interval."""
+    return [build_type70_1(_activity(plan, written, row, i))
+            for i, row in enumerate(written.cpu_rows[system])]
+
+
+def _activity(plan: _Plan, written: _Written, row: Mapping[str, Any], i: int) -> CpuActivity:
+    own = activity_from_row(row, partition_name=row["system"], dedicated=True)
+    seconds = float(row["interval_seconds"])
+    parts = []
+    for part in plan.partitions:
+        if part.name == row["system"]:
+            parts.append(own.partitions[0])
+            continue
+        rows = written.cpu_rows.get(part.name) if part.run else None
+        parts.append(PrsmPartition(part.name, plan.number(part.name),
+                                   _processors(part, seconds, rows[i] if rows else None)))
+    pool = shared_pool(plan.scenario, plan.cec)["CP"]
+    physical = PrsmPartition("PHYSICAL", 0, [LogicalProcessor(
+        "CP", PHYSICAL_BUSY_PCT / 100 * seconds, effective_seconds=0.0)] * pool)
+    return dataclasses.replace(own, partitions=[*parts, physical], physical=plan.cec.physical)
+
+
+def _processors(part: Partition, seconds: float,
+                row: Mapping[str, Any] | None) -> list[LogicalProcessor]:
+    """Another partition's logical processors: a run LPAR's busy of this interval, else
+    the CEC's estimate of its load."""
+    out = []
+    for printed, count, attr in (("CP", part.cps, "cp"), ("IIP", part.ziips, "ziip"),
+                                 ("ICF", part.icfs, "icf")):
+        if row is not None:
+            busy = float(row.get(f"{attr}_lpar_busy_pct") or 0.0)
+        elif attr == "ziip" and part.ziip_busy_pct is not None:
+            busy = part.ziip_busy_pct
+        else:
+            busy = part.busy_pct
+        weight = f70.DEDICATED if part.dedicated else 100
+        out += [LogicalProcessor(printed, busy / 100 * seconds, weight=weight)] * count
+    return out
 
 
 def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = False,
@@ -255,6 +324,9 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     lpars = targets(scenario)
     for target in lpars:
         _lpar(plan, target, levels, costs, written, first=target is lpars[0])
+    for target in lpars:
+        written.records += _cpu_records(plan, written, target.name)
+        written.records += written.class_records[target.name]
     entries, connection = sidefiles.db2_statistics(scenario)
     end = plan.start + dt.timedelta(seconds=plan.seconds * plan.count)
     if entries:  # the same statistics as SMF 110.2 writes them

@@ -234,13 +234,17 @@ def build_type70_1(a: CpuActivity, encoding: str = dec.DEFAULT_ENCODING) -> byte
 
 
 def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
-                      others: Sequence[Partition] = ()) -> CpuActivity:
+                      others: Sequence[Partition] = (), *,
+                      dedicated: bool = False) -> CpuActivity:
     """An interval whose decoded ``cpu`` row is ``row`` (the report's figures).
 
     Per processor type the online logical processors share the online time,
     dispatch time and wait time equally; none is parked, except that a type
     whose MVS BUSY is null is parked for the whole interval.  ``others`` are
     further partitions on the CEC (the record always ends with PHYSICAL).
+    With ``dedicated`` the own partition's logical processors are dedicated
+    (SMF70BPS X'FFFF'): RMF then takes their LPAR BUSY from the wait time, so
+    the row's LPAR and MVS BUSY should be the same.
     """
     secs = float(row["interval_seconds"])
     lps: list[LogicalProcessor] = []
@@ -256,7 +260,8 @@ def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
         lpar = float(row.get(f"{prefix}_lpar_busy_pct") or 0.0) / 100
         mvs = row.get(f"{prefix}_mvs_busy_pct")
         for _ in range(n):
-            lps.append(LogicalProcessor(printed, lpar * online, online_seconds=online))
+            lps.append(LogicalProcessor(printed, lpar * online, online_seconds=online,
+                                        weight=f70.DEDICATED if dedicated else 100))
             address = len(cpus)
             if mvs is None:
                 cpus.append(LogicalCpu(_TYPE_CODES[printed], 0.0, online, address))
