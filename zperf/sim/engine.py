@@ -31,11 +31,20 @@ from pathlib import Path
 from typing import Any
 
 from zperf import __version__
-from zperf.calc.formulas import etr_per_sec, service_seconds
+from zperf.calc.formulas import etr_per_sec, msu_per_hour, service_seconds
 from zperf.formats.smf import type70_fields as f70
-from zperf.formats.smf.dump import read_smf72
+from zperf.formats.smf.dump import read_smf, read_smf72
+from zperf.formats.smf.type70_decoder import TYPE70_1
 from zperf.sim import extract, sidefiles, zcee
-from zperf.sim.machines import PHYSICAL_BUSY_PCT, Cec, Partition, cec_of, layout, shared_pool
+from zperf.sim.machines import (
+    PHYSICAL_BUSY_PCT,
+    SCALING,
+    Cec,
+    Partition,
+    cec_of,
+    layout,
+    shared_pool,
+)
 from zperf.sim.model import RMF_FORMATS, VARIANTS, Rmf, Run, Scenario, ScenarioError
 from zperf.sim.msu import fill_capacity
 from zperf.sim.targets import LparTarget, targets
@@ -186,6 +195,10 @@ class _Written:
     class_records: dict[str, list[bytes]] = field(default_factory=dict)
     listings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     cpu_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: What the dump's 70.1 records decode to, per system: the CPU Activity reports'
+    #: rows and their Partition Data (cpu_lpar rows).
+    cpu_reports: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = field(
+        default_factory=dict)
     counted: list[tuple[dt.datetime, float, int]] = field(default_factory=list)
 
 
@@ -263,9 +276,21 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
 
 def _cpu_records(plan: _Plan, written: _Written, system: str) -> list[bytes]:
     """The 70.1 records of one system: its CPU activity on its machine, with every
-    partition of the CEC as PR/SM reported it in the same interval."""
-    return [build_type70_1(_activity(plan, written, row, i))
-            for i, row in enumerate(written.cpu_rows[system])]
+    partition of the CEC as PR/SM reported it in the same interval.  What they decode to
+    (zperf's own 70.1 reader) is what the CPU Activity reports print, as the RMF
+    Postprocessor prints them from the same records."""
+    records = [build_type70_1(_activity(plan, written, row, i))
+               for i, row in enumerate(written.cpu_rows[system])]
+    tables, _ = read_smf(io.BytesIO(writer.frame_rdw(records)), "smf.dump",
+                         decoders=(TYPE70_1,), tables=("cpu", "cpu_lpar"))
+    lpars = tables["cpu_lpar"].to_dicts()
+    for lpar in lpars:  # MSU ACT: the effective dispatch time at the CPU rate
+        if lpar["processor_type"] == "CP" and lpar["partition_name"] != "PHYSICAL":
+            lpar["msu_actual"] = round(float(msu_per_hour(
+                lpar["effective_dispatch_seconds"], lpar["interval_seconds"],
+                plan.cec.cpa_actual, SCALING)))
+    written.cpu_reports[system] = (tables["cpu"].to_dicts(), lpars)
+    return records
 
 
 def _activity(plan: _Plan, written: _Written, row: Mapping[str, Any], i: int) -> CpuActivity:
@@ -345,7 +370,7 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars], extra))
     files["run.toml"] = "run description for zperf analyze"
     return _manifest(scenario, out, files, seed=seed, exact=exact, variant=variant,
-                     layout=layout)
+                     layout=layout, cec=plan.cec)
 
 
 def _reports(out: Path, written: _Written, layout: str, rmf_format: str) -> dict[str, str]:
@@ -377,15 +402,17 @@ def _other_files(plan: _Plan, out: Path, written: _Written,
     log = sidefiles.request_log(scenario)
     if log is not None:  # one line per request (paper 000's driver: rate and bytes)
         files.update(sidefiles.write_jtl(out, log, written.counted))
-    for system, rows in written.cpu_rows.items():
+    for system, (rows, lpars) in written.cpu_reports.items():
         if rmf_format != "xml":
             name = f"rmfcpu-{system}.txt"
-            (out / name).write_text(write_cpu_report(rows))
-            files[name] = f"RMF CPU Activity report of {system}, as text (ASA)"
+            (out / name).write_text(write_cpu_report(rows, lpars=lpars))
+            files[name] = (f"RMF CPU Activity report of {system} with its Partition Data "
+                           "Report, as text (ASA), printed from the dump's 70.1 records")
         if rmf_format != "text":
             name = f"rmfcpu-{system}.xml"
-            (out / name).write_text(write_cpu_xml(rows))
-            files[name] = f"RMF CPU Activity report of {system} as XML (XPRPTS)"
+            (out / name).write_text(write_cpu_xml(rows, lpars))
+            files[name] = (f"RMF CPU Activity report of {system} with its Partition Data "
+                           "Report as XML (XPRPTS), from the dump's 70.1 records")
     if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
         files.update(sidefiles.write_cics(out, entries, connection, start=plan.start, end=end))
     if scenario.run is not None and scenario.run.response_from == "ims":
@@ -431,10 +458,15 @@ def _run_toml(scenario: Scenario, systems: list[str], extra: list[str]) -> str:
 
 
 def _manifest(scenario: Scenario, out: Path, files: Mapping[str, str], *, seed: int,
-              exact: bool, variant: str, layout: str) -> Path:
+              exact: bool, variant: str, layout: str, cec: Cec) -> Path:
     manifest: dict[str, Any] = {
         "scenario": scenario.id, "paper": scenario.paper, "seed": seed, "exact": exact,
         "variant": variant, "layout": layout, "zperf_version": __version__,
+        "machine": {"machine_type": cec.machine_type, "model_capacity_id": cec.capacity_id,
+                    "hardware_model": cec.hardware_model, "cpc_sequence_code": cec.serial,
+                    "cpc_capacity_msu": cec.msu, "hiperdispatch": cec.hiperdispatch,
+                    "smt": cec.smt, "estimated": sorted({*cec.estimated, *(
+                        ["rating"] if cec.rating.estimated else [])})},
         "files": dict(files)}
     if scenario.driver:
         manifest["driver"] = {k: v for k, v in scenario.driver.items()
