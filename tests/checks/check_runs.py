@@ -75,3 +75,15 @@ def damage_record(run: Path, index: int = 12) -> None:
     broken[28:36] = b"\xff" * 8
     records[index] = bytes(broken)
     dump.write_bytes(b"".join(records))
+
+
+def without_service_classes(run: Path) -> None:
+    """Leave the service classes' 72.3 records out of the run's SMF dump: a run whose
+    workload data holds report classes only (no capture ratio to measure)."""
+    from zperf.sim.spaces import SERVICE_CLASSES
+
+    dump = run / "smf.dump"
+    names = [name.ljust(8).encode("cp037") for name in SERVICE_CLASSES]
+    kept = [r for r in smf_records(dump.read_bytes())
+            if not (r[5] == 72 and any(name in r for name in names))]
+    dump.write_bytes(b"".join(kept))

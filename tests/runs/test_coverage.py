@@ -137,7 +137,8 @@ def test_a_truncated_dump_read_with_skip_is_a_hole_too(
     dump = (ims15 / "smf.dump").read_bytes()
     folder = tmp_path / "cut"
     folder.mkdir()
-    (folder / "smf.dump").write_bytes(dump[: len(dump) - 2000])  # into the last interval
+    # into the last interval, its IMS Connect class (its service classes follow it)
+    (folder / "smf.dump").write_bytes(dump[: len(dump) - 7000])
     shutil.copy(ims15 / "imspa-IMS1.csv", folder / "imspa-IMS1.csv")
     (folder / "run.toml").write_text(RUN_TOML.format(
         name="cut", sources='"smf.dump", "imspa-IMS1.csv"'))

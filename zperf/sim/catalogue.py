@@ -19,7 +19,9 @@ window; every LPAR of a z/OS run has a busy and an ETR; a scaling series rises,
 below the published run's busy; observations name known messages and
 transports and their values are what is printed; a z/OS run's machine is a
 catalogued CEC (``[machine] cec``, ``zperf.sim.machines``) or a model the
-simulator can rate, and its partitions fit the machine's processors.
+simulator can rate, and its partitions fit the machine's processors; the
+run's address-space groups capture no more of an LPAR's busy time than its
+capture ratio allows (``zperf.sim.spaces``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from typing import Any
 
 from zperf.errors import UsageError
 from zperf.runs.analysis import slug
-from zperf.sim import figures
+from zperf.sim import figures, spaces, zcee
 from zperf.sim.figures import Check, checks
 from zperf.sim.locate import Lines, toml_error
 from zperf.sim.machines import cec_of, layout_problems
@@ -52,7 +54,7 @@ from zperf.sim.model import (
     numeral,
 )
 from zperf.sim.parsing import parse
-from zperf.sim.targets import anchor_busy_pct
+from zperf.sim.targets import anchor_busy_pct, targets
 
 __all__ = ["Check", "Published", "Scenario", "ScenarioError", "all_scenarios", "checks",
            "find", "half_unit", "ids", "known_metric", "load", "load_file", "numeral", "slug",
@@ -184,6 +186,12 @@ def _machine_problems(scenario: Scenario) -> Iterator[Problem]:
         yield Problem(("machine",), str(exc))
         return
     yield from layout_problems(scenario, cec)
+    if scenario.run is not None:
+        try:
+            lpars = targets(scenario)
+        except ScenarioError:  # no busy or ETR: said by _input_problems
+            return
+        yield from spaces.problems(scenario, lpars, zcee.costs(scenario))
 
 
 def _groups(scenario: Scenario) -> list[str]:

@@ -35,7 +35,7 @@ from zperf.calc.formulas import etr_per_sec, msu_per_hour, service_seconds
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf, read_smf72
 from zperf.formats.smf.type70_decoder import TYPE70_1
-from zperf.sim import extract, sidefiles, zcee
+from zperf.sim import extract, sidefiles, spaces, zcee
 from zperf.sim.machines import (
     PHYSICAL_BUSY_PCT,
     SCALING,
@@ -109,6 +109,7 @@ class _Plan:
     rng: random.Random
     cec: Cec
     partitions: list[Partition]
+    capture: dict[str, float] = field(default_factory=dict)  # LPAR -> capture ratio
 
     @property
     def adj(self) -> int:
@@ -147,17 +148,18 @@ class _Work:
     iipcp_seconds: float = 0.0
 
 
-def _work(plan: _Plan, target: LparTarget, tx: int,
-          costs: Mapping[str, zcee.Cost]) -> dict[str, _Work]:
+def _work(plan: _Plan, target: LparTarget, tx: int, costs: Mapping[str, zcee.Cost],
+          basis: int) -> dict[str, _Work]:
     """Each class's work: the transaction class ends ``tx``; a group's classes share its
-    CPU equally, from its published (or modeled) µs/tran or from a cost model.  A class
-    that counts transactions and belongs to a group is one class, one record."""
+    CPU equally, from its published (or modeled) µs/tran or from a cost model, per
+    ``basis`` transactions (the LPAR's own, or the run's on an LPAR that ends none).  A
+    class that counts transactions and belongs to a group is one class, one record."""
     work: dict[str, _Work] = {}
     if plan.transaction_class:
         work[plan.transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms)
     for group, classes in plan.group_classes.items():
         cost = costs.get(group)
-        share = tx / len(classes)  # each class's transactions
+        share = basis / len(classes)  # each class's transactions
         for name in classes:
             item = work.setdefault(name, _Work())
             if cost is not None:  # paper 000: fixed + per byte, SRB and zIIP-eligible parts
@@ -221,10 +223,12 @@ def _cpu_row(plan: _Plan, target: LparTarget, level: LparTarget,
 
 
 def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
-                   work: Mapping[str, _Work],
-                   extracts: Mapping[str, extract.Extract]) -> list[bytes]:
-    """The 72.3 records of one interval: a published extract's counters, at this rate."""
+                   work: Mapping[str, _Work], extracts: Mapping[str, extract.Extract],
+                   cpu_row: Mapping[str, Any]) -> list[bytes]:
+    """The 72.3 records of one interval: the report classes (a published extract's
+    counters, at this rate), then the service classes that hold all captured CPU."""
     records: list[bytes] = []
+    periods: dict[str, Mapping[str, object]] = {}
     for name, item in work.items():
         adj: int = plan.adj
         period: Mapping[str, object] = _period(item, plan.seconds, adj)
@@ -236,12 +240,55 @@ def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
             factor = tx / (target.etr_per_sec * plan.seconds) if target.etr_per_sec else 1.0
             adj, period = found.adj, dict(found.raw) if plan.exact else extract.scaled(
                 found, factor)
-        records += writer.build_type72_3(writer.ClassInterval(
-            system=target.name, sysplex=plan.sysplex, start=when,
-            interval_seconds=plan.seconds, class_name=name, periods=[period],
-            report_class=True, policy="BENCH", workload="BENCH",
-            zos_level=_zos_level(plan.release), adj=adj))
+        periods[name] = period
+        records += _class_record(plan, target, when, name, period, report=True)
+    online = {name: periods[name] for names in plan.group_classes.values() for name in names}
+    for name, period in _service_periods(plan, target, online, cpu_row).items():
+        records += _class_record(plan, target, when, name, period, report=False)
     return records
+
+
+def _class_record(plan: _Plan, target: LparTarget, when: dt.datetime, name: str,
+                  period: Mapping[str, object], *, report: bool) -> list[bytes]:
+    return writer.build_type72_3(writer.ClassInterval(
+        system=target.name, sysplex=plan.sysplex, start=when, interval_seconds=plan.seconds,
+        class_name=name, periods=[period], report_class=report, policy="BENCH",
+        workload="BENCH" if report else "SYSTEM" if name in spaces.OTHER_SHARES else "ONLINE",
+        zos_level=_zos_level(plan.release), adj=plan.adj))
+
+
+#: The R723SCS counters of CPU service that a service class adds up from its members.
+_SERVICE = ("R723CCPU", "R723CSRB", "R723CSUP", "R723CSUC", "R723CIFC", "R723CIOC",
+            "R723CMSO", "R723CSRV", "R723CRCT", "R723CIIT", "R723CHST")
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _service_periods(plan: _Plan, target: LparTarget, online: Mapping[str, Mapping[str, object]],
+                     cpu_row: Mapping[str, Any]) -> dict[str, Mapping[str, object]]:
+    """The service classes of one interval (``zperf.sim.spaces``): ONLINE holds the run's
+    groups' address spaces, their CPU service added up; the other classes share what the
+    capture ratio leaves of the LPAR's busy time beyond the groups, on CPs and zIIPs."""
+    seconds, adj = plan.seconds, plan.adj
+    onl: dict[str, float] = {field: sum(_number(p.get(field)) for p in online.values())
+                             for field in _SERVICE}
+    onl["R723CTAT"] = onl["R723CTRR"] = len(online) * seconds / 1.024e-3  # address spaces
+    got = extract.derived(onl, adj, seconds)
+    cp_seconds = got["appl_cp_pct"] * seconds / 100
+    busy_cp = target.cps * float(cpu_row["cp_lpar_busy_pct"]) / 100 * seconds
+    busy_ziip = target.ziips * float(cpu_row["ziip_lpar_busy_pct"] or 0.0) / 100 * seconds
+    ratio = plan.capture[target.name]
+    other_cp = max(0.0, ratio * busy_cp - cp_seconds)
+    other_ziip = max(0.0, ratio * busy_ziip - got["iip_seconds"])
+    out: dict[str, Mapping[str, object]] = {spaces.ONLINE: onl} if online else {}
+    for name, share in spaces.OTHER_SHARES.items():
+        cp, ziip = other_cp * share, other_ziip * share
+        out[name] = writer.period_values(interval_seconds=seconds, adj=adj,
+                                         cpu_seconds=cp + ziip, iip_seconds=ziip,
+                                         trans_avg=1.0, trans_mpl=1.0)
+    return out
 
 
 def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
@@ -263,9 +310,12 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
         when = plan.start + dt.timedelta(seconds=seconds * i)
         exact_tx = round(level.etr_per_sec * seconds) if levels else even[i]
         tx = max(1, exact_tx if plan.exact else round(plan.vary(level.etr_per_sec) * seconds))
+        if not target.etr_per_sec:  # an LPAR that ends no transactions (003's remote Db2)
+            tx = 0
+        basis = tx if first or target.etr_per_sec else written.counted[i][2]
         cpu_rows.append(_cpu_row(plan, target, level, when))
-        work = _work(plan, level, tx, costs)
-        class_records += _class_records(plan, target, when, tx, work, extracts)
+        work = _work(plan, level, tx, costs, basis)
+        class_records += _class_records(plan, target, when, tx, work, extracts, cpu_rows[-1])
         if first:
             written.counted.append((when, seconds, tx))
     fill_capacity(cpu_rows, plan.adj, cpc_msu=plan.cec.msu, cpa_actual=plan.cec.cpa_actual)
@@ -347,6 +397,7 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     written = _Written(records=[writer.dump_header(plan.start)])
     costs = zcee.costs(scenario)
     lpars = targets(scenario)
+    plan.capture = {t.name: spaces.capture_ratio(scenario, t, lpars[0], costs) for t in lpars}
     for target in lpars:
         _lpar(plan, target, levels, costs, written, first=target is lpars[0])
     for target in lpars:
