@@ -57,6 +57,7 @@ from zperf.sim.writers.smf70 import (
     LogicalProcessor,
     activity_from_row,
     build_type70_1,
+    spread_points,
 )
 from zperf.sim.writers.smf70 import Partition as PrsmPartition
 from zperf.sim.writers.smf110 import build_type110_2
@@ -67,6 +68,10 @@ __all__ = ["RMF_FORMATS", "VARIANTS", "default_layout", "simulate"]
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
 #: Relative standard deviation of interval-to-interval variation with noise on.
 NOISE = 0.01
+#: Standard deviation of one CP's LPAR BUSY around its LPAR's average, percentage points
+#: (an estimate: an LPAR's work is never spread evenly over its logical CPs; the
+#: average is the published busy, exactly).
+SPREAD_POINTS = 2.5
 #: An LPAR's target of each interval (``zperf.sim.series``: one load level an interval).
 Levels = Callable[[LparTarget], Sequence[LparTarget]]
 
@@ -107,9 +112,13 @@ class _Plan:
     group_classes: dict[str, list[str]]
     exact: bool
     rng: random.Random
+    seed: int
     cec: Cec
     partitions: list[Partition]
     capture: dict[str, float] = field(default_factory=dict)  # LPAR -> capture ratio
+    #: Draws the processors' spread around their average (apart from the noise, so that an
+    #: exact run's processors are spread too, the same way every time).
+    spread_rng: random.Random = field(default_factory=random.Random)
 
     @property
     def adj(self) -> int:
@@ -133,7 +142,8 @@ def _plan(scenario: Scenario, seed: int, exact: bool) -> _Plan:
         sysplex=rmf.sysplex or "PLEX1",
         transaction_class=_class_name(run.transactions[0]) if run.transactions else None,
         group_classes={g: [_class_name(c) for c in classes] for g, classes in run.groups.items()},
-        exact=exact, rng=random.Random(seed), cec=cec, partitions=layout(scenario, cec))
+        exact=exact, rng=random.Random(seed), seed=seed, cec=cec, partitions=layout(scenario, cec),
+        spread_rng=random.Random(f"{seed}:{scenario.id}:processors"))
 
 
 @dataclass
@@ -146,6 +156,7 @@ class _Work:
     srb_seconds: float = 0.0
     ziip_seconds: float = 0.0
     iipcp_seconds: float = 0.0
+    address_spaces: int = 0  # of an address-space group's class; 0: transactions only
 
 
 def _work(plan: _Plan, target: LparTarget, tx: int, costs: Mapping[str, zcee.Cost],
@@ -159,9 +170,10 @@ def _work(plan: _Plan, target: LparTarget, tx: int, costs: Mapping[str, zcee.Cos
         work[plan.transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms)
     for group, classes in plan.group_classes.items():
         cost = costs.get(group)
-        share = basis / len(classes)  # each class's transactions
-        for name in classes:
+        for name, weight in zip(classes, spaces.split(classes), strict=True):
+            share = basis * weight  # the transactions the class's part of the cost is for
             item = work.setdefault(name, _Work())
+            item.address_spaces = spaces.address_spaces(plan.scenario, name)
             if cost is not None:  # paper 000: fixed + per byte, SRB and zIIP-eligible parts
                 total = service_seconds(plan.vary(cost.total_us), share)
                 item.srb_seconds = service_seconds(cost.srb_us, share)
@@ -176,10 +188,16 @@ def _work(plan: _Plan, target: LparTarget, tx: int, costs: Mapping[str, zcee.Cos
 
 
 def _period(item: _Work, seconds: float, adj: int) -> dict[str, object]:
+    """A class's R723SCS values.  AVG and MPL: an address-space class's address spaces;
+    a class of transactions alone, its transactions in flight, ended/s x response time
+    (Little's law, as RMF's AVG of a transaction class)."""
+    active = (float(item.address_spaces) if item.address_spaces
+              else item.ended / seconds * item.resp_ms / 1000)
     return writer.period_values(
         interval_seconds=seconds, adj=adj, ended=item.ended, executed=item.ended,
         cpu_seconds=item.cpu_seconds, srb_seconds=item.srb_seconds,
-        iip_seconds=item.ziip_seconds, iipcp_seconds=item.iipcp_seconds, resp_ms=item.resp_ms)
+        iip_seconds=item.ziip_seconds, iipcp_seconds=item.iipcp_seconds, resp_ms=item.resp_ms,
+        trans_avg=active, trans_mpl=active)
 
 
 def _postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
@@ -257,7 +275,8 @@ def _class_record(plan: _Plan, target: LparTarget, when: dt.datetime, name: str,
         zos_level=_zos_level(plan.release), adj=plan.adj))
 
 
-#: The R723SCS counters of CPU service that a service class adds up from its members.
+#: The R723SCS counters of CPU service that a service class adds up from its members
+#: (and, added in _service_periods, its members' address spaces: AVG and MPL).
 _SERVICE = ("R723CCPU", "R723CSRB", "R723CSUP", "R723CSUC", "R723CIFC", "R723CIOC",
             "R723CMSO", "R723CSRV", "R723CRCT", "R723CIIT", "R723CHST")
 
@@ -273,8 +292,7 @@ def _service_periods(plan: _Plan, target: LparTarget, online: Mapping[str, Mappi
     capture ratio leaves of the LPAR's busy time beyond the groups, on CPs and zIIPs."""
     seconds, adj = plan.seconds, plan.adj
     onl: dict[str, float] = {field: sum(_number(p.get(field)) for p in online.values())
-                             for field in _SERVICE}
-    onl["R723CTAT"] = onl["R723CTRR"] = len(online) * seconds / 1.024e-3  # address spaces
+                             for field in (*_SERVICE, "R723CTAT", "R723CTRR")}
     got = extract.derived(onl, adj, seconds)
     cp_seconds = got["appl_cp_pct"] * seconds / 100
     busy_cp = target.cps * float(cpu_row["cp_lpar_busy_pct"]) / 100 * seconds
@@ -329,22 +347,37 @@ def _cpu_records(plan: _Plan, written: _Written, system: str) -> list[bytes]:
     partition of the CEC as PR/SM reported it in the same interval.  What they decode to
     (zperf's own 70.1 reader) is what the CPU Activity reports print, as the RMF
     Postprocessor prints them from the same records."""
-    records = [build_type70_1(_activity(plan, written, row, i))
-               for i, row in enumerate(written.cpu_rows[system])]
+    activities = [_activity(plan, written, row, i)
+                  for i, row in enumerate(written.cpu_rows[system])]
+    records = [build_type70_1(a) for a in activities]
     tables, _ = read_smf(io.BytesIO(writer.frame_rdw(records)), "smf.dump",
                          decoders=(TYPE70_1,), tables=("cpu", "cpu_lpar"))
+    rows = tables["cpu"].to_dicts()
+    for row, activity in zip(rows, activities, strict=True):  # each processor's own busy
+        for prefix, code in (("cp", f70.TYPE_CP), ("ziip", f70.TYPE_ZIIP)):
+            busy = [100 * (1 - c.wait_seconds / float(row["interval_seconds"]))
+                    for c in activity.cpus if c.type == code]
+            if busy:
+                row[f"{prefix}_busy_each"] = [(b, b) for b in busy]  # dedicated: LPAR = MVS
     lpars = tables["cpu_lpar"].to_dicts()
     for lpar in lpars:  # MSU ACT: the effective dispatch time at the CPU rate
         if lpar["processor_type"] == "CP" and lpar["partition_name"] != "PHYSICAL":
             lpar["msu_actual"] = round(float(msu_per_hour(
                 lpar["effective_dispatch_seconds"], lpar["interval_seconds"],
                 plan.cec.cpa_actual, SCALING)))
-    written.cpu_reports[system] = (tables["cpu"].to_dicts(), lpars)
+    written.cpu_reports[system] = (rows, lpars)
     return records
 
 
 def _activity(plan: _Plan, written: _Written, row: Mapping[str, Any], i: int) -> CpuActivity:
-    own = activity_from_row(row, partition_name=row["system"], dedicated=True)
+    """The CPU activity of one system and interval on its CEC: its own processors
+    dedicated, each of them somewhat more or less busy than their average (as the work
+    of an LPAR is never spread evenly over its CPs: ``SPREAD_POINTS``), the average
+    exactly the row's; the other partitions as :func:`_processors` has them."""
+    spread = {prefix: spread_points(float(row[f"{prefix}_lpar_busy_pct"] or 0.0), [
+        plan.spread_rng.gauss(0.0, SPREAD_POINTS) for _ in range(int(row[f"{prefix}_online"]))])
+        for prefix in ("cp", "ziip") if row.get(f"{prefix}_online")}
+    own = activity_from_row(row, partition_name=row["system"], dedicated=True, spread=spread)
     seconds = float(row["interval_seconds"])
     parts = []
     for part in plan.partitions:
@@ -452,7 +485,8 @@ def _other_files(plan: _Plan, out: Path, written: _Written,
         files.update(sidefiles.write_iwl(out, driver))
     log = sidefiles.request_log(scenario)
     if log is not None:  # one line per request (paper 000's driver: rate and bytes)
-        files.update(sidefiles.write_jtl(out, log, written.counted))
+        files.update(sidefiles.write_jtl(out, log, written.counted,
+                                         seed=f"{plan.seed}:{scenario.id}:driver"))
     for system, (rows, lpars) in written.cpu_reports.items():
         if rmf_format != "xml":
             name = f"rmfcpu-{system}.txt"

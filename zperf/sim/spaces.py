@@ -32,7 +32,7 @@ that ends none (003's remote database LPAR), per the run's (:func:`basis_etr`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from zperf.sim import zcee
 from zperf.sim.model import Problem, Scenario
@@ -50,6 +50,37 @@ OTHER_SHARES = {"SYSTEM": 0.25, "SYSSTC": 0.35, "STCLOW": 0.40}
 SERVICE_CLASSES = (ONLINE, *OTHER_SHARES)
 #: The modeled name of a capture ratio.
 MODELED = "capture_ratio"
+#: How a group's CPU is split among its address spaces' classes (relative weights; a
+#: class not listed weighs 1).  004 names the IMS group's address spaces (Table 15:
+#: "Control region, DL/I region, DBRC region, SCI, OM and IRLM") and prints only
+#: their total; the split is an estimate of a typical IMS system: the control region
+#: does most of the work, the DL/I SAS the full-function database calls, IRLM the
+#: locking, DBRC, SCI and OM little.  In a group of IMS and other address spaces
+#: (004 §7.6's 'Total'), the IMS ones together weigh 1, as much as IMS Connect or
+#: the dependent regions.
+SPLIT = {"IMSCTL": 0.62, "IMSDLI": 0.20, "IMSIRLM": 0.12, "IMSDBRC": 0.03, "IMSSCI": 0.02,
+         "IMSOM": 0.01}
+#: The [workload] key counting the address spaces of a class (its AVG and MPL); a class
+#: not listed is one address space.
+ADDRESS_SPACES = {"IMSIFP": ("ifp_regions",), "IMSMPP": ("mpp_regions", "mpp_regions_per_ims"),
+                  "IMSJMP": ("jmp_regions",), "IMSCON": ("ims_connects",)}
+
+
+def split(classes: Sequence[str]) -> list[float]:
+    """Each class's share of its group's CPU (``SPLIT``), adding up to 1."""
+    weights = [SPLIT.get(name, 1.0) for name in classes]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def address_spaces(scenario: Scenario, name: str) -> int:
+    """The address spaces of a group's class: the count the paper gives (``[workload]``,
+    e.g. 004 §6.2.1's 375 IFP regions and 5 IMS Connects), else one."""
+    for key in ADDRESS_SPACES.get(name, ()):
+        count = scenario.workload.get(key)
+        if isinstance(count, int) and not isinstance(count, bool) and count > 0:
+            return count
+    return 1
 
 
 def group_cp_us(scenario: Scenario, target: LparTarget,

@@ -143,7 +143,8 @@ class ProcessorLine(NamedTuple):
 def processor_lines(row: Mapping[str, Any]) -> Iterator[ProcessorLine]:
     """The processor rows of a cpu row, as both the listing and the XML writer print
     them: the online processors of a type share the row's figures (numbered across
-    types), then the type's TOTAL/AVERAGE row."""
+    types), or show their own where the row has them (``<prefix>_busy_each``: (LPAR
+    BUSY, MVS BUSY) per processor), then the type's TOTAL/AVERAGE row."""
     number = 0
     for prefix, printed in PROCESSOR_TYPES:
         n = int(row.get(f"{prefix}_online") or 0)
@@ -152,10 +153,17 @@ def processor_lines(row: Mapping[str, Any]) -> Iterator[ProcessorLine]:
         engines = row.get(f"{prefix}_online_engines")
         online = 100.0 * (float(engines) / n if engines is not None else 1.0)
         mvs_pct = row.get(f"{prefix}_mvs_busy_pct")
-        lpar, mvs = percent_text(row.get(f"{prefix}_lpar_busy_pct")), percent_text(mvs_pct)
+        lpar_pct = row.get(f"{prefix}_lpar_busy_pct")
+        lpar, mvs = percent_text(lpar_pct), percent_text(mvs_pct)
         parked = "0.00" if mvs_pct is not None else "100.00"
-        for _ in range(n):
-            yield ProcessorLine(prefix, printed, n, number, online, lpar, mvs, parked)
+        each = row.get(f"{prefix}_busy_each")  # the processors' own, where the row has them
+        for k in range(n):
+            if each is not None:
+                one = (percent_text(None if lpar_pct is None else each[k][0]),
+                       percent_text(None if mvs_pct is None else each[k][1]))
+            else:
+                one = (lpar, mvs)
+            yield ProcessorLine(prefix, printed, n, number, online, *one, parked)
             number += 1
         yield ProcessorLine(prefix, printed, n, None, online, lpar, mvs, parked)
 
