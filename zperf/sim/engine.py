@@ -7,8 +7,9 @@ very writers whose field tables the parsers read.  The values are chosen so
 that ``zperf analyze`` gives back the scenario's published figures
 (``zperf.sim.targets``): the transaction count is ETR x seconds, a group's CPU
 service time is its published µs/tran x transactions.  With noise (the
-default) every interval varies around those values, seeded, as measured
-intervals do; ``exact`` leaves them as published.
+default) the run and each of its intervals vary around those values as the
+papers say measured runs do (:mod:`zperf.sim.noise`: seeded, and drawn per
+scenario); ``exact`` leaves them as published.
 
 The run folder gets ``smf.dump`` (RDW, BDW or VBS framing), one WLMGL listing
 and one CPU Activity report per LPAR, the side files the scenario's data call
@@ -47,6 +48,7 @@ from zperf.sim.machines import (
 )
 from zperf.sim.model import RMF_FORMATS, VARIANTS, Rmf, Run, Scenario, ScenarioError
 from zperf.sim.msu import fill_capacity
+from zperf.sim.noise import Noise
 from zperf.sim.targets import LparTarget, targets
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.ims_pa import write_ims_pa_csv
@@ -66,8 +68,6 @@ from zperf.sim.writers.wlmgl import LAYOUTS, write_listing
 __all__ = ["RMF_FORMATS", "VARIANTS", "default_layout", "simulate"]
 
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
-#: Relative standard deviation of interval-to-interval variation with noise on.
-NOISE = 0.01
 #: Standard deviation of one CP's LPAR BUSY around its LPAR's average, percentage points
 #: (an estimate: an LPAR's work is never spread evenly over its logical CPs; the
 #: average is the published busy, exactly).
@@ -111,7 +111,7 @@ class _Plan:
     transaction_class: str | None
     group_classes: dict[str, list[str]]
     exact: bool
-    rng: random.Random
+    noise: Noise
     seed: int
     cec: Cec
     partitions: list[Partition]
@@ -129,8 +129,6 @@ class _Plan:
         """A partition's number (SMF70LPN): its place in name order, as PR/SM gives it."""
         return next(i for i, p in enumerate(self.partitions, start=1) if p.name == name)
 
-    def vary(self, value: float) -> float:
-        return value if self.exact else value * (1.0 + self.rng.gauss(0.0, NOISE))
 
 
 def _plan(scenario: Scenario, seed: int, exact: bool) -> _Plan:
@@ -142,7 +140,9 @@ def _plan(scenario: Scenario, seed: int, exact: bool) -> _Plan:
         sysplex=rmf.sysplex or "PLEX1",
         transaction_class=_class_name(run.transactions[0]) if run.transactions else None,
         group_classes={g: [_class_name(c) for c in classes] for g, classes in run.groups.items()},
-        exact=exact, rng=random.Random(seed), seed=seed, cec=cec, partitions=layout(scenario, cec),
+        exact=exact, seed=seed, cec=cec, partitions=layout(scenario, cec),
+        noise=Noise.exact(rmf.intervals) if exact else Noise.draw(seed, scenario.id,
+                                                                   rmf.intervals),
         spread_rng=random.Random(f"{seed}:{scenario.id}:processors"))
 
 
@@ -160,30 +160,32 @@ class _Work:
 
 
 def _work(plan: _Plan, target: LparTarget, tx: int, costs: Mapping[str, zcee.Cost],
-          basis: int) -> dict[str, _Work]:
+          basis: int, interval: int) -> dict[str, _Work]:
     """Each class's work: the transaction class ends ``tx``; a group's classes share its
     CPU equally, from its published (or modeled) µs/tran or from a cost model, per
     ``basis`` transactions (the LPAR's own, or the run's on an LPAR that ends none).  A
     class that counts transactions and belongs to a group is one class, one record."""
     work: dict[str, _Work] = {}
     if plan.transaction_class:
-        work[plan.transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms)
+        work[plan.transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms
+                                             * plan.noise.resp(interval))
     for group, classes in plan.group_classes.items():
         cost = costs.get(group)
+        factor = plan.noise.group(interval)  # the group's CPU per transaction, this interval
         for name, weight in zip(classes, spaces.split(classes), strict=True):
             share = basis * weight  # the transactions the class's part of the cost is for
             item = work.setdefault(name, _Work())
             item.address_spaces = spaces.address_spaces(plan.scenario, name)
             if cost is not None:  # paper 000: fixed + per byte, SRB and zIIP-eligible parts
-                total = service_seconds(plan.vary(cost.total_us), share)
+                total = service_seconds(cost.total_us * factor, share)
                 item.srb_seconds = service_seconds(cost.srb_us, share)
                 item.cpu_seconds = total - item.srb_seconds
                 item.iipcp_seconds = total * cost.eligible_us / cost.total_us
             else:
                 item.cpu_seconds = service_seconds(
-                    plan.vary(target.group_cpu_us.get(group, 0.0)), share)
+                    target.group_cpu_us.get(group, 0.0) * factor, share)
                 item.ziip_seconds = service_seconds(
-                    plan.vary(target.group_ziip_us.get(group, 0.0)), share)
+                    target.group_ziip_us.get(group, 0.0) * factor, share)
     return work
 
 
@@ -223,11 +225,13 @@ class _Written:
 
 
 def _cpu_row(plan: _Plan, target: LparTarget, level: LparTarget,
-             when: dt.datetime) -> dict[str, Any]:
+             when: dt.datetime, interval: int) -> dict[str, Any]:
     """The LPAR's CPU activity of one interval (SMF 70.1 and the CPU Activity report): on
-    its machine, its processors dedicated, so LPAR BUSY and MVS BUSY are the same."""
-    busy = min(100.0, plan.vary(level.busy_pct))
-    ziip = (min(100.0, plan.vary(level.ziip_busy_pct))
+    its machine, its processors dedicated, so LPAR BUSY and MVS BUSY are the same.  Its
+    busy moves with the interval's load and CPU per transaction (``zperf.sim.noise``)."""
+    factor = plan.noise.load(interval) * plan.noise.cpu(interval)
+    busy = min(100.0, level.busy_pct * factor)
+    ziip = (min(100.0, level.ziip_busy_pct * factor)
             if target.ziips and level.ziip_busy_pct is not None else 0.0)
     cec = plan.cec
     return {"system": target.name, "sysplex": plan.sysplex, "interval_start": when,
@@ -327,12 +331,13 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
     for i, level in enumerate(plan_levels):
         when = plan.start + dt.timedelta(seconds=seconds * i)
         exact_tx = round(level.etr_per_sec * seconds) if levels else even[i]
-        tx = max(1, exact_tx if plan.exact else round(plan.vary(level.etr_per_sec) * seconds))
+        tx = max(1, exact_tx if plan.exact else round(level.etr_per_sec * plan.noise.load(i)
+                                                       * seconds))
         if not target.etr_per_sec:  # an LPAR that ends no transactions (003's remote Db2)
             tx = 0
         basis = tx if first or target.etr_per_sec else written.counted[i][2]
-        cpu_rows.append(_cpu_row(plan, target, level, when))
-        work = _work(plan, level, tx, costs, basis)
+        cpu_rows.append(_cpu_row(plan, target, level, when, i))
+        work = _work(plan, level, tx, costs, basis, i)
         class_records += _class_records(plan, target, when, tx, work, extracts, cpu_rows[-1])
         if first:
             written.counted.append((when, seconds, tx))
