@@ -129,3 +129,13 @@ def test_no_class_uses_more_engines_than_the_lpar_has(runs: Path) -> None:
         assert (work["appl_cp_pct"] <= work["cp_online"] * 100).all(), sid
         assert (work["appl_iip_pct"] <= work["ziip_online"] * 100).all(), sid
         assert (work.filter(pl.col("ziip_online") == 0)["appl_iip_pct"] == 0).all(), sid
+
+
+@pytest.mark.parametrize("sid", ["cics52-liberty-t2", "cics52-liberty-t4-jta",
+                                 "zcee-car100-baseline"])
+def test_no_transaction_takes_no_time(sid: str, tmp_path: Path) -> None:
+    """Every class that ends transactions has a response time (003's configurations and
+    000's CICS system of record had 0 ms at 1,333 and 200 a second)."""
+    simulate(catalogue.find(sid), tmp_path, exact=True)
+    work = _tables(tmp_path)["workload"].filter(pl.col("trans_ended") > 0)
+    assert work.height and (work["resp_actual_ms"] > 0).all()
