@@ -153,13 +153,15 @@ def test_rows_without_interval_times_are_counted(tmp_path: Path) -> None:
 
 
 def test_ziip_eligible_work_on_cps(sim_runs: Path) -> None:
-    """003 Figure 4's class: IIPCP 6.76 %, IIP 75.53 %; report classes only, charted so."""
+    """003 Figure 4's class: IIPCP 6.76 %, IIP 75.53 %; the service classes partition the
+    work (ONLINE holds CICS2A20's region and the run's other groups: Db2, DDF, TCP/IP)."""
     found = act.read_activity([sim_runs / "cics52-liberty-t2-reuse" / "smf.dump"])
-    assert found.cpu_kind == "report"
+    assert found.cpu_kind == "service"
     report = activity_report(found, ())
     ziip = next(s for s in report.sections if s.key == "ziip")
     assert ziip.tables[0].rows[0][:6] == ("CICS2A20", "report", "6.76", "75.53", "82.29",
                                           "31.66")
+    assert ziip.tables[0].rows[1][:5] == ("ONLINE", "service", "6.76", "75.53", "82.29")
 
 
 def test_end_per_second_is_over_the_time_the_class_was_measured() -> None:

@@ -23,7 +23,9 @@ from zperf.sim.writers.wlmgl import LAYOUTS
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
               help="Run folder to write (default: the scenario id, in the current folder).")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the interval-to-interval variation.")
+              help="Seed of the run's variation (drawn per scenario: two scenarios with one "
+                   "seed are two runs, each off on its own; two seeds of one scenario stay "
+                   "within paper 004's ±1 % ITR of each other).")
 @click.option("--exact", is_flag=True, help="No variation: every interval as published.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="rdw", show_default=True,
               help="SMF dump framing: RDWs, BDW blocks, or VBS spanned records.")
@@ -54,7 +56,11 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
     (SMF dump with 70.1 and 72.3 records, RMF Workload Activity listings, for
     CICS runs DFHSTUP and DFH0STAT statistics and SMF 110.2, the driver's
     report or JTL request log, a run.toml for zperf analyze, and
-    manifest.json saying what each file is, the seed and the zperf version).
+    manifest.json saying what each file is, the machine, the seed and the
+    zperf version). Each run is on its paper's machine (model, MSU rating,
+    serial, the CEC's other partitions; zperf/sim/machines.toml says which
+    facts are estimates), every address space it names costs CPU, and the
+    service classes capture 0.90 of the busy time, as on real systems.
     SCENARIO is a catalogue id or a scenario TOML file. --check also shows
     which files each figure came back from (every copy must agree) and, for
     paper 000's cost model, the costs it predicts that the paper prints no

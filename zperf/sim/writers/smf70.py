@@ -234,13 +234,21 @@ def build_type70_1(a: CpuActivity, encoding: str = dec.DEFAULT_ENCODING) -> byte
 
 
 def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
-                      others: Sequence[Partition] = ()) -> CpuActivity:
+                      others: Sequence[Partition] = (), *,
+                      dedicated: bool = False,
+                      spread: Mapping[str, Sequence[float]] | None = None) -> CpuActivity:
     """An interval whose decoded ``cpu`` row is ``row`` (the report's figures).
 
     Per processor type the online logical processors share the online time,
     dispatch time and wait time equally; none is parked, except that a type
     whose MVS BUSY is null is parked for the whole interval.  ``others`` are
     further partitions on the CEC (the record always ends with PHYSICAL).
+    With ``dedicated`` the own partition's logical processors are dedicated
+    (SMF70BPS X'FFFF'): RMF then takes their LPAR BUSY from the wait time, so
+    the row's LPAR and MVS BUSY should be the same.  ``spread`` (per column
+    prefix, one number per processor, adding up to 0) moves each processor's
+    LPAR and MVS BUSY by that many percentage points: the type's averages stay
+    the row's (:func:`spread_points` makes such deviations).
     """
     secs = float(row["interval_seconds"])
     lps: list[LogicalProcessor] = []
@@ -255,14 +263,22 @@ def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
         online = secs * (float(engines) / n if engines is not None else 1.0)
         lpar = float(row.get(f"{prefix}_lpar_busy_pct") or 0.0) / 100
         mvs = row.get(f"{prefix}_mvs_busy_pct")
-        for _ in range(n):
-            lps.append(LogicalProcessor(printed, lpar * online, online_seconds=online))
+        moved = list((spread or {}).get(prefix) or [0.0] * n)
+        if len(moved) != n:
+            raise ValueError(f"spread of {prefix}: {len(moved)} values for {n} processors")
+        dispatch = _whole_us([(lpar + d / 100) * online for d in moved]) if spread else \
+            [lpar * online] * n
+        busy = None if mvs is None else _whole_us(
+            [(float(mvs) + d) / 100 * online for d in moved]) if spread else \
+            [float(mvs) / 100 * online] * n
+        for k in range(n):
+            lps.append(LogicalProcessor(printed, dispatch[k], online_seconds=online,
+                                        weight=f70.DEDICATED if dedicated else 100))
             address = len(cpus)
-            if mvs is None:
+            if busy is None:
                 cpus.append(LogicalCpu(_TYPE_CODES[printed], 0.0, online, address))
             else:
-                cpus.append(LogicalCpu(_TYPE_CODES[printed], online * (1 - float(mvs) / 100),
-                                       0.0, address))
+                cpus.append(LogicalCpu(_TYPE_CODES[printed], online - busy[k], 0.0, address))
     number = int(row.get("lpar_number") or 1)
     own = Partition(row.get("lpar_name") or partition_name, number, lps,
                     msu_defined=int(row.get("defined_capacity_msu") or 0),
@@ -293,3 +309,28 @@ def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
     if row.get("machine_type"):
         values["machine_type"] = int(str(row["machine_type"]), 16)
     return CpuActivity(**values)
+
+
+def _whole_us(seconds: Sequence[float]) -> list[float]:
+    """``seconds`` in whole microseconds (as the record holds them), adding up to their
+    total rounded: the largest remainders get the microseconds rounding took away."""
+    micros = [s * _US for s in seconds]
+    whole = [int(m // 1) for m in micros]
+    order = sorted(range(len(micros)), key=lambda k: whole[k] - micros[k])
+    for k in order[:round(sum(micros)) - sum(whole)]:
+        whole[k] += 1
+    return [w / _US for w in whole]
+
+
+def spread_points(busy_pct: float, deviations: Sequence[float]) -> list[float]:
+    """Per-processor deviations (percentage points) around ``busy_pct`` that add up to 0
+    and keep every processor within 0-100 %: ``deviations`` centred, then scaled down
+    as far as the busiest or idlest processor needs."""
+    if not deviations:
+        return []
+    mean = sum(deviations) / len(deviations)
+    centred = [d - mean for d in deviations]
+    room = min(100.0 - busy_pct, busy_pct)
+    widest = max((abs(d) for d in centred), default=0.0)
+    scale = 1.0 if widest <= room or widest == 0 else room / widest
+    return [d * scale for d in centred]
