@@ -17,7 +17,6 @@ import re
 import shutil
 from pathlib import Path
 
-import polars as pl
 import pytest
 
 from conftest import run_cli
