@@ -3,7 +3,10 @@
 The command has four modes: ``list`` (the catalogue), write a run folder (for
 an observations scenario, its messages), ``--check`` (simulate, parse, analyze
 and compare every published figure) and ``--series`` (paper 004's modeled
-scaling series; with ``--check``, its published run reproduced).  ``run``
+scaling series; with ``--check``, its published run reproduced).  One scenario
+is no paper's: ``sysplex-month`` (:mod:`zperf.sim.month`) writes a month of a
+sysplex, with its own options (``days``, ``systems``, ``start``, ``holidays``)
+and none of the paper runs' (exact, layout, RMF format, check, series).  ``run``
 resolves the scenario once (``zperf.sim.catalogue.find``: loaded and
 validated) and returns an :class:`Outcome`: the table to show, if any, one
 summary line, and whether a figure failed.  One rule (``summary``) counts the
@@ -15,13 +18,15 @@ notes of both checks and decides the verdict: a note that starts with
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
 
-from zperf.sim import catalogue
+from zperf.errors import UsageError
+from zperf.sim import catalogue, month
 from zperf.sim.check import check
 from zperf.sim.engine import simulate
 from zperf.sim.model import Scenario
@@ -50,6 +55,10 @@ class Request:
     rmf_format: str = "text"  # RMF reports as listings, XML, or both
     check: bool = False
     series: bool = False
+    days: int | None = None  # sysplex-month only, as the four below
+    systems: int | None = None
+    start: dt.date | None = None
+    holidays: tuple[dt.date, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -75,9 +84,13 @@ def summary(notes: pl.Series, of: str) -> tuple[str, bool]:
 
 
 def catalogue_table() -> pl.DataFrame:
-    """Each catalogued scenario, its paper, title and the tables it reproduces."""
-    rows = [{"scenario": s.id, "paper": s.paper, "title": s.title,
-             "reproduces": "; ".join(s.reproduces)} for s in catalogue.all_scenarios()]
+    """Each catalogued scenario, its paper, title and the tables it reproduces; last the
+    sysplex month, which is no paper's and reproduces none."""
+    rows: list[dict[str, str | None]] = [
+        {"scenario": s.id, "paper": s.paper, "title": s.title,
+         "reproduces": "; ".join(s.reproduces)} for s in catalogue.all_scenarios()]
+    rows.append({"scenario": month.SCENARIO, "paper": None, "title": month.TITLE,
+                 "reproduces": None})
     return pl.DataFrame(rows, schema=CATALOGUE_SCHEMA)
 
 
@@ -85,6 +98,15 @@ def run(request: Request) -> Outcome:
     """Carry out ``request``; see the module doc."""
     if request.scenario == LIST:
         return Outcome(table=catalogue_table(), name="scenarios")
+    if request.scenario == month.SCENARIO:
+        return _month(request)
+    given = [name for name, value in (("--days", request.days), ("--systems", request.systems),
+                                      ("--start", request.start),
+                                      ("--holiday", request.holidays or None))
+             if value is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)}: only for {month.SCENARIO}, not for a paper's "
+                         f"run ({request.scenario})")
     scenario = catalogue.find(request.scenario)
     if request.series:
         return _series(scenario, request)
@@ -109,6 +131,34 @@ def run(request: Request) -> Outcome:
                             rmf_format=request.rmf_format)
     return Outcome(summary=f"wrote {target}/ ({manifest.name}); analyze it with "
                            f"`zperf analyze {target}`")
+
+
+def _month(request: Request) -> Outcome:
+    """sysplex-month: write the month's run folder, whole or not at all."""
+    wrong = [name for name, value in (("--exact", request.exact), ("--check", request.check),
+                                      ("--series", request.series),
+                                      ("--layout", request.layout),
+                                      ("--rmf-format", request.rmf_format != "text")) if value]
+    if wrong:
+        raise UsageError(f"{', '.join(wrong)}: not for {month.SCENARIO}, which writes SMF "
+                         "dumps only and has no published figures to check")
+    defaults = month.Month()
+    try:
+        plan = month.Month(days=defaults.days if request.days is None else request.days,
+                           systems=(defaults.systems if request.systems is None
+                                    else request.systems),
+                           start=request.start or defaults.start,
+                           holidays=tuple(sorted(set(request.holidays))), seed=request.seed)
+    except ValueError as exc:
+        raise UsageError(f"{month.SCENARIO}: {exc}") from None
+    target = request.out or Path(month.SCENARIO)
+    with atomic_folder(target) as folder:
+        written = month.write_month(plan, folder, variant=request.variant)
+    last = plan.start + dt.timedelta(days=plan.days - 1)
+    return Outcome(summary=f"wrote {target}/ ({len(written.dumps)} daily SMF dumps, "
+                           f"{plan.start} to {last}, {plan.systems} systems; manifest.json "
+                           f"says what is in them); report on it with `zperf report activity "
+                           f"{target}/*.dump`")
 
 
 @contextlib.contextmanager
