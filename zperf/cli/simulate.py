@@ -59,8 +59,7 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
                      days: int | None, systems: int | None, start: dt.datetime | None,
                      holidays: tuple[dt.datetime, ...], fmt: str | None,
                      output: str) -> None:
-    """Write the input files of a benchmark run from the reference papers, or a month
-    of a sysplex.
+    """Write a reference paper's benchmark run, or a sysplex month, as input files.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
     the tables it reproduces. `zperf simulate SCENARIO` writes a run folder

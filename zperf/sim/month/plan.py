@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.calc import formulas as f
-from zperf.sim.month.calendar import Timeline, profile, timeline
+from zperf.sim.month.calendar import WARM_UP_DAYS, Timeline, profile, timeline
 from zperf.sim.month.machine import CEC, Machine
 from zperf.sim.month.policy import (
     REPORT_CLASSES,
@@ -168,7 +168,6 @@ def _policy(month: Month, which: str) -> tuple[list[ServiceClass], list[ReportCl
 
 def plan(month: Month, machine: Machine = CEC) -> Plan:
     """Size the sysplex and draw its demand (see the module docstring)."""
-    rng = np.random.default_rng(month.seed)
     line = timeline(month.start, month.days, month.interval_seconds, month.holidays,
                     month.growth_pct)
     names = system_names(month.systems)
@@ -195,12 +194,9 @@ def plan(month: Month, machine: Machine = CEC) -> Plan:
     engines = CEC_PEAK * machine.cps * weights / weights.sum()  # dispatch at the peak
     scale = engines * CAPTURE / cp_peak
     secs = month.interval_seconds
-    days = month.days + 1
-    day_level = rng.normal(1.0, 0.03, days)[:, None] * rng.normal(1.0, 0.015, (days, len(names)))
-    noise = np.exp(rng.normal(0.0, 0.06, (len(line.starts), len(names), len(services))) - 0.0018)
+    level, noise, jitter = _variation(month, len(names), len(services))
     demand = (shapes[:, None, :] * (units * scale[:, None])[None, :, :]
-              * (line.growth * secs)[:, None, None]
-              * day_level[line.day + 1][:, :, None] * noise)
+              * (line.growth * secs)[:, None, None] * level[:, :, None] * noise)
     ziip_peak = (weekday @ (units * ziip).T).max(axis=0) * scale
     lpars = []
     for s, (name, which) in enumerate(zip(names, roles, strict=True)):
@@ -212,12 +208,26 @@ def plan(month: Month, machine: Machine = CEC) -> Plan:
     # The capture ratio rises with the load: the uncaptured time is partly fixed.
     online_seconds = np.array([lpar.cps for lpar in lpars]) * secs
     busy = (demand * (1 - ziip)).sum(axis=2) / CAPTURE / online_seconds
-    capture = np.clip(0.88 + 0.05 * np.clip(busy, 0, 1) + rng.normal(0, 0.006, busy.shape),
-                      0.86, 0.94)
+    capture = np.clip(0.88 + 0.05 * np.clip(busy, 0, 1) + jitter, 0.86, 0.94)
     result = Plan(month, machine, lpars, services, reports, runs, reported, line, demand,
                   capture)
     result.lpars = _limits(result, weekday, units, ziip, scale)
     return result
+
+
+def _variation(month: Month, systems: int, services: int) -> tuple[F, F, F]:
+    """The seeded variation of every interval (warm-up day first), drawn day by day so
+    that a shorter month is the start of a longer one: the day's business level (the
+    sysplex's and each system's), each class's variation, and the capture ratio's."""
+    per_day = month.intervals_per_day
+    levels, noises, jitters = [], [], []
+    for day in range(-WARM_UP_DAYS, month.days):
+        rng = np.random.default_rng([month.seed, day + WARM_UP_DAYS])
+        level = rng.normal(1.0, 0.03) * rng.normal(1.0, 0.015, systems)
+        levels.append(np.broadcast_to(level, (per_day, systems)))
+        noises.append(np.exp(rng.normal(0.0, 0.06, (per_day, systems, services)) - 0.0018))
+        jitters.append(rng.normal(0.0, 0.006, (per_day, systems)))
+    return np.concatenate(levels), np.concatenate(noises), np.concatenate(jitters)
 
 
 def _limits(p: Plan, weekday: F, units: F, ziip: F, scale: F) -> list[Lpar]:
