@@ -18,13 +18,17 @@ it, unless a limit holds it back:
 * the CEC: the partitions together cannot use more than its CPs (shared by
   weight).
 
-The average a cap decision reads is the one at the end of the previous
-interval (WLM reviews it during the interval; the record's SMF70LAC is the
-average at its end).  When a partition gets less than it wants, its protected
-work (system goals and importance 1-2) is served first and the rest in
-proportion; the batch part of what is held back is deferred (it runs when
-capacity comes back, so the average stays at the cap after the peak), the
-online part is lost (those users wait: see zperf.sim.month.service).
+The 4-hour average is kept interval by interval (the month's intervals are of
+one length, so it is the mean of the last four hours' MSU/h: what
+:func:`zperf.calc.formulas.rolling_average` gives, and zperf's R4HA of the
+written data, as tests/sim/test_month.py checks).  The average a cap decision
+reads is the one at the end of the previous interval (WLM reviews it during the
+interval; the record's SMF70LAC is the average at its end).  When a partition
+gets less than it wants, its protected work (system goals and importance 1-2)
+is served first and the rest in proportion; the batch part of what is held
+back is deferred (it runs in the next intervals, once the partition has room
+again), the online part is lost (those users wait: see
+zperf.sim.month.service).
 """
 
 from __future__ import annotations
@@ -96,16 +100,16 @@ def serve(p: Plan, protected: F, online: F, batch: F) -> Served:
         got = np.minimum(wanted, limit)
         if got.sum() > cec_seconds:  # the CEC is full: PR/SM shares it by weight
             got = np.minimum(got, _shares(cec_seconds, got, weights))
+        short = got < wanted  # held back: share what it got
         captured = got * p.capture[t]
         served_protected = np.minimum(protected[t], captured)
         others = online[t] + batch[t] + held
-        rest = np.where(others > 0, np.clip((captured - served_protected)
-                                            / np.where(others > 0, others, 1.0), 0.0, 1.0),
-                        1.0)
+        rest = np.where(short & (others > 0), np.clip(
+            (captured - served_protected) / np.where(others > 0, others, 1.0), 0.0, 1.0), 1.0)
         out["deferred"][t] = held
-        held = (batch[t] + held) * (1 - rest)
+        held = np.where(short, (batch[t] + held) * (1 - rest), 0.0)
         out["dispatch"][t], out["wanted"][t], out["rest"][t] = got, wanted, rest
-        out["protected"][t] = np.where(protected[t] > 0, served_protected
+        out["protected"][t] = np.where(short & (protected[t] > 0), served_protected
                                        / np.where(protected[t] > 0, protected[t], 1.0), 1.0)
         capped[t] = cap_now
         history[t % window] = got * msu_per_second

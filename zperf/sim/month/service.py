@@ -80,20 +80,23 @@ class Figures:
     response: npt.NDArray[np.int64]  # indexes of the service classes with buckets
 
 
+def _kinds(p: Plan) -> tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    """Which service classes are served first under capping, and which are deferred."""
+    protected = np.array([c.protected for c in p.services])
+    deferrable = np.array([c.deferrable for c in p.services]) & ~protected
+    return protected, deferrable
+
+
 def tiers(p: Plan, spill: F) -> tuple[F, F, F]:
     """The classes' captured CP demand per interval and system: protected classes,
-    other classes, deferrable ones (what :func:`zperf.sim.month.capping.serve` takes)."""
-    cp = _cp_share(p, spill)
-    protected = np.array([c.protected for c in p.services])
-    deferrable = np.array([c.deferrable and not c.protected for c in p.services])
+    other classes, deferrable ones (what :func:`zperf.sim.month.capping.serve` takes):
+    their CPU less what runs on zIIPs."""
+    ziip = np.array([c.ziip for c in p.services])
+    cp = p.demand * (1 - ziip * (1 - spill[:, :, None]))
+    protected, deferrable = _kinds(p)
     other = ~protected & ~deferrable
     return ((cp * protected).sum(axis=2), (cp * other).sum(axis=2),
             (cp * deferrable).sum(axis=2))
-
-
-def _cp_share(p: Plan, spill: F, rows: slice = slice(None)) -> F:
-    ziip = np.array([c.ziip for c in p.services])
-    return np.asarray(p.demand[rows] * (1 - ziip * (1 - spill[rows][:, :, None])))
 
 
 def day_figures(p: Plan, served: Served, spill: F, rows: slice, day: int) -> Figures:
@@ -102,8 +105,7 @@ def day_figures(p: Plan, served: Served, spill: F, rows: slice, day: int) -> Fig
     secs = p.month.interval_seconds
     services = p.services
     demand = p.demand[rows]
-    protected = np.array([c.protected for c in services])
-    deferrable = np.array([c.deferrable and not c.protected for c in services])
+    protected, deferrable = _kinds(p)
     share = np.where(protected, served.protected[rows][:, :, None], served.rest[rows][:, :, None])
     batch = (demand * deferrable).sum(axis=2, keepdims=True)
     carried = served.deferred[rows][:, :, None] * np.divide(
