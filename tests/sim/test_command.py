@@ -73,3 +73,10 @@ def test_options_of_the_wrong_scenario_are_usage_errors(request_: Request, messa
     with pytest.raises(UsageError, match=re.escape(message)):
         run(dataclasses.replace(request_, out=tmp_path / "x"))
     assert not (tmp_path / "x").exists()
+
+
+def test_the_month_s_summary_of_one_day_and_system(tmp_path: Path) -> None:
+    outcome = run(Request("sysplex-month", out=tmp_path / "d", days=1, systems=1))
+    assert outcome.summary is not None
+    assert outcome.summary.startswith(f"wrote {tmp_path / 'd'}/ (1 SMF dump, 2026-10-01, 1 "
+                                      "system; manifest.json")

@@ -144,20 +144,22 @@ def _month(request: Request) -> Outcome:
                          "dumps only and has no published figures to check")
     defaults = month.Month()
     try:
-        plan = month.Month(days=defaults.days if request.days is None else request.days,
-                           systems=(defaults.systems if request.systems is None
-                                    else request.systems),
-                           start=request.start or defaults.start,
-                           holidays=tuple(sorted(set(request.holidays))), seed=request.seed)
+        wanted = month.Month(days=defaults.days if request.days is None else request.days,
+                             systems=(defaults.systems if request.systems is None
+                                      else request.systems),
+                             start=request.start or defaults.start,
+                             holidays=tuple(sorted(set(request.holidays))), seed=request.seed)
     except ValueError as exc:
         raise UsageError(f"{month.SCENARIO}: {exc}") from None
     target = request.out or Path(month.SCENARIO)
     with atomic_folder(target) as folder:
-        written = month.write_month(plan, folder, variant=request.variant)
-    last = plan.start + dt.timedelta(days=plan.days - 1)
-    return Outcome(summary=f"wrote {target}/ ({len(written.dumps)} daily SMF dumps, "
-                           f"{plan.start} to {last}, {plan.systems} systems; manifest.json "
-                           f"says what is in them); report on it with `zperf report activity "
+        month.write_month(wanted, folder, variant=request.variant)
+    last = wanted.start + dt.timedelta(days=wanted.days - 1)
+    days = (f"{wanted.days} daily SMF dumps, {wanted.start} to {last}" if wanted.days > 1
+            else f"1 SMF dump, {wanted.start}")
+    systems = f"{wanted.systems} system{'s' if wanted.systems > 1 else ''}"
+    return Outcome(summary=f"wrote {target}/ ({days}, {systems}; manifest.json says what is "
+                           f"in them); report on it with `zperf report activity "
                            f"{target}/*.dump`")
 
 

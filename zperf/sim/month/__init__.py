@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zperf import __version__
+from zperf.sim.model import VARIANTS
 from zperf.sim.month.capping import Served, serve
 from zperf.sim.month.plan import Lpar, Month, Plan, plan
 from zperf.sim.month.records import busy, class_records, cpu_records
@@ -68,8 +69,8 @@ def simulate(month: Month) -> tuple[Plan, Served]:
 
 def write_month(month: Month, out: Path, variant: str = "rdw") -> Written:
     """Write the month's run folder to ``out`` (see the module docstring)."""
-    if variant not in ("rdw", "bdw", "vbs"):
-        raise ValueError("variant must be one of rdw, bdw, vbs")
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}")
     p, served = simulate(month)
     spill = ziip_spill(p)
     out.mkdir(parents=True, exist_ok=True)
