@@ -19,5 +19,6 @@ other module takes:
   paper 004's modeled scaling series; ``observations``: paper 002's messages;
 * ``check``: simulate, parse, analyze and compare every published figure;
   ``command``: what ``zperf simulate`` does, as one call returning tables and
-  a verdict; ``scale``: large synthetic sysplexes for benchmarks.
+  a verdict; ``month``: a month of a sysplex, no paper's run (``zperf simulate
+  sysplex-month``, and the benchmarks' data).
 """

@@ -7,6 +7,8 @@ image's CPUs with wait and parked times) and gets the record RMF would have
 written.  :func:`activity_from_row` goes the other way round from the
 report's figures: given a ``cpu`` table row it makes an interval whose
 decoded row is that row again (to the printed precision).
+:func:`build_many_type70_1` writes many intervals of one system at once (a
+simulated month), each the record :func:`build_type70_1` would give.
 
 Framing (RDW, BDW, VBS) is :mod:`zperf.sim.writers.smf_framing`'s.
 """
@@ -18,9 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from zperf.formats import encodings as dec
+from zperf.formats.layout import Layout
 from zperf.formats.smf import type70_fields as f70
-from zperf.sim.writers.smf_framing import smf_header
+from zperf.sim.writers.smf_framing import smf_clock, smf_header
 
 _US = 1_000_000
 MAX_RECORD = 32756  # the longest SMF record, RDW included
@@ -231,6 +237,78 @@ def build_type70_1(a: CpuActivity, encoding: str = dec.DEFAULT_ENCODING) -> byte
                          f"record can be ({MAX_RECORD}); RMF would break it into pieces")
     end = a.start + dt.timedelta(seconds=a.interval_seconds)
     return smf_header(70, 1, a.system, end, head + body, encoding, flag=0x1F)
+
+
+def build_many_type70_1(template: CpuActivity, starts: Sequence[dt.datetime], *,
+                        dispatch_seconds: npt.ArrayLike, wait_seconds: npt.ArrayLike,
+                        msu_4h_avg: npt.ArrayLike,
+                        group_msu_4h_avg: npt.ArrayLike | None = None,
+                        encoding: str = dec.DEFAULT_ENCODING) -> list[bytes]:
+    """The 70.1 records of many intervals of one system at once, each the record
+    :func:`build_type70_1` gives for ``template`` with, for record i:
+
+    * the interval starting at ``starts[i]`` (its length the template's);
+    * ``dispatch_seconds[i]``: the dispatch time of every logical processor of
+      every partition, in record order (the effective time is the same: the
+      template's processors may not set one of their own);
+    * ``wait_seconds[i]``: the wait time of every logical CPU of the image;
+    * SMF70LAC ``msu_4h_avg[i]`` and, when the template has a group average,
+      SMF70GAU ``group_msu_4h_avg[i]``.
+
+    A month of a sysplex is thousands of records of one shape per system, and
+    encoding each section by section takes most of a millisecond a record: here
+    the template is encoded once, copied, and the fields that change are encoded
+    column by column and written at their offsets (the offsets are the
+    template's own triplets, so the records are :func:`build_type70_1`'s byte
+    for byte; tests/sim/writers/test_smf70.py compares them).
+    """
+    n = len(starts)
+    lps = [lp for p in template.partitions for lp in p.processors]
+    if any(lp.effective_seconds is not None for lp in lps):
+        raise ValueError("the template's logical processors must not set an effective time")
+    if (group_msu_4h_avg is None) != (template.group_msu_4h_avg is None):
+        raise ValueError("group_msu_4h_avg is given when the template has a group average")
+    base = build_type70_1(template, encoding)
+    matrix = np.tile(np.frombuffer(base, dtype=np.uint8), (n, 1))
+    triplets = f70.RECORD_HEAD.columns(base, np.zeros(1, dtype=np.int64), [
+        f"SMF70{code}{part}" for code in ("PR", "CC", "CP", "BV") for part in "SLN"])
+    where = {code: (int(triplets[f"SMF70{code}S"][0]), int(triplets[f"SMF70{code}L"][0]),
+                    int(triplets[f"SMF70{code}N"][0])) for code in ("PR", "CC", "CP", "BV")}
+
+    def put(layout: Layout, section: tuple[int, int, int], name: str,
+            values: npt.ArrayLike) -> None:
+        """Field ``name`` of every section of one kind, one row of values per record."""
+        at, length, count = section
+        field_ = layout.by_name[name]
+        if count == 0 or field_.offset + field_.length > length:
+            return  # no such section, or one too short for the field (``lengths``)
+        flat = np.asarray(values).reshape(n * count)
+        rows = layout.encode_many({name: flat}, n * count, encoding)
+        raw = rows.view(np.uint8).reshape(n * count, layout.size)[
+            :, field_.offset:field_.offset + field_.length]
+        columns = (at + np.arange(count)[:, None] * length + field_.offset
+                   + np.arange(field_.length)[None, :]).reshape(-1)
+        matrix[:, columns] = raw.reshape(n, count * field_.length)
+
+    record = (0, f70.RECORD_HEAD.size, 1)
+    clocks = [smf_clock(s + dt.timedelta(seconds=template.interval_seconds)) for s in starts]
+    put(f70.RECORD_HEAD, record, "SMFTME", np.array([tme for tme, _ in clocks]))
+    put(f70.RECORD_HEAD, record, "SMFDTE", np.array([dte for _, dte in clocks], dtype=object))
+    put(f70.PRODUCT70, where["PR"], "SMF70IST", np.array(
+        [dec.encode_time_of_day(s.hour * 3600 + s.minute * 60 + s.second) for s in starts],
+        dtype=object))
+    put(f70.PRODUCT70, where["PR"], "SMF70DAT", np.array(
+        [dec.encode_smf_date(s.year, s.timetuple().tm_yday) for s in starts], dtype=object))
+    put(f70.CTL, where["CC"], "SMF70LAC", np.asarray(msu_4h_avg, dtype=np.int64))
+    if group_msu_4h_avg is not None:
+        put(f70.CTL, where["CC"], "SMF70GAU", np.asarray(group_msu_4h_avg, dtype=np.int64))
+    wait = np.asarray(wait_seconds, dtype=np.float64).reshape(n, len(template.cpus))
+    put(f70.CPU, where["CP"], "SMF70WAT", np.round(wait * _US).astype(np.int64) * _STCK_PER_US)
+    times = np.round(np.asarray(dispatch_seconds, dtype=np.float64).reshape(n, len(lps))
+                     * _US).astype(np.int64)
+    for name in ("SMF70PDT", "SMF70EDT"):
+        put(f70.BPD, where["BV"], name, times)
+    return [row.tobytes() for row in matrix]
 
 
 def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
