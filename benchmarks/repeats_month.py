@@ -3,7 +3,7 @@
     python benchmarks/repeats_month.py [--days 30] [--systems 10] [--classes 100]
     PYTHONPATH=OTHER-CHECKOUT python benchmarks/repeats_month.py   # the same, another zperf
 
-Writes (once) one SMF dump per day with ``zperf.sim.scale`` (the dumps of
+Writes (once) one SMF dump per day with ``zperf.sim.month`` (the dumps of
 ``benchmarks/sim_month.py`` and ``report_month.py``: 30 x 96 x 10 x 100 = 2.88
 million class periods by default), reads each, then times only what
 ``zperf.formats.repeats.AcrossFiles`` does with the tables (``once`` and
@@ -91,13 +91,13 @@ def main() -> int:
     import zperf
     from zperf.formats import read
     from zperf.runs.activity import ACTIVITY_TABLES, keep_activity
-    from zperf.sim.scale import Sysplex, write_month
+    from zperf.sim.month import Month, write_month
 
-    out = HERE / "data" / f"month-{args.days}d-{args.systems}x{args.classes}"
-    dumps = sorted(out.glob("smf-*.dump"))
+    out = HERE / "data" / f"sysplex-month-{args.days}d-{args.systems}x{args.classes}"
+    dumps = sorted(out.glob("*.dump"))
     if len(dumps) != args.days:
-        write_month(Sysplex(systems=args.systems, classes=args.classes, days=args.days), out)
-        dumps = sorted(out.glob("smf-*.dump"))
+        write_month(Month(systems=args.systems, classes=args.classes, days=args.days), out)
+        dumps = sorted(out.glob("*.dump"))
     print(f"zperf from {Path(zperf.__file__).parent}")
     parse_s = parse_cpu = 0.0
     parsed: list[tuple[str, Any]] = []

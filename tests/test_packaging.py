@@ -51,6 +51,7 @@ def test_wheel_has_templates_and_man_pages(tmp_path: Path) -> None:
     modules.add("zperf/templates/__init__.py")  # templates/ is package_dir'd into zperf
     assert {n for n in names if n.endswith(".py")} == modules
     assert "zperf/py.typed" in names
+    assert "zperf/sim/machines.toml" in names  # the simulator's machines and their ratings
     assert not any(n.startswith(("tests/", "samples/")) for n in names)
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)

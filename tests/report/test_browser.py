@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from zperf.report.build import ReportRequest, make_report, render
-from zperf.sim.scale import Sysplex, write_month
+from zperf.sim.month import Month, write_month
 
 pytestmark = pytest.mark.slow
 
@@ -67,7 +67,7 @@ def browser() -> Iterator[Any]:
 def test_report_in_chromium(browser: Any, sim_runs: Path, tmp_path: Path,
                             monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     if not (sim_runs / "plex").exists():  # a day of a small sysplex, for the activity report
-        write_month(Sysplex(systems=3, classes=24, days=1, seed=5), sim_runs / "plex")
+        write_month(Month(systems=3, days=1, seed=5), sim_runs / "plex")
     shots = Path(os.environ.get("ZPERF_SCREENSHOTS", str(tmp_path))).resolve()
     monkeypatch.chdir(sim_runs)
     page_file = tmp_path / f"{kind}.html"

@@ -19,14 +19,17 @@ from typing import Any, Unpack, overload
 
 import polars as pl
 
+from zperf.calc.formulas import capture_ratio
 from zperf.errors import UsageError, known_keywords
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Reduce, read_each, recaller
 from zperf.formats.repeats import AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
+from zperf.runs.capacity import capture_table
 from zperf.runs.choices import BASES, Base, PerView
 from zperf.runs.compare import Comparison, comparison
+from zperf.runs.facts import capture_split
 from zperf.runs.findings import Finding
 from zperf.runs.spec import RUN_KEYS, RunOptions, RunSpec, as_runspec
 from zperf.runs.views import (
@@ -184,8 +187,32 @@ def analyze_run(run: Run | None = None, *, per: PerView | None = None,
                             jobs=jobs, **options)
     spec = as_runspec(run, **options)
     tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
-                                   jobs=jobs)
-    return dataclasses.replace(analyze(tables, spec), tallies=tallies)
+                                   jobs=jobs, captured=True)
+    return dataclasses.replace(with_capture(analyze(tables, spec), tables), tallies=tallies)
+
+
+def with_capture(analysis: Analysis, tables: Mapping[str, pl.DataFrame]) -> Analysis:
+    """``analysis`` with its facts' capture split and ratio: the busy CP time of its
+    systems over the window's complete intervals against what their service classes
+    captured (``captured`` seconds of :func:`read_sources`), per transaction."""
+    captured, cpu = tables.get("captured"), tables.get("cpu")
+    if captured is None or cpu is None or analysis.window.height == 0:
+        return analysis
+    complete = analysis.intervals.filter(pl.col("complete"))["interval_start"].to_list()
+    table = capture_table(captured, cpu).filter(pl.col("interval_start").is_in(complete))
+    if analysis.spec.systems:
+        table = table.filter(pl.col("system").is_in(analysis.spec.systems))
+    both = table.filter(pl.col("service_cp_seconds").is_not_null()
+                        & pl.col("busy_cp_seconds").is_not_null())
+    if both.height == 0:
+        return analysis
+    busy, kept = float(both["busy_cp_seconds"].sum()), float(both["service_cp_seconds"].sum())
+    groups = float(analysis.facts.group_split["cp_us_per_tran"].sum())
+    transactions = analysis.window.row(0, named=True).get("transactions") or 0.0
+    facts = dataclasses.replace(
+        analysis.facts, capture_split=capture_split(busy, kept, groups, transactions),
+        capture_ratio=float(capture_ratio(kept, busy)) if busy > 0 else None)
+    return dataclasses.replace(analysis, facts=facts)
 
 
 @known_keywords("compare")

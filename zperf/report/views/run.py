@@ -18,7 +18,7 @@ from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.runs.analysis import Analysis
 from zperf.runs.compare import run_table
-from zperf.runs.facts import RunFacts, SystemFacts
+from zperf.runs.facts import GROUPS_PART, OTHER_PART, UNCAPTURED_PART, RunFacts, SystemFacts
 
 
 def machine_text(system: SystemFacts) -> str:
@@ -154,6 +154,10 @@ def groups_section(analysis: Analysis) -> Section | None:
         rows.append({"group": group, "cpu_us_per_tran": window.get(f"{prefix}_cpu_us_per_tran"),
                      "cp_us_per_tran": cp,
                      "ziip_us_per_tran": window.get(f"{prefix}_ziip_us_per_tran")})
+    for part, cp in analysis.facts.capture_split.filter(
+            pl.col("part") != GROUPS_PART).iter_rows():
+        rows.append({"group": f"({part})", "cpu_us_per_tran": cp, "cp_us_per_tran": cp,
+                     "ziip_us_per_tran": None})
     frame = pl.DataFrame(rows, schema={"group": pl.String, "cpu_us_per_tran": pl.Float64,
                                        "cp_us_per_tran": pl.Float64,
                                        "ziip_us_per_tran": pl.Float64})
@@ -178,8 +182,22 @@ def groups_section(analysis: Analysis) -> Section | None:
                    charts=(chart,),
                    how_to_read=("SERVICE TIME CPU holds zIIP time normalized to CP speed, so "
                                 "a group's CPU µs/tran includes its zIIP work; the chart "
-                                "splits it into general CP (from APPL% CP) and zIIP.",),
+                                "splits it into general CP (from APPL% CP) and zIIP.",
+                                *_capture_text(analysis.facts)),
                    formulas=(c.GROUP_CPU, c.GROUP_ZIIP, c.GROUP_CP))
+
+
+def _capture_text(facts: RunFacts) -> tuple[str, ...]:
+    """What the two rows below the groups are, and the capture ratio."""
+    if facts.capture_split.height == 0:
+        return ()
+    ratio = "" if facts.capture_ratio is None else \
+        f" (capture ratio {facts.capture_ratio:.2f})"
+    return (f"({OTHER_PART}) is the general CP time the service classes captured beyond the "
+            "groups' classes (the system, the network, monitors, a driver on the same LPAR); "
+            f"({UNCAPTURED_PART}) is the LPARs' busy CP time no address space was charged "
+            f"for{ratio}. The groups, the other address spaces and the uncaptured time add up "
+            "to the total general CPU µs/tran of the run table.",)
 
 
 def ziip_section(facts: RunFacts) -> Section | None:
