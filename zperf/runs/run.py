@@ -187,7 +187,7 @@ def analyze_run(run: Run | None = None, *, per: PerView | None = None,
                             jobs=jobs, **options)
     spec = as_runspec(run, **options)
     tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
-                                   jobs=jobs, captured=True)
+                                   jobs=jobs)
     return dataclasses.replace(with_capture(analyze(tables, spec), tables), tallies=tallies)
 
 
