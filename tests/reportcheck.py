@@ -126,26 +126,35 @@ def legend_problems(spec: dict[str, Any], svg: str) -> list[str]:
     its bars all 0): a legend names only what is there."""
     shown = [label for labels in legends(svg) for label in labels]
     problems = []
+    drawn: set[str] = set()
+    categorical = False
     for unit, data in _units(spec):
         encoding = unit["encoding"]
-        colour = encoding.get("color", {})
-        name = colour.get("field")
-        if not name or colour.get("type") != "nominal":
-            continue
         rows = spec.get("datasets", {}).get(data, [])
         amounts = [e["field"] for channel, e in encoding.items() if channel in _POSITIONS
                    and isinstance(e, dict) and e.get("type") == "quantitative" and "field" in e]
-        present = {str(row[name]) for row in rows if row.get(name) is not None
-                   and any(row.get(a) not in (None, 0, 0.0) for a in amounts)}
-        named = {str(v) for v in colour.get("scale", {}).get("domain", [])} | \
-            {str(row.get(name)) for row in rows}
-        if len(present) > 1 and not shown and colour.get("legend", {}) is not None:
-            problems.append(f"series {sorted(present)} (by {name}) and no legend")
-        ghosts = [label for label in shown if label in named and label not in present]
-        if ghosts:
-            problems.append(f"the legend names {ghosts}, which the chart does not draw "
-                            f"(drawn: {sorted(present)})")
+        for channel in ("color", "shape"):
+            mark = encoding.get(channel, {})
+            name = mark.get("field")
+            if not name or mark.get("type") != "nominal":
+                continue
+            categorical = True
+            present = {str(row[name]) for row in rows if row.get(name) is not None
+                       and any(row.get(a) not in (None, 0, 0.0) for a in amounts)}
+            drawn |= present
+            if len(present) > 1 and not shown and mark.get("legend", {}) is not None:
+                problems.append(f"series {sorted(present)} (by {name}) and no legend")
+    ghosts = [label for label in shown
+              if categorical and label not in drawn and not _number(label)]
+    if ghosts:
+        problems.append(f"the legend names {ghosts}, which the chart does not draw "
+                        f"(drawn: {sorted(drawn)})")
     return problems
+
+
+def _number(label: str) -> bool:
+    """A label of a colour gradient's legend (a PI scale's 0, 1, 2), not a series."""
+    return re.fullmatch(r"[−-]?[0-9.,]+", label) is not None
 
 
 # --- the text report -----------------------------------------------------------------
@@ -250,11 +259,13 @@ CHART_MARKS = """() => [...document.querySelectorAll('figure.chart svg')].map(sv
 })"""
 
 
-def look(browser: Any, page_file: Path, screenshot: Path | None = None,
-         scale: float = 1.0) -> dict[str, Any]:
+def look(browser: Any, page_file: Path, screenshot: Path | None = None, *,
+         scale: float = 1.0, most_height: float | None = None,
+         sections: bool = False) -> dict[str, Any]:
     """Open ``page_file`` offline in ``browser``; the console errors, the requests, the
-    layout problems and the charts' marks; and when asked, a screenshot of the whole
-    page and one of each section (``NAME-02-intervals.png``: a size to read)."""
+    layout problems and the charts' marks; and when asked, a screenshot of the page
+    (its top ``most_height`` px, or all of it) and, with ``sections``, one of each
+    section (``NAME-03-intervals.png``: a size to read)."""
     context = browser.new_context(offline=True, viewport=VIEWPORT, device_scale_factor=scale,
                                   java_script_enabled=True)
     page = context.new_page()
@@ -267,7 +278,8 @@ def look(browser: Any, page_file: Path, screenshot: Path | None = None,
     try:
         page.goto(page_file.as_uri(), wait_until="load")
         layout = page.evaluate(LAYOUT)
-        seen = {"errors": errors, "requests": requests, "charts": page.evaluate(CHART_MARKS)}
+        seen = {"errors": errors, "requests": list(requests),  # (the reload asks again)
+                "charts": page.evaluate(CHART_MARKS)}
         page.add_style_tag(content=f"svg text {{ font-family: {WIDE_FONT} !important; }}")
         layout += [f"{problem} (in {WIDE_FONT})" for problem in page.evaluate(LAYOUT)
                    if problem not in layout]
@@ -275,8 +287,12 @@ def look(browser: Any, page_file: Path, screenshot: Path | None = None,
         if screenshot is not None:  # as the reader's browser draws it
             page.reload(wait_until="load")
             screenshot.parent.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(screenshot), full_page=True)
-            for number, part in enumerate(page.query_selector_all("header, section"), 0):
+            height = page.evaluate("document.documentElement.scrollHeight")
+            page.screenshot(path=str(screenshot), full_page=True, clip={
+                "x": 0, "y": 0, "width": VIEWPORT["width"],
+                "height": min(height, most_height or height)})
+            for number, part in enumerate(page.query_selector_all("header, section")
+                                          if sections else []):
                 name = part.get_attribute("id") or "header"
                 part.screenshot(path=str(screenshot.with_name(
                     f"{screenshot.stem}-{number:02d}-{name}.png")))
@@ -290,7 +306,8 @@ def look(browser: Any, page_file: Path, screenshot: Path | None = None,
 #: Every report kind, and the shapes of data that made charts go wrong: one interval,
 #: three releases, a sysplex day, an RMF listing, the paper's SMF sample, a series.
 #: Inputs are relative to the folder :func:`make_inputs` fills ("{repo}" is the
-#: checkout); ``slow`` cases (a month) are left out unless asked for.
+#: checkout); ``slow`` cases (a month) are left out unless asked for; ``charts``: False
+#: for a report that has none.
 CASES: dict[str, dict[str, Any]] = {
     "run": {"kind": "run", "inputs": ("ims15-fast-path",)},
     "run-one-interval": {"kind": "run", "inputs": ("cics52-liberty-t2-reuse",)},
@@ -311,7 +328,7 @@ CASES: dict[str, dict[str, Any]] = {
     "reproduction-sharing": {"kind": "reproduction", "inputs": ("ims15-dsff-smq",),
                              "exact": True},
     "reproduction-series": {"kind": "reproduction", "inputs": ("ims15-fast-path",),
-                            "series": True},
+                            "series": True, "charts": False},  # a table of levels
 }
 REPO = Path(__file__).resolve().parent.parent
 
@@ -346,8 +363,7 @@ def request(name: str) -> Any:
     (the current one: the footer names inputs as given)."""
     from zperf.report.build import ReportRequest
 
-    case = dict(CASES[name])
-    case.pop("slow", None)
+    case = {k: v for k, v in CASES[name].items() if k not in ("slow", "charts")}
     inputs = tuple(str(found) for given in case.pop("inputs")
                    for found in (sorted(Path().glob(given)) if "*" in given
                                  else [given.replace("{repo}", str(REPO))]))

@@ -25,20 +25,20 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import reportcheck as rc  # noqa: E402  (tests/ is not a package)
+from zperf.report.views.model import Report  # noqa: E402
 
 
-def text_problems(report: object, text: str, markdown: str) -> list[str]:
-    cells = [cell for section in report.sections  # type: ignore[attr-defined]
+def text_problems(report: Report, text: str, markdown: str) -> list[str]:
+    cells = [cell for section in report.sections
              for table in section.tables for row in table.rows for cell in row]
     return [*rc.broken_words(text, cells), *(f"text: {w}" for w in rc.internal_words(text)),
             *(f"markdown: {w}" for w in rc.internal_words(markdown))]
 
 
-def chart_problems(report: object) -> list[str]:
+def chart_problems(report: Report) -> list[str]:
     from zperf.report.charts import render_svgs, spec
 
-    charts = [chart for section in report.sections  # type: ignore[attr-defined]
-              for chart in section.charts]
+    charts = [chart for section in report.sections for chart in section.charts]
     problems = []
     for chart, svg in zip(charts, render_svgs([c.plot for c in charts]), strict=True):
         found = [*rc.tick_problems(svg), *rc.legend_problems(spec(chart.plot), svg)]
@@ -72,7 +72,7 @@ def main() -> int:
             text, markdown = render(report, "text").decode(), render(report, "markdown").decode()
             (out / f"{name}.txt").write_text(text)
             (out / f"{name}.md").write_text(markdown)
-            seen = rc.look(browser, page, out / f"{name}.png")
+            seen = rc.look(browser, page, out / f"{name}.png", sections=True)
             problems = [*seen["errors"], *seen["layout"], *chart_problems(report),
                         *text_problems(report, text, markdown)]
             problems += [f"request: {url}" for url in seen["requests"] if url != page.as_uri()]

@@ -47,9 +47,10 @@ WIDTH, HEIGHT = 620, 220
 #: metric twins, Arial and Helvetica: the widths it measured are the widths shown.
 FONT = "Liberation Sans, Arial, Helvetica, sans-serif"
 #: Room around each chart for a browser that has none of them and falls back to a wider
-#: sans-serif (DejaVu Sans, about a tenth wider): right-aligned axis labels grow to the
-#: left, legends to the right, and neither is cut at the SVG's edge.
-PADDING = {"left": 28, "right": 36, "top": 6, "bottom": 6}
+#: sans-serif (DejaVu Sans, up to 15 % wider): right-aligned axis labels grow to the left
+#: (a label is at most 300 px: 45 px more), legends to the right, and neither is cut at
+#: the SVG's edge.
+PADDING = {"left": 46, "right": 46, "top": 6, "bottom": 6}
 #: What one character of a 10 px tick label takes, and the room between two labels, px:
 #: how many time ticks an axis has room for (:func:`time_ticks`).
 CHAR_PX, LABEL_GAP_PX = 6.2, 14

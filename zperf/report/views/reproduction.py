@@ -8,9 +8,9 @@ compare); this view only lays them out.
 
 from __future__ import annotations
 
-import polars as pl
-
 import re
+
+import polars as pl
 
 from zperf import __version__
 from zperf.calc.formulas import delta_pct
