@@ -123,7 +123,7 @@ _POSITIONS = ("x", "y", "x2", "y2", "theta")
 def legend_problems(spec: dict[str, Any], svg: str) -> list[str]:
     """A colour meaning several series with no legend to say which is which, or a legend
     naming a series with no value in the data drawn (an "IIP" of a run with no zIIP,
-    its bars all 0): a legend names only what is there."""
+    its bars all 0; a line at 0 is drawn): a legend names only what is there."""
     shown = [label for labels in legends(svg) for label in labels]
     problems = []
     drawn: set[str] = set()
@@ -133,16 +133,19 @@ def legend_problems(spec: dict[str, Any], svg: str) -> list[str]:
         rows = spec.get("datasets", {}).get(data, [])
         amounts = [e["field"] for channel, e in encoding.items() if channel in _POSITIONS
                    and isinstance(e, dict) and e.get("type") == "quantitative" and "field" in e]
+        mark = unit.get("mark", {})
+        nothing = (None,) if (mark.get("type") if isinstance(mark, dict) else mark) in (
+            "line", "point", "rule", "text", "tick", "circle", "square") else (None, 0, 0.0)
         for channel in ("color", "shape"):
-            mark = encoding.get(channel, {})
-            name = mark.get("field")
-            if not name or mark.get("type") != "nominal":
+            by = encoding.get(channel, {})
+            name = by.get("field")
+            if not name or by.get("type") != "nominal":
                 continue
             categorical = True
             present = {str(row[name]) for row in rows if row.get(name) is not None
-                       and any(row.get(a) not in (None, 0, 0.0) for a in amounts)}
+                       and any(row.get(a) not in nothing for a in amounts)}
             drawn |= present
-            if len(present) > 1 and not shown and mark.get("legend", {}) is not None:
+            if len(present) > 1 and not shown and by.get("legend", {}) is not None:
                 problems.append(f"series {sorted(present)} (by {name}) and no legend")
     ghosts = [label for label in shown
               if categorical and label not in drawn and not _number(label)]

@@ -103,9 +103,13 @@ def test_a_legend_names_only_the_series_drawn() -> None:
     some = none.with_columns(pl.Series("v", [5.0, 1.0, 2.0, 3.0, 0.0, 0.0]))
     options = {"category": "c", "value": "v", "part": "p", "domain": ["CP", "IIPCP", "IIP"],
                "colours": ["#111111", "#222222", "#333333"]}
-    plots = [Plot("stacked_bars", none, options), Plot("stacked_bars", some, options)]
+    idle = pl.DataFrame({"t": [T0, T0 + dt.timedelta(hours=1)] * 2, "v": [40.0, 50.0, 0.0, 0.0],
+                         "s": ["SYSA", "SYSA", "SYSB", "SYSB"]})  # SYSB's zIIPs idle: a line
+    plots = [Plot("stacked_bars", none, options), Plot("stacked_bars", some, options),
+             Plot("lines", idle, {"x": "t", "y": "v", "series": "s"})]
     svgs = render_svgs(plots)
     assert rc.legends(svgs[0]) == [["CP"]] and rc.legends(svgs[1]) == [["CP", "IIPCP", "IIP"]]
+    assert rc.legends(svgs[2]) == [["SYSA", "SYSB"]]  # a line at 0 % is drawn, and named
     made = spec(plots[0])
     assert made["encoding"]["color"]["scale"] == {"domain": ["CP"], "range": ["#111111"]}
     for plot, svg in zip(plots, svgs, strict=True):

@@ -201,23 +201,26 @@ def _x(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
                  axis=alt.Axis(labelAngle=opts.get("label_angle", 0), labelLimit=160))
 
 
-def present(data: pl.DataFrame, series: str, *values: str) -> list[str]:
+def present(data: pl.DataFrame, series: str, *values: str, zero: bool = False) -> list[str]:
     """The series of ``data`` (in order of appearance) that have a value to draw: some
-    row with one of ``values`` neither null nor 0.  A part all of whose values are 0 or
-    missing (the IIP of a run with no zIIP) is not drawn, so no legend names it."""
+    row with one of ``values`` neither null nor NaN, nor 0 unless ``zero`` draws
+    something (a line at 0 % busy does; a bar or band of 0 does not).  A part all of
+    whose values are 0 or missing (the IIP of a run with no zIIP) is not drawn, so no
+    legend names it."""
     if series not in data.columns or data.height == 0:
         return []
-    drawn = pl.any_horizontal(pl.col(v).is_not_null() & (pl.col(v) != 0)
+    drawn = pl.any_horizontal(pl.col(v).is_not_null() & ((pl.col(v) != 0) | zero)
                               & ~pl.col(v).cast(pl.Float64).is_nan() for v in values)
     return data.filter(drawn & pl.col(series).is_not_null())[series].unique(
         maintain_order=True).cast(pl.String).to_list()
 
 
-def _drawn(data: pl.DataFrame, opts: dict[str, Any], series: str, *values: str) -> tuple[
-        pl.DataFrame, list[str] | None, list[str] | None]:
-    """The rows of the series that are drawn, and the domain and colours of the legend
-    (the view's, less the series not drawn; None: the palette's, in data order)."""
-    shown = present(data, series, *values)
+def _drawn(data: pl.DataFrame, opts: dict[str, Any], series: str, *values: str,
+           zero: bool = False) -> tuple[pl.DataFrame, list[str] | None, list[str] | None]:
+    """The rows of the series that are drawn (:func:`present`), and the domain and
+    colours of the legend (the view's, less the series not drawn; None: the palette's,
+    in data order)."""
+    shown = present(data, series, *values, zero=zero)
     domain, colours = opts.get("domain"), opts.get("colours")
     if domain:
         keep = [i for i, name in enumerate(domain) if name in shown]
@@ -254,7 +257,7 @@ def _lines(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
     domain: list[str] | None = None
     colours: list[str] | None = None
     if opts.get("series"):
-        data, domain, colours = _drawn(data, opts, opts["series"], y)
+        data, domain, colours = _drawn(data, opts, opts["series"], y, zero=True)
     base = alt.Chart(_data(alt, data)).mark_line(point=opts.get("points", False), strokeWidth=1.5)
     enc = {"x": _x(alt, data, opts), "y": alt.Y(f"{y}:Q", title=opts.get("y_title", ""),
                                                 scale=alt.Scale(zero=opts.get("zero", True)))}
