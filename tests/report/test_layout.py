@@ -124,13 +124,21 @@ def test_several_series_have_a_legend_and_a_colour_each() -> None:
             for i, (label, status) in enumerate([("10 %", "modeled"), ("published", "measured")])]
     frame = pl.DataFrame(rows)
     options = {"x": "etr", "y": "itr", "series": "series", "series_title": "run"}
+    # three runs at one rate, each a point of one series: their labels would overprint
+    runs = pl.DataFrame({"series": ["runs"] * 3, "status": ["measured"] * 3,
+                         "label": ["ims13-fast-path", "ims14-fast-path", "ims15-fast-path"],
+                         "etr": [98972.2, 99031.8, 98733.9], "itr": [115635.0, 119229.0, 121146.0]})
     plots = [Plot("scaling", frame, options),
-             Plot("scaling", frame.filter(pl.col("series") == "ims15"), options)]
-    several, one = render_svgs(plots)
+             Plot("scaling", frame.filter(pl.col("series") == "ims15"), options),
+             Plot("scaling", runs, options)]
+    several, one, crowded = render_svgs(plots)
     assert ["ims13", "ims14", "ims15"] in rc.legends(several)
     assert ["measured", "modeled"] in rc.legends(several)
     assert rc.legends(one) == [["measured", "modeled"]]
-    for plot, svg in zip(plots, (several, one), strict=True):
+    assert ["ims13-fast-path", "ims14-fast-path", "ims15-fast-path"] in rc.legends(crowded)
+    assert "published" in one and "ims13-fast-path</text>" not in crowded.split(
+        "role-legend")[0]  # level labels beside the points of one series, not of crowded ones
+    for plot, svg in zip(plots, (several, one, crowded), strict=True):
         assert rc.legend_problems(spec(plot), svg) == []
 
 

@@ -360,28 +360,56 @@ def _deltas(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
                                          height=min(22 * max(1, rows.height) + 10, 520))
 
 
+def crowded(data: pl.DataFrame, x: str, y: str, label: str, height: float,
+            zero: bool = True) -> bool:
+    """Whether two points' labels would print over each other: closer than a label's
+    width across and a line of text up and down, at the chart's scales (three releases'
+    runs at the same rate, labelled by name, made one smudge)."""
+    rows = data.filter(pl.col(x).is_not_null() & pl.col(y).is_not_null())
+    if rows.height < 2:
+        return False
+    xs, ys, labels = rows[x].to_list(), rows[y].to_list(), rows[label].to_list()
+    across = max(max(xs), 1e-9)  # the x scale starts at 0
+    low = 0.0 if zero else min(ys)
+    up = max(max(ys) - low, 1e-9)
+    for i in range(len(xs)):
+        for j in range(i + 1, len(xs)):
+            wide = max(len(str(labels[i])), len(str(labels[j]))) * CHAR_PX
+            if (abs(xs[i] - xs[j]) / across * WIDTH < wide
+                    and abs(ys[i] - ys[j]) / up * height < 12):
+                return True
+    return False
+
+
 def _scaling(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
     """Paper 004's scaling charts: a metric against ETR, one line per series, measured
     and modeled points told apart by shape.  One series: the points coloured by status
     too, each labelled by its level; several (releases, runs): a colour per series,
-    named in a legend, and no level labels (they would overprint: the table has them)."""
+    named in a legend, and no level labels (they would overprint: the table has them).
+    One series whose labels would print over each other (runs at one rate) gets a
+    colour per point instead, named in the legend."""
     x = alt.X(f"{opts['x']}:Q", title=opts.get("x_title", ""), scale=alt.Scale(zero=True))
     y = alt.Y(f"{opts['y']}:Q", title=opts.get("y_title", ""),
               scale=alt.Scale(zero=opts.get("zero", True)))
     series = opts.get("series", "series")
+    height = opts.get("height", 240)
     names = data[series].unique(maintain_order=True).to_list() if data.height else []
     statuses = [s for s in STATUS_SHAPES if s in set(data["status"].to_list())]
     status_legend = alt.Legend(orient="bottom", title="status")
     shape = alt.Shape("status:N", scale=alt.Scale(
         domain=statuses, range=[STATUS_SHAPES[s] for s in statuses]), legend=status_legend)
-    if len(names) > 1:
-        colour = _colour(alt, series, opts.get("series_title", "run"), names,
-                         PALETTE[: len(names)])
-        line = alt.Chart(_data(alt, data)).mark_line(strokeWidth=1.2).encode(
-            x=x, y=y, color=colour, detail=f"{series}:N", order=f"{opts['x']}:Q")
+    by = series if len(names) > 1 else "label" if crowded(
+        data, opts["x"], opts["y"], "label", height, opts.get("zero", True)) else None
+    if by is not None:
+        named = data[by].unique(maintain_order=True).to_list()
+        colour = _colour(alt, by, opts.get("series_title", "run") if by == series else "",
+                         named, PALETTE[: len(named)])
+        line = alt.Chart(_data(alt, data)).mark_line(strokeWidth=1.2, color="#999").encode(
+            x=x, y=y, detail=f"{series}:N", order=f"{opts['x']}:Q",
+            **({"color": colour} if by == series else {}))
         points = alt.Chart(_data(alt, data)).mark_point(filled=True, size=60).encode(
             x=x, y=y, shape=shape, color=colour)
-        return (line + points).properties(width=WIDTH, height=opts.get("height", 240))
+        return (line + points).properties(width=WIDTH, height=height)
     status_colour = alt.Color("status:N", scale=alt.Scale(
         domain=statuses, range=[STATUS_COLOURS[s] for s in statuses]), legend=status_legend)
     line = alt.Chart(_data(alt, data)).mark_line(color="#999", strokeWidth=1).encode(
@@ -391,7 +419,7 @@ def _scaling(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
     labels = alt.Chart(_data(alt, data)).mark_text(dx=6, dy=-7, fontSize=9, align="left",
                                                    color="#444").encode(
         x=x, y=y, text="label:N")
-    return (line + points + labels).properties(width=WIDTH, height=opts.get("height", 240))
+    return (line + points + labels).properties(width=WIDTH, height=height)
 
 
 def _deviations(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
