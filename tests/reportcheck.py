@@ -13,8 +13,8 @@ prints them beside the pictures:
   name) across two lines;
 - :func:`internal_words`: zperf's own markup or field names reaching the reader
   ("[[inconsistency]]", "modeled_busy_pct");
-- :data:`LAYOUT` (run in the browser): text outside its SVG or box, a name cut
-  short, a table wider than the page.
+- :data:`LAYOUT` (run in the browser): text outside its SVG or box or over other
+  text, a name cut short, a table wider than the page.
 
 Chromium is Debian's (``/usr/bin/chromium``), driven by Playwright with
 ``executable_path`` (never a downloaded browser), headless, no sandbox (the CI
@@ -205,10 +205,11 @@ def internal_words(text: str, allowed: Sequence[str] = ()) -> list[str]:
 
 # --- the page in the browser ---------------------------------------------------------
 
-#: What a reader would see cut: every SVG text element against its chart's box (the
-#: SVG's, as the page scales it), every chart against its figure, every table against
-#: the page's column (a table wider than it scrolls: on paper it is cut), and names
-#: shortened with an ellipsis.
+#: What a reader would see cut or smudged: every SVG text element against its chart's
+#: box (the SVG's, as the page scales it) and against the chart's other texts (tick
+#: labels run together, "10:0010:00"; labels printed over each other), every chart
+#: against its figure, every table against the page's column (a table wider than it
+#: scrolls: on paper it is cut), and names shortened with an ellipsis.
 LAYOUT = """() => {
   const out = [];
   const near = (inner, outer) => inner.left >= outer.left - 0.5 && inner.right <= outer.right + 0.5
@@ -219,11 +220,20 @@ LAYOUT = """() => {
     const box = svg.getBoundingClientRect();
     if (!near(box, figure.getBoundingClientRect()))
       out.push(`chart ${i + 1} (${figure.id}): wider than its figure`);
+    // a legend's symbols, which a label running long runs into
+    const placed = [...svg.querySelectorAll('.role-legend-symbol path')]
+      .map(symbol => ['a legend symbol', symbol.getBoundingClientRect()]);
     svg.querySelectorAll('text').forEach(text => {
       const words = text.textContent.trim();
-      if (!words) return;
+      // a label Vega hid (labelOverlap: opacity 0) is not seen
+      if (!words || Number(getComputedStyle(text).opacity) === 0) return;
       const r = text.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) return;
+      const over = placed.find(([w, o]) => Math.min(r.right, o.right) - Math.max(r.left, o.left) > 1
+          && Math.min(r.bottom, o.bottom) - Math.max(r.top, o.top) > 2);
+      if (over)
+        out.push(`chart ${i + 1} (${figure.id}): text "${words}" over "${over[0]}"`);
+      placed.push([words, r]);
       if (!near(r, box))
         out.push(`chart ${i + 1} (${figure.id}): text "${words}" outside the chart ` +
                  `(${Math.round(r.left - box.left)}..${Math.round(r.right - box.left)} of ` +

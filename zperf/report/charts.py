@@ -238,7 +238,8 @@ def _colour(alt: Any, name: str, title: str, domain: Sequence[str] | None = None
              else alt.Scale(range=list(PALETTE)))
     return alt.Color(f"{name}:N", title=title or None, scale=scale,
                      sort=list(domain) if domain else None,
-                     legend=alt.Legend(orient="bottom", columns=5, labelLimit=220))
+                     legend=alt.Legend(orient="bottom", columns=5, labelLimit=220,
+                                       columnPadding=24))  # room for a wider font
 
 
 def _stack_order(data: pl.DataFrame, series: str, domain: Sequence[str] | None) -> pl.DataFrame:
@@ -395,11 +396,13 @@ def _scaling(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
     height = opts.get("height", 240)
     names = data[series].unique(maintain_order=True).to_list() if data.height else []
     statuses = [s for s in STATUS_SHAPES if s in set(data["status"].to_list())]
-    status_legend = alt.Legend(orient="bottom", title="status")
-    shape = alt.Shape("status:N", scale=alt.Scale(
-        domain=statuses, range=[STATUS_SHAPES[s] for s in statuses]), legend=status_legend)
     by = series if len(names) > 1 else "label" if crowded(
         data, opts["x"], opts["y"], "label", height, opts.get("zero", True)) else None
+    # beside the colours' legend, not after it in the same row: in a wider font than
+    # measured the two ran into each other
+    status_legend = alt.Legend(orient="bottom" if by is None else "right", title="status")
+    shape = alt.Shape("status:N", scale=alt.Scale(
+        domain=statuses, range=[STATUS_SHAPES[s] for s in statuses]), legend=status_legend)
     if by is not None:
         named = data[by].unique(maintain_order=True).to_list()
         colour = _colour(alt, by, opts.get("series_title", "run") if by == series else "",
