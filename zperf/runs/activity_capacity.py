@@ -83,8 +83,9 @@ MEASURES = ("MSU/h", "R4HA", PARTIAL_R4HA, "LAC (WLM)", "defined capacity")
 
 
 def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
-    """Long rows for the MSU chart: bucket_start, series ('SYS MSU/h', 'SYS R4HA',
-    'SYS R4HA (partial window)', 'SYS LAC (WLM)', 'SYS defined capacity'), msu."""
+    """Long rows for the MSU chart: bucket_start, system, measure ('MSU/h', 'R4HA',
+    'R4HA (partial window)', 'LAC (WLM)', 'defined capacity'), series (the system and
+    the measure: 'SYS R4HA'), msu."""
     secs = pl.col("interval_seconds")
     complete = pl.col("r4ha_complete").fill_null(False)
     wide = msu.group_by(bucket, "system", maintain_order=True).agg(
@@ -98,7 +99,8 @@ def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
                         value_name="msu")
     return (long.filter(pl.col("msu").is_not_null() & ~pl.col("msu").is_nan())
             .with_columns((pl.col("system") + " " + pl.col("measure")).alias("series"))
-            .select("bucket_start", "series", "msu").sort("bucket_start", "series"))
+            .select("bucket_start", "system", "measure", "series", "msu")
+            .sort("bucket_start", "series"))
 
 
 def capacity_by_system(msu: pl.DataFrame, captured: pl.DataFrame,
