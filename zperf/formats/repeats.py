@@ -90,6 +90,9 @@ KEYS: dict[str, RowKey] = {
                        ("class_name", "period")),
     "cpu": RowKey("CPU activity interval", ("system",), ("interval_start",)),
 }
+#: Tables whose reports name a sysplex, not a system: the RMF Workload Activity report
+#: adds up the class periods of the sysplex's systems (its rows' system is null).
+BY_SYSPLEX = frozenset({"workload"})
 #: Tables whose rows belong to a row of another: (that table, the columns they share).
 BELONGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "distribution": ("workload", KEYS["workload"].columns),
@@ -259,6 +262,9 @@ class _Entry:
     hi: dt.datetime
     alive: npt.NDArray[np.bool_] | None = None
     ordered: bool = False
+    #: The systems its rows name (of a table of :data:`BY_SYSPLEX`): where a sysplex's
+    #: report looks for the rows of its systems.
+    systems: frozenset[str] = frozenset()
 
     def sort(self) -> None:
         if self.ordered:
@@ -282,6 +288,9 @@ class _File:
     entries: dict[str, _Entry] = field(default_factory=dict)
     held: dict[str, list[pl.DataFrame]] = field(default_factory=dict)
     withdrawn: dict[str, list[Hashes]] = field(default_factory=dict)
+    #: Its rows named by the sysplex only (a Workload Activity report's) that are read
+    #: once, from the dumps of the sysplex's systems: their ``_kh``.
+    read_once: dict[str, list[Hashes]] = field(default_factory=dict)
 
 
 @dataclass
@@ -294,6 +303,7 @@ class _Part:
     formats: npt.NDArray[np.int16]
     lo: dt.datetime
     hi: dt.datetime
+    systems: frozenset[str] = frozenset()
 
 
 _KH = "_kh"
@@ -342,6 +352,8 @@ class AcrossFiles:
         self.said: dict[tuple[str, str, int], int] = {}
         self.reports: dict[tuple[str, int], str] = {}
         self._recalled: tuple[int, str, pl.DataFrame | None] | None = None
+        #: A sysplex's reports and the rows of its systems, settled at the end.
+        self.sysplexes: dict[str, _Sysplex] = {}
 
     # ------------------------------------------------------------ per file
 
@@ -388,13 +400,208 @@ class AcrossFiles:
                 part = _Part(keys, values, formats, lo, hi)
             else:
                 part = _Part(keys[kept], values[kept], formats[kept], lo, hi)
+            if name in BY_SYSPLEX:
+                part.systems = frozenset(systems.drop_nulls().unique().to_list())
             self.parts.setdefault(name, []).append(part)
             if part.formats.any():  # a report's rows: a later dump may replace them
                 self.holding.add(name)
+        if name in BY_SYSPLEX:
+            self._by_sysplex(name, frame, formats, named, keep, last)
         if keep.all():
             return frame, frame.clear()
         kept = pl.Series(keep)
         return frame.filter(kept), frame.filter(~kept)
+
+    # ------------------------------------------------------------ a sysplex's report
+
+    def _by_sysplex(self, name: str, frame: pl.DataFrame, formats: npt.NDArray[np.int16],
+                    named: npt.NDArray[np.bool_] | None, keep: npt.NDArray[np.bool_],
+                    last: bool) -> None:
+        """A report's rows named by the sysplex only (a Workload Activity listing's) wait
+        for the end with the rows of the sysplex's systems an earlier file kept; the rows
+        of systems (kept) whose class periods a report of their sysplex gave are kept
+        beside it, for :meth:`_settle_sysplex` to compare at the end."""
+        state = self.sysplexes.setdefault(name, _Sysplex())
+        number = len(self.files)
+        if named is not None and (listed := ~named & (formats > 0)).any():
+            rows = frame.filter(pl.Series(listed))
+            keys = _sysplex_keys(rows, name)
+            lo, hi = _span(rows["interval_start"])
+            found = self._systems_before(name, rows, keys, lo, hi, state)
+            if found or not last:  # (the last file's: only an earlier file's can match)
+                state.listed.append(_Listed(number, keys, lo, hi))
+                self.holding.add(name)
+        if not state.listed:
+            return
+        systems = keep if named is None else keep & named
+        if not systems.any():
+            return
+        rows = frame.filter(pl.Series(systems))
+        lo, hi = _span(rows["interval_start"])
+        wanted = [listed.keys for listed in state.listed if listed.lo <= hi and listed.hi >= lo]
+        if wanted:
+            keys = _sysplex_keys(rows, name)
+            hit = np.isin(keys, np.concatenate(wanted))
+            if hit.any():
+                state.capture(rows.filter(pl.Series(hit)), keys[hit], number)
+
+    def _systems_before(self, name: str, rows: pl.DataFrame, keys: Hashes, lo: dt.datetime,
+                        hi: dt.datetime, state: _Sysplex) -> bool:
+        """The rows earlier files kept of the systems whose sysplex's class periods
+        ``rows`` (a report's, named by the sysplex, ``keys``) are, kept in ``state``:
+        each row is looked up as each system of an earlier file would name it.  True
+        when one was found (an earlier file that cannot be read again: uncompared)."""
+        found = False
+        columns = KEYS[name].columns
+        for number, earlier in enumerate(self.files):
+            entry = earlier.entries.get(name)
+            if (entry is None or not entry.systems or entry.keys.size == 0 or entry.lo > hi
+                    or entry.hi < lo):
+                continue
+            systems = pl.DataFrame({"system": sorted(entry.systems)}, schema={"system": pl.String})
+            named = rows.select(columns).with_columns(pl.Series(_SK, keys)).drop("system").join(
+                systems, how="cross").select(*columns, _SK)
+            wanted = key_hashes(named, name)
+            entry.sort()
+            at = np.minimum(np.searchsorted(entry.keys, wanted), entry.keys.size - 1)
+            hit = entry.keys[at] == wanted
+            if entry.alive is not None:
+                hit &= entry.alive[at]
+            if not hit.any():
+                continue
+            found = True
+            try:
+                their = self._rows_of(number, name, wanted[hit])
+            except _CannotRecallError:
+                state.uncompared.append((len(self.files), named[_SK].to_numpy()[hit], number))
+                continue
+            state.capture(their, _sysplex_keys(their, name), number)
+        return found
+
+    def _settle_sysplex(self, name: str) -> None:
+        """The reports' rows named by a sysplex, each compared with what the rows of the
+        sysplex's systems of the same class period add up to (:func:`printed.of_systems`)
+        or, if not, with one system's: when they agree, the report's row is read once,
+        from the dumps; else it is a conflict (an error, or settled by ``on_conflict``)."""
+        state = self.sysplexes.pop(name, None)
+        if state is None or not state.listed:
+            return
+        reports = self._listed_rows(name, state)
+        if reports.height == 0:
+            return
+        said: dict[tuple[str, int, tuple[int, ...], str], int] = {}
+        gone: dict[int, list[int]] = {}
+        for file, keys, number in state.uncompared:
+            rows = reports.filter((pl.col(_FILE) == file) & pl.col(_SK).is_in(
+                pl.Series(keys, dtype=pl.UInt64).implode()))
+            gone.setdefault(file, []).extend(rows[_KH].to_list())
+            reports = reports.filter(~pl.col(_ROW).is_in(rows[_ROW].implode()))
+            if rows.height:
+                said[("uncompared", file, (number,), "")] = rows.height
+        if state.captured and reports.height:
+            self._compare_sysplex(name, reports, state.systems(), said, gone)
+        for file, kh in gone.items():
+            self.files[file].read_once.setdefault(name, []).append(np.array(kh, np.uint64))
+        self._say_sysplex(name, said)
+
+    def _listed_rows(self, name: str, state: _Sysplex) -> pl.DataFrame:
+        """The reports' rows named by a sysplex (held), with their file, sysplex key and a
+        row number."""
+        found = []
+        for number in sorted({listed.file for listed in state.listed}):
+            held = self.files[number].held.get(name)
+            if not held:
+                continue
+            keys = np.concatenate([listed.keys for listed in state.listed
+                                   if listed.file == number])
+            rows = pl.concat(held, how="diagonal_relaxed").filter(
+                pl.col("system").is_null() & ~_exact(pl.col("source_format")))
+            found.append(rows.with_columns(pl.Series(_SK, _sysplex_keys(rows, name)),
+                                           pl.lit(number, pl.Int32).alias(_FILE)).filter(
+                pl.col(_SK).is_in(pl.Series(keys, dtype=pl.UInt64).implode())))
+        if not found:
+            return pl.DataFrame()
+        return pl.concat(found, how="diagonal_relaxed").with_row_index(_ROW)
+
+    def _compare_sysplex(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
+                         said: dict[tuple[str, int, tuple[int, ...], str], int],
+                         gone: dict[int, list[int]]) -> None:
+        """Each report row that has rows of systems: agrees (read once, from them), or a
+        conflict (raised, or settled by ``on_conflict``)."""
+        columns = printed.compared_columns(reports.columns, systems.columns,
+                                           value_columns(name, reports.columns))
+        summed = printed.of_systems(systems, [_SK], columns)
+        about = systems.group_by(_SK).agg(
+            pl.col("system").unique().sort().alias(_SYSTEMS),
+            pl.col(_FILE).unique().sort().alias(_FILES))
+        schema = {c: reports.schema[c] for c in columns}
+        differing = printed.differing(schema, pl.col("source_format"), pl.lit(None, pl.String),
+                                      _THERE).alias(_DIFFERS)
+        pairs = reports.join(summed, on=_SK, how="inner", suffix=_THERE).join(
+            about, on=_SK, how="inner").with_columns(differing).sort(_ROW)
+        doubt = pairs.filter(pl.col(_DIFFERS).is_not_null())
+        if doubt.height:  # a report of one of the systems (each system's own listing)?
+            alone = doubt.select(_ROW, _SK, "source_format", *columns).join(
+                systems.select(_SK, *columns), on=_SK, how="inner", suffix=_THERE).filter(
+                differing.is_null())[_ROW]
+            pairs = pairs.with_columns(pl.when(pl.col(_ROW).is_in(alone.implode())).then(
+                None).otherwise(pl.col(_DIFFERS)).alias(_DIFFERS))
+        for row in pairs.select(_ROW, _FILE, _KH, _FILES, "source_format", _DIFFERS).iter_rows(
+                named=True):
+            file, there = row[_FILE], tuple(row[_FILES])
+            if row[_DIFFERS] is None:
+                gone.setdefault(file, []).append(row[_KH])
+                key = ("agreed", file, there, row["source_format"] or "")
+            elif self.on_conflict == "error":
+                self._sysplex_conflict(name, pairs.filter(pl.col(_ROW) == row[_ROW]).row(
+                    0, named=True), row[_DIFFERS])
+                continue
+            elif (file < there[0]) if self.on_conflict == "first" else (file > there[-1]):
+                for kh, number in systems.filter(pl.col(_SK) == pairs.filter(
+                        pl.col(_ROW) == row[_ROW])[_SK][0]).select(_KH, _FILE).iter_rows():
+                    self._withdraw(number, name, kh)
+                key = ("conflict kept", file, there, "")
+            else:
+                gone.setdefault(file, []).append(row[_KH])
+                key = ("conflict", file, there, "")
+            said[key] = said.get(key, 0) + 1
+
+    def _sysplex_conflict(self, name: str, pair: Mapping[str, Any], column: str) -> None:
+        """The error of a report's row named by a sysplex that its systems' rows do not
+        add up to."""
+        here = {c: v for c, v in pair.items() if not c.endswith(_THERE)}
+        other = {column: pair[column + _THERE]}
+        systems = ", ".join(pair[_SYSTEMS])
+        beyond = (f" (more than the report's printed precision apart; sysplex "
+                  f"{pair['sysplex']}'s systems there: {systems}")
+        mine, theirs = pair[column], pair[column + _THERE]
+        if (column in printed.ADDED and isinstance(mine, int | float)
+                and isinstance(theirs, int | float) and mine > theirs):
+            beyond += "; is a system's SMF data missing?"
+        there = " and ".join(self.files[number].name for number in pair[_FILES])
+        raise ConflictError(self.files[pair[_FILE]].name, conflict_text(
+            KEYS[name], here, there, column, other, beyond=beyond + ")", resolve=RESOLVE_FILES))
+
+    def _say_sysplex(self, name: str, said: Mapping[tuple[str, int, tuple[int, ...], str], int]
+                     ) -> None:
+        """What became of the reports' rows named by a sysplex, on each report's tally."""
+        for (what, file, there, report), n in said.items():
+            tally = self.files[file].tally
+            if tally is None:
+                continue
+            rows = counted(n, KEYS[name].what)
+            dumps = " and ".join(self.files[number].name for number in there)
+            if what == "agreed":
+                tally.notes.append(_read_once(rows, "is" if n == 1 else "are", report, dumps))
+            elif what == "uncompared":
+                tally.warnings.append(
+                    f"{rows} also given by {dumps} dropped: read once, from {dumps}, "
+                    "without comparing the values (it cannot be read again)")
+            else:
+                kept = "this file's" if what == "conflict kept" else f"{dumps}'s"
+                tally.warnings.append(
+                    f"{rows} with other values than in {dumps} (the same key): {kept} kept, "
+                    f"as --on-conflict {self.on_conflict} asks")
 
     def _format_codes(self, frame: pl.DataFrame) -> npt.NDArray[np.int16]:
         """Each row's format as a small code: 0 exact (binary SMF), else a report's."""
@@ -613,7 +820,7 @@ class AcrossFiles:
             done.entries[name] = _Entry(
                 _joined([p.keys for p in parts]), _joined([p.values for p in parts]),
                 formats if formats.any() else None, min(p.lo for p in parts),
-                max(p.hi for p in parts))
+                max(p.hi for p in parts), systems=frozenset().union(*(p.systems for p in parts)))
         self.files.append(done)
         self._say(len(self.files) - 1)
         self.current = _File("")
@@ -659,27 +866,86 @@ class AcrossFiles:
     def finish(self) -> dict[str, pl.DataFrame]:
         """The rows held back, in input order: each file's, without those a later file
         replaced (and the rows that belong to them)."""
+        for name in list(self.sysplexes):
+            self._settle_sysplex(name)
         collected: dict[str, list[pl.DataFrame]] = {}
         for earlier in self.files:
             tables = {name: pl.concat(parts, how="diagonal_relaxed")
                       for name, parts in earlier.held.items()}
-            for name, gone_keys in earlier.withdrawn.items():
+            for name in set(earlier.withdrawn) | set(earlier.read_once):
                 frame = tables.get(name)
                 if frame is None:
                     continue
-                withdrawn = pl.Series(_KH, np.concatenate(gone_keys), dtype=pl.UInt64)
-                gone = pl.col(_KH).is_in(withdrawn.implode()) & pl.col("system").is_not_null()
+                gone = (_among(earlier.withdrawn.get(name)) & pl.col("system").is_not_null()) | (
+                    _among(earlier.read_once.get(name)) & pl.col("system").is_null())
                 self._drop_belonging(tables, name, frame.filter(gone))
                 tables[name] = frame.filter(~gone)
             for name, frame in tables.items():
                 collected.setdefault(name, []).append(frame.drop(_KH, strict=False))
             earlier.held = {}
             earlier.withdrawn = {}
+            earlier.read_once = {}
         return {name: pl.concat(frames, how="diagonal_relaxed")
                 for name, frames in collected.items()}
 
 
 _THERE = "__there"
+#: Columns of the rows a sysplex's report is compared with: its sysplex key, the file,
+#: a report row's number, what differs, and the systems and files of a sysplex key.
+_SK, _FILE, _ROW, _DIFFERS, _SYSTEMS, _FILES = (
+    "_sk", "_file", "_row", "_differs", "_systems", "_files")
+
+
+@dataclass
+class _Listed:
+    """A part of a report's rows named by a sysplex: its file, the rows' sysplex keys
+    (:func:`_sysplex_keys`) and the span of their intervals."""
+
+    file: int
+    keys: Hashes
+    lo: dt.datetime
+    hi: dt.datetime
+
+
+@dataclass
+class _Sysplex:
+    """Of one table: the reports' rows named by a sysplex (:class:`_Listed`), the rows of
+    systems of the same class periods (kept, with their sysplex key and file), and the
+    report rows whose systems' earlier file cannot be read again (report file, sysplex
+    keys, that file)."""
+
+    listed: list[_Listed] = field(default_factory=list)
+    captured: list[pl.DataFrame] = field(default_factory=list)
+    uncompared: list[tuple[int, Hashes, int]] = field(default_factory=list)
+
+    def capture(self, rows: pl.DataFrame, keys: Hashes, number: int) -> None:
+        self.captured.append(rows.with_columns(pl.Series(_SK, keys, dtype=pl.UInt64),
+                                               pl.lit(number, pl.Int32).alias(_FILE)))
+
+    def systems(self) -> pl.DataFrame:
+        """The rows of systems kept: one per key (a later one replaced an earlier one)."""
+        return pl.concat(self.captured, how="diagonal_relaxed").unique(
+            subset=[_KH], keep="last", maintain_order=True)
+
+
+def _sysplex_keys(frame: pl.DataFrame, table: str) -> Hashes:
+    """A 64-bit hash of each row's key without its system: the class period of its
+    sysplex (a report's row named by the sysplex has it as its key's hash)."""
+    return key_hashes(frame.select(KEYS[table].columns).with_columns(
+        pl.lit(None, pl.String).alias("system")), table)
+
+
+def _exact(source_format: pl.Expr) -> pl.Expr:
+    """Whether a row's format holds the measurement itself (:func:`printed.is_exact`)."""
+    return source_format.is_null() | source_format.is_in(
+        pl.lit(sorted(printed.EXACT_FORMATS), pl.List(pl.String)))
+
+
+def _among(keys: list[Hashes] | None) -> pl.Expr:
+    """Whether a row's ``_kh`` is one of ``keys``."""
+    if not keys:
+        return pl.lit(False)
+    return pl.col(_KH).is_in(pl.Series(_KH, np.concatenate(keys), dtype=pl.UInt64).implode())
 _Array = TypeVar("_Array", bound=npt.NDArray[Any])
 
 
