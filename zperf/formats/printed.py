@@ -38,7 +38,7 @@ and the Spark twin (:mod:`zperf.spark.repeats`) both ask it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 import polars as pl
 
@@ -209,6 +209,7 @@ def of_systems(frame: pl.DataFrame, by: Iterable[str], values: Iterable[str]) ->
     out = []
     for column in values:
         value = pl.col(column)
+        told: pl.Expr
         if column in ADDED:
             told = pl.when(value.null_count() == 0).then(value.sum())
         elif column in WEIGHTED and WEIGHTED[column] in present:
@@ -245,3 +246,39 @@ def _pooled(spread: pl.Expr, mean: pl.Expr, weight: pl.Expr) -> pl.Expr:
     overall = (weight * mean).sum() / total
     return pl.when(known & (total > 0)).then(
         (squares - overall * overall).clip(lower_bound=0.0).sqrt()).otherwise(_alike(spread))
+
+
+#: The suffix of the systems' values added up, beside a report's (:func:`against_systems`).
+SUMMED = "__summed"
+#: The column :func:`against_systems` names what differs in (null: they agree).
+DIFFERS = "__differs"
+
+
+def against_systems(reports: pl.DataFrame, systems: pl.DataFrame, by: str,
+                    columns: Sequence[str]) -> pl.DataFrame:
+    """Rows of a sysplex's report (``reports``, with their ``source_format``) beside the
+    rows of its systems (``systems``) of the same class periods (``by``: a column that
+    names the class period in both): each report row that has rows of systems, with
+    what they add up to (:func:`of_systems`, ``column`` + :data:`SUMMED`) and the
+    first of ``columns`` in which they differ beyond the report's printed precision
+    (:data:`DIFFERS`; null when they agree).  A report row that does not agree with
+    the sum but with one system's row is a report of that system's data alone (the
+    Postprocessor run on each system's SMF records): it agrees too."""
+    summed = of_systems(systems, [by], columns)
+    schema = {c: reports.schema[c] for c in columns}
+    differs = differing(schema, pl.col("source_format"), pl.lit(None, pl.String), SUMMED
+                        ).alias(DIFFERS)
+    pairs = reports.join(summed, on=by, how="inner", suffix=SUMMED,
+                         maintain_order="left").with_columns(differs)
+    doubt = pairs.with_row_index(_PAIR).filter(pl.col(DIFFERS).is_not_null())
+    if doubt.height == 0:
+        return pairs
+    alone = doubt.select(_PAIR, by, "source_format", *columns).join(
+        systems.select(by, *columns), on=by, how="inner", suffix=SUMMED).filter(
+        differs.is_null())[_PAIR].unique()
+    return pairs.with_row_index(_PAIR).with_columns(
+        pl.when(pl.col(_PAIR).is_in(alone.implode())).then(None).otherwise(pl.col(DIFFERS))
+        .alias(DIFFERS)).drop(_PAIR)
+
+
+_PAIR = "__pair"

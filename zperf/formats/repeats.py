@@ -526,61 +526,36 @@ class AcrossFiles:
     def _compare_sysplex(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
                          said: dict[tuple[str, int, tuple[int, ...], str], int],
                          gone: dict[int, list[int]]) -> None:
-        """Each report row that has rows of systems: agrees (read once, from them), or a
-        conflict (raised, or settled by ``on_conflict``)."""
+        """Each report row that has rows of systems (:func:`printed.against_systems`):
+        agrees (read once, from them), or a conflict (raised, or settled by
+        ``on_conflict``: the side read first, or last, is kept)."""
         columns = printed.compared_columns(reports.columns, systems.columns,
                                            value_columns(name, reports.columns))
-        summed = printed.of_systems(systems, [_SK], columns)
         about = systems.group_by(_SK).agg(
             pl.col("system").unique().sort().alias(_SYSTEMS),
             pl.col(_FILE).unique().sort().alias(_FILES))
-        schema = {c: reports.schema[c] for c in columns}
-        differing = printed.differing(schema, pl.col("source_format"), pl.lit(None, pl.String),
-                                      _THERE).alias(_DIFFERS)
-        pairs = reports.join(summed, on=_SK, how="inner", suffix=_THERE).join(
-            about, on=_SK, how="inner").with_columns(differing).sort(_ROW)
-        doubt = pairs.filter(pl.col(_DIFFERS).is_not_null())
-        if doubt.height:  # a report of one of the systems (each system's own listing)?
-            alone = doubt.select(_ROW, _SK, "source_format", *columns).join(
-                systems.select(_SK, *columns), on=_SK, how="inner", suffix=_THERE).filter(
-                differing.is_null())[_ROW]
-            pairs = pairs.with_columns(pl.when(pl.col(_ROW).is_in(alone.implode())).then(
-                None).otherwise(pl.col(_DIFFERS)).alias(_DIFFERS))
-        for row in pairs.select(_ROW, _FILE, _KH, _FILES, "source_format", _DIFFERS).iter_rows(
-                named=True):
-            file, there = row[_FILE], tuple(row[_FILES])
-            if row[_DIFFERS] is None:
-                gone.setdefault(file, []).append(row[_KH])
-                key = ("agreed", file, there, row["source_format"] or "")
+        pairs = printed.against_systems(reports, systems, _SK, columns).join(
+            about, on=_SK, how="inner", maintain_order="left").sort(_ROW)
+        for pair in pairs.iter_rows(named=True):
+            file, there, column = pair[_FILE], tuple(pair[_FILES]), pair[printed.DIFFERS]
+            if column is None:
+                gone.setdefault(file, []).append(pair[_KH])
+                key = ("agreed", file, there, pair["source_format"] or "")
             elif self.on_conflict == "error":
-                self._sysplex_conflict(name, pairs.filter(pl.col(_ROW) == row[_ROW]).row(
-                    0, named=True), row[_DIFFERS])
-                continue
+                raise ConflictError(self.files[file].name, conflict_text(
+                    KEYS[name], pair, " and ".join(self.files[n].name for n in there), column,
+                    {column: pair[column + printed.SUMMED]},
+                    beyond=sysplex_beyond(pair, column, pair[_SYSTEMS]),
+                    resolve=RESOLVE_FILES))
             elif (file < there[0]) if self.on_conflict == "first" else (file > there[-1]):
-                for kh, number in systems.filter(pl.col(_SK) == pairs.filter(
-                        pl.col(_ROW) == row[_ROW])[_SK][0]).select(_KH, _FILE).iter_rows():
+                for kh, number in systems.filter(pl.col(_SK) == pair[_SK]).select(
+                        _KH, _FILE).iter_rows():
                     self._withdraw(number, name, kh)
                 key = ("conflict kept", file, there, "")
             else:
-                gone.setdefault(file, []).append(row[_KH])
+                gone.setdefault(file, []).append(pair[_KH])
                 key = ("conflict", file, there, "")
             said[key] = said.get(key, 0) + 1
-
-    def _sysplex_conflict(self, name: str, pair: Mapping[str, Any], column: str) -> None:
-        """The error of a report's row named by a sysplex that its systems' rows do not
-        add up to."""
-        here = {c: v for c, v in pair.items() if not c.endswith(_THERE)}
-        other = {column: pair[column + _THERE]}
-        systems = ", ".join(pair[_SYSTEMS])
-        beyond = (f" (more than the report's printed precision apart; sysplex "
-                  f"{pair['sysplex']}'s systems there: {systems}")
-        mine, theirs = pair[column], pair[column + _THERE]
-        if (column in printed.ADDED and isinstance(mine, int | float)
-                and isinstance(theirs, int | float) and mine > theirs):
-            beyond += "; is a system's SMF data missing?"
-        there = " and ".join(self.files[number].name for number in pair[_FILES])
-        raise ConflictError(self.files[pair[_FILE]].name, conflict_text(
-            KEYS[name], here, there, column, other, beyond=beyond + ")", resolve=RESOLVE_FILES))
 
     def _say_sysplex(self, name: str, said: Mapping[tuple[str, int, tuple[int, ...], str], int]
                      ) -> None:
@@ -890,10 +865,12 @@ class AcrossFiles:
 
 
 _THERE = "__there"
+#: How much more a sysplex's report adds up to than its systems' rows for a message to
+#: ask whether a system's data is missing (one of up to a hundred systems).
+MISSING = 0.01
 #: Columns of the rows a sysplex's report is compared with: its sysplex key, the file,
-#: a report row's number, what differs, and the systems and files of a sysplex key.
-_SK, _FILE, _ROW, _DIFFERS, _SYSTEMS, _FILES = (
-    "_sk", "_file", "_row", "_differs", "_systems", "_files")
+#: a report row's number, and the systems and files of a sysplex key.
+_SK, _FILE, _ROW, _SYSTEMS, _FILES = "_sk", "_file", "_row", "_systems", "_files"
 
 
 @dataclass
@@ -933,6 +910,18 @@ def _sysplex_keys(frame: pl.DataFrame, table: str) -> Hashes:
     sysplex (a report's row named by the sysplex has it as its key's hash)."""
     return key_hashes(frame.select(KEYS[table].columns).with_columns(
         pl.lit(None, pl.String).alias("system")), table)
+
+
+def sysplex_beyond(report: Mapping[str, Any], column: str, systems: Iterable[str]) -> str:
+    """What a conflict of a sysplex's report row (``report``, with ``column`` +
+    :data:`printed.SUMMED`: what its systems there add up to) adds after the values:
+    the systems, and whether one's data may be missing (the report counts more)."""
+    mine, theirs = report[column], report[column + printed.SUMMED]
+    missing = (column in printed.ADDED and isinstance(mine, int | float)
+               and isinstance(theirs, int | float) and mine > theirs * (1 + MISSING))
+    asked = "; is a system's SMF data missing?" if missing else ""
+    return (f" (more than the report's printed precision apart; sysplex {report['sysplex']}'s "
+            f"systems there: {', '.join(systems)}{asked})")
 
 
 def _exact(source_format: pl.Expr) -> pl.Expr:
