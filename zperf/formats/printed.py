@@ -152,10 +152,11 @@ def _formats_differ(here: pl.Expr, there: pl.Expr) -> pl.Expr:
 
 
 def differing(columns: Mapping[str, pl.DataType], here_format: pl.Expr, there_format: pl.Expr,
-              suffix: str) -> pl.Expr:
+              suffix: str, *, there_exact: bool = False) -> pl.Expr:
     """For rows pairing two rows of one key (``column`` here, ``column + suffix`` there,
     with each row's ``source_format``), the name of the first column whose values
-    differ beyond what their formats print (null: the rows agree)."""
+    differ beyond what their formats print (null: the rows agree).  ``there_exact``:
+    the rows there are all measurements (no tolerance of theirs to work out)."""
     printed = _formats_differ(here_format, there_format)
     here_printed = ~(here_format.is_null() | here_format.is_in(
         pl.lit(list(EXACT_FORMATS), pl.List(pl.String))))
@@ -167,9 +168,10 @@ def differing(columns: Mapping[str, pl.DataType], here_format: pl.Expr, there_fo
         exactly = here.ne_missing(there)
         if dtype.is_float() or dtype.is_integer():
             a, b = here.cast(pl.Float64), there.cast(pl.Float64)
-            allowed = pl.max_horizontal(
-                pl.when(here_printed).then(tolerance(column, a)).otherwise(0.0),
-                pl.when(there_printed).then(tolerance(column, b)).otherwise(0.0))
+            allowed = pl.when(here_printed).then(tolerance(column, a)).otherwise(0.0)
+            if not there_exact:
+                allowed = pl.max_horizontal(
+                    allowed, pl.when(there_printed).then(tolerance(column, b)).otherwise(0.0))
             loosely = (a - b).abs() > allowed * (1 + 1e-9)
         elif dtype == pl.String:
             loosely = here.str.strip_chars() != there.str.strip_chars()
@@ -265,9 +267,9 @@ def against_systems(reports: pl.DataFrame, systems: pl.DataFrame, by: str,
     the sum but with one system's row is a report of that system's data alone (the
     Postprocessor run on each system's SMF records): it agrees too."""
     summed = of_systems(systems, [by], columns)
-    schema = {c: reports.schema[c] for c in columns}
-    differs = differing(schema, pl.col("source_format"), pl.lit(None, pl.String), SUMMED
-                        ).alias(DIFFERS)
+    schema = reports.schema
+    differs = differing({c: schema[c] for c in columns}, pl.col("source_format"),
+                        pl.lit(None, pl.String), SUMMED, there_exact=True).alias(DIFFERS)
     pairs = reports.join(summed, on=by, how="inner", suffix=SUMMED,
                          maintain_order="left").with_columns(differs)
     doubt = pairs.with_row_index(_PAIR).filter(pl.col(DIFFERS).is_not_null())

@@ -536,12 +536,15 @@ class AcrossFiles:
             pl.col(_FILE).unique().sort().alias(_FILES))
         pairs = printed.against_systems(reports, systems, _SK, columns).join(
             about, on=_SK, how="inner", maintain_order="left").sort(_ROW)
-        for pair in pairs.iter_rows(named=True):
+        agreed = pairs.filter(pl.col(printed.DIFFERS).is_null())
+        for (file, there, report), rows in agreed.group_by(
+                _FILE, _FILES, "source_format", maintain_order=True):
+            gone.setdefault(file, []).extend(rows[_KH].to_list())
+            key = ("agreed", file, tuple(there), report or "")
+            said[key] = said.get(key, 0) + rows.height
+        for pair in pairs.filter(pl.col(printed.DIFFERS).is_not_null()).iter_rows(named=True):
             file, there, column = pair[_FILE], tuple(pair[_FILES]), pair[printed.DIFFERS]
-            if column is None:
-                gone.setdefault(file, []).append(pair[_KH])
-                key = ("agreed", file, there, pair["source_format"] or "")
-            elif self.on_conflict == "error":
+            if self.on_conflict == "error":
                 raise ConflictError(self.files[file].name, conflict_text(
                     KEYS[name], pair, " and ".join(self.files[n].name for n in there), column,
                     {column: pair[column + printed.SUMMED]},
