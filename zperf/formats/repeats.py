@@ -550,7 +550,7 @@ class AcrossFiles:
                     {column: pair[column + printed.SUMMED]},
                     beyond=sysplex_beyond(pair, column, pair[_SYSTEMS]),
                     resolve=RESOLVE_FILES))
-            elif (file < there[0]) if self.on_conflict == "first" else (file > there[-1]):
+            if (file < there[0]) if self.on_conflict == "first" else (file > there[-1]):
                 for kh, number in systems.filter(pl.col(_SK) == pair[_SK]).select(
                         _KH, _FILE).iter_rows():
                     self._withdraw(number, name, kh)
