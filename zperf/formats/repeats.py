@@ -25,10 +25,20 @@ only the user can answer.  This module is the one place that says:
 Within a file the readers settle their own rows (:mod:`zperf.formats.smf.in_order`
 for SMF 70.1 and 72.3, the CPU Activity listing and the RMF XML reader with
 :func:`settle_frame`); across the files of one command :class:`AcrossFiles`
-does, file after file in input order.  Rows without a system id (a Workload
-Activity listing names only the sysplex) are never compared: the reports of
-two systems' SMF data for one sysplex and interval hold different numbers
-under the same names, and no column tells them apart.
+does, file after file in input order.
+
+A Workload Activity report names the sysplex, not a system (its rows'
+system is null, :data:`BY_SYSPLEX`): the Postprocessor adds up the class
+period of every system whose SMF data it was given.  Its row is compared with
+what the rows of the sysplex's systems add up to, or with one system's (the
+report of one system's data): :func:`zperf.formats.printed.against_systems`.
+As those may come in several files, before or after the report, its rows
+wait for the end of the input, with the rows of systems of its class periods
+(:meth:`AcrossFiles.finish`).  Rows named by a sysplex are not compared with
+one another (the reports of two systems' SMF data for one sysplex and
+interval hold different numbers under the same names, and no column tells
+them apart), nor are such rows without a report format (a table from
+elsewhere).
 """
 
 from __future__ import annotations
@@ -327,7 +337,9 @@ class AcrossFiles:
     dump it was printed from may come after it, and its row wins), and with
     ``on_conflict`` "last" every row.  From the first such row on, the rows of its
     table and of the tables that belong to it wait too, so that every table keeps
-    the input order; the others go as they come.
+    the input order; the others go as they come.  A sysplex's report (rows named by
+    the sysplex) is compared at :meth:`finish`, with the rows of its systems kept
+    (read again from their earlier file, or kept as they come).
     """
 
     def __init__(self, belongs: Mapping[str, tuple[str, tuple[str, ...]]] = BELONGS, *,
