@@ -440,7 +440,9 @@ class AcrossFiles:
             keys = _sysplex_keys(rows, name)
             lo, hi = _span(rows["interval_start"])
             found = self._systems_before(name, rows, keys, lo, hi, state)
-            if found or not last:  # (the last file's: only an earlier file's can match)
+            # (the last file's, if an earlier file has none of its systems' rows and it
+            # has no rows of systems itself: a table written before, say, goes as it comes)
+            if found or not last or named.any():
                 state.listed.append(_Listed(number, keys, lo, hi))
                 self.holding.add(name)
         if not state.listed:
@@ -496,7 +498,7 @@ class AcrossFiles:
         or, if not, with one system's: when they agree, the report's row is read once,
         from the dumps; else it is a conflict (an error, or settled by ``on_conflict``)."""
         state = self.sysplexes.pop(name, None)
-        if state is None or not state.listed:
+        if state is None or not state.listed or not (state.captured or state.uncompared):
             return
         reports = self._listed_rows(name, state)
         if reports.height == 0:
