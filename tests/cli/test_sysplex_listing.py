@@ -240,3 +240,18 @@ def test_check_counts_the_listing_s_transactions_once(capsys: pytest.CaptureFixt
         assert code == 0, checked[sources]  # 98,734/s; the listing counted again: 197,468
     assert checked['["smf.dump"]'] == checked['["wlmgl-IMS1.txt", "smf.dump"]']
     assert _note(run / "wlmgl-IMS1.txt", run / "smf.dump", 5) in err.splitlines()
+
+
+def test_a_table_that_holds_both_is_read_once(capsys: pytest.CaptureFixture[str], runs: Path,
+                                              tmp_path: Path) -> None:
+    """A table zperf parse wrote of the dump and its listing before (both counted then):
+    read again, alone, its listing's rows are compared with its dump's, within the file."""
+    dump, listing = runs / "ims15" / "smf.dump", runs / "ims15" / "wlmgl-IMS1.txt"
+    both = tmp_path / "both.parquet"
+    pl.concat([read([str(dump)]).tables["workload"], read([str(listing)]).tables["workload"]]
+              ).write_parquet(both)
+    code, out, err = run_cli(capsys, "parse", "--to", "csv", "--columns", "source_format",
+                             str(both))
+    assert code == 0
+    assert out.splitlines() == ["source_format", *["smf72.3"] * 45]
+    assert err.splitlines() == [_note(both, both, 45)]
