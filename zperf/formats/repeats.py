@@ -413,7 +413,7 @@ class AcrossFiles:
             else:
                 part = _Part(keys[kept], values[kept], formats[kept], lo, hi)
             if name in BY_SYSPLEX:
-                part.systems = frozenset(systems.drop_nulls().unique().to_list())
+                part.systems = _systems_of(systems)
             self.parts.setdefault(name, []).append(part)
             if part.formats.any():  # a report's rows: a later dump may replace them
                 self.holding.add(name)
@@ -939,6 +939,14 @@ def sysplex_beyond(report: Mapping[str, Any], column: str, systems: Iterable[str
     asked = "; is a system's SMF data missing?" if missing else ""
     return (f" (more than the report's printed precision apart; sysplex {report['sysplex']}'s "
             f"systems there: {', '.join(systems)}{asked})")
+
+
+def _systems_of(systems: pl.Series) -> frozenset[str]:
+    """The systems a column names (most dumps: one, told at a glance)."""
+    first = systems[0]
+    if first is not None and systems.null_count() == 0 and (systems == first).all():
+        return frozenset((first,))
+    return frozenset(systems.drop_nulls().unique().to_list())
 
 
 def _exact(source_format: pl.Expr) -> pl.Expr:
