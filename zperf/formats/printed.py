@@ -108,6 +108,12 @@ def is_exact(source_format: str | None) -> bool:
     return source_format is None or source_format in EXACT_FORMATS
 
 
+def exact(source_format: pl.Expr) -> pl.Expr:
+    """:func:`is_exact` of each row's format."""
+    return source_format.is_null() | source_format.is_in(
+        pl.lit(sorted(EXACT_FORMATS), pl.List(pl.String)))
+
+
 def same_kind(first: str | None, second: str | None) -> bool:
     """Whether two formats are compared value for value (both exact, or the same)."""
     return first == second or (is_exact(first) and is_exact(second))
@@ -146,9 +152,7 @@ def _whole(value: pl.Expr, decimals: int) -> pl.Expr:
 
 
 def _formats_differ(here: pl.Expr, there: pl.Expr) -> pl.Expr:
-    exact = pl.lit(list(EXACT_FORMATS), pl.List(pl.String))
-    both_exact = (here.is_null() | here.is_in(exact)) & (there.is_null() | there.is_in(exact))
-    return ~(both_exact | here.eq_missing(there))
+    return ~((exact(here) & exact(there)) | here.eq_missing(there))
 
 
 def differing(columns: Mapping[str, pl.DataType], here_format: pl.Expr, there_format: pl.Expr,
@@ -158,10 +162,7 @@ def differing(columns: Mapping[str, pl.DataType], here_format: pl.Expr, there_fo
     differ beyond what their formats print (null: the rows agree).  ``there_exact``:
     the rows there are all measurements (no tolerance of theirs to work out)."""
     printed = _formats_differ(here_format, there_format)
-    here_printed = ~(here_format.is_null() | here_format.is_in(
-        pl.lit(list(EXACT_FORMATS), pl.List(pl.String))))
-    there_printed = ~(there_format.is_null() | there_format.is_in(
-        pl.lit(list(EXACT_FORMATS), pl.List(pl.String))))
+    here_printed, there_printed = ~exact(here_format), ~exact(there_format)
     found = []
     for column, dtype in columns.items():
         here, there = pl.col(column), pl.col(column + suffix)

@@ -529,7 +529,7 @@ class AcrossFiles:
             keys = np.concatenate([listed.keys for listed in state.listed
                                    if listed.file == number])
             rows = pl.concat(held, how="diagonal_relaxed").filter(
-                pl.col("system").is_null() & ~_exact(pl.col("source_format")))
+                pl.col("system").is_null() & ~printed.exact(pl.col("source_format")))
             found.append(rows.with_columns(pl.Series(_SK, _sysplex_keys(rows, name)),
                                            pl.lit(number, pl.Int32).alias(_FILE)).filter(
                 pl.col(_SK).is_in(pl.Series(keys, dtype=pl.UInt64).implode())))
@@ -949,17 +949,13 @@ def _systems_of(systems: pl.Series) -> frozenset[str]:
     return frozenset(systems.drop_nulls().unique().to_list())
 
 
-def _exact(source_format: pl.Expr) -> pl.Expr:
-    """Whether a row's format holds the measurement itself (:func:`printed.is_exact`)."""
-    return source_format.is_null() | source_format.is_in(
-        pl.lit(sorted(printed.EXACT_FORMATS), pl.List(pl.String)))
-
-
 def _among(keys: list[Hashes] | None) -> pl.Expr:
     """Whether a row's ``_kh`` is one of ``keys``."""
     if not keys:
         return pl.lit(False)
     return pl.col(_KH).is_in(pl.Series(_KH, np.concatenate(keys), dtype=pl.UInt64).implode())
+
+
 _Array = TypeVar("_Array", bound=npt.NDArray[Any])
 
 

@@ -207,10 +207,9 @@ def _disagreeing(rows: pa.Table, *, period: list[str], values: list[str]) -> pa.
     by :func:`printed.against_systems`, as the error says them."""
     frame = pl.from_arrow(rows)
     assert isinstance(frame, pl.DataFrame)
-    exact = frame["source_format"].is_null() | frame["source_format"].is_in(
-        sorted(EXACT_FORMATS))
-    reports = frame.filter(frame["system"].is_null() & ~exact)
-    systems = frame.filter(frame["system"].is_not_null() & exact)
+    exact = printed.exact(pl.col("source_format"))
+    reports = frame.filter(pl.col("system").is_null() & ~exact)
+    systems = frame.filter(pl.col("system").is_not_null() & exact)
     columns = printed.compared_columns(reports.columns, systems.columns, values)
     by = [pl.lit(0).alias("_period")]
     pairs = printed.against_systems(reports.with_columns(by), systems.with_columns(by),
