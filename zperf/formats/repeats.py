@@ -860,6 +860,7 @@ class AcrossFiles:
         replaced (and the rows that belong to them)."""
         for name in list(self.sysplexes):
             self._settle_sysplex(name)
+        self._recalled = None  # (an earlier file's table read again: no longer looked at)
         collected: dict[str, list[pl.DataFrame]] = {}
         for earlier in self.files:
             tables = {name: pl.concat(parts, how="diagonal_relaxed")
