@@ -18,7 +18,8 @@ of it a repeat: the lookups that find something), then with the RMF Workload
 Activity report of day 1's sysplex (its class periods added up over the
 systems, named by the sysplex: a listing printed from the dump) at the end
 (compared with the systems' rows, read again from memory) and first (every
-later row waits for the end, in case it replaces the report's).  The reads are
+later row waits for the end, in case it replaces the report's), and with every
+day's report after its dump (each compared as it comes).  The reads are
 not timed: the step's time is printed beside the month's parse time for scale,
 with the memory the step keeps of the earlier files (its hashes, and the rows
 held back).  Run it with another checkout first on ``PYTHONPATH`` to compare two
@@ -144,18 +145,21 @@ def main() -> int:
     rows = sum(tables["workload"].height for _, tables in parsed)
     print(f"parse (not timed in the step) {parse_s:6.1f} s, CPU {parse_cpu:6.1f} s: {rows:,} "
           f"class periods in {len(dumps)} dumps")
-    listing = _sysplex_listing(parsed[0][1]["workload"])
-    reduced = keep_activity({"workload": listing})
-    for label, tables_of, report in (("parse", parsed, {"workload": listing}),
-                                     ("activity", kept, reduced)):
-        for again in ("", "day 1 again", "day 1 listed", "listing first"):
+    listings = [_sysplex_listing(tables["workload"]) for _, tables in parsed]
+    for label, tables_of, reduce in (("parse", parsed, lambda t: t),
+                                     ("activity", kept, keep_activity)):
+        report = reduce({"workload": listings[0]})
+        every = [f for (path, tables), listing in zip(tables_of, listings, strict=True)
+                 for f in ((path, tables), (path + ".txt", reduce({"workload": listing})))]
+        for again in ("", "day 1 again", "day 1 listed", "listing first", "every day listed"):
             files = {"": tables_of,
                      "day 1 again": [*tables_of, (tables_of[0][0] + " again", tables_of[0][1])],
                      "day 1 listed": [*tables_of, ("listing", report)],
-                     "listing first": [("listing", report), *tables_of]}[again]
+                     "listing first": [("listing", report), *tables_of],
+                     "every day listed": every}[again]
             best = min((_step(files) for _ in range(3)), key=lambda r: r[1])
             spent, cpu, kept_bytes, kept_rows = best
-            print(f"{label:9s}{' + ' + again if again else '':16s}  "
+            print(f"{label:9s}{' + ' + again if again else '':19s}  "
                   f"step {spent:6.3f} s, CPU {cpu:6.3f} s ({cpu / parse_cpu:6.1%} of the "
                   f"parse's)  kept of earlier files {kept_bytes / 1e6:6.1f} MB  class periods "
                   f"kept {kept_rows:,}")

@@ -129,14 +129,15 @@ def tolerance(column: str, value: pl.Expr) -> pl.Expr:
     if column in COMPUTED:
         absolute, relative = COMPUTED[column]
         return pl.max_horizontal(pl.lit(absolute), value.abs() * relative)
-    out = pl.lit(0.5 * 10.0 ** -MOST_DECIMALS)
-    for decimals in range(MOST_DECIMALS - 1, -1, -1):  # the fewest that write it wins
-        out = pl.when(_whole(value, decimals)).then(pl.lit(0.5 * 10.0 ** -decimals)).otherwise(out)
+    # the fewest decimals that write it: a value written with d is with d + 1 too, so
+    # they are the count of those that do not
+    decimals = pl.sum_horizontal([(~_whole(value, d)).cast(pl.Int32)
+                                  for d in range(MOST_DECIMALS)])
+    out = 0.5 * pl.lit(10.0).pow(-decimals)
     if column in SCALED:  # (K and M: the last non-zero digit's unit, from five digits on)
-        wide = value.abs() >= MOST_UNSCALED
-        for zeros in range(3, 7):
-            out = pl.when(wide & _whole(value, -zeros)).then(pl.lit(0.5 * 10.0 ** zeros)
-                                                             ).otherwise(out)
+        zeros = pl.sum_horizontal([_whole(value, -k).cast(pl.Int32) for k in range(3, 7)])
+        out = pl.when((value.abs() >= MOST_UNSCALED) & (zeros > 0)).then(
+            0.5 * pl.lit(10.0).pow(zeros + 2)).otherwise(out)
     return out
 
 

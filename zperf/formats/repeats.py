@@ -429,45 +429,70 @@ class AcrossFiles:
     def _by_sysplex(self, name: str, frame: pl.DataFrame, formats: npt.NDArray[np.int16],
                     named: npt.NDArray[np.bool_] | None, keep: npt.NDArray[np.bool_],
                     last: bool) -> None:
-        """A report's rows named by the sysplex only (a Workload Activity listing's) wait
-        for the end with the rows of the sysplex's systems an earlier file kept; the rows
-        of systems (kept) whose class periods a report of their sysplex gave are kept
-        beside it, for :meth:`_settle_sysplex` to compare at the end."""
+        """A report's rows named by the sysplex only (a Workload Activity listing's) are
+        compared with the rows of the sysplex's systems the earlier files kept: read once
+        (``keep`` False) when they agree, else held for :meth:`_settle_sysplex` at the
+        end (a later file may bring a system's rows that were missing), as are those no
+        earlier file's rows are of.  The rows of systems (kept) of a report's class
+        periods are kept beside it."""
         state = self.sysplexes.setdefault(name, _Sysplex())
         number = len(self.files)
         if named is not None and (listed := ~named & (formats > 0)).any():
-            rows = frame.filter(pl.Series(listed))
+            at = np.flatnonzero(listed)
+            rows = frame[at]
             keys = _sysplex_keys(rows, name)
             lo, hi = _span(rows["interval_start"])
-            found = self._systems_before(name, rows, keys, lo, hi, state)
+            before, uncompared = self._systems_before(name, rows, keys, lo, hi, number)
+            settled = np.zeros(at.size, dtype=bool)
+            for their_keys, file in uncompared:  # (read once, from it, as a CPU report)
+                hit = np.isin(keys, their_keys) & ~settled
+                settled |= hit
+                state.say(("uncompared", number, (file,), ""), int(hit.sum()))
+            if before is not None and self.on_conflict != "last":
+                agreed = self._agreeing(name, rows.with_columns(pl.Series(_SK, keys)),
+                                        before, state, number) & ~settled
+                if agreed.any():
+                    state.decided.append(_Listed(number, keys[agreed], lo, hi))
+                settled |= agreed
+            keep[at[settled]] = False
+            rest = ~settled
             # (the last file's, if an earlier file has none of its systems' rows and it
-            # has no rows of systems itself: a table written before, say, goes as it comes)
-            if found or not last or named.any():
-                state.listed.append(_Listed(number, keys, lo, hi))
+            # has no rows of systems itself, a table written before, say: as it comes)
+            if rest.any() and (before is not None or not last or named.any()):
+                state.pending.append(_Listed(number, keys[rest], lo, hi))
+                if before is not None:
+                    state.captured.append(before.filter(pl.col(_SK).is_in(
+                        pl.Series(keys[rest], dtype=pl.UInt64).implode())))
                 self.holding.add(name)
-        if not state.listed:
+        if not (state.pending or state.decided):
             return
         systems = keep if named is None else keep & named
         if not systems.any():
             return
         rows = frame.filter(pl.Series(systems))
         lo, hi = _span(rows["interval_start"])
-        wanted = [listed.keys for listed in state.listed if listed.lo <= hi and listed.hi >= lo]
-        if wanted:
+        pending, decided = state.overlapping(lo, hi)
+        if pending.size or decided.size:
             keys = _sysplex_keys(rows, name)
-            hit = np.isin(keys, np.concatenate(wanted))
+            again = np.isin(keys, decided)  # (a system's rows after the report was read)
+            hit = np.isin(keys, pending) | again
             if hit.any():
                 state.capture(rows.filter(pl.Series(hit)), keys[hit], number)
+            if again.any():
+                state.again.append(keys[again])
 
     def _systems_before(self, name: str, rows: pl.DataFrame, keys: Hashes, lo: dt.datetime,
-                        hi: dt.datetime, state: _Sysplex) -> bool:
-        """The rows earlier files kept of the systems whose sysplex's class periods
-        ``rows`` (a report's, named by the sysplex, ``keys``) are, kept in ``state``:
-        each row is looked up as each system of an earlier file would name it.  True
-        when one was found (an earlier file that cannot be read again: uncompared)."""
-        found = False
+                        hi: dt.datetime, before: int,
+                        ) -> tuple[pl.DataFrame | None, list[tuple[Hashes, int]]]:
+        """The rows files before ``before`` kept of the systems whose sysplex's class
+        periods ``rows`` (a report's, named by the sysplex, ``keys``) are, with their
+        sysplex key and file (None: none); and the report's keys whose systems' file
+        cannot be read again, with that file.  Each row is looked up as each system of
+        an earlier file would name it."""
+        found: list[pl.DataFrame] = []
+        uncompared: list[tuple[Hashes, int]] = []
         columns = KEYS[name].columns
-        for number, earlier in enumerate(self.files):
+        for number, earlier in enumerate(self.files[:before]):
             entry = earlier.entries.get(name)
             if (entry is None or not entry.systems or entry.keys.size == 0 or entry.lo > hi
                     or entry.hi < lo):
@@ -483,79 +508,84 @@ class AcrossFiles:
                 hit &= entry.alive[at]
             if not hit.any():
                 continue
-            found = True
             try:
                 their = self._rows_of(number, name, wanted[hit])
             except _CannotRecallError:
-                state.uncompared.append((len(self.files), named[_SK].to_numpy()[hit], number))
+                uncompared.append((named[_SK].to_numpy()[hit], number))
                 continue
-            state.capture(their, _sysplex_keys(their, name), number)
-        return found
+            found.append(_Sysplex.tagged(their, _sysplex_keys(their, name), number))
+        return (pl.concat(found, how="diagonal_relaxed") if found else None), uncompared
 
-    def _settle_sysplex(self, name: str) -> None:
-        """The reports' rows named by a sysplex, each compared with what the rows of the
-        sysplex's systems of the same class period add up to (:func:`printed.of_systems`)
-        or, if not, with one system's: when they agree, the report's row is read once,
-        from the dumps; else it is a conflict (an error, or settled by ``on_conflict``)."""
-        state = self.sysplexes.pop(name, None)
-        if state is None or not state.listed or not (state.captured or state.uncompared):
-            return
-        reports = self._listed_rows(name, state)
-        if reports.height == 0:
-            return
-        said: dict[tuple[str, int, tuple[int, ...], str], int] = {}
-        gone: dict[int, list[int]] = {}
-        for file, keys, number in state.uncompared:
-            rows = reports.filter((pl.col(_FILE) == file) & pl.col(_SK).is_in(
-                pl.Series(keys, dtype=pl.UInt64).implode()))
-            gone.setdefault(file, []).extend(rows[_KH].to_list())
-            reports = reports.filter(~pl.col(_ROW).is_in(rows[_ROW].implode()))
-            if rows.height:
-                said[("uncompared", file, (number,), "")] = rows.height
-        if state.captured and reports.height:
-            self._compare_sysplex(name, reports, state.systems(), said, gone)
-        for file, kh in gone.items():
-            self.files[file].read_once.setdefault(name, []).append(np.array(kh, np.uint64))
-        self._say_sysplex(name, said)
-
-    def _listed_rows(self, name: str, state: _Sysplex) -> pl.DataFrame:
-        """The reports' rows named by a sysplex (held), with their file, sysplex key and a
-        row number."""
-        found = []
-        for number in sorted({listed.file for listed in state.listed}):
-            held = self.files[number].held.get(name)
-            if not held:
-                continue
-            keys = np.concatenate([listed.keys for listed in state.listed
-                                   if listed.file == number])
-            rows = pl.concat(held, how="diagonal_relaxed").filter(
-                pl.col("system").is_null() & ~printed.exact(pl.col("source_format")))
-            found.append(rows.with_columns(pl.Series(_SK, _sysplex_keys(rows, name)),
-                                           pl.lit(number, pl.Int32).alias(_FILE)).filter(
-                pl.col(_SK).is_in(pl.Series(keys, dtype=pl.UInt64).implode())))
-        if not found:
-            return pl.DataFrame()
-        return pl.concat(found, how="diagonal_relaxed").with_row_index(_ROW)
-
-    def _compare_sysplex(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
-                         said: dict[tuple[str, int, tuple[int, ...], str], int],
-                         gone: dict[int, list[int]]) -> None:
-        """Each report row that has rows of systems (:func:`printed.against_systems`):
-        agrees (read once, from them), or a conflict (raised, or settled by
-        ``on_conflict``: the side read first, or last, is kept)."""
+    def _judged(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
+                ) -> pl.DataFrame:
+        """Each report row (with ``_sk``) that has rows of systems, compared with them
+        (:func:`printed.against_systems`), with the systems and their files."""
         columns = printed.compared_columns(reports.columns, systems.columns,
                                            value_columns(name, reports.columns))
         about = systems.group_by(_SK).agg(
             pl.col("system").unique().sort().alias(_SYSTEMS),
             pl.col(_FILE).unique().sort().alias(_FILES))
-        pairs = printed.against_systems(reports, systems, _SK, columns).join(
-            about, on=_SK, how="inner", maintain_order="left").sort(_ROW)
+        return printed.against_systems(reports, systems, _SK, columns).join(
+            about, on=_SK, how="inner", maintain_order="left")
+
+    def _agreeing(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
+                  state: _Sysplex, number: int) -> npt.NDArray[np.bool_]:
+        """Which report rows (of file ``number``) agree with the rows of systems read
+        before them (said on the state, for the report's note)."""
+        pairs = self._judged(name, reports.with_row_index(_ROW), systems).filter(
+            pl.col(printed.DIFFERS).is_null())
+        for (there, report), rows in pairs.group_by(_FILES, "source_format",
+                                                    maintain_order=True):
+            state.say(("agreed", number, tuple(there), report or ""), rows.height)
+        agreed = np.zeros(reports.height, dtype=bool)
+        agreed[pairs[_ROW].to_numpy()] = True
+        return agreed
+
+    def _settle_sysplex(self, name: str) -> None:
+        """At the end: the report rows held (no earlier system's rows, or not agreeing
+        with them), each compared with what the rows of the sysplex's systems of the
+        same class period add up to, or with one system's: when they agree, the report's
+        row is read once, from the dumps; else it is a conflict (an error, or settled by
+        ``on_conflict``).  And the report rows read once before a later file gave rows of
+        systems of their class periods, compared again with all of them."""
+        state = self.sysplexes.pop(name, None)
+        if state is None:
+            return
+        if state.pending and state.captured:
+            reports = self._held_reports(name, state.pending)
+            if reports.height:
+                self._compare_sysplex(name, reports, state.systems(), state)
+        if state.again:
+            self._compare_again(name, state)
+        self._say_sysplex(name, state)
+
+    def _held_reports(self, name: str, listed: list[_Listed]) -> pl.DataFrame:
+        """The reports' rows named by a sysplex, held (``listed``), with their file,
+        sysplex key and a row number."""
+        found = []
+        for number in sorted({part.file for part in listed}):
+            held = self.files[number].held.get(name)
+            if not held:
+                continue
+            found.append(_reports_of(pl.concat(held, how="diagonal_relaxed"), name, number,
+                                     _keys_of(listed, number)))
+        if not found:
+            return pl.DataFrame()
+        return pl.concat(found, how="diagonal_relaxed").with_row_index(_ROW)
+
+    def _compare_sysplex(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
+                         state: _Sysplex, *, read: bool = False) -> None:
+        """Each report row that has rows of systems: agrees (read once, from them), or a
+        conflict (raised, or settled by ``on_conflict``: the side read first, or last, is
+        kept).  ``read``: the report rows were read once already (the systems' rows
+        before them were kept)."""
+        pairs = self._judged(name, reports, systems).sort(_ROW)
         agreed = pairs.filter(pl.col(printed.DIFFERS).is_null())
         for (file, there, report), rows in agreed.group_by(
                 _FILE, _FILES, "source_format", maintain_order=True):
-            gone.setdefault(file, []).extend(rows[_KH].to_list())
-            key = ("agreed", file, tuple(there), report or "")
-            said[key] = said.get(key, 0) + rows.height
+            if not read:
+                state.gone.setdefault(file, []).extend(rows[_KH].to_list())
+                state.say(("agreed", file, tuple(there), report or ""), rows.height)
         for pair in pairs.filter(pl.col(printed.DIFFERS).is_not_null()).iter_rows(named=True):
             file, there, column = pair[_FILE], tuple(pair[_FILES]), pair[printed.DIFFERS]
             if self.on_conflict == "error":
@@ -564,20 +594,47 @@ class AcrossFiles:
                     {column: pair[column + printed.SUMMED]},
                     beyond=sysplex_beyond(pair, column, pair[_SYSTEMS]),
                     resolve=RESOLVE_FILES))
-            if (file < there[0]) if self.on_conflict == "first" else (file > there[-1]):
+            if read:  # (its systems' rows came first: theirs are kept)
+                state.say(("conflict", file, there, ""), 1)
+            elif (file < there[0]) if self.on_conflict == "first" else (file > there[-1]):
                 for kh, number in systems.filter(pl.col(_SK) == pair[_SK]).select(
                         _KH, _FILE).iter_rows():
                     self._withdraw(number, name, kh)
-                key = ("conflict kept", file, there, "")
+                state.say(("conflict kept", file, there, ""), 1)
             else:
-                gone.setdefault(file, []).append(pair[_KH])
-                key = ("conflict", file, there, "")
-            said[key] = said.get(key, 0) + 1
+                state.gone.setdefault(file, []).append(pair[_KH])
+                state.say(("conflict", file, there, ""), 1)
 
-    def _say_sysplex(self, name: str, said: Mapping[tuple[str, int, tuple[int, ...], str], int]
-                     ) -> None:
-        """What became of the reports' rows named by a sysplex, on each report's tally."""
-        for (what, file, there, report), n in said.items():
+    def _compare_again(self, name: str, state: _Sysplex) -> None:
+        """The report rows read once (agreeing with the rows of systems before them) whose
+        class periods a later file gave rows of other systems of: compared again, with
+        all of them (the report's file and the earlier ones read again)."""
+        again = np.unique(np.concatenate(state.again))
+        later = state.systems().filter(pl.col(_SK).is_in(pl.Series(again).implode()))
+        for number in sorted({part.file for part in state.decided}):
+            keys = np.intersect1d(_keys_of(state.decided, number), again)
+            if not keys.size:
+                continue
+            try:
+                reports = _reports_of(self._recalled_table(number, name), name, number, keys)
+            except _CannotRecallError:
+                continue
+            lo, hi = _span(reports["interval_start"])
+            before, _ = self._systems_before(name, reports, reports[_SK].to_numpy(), lo, hi,
+                                             number)
+            systems = pl.concat([f for f in (before, later) if f is not None],
+                                how="diagonal_relaxed").unique(subset=[_KH], keep="last",
+                                                               maintain_order=True)
+            self._compare_sysplex(name, reports.with_row_index(_ROW), systems, state,
+                                  read=True)
+
+    def _say_sysplex(self, name: str, state: _Sysplex) -> None:
+        """What became of the reports' rows named by a sysplex so far, on each report's
+        tally; the rows read once leave their files' held rows."""
+        for file, kh in state.gone.items():
+            self.files[file].read_once.setdefault(name, []).append(np.array(kh, np.uint64))
+        state.gone = {}
+        for (what, file, there, report), n in state.said.items():
             tally = self.files[file].tally
             if tally is None:
                 continue
@@ -594,6 +651,7 @@ class AcrossFiles:
                 tally.warnings.append(
                     f"{rows} with other values than in {dumps} (the same key): {kept} kept, "
                     f"as --on-conflict {self.on_conflict} asks")
+        state.said = {}
 
     def _format_codes(self, frame: pl.DataFrame) -> npt.NDArray[np.int16]:
         """Each row's format as a small code: 0 exact (binary SMF), else a report's."""
@@ -815,6 +873,8 @@ class AcrossFiles:
                 max(p.hi for p in parts), systems=frozenset().union(*(p.systems for p in parts)))
         self.files.append(done)
         self._say(len(self.files) - 1)
+        for name, state in self.sysplexes.items():
+            self._say_sysplex(name, state)
         self.current = _File("")
         self.parts = {}
         self.said = {}
@@ -904,23 +964,59 @@ class _Listed:
 
 @dataclass
 class _Sysplex:
-    """Of one table: the reports' rows named by a sysplex (:class:`_Listed`), the rows of
-    systems of the same class periods (kept, with their sysplex key and file), and the
-    report rows whose systems' earlier file cannot be read again (report file, sysplex
-    keys, that file)."""
+    """Of one table: the reports' rows named by a sysplex held to the end (``pending``)
+    and read once already (``decided``: they agreed with the rows of systems before
+    them), the rows of systems of their class periods kept (with their sysplex key and
+    file), the keys of the decided ones a later file gave rows of systems of
+    (``again``), what became of the reports' rows (``said``: (what, report file, the
+    systems' files, format) -> rows) and the held ones read once (file -> ``_kh``)."""
 
-    listed: list[_Listed] = field(default_factory=list)
+    pending: list[_Listed] = field(default_factory=list)
+    decided: list[_Listed] = field(default_factory=list)
     captured: list[pl.DataFrame] = field(default_factory=list)
-    uncompared: list[tuple[int, Hashes, int]] = field(default_factory=list)
+    again: list[Hashes] = field(default_factory=list)
+    said: dict[tuple[str, int, tuple[int, ...], str], int] = field(default_factory=dict)
+    gone: dict[int, list[int]] = field(default_factory=dict)
+
+    @staticmethod
+    def tagged(rows: pl.DataFrame, keys: Hashes, number: int) -> pl.DataFrame:
+        """Rows of systems with their sysplex key and file."""
+        return rows.with_columns(pl.Series(_SK, keys, dtype=pl.UInt64),
+                                 pl.lit(number, pl.Int32).alias(_FILE))
 
     def capture(self, rows: pl.DataFrame, keys: Hashes, number: int) -> None:
-        self.captured.append(rows.with_columns(pl.Series(_SK, keys, dtype=pl.UInt64),
-                                               pl.lit(number, pl.Int32).alias(_FILE)))
+        self.captured.append(self.tagged(rows, keys, number))
+
+    def say(self, what: tuple[str, int, tuple[int, ...], str], rows: int) -> None:
+        if rows:
+            self.said[what] = self.said.get(what, 0) + rows
+
+    def overlapping(self, lo: dt.datetime, hi: dt.datetime) -> tuple[Hashes, Hashes]:
+        """The keys of the pending and of the decided report rows whose intervals overlap
+        ``lo`` to ``hi``."""
+        def keys(parts: list[_Listed]) -> Hashes:
+            found = [part.keys for part in parts if part.lo <= hi and part.hi >= lo]
+            return np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
+        return keys(self.pending), keys(self.decided)
 
     def systems(self) -> pl.DataFrame:
         """The rows of systems kept: one per key (a later one replaced an earlier one)."""
         return pl.concat(self.captured, how="diagonal_relaxed").unique(
             subset=[_KH], keep="last", maintain_order=True)
+
+
+def _keys_of(parts: list[_Listed], number: int) -> Hashes:
+    """The sysplex keys of the report rows of file ``number``."""
+    found = [part.keys for part in parts if part.file == number]
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
+
+
+def _reports_of(frame: pl.DataFrame, table: str, number: int, keys: Hashes) -> pl.DataFrame:
+    """The report rows named by a sysplex in ``frame`` (file ``number``'s) of ``keys``, with
+    their sysplex key and file."""
+    rows = frame.filter(pl.col("system").is_null() & ~printed.exact(pl.col("source_format")))
+    return _Sysplex.tagged(rows, _sysplex_keys(rows, table), number).filter(
+        pl.col(_SK).is_in(pl.Series(keys, dtype=pl.UInt64).implode()))
 
 
 def _sysplex_keys(frame: pl.DataFrame, table: str) -> Hashes:
