@@ -204,3 +204,31 @@ def test_a_report_read_alone_or_last_goes_as_it_comes() -> None:
                       "a.txt")
     assert got["workload"].height == 1
     assert "workload" not in across.finish()
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2), (1, 0, 2), (0, 2, 1)])
+def test_a_report_read_once_is_compared_again_with_a_later_system_s_rows(
+        order: tuple[int, ...]) -> None:
+    """SYSA and SYSB add up to the report, read after them: read once at once.  SYSC's
+    rows of the class period, in a later file, make it a report of fewer systems than
+    the files hold: the same conflict as when they all come first."""
+    both = ("ab.smf", {"workload": pl.concat([_work("SYSA", 1000, source="ab.smf", cpu=1.25),
+                                              _work("SYSB", 2400, source="ab.smf", cpu=2.5)])})
+    listing = ("plex.txt", {"workload": _work(None, 3400, fmt="rmf-wlmgl", source="plex.txt",
+                                              cpu=3.75)})
+    third = ("c.smf", {"workload": _work("SYSC", 10, source="c.smf", cpu=0.5)})
+    files = [(both, listing, third)[i] for i in order]
+    with pytest.raises(ConflictError) as raised:
+        _read(files)
+    dumps = " and ".join(name for name, _ in files if name != "plex.txt")
+    assert str(raised.value) == (
+        f"plex.txt: class period PLEX 2026-01-05 00:00 service CICS period 1 conflicts "
+        f"with {dumps}: trans_ended 3400 here, 3410 there (more than the report's printed "
+        "precision apart; sysplex PLEX's systems there: SYSA, SYSB, SYSC); to keep one, give "
+        "--on-conflict first or last (or leave one of the files out)")
+    got, tallies = _read([both, listing, third], "first")  # (the dumps came first: theirs)
+    assert sorted(got["workload"]["source"].to_list()) == ["ab.smf", "ab.smf", "c.smf"]
+    assert tallies["plex.txt"].notes == [NOTE.format("ab.smf", "ab.smf")]
+    assert tallies["plex.txt"].warnings == [
+        "1 class period with other values than in ab.smf and c.smf (the same key): ab.smf "
+        "and c.smf's kept, as --on-conflict first asks"]
