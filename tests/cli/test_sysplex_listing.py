@@ -78,13 +78,13 @@ def test_the_listing_beside_its_dump_is_read_once(capsys: pytest.CaptureFixture[
     code, out, err = run_cli(capsys, "parse", "--to", "csv", "--table", "workload", *files)
     assert code == 0
     assert out == run_cli(capsys, "parse", "--to", "csv", "--table", "workload", str(dump))[1]
-    assert err.splitlines() == [_note(listing, dump, 45)]
+    assert err.splitlines() == [_note(listing, dump, 65)]
     # the views and the activity report
     for args in (["analyze", "--per", "class", "--to", "csv"],
                  ["report", "activity", "--to", "text"]):
         code, out, err = run_cli(capsys, *args, *files)
         assert code == (1 if args[0] == "report" else 0)  # (report: a partial R4HA, said)
-        assert _note(listing, dump, 45) in err.splitlines()
+        assert _note(listing, dump, 65) in err.splitlines()
         alone = run_cli(capsys, *args, str(dump))[1]
         if args[0] == "report":
             out, alone = out[:out.index("Made by zperf")], alone[:alone.index("Made by zperf")]
@@ -127,7 +127,7 @@ def test_a_listing_that_says_otherwise_is_a_conflict(capsys: pytest.CaptureFixtu
 def test_first_and_last_keep_the_file_read_first_or_last(
         capsys: pytest.CaptureFixture[str], runs: Path, tmp_path: Path, choice: str) -> None:
     """As for the CPU listing: the conflicting class period is the dump's or the
-    listing's, by the order the files were read in; the 44 others are read once."""
+    listing's, by the order the files were read in; the 64 others are read once."""
     dump, edited, _ = _edited(runs, tmp_path)
     for files in ([dump, edited], [edited, dump]):
         code, out, err = run_cli(capsys, "parse", "--to", "csv", "--on-conflict", choice,
@@ -135,14 +135,14 @@ def test_first_and_last_keep_the_file_read_first_or_last(
         assert code == 0
         kept = files[0] if choice == "first" else files[1]
         got = pl.read_csv(out.encode())
-        assert got.height == 45
+        assert got.height == 65
         imstran = got.filter((pl.col("class_name") == "IMSTRAN")
                              & (pl.col("interval_start") == "2019-05-01T10:00:00"))
         assert imstran["source"].to_list() == [str(kept)], (files, choice)
         assert got.filter(pl.col("source") == str(edited)).height == int(kept == edited)
         kept_said = "this file's" if kept == edited else f"{dump}'s"
         assert err.splitlines() == [
-            f"zperf: note: {edited}: its 44 class periods are the RMF Workload Activity report "
+            f"zperf: note: {edited}: its 64 class periods are the RMF Workload Activity report "
             f"of the same intervals as {dump} (they agree to the printed precision): read "
             f"once, from {dump}",
             f"zperf: warning: {edited}: 1 class period with other values than in {dump} (the "
@@ -153,10 +153,11 @@ def _sysplex_listing(dump: Path, out: Path) -> Path:
     """The Workload Activity listing of the dump's sysplex, as the Postprocessor given
     every system's SMF data prints it: the systems' counts, service and APPL% added up,
     the response time the mean of every system's transactions."""
+    from zperf.formats.printed import ADDED
+
     work = read([str(dump)]).tables["workload"]
     key = ["sysplex", "interval_start", "class_kind", "class_name", "period"]
-    added = ["trans_ended", "trans_end_per_sec", "trans_executed", "su_cpu", "su_total",
-             "su_per_sec", "cpu_seconds", "appl_cp_pct"]
+    added = [c for c in work.columns if c in ADDED]
     ended = pl.col("trans_ended").cast(pl.Float64)
     rows = work.group_by(key, maintain_order=True).agg(
         *(pl.col(c).sum() for c in added),
@@ -199,7 +200,7 @@ def test_a_two_system_dump_and_its_sysplex_listing(capsys: pytest.CaptureFixture
     code, out, err = run_cli(capsys, "parse", "--to", "csv", *map(str, each))
     assert code == 0
     assert out == run_cli(capsys, "parse", "--to", "csv", str(dump))[1]
-    assert err.splitlines() == [_note(each[0], dump, 55), _note(each[2], dump, 55)]
+    assert err.splitlines() == [_note(each[0], dump, 75), _note(each[2], dump, 75)]
 
 
 def test_one_system_s_dump_and_the_sysplex_listing_is_a_conflict(
@@ -214,17 +215,27 @@ def test_one_system_s_dump_and_the_sysplex_listing_is_a_conflict(
     both = read([str(run / "smf.dump")]).tables["workload"].filter(
         (pl.col("class_name") == "IMSTRAN") & (pl.col("interval_start") == pl.col(
             "interval_start").min()))
-    mine = rows.filter(pl.col("class_name") == "IMSTRAN")["trans_ended"][0]
-    line = (f"zperf: error: {plex}: {KEY} conflicts with {ims1}: trans_ended "
-            f"{both['trans_ended'].sum()} here, {mine} there (more than the report's printed "
-            "precision apart; sysplex PLEX1's systems there: IMS1; is a system's SMF data "
-            f"missing?); {RESOLVE}")
+    from zperf.formats.printed import shown
+
+    def line(field: str, listing: object) -> str:
+        """The conflict on the first figure that differs of those the command reads."""
+        mine = rows.filter(pl.col("class_name") == "IMSTRAN")[field][0]
+        return (f"zperf: error: {plex}: {KEY} conflicts with {ims1}: {field} "
+                f"{shown(listing)} here, {shown(mine)} there (more than the report's "
+                "printed precision apart; sysplex PLEX1's systems there: IMS1; is a "
+                f"system's SMF data missing?); {RESOLVE}")
+
+    # AVG (transactions in flight) added over the systems; the activity report reads no
+    # AVG, and differs first in ENDED
+    avg = line("trans_avg", round(both["trans_avg"].sum(), 2))
+    ended = line("trans_ended", both["trans_ended"].sum())
     for files in ([ims1, plex], [plex, ims1]):
-        for command in (["parse", "--to", "csv"], ["analyze", "--to", "csv", *WINDOW],
-                        ["report", "activity", "--to", "text"]):
+        for command, said in ((["parse", "--to", "csv"], avg),
+                              (["analyze", "--to", "csv", *WINDOW], avg),
+                              (["report", "activity", "--to", "text"], ended)):
             code, _, err = run_cli(capsys, *command, *map(str, files))
             assert code == 2
-            assert err.splitlines() == [line], (files, command)
+            assert err.splitlines() == [said], (files, command)
 
 
 def test_check_counts_the_listing_s_transactions_once(capsys: pytest.CaptureFixture[str],
@@ -253,5 +264,5 @@ def test_a_table_that_holds_both_is_read_once(capsys: pytest.CaptureFixture[str]
     code, out, err = run_cli(capsys, "parse", "--to", "csv", "--columns", "source_format",
                              str(both))
     assert code == 0
-    assert out.splitlines() == ["source_format", *["smf72.3"] * 45]
-    assert err.splitlines() == [_note(both, both, 45)]
+    assert out.splitlines() == ["source_format", *["smf72.3"] * 65]
+    assert err.splitlines() == [_note(both, both, 65)]
