@@ -9,14 +9,12 @@ every formula and its source, and the footer.
 
 from __future__ import annotations
 
-import io
 import textwrap
 
 from rich import box
-from rich.console import Console
 from rich.table import Table as RichTable
 
-from zperf.report.text import format_time
+from zperf.report.text import format_time, plain_lines
 from zperf.report.views.common import size_text
 from zperf.report.views.model import Report, Section, Table
 
@@ -40,10 +38,7 @@ def _table(table: Table) -> list[str]:
                          overflow="fold", min_width=widest)
     for row in table.rows:
         shown.add_row(*row)
-    buffer = io.StringIO()
-    Console(file=buffer, width=WIDTH, no_color=True, color_system=None, force_terminal=False,
-            highlight=False, emoji=False, markup=False).print(shown)
-    lines = [line.rstrip() for line in buffer.getvalue().splitlines()]
+    lines = plain_lines(shown, WIDTH)
     title = [table.title, ""] if table.title else []
     note = ["", *_wrap(table.note)] if table.note else []
     return [*title, *lines, *note]
