@@ -60,3 +60,14 @@ def test_plain_lines_reads_no_markup() -> None:
     assert any(MARKUP in line for line in plain_lines(table, 80))
     assert plain_lines("[/y] :warning:  ", 80) == ["[/y] :warning:"]  # trailing spaces cut
 
+
+def test_the_progress_label_is_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A large file's progress bar on a terminal, for a file named like a closing tag."""
+    from zperf.cli.parse import PROGRESS_MIN_BYTES, _progress_factory
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    factory = _progress_factory()
+    assert factory is not None
+    tick = factory("a[/b].smf", PROGRESS_MIN_BYTES)
+    assert tick is not None
+    tick(PROGRESS_MIN_BYTES)  # the bar stops once the file is read
