@@ -26,7 +26,7 @@ from zperf.formats.reading import Reduce, read_each, recaller
 from zperf.formats.repeats import AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
-from zperf.runs.capacity import capture_table
+from zperf.runs.capture import capture_table
 from zperf.runs.choices import BASES, Base, PerView
 from zperf.runs.compare import Comparison, comparison
 from zperf.runs.facts import capture_split

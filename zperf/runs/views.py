@@ -36,7 +36,7 @@ import polars as pl
 from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.names import OnConflict
-from zperf.runs.capacity import (
+from zperf.runs.capture import (
     CAPTURED_SCHEMA,
     capture_by_system,
     capture_table,
