@@ -17,7 +17,7 @@ from zperf.checks.bounds import Bounds, counted, when
 from zperf.checks.measured import NO_WORKLOAD, Measured
 from zperf.checks.results import Result, State, unmeasurable
 from zperf.checks.rules import Rule, number_text
-from zperf.tables.capacity import PERFORMANCE
+from zperf.tables.performance import PERFORMANCE
 
 _IMPORTANCE = "importance"
 
