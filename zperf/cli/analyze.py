@@ -139,7 +139,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       zperf analyze --etr 1079.83 --group CICS=CICSREG --cps 3 wlmgl.txt
       zperf analyze --per system --start 2026-01-05T08:00:00 smf-*.dump
     """
-    from zperf.report.runs import analysis_for_people  # polars: only when a run is read
+    from zperf.report.run_text import analysis_for_people  # polars: only when a run is read
     from zperf.report.views.common import empty_run_notes
     from zperf.runs.run import analyze_run
     from zperf.runs.views import PRIORITY
@@ -219,7 +219,7 @@ def compare_command(runs: tuple[str, ...], base: Base, kind: str | None, on_erro
       zperf compare ims14.toml ims15.toml
       zperf compare --to csv ims13/ ims14/ ims15/ > deltas.csv
     """
-    from zperf.report.runs import comparison_for_people  # polars: only when runs are read
+    from zperf.report.run_text import comparison_for_people  # polars: only when runs are read
     from zperf.runs.run import compare_runs
 
     fmt, terminal = output_format(fmt, output)
