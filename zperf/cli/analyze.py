@@ -141,8 +141,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     """
     from zperf.report.run_text import analysis_for_people  # polars: only when a run is read
     from zperf.report.views.common import empty_run_notes
+    from zperf.runs.breakdown import PRIORITY
     from zperf.runs.run import analyze_run
-    from zperf.runs.views import PRIORITY
 
     fmt, terminal = output_format(fmt, output)
     run: str | None = spec_path
@@ -185,7 +185,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
 def _refuse_unused(per: str, options: RunOptions) -> None:
     """--per class and system take the run's scope only: an option they would not use
     (--group, --cps...) is an error naming it, not a silent no-op."""
-    from zperf.runs.views import VIEW_KEYS, unused_by_views
+    from zperf.runs.breakdown import VIEW_KEYS, unused_by_views
 
     unused = unused_by_views(options)
     if unused:

@@ -1,4 +1,4 @@
-"""``zperf analyze --per class`` and ``--per system``: a run's window per class or system.
+"""``zperf analyze --per class`` and ``--per system``: a run's window broken down so.
 
 The run table answers "what did a transaction cost"; a capacity planner also
 asks which classes used the CPU and met their goals, and how close each
