@@ -168,3 +168,15 @@ def test_a_name_cannot_start_a_block() -> None:
         assert escape(text) == shown
         assert "".join(rendered(f"- {escape(text)}").text).strip() == text
     assert escape("-1.56", inline=True) == "-1.56"
+
+
+def test_code_only_for_plain_names() -> None:
+    """A check's quantity is code when it is a column's name; anything else (a group's
+    metric named after a hostile group) is escaped text: in a code span nothing is
+    escaped, and a pipe would still end the table's cell."""
+    from zperf.report.markdown import code
+
+    assert code("itr_per_sec") == "`itr_per_sec`"
+    assert code("delta_pct") == "`delta_pct`"
+    for name in (MEMBER, GROUP, "a b"):
+        assert code(name) == escape(name, inline=True)
