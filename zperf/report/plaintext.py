@@ -10,14 +10,12 @@ every formula and its source, and the footer.
 
 from __future__ import annotations
 
-import io
 import textwrap
 
 from rich import box
-from rich.console import Console
 from rich.table import Table as RichTable
 
-from zperf.report.text import fit, format_time
+from zperf.report.text import fit, format_time, plain_lines
 from zperf.report.views.common import size_text
 from zperf.report.views.model import Report, Section, Table
 
@@ -48,10 +46,7 @@ def _table(table: Table) -> list[str]:
                          no_wrap=not wraps, overflow="fold", width=size)
     for row in table.rows:
         shown.add_row(*(row[i] for i in layout.shown))
-    buffer = io.StringIO()
-    Console(file=buffer, width=WIDTH, no_color=True, color_system=None, force_terminal=False,
-            highlight=False, emoji=False, markup=False).print(shown)
-    lines = [line.rstrip() for line in buffer.getvalue().splitlines()]
+    lines = plain_lines(shown, WIDTH)
     return [*title, *lines, *note]
 
 

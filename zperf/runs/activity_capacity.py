@@ -3,7 +3,7 @@ the capture ratio, reduced file by file like the rest of :mod:`zperf.runs.activi
 
 Each file keeps only what the section draws (:func:`reduce_capacity`): per
 system and interval the MSU/h and WLM's limits (:func:`zperf.runs.msu.capacity_table`),
-the general-CP seconds its classes captured (:func:`zperf.runs.capacity.captured_seconds`),
+the general-CP seconds its classes captured (:func:`zperf.runs.capture.captured_seconds`),
 and per class period with a goal its PI (:func:`zperf.runs.pi.performance_table`).
 The rolling 4-hour average is computed once the files are put together
 (:func:`with_r4ha`), so that a window spanning two dumps is whole.  Nothing here
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from zperf.runs.capacity import CAPTURED_SCHEMA, capture_by_system, capture_table, captured_seconds
+from zperf.runs.capture import CAPTURED_SCHEMA, capture_by_system, capture_table, captured_seconds
 from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, rolling_columns, system_peaks
 from zperf.runs.pi import performance_table

@@ -35,7 +35,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
-from zperf.runs.capacity import captured_seconds
+from zperf.runs.capture import captured_seconds
 from zperf.runs.choices import PER_CHOICES
 from zperf.runs.coverage import (
     BUSY_FIGURES,
@@ -241,7 +241,7 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
     when there is no CPU activity data (their APPL% is then the busy estimate)
     and the ``classes`` asked for besides (by name).  The window's general-CP and
     zIIP seconds per system, interval and class kind are kept too, as
-    ``captured`` (:func:`zperf.runs.capacity.captured_seconds`: what capture
+    ``captured`` (:func:`zperf.runs.capture.captured_seconds`: what capture
     ratios and the plausibility rules need of all the classes).  With
     ``capacity``, the window's
     ``performance`` rows (:func:`zperf.runs.pi.performance_table`: the PI of

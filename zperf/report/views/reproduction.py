@@ -42,8 +42,9 @@ AUTHOR_WORDS = (
     (r" \(lpar = \"(\w+)\"\)", r' (LPAR "\1" in the tables below)'),
     (r"are stored x 1000 with scale = 1000 and the printed text as printed",
      "are compared × 1000"),
-    (r"\[\[(\w+)\]\]", r"\1 entries"),
-    (r"\[(\w+)\]", r"its \1 settings"),
+    # (not a bracket that a parenthesis follows: a scenario author's text, a link's words)
+    (r"\[\[(\w+)\]\](?!\()", r"\1 entries"),
+    (r"(?<!\[)\[(\w+)\](?![\](])", r"its \1 settings"),
 )
 
 

@@ -12,7 +12,7 @@ import polars as pl
 
 from zperf import __version__
 from zperf.report.charts import CPU_PARTS, Plot
-from zperf.report.runs import INTERVAL_COLUMNS
+from zperf.report.run_text import INTERVAL_COLUMNS
 from zperf.report.text import MISSING, format_cell, format_time
 from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
