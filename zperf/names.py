@@ -43,6 +43,7 @@ TABLE_NAMES: tuple[str, ...] = (
 DERIVED_TABLES: dict[str, tuple[str, ...]] = {
     "capacity": ("cpu", "cpu_lpar"), "cec": ("cpu", "cpu_lpar"),
     "peaks": ("cpu", "cpu_lpar", "workload"), "performance": ("workload", "distribution"),
-    "offload": ("workload",)}
+    "offload": ("workload",), "job_hours": ("job_intervals",),
+    "job_days": ("job_intervals",), "job_capture": ("job_intervals", "workload", "cpu")}
 #: Every table ``zperf parse --table`` shows and ``zperf.read`` gives: read, then derived.
 ALL_TABLES: tuple[str, ...] = (*TABLE_NAMES, *DERIVED_TABLES)

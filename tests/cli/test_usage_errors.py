@@ -20,8 +20,8 @@ SAMPLE = str(SAMPLES / "smf" / "paper-figures.smf")
     (["parse", "--table", "capacty", SAMPLE],
      "parse: --table: 'capacty' is not one of 'workload', 'distribution', 'cpu', 'cpu_lpar', "
      "'db2entry', 'db2conn', 'job_intervals', 'job_steps', 'ims_transit', 'driver', "
-     "'driver_intervals', 'capacity', 'cec', 'peaks', 'performance', 'offload' (did you mean "
-     "capacity?); see zperf parse --help"),
+     "'driver_intervals', 'capacity', 'cec', 'peaks', 'performance', 'offload', 'job_hours', "
+     "'job_days', 'job_capture' (did you mean capacity?); see zperf parse --help"),
     (["parse"], "parse: missing argument FILE...; see zperf parse --help"),
     (["parse", SAMPLE, "--table"],
      "parse: option '--table' requires an argument; see zperf parse --help"),
