@@ -156,7 +156,7 @@ def bases(reader: str) -> tuple[bytes, ...]:
         if reader == "smf72.3":
             # the sample as it was before SMF 30 was decoded: the inputs of seeds run
             # before stay the same (tests/data/smf/README.md)
-            found.append((SMF / "smf72.3-paper-figures.smf").read_bytes())
+            found.append((SMF / "paper-figures-before-smf30.smf").read_bytes())
         return tuple(found)
     return table_bases()[reader]
 

@@ -42,7 +42,8 @@ TABLE_NAMES: tuple[str, ...] = (
 #: tables read for it.
 DERIVED_TABLES: dict[str, tuple[str, ...]] = {
     "capacity": ("cpu", "cpu_lpar"), "cec": ("cpu", "cpu_lpar"),
-    "peaks": ("cpu", "cpu_lpar", "workload"), "performance": ("workload", "distribution"),
+    "peaks": ("cpu", "cpu_lpar", "workload", "job_intervals"),
+    "performance": ("workload", "distribution"),
     "offload": ("workload",), "job_hours": ("job_intervals",),
     "job_days": ("job_intervals",), "job_capture": ("job_intervals", "workload", "cpu")}
 #: Every table ``zperf parse --table`` shows and ``zperf.read`` gives: read, then derived.

@@ -97,3 +97,28 @@ def test_the_address_spaces_short_of_the_classes_is_a_finding() -> None:
     [above] = jobs.capture_findings(_capture(110.0, 100.0))
     assert above.check == "jobs_above_classes" and above.topic == "plausibility"
     assert jobs.capture_findings(_capture(97.0, 100.0)) == []
+
+
+def test_zperf_parse_job_days_and_job_capture(sim_runs: object,
+                                             capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    """The derived tables through the command: the IMS 15 run's busiest address space of
+    the day, and its service classes' CPU beside its address spaces' per RMF interval."""
+    from pathlib import Path
+
+    from zperf.cli import main
+
+    dump = str(Path(str(sim_runs)) / "ims15-fast-path" / "smf.dump")
+    with pytest.raises(SystemExit) as done:
+        main(["parse", "--table", "job_days", "--to", "csv", "--columns",
+              "system,job_name,class_of_work,records", dump])
+    out, _ = capsysbinary.readouterr()
+    assert done.value.code in (0, None)
+    assert out.decode().splitlines()[:2] == ["system,job_name,class_of_work,records",
+                                             "IMS1,IMSCTL,stc,5"]
+    with pytest.raises(SystemExit) as done:
+        main(["parse", "--table", "job_capture", "--to", "csv", "--columns",
+              "interval_start,address_spaces,job_service_ratio", dump])
+    out, _ = capsysbinary.readouterr()
+    rows = out.decode().splitlines()
+    assert rows[0] == "interval_start,address_spaces,job_service_ratio" and len(rows) == 6
+    assert rows[1].startswith("2019-05-01T10:00:00,399,0.9999")

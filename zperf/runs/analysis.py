@@ -25,6 +25,7 @@ seconds, time-weighted busy), never as an average of per-interval ratios.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
+from zperf.runs import job_groups
 from zperf.runs.capture import captured_seconds
 from zperf.runs.choices import PER_CHOICES
 from zperf.runs.coverage import (
@@ -48,8 +50,15 @@ from zperf.runs.coverage import (
     covered_by_driver,
     members,
 )
-from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
+from zperf.runs.facts import (
+    GROUP_SPLIT_SCHEMA,
+    MACHINE_COLUMNS,
+    RunFacts,
+    run_facts,
+    transaction_mean,
+)
 from zperf.runs.findings import Finding
+from zperf.runs.jobs import rmf_intervals
 from zperf.runs.pi import performance_table
 from zperf.runs.plausibility import plausibility
 from zperf.runs.spec import ClassRef, RunSpec
@@ -86,6 +95,10 @@ class Analysis:
     tallies: list[Tally] = field(default_factory=list)
     facts: RunFacts = field(default_factory=RunFacts)
     findings: list[Finding] = field(default_factory=list)
+    #: Each group's CPU over the window from both its sources, where both hold it (its
+    #: classes, SMF 72.3; its address spaces, SMF 30): :mod:`zperf.runs.job_groups`.
+    agreement: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=job_groups.AGREEMENT_SCHEMA))
 
     @property
     def skipped(self) -> int:
@@ -158,6 +171,8 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
         uses[-1] = dataclasses.replace(uses[-1], figures=(*uses[-1].figures, "resp_ms"),
                                        feeds=_FEEDS_TRANSACTIONS_RESPONSE)
     parts = [seconds, counted]
+    jobs = job_groups.on_intervals(tables.get("job_intervals"), rmf_intervals(work, cpu),
+                                   spec.systems)
     busy, busy_source = _busy(work, cpu, spec)
     parts.append(busy)
     uses.append(_busy_use(work, cpu, spec))
@@ -169,6 +184,10 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
             raise UsageError(f"group names {other!r} and {name!r} give the same column names "
                              f"({prefix}_...): rename one")
         prefixes[name] = prefix
+        if classes[0].job:  # address spaces by job name: their SMF 30 records
+            parts.append(job_groups.group_seconds(jobs, classes, prefix, name))
+            uses.append(job_groups.group_use(jobs, classes, prefix, name))
+            continue
         parts.append(_group(work, classes, prefix, name, known))
         uses.append(_class_use(
             _matching(work, classes, f"group {name!r}", known),
@@ -194,15 +213,40 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
                                   *(ref for refs in spec.groups.values() for ref in refs)]))
     etr = window["etr_per_sec"][0] if window.height else None
     facts = run_facts(named, cpu, seconds, {name: matches(refs) for name, refs in
-                                            spec.groups.items()}, etr)
+                                            spec.groups.items() if not refs[0].job}, etr)
+    order = {name: i for i, name in enumerate(spec.groups)}  # the run's order of groups
+    facts = dataclasses.replace(facts, group_split=pl.concat([
+        facts.group_split, _job_split(jobs, spec, covered.complete_starts(), window)]).sort(
+        pl.col("group").replace_strict(order, default=len(order), return_dtype=pl.Int64)))
+    agreed, disagree = job_groups.agreement(work, jobs, spec.groups, prefixes,
+                                            covered.complete_starts(), CPU_TIME_COLUMNS)
     findings = [*covered.findings, *_systems_differ(named, cpu, spec),
-                *plausibility(cpu, captured, named)]
+                *plausibility(cpu, captured, named), *disagree]
     if not whole.height and seconds.height:
         findings.append(Finding("coverage", "window_empty",
                                 "no interval is covered by every source: the window has no "
                                 "figure", brief="no complete interval"))
     return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts,
-                    findings=findings)
+                    findings=findings, agreement=agreed)
+
+
+def _job_split(jobs: pl.DataFrame, spec: RunSpec, starts: list[dt.datetime],
+               window: pl.DataFrame) -> pl.DataFrame:
+    """A group of jobs' CPU per transaction split into general CP and zIIP (as
+    :func:`zperf.runs.facts.group_split` splits a group of classes'): its address
+    spaces' general-CP and zIIP seconds over the window's transactions."""
+    transactions = window["transactions"][0] if window.height else None
+    rows = []
+    complete = jobs.filter(pl.col("interval_start").is_in(starts))
+    for name, refs in spec.groups.items():
+        if not refs[0].job or not transactions:
+            continue
+        mine = complete.filter(job_groups.job_match(refs))
+        ziip, cp = float(mine["ziip_seconds"].sum()), float(mine["cp_seconds"].sum())
+        rows.append({"group": name,
+                     "cp_us_per_tran": float(f.service_us_per_tran(cp, transactions)),
+                     "ziip_us_per_tran": float(f.service_us_per_tran(ziip, transactions))})
+    return pl.DataFrame(rows, schema=GROUP_SPLIT_SCHEMA)
 
 
 def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
@@ -227,6 +271,8 @@ CPU_COLUMNS = ("system", "source_format", "interval_start", "interval_seconds", 
                "cp_online_engines", "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online",
                "ziip_online_engines", "ziip_lpar_busy_pct", "ziip_mvs_busy_pct",
                *MACHINE_COLUMNS)
+#: The SMF 30 interval records' columns a run keeps (of its groups' address spaces).
+JOB_COLUMNS = job_groups.KEEP
 #: The cpu table's capacity limits that zperf check's defined_capacity rule reads.
 LIMIT_COLUMNS = ("system", "interval_start", "msu_4h_avg", "defined_capacity_msu",
                  "capacity_group", "group_limit_msu", "group_msu_4h_avg")
@@ -260,9 +306,14 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
         if capacity:
             out["limits"] = _window(cpu.select(LIMIT_COLUMNS), spec)
     work = tables.get("workload")
+    records = tables.get("job_intervals")
     if work is not None and work.height:
         named = {ref.name for ref in spec.transactions} | {name.upper() for name in classes}
-        named |= {ref.name for refs in spec.groups.values() for ref in refs}
+        named |= {ref.name for refs in spec.groups.values() for ref in refs if not ref.job}
+        if records is not None and records.height:  # the classes of a group's jobs
+            named |= set(records.filter(job_groups.job_match(
+                [ref for refs in spec.groups.values() for ref in refs if ref.job]))
+                ["report_class"].drop_nulls().to_list())
         keep = pl.col("class_name").is_in(sorted(named))
         if "cpu" not in out:
             keep = keep | (pl.col("class_kind") == "service")
@@ -274,6 +325,10 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
         out["class_names"] = work.select("class_kind", "class_name").unique(maintain_order=True)
         out["captured"] = captured_seconds(work)
         out["workload"] = work.filter(keep)
+    if records is not None and records.height and spec.groups:
+        out["job_intervals"] = job_groups.in_window(
+            records.filter(job_groups.wanted(spec.groups)).select(JOB_COLUMNS), spec.start,
+            spec.end)
     return out
 
 

@@ -260,3 +260,102 @@ def capture_findings(capture: pl.DataFrame) -> list[Finding]:
                 "): more than the classes hold, which cannot be (records of another system or "
                 "time, or read twice)", figures, system, f"{share:.1%} in SMF 30"))
     return out
+
+
+# ------------------------------------------------------------------ who drove a peak
+
+#: Address spaces named per peak R4HA.
+TOP_SPACES = 5
+#: What :func:`interval_sums` gives per system, RMF interval and address space.
+SUMS_SCHEMA = pl.Schema({
+    "system": pl.String(), "interval_start": pl.Datetime("us"),
+    "interval_seconds": pl.Float64(), "job_name": pl.String(), "program": pl.String(),
+    "class_of_work": pl.String(), "cp_seconds": pl.Float64(), "ziip_seconds": pl.Float64(),
+    "iipcp_seconds": pl.Float64(), "msu": pl.Float64()})
+
+
+def system_rates(capacity: pl.DataFrame | None) -> pl.DataFrame:
+    """Each system's CPU rate from its SMF 70.1 (the capacity table's
+    ``cpu_adjustment_factor``): what an SMF 30 record without its own rate is converted
+    at."""
+    schema = {"system": pl.String(), "_rate": pl.Float64()}
+    if capacity is None or capacity.height == 0 or "cpu_adjustment_factor" not in capacity:
+        return pl.DataFrame(schema=schema)
+    return (capacity.filter(pl.col("cpu_adjustment_factor").is_not_null())
+            .group_by("system").agg(pl.col("cpu_adjustment_factor").last().alias("_rate"))
+            .cast(schema))  # type: ignore[arg-type]
+
+
+def interval_sums(records: pl.DataFrame, intervals: pl.DataFrame,
+                  rates: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The address spaces' CPU per system, RMF interval and address space (job name,
+    program, class of work), apportioned; ``msu`` is the general-CP time as MSU consumed
+    (x 16 / CPU rate: the record's own, else the system's from ``rates``)."""
+    if records.height == 0 or intervals.height == 0:
+        return pl.DataFrame(schema=SUMS_SCHEMA)
+    rows = apportioned(records, intervals)
+    if rates is not None and rates.height:
+        rows = rows.join(rates, on="system", how="left")
+    else:
+        rows = rows.with_columns(pl.lit(None, pl.Float64).alias("_rate"))
+    rate = pl.coalesce(pl.col("cpu_adjustment_factor"), pl.col("_rate"))
+    consumed = f.msu_per_hour(pl.col("cp_seconds") * pl.col("share"), 3600.0, rate, 1)
+    return rows.group_by("system", "bin_start", "job_name", "program", "class_of_work",
+                         maintain_order=True).agg(
+        pl.col("bin_seconds").first().alias("interval_seconds"),
+        *(_shared(c).sum() for c in SHARED),
+        pl.when(rate.is_not_null().all()).then(consumed.sum()).alias("msu"),
+    ).rename({"bin_start": "interval_start"}).select(list(SUMS_SCHEMA)).cast(SUMS_SCHEMA)
+
+
+def peak_drivers(peaks: pl.DataFrame, sums: pl.DataFrame,
+                 top: int = TOP_SPACES) -> pl.DataFrame:
+    """The address spaces that drove each peak R4HA: per peak (``system``,
+    ``interval_start``, ``interval_seconds``, ``r4ha_msu``, ``r4ha_covered_seconds``),
+    the MSU each consumed in the 4 hours up to the peak interval's end (an RMF interval
+    partly inside counts for its part inside), as its contribution to the R4HA (MSU/h
+    over the seconds the R4HA covers) and its share of the partition's MSU in them.
+
+    Returns system, interval_start, ``top_address_spaces`` ('IMSCTL 35.2 MSU/h 41.0 %,
+    ...', the ``top`` largest) and ``address_spaces_msu_pct`` (all of them together:
+    what SMF 30 explains of the peak; the rest is uncaptured or in no interval record)."""
+    schema = {"system": pl.String(), "interval_start": pl.Datetime("us"),
+              "top_address_spaces": pl.String(), "address_spaces_msu_pct": pl.Float64()}
+    wanted = peaks.filter(pl.col("r4ha_msu").is_not_null()
+                          & (pl.col("r4ha_covered_seconds").fill_null(0.0) > 0))
+    if wanted.height == 0 or sums.height == 0:
+        return pl.DataFrame(schema=schema)
+    end = pl.col("interval_start") + pl.duration(
+        microseconds=(pl.col("interval_seconds") * _US).cast(pl.Int64))
+    windows = wanted.select(
+        "system", pl.col("interval_start").alias("_peak"), end.alias("_to"),
+        "r4ha_msu", "r4ha_covered_seconds").with_columns(
+        (pl.col("_to") - pl.duration(seconds=f.ROLLING_WINDOW_SECONDS)).alias("_from"))
+    s_end = end.alias("_end")
+    joined = sums.with_columns(s_end).join(windows, on="system").filter(
+        (pl.col("_end") > pl.col("_from")) & (pl.col("interval_start") < pl.col("_to")))
+    inside = ((pl.min_horizontal("_end", "_to") - pl.max_horizontal("interval_start", "_from"))
+              .dt.total_microseconds() / (pl.col("interval_seconds") * _US))
+    per = joined.with_columns((pl.col("msu") * inside).alias("_msu")).group_by(
+        "system", "_peak", "job_name", maintain_order=True).agg(
+        pl.col("_msu").sum(), pl.col("r4ha_msu").first(), pl.col("r4ha_covered_seconds").first())
+    partition = pl.col("r4ha_msu") * pl.col("r4ha_covered_seconds") / 3600  # MSU in window
+    per = per.with_columns(
+        (pl.col("_msu") * 3600 / pl.col("r4ha_covered_seconds")).alias("_per_hour"),
+        (pl.col("_msu") / partition * 100).alias("_pct")).filter(pl.col("_msu") > 0)
+    shown = per.sort("_msu", "job_name", descending=[True, False]).group_by(
+        "system", "_peak", maintain_order=True).agg(
+        pl.format("{} {} MSU/h {} %", "job_name", pl.col("_per_hour").round(1),
+                  pl.col("_pct").round(1)).head(top).str.join(", ")
+        .alias("top_address_spaces"),
+        pl.col("_pct").sum().alias("address_spaces_msu_pct"))
+    return shown.rename({"_peak": "interval_start"}).cast(schema)  # type: ignore[arg-type]
+
+
+def peak_sums(tables: Mapping[str, pl.DataFrame],
+              capacity: pl.DataFrame | None) -> pl.DataFrame:
+    """:func:`interval_sums` of a reader's tables: the SMF 30 interval records on the
+    systems' RMF intervals, at their CPU rates (else the systems' from ``capacity``)."""
+    return interval_sums(_records(tables),
+                         rmf_intervals(tables.get("workload"), tables.get("cpu")),
+                         system_rates(capacity))
