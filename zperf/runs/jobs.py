@@ -321,6 +321,25 @@ def peak_drivers(peaks: pl.DataFrame, sums: pl.DataFrame,
     what SMF 30 explains of the peak; the rest is uncaptured or in no interval record)."""
     schema = {"system": pl.String(), "interval_start": pl.Datetime("us"),
               "top_address_spaces": pl.String(), "address_spaces_msu_pct": pl.Float64()}
+    per = peak_driver_rows(peaks, sums)
+    if per.height == 0:
+        return pl.DataFrame(schema=schema)
+    shown = per.group_by("system", "interval_start", maintain_order=True).agg(
+        pl.format("{} {} MSU/h {} %", "job_name", pl.col("msu_per_hour").round(1),
+                  pl.col("msu_share_pct").round(1)).head(top).str.join(", ")
+        .alias("top_address_spaces"),
+        pl.col("msu_share_pct").sum().alias("address_spaces_msu_pct"))
+    return shown.cast(schema)  # type: ignore[arg-type]
+
+
+def peak_driver_rows(peaks: pl.DataFrame, sums: pl.DataFrame) -> pl.DataFrame:
+    """The address spaces of each peak R4HA (see :func:`peak_drivers`), one row each,
+    largest first: system, interval_start (the peak interval's), job_name,
+    class_of_work, msu (consumed in the 4 hours), msu_per_hour (its part of the R4HA),
+    msu_share_pct (its share of the partition's MSU in them)."""
+    schema = {"system": pl.String(), "interval_start": pl.Datetime("us"),
+              "job_name": pl.String(), "class_of_work": pl.String(), "msu": pl.Float64(),
+              "msu_per_hour": pl.Float64(), "msu_share_pct": pl.Float64()}
     wanted = peaks.filter(pl.col("r4ha_msu").is_not_null()
                           & (pl.col("r4ha_covered_seconds").fill_null(0.0) > 0))
     if wanted.height == 0 or sums.height == 0:
@@ -336,20 +355,17 @@ def peak_drivers(peaks: pl.DataFrame, sums: pl.DataFrame,
         (pl.col("_end") > pl.col("_from")) & (pl.col("interval_start") < pl.col("_to")))
     inside = ((pl.min_horizontal("_end", "_to") - pl.max_horizontal("interval_start", "_from"))
               .dt.total_microseconds() / (pl.col("interval_seconds") * _US))
-    per = joined.with_columns((pl.col("msu") * inside).alias("_msu")).group_by(
+    per = joined.with_columns((pl.col("msu") * inside).alias("msu")).group_by(
         "system", "_peak", "job_name", maintain_order=True).agg(
-        pl.col("_msu").sum(), pl.col("r4ha_msu").first(), pl.col("r4ha_covered_seconds").first())
+        pl.col("class_of_work").first(), pl.col("msu").sum(), pl.col("r4ha_msu").first(),
+        pl.col("r4ha_covered_seconds").first())
     partition = pl.col("r4ha_msu") * pl.col("r4ha_covered_seconds") / 3600  # MSU in window
-    per = per.with_columns(
-        (pl.col("_msu") * 3600 / pl.col("r4ha_covered_seconds")).alias("_per_hour"),
-        (pl.col("_msu") / partition * 100).alias("_pct")).filter(pl.col("_msu") > 0)
-    shown = per.sort("_msu", "job_name", descending=[True, False]).group_by(
-        "system", "_peak", maintain_order=True).agg(
-        pl.format("{} {} MSU/h {} %", "job_name", pl.col("_per_hour").round(1),
-                  pl.col("_pct").round(1)).head(top).str.join(", ")
-        .alias("top_address_spaces"),
-        pl.col("_pct").sum().alias("address_spaces_msu_pct"))
-    return shown.rename({"_peak": "interval_start"}).cast(schema)  # type: ignore[arg-type]
+    return (per.with_columns(
+        (pl.col("msu") * 3600 / pl.col("r4ha_covered_seconds")).alias("msu_per_hour"),
+        (pl.col("msu") / partition * 100).alias("msu_share_pct")).filter(pl.col("msu") > 0)
+        .sort("system", "_peak", "msu", "job_name", descending=[False, False, True, False])
+        .rename({"_peak": "interval_start"}).select(list(schema))
+        .cast(schema))  # type: ignore[arg-type]
 
 
 def peak_sums(tables: Mapping[str, pl.DataFrame],
