@@ -67,6 +67,9 @@ class Shape:
     identification_length: int = f30.IDENTIFICATION.size
     processor_length: int = f30.PROCESSOR.size
     performance_length: int = f30.PERFORMANCE.size
+    #: Sections the reader only checks lie in the record (storage, operator, EXCP,
+    #: usage...): (section, length of one, count), written as zeros after the others.
+    others: tuple[tuple[str, int, int], ...] = ()
 
     def sections(self) -> list[tuple[str, int]]:
         """(section, length) in the order they follow the triplets."""
@@ -218,6 +221,10 @@ def _assemble(shape: Shape, head: dict[str, object], per_section: dict[str, dict
         off, ln, num, _ = f30.TRIPLETS[section]
         head.update({off: at, ln: length, num: 1})
         at += length
+    for section, length, number in shape.others:
+        off, ln, num, _ = f30.TRIPLETS[section]
+        head.update({off: at, ln: length, num: number})
+        at += length * number
     head["SMF30LEN"] = at
     matrix = np.zeros((count, at), dtype=np.uint8)
     rows = section_rows(f30.RECORD_HEAD, head, count, encoding)
