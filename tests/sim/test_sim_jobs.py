@@ -50,6 +50,7 @@ def test_a_paper_run_s_address_spaces_are_its_classes(sim_runs: Path) -> None:
     capture = jobs.job_capture_from_tables(tables)
     assert capture.height == 5
     assert (capture["job_cp_seconds"] - capture["service_cp_seconds"]).abs().max() < 0.02
+    _agrees_with_cpu_activity(tables, capture)
     report = (tables["workload"].filter(pl.col("class_kind") == "report")
               .group_by("class_name").agg(
                   (pl.sum_horizontal("cpu_seconds", "srb_seconds") - pl.col("iip_seconds"))
@@ -72,6 +73,7 @@ def test_the_month_s_address_spaces_hold_its_classes_cpu(sysplex_month: Path) ->
     assert capture.height == 4 * 96
     assert (capture["job_cp_seconds"] - capture["service_cp_seconds"]).abs().max() < 0.1
     assert jobs.capture_findings(capture) == []
+    _agrees_with_cpu_activity(tables, capture)
     records, steps = tables["job_intervals"], tables["job_steps"]
     assert set(records["class_of_work"]) == {"stc", "tso", "batch"}
     batch = records.filter(pl.col("class_of_work") == "batch")
@@ -87,6 +89,20 @@ def test_the_month_s_address_spaces_hold_its_classes_cpu(sysplex_month: Path) ->
     assert (joined["cp_seconds"] - joined["step_cp"]).abs().max() < 1e-6
     last = batch.filter(pl.col("subtype") == 3)
     assert last.height == ends.height  # each job's last interval record is a subtype 3
+
+
+def _agrees_with_cpu_activity(tables: dict[str, pl.DataFrame], capture: pl.DataFrame) -> None:
+    """SMF 30 beside the simulator's 70.1: each record's CPU rate is its system's
+    (SMF30_RCTPCPUA as SMF70CPA), and the address spaces' CP time is within the
+    partition's busy time in every interval (the rest is uncaptured)."""
+    cpu = tables["cpu"].select("system", (pl.col("cpa_actual") / pl.col("cpa_scaling_factor"))
+                               .alias("rate")).unique()
+    rates = tables["job_intervals"].select("system", "cpu_adjustment_factor").unique().join(
+        cpu, on="system", how="left")
+    assert rates.height == cpu.height
+    assert (rates["cpu_adjustment_factor"] - rates["rate"]).abs().max() < 1e-9
+    assert capture["busy_cp_seconds"].null_count() == 0
+    assert capture["job_capture_ratio"].max() <= 1.0  # type: ignore[operator]
 
 
 def test_the_month_writes_each_class_s_regions() -> None:
