@@ -265,3 +265,36 @@ def test_a_listing_s_sysplex_is_the_system_when_the_cpu_data_has_one() -> None:
     marked = pl.DataFrame({"system": ["\0sysplex:PLEXA", "SYSB"]})
     assert resolved(marked, ["SYSA", "SYSB"])["system"].to_list() == ["PLEXA", "SYSB"]
     assert resolved(marked, ["SYSA"])["system"].to_list() == ["SYSA", "SYSB"]
+
+
+def test_zperf_report_says_address_spaces_short_of_the_classes(
+        sim_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Half the SMF 30 records of IMS 15 Fast Path's dump left out: the report says on
+    standard error and atop the report how much of the classes' CPU the rest hold, and
+    exits 1; the whole dump says nothing of it."""
+    import struct
+
+    from conftest import run_cli
+
+    data = (sim_runs / "ims15-fast-path" / "smf.dump").read_bytes()
+    kept, at, seen = [], 0, 0
+    while at + 4 <= len(data):
+        length = struct.unpack_from(">H", data, at)[0]
+        record = data[at:at + length]
+        at += length
+        if record[5] == 30:
+            seen += 1
+            if seen % 2:
+                continue
+        kept.append(record)
+    half = tmp_path / "half.dump"
+    half.write_bytes(b"".join(kept))
+    said = "IMS1: the address spaces' SMF 30 interval records hold"
+    code, out, err = run_cli(capsys, "report", "activity", "--to", "text", str(half))
+    assert code == 1
+    [line] = [line for line in err.splitlines() if said in line]
+    assert line.startswith(f"zperf: warning: {said} 4") and "over 5 RMF intervals" in line
+    assert said in out.split("CPU by address space")[0]  # atop the report
+    code, out, err = run_cli(capsys, "report", "activity", "--to", "text",
+                             str(sim_runs / "ims15-fast-path" / "smf.dump"))
+    assert said not in err and said not in out
