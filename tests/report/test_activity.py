@@ -178,9 +178,16 @@ def test_cpu_by_address_space(day: list[Path]) -> None:
             pl.col("class_of_work") == kind)["cp_seconds"].sum())
     section = next(s for s in activity_report(found, (), top=3).sections if s.key == "jobs")
     assert [t.title for t in section.tables] == [
-        "Top 3 address spaces by general-CP time",
+        "Top 3 address spaces by general-CP time", "Top 3 programs by general-CP time",
         "General-CP seconds by class of work and day"]
-    assert section.tables[1].rows[0][0] == "2026-10-01"
+    assert section.tables[2].rows[0][0] == "2026-10-01"
+    programs = act.top_programs(found, 3)
+    by_program = records.group_by("program").agg(pl.col("cp_seconds").sum(),
+                                                 pl.col("job_name").n_unique())
+    want = by_program.sort("cp_seconds", descending=True).head(3)
+    assert programs["program"].to_list() == want["program"].to_list()
+    assert programs["cp_seconds"].to_list() == pytest.approx(want["cp_seconds"].to_list())
+    assert programs["address_spaces"].to_list() == want["job_name"].to_list()
 
 
 def test_the_address_spaces_that_drove_each_peak(day: list[Path]) -> None:

@@ -521,6 +521,21 @@ def top_jobs(activity: Activity, top: int) -> pl.DataFrame:
         .sort(["cp_seconds", "job_name"], descending=[True, False]).head(top))
 
 
+def top_programs(activity: Activity, top: int) -> pl.DataFrame:
+    """The ``top`` programs by general-CP time over the period (every address space that
+    ran it, on every system): program, address_spaces (job names), CP / zIIP seconds,
+    and its share of all address spaces' CP."""
+    jobs = activity.jobs
+    total = jobs["cp_seconds"].sum()
+    return (jobs.group_by("program", maintain_order=True).agg(
+        pl.col("job_name").n_unique().alias("address_spaces"),
+        pl.col("cp_seconds").sum(), pl.col("ziip_seconds").sum())
+        .with_columns((pl.col("cp_seconds") / total * 100 if total else pl.lit(None))
+                      .alias("cp_share_pct"))
+        .sort(["cp_seconds", "program"], descending=[True, False], nulls_last=True)
+        .head(top))
+
+
 def jobs_by_day(activity: Activity) -> pl.DataFrame:
     """The address spaces' general-CP seconds per day and class of work, over the
     systems: day, class_of_work, cp_seconds, ziip_seconds, cp_share_pct (of the day's)."""

@@ -258,7 +258,7 @@ _CLASS_OF_WORK_TITLES = {"batch": "Batch", "stc": "Started tasks", "tso": "TSO",
 
 def jobs_section(ctx: Context) -> Section | None:
     """CPU by address space (SMF 30): by class of work over time, the top address
-    spaces over the period, and the days by class of work."""
+    spaces and programs over the period, and the days by class of work."""
     a = ctx.activity
     if a.jobs.height == 0:
         return None
@@ -268,6 +268,12 @@ def jobs_section(ctx: Context) -> Section | None:
                             ("ziip_seconds", "zIIP s"), ("cp_pct", "CP %"),
                             ("cp_share_pct", "Share %")],
                       f"Top {top.height} address spaces by general-CP time")]
+    programs = act.top_programs(a, ctx.top)
+    tables.append(c.table(programs, [("program", "Program"),
+                                     ("address_spaces", "Address spaces"),
+                                     ("cp_seconds", "CP s"), ("ziip_seconds", "zIIP s"),
+                                     ("cp_share_pct", "Share %")],
+                          f"Top {programs.height} programs by general-CP time"))
     days = act.jobs_by_day(a)
     present = [k for k in _CLASS_OF_WORK_TITLES if k in set(days["class_of_work"].to_list())]
     wide = days.pivot("class_of_work", index="day", values="cp_seconds").select(
