@@ -81,6 +81,22 @@ def test_hours_and_days() -> None:
     assert no_rate["msu_per_hour"].to_list() == [None, None]  # never guessed
 
 
+def test_a_record_without_its_cpu_rate_takes_its_system_s() -> None:
+    """An older release's record holds no SMF30_RCTPCPUA: its MSU is at its system's CPU
+    rate from SMF 70.1 (SMF70CPA_ACTUAL / scaling factor), never another system's."""
+    records = pl.concat([_records((T(2024, 3, 1, 10), 3600.0, 36.0), system=name)
+                         for name in ("SYSA", "SYSB")]).with_columns(
+        pl.lit(None, pl.Float64).alias("cpu_adjustment_factor"))
+    cpu = pl.DataFrame({"system": ["SYSA"], "cpa_actual": [2150], "cpa_scaling_factor": [10]})
+    hours = jobs.by_bucket(records, 3600.0, jobs.system_rates(cpu))
+    assert hours.filter(pl.col("system") == "SYSA")["msu_per_hour"].to_list() == \
+        pytest.approx([f.msu_per_hour(36.0, 3600.0, 2150, 10)])
+    assert hours.filter(pl.col("system") == "SYSB")["msu_per_hour"].to_list() == [None]
+    tables = {"job_intervals": records, "cpu": cpu}
+    assert jobs.job_hours_from_tables(tables)["msu_per_hour"].to_list() == \
+        hours["msu_per_hour"].to_list()
+
+
 def _capture(job: float, service: float) -> pl.DataFrame:
     return pl.DataFrame({"system": ["SYS1"], "interval_start": [T(2024, 3, 1)],
                          "job_cp_seconds": [job], "service_cp_seconds": [service]})

@@ -127,20 +127,35 @@ def _shared(column: str) -> pl.Expr:
     return (pl.col(column) * pl.col("share")).alias(column)
 
 
+#: A record's CPU rate: its own (SMF30_RCTPCPUA), else its system's from SMF 70.1
+#: (the ``_rate`` column :func:`with_rates` joins).
+_RATE = pl.coalesce(pl.col("cpu_adjustment_factor"), pl.col("_rate"))
+
+
+def with_rates(rows: pl.DataFrame, rates: pl.DataFrame | None) -> pl.DataFrame:
+    """``rows`` with ``_rate``, their system's CPU rate (:func:`system_rates`; null
+    where there is none)."""
+    if rates is not None and rates.height:
+        return rows.join(rates, on="system", how="left")
+    return rows.with_columns(pl.lit(None, pl.Float64).alias("_rate"))
+
+
 def _msu(seconds: pl.Expr) -> pl.Expr:
     """MSU/h of the apportioned general-CP seconds over ``seconds`` at each record's CPU
-    rate (null where a record has none: no MSU is guessed)."""
-    rate = pl.col("cpu_adjustment_factor")
-    each = f.msu_per_hour(pl.col("cp_seconds") * pl.col("share"), seconds, rate, 1)
-    return pl.when(rate.is_not_null().all()).then(each.sum())
+    rate, else its system's (null where neither is known: no MSU is guessed)."""
+    each = f.msu_per_hour(pl.col("cp_seconds") * pl.col("share"), seconds, _RATE, 1)
+    return pl.when(_RATE.is_not_null().all()).then(each.sum())
 
 
-def by_bucket(records: pl.DataFrame, seconds: float) -> pl.DataFrame:
-    """``job_hours`` (``seconds`` 3600) or ``job_days`` (86400) of ``job_intervals``."""
+def by_bucket(records: pl.DataFrame, seconds: float,
+              rates: pl.DataFrame | None = None) -> pl.DataFrame:
+    """``job_hours`` (``seconds`` 3600) or ``job_days`` (86400) of ``job_intervals``;
+    MSU/h at each record's CPU rate, else its system's from ``rates``
+    (:func:`system_rates`)."""
     schema = JOB_HOURS if seconds < 86_400 else JOB_DAYS
     if records.height == 0:
         return schema.empty()
-    rows = apportioned(records, clock_bins(records, seconds))
+    rows = with_rates(apportioned(records, clock_bins(records, seconds)), rates)
     key = ["system", "bin_start", "job_name", "program", "class_of_work", "service_class",
            "report_class"]
     out = rows.group_by(key, maintain_order=True).agg(
@@ -156,11 +171,11 @@ def by_bucket(records: pl.DataFrame, seconds: float) -> pl.DataFrame:
 
 
 def job_hours_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
-    return by_bucket(_records(tables), 3600.0)
+    return by_bucket(_records(tables), 3600.0, system_rates(tables.get("cpu")))
 
 
 def job_days_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
-    return by_bucket(_records(tables), 86_400.0)
+    return by_bucket(_records(tables), 86_400.0, system_rates(tables.get("cpu")))
 
 
 def _records(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
@@ -274,15 +289,23 @@ SUMS_SCHEMA = pl.Schema({
     "iipcp_seconds": pl.Float64(), "msu": pl.Float64()})
 
 
-def system_rates(capacity: pl.DataFrame | None) -> pl.DataFrame:
+def system_rates(cpu: pl.DataFrame | None) -> pl.DataFrame:
     """Each system's CPU rate from its SMF 70.1 (the capacity table's
-    ``cpu_adjustment_factor``): what an SMF 30 record without its own rate is converted
-    at."""
+    ``cpu_adjustment_factor``, or the cpu table's SMF70CPA): what an SMF 30 record
+    without its own rate is converted at."""
     schema = {"system": pl.String(), "_rate": pl.Float64()}
-    if capacity is None or capacity.height == 0 or "cpu_adjustment_factor" not in capacity:
+    if cpu is None or cpu.height == 0:
         return pl.DataFrame(schema=schema)
-    return (capacity.filter(pl.col("cpu_adjustment_factor").is_not_null())
-            .group_by("system").agg(pl.col("cpu_adjustment_factor").last().alias("_rate"))
+    if "cpu_adjustment_factor" in cpu.columns:
+        rate = pl.col("cpu_adjustment_factor")
+    elif {"cpa_actual", "cpa_scaling_factor"} <= set(cpu.columns):
+        rate = pl.when((pl.col("cpa_actual") > 0) & (pl.col("cpa_scaling_factor") > 0)).then(
+            f.cpu_adjustment_factor(pl.col("cpa_actual").cast(pl.Float64),
+                                    pl.col("cpa_scaling_factor")))
+    else:
+        return pl.DataFrame(schema=schema)
+    return (cpu.select("system", rate.alias("_rate")).filter(pl.col("_rate").is_not_null())
+            .group_by("system", maintain_order=True).agg(pl.col("_rate").last())
             .cast(schema))  # type: ignore[arg-type]
 
 
@@ -293,18 +316,12 @@ def interval_sums(records: pl.DataFrame, intervals: pl.DataFrame,
     (x 16 / CPU rate: the record's own, else the system's from ``rates``)."""
     if records.height == 0 or intervals.height == 0:
         return pl.DataFrame(schema=SUMS_SCHEMA)
-    rows = apportioned(records, intervals)
-    if rates is not None and rates.height:
-        rows = rows.join(rates, on="system", how="left")
-    else:
-        rows = rows.with_columns(pl.lit(None, pl.Float64).alias("_rate"))
-    rate = pl.coalesce(pl.col("cpu_adjustment_factor"), pl.col("_rate"))
-    consumed = f.msu_per_hour(pl.col("cp_seconds") * pl.col("share"), 3600.0, rate, 1)
+    rows = with_rates(apportioned(records, intervals), rates)
     return rows.group_by("system", "bin_start", "job_name", "program", "class_of_work",
                          maintain_order=True).agg(
         pl.col("bin_seconds").first().alias("interval_seconds"),
         *(_shared(c).sum() for c in SHARED),
-        pl.when(rate.is_not_null().all()).then(consumed.sum()).alias("msu"),
+        _msu(pl.lit(3600.0)).alias("msu"),  # MSU/h over an hour: the MSU consumed
     ).rename({"bin_start": "interval_start"}).select(list(SUMS_SCHEMA)).cast(SUMS_SCHEMA)
 
 
