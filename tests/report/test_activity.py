@@ -305,3 +305,34 @@ def test_zperf_report_says_address_spaces_short_of_the_classes(
     code, out, err = run_cli(capsys, "report", "activity", "--to", "text",
                              str(sim_runs / "ims15-fast-path" / "smf.dump"))
     assert said not in err and said not in out
+
+
+def _split_by_type(dump: Path, folder: Path) -> list[Path]:
+    """The dump as two: its SMF 30 records, and the others (SMF split by record type)."""
+    import struct
+
+    data = dump.read_bytes()
+    parts: dict[bool, list[bytes]] = {True: [], False: []}
+    at = 0
+    while at + 4 <= len(data):
+        length = struct.unpack_from(">H", data, at)[0]
+        parts[data[at + 5] == 30].append(data[at:at + length])
+        at += length
+    paths = [folder / "smf30.dump", folder / "rmf.dump"]
+    for path, records in zip(paths, (parts[True], parts[False]), strict=True):
+        path.write_bytes(b"".join(records))
+    return paths
+
+
+def test_smf30_in_a_dump_of_its_own(sim_runs: Path, tmp_path: Path) -> None:
+    """SMF 30 dumped apart from the RMF records (a site that splits SMF by type): its
+    interval records go on the other dump's RMF intervals, as from one dump."""
+    whole = sim_runs / "ims15-fast-path" / "smf.dump"
+    order = ["system", "interval_start", "job_name"]
+    want = act.read_activity([whole]).jobs.sort(order)
+    assert want.height > 0
+    for paths in (_split_by_type(whole, tmp_path), _split_by_type(whole, tmp_path)[::-1]):
+        got = act.read_activity(paths).jobs.sort(order)
+        assert got.select(order).equals(want.select(order))
+        assert got["cp_seconds"].to_list() == pytest.approx(want["cp_seconds"].to_list())
+        assert got["msu"].to_list() == pytest.approx(want["msu"].to_list())

@@ -49,6 +49,7 @@ from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs import activity_capacity as capacity
 from zperf.runs import jobs as job_cpu
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
+from zperf.tables.jobs import JOB_INTERVALS
 from zperf.tables.workload import CLASS_KINDS
 
 #: The tables an activity report is made from.
@@ -191,9 +192,12 @@ def sum_activity(kept: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
         out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
     records = kept.get("job_intervals")
     if records is not None and records.height:
-        out["jobs"] = job_cpu.interval_sums(
-            records, job_cpu.rmf_intervals(kept.get("workload"), cpu),
-            job_cpu.system_rates(kept.get("msu")))
+        intervals = job_cpu.rmf_intervals(kept.get("workload"), cpu)
+        inside, held = job_cpu.placed(records, intervals)
+        out["jobs"] = job_cpu.interval_sums(inside, intervals,
+                                            job_cpu.system_rates(kept.get("msu")))
+        if held.height:  # on the RMF intervals of the other files, once all are read
+            out["job_records"] = held
     work = kept.get("workload")
     if work is None or work.height == 0:
         return out
@@ -249,6 +253,7 @@ def _empty() -> dict[str, pl.DataFrame]:
             "trans_ended": pl.Float64, "resp_ms": pl.Float64}),
         **{name: pl.DataFrame(schema=schema) for name, schema in capacity.SCHEMAS.items()},
         "jobs": pl.DataFrame(schema=job_cpu.SUMS_SCHEMA),
+        "job_records": JOB_INTERVALS.empty().select(_JOB_KEEP),
     }
 
 
@@ -285,6 +290,7 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
     cpu_systems = sorted(set(tables["lpar"]["system"].drop_nulls().to_list()))
     for name in ("workloads", "class_systems"):
         tables[name] = _resolved(tables[name], cpu_systems)
+    tables["jobs"] = pl.concat([tables["jobs"], _held_jobs(tables)])
     if tables["lpar"].height == 0 and tables["classes"].height == 0:
         hint = (f" ({untimed} class periods without an interval time, as in a pasted extract)"
                 if untimed else "")
@@ -312,6 +318,21 @@ def _merged(frame: pl.DataFrame, keys: list[str], weighted: bool = False) -> pl.
         extra = [ended.sum(), transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms")]
     return (frame.group_by(keys, maintain_order=True)
             .agg(pl.col("interval_seconds").max(), *appl, *extra).sort(keys))
+
+
+def _held_jobs(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """The SMF 30 records no file's own RMF intervals held whole (a dump of SMF 30
+    alone), on the RMF intervals of all the files; what none of them holds is left out."""
+    held = tables["job_records"]
+    if held.height == 0:
+        return pl.DataFrame(schema=job_cpu.SUMS_SCHEMA)
+    frames = [t.filter(~pl.col("system").str.starts_with(_BY_SYSPLEX)).select(
+        "system", "interval_start", "interval_seconds")
+        for t in (tables["lpar"], tables["workloads"])]
+    intervals = (pl.concat(frames).drop_nulls().unique(["system", "interval_start"],
+                                                       keep="first")
+                 .sort("system", "interval_start"))
+    return job_cpu.interval_sums(held, intervals, job_cpu.system_rates(tables["msu"]))
 
 
 def _merged_jobs(frame: pl.DataFrame) -> pl.DataFrame:

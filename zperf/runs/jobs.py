@@ -309,6 +309,21 @@ def system_rates(cpu: pl.DataFrame | None) -> pl.DataFrame:
             .cast(schema))  # type: ignore[arg-type]
 
 
+def placed(records: pl.DataFrame, intervals: pl.DataFrame) -> tuple[pl.DataFrame,
+                                                                    pl.DataFrame]:
+    """``records`` split into those ``intervals`` hold whole (every second of their span
+    in one of them) and the others: a dump of SMF 30 without the RMF data of its
+    systems and times (SMF split by record type), whose records wait for another file's
+    intervals."""
+    if records.height == 0 or intervals.height == 0:
+        return records.clear(), records
+    numbered = records.with_row_index("_whole")
+    held = apportioned(numbered, intervals).group_by("_whole").agg(pl.col("share").sum())
+    whole = held.filter(pl.col("share") >= 1 - 1e-9)["_whole"]
+    inside = pl.col("_whole").is_in(whole.implode())
+    return (numbered.filter(inside).drop("_whole"), numbered.filter(~inside).drop("_whole"))
+
+
 def interval_sums(records: pl.DataFrame, intervals: pl.DataFrame,
                   rates: pl.DataFrame | None = None) -> pl.DataFrame:
     """The address spaces' CPU per system, RMF interval and address space (job name,
