@@ -164,7 +164,7 @@ def _hand_made_record() -> bytes:
     struct.pack_into(">H", ident, 184, 0x2A)                 # SMF30ASI
     io_section = bytearray(76)
     struct.pack_into(">I", io_section, 4, 777)               # SMF30TEP
-    struct.pack_into(">Q", io_section, 64, 777)              # SMF30TEX, the 8-byte form
+    # SMF30TEX (at 64), the 8-byte form, left 0: not filled in, SMF30TEP stands
     struct.pack_into(">I", io_section, 18, 10_000)           # SMF30TCN, 128 µs units
     cas = bytearray(188)
     struct.pack_into(">II", cas, 4, 1100, 70)                # SMF30CPT, SMF30CPS
@@ -191,6 +191,11 @@ def _hand_made_record() -> bytes:
     head[14:18], head[18:22] = text("SYS1", 4), text("STC", 4)  # SMF30SID, SMF30WID
     struct.pack_into(">H", head, 22, 2)                      # SMF30STP
     return bytes(head) + b"".join(body for _, body in sections)
+
+
+def test_an_excp_count_past_four_bytes_is_the_8_byte_one() -> None:
+    assert one(build_type30(**{**STC, "excp_count": 5_000_000_000}))["excp_count"] == \
+        5_000_000_000
 
 
 def test_a_record_made_by_hand_from_ibm_s_layout() -> None:

@@ -356,7 +356,11 @@ def _rate_columns(columns: dict[str, Any], s: _Sections, length: Ints, seconds: 
 def _io_columns(columns: dict[str, Any], s: _Sections, length: Ints) -> None:
     v, io = f30.IO, s.values
     long_ = length >= v.end_of("SMF30TEX")
-    excps = np.where(long_, io["SMF30TEX"], io["SMF30TEP"]).astype(np.float64)
+    # the 8-byte count where the section holds it, unless it is not filled in (0 beside a
+    # 4-byte count): it keeps counting past 2**32, so it is never below a filled one
+    excps = np.where(long_, np.maximum(io["SMF30TEX"].astype(np.uint64),
+                                       io["SMF30TEP"].astype(np.uint64)),
+                     io["SMF30TEP"]).astype(np.float64)
     columns["excp_count"] = _absent(excps, length >= v.end_of("SMF30TEP")).cast(pl.Int64)
     columns["connect_seconds"] = _absent(io["SMF30TCN"] * 128e-6,
                                          length >= v.end_of("SMF30TCN"))
