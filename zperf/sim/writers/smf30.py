@@ -179,8 +179,7 @@ def build_many_type30(values: Mapping[str, Any], count: int, *, shape: Shape = S
             "SMF30SIT": sit, "SMF30STD": std, "SMF30RST": sit, "SMF30RSD": std,
             "SMF30ISS": np.where(interval, _tod(start - offset), 0),
             "SMF30IET": np.where(interval, _tod(start + span - offset), 0)},
-        "io": {"SMF30TEP": np.minimum(_array(v.pop("excp_count", 0), count, np.int64),
-                                      0xFFFFFFFF),
+        "io": {"SMF30TEX": _array(v.pop("excp_count", 0), count, np.int64),
                "SMF30TCN": np.rint(_array(v.pop("connect_seconds", 0.0), count) / 128e-6)
                .astype(np.int64)},
         "completion": {"SMF30SCC": _array(v.pop("return_code", 0), count, np.int64)},
@@ -197,7 +196,8 @@ def build_many_type30(values: Mapping[str, Any], count: int, *, shape: Shape = S
             "SMF30_RCTPCPUA_NOMINAL": 0,
             "SMF30_RCTPCPUA_SCALING_FACTOR": v.pop("cpa_scaling_factor", 1)},
     }
-    per_section["io"]["SMF30TEX"] = _array(per_section["io"]["SMF30TEP"], count, np.int64)
+    excps = _array(per_section["io"]["SMF30TEX"], count, np.int64)
+    per_section["io"]["SMF30TEP"] = np.minimum(excps, 0xFFFFFFFF)  # 4 bytes: stops there
     for column, (section, field) in TEXT_FIELDS.items():
         per_section[section][field] = texts[column]
     if v:
