@@ -137,3 +137,42 @@ def test_contributing_shows_every_further_command_ci_runs() -> None:
     for command in _readme_commands():
         assert f"\n{command}\n" in contributing, command
 
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation but - and _ dropped,
+    blanks as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(text: str) -> set[str]:
+    from docexamples import blocks
+
+    fenced = {line for block in blocks(text) for line in block.text.splitlines()}
+    return {_slug(match[2]) for line in text.splitlines() if line not in fenced
+            if (match := re.match(r"(#+) (.*)", line))}
+
+
+def test_every_link_of_the_readme_and_the_manual_leads_somewhere() -> None:
+    """Relative links (the manual is read on a code host) name files that exist, and an
+    anchor a heading of that file; every page of docs/ is in the manual's contents."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for page in pages:
+        text = re.sub(r"`[^`\n]*`", "", page.read_text())  # code spans hold no link
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            assert linked.exists(), f"{page.relative_to(ROOT)}: {target}"
+            if anchor and linked.suffix == ".md":
+                assert anchor in _anchors(linked.read_text()), (
+                    f"{page.relative_to(ROOT)}: {target}: no such heading")
+    contents = (ROOT / "docs" / "README.md").read_text()
+    for page in (ROOT / "docs").glob("*.md"):
+        assert page.name == "README.md" or f"]({page.name})" in contents, page.name
+
+
+def test_the_tables_page_lists_every_table() -> None:
+    text = (ROOT / "docs" / "tables.md").read_text()
+    for name in SCHEMAS:
+        assert f"| `{name}` |" in text, name
