@@ -38,6 +38,7 @@ each start from the runs they use.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import io
@@ -171,14 +172,24 @@ def zperf(args: list[str], *, stdin: bytes = b"", terminal: bool = False,
     return code, out.value(), err.value().decode()
 
 
-_SIMULATED = Path(tempfile.mkdtemp(prefix="zperf-doc-runs-"))
+_SIMULATED: list[Path] = []
+
+
+def _simulated() -> Path:
+    """The folder of this process's simulated runs: made when first needed (most test
+    processes import this module and simulate nothing) and removed when the process
+    ends (a month of a sysplex is hundreds of MB)."""
+    if not _SIMULATED:
+        _SIMULATED.append(Path(tempfile.mkdtemp(prefix="zperf-doc-runs-")))
+        atexit.register(shutil.rmtree, _SIMULATED[0], ignore_errors=True)
+    return _SIMULATED[0]
 
 
 def _simulate(args: list[str], folder: Path, terminal: bool) -> tuple[int, bytes, str]:
     """``zperf simulate ... --out DIR`` made once per process and copied into ``folder``."""
     out = args[args.index("--out") + 1]
     key = hashlib.sha256("\0".join(args).encode()).hexdigest()[:16]
-    made = _SIMULATED / key
+    made = _simulated() / key
     if not (made / "status").exists():
         made.mkdir(exist_ok=True)
         with contextlib.chdir(made):
