@@ -13,8 +13,15 @@ in pieces its reader cuts).
 
 from __future__ import annotations
 
-from zperf.formats.reading import ParseResult, Part, Progress, read, read_batches
+from zperf.formats.reading import (
+    ParseResult,
+    Part,
+    Progress,
+    ReadOptions,
+    read,
+    read_batches,
+)
 from zperf.formats.registry import KINDS, sniff, table_names
 
-__all__ = ["KINDS", "ParseResult", "Part", "Progress", "read", "read_batches", "sniff",
-           "table_names"]
+__all__ = ["KINDS", "ParseResult", "Part", "Progress", "ReadOptions", "read", "read_batches",
+           "sniff", "table_names"]
