@@ -31,8 +31,8 @@ from zperf.formats.smf.columns import (
 )
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.in_order import KEY, OFFSET, Codes, row_keys
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
+from zperf.formats.smf.record_decoder import Batch
 from zperf.formats.smf.type72_checks import check_layout, check_periods
 from zperf.formats.smf.type72_columns import GROUPS, ROW_FIELDS, Columns, Periods, masked
 from zperf.formats.tally import Tally
