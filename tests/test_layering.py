@@ -2,8 +2,10 @@
 
 The layer contracts are import-linter's (``[tool.importlinter]`` in
 pyproject.toml): cli > report > checks > sim > runs > formats > calc > tables >
-errors, the format families independent of each other, click only in the command
-line, rich only in the renderers and the command line.  CI runs them on the
+errors, the format families independent of each other, inside formats the steps of
+the way a file is read (reading > one_input > smf.dump > smf.physical >
+smf.fast_walk > smf.framing...), click only in the command line, rich only in the
+renderers and the command line.  CI runs them on the
 package (``lint-imports``, a step of .ci/run); the slow tests here run them on
 a copy of the package with one violation of each planted, to show that every
 contract can fail.  import-linter sees only static imports,
@@ -35,6 +37,7 @@ def _lint_imports(folder: Path) -> subprocess.CompletedProcess[str]:
         env={"PYTHONPATH": str(folder), "PATH": "", "LC_ALL": "C.UTF-8"})
 
 
+ONE_WAY = "a file is read one way: each step imports only the steps below it"
 #: One violation of each contract: (module file, the line planted, contract broken).
 PLANTED = [
     ("calc/cpu.py", "import zperf.sim.engine", "layers import downward only"),
@@ -49,6 +52,13 @@ PLANTED = [
     ("cli/__init__.py", "import zperf.spark.plan", "nothing in zperf imports the Spark extra"),
     ("report/text.py", "import pyspark", "nothing in zperf imports the Spark extra"),
     ("spark/plan.py", "import zperf.cli", "layers import downward only"),
+    ("formats/smf/framing.py", "import zperf.formats.smf.dump", ONE_WAY),
+    ("formats/one_input.py", "from zperf.formats.reading import read", ONE_WAY),
+    ("formats/parallel.py", "import zperf.formats.one_input", ONE_WAY),
+    ("formats/text_chunks.py", "import zperf.formats.text_input", ONE_WAY),
+    ("formats/smf/physical.py", "import zperf.formats.smf.type72_decoder", ONE_WAY),
+    ("formats/smf/type70_decoder.py", "from zperf.formats.smf.physical import scan", ONE_WAY),
+    ("formats/smf/record_decoder.py", "import zperf.formats.smf.framing", ONE_WAY),
 ]
 
 

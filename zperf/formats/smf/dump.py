@@ -100,7 +100,7 @@ def smf_batches(
     """
     specs = tuple(decoders)
     wanted_tables = frozenset([t for s in specs for t in s.tables] if tables is None else tables)
-    routes = Routes(s for s in specs if wanted_tables & set(s.tables))
+    routes = Routes([s for s in specs if wanted_tables & set(s.tables)])
     file = tally.file
     run = [(s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),
             _Pending()) for s in routes.specs]

@@ -160,8 +160,8 @@ def _row_keys(keys: tuple[Codes, Codes], head: Rows, prod: Rows, wms: Rows, star
         starts[start_at].tolist(), kind.tolist(), strict=True), combos.size)
     names, name_of = number("class_name", wms["R723MCNM"])
     pairs, pair_of = np.unique(name_of[rec] << 8 | period, return_inverse=True)
-    classes = keys[1].of_values(((names[p >> 8], p & 0xFF) for p in pairs.tolist()),
-                                pairs.size)
+    classes = keys[1].of_values([(names[p >> 8], p & 0xFF) for p in pairs.tolist()],
+                                pairs.size)  # (a list: in_order does not call back here)
     return row_keys(interval[combo_of.reshape(-1)][rec], classes[pair_of.reshape(-1)])
 
 
