@@ -151,3 +151,28 @@ def test_the_options_are_one_value_checked_when_made() -> None:
     assert ReadOptions(encoding="IBM1047").encoding == "cp1047"  # checked, then canonical
     assert ReadOptions(tables=["cpu"], columns={"workload": ["cpu_seconds"]}).columns == {
         "workload": frozenset({"cpu_seconds"})}
+
+
+def test_a_conflict_between_bytes_given_names_the_values_by_every_way() -> None:
+    """An earlier input given as bytes is read again for a conflict's values, by read as
+    by read_batches (read used to say only "other values": it recalled paths alone)."""
+    import datetime as dt
+
+    from zperf.errors import ConflictError
+    from zperf.formats.reading import read_batches
+    from zperf.sim.writers import smf as writer
+
+    def dump(ended: int) -> bytes:
+        return writer.frame_rdw(writer.build_type72_3(writer.ClassInterval(
+            system="SYS1", sysplex="PLEX1", start=dt.datetime(2026, 3, 2, 9, 0),
+            interval_seconds=900.0, class_name="CICSPROD",
+            periods=[writer.period_values(interval_seconds=900.0, adj=213, ended=ended,
+                                          cpu_seconds=20.0)])))
+
+    said = ("<bytes 2>: class period SYS1 2026-03-02 09:00 service CICSPROD period 1 "
+            "conflicts with <bytes 1>: trans_ended 1200 here, 1000 there; to keep one, give "
+            "--on-conflict first or last (or leave one of the files out)")
+    for way in (read, lambda given: list(read_batches(given))):
+        with pytest.raises(ConflictError) as raised:
+            way([dump(1000), dump(1200)])
+        assert str(raised.value) == said
