@@ -150,3 +150,12 @@ def spark() -> Iterator[Any]:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def report_cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The inputs of every report case of tests/reportcheck.py (runs, series of three
+    releases, a sysplex day), made once: the folder the cases' inputs are relative to."""
+    from reportcheck import make_inputs
+
+    yield make_inputs(tmp_path_factory.mktemp("report-cases"))

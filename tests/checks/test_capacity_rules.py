@@ -15,9 +15,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from zperf.checks.capacity import check_defined_capacity, check_performance_index
+from zperf.checks.capacity import check_defined_capacity
 from zperf.checks.engine import check
 from zperf.checks.measured import Measured
+from zperf.checks.performance import check_performance_index
 from zperf.checks.results import State
 from zperf.checks.rules import Rule
 from zperf.formats.smf.dump import read_smf72

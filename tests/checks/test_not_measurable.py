@@ -93,7 +93,7 @@ def test_not_measurable_alone_exits_0(capsys: pytest.CaptureFixture[str], folder
         assert case.system_out.startswith("N/A   ")
     rows = [line for line in Path("summary.md").read_text().splitlines()
             if line.startswith("| ")]
-    assert rows[2].startswith("| ⚪ N/A | defined_capacity | ims15-dsff-smq | "
+    assert rows[2].startswith("| ⚪ N/A | defined\\_capacity | ims15-dsff-smq | "
                               "`limit_used_pct` no value | 4-hour average &lt;= 100 % of the "
                               "limit |  | not measurable: no defined capacity")
     assert Path("summary.md").read_text().startswith("### zperf check rules.toml: passed\n")

@@ -15,7 +15,7 @@ from zperf.report.views.activity import activity_report
 from zperf.report.views.common import input_files
 from zperf.runs import activity as act
 from zperf.runs import activity_capacity as cap
-from zperf.runs.capacity import capture_by_system, capture_ratios
+from zperf.runs.capture import capture_by_system, capture_ratios
 from zperf.runs.msu import capacity_from_tables
 from zperf.sim.month import Month, write_month
 

@@ -22,6 +22,7 @@ IMG = '"><img src=x onerror=alert(1)>'
 PAGE_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p",
              "div", "nav", "a", "section", "dl", "dt", "dd", "figure", "figcaption", "table",
              "caption", "thead", "tbody", "tr", "th", "td", "aside", "code", "footer", "ul", "li",
+             "span",
              "svg", "g", "path", "rect", "text", "line", "defs", "clippath", "circle",
              "tspan", "lineargradient", "stop", "symbol"}
 

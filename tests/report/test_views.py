@@ -74,9 +74,16 @@ def test_comparison_verdict_in_words(sim_runs: Path) -> None:
     table = rows_of(section(report, "results").tables[0])
     assert table["ITR (tran/s)"] == ("119229.26", "121145.85", "+1916.59", "+1.61")
     charts = section(report, "charts").charts
-    assert [c.key for c in charts] == ["itr", "groups", "split"]
-    assert sorted(charts[0].plot.data["value"].to_list()) == pytest.approx(
-        [119229.26, 121145.85], abs=0.005)
+    assert [c.key for c in charts] == ["deltas", "groups", "split"]
+    # the change itself is drawn (a bar of +1.61 % from 0), not two ITRs from 0 that look
+    # alike; the engines are configuration, not a result
+    deltas = dict(charts[0].plot.data.select("metric", "label").rows())
+    assert deltas["ITR (tran/s)"] == "+1.61 %" and deltas["ETR (tran/s)"] == "-0.30 %"
+    assert "CPs" not in deltas and charts[0].plot.options["band"] == 1.0
+    assert charts[0].summary.startswith("ITR +1.61 %; the largest change: IMS Connect CPU")
+    # no zIIP (its µs/tran missing): the split has general CP only, and so has its legend
+    # (tests/report/test_layout.py)
+    assert set(charts[2].plot.data["metric"]) == {"general CP"}
 
 
 def test_comparison_against_the_first_run(sim_runs: Path) -> None:

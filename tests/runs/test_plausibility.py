@@ -9,7 +9,7 @@ import polars as pl
 import pytest
 
 from zperf.calc.formulas import in_flight
-from zperf.runs.capacity import captured_seconds
+from zperf.runs.capture import captured_seconds
 from zperf.runs.plausibility import RULES, plausibility
 
 T0 = dt.datetime(2024, 3, 1, 9, 0)

@@ -20,7 +20,7 @@ import pytest
 
 from zperf.formats import read
 from zperf.runs.analysis import analyze
-from zperf.runs.capacity import capture_ratios
+from zperf.runs.capture import capture_ratios
 from zperf.runs.cec import cec_table
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.pi import performance_from_tables

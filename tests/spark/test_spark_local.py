@@ -223,3 +223,40 @@ def test_the_same_key_with_other_values_is_a_conflict(spark: Any, tmp_path: Path
     copy.write_bytes(first[0].read_bytes())
     twice = load(spark, [str(first[0]), str(copy)], "workload")
     assert rows(counted_once(twice, "workload")).equals(rows(load(spark, str(first[0]))))
+
+
+@pytest.mark.slow
+def test_a_workload_listing_beside_its_dump_counts_once(spark: Any, tmp_path: Path) -> None:
+    """The WLMGL listing names the sysplex, not the system: counted_once drops its class
+    periods where the dump's systems give them, as the commands do, and stops with the
+    commands' error when they do not agree (ENDED one unit of its last digit off)."""
+    from zperf.errors import ConflictError
+    from zperf.sim.command import Request, run
+
+    run(Request(scenario="ims15-fast-path", out=tmp_path, exact=True))
+    dump, listing = tmp_path / "smf.dump", tmp_path / "wlmgl-IMS1.txt"
+
+    def rows(frame: Any) -> pl.DataFrame:
+        got = _polars(frame)
+        return got.sort(got.columns)
+
+    alone = rows(load(spark, str(dump), "workload"))
+    for choice in ("error", "first", "last"):
+        both = load(spark, [str(listing), str(dump)], "workload")
+        assert rows(counted_once(both, "workload", on_conflict=choice)).equals(alone), choice
+    ended = read([str(dump)]).tables["workload"]["trans_ended"][0]
+    text = listing.read_text()
+    printed = f"ENDED    {round(ended / 1000)}K"
+    assert text.index(printed) < text.index("PAGE    2")
+    edited = tmp_path / "wlmgl-edited.txt"
+    other = round(ended / 1000) + (1 if (round(ended / 1000) + 1) % 10 else -1)
+    edited.write_text(text.replace(printed, f"ENDED    {other}K", 1))
+    both = load(spark, [str(dump), str(edited)], "workload")
+    with pytest.raises(ConflictError) as raised:
+        counted_once(both, "workload")
+    assert str(raised.value) == (
+        f"{edited}: class period PLEX1 2019-05-01 10:00 report IMSTRAN period 1 conflicts "
+        f"with {dump}: trans_ended {other * 1000} here, {ended} there (more than the report's "
+        "printed precision apart; sysplex PLEX1's systems there: IMS1); to keep one, give "
+        "--on-conflict first or last (or leave one of the files out)")
+    assert rows(counted_once(both, "workload", on_conflict="first")).equals(alone)

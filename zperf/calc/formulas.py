@@ -17,8 +17,6 @@ module                            formulas
                                   RMF service units as seconds
 :mod:`zperf.calc.sysplex`         004 Table 16 combined metrics of LPARs
 :mod:`zperf.calc.offload`         003 CPU %, zIIP-eligible, offload
-:mod:`zperf.calc.capacity`        002 msg/s from MIPS and path length;
-                                  projection by capacity ratio
 :mod:`zperf.calc.capture`         RMF capture ratio: captured over LPAR
                                   busy CP seconds
 :mod:`zperf.calc.little`          Little's law: transactions in flight
@@ -26,6 +24,8 @@ module                            formulas
                                   average (R4HA); share of a limit
 :mod:`zperf.calc.pi`              WLM Performance Index of velocity, average
                                   and percentile goals; execution velocity
+:mod:`zperf.calc.processor`       002 msg/s from MIPS and path length;
+                                  projection by LSPR capacity ratio
 :mod:`zperf.calc.fit`             002 fixed + variable cost (least squares)
 :mod:`zperf.calc.deltas`          004 Delta, Delta %, ±1 % ITR verdict
 :mod:`zperf.calc.sizing`          001 SOAP message size; 000 size vs baseline
@@ -36,15 +36,6 @@ module                            formulas
 
 from __future__ import annotations
 
-from zperf.calc.capacity import (
-    PROCESSOR_RATINGS,
-    ProcessorRating,
-    capacity_ratio,
-    instructions_per_msg,
-    msg_per_sec_at_100pct,
-    processor_rating,
-    project_ms_per_tran,
-)
 from zperf.calc.capture import appl_seconds, busy_seconds, capture_ratio
 from zperf.calc.codepages import (
     CCSID_NAMES,
@@ -107,6 +98,15 @@ from zperf.calc.pi import (
     pi_average_response,
     pi_percentile,
     pi_velocity,
+)
+from zperf.calc.processor import (
+    PROCESSOR_RATINGS,
+    ProcessorRating,
+    capacity_ratio,
+    instructions_per_msg,
+    msg_per_sec_at_100pct,
+    processor_rating,
+    project_ms_per_tran,
 )
 from zperf.calc.sizing import (
     SOAP_PREFIX_SUFFIX_BYTES,

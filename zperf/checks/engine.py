@@ -27,7 +27,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from zperf.checks import capacity, doubts, intervals, metrics, quality, scenario
+from zperf.checks import capacity, doubts, intervals, metrics, performance, quality, scenario
 from zperf.checks.measured import Measured, measure, relabeled
 from zperf.checks.results import Outcome, Result, State
 from zperf.checks.rules import Rule, RuleError, RulesFile, load_rules
@@ -43,7 +43,7 @@ RUN_CHECKS: dict[str, Callable[[Rule, Measured], Result]] = {
     "classes_present": quality.check_classes,
     "window_covered": intervals.check_window,
     "capture_ratio": quality.check_capture,
-    "performance_index": capacity.check_performance_index,
+    "performance_index": performance.check_performance_index,
     "defined_capacity": capacity.check_defined_capacity,
     "complete": doubts.check_complete,
     "plausible": doubts.check_plausible,

@@ -132,7 +132,7 @@ class Activity:
 
 #: Marks a row named by its sysplex (a listing names no system) until the files are
 #: merged: then it is the system's when the CPU data has one system only (the rule of
-#: :func:`zperf.runs.capacity.capture_table`), else the sysplex's.
+#: :func:`zperf.runs.capture.capture_table`), else the sysplex's.
 _BY_SYSPLEX = "\0sysplex:"
 
 

@@ -35,7 +35,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
-from zperf.runs.capacity import captured_seconds
+from zperf.runs.capture import captured_seconds
 from zperf.runs.choices import PER_CHOICES
 from zperf.runs.coverage import (
     BUSY_FIGURES,
@@ -217,7 +217,8 @@ def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
 #: Workload columns the run table uses (the rest can be dropped while reading).
 WORKLOAD_COLUMNS = ("sysplex", "system", "interval_start", "interval_seconds", "class_kind",
                     "class_name", "period", "source_format",
-                    "trans_ended", "trans_end_per_sec", "trans_avg", "trans_mpl",
+                    # (in the table's order: a conflict names the first figure that differs)
+                    "trans_avg", "trans_mpl", "trans_ended", "trans_end_per_sec",
                     "resp_actual_ms",
                     *CPU_TIME_COLUMNS, "iip_seconds",
                     "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "zos_release")
@@ -240,7 +241,7 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
     when there is no CPU activity data (their APPL% is then the busy estimate)
     and the ``classes`` asked for besides (by name).  The window's general-CP and
     zIIP seconds per system, interval and class kind are kept too, as
-    ``captured`` (:func:`zperf.runs.capacity.captured_seconds`: what capture
+    ``captured`` (:func:`zperf.runs.capture.captured_seconds`: what capture
     ratios and the plausibility rules need of all the classes).  With
     ``capacity``, the window's
     ``performance`` rows (:func:`zperf.runs.pi.performance_table`: the PI of

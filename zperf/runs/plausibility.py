@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from zperf.calc import formulas as f
-from zperf.runs.capacity import capture_by_system, capture_table
+from zperf.runs.capture import capture_by_system, capture_table
 from zperf.runs.findings import Finding
 
 
@@ -77,7 +77,7 @@ RULES: tuple[Plausible, ...] = (
 def plausibility(cpu: pl.DataFrame | None, captured: pl.DataFrame | None,
                  classes: pl.DataFrame | None) -> list[Finding]:
     """The plausibility findings of a run's (or a report's) data: the cpu table, the
-    :func:`~zperf.runs.capacity.captured_seconds` of its workload table, and class
+    :func:`~zperf.runs.capture.captured_seconds` of its workload table, and class
     period rows (any subset of the workload table's rows, for Little's law)."""
     cpu = cpu if cpu is not None and cpu.height else None
     found: list[Finding] = []

@@ -25,13 +25,7 @@ from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import ReadOptions, Reduce, read_each
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
-from zperf.runs.capacity import capture_table
-from zperf.runs.choices import BASES, Base, PerView
-from zperf.runs.compare import Comparison, comparison
-from zperf.runs.facts import capture_split
-from zperf.runs.findings import Finding
-from zperf.runs.spec import RUN_KEYS, RunOptions, RunSpec, as_runspec
-from zperf.runs.views import (
+from zperf.runs.breakdown import (
     VIEW_TABLES,
     VIEWS,
     Scope,
@@ -40,6 +34,12 @@ from zperf.runs.views import (
     view_findings,
     view_scope,
 )
+from zperf.runs.capture import capture_table
+from zperf.runs.choices import BASES, Base, PerView
+from zperf.runs.compare import Comparison, comparison
+from zperf.runs.facts import capture_split
+from zperf.runs.findings import Finding
+from zperf.runs.spec import RUN_KEYS, RunOptions, RunSpec, as_runspec
 from zperf.runs.window_text import SPANS, nothing_in_window, with_spans
 
 #: The tables a run table is made from (the others are not even decoded).
@@ -54,7 +54,7 @@ _RUN_KEYS_ARE = "the run description's keys (zperf.RunOptions)"
 @dataclass(frozen=True)
 class View:
     """A run's window per class period or per system (``zperf analyze --per class`` or
-    ``system``; :mod:`zperf.runs.views`), what reading each source saw, and what its
+    ``system``; :mod:`zperf.runs.breakdown`), what reading each source saw, and what its
     figures leave in doubt (said on stderr, exit 1)."""
 
     per: PerView
@@ -119,7 +119,7 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
                  jobs: int | None = 1, on_conflict: OnConflict | None = None,
                  **options: Any) -> View:
     """A run's window per class period or per system (``zperf analyze --per class|system``,
-    :mod:`zperf.runs.views`), read file by file (``jobs`` at once), each reduced where it
+    :mod:`zperf.runs.breakdown`), read file by file (``jobs`` at once), each reduced where it
     is read, with the tally of every file and the view's findings."""
     if per not in VIEWS:
         raise UsageError(f"per must be one of {', '.join(VIEWS)}")

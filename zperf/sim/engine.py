@@ -28,6 +28,7 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -466,16 +467,27 @@ def _reports(out: Path, written: _Written, layout: str, rmf_format: str) -> dict
     """The WLMGL listing (or XML report, or both) of each LPAR."""
     files = {}
     for system, rows in written.listings.items():
-        if rmf_format != "xml":
-            name = f"wlmgl-{system}.txt"
-            (out / name).write_text(write_listing(rows, layout=layout))
-            files[name] = (f"RMF Workload Activity report of {system}, {layout} layout, ASA, "
-                           "printed from the dump's 72.3 records")
-        if rmf_format != "text":
-            name = f"wlmgl-{system}.xml"
-            (out / name).write_text(write_wlmgl_xml(rows))
-            files[name] = (f"RMF Workload Activity report of {system} as XML (XPXSRPTS), "
-                           "from the dump's 72.3 records")
+        files.update(_rmf_report(
+            out / f"wlmgl-{system}", rmf_format,
+            (partial(write_listing, rows, layout=layout),
+             f"RMF Workload Activity report of {system}, {layout} layout, ASA, printed from "
+             "the dump's 72.3 records"),
+            (partial(write_wlmgl_xml, rows),
+             f"RMF Workload Activity report of {system} as XML (XPXSRPTS), from the dump's "
+             "72.3 records")))
+    return files
+
+
+def _rmf_report(stem: Path, rmf_format: str, listing: tuple[Callable[[], str], str],
+                xml: tuple[Callable[[], str], str]) -> dict[str, str]:
+    """One RMF report in the forms ``rmf_format`` asks for (``text``: the printed
+    listing, ``stem``.txt; ``xml``: the Postprocessor's XML, ``stem``.xml; ``both``),
+    each given as what writes it and what the manifest says it is."""
+    files = {}
+    for suffix, (write, what), left_out in ((".txt", listing, "xml"), (".xml", xml, "text")):
+        if rmf_format != left_out:
+            stem.with_name(stem.name + suffix).write_text(write())
+            files[stem.name + suffix] = what
     return files
 
 
@@ -493,16 +505,14 @@ def _other_files(plan: _Plan, out: Path, written: _Written,
         files.update(sidefiles.write_jtl(out, log, written.counted,
                                          seed=f"{plan.seed}:{scenario.id}:driver"))
     for system, (rows, lpars) in written.cpu_reports.items():
-        if rmf_format != "xml":
-            name = f"rmfcpu-{system}.txt"
-            (out / name).write_text(write_cpu_report(rows, lpars=lpars))
-            files[name] = (f"RMF CPU Activity report of {system} with its Partition Data "
-                           "Report, as text (ASA), printed from the dump's 70.1 records")
-        if rmf_format != "text":
-            name = f"rmfcpu-{system}.xml"
-            (out / name).write_text(write_cpu_xml(rows, lpars))
-            files[name] = (f"RMF CPU Activity report of {system} with its Partition Data "
-                           "Report as XML (XPRPTS), from the dump's 70.1 records")
+        files.update(_rmf_report(
+            out / f"rmfcpu-{system}", rmf_format,
+            (partial(write_cpu_report, rows, lpars=lpars),
+             f"RMF CPU Activity report of {system} with its Partition Data Report, as text "
+             "(ASA), printed from the dump's 70.1 records"),
+            (partial(write_cpu_xml, rows, lpars),
+             f"RMF CPU Activity report of {system} with its Partition Data Report as XML "
+             "(XPRPTS), from the dump's 70.1 records")))
     if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
         files.update(sidefiles.write_cics(out, entries, connection, start=plan.start, end=end))
     if scenario.run is not None and scenario.run.response_from == "ims":

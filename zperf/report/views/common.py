@@ -136,6 +136,13 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+def no_chart_over_time(what: str, where: str = "in the table") -> str:
+    """The line a section shows instead of a chart over time of a single point (a
+    one-dot chart says nothing its table does not): ``what`` the data is ('One RMF
+    interval'), ``where`` its figures are."""
+    return f"{what}: no chart over time, which would be a single point; its figures are {where}."
+
+
 def skipped_notes(tallies: Iterable[Tally]) -> list[str]:
     """What reading skipped, per file, as zperf analyze tells it on standard error."""
     return [told for told in (skipped_report(t) for t in tallies) if told]

@@ -12,7 +12,7 @@ import polars as pl
 
 from zperf import __version__
 from zperf.report.charts import CPU_PARTS, Plot
-from zperf.report.runs import INTERVAL_COLUMNS
+from zperf.report.run_text import INTERVAL_COLUMNS
 from zperf.report.text import MISSING, format_cell, format_time
 from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
@@ -129,6 +129,11 @@ def intervals_section(analysis: Analysis) -> Section:
                f"{format_cell('etr_per_sec', etr.max())} tran/s; CPU % busy "
                f"{format_cell('cp_busy_pct', busy.min())} to "
                f"{format_cell('cp_busy_pct', busy.max())} %")
+    timed = intervals["interval_start"].drop_nulls().n_unique()
+    if timed < 2:  # one dot per chart says nothing the table does not
+        return Section("intervals", "Per interval", tables=(shown,), formulas=(c.ETR, c.ITR),
+                       paragraphs=(c.no_chart_over_time("One RMF interval") if timed else
+                                   "No RMF interval with a start time: nothing to chart.",))
     chart = Chart("intervals", "ETR and CPU % busy per interval", Plot(
         "panels", intervals.select("interval_start", *(col for col, _ in panels)),
         {"x": "interval_start", "x_title": "interval start", "panels": panels,
@@ -165,16 +170,18 @@ def groups_section(analysis: Analysis) -> Section | None:
                             ("cp_us_per_tran", "of which general CP"),
                             ("ziip_us_per_tran", "zIIP µs/tran")])
     long = pl.concat([
-        frame.select("group", pl.lit("CP").alias("part"),
+        frame.select("group", pl.lit("general CP").alias("part"),
                      pl.col("cp_us_per_tran").alias("us_per_tran")),
-        frame.select("group", pl.lit("IIP").alias("part"),
+        frame.select("group", pl.lit("zIIP").alias("part"),
                      pl.col("ziip_us_per_tran").alias("us_per_tran"))])
     top = frame.sort("cpu_us_per_tran", descending=True, nulls_last=True).row(0, named=True)
-    chart = Chart("groups", "CPU µs per transaction by address-space group, CP and zIIP",
+    ziip = (long["part"] == "zIIP") & (long["us_per_tran"].fill_null(0) != 0)
+    chart = Chart("groups", "CPU µs per transaction by address-space group" + (
+                  ", general CP and zIIP" if ziip.any() else ", general CP (no zIIP)"),
                   Plot("stacked_bars", long, {
                       "category": "group", "value": "us_per_tran", "part": "part",
                       "category_title": "", "value_title": "µs per transaction",
-                      "part_title": "", "domain": ["CP", "IIP"],
+                      "part_title": "", "domain": ["general CP", "zIIP"],
                       "colours": [CPU_PARTS["CP"], CPU_PARTS["IIP"]]}),
                   f"largest: {top['group']}, "
                   f"{format_cell('cpu_us_per_tran', top['cpu_us_per_tran'])} µs/tran")

@@ -75,13 +75,15 @@ def _chart(frame: pl.DataFrame, key: str, column: str, title: str, zero: bool = 
                if shown.height else "no values")
     return Chart(key, f"{title} vs ETR", Plot("scaling", shown, {
         "x": "etr_per_sec", "x_title": "ETR (tran/s)", "y": column, "y_title": title,
-        "zero": zero}), summary)
+        "zero": zero, "series": "series", "series_title": "run"}), summary)
 
 
 def scaling_sections(inputs: Sequence[ScalingInput]) -> list[Section]:
     frame = points(inputs)
     marks = tuple("modeled" if s == MODELED else "" for s in frame["status"])
-    shown = c.table(frame, [("label", "Level"), ("status", "Status"),
+    several = frame["series"].n_unique() > 1  # releases, or runs beside a series
+    shown = c.table(frame, [*([("series", "Run")] if several else []), ("label", "Level"),
+                            ("status", "Status"),
                             *((col, c.LABELS[col]) for col in POINT_COLUMNS)], marks=marks)
     charts = (_chart(frame, "itr", "itr_per_sec", "ITR (tran/s)"),
               _chart(frame, "busy", "cp_busy_pct", "CPU % busy"),
@@ -91,10 +93,13 @@ def scaling_sections(inputs: Sequence[ScalingInput]) -> list[Section]:
            "busy and response time against the transaction rate (ETR): a flat ITR means "
            "the cost per transaction does not grow with the load; a rising response time "
            "shows queueing."]
+    if several:
+        how.append("One colour per run, named in the legend; the table's Run column "
+                   "says which run each level is of.")
     if models:
-        how.append("Modeled levels (triangles, labelled 'modeled') are not measurements: "
-                   + "; ".join(dict.fromkeys(models)) + ". Only the published run is "
-                   "measured (in the paper's table).")
+        how.append("Modeled levels (triangles, marked modeled in the table) are not "
+                   "measurements: " + "; ".join(dict.fromkeys(models)) + ". Only the "
+                   "published run (a dot) is measured (in the paper's table).")
     facts = []
     for item in inputs:
         if item.series:
