@@ -26,10 +26,11 @@ from typing import BinaryIO
 
 import polars as pl
 
+from zperf.formats import registry
 from zperf.formats.opening import Input, open_input, reopener, unwrapped
 from zperf.formats.options import ReadOptions
 from zperf.formats.parsed import is_parsed_binary
-from zperf.formats.registry import SMF_DECODERS, TEXT_KIND, sniff
+from zperf.formats.registry import TEXT_KIND, sniff
 from zperf.formats.smf.dump import smf_batches
 from zperf.formats.tally import Tally
 from zperf.formats.text_input import read_text
@@ -135,8 +136,10 @@ def _read(stream: BinaryIO, name: str, size: int | None, how: ReadOptions,
     tally = Tally(name, how.on_error, on_conflict=how.on_conflict)
     tally.read_as = chosen
     yielded = False
+    # the registry as it is now, not as it was when this module was imported: a decoder
+    # registered later (a plug-in, a test) is one line there and nothing here
     for got in smf_batches(data, tally, encoding=how.encoding, head=head, progress=tick,
-                           tables=how.tables, decoders=SMF_DECODERS, offset=offset,
+                           tables=how.tables, decoders=registry.SMF_DECODERS, offset=offset,
                            columns=how.needed_columns):
         yielded = True
         yield got, tally
