@@ -7,8 +7,8 @@ exactly as a whole read converts it (:mod:`zperf.formats.text_chunks`, below
 the readers, which pull the chunks from there); a kind with a ``stream`` reader
 (:class:`zperf.formats.kinds.TextKind`) reads the chunks in pieces and yields
 its rows as it goes, so memory follows the piece.  The other kinds get the
-text whole, as before (their rows depend on all of it: see the README's
-"Large inputs").
+text whole, as before (their rows depend on all of it: see docs/parse.md,
+"Larger than memory").
 
 A SYSOUT holding several RMF reports is read once per report kind (each
 reader counts the others' pages as other records), as a whole read does: the

@@ -39,7 +39,7 @@ before a report's.  This partitions the table by sysplex and class period
 
 Within one file the reader settles its own rows; the byte ranges of one large
 dump share their ``source``, so a row repeated across two ranges of one dump
-is kept twice, as the data source reads it (see README).
+is kept twice, as the data source reads it (see docs/spark.md).
 """
 
 from __future__ import annotations
