@@ -44,8 +44,8 @@ from zperf.formats import encodings as dec
 from zperf.formats.smf import type30_fields as f30
 from zperf.formats.smf.columns import text_columns
 from zperf.formats.smf.in_order import OFFSET
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, subset
+from zperf.formats.smf.record_decoder import Batch
 from zperf.formats.tally import Tally
 from zperf.tables.jobs import JOB_INTERVALS, JOB_STEPS
 

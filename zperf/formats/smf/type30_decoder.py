@@ -14,8 +14,7 @@ from __future__ import annotations
 import polars as pl
 
 from zperf.formats.smf.in_order import InOrder
-from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_decoder import Columns, DecoderSpec
+from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.type30 import decode_batch
 from zperf.formats.smf.type30_fields import INTERVAL_SUBTYPES, STEP_SUBTYPES
 from zperf.formats.tally import Tally
