@@ -198,6 +198,22 @@ def test_an_excp_count_past_four_bytes_is_the_8_byte_one() -> None:
         5_000_000_000
 
 
+@pytest.mark.parametrize(("section", "at", "field"), [
+    ("io", 64, "SMF30TEX"), ("performance", 144, "SMF30SRV_L"),
+    ("performance", 176, "SMF30MSO_L")])
+def test_a_count_no_column_holds_is_damage(section: str, at: int, field: str) -> None:
+    """An 8-byte count past 2**63 - 1 (a fuzzed record made zperf crash): the one-line
+    error, or a counted skip."""
+    record = bytearray(build_type30(**STC))
+    *_, triplet = f30.TRIPLETS[section]
+    start = struct.unpack_from(">I", record, triplet)[0]
+    struct.pack_into(">Q", record, start + at, 2**64 - 5)
+    with pytest.raises(ParseError, match=f"{field} is past 2\\*\\*63 - 1"):
+        read(dump(bytes(record)))
+    tables, tally = read(dump(bytes(record)), "skip")
+    assert tables["job_intervals"].height == 0 and tally.skipped == 1 and tally.balanced()
+
+
 def test_a_record_made_by_hand_from_ibm_s_layout() -> None:
     row = one(_hand_made_record())
     assert (row["system"], row["sysplex"], row["job_name"], row["program"], row["step_name"],

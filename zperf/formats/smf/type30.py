@@ -78,6 +78,9 @@ _SERVICE = (("su_total", "SMF30SRV_L", "SMF30SRV", 0x80),
 #: SMF30STI: the step abended; was flushed (not run).
 ABENDED, FLUSHED = 0x0200, 0x0100
 _NAT = np.datetime64("NaT", "us")
+#: The 8-byte counts of the performance section (the service units).
+_LONG_COUNTS = ("SMF30SRV_L", "SMF30CSU_L", "SMF30SRB_L", "SMF30IO_L", "SMF30MSO_L")
+_INT64_MAX = np.uint64(2**63 - 1)
 
 
 class Decoded:
@@ -151,6 +154,9 @@ def decode_batch(batch: Batch, tally: Tally, source: str, encoding: str) -> Deco
     cas = trip["processor.length"] > 0
     continuation = checks.ok & ~cas
     sections = _Sections(batch, trip, checks.ok)
+    for field, big in sections.too_large.items():
+        checks.fail(big, lambda i, field=field: f"{field} is past 2**63 - 1, more than any "
+                    "count SMF 30 can hold")
     spans = _spans(head, sections, subtype, checks)
     checks.report(tally)
     keep = checks.ok & ~continuation
@@ -204,6 +210,9 @@ class _Sections:
         perf_rows = f30.PERFORMANCE.gather(batch.data, at, available=length)
         self.names = {name: perf_rows[name] for name in ("SMF30WLM", "SMF30SCN", "SMF30RCN")}
         numeric = [f.name for f in f30.PERFORMANCE.fields if f.kind != "text"]
+        #: the 8-byte counts past 2**63 - 1, which no Int64 column holds: damage
+        self.too_large = {name: perf_rows[name].astype(np.uint64) > _INT64_MAX
+                          for name in _LONG_COUNTS}
         self.perf = {name: perf_rows[name].astype(np.int64) for name in numeric}
         self.values: dict[str, F] = {}
         for section in ("processor", "io", "completion"):
@@ -211,6 +220,7 @@ class _Sections:
             at, length = where(section)
             names = [f.name for f in layout.fields if f.kind != "packed"]
             self.values.update(layout.columns(batch.data, at, names, available=length))
+        self.too_large["SMF30TEX"] = self.values["SMF30TEX"].astype(np.uint64) > _INT64_MAX
         at, length = where("processor")
         self.idt = f30.PROCESSOR.gather(batch.data, at, available=length)["SMF30IDT"]
 
@@ -221,6 +231,7 @@ class _Sections:
         out.names = {k: v[keep] for k, v in self.names.items()}
         out.perf = {k: v[keep] for k, v in self.perf.items()}
         out.values = {k: v[keep] for k, v in self.values.items()}
+        out.too_large = {k: v[keep] for k, v in self.too_large.items()}
         return out
 
 
