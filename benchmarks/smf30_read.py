@@ -25,8 +25,10 @@ Then, each phase the best of ``--repeat`` runs in this process:
   on the first ``--baseline-mb`` of the SMF 30 dump; its values are checked equal to
   zperf's on the first 2,000 rows of each table.
 
-The figures are MB/s and their ratios to the references measured in the same run:
-the issue's bar is SMF 30 at least as fast per byte as 72.3 (ratio >= 1.0x).
+The figures are MB/s and MB per CPU second, and their ratios to the references
+measured in the same run: the issue's bar is SMF 30 at least as fast per byte as
+72.3 (ratio >= 1.0x), judged on CPU time, which moves much less than the wall time
+on a shared machine.
 """
 
 from __future__ import annotations
@@ -183,8 +185,9 @@ def main() -> int:
         f"{mb30 / c30:,.1f} MB per CPU second = {r(mb30 / c30, mb72 / c72)} 72.3's",
         f"baseline        {rate_b:,.1f} MB/s on {len(head) / 1e6:.0f} MB (struct per field, "
         f"{checked:,} values checked equal to zperf's): zperf = {r(rate30, rate_b)} it",
-        f"bar             SMF 30 at least as fast per byte as 72.3: "
-        f"{'met' if rate30 >= rate72 else 'NOT met'}",
+        f"bar             SMF 30 at least as fast per byte as 72.3, in CPU time (the wall "
+        f"times swing with the machine's load): "
+        f"{'met' if mb30 / c30 >= mb72 / c72 else 'NOT met'}",
     ]))
     return 0
 
