@@ -42,7 +42,7 @@ import polars as pl
 from zperf.calc import formulas as f
 from zperf.formats import encodings as dec
 from zperf.formats.smf import type30_fields as f30
-from zperf.formats.smf.columns import text_columns
+from zperf.formats.smf.columns import text_columns_apart
 from zperf.formats.smf.in_order import OFFSET
 from zperf.formats.smf.record_checks import Checks, subset
 from zperf.formats.smf.record_decoder import Batch
@@ -284,7 +284,7 @@ def _columns(head: npt.NDArray[np.void], s: _Sections, trip: dict[str, Ints],
     blank = (cl8 == b"") | (cl8 == b"\x40" * 8)
     one_char = np.char.ljust(ident["SMF30CLS"], 8, fillchar=b"\x40") if n else cl8
     job_class = np.where(blank, one_char, cl8)
-    texts = text_columns({
+    texts = text_columns_apart({
         "system": head["SMF30SID"], "sysplex": s.subsystem["SMF30SYP"],
         "job_name": ident["SMF30JBN"], "job_id": ident["SMF30JNM"],
         "step_name": ident["SMF30STM"], "program": ident["SMF30PGM"],
