@@ -1,0 +1,320 @@
+"""Loading input files into the PDB: ``zperf pdb add``.
+
+Any input zperf reads, any number, in any order, again and again:
+
+* an input whose content (SHA-256) the manifest already lists is not read again:
+  it changes nothing, and is said;
+* the others are read (``-j`` files at once, as every command reads them) into
+  the tables the PDB keeps (:data:`~zperf.pdb.layout.DETAIL_TABLES`);
+* their class periods and CPU intervals are settled by the one rule of
+  :mod:`zperf.formats.repeats` (:class:`~zperf.formats.repeats.AcrossFiles`),
+  with the PDB's rows of the partitions they touch as the earliest file: a row
+  the PDB holds with the same values is a repeat, dropped; with other values a
+  conflict, an error naming the input and the PDB (``--on-conflict first`` keeps
+  the PDB's, ``last`` the input's);
+* the rows kept are added to their partitions (a new file each; a partition
+  some of whose rows a later one replaced is written anew), the summaries of
+  the days touched are made again (:mod:`zperf.pdb.summaries`), and the inputs
+  are listed in the manifest, all in one change (:mod:`zperf.pdb.store`): the
+  whole load, or nothing.
+
+Rows without a system id (an RMF Workload Activity listing names only the
+sysplex) are not loaded: the PDB is kept per system, and such rows could not be
+told from the same intervals of a dump (:mod:`zperf.formats.repeats`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from zperf import __version__
+from zperf.formats.archives import members, open_member
+from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.reading import Given, Input, inputs, input_name, read_each
+from zperf.formats.repeats import KEYS, AcrossFiles
+from zperf.formats.tally import OnConflict, OnError, Tally
+from zperf.pdb import summaries
+from zperf.pdb.layout import DETAIL_TABLES, Partition
+from zperf.pdb.store import Pdb, Transaction, reached, schema_of
+
+#: The name the PDB goes by as the earliest "file" of a load, in messages.
+_FROM_PDB = "_pdb_row"
+#: How rows of a detail table are ordered in their files (neighbours alike compress well).
+ORDER: dict[str, tuple[str, ...]] = {
+    "workload": ("class_kind", "class_name", "period", "interval_start"),
+    "distribution": ("class_kind", "class_name", "period", "interval_start", "bucket"),
+    "cpu": ("interval_start",),
+    "cpu_lpar": ("interval_start",),
+}
+
+
+@dataclass
+class Loaded:
+    """What a load did."""
+
+    generation: int = 0
+    tallies: list[Tally] = field(default_factory=list)
+    #: Inputs not read: (name, why).
+    unchanged: list[tuple[str, str]] = field(default_factory=list)
+    #: Rows added to each table (net of those replaced).
+    added: dict[str, int] = field(default_factory=dict)
+    #: Inputs that hold no row the PDB keeps.
+    empty: list[str] = field(default_factory=list)
+    #: Rows without a system id, left out, per input.
+    systemless: dict[str, int] = field(default_factory=dict)
+    #: The days whose partitions the load changed, per system.
+    days: dict[str, list[dt.date]] = field(default_factory=dict)
+    #: What the PDB, as the earliest file, was told (its rows read once from a dump).
+    pdb_tally: Tally | None = None
+
+    @property
+    def attention(self) -> bool:
+        """Something the user should look at (exit status 1)."""
+        return bool(self.empty or self.systemless or any(t.skipped for t in self.tallies))
+
+
+def digest(item: Input) -> tuple[str, int]:
+    """The SHA-256 of an input's bytes (a ZIP member's own), and their number."""
+    sha = hashlib.sha256()
+    if isinstance(item, Given):
+        data = item.data or b""
+        sha.update(data)
+        return sha.hexdigest(), len(data)
+    member = open_member(item)
+    stream = member[0] if member is not None else Path(item).open("rb")  # noqa: SIM115
+    size = 0
+    with stream:
+        while chunk := stream.read(4 << 20):
+            sha.update(chunk)
+            size += len(chunk)
+    return sha.hexdigest(), size
+
+
+def _items(sources: Iterable[str | Path] | str | Path) -> list[Input]:
+    """The inputs one by one (a ZIP file's members each one); standard input read whole
+    (its content hash is needed before it is read)."""
+    out: list[Input] = []
+    for item in inputs(sources, caller="add"):  # type: ignore[arg-type]
+        if item == "-":
+            out.append(Given("-", data=sys.stdin.buffer.read()))
+        elif isinstance(item, str):
+            out += members(item) or [item]
+        else:
+            out.append(item)
+    return out
+
+
+def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
+        jobs: int | None = None, on_error: OnError = "raise",
+        on_conflict: OnConflict = "error", kind: str | None = None,
+        encoding: str = DEFAULT_ENCODING, wait: bool = True,
+        on_wait: Callable[[str], None] | None = None) -> Loaded:
+    """Load ``sources`` into ``pdb`` (made when it does not exist yet): see the module
+    docstring."""
+    items = _items(sources)
+    with ThreadPoolExecutor(max_workers=2) as pool:  # hashlib lets go of the GIL
+        digests = list(pool.map(digest, items))
+    pdb.create()
+    config = pdb.config()
+    loaded = Loaded()
+    with pdb.change("add", wait=wait, on_wait=on_wait) as tx:
+        manifest = tx.manifest
+        known = {entry["sha256"]: entry for entry in manifest.get("inputs", [])}
+        fresh: list[tuple[Input, str, int]] = []
+        for item, (sha, size) in zip(items, digests, strict=True):
+            name = input_name(item)
+            if sha in known:
+                entry = known[sha]
+                loaded.unchanged.append((name, f"already loaded (the same content as "
+                                               f"{entry['name']}, loaded {entry['loaded_at']})"))
+            elif any(sha == other for _, other, _ in fresh):
+                loaded.unchanged.append((name, "the same content as another input of this "
+                                               "load: read once"))
+            else:
+                fresh.append((item, sha, size))
+        loaded.generation = tx.generation
+        if not fresh:
+            return loaded
+        results = []
+        for result in read_each([item for item, _, _ in fresh], kind=kind, on_error=on_error,
+                                encoding=encoding, tables=DETAIL_TABLES, jobs=jobs,
+                                on_conflict=on_conflict):
+            results.append(result)
+            reached("read")
+        tables_of: dict[str, dict[str, pl.DataFrame]] = {}
+        records: list[dict[str, Any]] = []
+        for (item, sha, size), result in zip(fresh, results, strict=True):
+            name = input_name(item)
+            loaded.tallies += result.tallies
+            tables, lost = _with_system(result.tables)
+            if lost:
+                loaded.systemless[name] = lost
+            if not any(frame.height for frame in tables.values()):
+                loaded.empty.append(name)
+                continue
+            tables_of[name] = tables
+            records.append(_record(name, sha, size, tables, result.tallies))
+        if not tables_of:
+            return loaded
+        kept = _settled(tx, pdb, tables_of, [t for t in loaded.tallies], on_conflict, loaded)
+        touched = _write_detail(tx, kept, loaded)
+        summaries.update(tx, touched, config)
+        now = dt.datetime.now().isoformat(timespec="seconds")
+        for record in records:
+            record.update(loaded_at=now, generation=tx.generation)
+        manifest = dict(manifest)
+        manifest["inputs"] = [*manifest.get("inputs", []), *records]
+        manifest["changes"] = [*manifest.get("changes", []), {
+            "generation": tx.generation, "command": "add", "at": now,
+            "zperf": __version__, "inputs": len(records), "rows_added": loaded.added,
+            "days": {system: [d.isoformat() for d in days]
+                     for system, days in loaded.days.items()}}]
+        tx.commit(manifest)
+    return loaded
+
+
+def _with_system(tables: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], int]:
+    """The PDB's tables of one input, without rows lacking a system id or a time (and
+    how many class periods and CPU intervals that left out)."""
+    out: dict[str, pl.DataFrame] = {}
+    lost = 0
+    for name in DETAIL_TABLES:
+        frame = tables.get(name)
+        if frame is None or frame.height == 0:
+            out[name] = schema_of(name).empty()
+            continue
+        known = pl.col("system").is_not_null() & pl.col("interval_start").is_not_null()
+        kept = frame.filter(known)
+        if name in KEYS:
+            lost += frame.height - kept.height
+        out[name] = kept
+    return out, lost
+
+
+def _record(name: str, sha: str, size: int, tables: dict[str, pl.DataFrame],
+            tallies: Sequence[Tally]) -> dict[str, Any]:
+    """An input's entry in the manifest."""
+    starts = [frame["interval_start"] for frame in tables.values() if frame.height]
+    first = min(s.min() for s in starts)  # type: ignore[type-var]
+    last = max(s.max() for s in starts)  # type: ignore[type-var]
+    systems = sorted({s for frame in tables.values() if frame.height
+                      for s in frame["system"].unique().to_list()})
+    return {
+        "name": name, "sha256": sha, "size": size, "kind": tallies[0].read_as if tallies else "",
+        "first_interval": str(first), "last_interval": str(last), "systems": systems,
+        "rows": {t: f.height for t, f in tables.items() if f.height},
+        "records": {"read": sum(t.read for t in tallies),
+                    "parsed": sum(t.parsed for t in tallies),
+                    "skipped": sum(t.skipped for t in tallies),
+                    "other": sum(t.other for t in tallies)},
+        "zperf": __version__,
+        "schemas": {t: _fingerprint(t) for t in tables},
+    }
+
+
+def _fingerprint(table: str) -> str:
+    """A short hash of a table's declared columns and types: another when the schema
+    changes."""
+    text = ",".join(f"{c.name}:{c.dtype}" for c in schema_of(table).columns)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def _days(frame: pl.DataFrame) -> pl.DataFrame:
+    return frame.select("system", pl.col("interval_start").dt.date().alias("day")).unique()
+
+
+def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFrame]],
+             tallies: list[Tally], on_conflict: OnConflict,
+             loaded: Loaded) -> dict[str, tuple[pl.DataFrame, dict[Partition, int]]]:
+    """Every table's rows after the one rule of :mod:`zperf.formats.repeats`, the PDB's
+    rows of the partitions touched first: (the rows kept, with ``_pdb_row`` set on the
+    PDB's own; the PDB's rows each partition had)."""
+    pdb_name = f"the PDB {pdb.root}"
+    touched = {name: pl.concat([_days(t[name]) for t in tables_of.values()]).unique()
+               for name in DETAIL_TABLES}
+    before: dict[str, pl.DataFrame] = {}
+    had: dict[str, dict[Partition, int]] = {}
+    listed = {name: tx.files(name) for name in DETAIL_TABLES}
+    for name in DETAIL_TABLES:
+        main = "workload" if name == "distribution" else "cpu" if name == "cpu_lpar" else name
+        days = pl.concat([touched[name], touched[main]]).unique()
+        frames = []
+        had[name] = {}
+        for system, day in days.iter_rows():
+            part = Partition(name, system, day.isoformat())
+            if part in listed[name]:
+                rows = pdb.read(part, listed[name][part])
+                had[name][part] = rows.height
+                frames.append(rows)
+        before[name] = (pl.concat(frames) if frames else schema_of(name).empty()).with_columns(
+            pl.lit(True).alias(_FROM_PDB))
+
+    def recall(file: str, table: str) -> dict[str, pl.DataFrame]:
+        if file == pdb_name:
+            return {table: before[table].drop(_FROM_PDB)}
+        return {table: tables_of[file][table]} if file in tables_of else {}
+
+    across = AcrossFiles(on_conflict=on_conflict, recall=recall, files=1 + len(tables_of))
+    out: dict[str, list[pl.DataFrame]] = {name: [] for name in DETAIL_TABLES}
+    loaded.pdb_tally = Tally(pdb_name, on_conflict=on_conflict)
+    for name, frame in across.once(before, pdb_name).items():
+        out[name].append(frame)
+    across.end_file(loaded.pdb_tally)
+    by_file = {t.file: t for t in tallies}
+    for file, tables in tables_of.items():
+        for name, frame in across.once(tables, file).items():
+            out[name].append(frame)
+        across.end_file(by_file.get(file))
+    for name, frame in across.finish().items():
+        out[name].append(frame)
+    return {name: (pl.concat(frames, how="diagonal_relaxed"), had[name])
+            for name, frames in out.items()}
+
+
+def _write_detail(tx: Transaction,
+                  kept: dict[str, tuple[pl.DataFrame, dict[Partition, int]]],
+                  loaded: Loaded) -> dict[str, set[dt.date]]:
+    """Stage each partition's new rows (a new file; the partition written anew where some
+    of its rows were replaced); the days changed, per system."""
+    changed: dict[str, set[dt.date]] = {}
+    for name, (frame, had) in kept.items():
+        schema = schema_of(name)
+        if _FROM_PDB not in frame.columns:
+            frame = frame.with_columns(pl.lit(None, pl.Boolean).alias(_FROM_PDB))
+        frame = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"))
+        added = 0
+        parts = set(had)
+        groups = {} if frame.height == 0 else frame.partition_by("system", "_day", as_dict=True)
+        for (system, day), rows in groups.items():
+            part = Partition(name, str(system), day.isoformat())  # type: ignore[union-attr]
+            parts.add(part)
+            old = rows.filter(pl.col(_FROM_PDB).fill_null(False))
+            new = rows.filter(~pl.col(_FROM_PDB).fill_null(False))
+            ordered = [c for c in ORDER[name] if c in rows.columns]
+            if old.height == had.get(part, 0):
+                if new.height:
+                    tx.add(part, schema.conform(new.sort(ordered, nulls_last=True)))
+                    changed.setdefault(part.system, set()).add(day)  # type: ignore[arg-type]
+                added += new.height
+            else:  # some of the PDB's rows were replaced: the partition is written anew
+                tx.replace(part, schema.conform(rows.sort(ordered, nulls_last=True)))
+                changed.setdefault(part.system, set()).add(day)  # type: ignore[arg-type]
+                added += rows.height - had.get(part, 0)
+        for part in parts - {Partition(name, str(s), d.isoformat())  # type: ignore[union-attr]
+                             for s, d in groups}:
+            tx.remove(part)  # every row of it replaced by rows of another day: none
+            changed.setdefault(part.system, set()).add(part.first_day)
+            added -= had[part]
+        if added:
+            loaded.added[name] = added
+    loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
+    return changed
