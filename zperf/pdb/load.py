@@ -276,8 +276,8 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
         across.end_file(by_file.get(file))
     for name, frame in across.finish().items():
         out[name].append(frame)
-    return {name: (pl.concat(frames, how="diagonal_relaxed"), had[name])
-            for name, frames in out.items()}
+    return {name: (pl.concat(frames, how="diagonal_relaxed") if frames
+                   else schema_of(name).empty(), had[name]) for name, frames in out.items()}
 
 
 def _write_detail(tx: Transaction,

@@ -1,0 +1,61 @@
+"""Month data for the PDB's tests: daily SMF dumps of a small sysplex, and what a PDB holds.
+
+``sysplex_days`` is the one adapter to the simulator's month (today
+``zperf.sim.scale``; when ``zperf simulate sysplex-month`` lands, this function is
+the one line to change).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from zperf.pdb.layout import TABLES
+from zperf.pdb.store import Pdb
+
+
+def sysplex_days(out: Path, *, systems: int = 2, classes: int = 4, days: int = 3,
+                 seed: int = 0) -> list[Path]:
+    """One SMF dump per day (70.1 and 72.3 of every system, 15-minute intervals)."""
+    from zperf.sim.scale import Sysplex, write_month
+
+    return write_month(Sysplex(systems=systems, classes=classes, days=days, seed=seed), out)
+
+
+@pytest.fixture(scope="session")
+def month(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Three days of two systems, four classes each."""
+    return sysplex_days(tmp_path_factory.mktemp("month"))
+
+
+@pytest.fixture(scope="session")
+def other_month(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The same days, systems and classes with other values (another seed): conflicts."""
+    return sysplex_days(tmp_path_factory.mktemp("other"), seed=1)
+
+
+def files_state(root: Path) -> dict[str, str]:
+    """Every file under ``root`` (but the locks) and a hash of its bytes."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.name.endswith(".lock")}
+
+
+def tables_state(root: Path) -> dict[str, pl.DataFrame]:
+    """Every table of the PDB, sorted, as a reader sees it (file names left aside)."""
+    pdb = Pdb(root)
+    out = {}
+    for table in TABLES:
+        frame = pdb.scan(table).collect()
+        out[table] = frame.sort(frame.columns, nulls_last=True)
+    return out
+
+
+def same_tables(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
+    from polars.testing import assert_frame_equal
+
+    assert a.keys() == b.keys()
+    for table in a:
+        assert_frame_equal(a[table], b[table], check_row_order=False)
