@@ -119,11 +119,13 @@ def openmetrics(frame: pl.DataFrame, table: str, *, timezone: str | None = None,
         if column.endswith("_seconds"):
             head.append(f"# UNIT {name} seconds")
         head.append(f"# HELP {name} {_escape_help(descriptions[column])}")
-        yield ("\n".join(head) + "\n").encode()
         values = rows.select("_labels", "_t", pl.col(column)).filter(
             pl.col(column).is_not_null())
         if values.schema[column].is_float():
             values = values.filter(pl.col(column).is_finite())
+        if values.height == 0:
+            continue  # (a family without a sample says nothing)
+        yield ("\n".join(head) + "\n").encode()
         lines = []
         for label_text, stamp, value in values.iter_rows():
             braces = f"{{{label_text}}}" if label_text else ""

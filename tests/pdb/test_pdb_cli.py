@@ -1,0 +1,86 @@
+"""``zperf pdb``: every verb through the command line: exit status, stderr lines, output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_cli
+from pdb_data import files_state, month, other_month  # noqa: F401
+
+
+def test_add_says_what_it_added_and_again_that_nothing_changed(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = str(tmp_path / "pdb")
+    code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", pdb, str(month[0]))
+    assert code == 0 and out == ""
+    assert err == (f"zperf: {pdb}: added 768 workload rows, 192 cpu rows, 192 cpu_lpar rows "
+                   "(2 systems, 2026-10-01); their summaries made again (change 1)\n")
+    code, out, err = run_cli(capsys, "pdb", "add", pdb, str(month[0]))
+    assert code == 0
+    assert err.splitlines() == [
+        f"zperf: {month[0]}: already loaded (the same content as {month[0]}, loaded "
+        f"{err.split(', loaded ')[1].split(')')[0]}): nothing changed",
+        f"zperf: {pdb}: nothing added"]
+
+
+def test_a_conflict_is_one_line_exit_2_and_nothing_loaded(
+        tmp_path: Path, month: list[Path], other_month: list[Path],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = tmp_path / "pdb"
+    run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), str(month[0]))
+    before = files_state(pdb)
+    code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), str(other_month[0]))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith(f"zperf: error: {other_month[0]}: class period SY00 2026-10-01 00:00 ")
+    assert f"conflicts with the PDB {pdb}: " in err
+    assert files_state(pdb) == before
+    code, _, err = run_cli(capsys, "pdb", "add", "--on-conflict", "last", "-j", "1", str(pdb),
+                           str(other_month[0]))
+    assert code == 0 and "added" in err
+
+
+def test_query_summary_list_export_prune_compact(tmp_path: Path, month: list[Path],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = str(tmp_path / "pdb")
+    assert run_cli(capsys, "pdb", "add", "-j", "1", pdb, *map(str, month))[0] == 0
+    code, out, _ = run_cli(capsys, "pdb", "query", pdb, "--to", "csv",
+                           "SELECT system, sum(intervals) AS n FROM system_day "
+                           "WHERE shift = 'all' GROUP BY system ORDER BY system")
+    assert (code, out) == (0, "system,n\nSY00,288\nSY01,288\n")
+    code, out, _ = run_cli(capsys, "pdb", "summary", pdb, "--level", "month", "--by",
+                           "workload", "--to", "csv")
+    assert code == 0 and out.splitlines()[0].startswith("sysplex,system,workload,period_start,")
+    assert len(out.splitlines()) == 3
+    code, out, err = run_cli(capsys, "pdb", "summary", pdb, "--system", "NONE")
+    assert code == 1 and err == f"zperf: {pdb}: no system_day rows for these options\n"
+    code, out, _ = run_cli(capsys, "pdb", "list", pdb, "--to", "json")
+    assert code == 0 and [e["name"] for e in json.loads(out)] == [str(m) for m in month]
+    code, out, _ = run_cli(capsys, "pdb", "list", "--tables", pdb, "--to", "csv")
+    assert "workload,date,2,6,6," in out
+    feed = tmp_path / "pdb.om"
+    code, out, err = run_cli(capsys, "pdb", "export", pdb, "system_hour", "--to",
+                             "openmetrics", "-o", str(feed))
+    assert (code, out, err) == (0, "", "")
+    assert feed.read_text().endswith("# EOF\n")
+    code, out, _ = run_cli(capsys, "pdb", "export", pdb, "class_month", "--to", "otlp")
+    assert code == 0 and json.loads(out.splitlines()[0])["resourceMetrics"]
+    code, _, err = run_cli(capsys, "pdb", "export", pdb, "clas_month", "--to", "otlp")
+    assert code == 2 and err.startswith("zperf: error: unknown PDB table 'clas_month' (did you "
+                                        'mean "class_month"?)')
+    code, _, err = run_cli(capsys, "pdb", "prune", pdb, "--as-of", "2026-12-01", "--dry-run")
+    assert code == 0 and err == (f"zperf: {pdb}: as of 2026-12-01: would remove 18 partitions "
+                                 "(workload 6, cpu 6, cpu_lpar 6); 24 files left\n")
+    code, _, err = run_cli(capsys, "pdb", "compact", pdb)
+    assert code == 0 and err == (f"zperf: {pdb}: wrote 0 partitions as one file each: 42 files "
+                                 "before, 42 after\n")
+
+
+def test_reading_a_folder_that_is_no_pdb_is_an_error(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "pdb", "summary", str(tmp_path / "none"))
+    assert code == 2
+    assert err == (f"zperf: error: {tmp_path / 'none'}: not a PDB (no _zperf/manifest.json): "
+                   f"make one with `zperf pdb add {tmp_path / 'none'} FILE...`\n")

@@ -1,0 +1,148 @@
+"""The PDB's summaries against the figures computed directly from the intervals, with the
+rules of zperf.runs and zperf.calc; shifts from pdb.toml; prune and compact."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from pdb_data import month, same_tables, tables_state  # noqa: F401
+from zperf.calc import formulas as f
+from zperf.formats.reading import read
+from zperf.pdb.load import add
+from zperf.pdb.store import Pdb
+from zperf.pdb.upkeep import compact, prune
+from zperf.runs.msu import capacity_table, r4ha_peak_rows
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory, month: list[Path]) -> Pdb:
+    root = tmp_path_factory.mktemp("summaries") / "pdb"
+    root.mkdir()
+    (root / "pdb.toml").write_text("[shifts]\nprime_hours = [9, 17]\nweekend = []\n"
+                                   "holidays = [2026-10-03]\n")
+    pdb = Pdb(root)
+    for day in month:
+        add(pdb, [day], jobs=1)
+    return pdb
+
+
+@pytest.fixture(scope="module")
+def parsed(month: list[Path]) -> dict[str, pl.DataFrame]:
+    return read(month, tables=["workload", "cpu", "cpu_lpar"]).tables
+
+
+def test_an_hour_of_a_system_is_its_intervals(loaded: Pdb,
+                                              parsed: dict[str, pl.DataFrame]) -> None:
+    hour = dt.datetime(2026, 10, 2, 10)
+    cpu = parsed["cpu"].filter(pl.col("system") == "SY01",
+                               pl.col("interval_start").dt.truncate("1h") == hour)
+    row = loaded.scan("system_hour").filter(system="SY01", period_start=hour).collect()
+    assert row.height == 1 and row["intervals"][0] == 4 and row["shift"][0] == "prime"
+    busy = cpu["cp_lpar_busy_pct"]
+    secs = cpu["interval_seconds"]
+    assert row["cp_busy_pct"][0] == pytest.approx((busy * secs).sum() / secs.sum())
+    assert row["cp_busy_max_pct"][0] == busy.max()
+    assert row["cp_busy_p95_pct"][0] == pytest.approx(busy.quantile(0.95, "linear"))
+
+
+def test_the_peak_r4ha_is_the_runs_rule_reaching_back_into_the_day_before(
+        loaded: Pdb, parsed: dict[str, pl.DataFrame]) -> None:
+    capacity = capacity_table(parsed["cpu"], parsed["cpu_lpar"]).filter(
+        pl.col("system") == "SY00", pl.col("interval_start").dt.date() == dt.date(2026, 10, 2))
+    peak = r4ha_peak_rows(capacity, ("system",)).row(0, named=True)
+    row = loaded.scan("system_day").filter(
+        system="SY00", period_start=dt.datetime(2026, 10, 2), shift="all").collect().row(
+        0, named=True)
+    assert row["r4ha_peak_msu"] == pytest.approx(peak["r4ha_msu"])
+    assert row["r4ha_peak_at"] == peak["interval_start"]
+    assert row["r4ha_peak_complete"] is True and row["r4ha_peak_coverage_pct"] == 100.0
+    assert row["msu_max_per_hour"] == pytest.approx(capacity["msu_per_hour"].max())
+    assert row["lac_peak_msu"] == capacity["lac_msu"].max()
+
+
+def test_a_class_day_adds_up_its_intervals(loaded: Pdb,
+                                           parsed: dict[str, pl.DataFrame]) -> None:
+    work = parsed["workload"].filter(pl.col("system") == "SY00", pl.col("class_name") == "CLS001",
+                                     pl.col("interval_start").dt.date() == dt.date(2026, 10, 1))
+    row = loaded.scan("class_day").filter(
+        system="SY00", class_name="CLS001", period_start=dt.datetime(2026, 10, 1),
+        shift="all").collect().row(0, named=True)
+    ended = work["trans_ended"].sum()
+    service = (work["cpu_seconds"] + work["srb_seconds"] + work["rct_seconds"]
+               + work["iit_seconds"] + work["hst_seconds"]).sum()
+    assert row["class_kind"] == "report" and row["intervals"] == 96
+    assert row["trans_ended"] == ended
+    assert row["etr_per_sec"] == pytest.approx(f.etr_per_sec(ended, 86400.0))
+    assert row["cpu_us_per_tran"] == pytest.approx(f.service_us_per_tran(service, ended))
+    assert row["appl_cp_max_pct"] == work["appl_cp_pct"].max()
+    hours = loaded.scan("class_hour").filter(
+        pl.col("period_start").dt.date() == dt.date(2026, 10, 1),
+        system="SY00", class_name="CLS001").collect()
+    assert row["appl_cp_p95_pct"] == pytest.approx(hours["appl_cp_pct"].quantile(0.95, "linear"))
+
+
+def test_shifts_come_from_pdb_toml(loaded: Pdb) -> None:
+    days = loaded.scan("system_day").filter(system="SY00").collect()
+    intervals = {(r["period_start"].day, r["shift"]): r["intervals"]
+                 for r in days.iter_rows(named=True)}
+    assert intervals == {(1, "all"): 96, (1, "prime"): 32, (1, "offprime"): 64,
+                         (2, "all"): 96, (2, "prime"): 32, (2, "offprime"): 64,
+                         (3, "all"): 96, (3, "holiday"): 96}
+    months = loaded.scan("system_month").filter(system="SY00", shift="all").collect()
+    assert months["intervals"].to_list() == [3 * 96]
+    assert months["period_start"].to_list() == [dt.datetime(2026, 10, 1)]
+    weeks = loaded.scan("workload_week").filter(system="SY00", shift="all").collect()
+    assert weeks["period_start"].to_list() == [dt.datetime(2026, 9, 28)]  # a Monday
+
+
+def test_a_workload_is_its_service_classes(loaded: Pdb) -> None:
+    classes = loaded.scan("class_day").filter(
+        system="SY01", class_kind="service", shift="all").collect()
+    workload = loaded.scan("workload_day").filter(system="SY01", shift="all").collect()
+    by_day = classes.group_by("period_start").agg(pl.col("trans_ended").sum()).sort(
+        "period_start")
+    assert workload.sort("period_start")["trans_ended"].to_list() == \
+        by_day["trans_ended"].to_list()
+
+
+def test_prune_keeps_each_level_its_days(tmp_path: Path, month: list[Path]) -> None:
+    root = tmp_path / "pdb"
+    pdb = Pdb(root)
+    add(pdb, month, jobs=1)
+    (root / "pdb.toml").write_text("[retention]\ndetail_days = 1\nhour_days = 2\n")
+    dry = prune(pdb, dry_run=True)
+    assert dry.as_of == dt.date(2026, 10, 3)
+    assert {t: [p.value for p in ps] for t, ps in dry.partitions.items()} == {
+        "workload": ["2026-10-01"] * 2, "cpu": ["2026-10-01"] * 2,
+        "cpu_lpar": ["2026-10-01"] * 2}
+    assert pdb.scan("workload").collect().height == 3 * 768  # a dry run removes nothing
+    done = prune(pdb, as_of=dt.date(2026, 12, 1))
+    assert set(done.partitions) == {"workload", "cpu", "cpu_lpar", "system_hour", "class_hour",
+                                    "workload_hour"}
+    assert pdb.scan("workload").collect().height == 0
+    assert pdb.scan("system_day").collect().height > 0  # days are kept for years
+    assert not list(root.glob("table=workload/*"))
+    assert [c["command"] for c in pdb.manifest()["changes"]][-1] == "prune"
+
+
+def test_compact_writes_a_partition_of_several_files_as_one(tmp_path: Path,
+                                                            month: list[Path]) -> None:
+    pdb = Pdb(tmp_path / "pdb")
+    work = read(month[0], tables=["workload", "cpu", "cpu_lpar"]).tables
+    halves = []
+    for number, rows in enumerate((work["workload"].head(400), work["workload"].tail(368))):
+        halves.append(tmp_path / f"half{number}.parquet")
+        rows.write_parquet(halves[-1])
+    add(pdb, [halves[0]], jobs=1)
+    add(pdb, [halves[1], month[0]], jobs=1)
+    before = tables_state(pdb.root)
+    many = [p for p, files in pdb.partitions("workload").items() if len(files) > 1]
+    assert many
+    done = compact(pdb)
+    assert done.partitions["workload"] == many and done.files[1] < done.files[0]
+    assert all(len(files) == 1 for files in pdb.partitions("workload").values())
+    same_tables(tables_state(pdb.root), before)
