@@ -25,14 +25,14 @@ def sysplex_days(out: Path, *, systems: int = 2, classes: int = 4, days: int = 3
     return write_month(Sysplex(systems=systems, classes=classes, days=days, seed=seed), out)
 
 
-@pytest.fixture(scope="session")
-def month(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+@pytest.fixture(scope="session", name="month")
+def month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Three days of two systems, four classes each."""
     return sysplex_days(tmp_path_factory.mktemp("month"))
 
 
-@pytest.fixture(scope="session")
-def other_month(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+@pytest.fixture(scope="session", name="other_month")
+def other_month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """The same days, systems and classes with other values (another seed): conflicts."""
     return sysplex_days(tmp_path_factory.mktemp("other"), seed=1)
 

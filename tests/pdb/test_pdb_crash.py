@@ -13,8 +13,13 @@ import time
 from pathlib import Path
 
 import pytest
+from pdb_data import (  # noqa: F401 (fixtures)
+    files_state,
+    month_fixture,
+    same_tables,
+    tables_state,
+)
 
-from pdb_data import files_state, month, same_tables, tables_state  # noqa: F401
 from zperf.pdb.load import add
 from zperf.pdb.store import KILL_AT, BusyError, Pdb
 
@@ -42,7 +47,7 @@ def states(tmp_path_factory: pytest.TempPathFactory, month: list[Path]) -> dict[
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("step", ["read", "staged:1", "staged:20"])
+@pytest.mark.parametrize("step", ["read", "staged:1", "staged:12"])
 def test_killed_before_its_commit_point_the_pdb_is_as_it_was(
         step: str, tmp_path: Path, states: dict[str, Path], month: list[Path]) -> None:
     root = tmp_path / "pdb"
@@ -63,7 +68,7 @@ def test_killed_before_its_commit_point_the_pdb_is_as_it_was(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("step", ["journal", "move:1", "move:20", "removed"])
+@pytest.mark.parametrize("step", ["journal", "move:1", "move:12", "removed"])
 def test_killed_after_its_commit_point_the_load_is_finished_by_the_next(
         step: str, tmp_path: Path, states: dict[str, Path], month: list[Path]) -> None:
     root = tmp_path / "pdb"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from pdb_data import month_fixture  # noqa: F401 (fixture)
 
-from pdb_data import month  # noqa: F401
 from zperf.errors import UsageError
 from zperf.pdb.feeds import metric_columns, openmetrics, otlp
 from zperf.pdb.load import add
@@ -103,9 +103,9 @@ def test_sql_reads_every_table_by_its_name(loaded: Pdb) -> None:
     assert got.to_dicts() == [{"system": "SY00", "n": 768}, {"system": "SY01", "n": 768}]
     days = sql(loaded, "SELECT DISTINCT month FROM class_day")
     assert days["month"].to_list() == ["2026-10"]
-    with pytest.raises(UsageError, match="^query: "):
+    with pytest.raises(UsageError, match=r"^query: "):
         sql(loaded, "SELECT nothing FROM workload")
-    with pytest.raises(UsageError, match="^query: "):
+    with pytest.raises(UsageError, match=r"^query: "):
         sql(loaded, "SELEC 1")
 
 

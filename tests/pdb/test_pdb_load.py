@@ -8,10 +8,16 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from pdb_data import (  # noqa: F401 (fixtures)
+    files_state,
+    month_fixture,
+    other_month_fixture,
+    same_tables,
+    tables_state,
+)
 from polars.testing import assert_frame_equal
 
 from conftest import SAMPLES
-from pdb_data import files_state, month, other_month, same_tables, tables_state  # noqa: F401
 from zperf.errors import ConflictError, UsageError
 from zperf.formats.reading import read
 from zperf.pdb import open as open_pdb
@@ -171,7 +177,7 @@ def test_rows_without_a_system_are_not_loaded(tmp_path: Path, month: list[Path])
 def test_a_folder_that_is_not_a_pdb_is_refused(tmp_path: Path, month: list[Path]) -> None:
     (tmp_path / "home").mkdir()
     (tmp_path / "home" / "notes.txt").write_text("mine")
-    with pytest.raises(UsageError, match="not a PDB .* holds other files"):
+    with pytest.raises(UsageError, match=r"not a PDB .* holds other files"):
         add(Pdb(tmp_path / "home"), [month[0]])
     with pytest.raises(UsageError, match="not a PDB"):
         open_pdb(tmp_path / "none")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from pdb_data import month_fixture, same_tables, tables_state  # noqa: F401 (fixtures)
 
-from pdb_data import month, same_tables, tables_state  # noqa: F401
 from zperf.calc import formulas as f
 from zperf.formats.reading import read
 from zperf.pdb.load import add

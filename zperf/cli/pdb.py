@@ -50,7 +50,8 @@ def pdb_command() -> None:
     Examples:
       zperf pdb add /data/pdb smf-20261001.dump
       zperf pdb summary /data/pdb --level day --by system
-      zperf pdb query /data/pdb "SELECT system, max(cp_busy_max_pct) FROM system_day GROUP BY system"
+      zperf pdb query /data/pdb "SELECT system, max(cp_busy_max_pct) AS peak
+          FROM system_day GROUP BY system"
       zperf pdb export /data/pdb system_hour --to openmetrics -o pdb.om
       zperf pdb prune /data/pdb && zperf pdb compact /data/pdb
     """

@@ -26,6 +26,6 @@ from zperf.pdb.store import Pdb
 __all__ = ["Pdb", "open"]
 
 
-def open(path: str | os.PathLike[str]) -> Pdb:  # noqa: A001 - zperf.pdb.open(path)
+def open(path: str | os.PathLike[str]) -> Pdb:
     """The PDB in the folder ``path`` (it must be one: ``zperf pdb add`` makes it)."""
     return Pdb(path).require()

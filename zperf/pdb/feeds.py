@@ -152,7 +152,7 @@ def otlp(frame: pl.DataFrame, table: str, *, timezone: str | None = None) -> Ite
     resource = {"attributes": [_attribute("service.name", "zperf")]}
     scope = {"name": "zperf.pdb", "version": __version__}
     for (stamp,), group in rows.partition_by("_t", as_dict=True, maintain_order=True).items():
-        nanos = str(round(float(stamp) * 1000) * 1_000_000)  # type: ignore[arg-type]
+        nanos = str(round(float(stamp) * 1000) * 1_000_000)
         points_of: dict[str, list[dict[str, object]]] = {c: [] for c in columns}
         for row in group.iter_rows(named=True):
             attributes = [_attribute(label, row[label]) for label in labels

@@ -1,9 +1,13 @@
 """Where the PDB keeps each table: a folder of Parquet files, Hive-style partitions.
 
-``table=workload/system=IMS1/date=2019-05-01/part-00000007-0.parquet``: a table's
-folder, then one folder per system, then one per date (the detail tables), month
-(hour and day summaries: ``month=2019-05``) or year (week and month summaries:
-``year=2019``).  polars (``pl.scan_parquet(folder, hive_partitioning=True)``),
+``table=workload/system=IMS1/date=2019-05-01/part-00000007-0.parquet``: a detail
+table's folder, then one folder per system, then one per date.  A summary's rows
+are few (a system's day is 5 rows, its classes' a few hundred), so its partitions
+hold every system (``system`` is a column of its files) and are by date (hour
+summaries), month (day summaries: ``month=2019-05``) or year (week and month
+summaries: ``year=2019``): a load writes the hours of the days it changed and
+rewrites the small month and year files of the longer periods, a few files, not
+a few per system.  polars (``pl.scan_parquet(folder, hive_partitioning=True)``),
 pyarrow, pandas, DuckDB and Spark read the partition values back from the names,
 so the files do not hold the ``system`` column (Spark refuses a column that is
 both in the files and in the path).
@@ -40,13 +44,19 @@ PARQUET = ".parquet"
 
 def grain(table: str) -> str:
     """What a table's partitions are by: ``date``, ``month`` or ``year``."""
-    return {"detail": "date", "hour": "month", "day": "month", "week": "year",
+    return {"detail": "date", "hour": "date", "day": "month", "week": "year",
             "month": "year"}[level_of(table)]
 
 
 def level_of(table: str) -> str:
     """``detail``, ``hour``, ``day``, ``week`` or ``month``."""
     return table.rsplit("_", 1)[-1] if table in SUMMARIES else "detail"
+
+
+def by_system(table: str) -> bool:
+    """Whether a table's partitions are per system (the detail), or hold every system (the
+    summaries, with ``system`` a column of their files)."""
+    return table in DETAIL_TABLES
 
 
 def check_table(table: str) -> str:
@@ -87,6 +97,8 @@ class Partition:
     @property
     def folder(self) -> Path:
         """The partition's folder, relative to the PDB's."""
+        if not by_system(self.table):
+            return Path(f"table={self.table}") / f"{grain(self.table)}={self.value}"
         return (Path(f"table={self.table}") / f"system={encode(self.system)}"
                 / f"{grain(self.table)}={self.value}")
 
@@ -114,12 +126,17 @@ class Partition:
 def partition_of(relative: Path) -> Partition | None:
     """The partition of a file's path relative to the PDB (None: not a table's file)."""
     parts = relative.parts
-    if len(parts) != 4 or not parts[-1].endswith(PARQUET) or parts[-1].startswith((".", "_")):
+    if len(parts) not in (3, 4) or not parts[-1].endswith(PARQUET) \
+            or parts[-1].startswith((".", "_")):
         return None
-    names = [part.partition("=") for part in parts[:3]]
-    if [n[0] for n in names][:2] != ["table", "system"] or any(not n[1] for n in names):
+    names = [part.partition("=") for part in parts[:-1]]
+    if names[0][0] != "table" or any(not n[1] for n in names):
         return None
     table = names[0][2]
-    if table not in TABLES or names[2][0] != grain(table):
+    if table not in TABLES or len(parts) != (4 if by_system(table) else 3):
         return None
-    return Partition(table, decode(names[1][2]), names[2][2])
+    if by_system(table) and names[1][0] != "system":
+        return None
+    if names[-1][0] != grain(table):
+        return None
+    return Partition(table, decode(names[1][2]) if by_system(table) else "", names[-1][2])

@@ -32,14 +32,14 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import polars as pl
 
 from zperf import __version__
 from zperf.formats.archives import members, open_member
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import Given, Input, inputs, input_name, read_each
+from zperf.formats.reading import Given, Input, Sources, input_name, inputs, read_each
 from zperf.formats.repeats import KEYS, AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.pdb import summaries
@@ -103,7 +103,7 @@ def _items(sources: Iterable[str | Path] | str | Path) -> list[Input]:
     """The inputs one by one (a ZIP file's members each one); standard input read whole
     (its content hash is needed before it is read)."""
     out: list[Input] = []
-    for item in inputs(sources, caller="add"):  # type: ignore[arg-type]
+    for item in inputs(sources, caller="add"):
         if item == "-":
             out.append(Given("-", data=sys.stdin.buffer.read()))
         elif isinstance(item, str):
@@ -145,7 +145,8 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         if not fresh:
             return loaded
         results = []
-        for result in read_each([item for item, _, _ in fresh], kind=kind, on_error=on_error,
+        wanted = cast(Sources, [item for item, _, _ in fresh])  # (a Given is taken too)
+        for result in read_each(wanted, kind=kind, on_error=on_error,
                                 encoding=encoding, tables=DETAIL_TABLES, jobs=jobs,
                                 on_conflict=on_conflict):
             results.append(result)
@@ -165,7 +166,7 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
             records.append(_record(name, sha, size, tables, result.tallies))
         if not tables_of:
             return loaded
-        kept = _settled(tx, pdb, tables_of, [t for t in loaded.tallies], on_conflict, loaded)
+        kept = _settled(tx, pdb, tables_of, list(loaded.tallies), on_conflict, loaded)
         touched = _write_detail(tx, kept, loaded)
         summaries.update(tx, touched, config)
         now = dt.datetime.now().isoformat(timespec="seconds")
@@ -243,20 +244,17 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
                for name in DETAIL_TABLES}
     before: dict[str, pl.DataFrame] = {}
     had: dict[str, dict[Partition, int]] = {}
-    listed = {name: tx.files(name) for name in DETAIL_TABLES}
     for name in DETAIL_TABLES:
         main = "workload" if name == "distribution" else "cpu" if name == "cpu_lpar" else name
         days = pl.concat([touched[name], touched[main]]).unique()
-        frames = []
-        had[name] = {}
-        for system, day in days.iter_rows():
-            part = Partition(name, system, day.isoformat())
-            if part in listed[name]:
-                rows = pdb.read(part, listed[name][part])
-                had[name][part] = rows.height
-                frames.append(rows)
-        before[name] = (pl.concat(frames) if frames else schema_of(name).empty()).with_columns(
-            pl.lit(True).alias(_FROM_PDB))
+        listed = tx.files(name)
+        parts = [part for part in (Partition(name, system, day.isoformat())
+                                   for system, day in days.iter_rows()) if part in listed]
+        rows = tx.current_many(parts) if parts else schema_of(name).empty()
+        counts = rows.group_by("system", pl.col("interval_start").dt.date()).len()
+        had[name] = {Partition(name, system, day.isoformat()): n
+                     for system, day, n in counts.iter_rows()}
+        before[name] = rows.with_columns(pl.lit(True).alias(_FROM_PDB))
 
     def recall(file: str, table: str) -> dict[str, pl.DataFrame]:
         if file == pdb_name:
@@ -290,27 +288,33 @@ def _write_detail(tx: Transaction,
         schema = schema_of(name)
         if _FROM_PDB not in frame.columns:
             frame = frame.with_columns(pl.lit(None, pl.Boolean).alias(_FROM_PDB))
-        frame = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"))
+        old_row = pl.col(_FROM_PDB).fill_null(False)
+        ordered = [c for c in ORDER[name] if c in frame.columns]
+        # one sort: the PDB's rows, then the new ones, of each partition in file order
+        frame = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"),
+                                   old_row.alias(_FROM_PDB)).sort(
+            "system", "_day", _FROM_PDB, *ordered, descending=[False, False, True]
+            + [False] * len(ordered), nulls_last=True)
         added = 0
         parts = set(had)
-        groups = {} if frame.height == 0 else frame.partition_by("system", "_day", as_dict=True)
-        for (system, day), rows in groups.items():
-            part = Partition(name, str(system), day.isoformat())  # type: ignore[union-attr]
+        seen = set()
+        spans = frame.with_row_index("_at").group_by("system", "_day", maintain_order=True).agg(
+            pl.col("_at").first(), pl.len(), pl.col(_FROM_PDB).sum().alias("_old"))
+        for system, day, at, size, old in spans.iter_rows():
+            part = Partition(name, str(system), day.isoformat())
             parts.add(part)
-            old = rows.filter(pl.col(_FROM_PDB).fill_null(False))
-            new = rows.filter(~pl.col(_FROM_PDB).fill_null(False))
-            ordered = [c for c in ORDER[name] if c in rows.columns]
-            if old.height == had.get(part, 0):
-                if new.height:
-                    tx.add(part, schema.conform(new.sort(ordered, nulls_last=True)))
-                    changed.setdefault(part.system, set()).add(day)  # type: ignore[arg-type]
-                added += new.height
+            seen.add(part)
+            rows = frame.slice(at, size)
+            if old == had.get(part, 0):
+                if size > old:
+                    tx.add(part, schema.conform(rows.slice(old)))
+                    changed.setdefault(part.system, set()).add(day)
+                added += size - old
             else:  # some of the PDB's rows were replaced: the partition is written anew
                 tx.replace(part, schema.conform(rows.sort(ordered, nulls_last=True)))
-                changed.setdefault(part.system, set()).add(day)  # type: ignore[arg-type]
-                added += rows.height - had.get(part, 0)
-        for part in parts - {Partition(name, str(s), d.isoformat())  # type: ignore[union-attr]
-                             for s, d in groups}:
+                changed.setdefault(part.system, set()).add(day)
+                added += size - had.get(part, 0)
+        for part in parts - seen:
             tx.remove(part)  # every row of it replaced by rows of another day: none
             changed.setdefault(part.system, set()).add(part.first_day)
             added -= had[part]

@@ -41,7 +41,7 @@ import json
 import os
 import shutil
 import signal
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,7 @@ from zperf.pdb.layout import (
     PARQUET,
     TABLES,
     Partition,
+    by_system,
     check_table,
     grain,
     partition_of,
@@ -76,9 +77,9 @@ READ_LOCK = "read.lock"
 #: ``move`` (a file renamed into place), ``removed`` (old files removed).
 KILL_AT = "ZPERF_TEST_KILL_AT"
 _reached: dict[str, int] = {}
-#: Parquet's compression for the PDB's files (zstd: a third of the size of snappy's
-#: on RMF data, at about the same speed).
-COMPRESSION = "zstd"
+#: zstd's level for the PDB's files: 3, polars' default (9 makes the files of the
+#: intervals 4 % smaller, for three times the time to write them; benchmarks/pdb_load.py).
+COMPRESSION_LEVEL = 3
 #: The hive partition values' types (so that a system named 0001 stays a string).
 HIVE_TYPES: dict[str, pl.DataType] = {"system": pl.String(), "date": pl.Date(),
                                       "month": pl.String(), "year": pl.String()}
@@ -149,7 +150,7 @@ class Pdb:
         folder = self.root / f"table={check_table(table)}"
         if not folder.is_dir():
             return out
-        for path in sorted(folder.glob(f"system=*/{grain(table)}=*/*{PARQUET}")):
+        for path in sorted(folder.glob(_pattern(table))):
             part = partition_of(path.relative_to(self.root))
             if part is not None:
                 out.setdefault(part, []).append(path)
@@ -162,7 +163,9 @@ class Pdb:
         if not paths:
             return schema.empty()
         frame = pl.read_parquet(paths)
-        return schema.conform(frame.with_columns(pl.lit(part.system).alias("system")))
+        if by_system(part.table):
+            frame = frame.with_columns(pl.lit(part.system).alias("system"))
+        return schema.conform(frame)
 
     def scan(self, table: str) -> pl.LazyFrame:
         """A table as a polars LazyFrame over its folder (hive partitions: ``system`` and
@@ -171,10 +174,11 @@ class Pdb:
         key = grain(table)
         folder = self.root / f"table={table}"
         columns = [*schema.names, key]
-        if not any(folder.glob(f"system=*/{key}=*/*{PARQUET}")):
+        if not any(folder.glob(_pattern(table))):
             return pl.LazyFrame(schema={**schema.polars_schema(), key: HIVE_TYPES[key]})
-        frame = pl.scan_parquet(folder, hive_partitioning=True,
-                                hive_schema={"system": pl.String(), key: HIVE_TYPES[key]},
+        hive = {"system": pl.String(), key: HIVE_TYPES[key]} if by_system(table) \
+            else {key: HIVE_TYPES[key]}
+        frame = pl.scan_parquet(folder, hive_partitioning=True, hive_schema=hive,
                                 missing_columns="insert", extra_columns="ignore")
         have = frame.collect_schema()
         missing = [pl.lit(None, c.dtype).alias(c.name) for c in schema.columns
@@ -265,6 +269,12 @@ class Pdb:
             raise OutputError(str(self.root), exc.strerror or str(exc)) from None
 
 
+def _pattern(table: str) -> str:
+    """The glob of a table's files, below its folder."""
+    files = f"{grain(table)}=*/*{PARQUET}"
+    return f"system=*/{files}" if by_system(table) else files
+
+
 def _lock(path: Path, kind: int, wait: bool, on_wait: Callable[[str], None] | None,
           root: Path) -> int:
     """A file lock (``flock``) on ``path``: its descriptor, to close to release it."""
@@ -328,6 +338,30 @@ class Transaction:
         frames = [f for f in frames if f.height]
         return pl.concat(frames) if frames else schema_of(part.table).empty()
 
+    def current_many(self, parts: Iterable[Partition]) -> pl.DataFrame:
+        """The rows of ``parts`` (of one table) as this change leaves them, read at once."""
+        parts = list(parts)
+        if not parts:
+            return pl.DataFrame()
+        schema = schema_of(parts[0].table)
+        systems: dict[str, str] = {}
+        frames: list[pl.DataFrame] = []
+        for part in parts:
+            if part not in self.replaced:
+                for path in self.files(part.table).get(part, []):
+                    systems[str(path)] = part.system
+            frames += self.staged.get(part, [])
+        if systems:
+            read = pl.scan_parquet(list(systems), include_file_paths="_file",
+                                   hive_partitioning=False, missing_columns="insert",
+                                   extra_columns="ignore").collect()
+            if by_system(parts[0].table):
+                read = read.with_columns(pl.col("_file").replace_strict(
+                    systems, return_dtype=pl.String).alias("system"))
+            frames.insert(0, schema.conform(read))
+        frames = [f for f in frames if f.height]
+        return pl.concat(frames) if frames else schema.empty()
+
     def has(self, part: Partition) -> bool:
         """Whether ``part`` has rows once this change is made."""
         return bool(self.staged.get(part)) or (
@@ -338,21 +372,18 @@ class Transaction:
         if frame.height == 0:
             return
         self.staged.setdefault(part, []).append(frame)
-        folder = self.staging / part.folder
         name = f"part-{self.generation:08d}-{self._files}{PARQUET}"
         self._files += 1
+        staged = self.staging / name  # (flat: one folder to make and to remove)
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            with (folder / name).open("wb") as stream:
-                frame.drop("system").write_parquet(stream, compression=COMPRESSION, compression_level=9,
-                                                   statistics=True)
-                stream.flush()
-                os.fsync(stream.fileno())
+            self.staging.mkdir(parents=True, exist_ok=True)
+            with staged.open("wb") as stream:
+                (frame.drop("system") if by_system(part.table) else frame).write_parquet(
+                    stream, compression="zstd", compression_level=COMPRESSION_LEVEL,
+                    statistics=True)
         except OSError as exc:
             raise OutputError(str(self.pdb.root), _why(exc)) from None
-        relative = part.folder / name
-        self.moves.append((str(Path(OWN, STAGING, f"{self.generation:08d}") / relative),
-                           str(relative)))
+        self.moves.append((str(staged.relative_to(self.pdb.root)), str(part.folder / name)))
         reached("staged")
 
     def replace(self, part: Partition, frame: pl.DataFrame) -> None:
@@ -382,9 +413,9 @@ class Transaction:
         staged_manifest = self.staging / MANIFEST
         try:
             self.staging.mkdir(parents=True, exist_ok=True)
-            _write_synced(staged_manifest, json.dumps(record, indent=1, default=str) + "\n")
-            for folder in {self.staging / Path(m[1]).parent for m in self.moves}:
-                _sync_folder(folder)
+            staged_manifest.write_text(json.dumps(record, indent=1, default=str) + "\n",
+                                       encoding="utf-8")
+            os.sync()  # every staged file on disk before the journal (one call, not one a file)
             journal = {"generation": self.generation,
                        "moves": [*self.moves, (str(staged_manifest.relative_to(self.pdb.root)),
                                                str(Path(OWN, MANIFEST)))],

@@ -40,7 +40,7 @@ from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, r4ha_peak_rows
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
-from zperf.tables.history import ALL_SHIFTS, ENTITIES, ENTITY_KEYS, SUMMARIES, summary_name
+from zperf.tables.history import ALL_SHIFTS, ENTITY_KEYS, SUMMARIES, summary_name
 from zperf.tables.workload import CLASS_KINDS
 
 #: The percentile planners read beside the mean and the maximum.
@@ -119,7 +119,8 @@ def _work_columns(secs: pl.Expr) -> list[pl.Expr]:
     return [
         pl.lit(1, pl.Int64).alias("intervals"), secs.alias("measured_seconds"), ended,
         pl.when(secs > 0).then(f.etr_per_sec(ended.fill_null(0), secs)).alias("etr_max_per_sec"),
-        "resp_actual_ms", "service_seconds", "iip_seconds", "iipcp_seconds", "appl_cp_pct",
+        *(pl.col(c) for c in ("resp_actual_ms", "service_seconds", "iip_seconds",
+                              "iipcp_seconds", "appl_cp_pct")),
         pl.col("appl_cp_pct").alias("appl_cp_max_pct"), pi.alias("pi_worst"),
         pl.col("_pi_mean").alias("pi_mean"), pl.col("_pi_n").alias("pi_intervals"),
         pl.col("_pi_missed").alias("goal_missed_intervals")]
@@ -271,100 +272,90 @@ def _ratios(rows: pl.DataFrame, entity: str) -> pl.DataFrame:
 
 
 def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Config) -> None:
-    """Make again the summaries of the days a change touched, per system: the days
-    themselves and the day after each (its rolling averages reach back into it), their
-    hours, and the weeks and months that hold them."""
+    """Make again the summaries of the days a change touched: the days themselves and the
+    day after each (its rolling averages reach back into it), their hours, and the weeks
+    and months that hold them; every system at once."""
+    pairs = set()
     for system, days in changed.items():
-        wanted = set(days)
-        wanted |= {d + dt.timedelta(days=1) for d in days
-                   if tx.has(Partition("cpu", system, (d + dt.timedelta(days=1)).isoformat()))}
-        _summarize(tx, system, sorted(wanted), config.shifts)
+        for day in days:
+            pairs.add((system, day))
+            following = day + dt.timedelta(days=1)
+            if tx.has(Partition("cpu", system, following.isoformat())):
+                pairs.add((system, following))
+    if not pairs:
+        return
+    detail = {name: tx.current_many([Partition(name, s, d.isoformat()) for s, d in pairs])
+              for name in ("workload", "distribution", "cpu", "cpu_lpar")}
+    lead_in = {}
+    for name in ("cpu", "cpu_lpar"):
+        frames = []
+        for system, day in sorted(pairs):
+            before = day - dt.timedelta(days=1)
+            if (system, before) not in pairs:
+                cutoff = dt.datetime.combine(day, dt.time()) - _LEAD_IN
+                frames.append(tx.current(Partition(name, system, before.isoformat()))
+                              .filter(pl.col("interval_start") >= cutoff))
+        lead_in[name] = pl.concat(frames) if frames else schema_of(name).empty()
+    made = pl.DataFrame(sorted(pairs), schema={"system": pl.String, "_day": pl.Date},
+                        orient="row")
+    for entity, rows in interval_rows(detail, lead_in).items():
+        hours = rollup(rows, entity, "hour", config.shifts)
+        _merge(tx, summary_name(entity, "hour"), hours, made)
+        _merge(tx, summary_name(entity, "day"), rollup(hours, entity, "day", config.shifts),
+               made)
+        _roll_longer(tx, entity, made, hours, config.shifts)
 
 
-def _summarize(tx: Transaction, system: str, days: list[dt.date], shifts: Shifts) -> None:
-    hours: dict[str, pl.DataFrame] = {}
-    made = {day.isoformat() for day in days}
-    for day in days:
-        detail = {name: tx.current(Partition(name, system, day.isoformat()))
-                  for name in ("workload", "distribution", "cpu", "cpu_lpar")}
-        before = (day - dt.timedelta(days=1)).isoformat()
-        cutoff = dt.datetime.combine(day, dt.time()) - _LEAD_IN
-        lead_in = {name: tx.current(Partition(name, system, before)).filter(
-            pl.col("interval_start") >= cutoff) for name in ("cpu", "cpu_lpar")}
-        for entity, rows in interval_rows(detail, lead_in).items():
-            made_hours = rollup(rows, entity, "hour", shifts)
-            hours[entity] = pl.concat([hours[entity], made_hours]) if entity in hours \
-                else made_hours
-    for entity in ENTITIES:
-        fresh = hours[entity]
-        hour_table = summary_name(entity, "hour")
-        by_month: dict[str, pl.DataFrame] = {}
-        for month in sorted({bucket(d, hour_table) for d in days}):
-            part = Partition(hour_table, system, month)
-            kept = tx.current(part).filter(
-                ~pl.col("period_start").dt.date().cast(pl.String).is_in(list(made)))
-            mine = fresh.filter(pl.col("period_start").dt.strftime("%Y-%m") == month)
-            by_month[month] = _replace(tx, part, kept, mine)
-        _roll_days(tx, entity, system, days, by_month, shifts)
-        _roll_longer(tx, entity, system, days, by_month, shifts)
+def _day_of(rows: pl.DataFrame) -> pl.DataFrame:
+    return rows.with_columns(pl.col("period_start").dt.date().alias("_day"))
+
+
+def _merge(tx: Transaction, table: str, fresh: pl.DataFrame, made: pl.DataFrame) -> None:
+    """The rows of ``made`` (system and the first day of a period: ``_day``) made again:
+    in each partition of ``table`` they fall in, the other rows kept and these replaced
+    by ``fresh``'s."""
+    keys = ["system", "_day"]
+    fresh = _day_of(fresh).join(made, on=keys, how="semi")
+    for value in sorted({bucket(day, table) for day in made["_day"]}):
+        part = Partition(table, "", value)
+        inside = pl.col("_day").is_between(part.first_day, part.last_day)
+        kept = _day_of(tx.current(part)).join(made, on=keys, how="anti")
+        _replace(tx, part, kept.drop("_day"), fresh.filter(inside).drop("_day"))
 
 
 def _replace(tx: Transaction, part: Partition, kept: pl.DataFrame,
-             fresh: pl.DataFrame) -> pl.DataFrame:
-    """``part``'s rows become ``kept`` and ``fresh``; they are returned."""
+             fresh: pl.DataFrame) -> None:
+    """``part``'s rows become ``kept`` and ``fresh``."""
     rows = pl.concat([kept, fresh], how="diagonal_relaxed")
     schema = schema_of(part.table)
     rows = schema.conform(rows).sort(*[k for k in schema.keys if k in rows.columns],
                                      nulls_last=True)
     tx.replace(part, rows)
-    return rows
 
 
-def _roll_days(tx: Transaction, entity: str, system: str, days: list[dt.date],
-               by_month: Mapping[str, pl.DataFrame], shifts: Shifts) -> None:
-    table = summary_name(entity, "day")
-    made = [d.isoformat() for d in days]
-    for month, hours in by_month.items():
-        mine = hours.filter(pl.col("period_start").dt.date().cast(pl.String).is_in(made))
-        fresh = rollup(mine, entity, "day", shifts)
-        part = Partition(table, system, month)
-        kept = tx.current(part).filter(
-            ~pl.col("period_start").dt.date().cast(pl.String).is_in(made))
-        _replace(tx, part, kept, fresh)
-
-
-def _roll_longer(tx: Transaction, entity: str, system: str, days: list[dt.date],
-                 by_month: Mapping[str, pl.DataFrame], shifts: Shifts) -> None:
-    """The weeks and months that hold ``days``, from their hours (the months of hours
-    this change made, the others as they are)."""
+def _roll_longer(tx: Transaction, entity: str, made: pl.DataFrame, hours: pl.DataFrame,
+                 shifts: Shifts) -> None:
+    """The weeks and months that hold the days made again, from all their hours (those
+    made now, the others as the PDB holds them)."""
     hour_table = summary_name(entity, "hour")
-
-    def hours_of(first: dt.date, last: dt.date) -> pl.DataFrame:
-        months = sorted({bucket(first, hour_table), bucket(last, hour_table)})
-        frames = [by_month[m] if m in by_month else tx.current(
-            Partition(hour_table, system, m)) for m in months]
-        lo = dt.datetime.combine(first, dt.time())
-        hi = dt.datetime.combine(last + dt.timedelta(days=1), dt.time())
-        return pl.concat(frames).filter(pl.col("period_start").is_between(lo, hi, "left"))
-
-    for level in ("week", "month"):
-        table = summary_name(entity, level)
-        periods: dict[dt.date, dt.date] = {}
-        for day in days:
-            if level == "week":
-                first = day - dt.timedelta(days=day.weekday())
-                periods[first] = first + dt.timedelta(days=6)
-            else:
-                first = day.replace(day=1)
-                periods[first] = Partition(hour_table, system, f"{first:%Y-%m}").last_day
-        by_year: dict[str, list[pl.DataFrame]] = {}
-        for first, last in periods.items():
-            fresh = rollup(hours_of(first, last), entity, level, shifts)
-            by_year.setdefault(bucket(first, table), []).append(
-                fresh.filter(pl.col("period_start").dt.date() == first))
-        for year, frames in by_year.items():
-            part = Partition(table, system, year)
-            starts = pl.Series([p for p in periods if bucket(p, table) == year], dtype=pl.Date)
-            kept = tx.current(part).filter(
-                ~pl.col("period_start").dt.date().is_in(starts.implode()))
-            _replace(tx, part, kept, pl.concat(frames))
+    spans = {"week": (pl.col("_day").dt.truncate("1w"),
+                      pl.col("_day").dt.truncate("1w").dt.offset_by("6d")),
+             "month": (pl.col("_day").dt.month_start(), pl.col("_day").dt.month_end())}
+    needed: set[tuple[str, dt.date]] = set()
+    for first, last in spans.values():
+        for system, start, end in made.select("system", first, last.alias("_last")
+                                              ).unique().iter_rows():
+            day = start
+            while day <= end:
+                needed.add((system, day))
+                day += dt.timedelta(days=1)
+    wanted = pl.DataFrame(sorted(needed), schema={"system": pl.String, "_day": pl.Date},
+                          orient="row").join(made, on=["system", "_day"], how="anti")
+    older = tx.current_many([Partition(hour_table, "", d.isoformat())
+                             for d in sorted({d for _, d in needed})])
+    if older.height:
+        older = _day_of(older).join(wanted, on=["system", "_day"], how="semi").drop("_day")
+    every = pl.concat([hours, older], how="diagonal_relaxed")
+    for level, (first, _) in spans.items():
+        periods = made.select("system", first.alias("_day")).unique()
+        _merge(tx, summary_name(entity, level), rollup(every, entity, level, shifts), periods)
