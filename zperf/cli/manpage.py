@@ -24,6 +24,7 @@ from zperf.cli.exits import EXIT_STATUSES
 from zperf.formats import KINDS, table_names
 from zperf.tables import SCHEMAS, TableSchema
 from zperf.tables.capacity import SYSTEM_VIEW
+from zperf.tables.history import ENTITIES, SUMMARIES, summary_name
 from zperf.writing import write_text
 
 
@@ -63,9 +64,9 @@ def _options(command: click.Command, ctx: click.Context) -> list[dict[str, str]]
     return out
 
 
-def _columns(schema: TableSchema) -> dict[str, Any]:
+def _columns(schema: TableSchema, title: str | None = None) -> dict[str, Any]:
     rows = [f".TP\n.B {_roff(c.name)}\n{_roff(c.description)}" for c in schema.columns]
-    return {"title": f"{schema.name.upper()} TABLE COLUMNS",
+    return {"title": f"{title or schema.name.upper()} TABLE COLUMNS",
             "paragraphs": [_roff(schema.description + ".") + "\n" + "\n".join(rows)]}
 
 
@@ -189,6 +190,10 @@ PAGES: dict[str, dict[str, Any]] = {
                       "see_also": ".BR zperf (1),\n.BR zperf\\-parse (1)"},
     "zperf-calc": {"extra": [{"title": "SOURCES", "paragraphs": [_roff(PAPERS)]}, EXIT_STATUS],
                    "see_also": ".BR zperf (1)"},
+    "zperf-pdb": {"extra": [*(_columns(SUMMARIES[summary_name(entity, "hour")],
+                                      f"{entity.upper()}_HOUR, _DAY, _WEEK AND _MONTH")
+                             for entity in ENTITIES), EXIT_STATUS],
+                  "see_also": ".BR zperf\\-parse (1)"},
     "zperf-check": {"extra": _rules_sections(),
                     "see_also": ".BR zperf\\-analyze (1),\n.BR zperf\\-compare (1),\n"
                                 ".BR zperf\\-simulate (1)"},

@@ -1,0 +1,48 @@
+"""The README's "History: zperf pdb": its nightly job runs as written, its Python example
+runs and prints what it says."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conftest import ROOT
+from pdb_data import month_fixture  # noqa: F401 (fixture)
+
+SECTION = (ROOT / "README.md").read_text().split("\n## History: `zperf pdb`\n", 1)[1] \
+    .split("\n## ", 1)[0]
+
+
+def test_the_nightly_job_runs_as_written(tmp_path: Path, month: list[Path]) -> None:
+    job = next(b for b in re.findall(r"```sh\n(.*?)```", SECTION, re.S)
+               if b.startswith("#!/bin/sh -e\n"))
+    env = {**os.environ, "PDB": str(tmp_path / "pdb"), "DUMPS": str(month[0].parent),
+           "DAY": "2026-10-02",
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["sh", "-c", job], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "added 768 workload rows" in done.stderr
+    day = (tmp_path / "day-2026-10-02.csv").read_text().splitlines()
+    assert len(day) == 3 and day[1].startswith("SY00,2026-10-02T00:00:00,all,96,")
+    assert (tmp_path / "zperf-2026-10-02.om").read_text().endswith("# EOF\n")
+    again = subprocess.run(["sh", "-c", job], env=env, cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300, check=False)
+    assert again.returncode == 0 and "already loaded" in again.stderr
+
+
+def test_the_python_example_runs(tmp_path: Path, month: list[Path]) -> None:
+    block = re.findall(r"```python\n(.*?)```", SECTION, re.S)[-1]
+    names: dict[str, Any] = {"folder": tmp_path / "pdb", "dumps": month[:2]}
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(block, "README.md, History, python", "exec"), names)
+    assert names["prime"].columns == ["system", "period_start", "cp_busy_p95_pct",
+                                      "r4ha_peak_msu"]
+    assert "2026-10-01 00:00:00" in printed.getvalue()
