@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import ROOT
 from pdb_data import month_fixture  # noqa: F401 (fixture)
+
+from conftest import ROOT
 
 SECTION = (ROOT / "README.md").read_text().split("\n## History: `zperf pdb`\n", 1)[1] \
     .split("\n## ", 1)[0]

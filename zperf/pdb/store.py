@@ -193,6 +193,9 @@ class Pdb:
         """Hold the PDB still while reading it: no change is committed meanwhile (a
         change stopped half way is finished first)."""
         self.require()
+        if not os.access(self.own, os.W_OK):  # a PDB no one can change here (read-only)
+            yield self
+            return
         while True:
             fd = _lock(self.own / READ_LOCK, fcntl.LOCK_SH, wait, on_wait, self.root)
             if not (self.own / JOURNAL).exists():
