@@ -194,3 +194,15 @@ def test_a_bad_pdb_toml_stops_before_anything_is_read(tmp_path: Path,
     with pytest.raises(UsageError, match=r'unknown key retention.detial_days \(did you mean '
                                          r'"detail_days"\?\)'):
         add(Pdb(root), [month[0]])
+
+
+def test_a_load_in_batches_and_day_chunks_gives_the_same_pdb(
+        tmp_path: Path, month: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Memory follows a batch of inputs and a chunk of days; the PDB does not."""
+    whole = Pdb(tmp_path / "whole")
+    add(whole, month, jobs=1)
+    monkeypatch.setattr("zperf.pdb.summaries.CHUNK_DAYS", 1)
+    parts = Pdb(tmp_path / "parts")
+    loaded = add(parts, [month[1], month[0], month[2]], jobs=1, batch_bytes=1)
+    assert loaded.added == {"workload": 3 * 768, "cpu": 3 * 192, "cpu_lpar": 3 * 192}
+    same_tables(tables_state(whole.root), tables_state(parts.root))

@@ -57,6 +57,25 @@ ORDER: dict[str, tuple[str, ...]] = {
 }
 
 
+#: Input bytes read at a time: a batch's rows are settled and staged before the next is
+#: read (a day of a 10-system sysplex is about 1.2 GB of dumps).
+BATCH_BYTES = 2 << 30
+
+
+def _batches(fresh: list[tuple[Input, str, int]], limit: int,
+             ) -> list[list[tuple[Input, str, int]]]:
+    """The inputs in order, in runs of at most ``limit`` bytes (at least one input each)."""
+    out: list[list[tuple[Input, str, int]]] = []
+    size = 0
+    for entry in fresh:
+        if not out or size + entry[2] > limit:
+            out.append([])
+            size = 0
+        out[-1].append(entry)
+        size += entry[2]
+    return out
+
+
 @dataclass
 class Loaded:
     """What a load did."""
@@ -117,9 +136,11 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         jobs: int | None = None, on_error: OnError = "raise",
         on_conflict: OnConflict = "error", kind: str | None = None,
         encoding: str = DEFAULT_ENCODING, wait: bool = True,
-        on_wait: Callable[[str], None] | None = None) -> Loaded:
+        on_wait: Callable[[str], None] | None = None,
+        batch_bytes: int = BATCH_BYTES) -> Loaded:
     """Load ``sources`` into ``pdb`` (made when it does not exist yet): see the module
-    docstring."""
+    docstring.  Inputs are read ``batch_bytes`` at a time (at least one input): memory
+    follows a batch, not the load."""
     items = _items(sources)
     with ThreadPoolExecutor(max_workers=2) as pool:  # hashlib lets go of the GIL
         digests = list(pool.map(digest, items))
@@ -144,31 +165,35 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         loaded.generation = tx.generation
         if not fresh:
             return loaded
-        results = []
-        wanted = cast(Sources, [item for item, _, _ in fresh])  # (a Given is taken too)
-        for result in read_each(wanted, kind=kind, on_error=on_error,
-                                encoding=encoding, tables=DETAIL_TABLES, jobs=jobs,
-                                on_conflict=on_conflict):
-            results.append(result)
-            reached("read")
-        tables_of: dict[str, dict[str, pl.DataFrame]] = {}
         records: list[dict[str, Any]] = []
-        for (item, sha, size), result in zip(fresh, results, strict=True):
-            name = input_name(item)
-            loaded.tallies += result.tallies
-            tables, lost = _with_system(result.tables)
-            if lost:
-                loaded.systemless[name] = lost
-            if not any(frame.height for frame in tables.values()):
-                loaded.empty.append(name)
-                continue
-            tables_of[name] = tables
-            records.append(_record(name, sha, size, tables, result.tallies))
-        if not tables_of:
+        changed: dict[str, set[dt.date]] = {}
+        loaded.pdb_tally = Tally(f"the PDB {pdb.root}", on_conflict=on_conflict)
+        for batch in _batches(fresh, batch_bytes):
+            tables_of: dict[str, dict[str, pl.DataFrame]] = {}
+            wanted = cast(Sources, [item for item, _, _ in batch])  # (a Given is taken too)
+            results = read_each(wanted, kind=kind, on_error=on_error, encoding=encoding,
+                                tables=DETAIL_TABLES, jobs=jobs, on_conflict=on_conflict)
+            for (item, sha, size), result in zip(batch, results, strict=True):
+                reached("read")
+                name = input_name(item)
+                loaded.tallies += result.tallies
+                tables, lost = _with_system(result.tables)
+                if lost:
+                    loaded.systemless[name] = lost
+                if not any(frame.height for frame in tables.values()):
+                    loaded.empty.append(name)
+                    continue
+                tables_of[name] = tables
+                records.append(_record(name, sha, size, tables, result.tallies))
+            if tables_of:
+                kept = _settled(tx, pdb, tables_of, list(loaded.tallies), on_conflict, loaded)
+                for system, days in _write_detail(tx, kept, loaded).items():
+                    changed.setdefault(system, set()).update(days)
+            del tables_of
+        if not records:
             return loaded
-        kept = _settled(tx, pdb, tables_of, list(loaded.tallies), on_conflict, loaded)
-        touched = _write_detail(tx, kept, loaded)
-        summaries.update(tx, touched, config)
+        loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
+        summaries.update(tx, changed, config)
         now = dt.datetime.now().isoformat(timespec="seconds")
         for record in records:
             record.update(loaded_at=now, generation=tx.generation)
@@ -263,7 +288,6 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
 
     across = AcrossFiles(on_conflict=on_conflict, recall=recall, files=1 + len(tables_of))
     out: dict[str, list[pl.DataFrame]] = {name: [] for name in DETAIL_TABLES}
-    loaded.pdb_tally = Tally(pdb_name, on_conflict=on_conflict)
     for name, frame in across.once(before, pdb_name).items():
         out[name].append(frame)
     across.end_file(loaded.pdb_tally)
@@ -319,6 +343,5 @@ def _write_detail(tx: Transaction,
             changed.setdefault(part.system, set()).add(part.first_day)
             added -= had[part]
         if added:
-            loaded.added[name] = added
-    loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
+            loaded.added[name] = loaded.added.get(name, 0) + added
     return changed

@@ -322,8 +322,9 @@ class Transaction:
         self.removes: list[str] = []
         self.committed = False
         self._files = 0
-        #: The rows staged for each partition, and the partitions whose committed files go.
-        self.staged: dict[Partition, list[pl.DataFrame]] = {}
+        #: The files staged for each partition, and the partitions whose committed files go.
+        self.staged: dict[Partition, list[Path]] = {}
+        self._kept: dict[Path, pl.DataFrame] = {}
         self.replaced: set[Partition] = set()
         #: The committed files of each table's partitions, listed once.
         self._listed: dict[str, dict[Partition, list[Path]]] = {}
@@ -333,16 +334,18 @@ class Transaction:
             self._listed[table] = self.pdb.partitions(table)
         return self._listed[table]
 
+    def _sources(self, part: Partition) -> list[Path]:
+        """The files of ``part`` once this change is made: committed, then staged."""
+        committed = [] if part in self.replaced else self.files(part.table).get(part, [])
+        return [*committed, *self.staged.get(part, [])]
+
     def current(self, part: Partition) -> pl.DataFrame:
         """``part``'s rows as this change leaves them (committed and staged)."""
-        frames = [] if part in self.replaced else [
-            self.pdb.read(part, self.files(part.table).get(part, []))]
-        frames += self.staged.get(part, [])
-        frames = [f for f in frames if f.height]
-        return pl.concat(frames) if frames else schema_of(part.table).empty()
+        return self.current_many([part])
 
     def current_many(self, parts: Iterable[Partition]) -> pl.DataFrame:
-        """The rows of ``parts`` (of one table) as this change leaves them, read at once."""
+        """The rows of ``parts`` (of one table) as this change leaves them, read at once
+        (a staged file of the intervals from disk: a load's memory follows its batch)."""
         parts = list(parts)
         if not parts:
             return pl.DataFrame()
@@ -350,10 +353,11 @@ class Transaction:
         systems: dict[str, str] = {}
         frames: list[pl.DataFrame] = []
         for part in parts:
-            if part not in self.replaced:
-                for path in self.files(part.table).get(part, []):
+            for path in self._sources(part):
+                if path in self._kept:
+                    frames.append(self._kept[path])
+                else:
                     systems[str(path)] = part.system
-            frames += self.staged.get(part, [])
         if systems:
             read = pl.scan_parquet(list(systems), include_file_paths="_file",
                                    hive_partitioning=False, missing_columns="insert",
@@ -367,14 +371,12 @@ class Transaction:
 
     def has(self, part: Partition) -> bool:
         """Whether ``part`` has rows once this change is made."""
-        return bool(self.staged.get(part)) or (
-            part not in self.replaced and part in self.files(part.table))
+        return bool(self._sources(part))
 
     def add(self, part: Partition, frame: pl.DataFrame) -> None:
         """Stage ``frame`` (in ``part``'s table's schema) as a new file of ``part``."""
         if frame.height == 0:
             return
-        self.staged.setdefault(part, []).append(frame)
         name = f"part-{self.generation:08d}-{self._files}{PARQUET}"
         self._files += 1
         staged = self.staging / name  # (flat: one folder to make and to remove)
@@ -386,6 +388,9 @@ class Transaction:
                     statistics=True)
         except OSError as exc:
             raise OutputError(str(self.pdb.root), _why(exc)) from None
+        self.staged.setdefault(part, []).append(staged)
+        if not by_system(part.table):  # (a summary's rows are few: kept to be read again)
+            self._kept[staged] = frame
         self.moves.append((str(staged.relative_to(self.pdb.root)), str(part.folder / name)))
         reached("staged")
 
@@ -396,11 +401,11 @@ class Transaction:
 
     def remove(self, part: Partition) -> None:
         self.replaced.add(part)
-        if self.staged.pop(part, None):  # staged before in this change: not wanted now
-            folder = str(part.folder)
-            for source, target in [m for m in self.moves if str(Path(m[1]).parent) == folder]:
-                (self.pdb.root / source).unlink(missing_ok=True)
-                self.moves.remove((source, target))
+        for staged in self.staged.pop(part, []):  # staged before in this change: not wanted
+            self._kept.pop(staged, None)
+            source = str(staged.relative_to(self.pdb.root))
+            self.moves = [m for m in self.moves if m[0] != source]
+            staged.unlink(missing_ok=True)
         for path in self.files(part.table).get(part, []):
             relative = str(path.relative_to(self.pdb.root))
             if relative not in self.removes:

@@ -58,6 +58,9 @@ _R4HA = ("r4ha_peak_msu", "r4ha_peak_at", "r4ha_peak_coverage_pct",
          "r4ha_peak_covered_seconds", "r4ha_peak_complete")
 _PERIOD = {"hour": "1h", "day": "1d", "week": "1w", "month": "1mo"}
 _LEAD_IN = dt.timedelta(seconds=f.ROLLING_WINDOW_SECONDS)
+#: Days summarized at a time (a load of a month: its weeks and months are made again as
+#: each week's days come, from the hours made so far).
+CHUNK_DAYS = 7
 
 
 # ------------------------------------------------------------------ intervals as rows
@@ -282,8 +285,14 @@ def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Co
             following = day + dt.timedelta(days=1)
             if tx.has(Partition("cpu", system, following.isoformat())):
                 pairs.add((system, following))
-    if not pairs:
-        return
+    days = sorted({day for _, day in pairs})
+    for at in range(0, len(days), CHUNK_DAYS):  # memory: a week of intervals at a time
+        chunk = set(days[at:at + CHUNK_DAYS])
+        _update(tx, {(s, d) for s, d in pairs if d in chunk}, config)
+
+
+def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) -> None:
+    """:func:`update` of these systems' days."""
     detail = {name: tx.current_many([Partition(name, s, d.isoformat()) for s, d in pairs])
               for name in ("workload", "distribution", "cpu", "cpu_lpar")}
     lead_in = {}
