@@ -12,6 +12,7 @@ import sys
 import time
 from pathlib import Path
 
+import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401 (fixtures)
     files_state,
@@ -20,6 +21,7 @@ from pdb_data import (  # noqa: F401 (fixtures)
     tables_state,
 )
 
+from zperf.errors import OutputError
 from zperf.pdb.load import add
 from zperf.pdb.store import KILL_AT, BusyError, Pdb
 
@@ -137,3 +139,26 @@ def test_two_loads_at_once_are_made_one_after_the_other(
                               stderr=subprocess.PIPE, text=True)
     assert first.wait(300) == 0 and second.wait(300) == 0
     same_tables(tables_state(root), tables_state(states["after"]))
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, OSError(28, "No space left on device")])
+def test_ctrl_c_or_a_full_disk_leaves_the_pdb_as_it_was(
+        stop: BaseException | type[BaseException], tmp_path: Path, states: dict[str, Path],
+        month: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    root = tmp_path / "pdb"
+    shutil.copytree(states["before"], root)
+    before = files_state(root)
+    real = pl.DataFrame.write_parquet
+    written: list[int] = []
+
+    def write_parquet(frame: pl.DataFrame, *args: object, **kwargs: object) -> None:
+        written.append(1)
+        if len(written) == 5:  # half way through the staging
+            raise stop
+        real(frame, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", write_parquet)
+    expected = KeyboardInterrupt if stop is KeyboardInterrupt else OutputError
+    with pytest.raises(expected):
+        add(Pdb(root), [month[1]], jobs=1)
+    assert files_state(root) == before  # staging removed too
