@@ -84,3 +84,31 @@ def test_reading_a_folder_that_is_no_pdb_is_an_error(tmp_path: Path,
     assert code == 2
     assert err == (f"zperf: error: {tmp_path / 'none'}: not a PDB (no _zperf/manifest.json): "
                    f"make one with `zperf pdb add {tmp_path / 'none'} FILE...`\n")
+
+
+def test_a_report_and_its_dump_are_read_once_in_either_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The RMF XML of a dump's intervals: after the dump, a note (read once, from the
+    PDB); before it, the dump's rows replace the report's in the PDB."""
+    run = tmp_path / "run"
+    assert run_cli(capsys, "simulate", "ims15-fast-path", "--rmf-format", "xml", "--out",
+                   str(run))[0] == 0
+    first, second = str(tmp_path / "a"), str(tmp_path / "b")
+    cpu_xml, wlmgl_xml, dump = (str(run / n) for n in ("rmfcpu-IMS1.xml", "wlmgl-IMS1.xml",
+                                                       "smf.dump"))
+    assert run_cli(capsys, "pdb", "add", first, dump)[0] == 0
+    code, _, err = run_cli(capsys, "pdb", "add", first, cpu_xml)
+    assert code == 0 and err.splitlines() == [
+        f"zperf: note: {cpu_xml}: its 5 CPU activity intervals are the RMF Postprocessor "
+        f"report (XML) of the same intervals as the PDB {first} (they agree to the printed "
+        f"precision): read once, from the PDB {first}", f"zperf: {first}: nothing added"]
+    code, _, err = run_cli(capsys, "pdb", "add", second, cpu_xml, wlmgl_xml)
+    assert code == 1 and err.splitlines()[0] == (
+        f"zperf: warning: {wlmgl_xml}: 45 rows without a system id (a Workload Activity "
+        "listing names the sysplex only) not loaded: the PDB is kept per system; load the "
+        "SMF dump instead")
+    code, _, err = run_cli(capsys, "pdb", "add", second, dump)
+    assert code == 0 and "read once, from " + dump in err
+    code, out, _ = run_cli(capsys, "pdb", "query", second, "--to", "csv",
+                           "SELECT source_format, count(*) AS n FROM cpu GROUP BY 1")
+    assert out == "source_format,n\nsmf70.1,5\n"

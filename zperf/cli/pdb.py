@@ -102,7 +102,7 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
     for name, rows in loaded.systemless.items():
         _say(f"warning: {name}: {rows} rows without a system id (a Workload Activity "
              "listing names the sysplex only) not loaded: the PDB is kept per system; load "
-             "the SMF dump (or the Postprocessor's XML) instead")
+             "the SMF dump instead")
     for name in loaded.empty:
         _say(f"warning: {name}: holds no workload or CPU activity row: nothing loaded from it")
     _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation))

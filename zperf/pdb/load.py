@@ -181,7 +181,8 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                 if lost:
                     loaded.systemless[name] = lost
                 if not any(frame.height for frame in tables.values()):
-                    loaded.empty.append(name)
+                    if not lost:  # (rows without a system id are said as such)
+                        loaded.empty.append(name)
                     continue
                 tables_of[name] = tables
                 records.append(_record(name, sha, size, tables, result.tallies))
