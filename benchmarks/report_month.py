@@ -2,8 +2,9 @@
 
     python benchmarks/report_month.py [--days 30] [--systems 10] [--classes 100]
 
-Writes (once) one SMF dump per day with ``zperf.sim.scale`` (70.1 and 72.3
-records of every system, 15-minute intervals: 30 x 96 x 10 x 100 = 2.88
+Writes (once) the simulated sysplex month with ``zperf.sim.month`` (one SMF
+dump per day with the 70.1 and 72.3 records of every system, 15-minute
+intervals, ``--classes`` class records per system: 30 x 96 x 10 x 100 = 2.88
 million class periods by default, the dumps of ``benchmarks/sim_month.py``),
 then, each in its own process so that its peak memory is its own:
 
@@ -32,10 +33,11 @@ HERE = Path(__file__).resolve().parent
 SIMULATE = """
 import sys
 from pathlib import Path
-from zperf.sim.scale import Sysplex, write_month
-plex = Sysplex(systems={systems}, classes={classes}, days={days})
-paths = write_month(plex, Path(sys.argv[1]))
-print(plex.rows, sum(p.stat().st_size for p in paths))
+from zperf.sim.month import Month, write_month
+month = Month(systems={systems}, classes={classes}, days={days})
+paths = write_month(month, Path(sys.argv[1])).dumps
+rows = month.systems * month.classes * month.intervals_per_day * month.days
+print(rows, sum(p.stat().st_size for p in paths))
 """
 PEAK = """
 import atexit, resource, sys, time
@@ -102,9 +104,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--systems", type=int, default=10)
-    parser.add_argument("--classes", type=int, default=100)
+    parser.add_argument("--classes", type=int, default=100,
+                        help="class records per system (at least 20, the policy's)")
     args = parser.parse_args()
-    out = HERE / "data" / f"month-{args.days}d-{args.systems}x{args.classes}"
+    out = HERE / "data" / f"sysplex-month-{args.days}d-{args.systems}x{args.classes}"
     dumps = sorted(out.glob("smf-*.dump"))
     if len(dumps) != args.days:
         code = PEAK + SIMULATE.format(systems=args.systems, classes=args.classes,

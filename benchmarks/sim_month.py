@@ -2,8 +2,10 @@
 
     python benchmarks/sim_month.py [--days 30] [--systems 10] [--classes 100]
 
-Writes (once, then reuses) one SMF dump per day (70.1 and 72.3 records of
-every system, 15-minute intervals) with ``zperf.sim.scale``, then runs
+Writes (once, then reuses) the simulated sysplex month (``zperf.sim.month``,
+what ``zperf simulate sysplex-month`` writes: one SMF dump per day with the
+70.1 and 72.3 records of every system, 15-minute intervals), with the policy
+grown to ``--classes`` class records per system (at least 20), then runs
 ``zperf analyze`` on the run folder, each phase in its own process so that
 its peak memory (max RSS) is its own.  The defaults give 30 x 96 x 10 x 100 =
 2.88 million class periods.  The analyze time is printed with its ratio to
@@ -24,10 +26,11 @@ HERE = Path(__file__).resolve().parent
 SIMULATE = """
 import sys
 from pathlib import Path
-from zperf.sim.scale import Sysplex, write_month
-plex = Sysplex(systems={systems}, classes={classes}, days={days})
-paths = write_month(plex, Path(sys.argv[1]))
-print(plex.rows, sum(p.stat().st_size for p in paths))
+from zperf.sim.month import Month, write_month
+month = Month(systems={systems}, classes={classes}, days={days})
+paths = write_month(month, Path(sys.argv[1])).dumps
+rows = month.systems * month.classes * month.intervals_per_day * month.days
+print(rows, sum(p.stat().st_size for p in paths))
 """
 
 ANALYZE = """
@@ -41,11 +44,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--days", type=int, default=30)
     parser.add_argument("--systems", type=int, default=10)
-    parser.add_argument("--classes", type=int, default=100)
+    parser.add_argument("--classes", type=int, default=100,
+                        help="class records per system (at least 20, the policy's)")
     parser.add_argument("--analyze-args", default="",
                         help="more options for zperf analyze (e.g. '--jobs 1')")
     args = parser.parse_args()
-    out = HERE / "data" / f"month-{args.days}d-{args.systems}x{args.classes}"
+    out = HERE / "data" / f"sysplex-month-{args.days}d-{args.systems}x{args.classes}"
     if not (out / "run.toml").exists():
         code = SIMULATE.format(systems=args.systems, classes=args.classes, days=args.days)
         elapsed, peak, text = reference.child(code, str(out))

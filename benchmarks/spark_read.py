@@ -3,7 +3,7 @@
     python benchmarks/spark_read.py [--systems 2] [--classes 50] [--days 1,2,5,10,30]
                                     [--cores 2]
 
-Writes (once) a month of daily SMF dumps with ``zperf.sim.scale`` under
+Writes (once) a month of daily SMF dumps with ``zperf.sim.month`` under
 ``benchmarks/data/``, then measures, in this one process and in the same run:
 
 - **zperf parse**: :func:`zperf.formats.read` of the first dump and of all
@@ -29,12 +29,13 @@ HERE = Path(__file__).resolve().parent
 
 
 def _month(systems: int, classes: int, days: int) -> list[Path]:
-    from zperf.sim.scale import Sysplex, write_month
+    from zperf.sim.month import Month, write_month
 
-    out = HERE / "data" / f"spark-month-{days}d-{systems}x{classes}"
+    out = HERE / "data" / f"spark-sysplex-month-{days}d-{systems}x{classes}"
     dumps = sorted(out.glob("*.dump"))
     if len(dumps) < days:
-        dumps = sorted(write_month(Sysplex(systems=systems, classes=classes, days=days), out))
+        month = Month(systems=systems, classes=classes, days=days)
+        dumps = sorted(write_month(month, out).dumps)
     return dumps[:days]
 
 

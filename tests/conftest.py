@@ -119,6 +119,20 @@ def sim_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
+def sysplex_month(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Five days of the simulated sysplex month (zperf simulate sysplex-month --days 5
+    --seed 2): Thursday 2026-10-01 to Monday 2026-10-05, four systems, 15-minute
+    intervals; with seed 2 SYSB's defined capacity and SYSC and SYSD's capacity group are
+    reached on three of the three weekdays (over a month, with any seed, on many:
+    tests/sim/test_month.py)."""
+    from zperf.sim.month import Month, write_month
+
+    folder = tmp_path_factory.mktemp("sysplex-month")
+    write_month(Month(days=5, seed=2), folder)
+    return folder
+
+
+@pytest.fixture(scope="session")
 def spark() -> Iterator[Any]:
     """One local[2] Spark session for every Spark test of a test process (tests/spark;
     starting one takes seconds). The tests that use it skip without pyspark."""
@@ -136,3 +150,12 @@ def spark() -> Iterator[Any]:
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()
+
+
+@pytest.fixture(scope="session")
+def report_cases(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The inputs of every report case of tests/reportcheck.py (runs, series of three
+    releases, a sysplex day), made once: the folder the cases' inputs are relative to."""
+    from reportcheck import make_inputs
+
+    yield make_inputs(tmp_path_factory.mktemp("report-cases"))

@@ -22,16 +22,16 @@ from conftest import DATA, ROOT
 
 #: Each script's tiny arguments ({data}: the test's copy of an SMF fixture).
 TINY: dict[str, list[str]] = {
-    "report_month.py": ["--days", "1", "--systems", "2", "--classes", "3"],
-    "repeats_month.py": ["--days", "2", "--systems", "2", "--classes", "3"],
-    "sim_month.py": ["--days", "1", "--systems", "2", "--classes", "3"],
+    "report_month.py": ["--days", "1", "--systems", "2", "--classes", "20"],
+    "repeats_month.py": ["--days", "2", "--systems", "2", "--classes", "20"],
+    "sim_month.py": ["--days", "1", "--systems", "2", "--classes", "20"],
     "smf_read.py": ["--size-mb", "2", "--repeat", "1", "--baseline-mb", "1"],
     "wlmgl_read.py": ["--size-mb", "1", "--repeat", "1"],
     "rmf_xml_read.py": ["--size-mb", "1", "--wlmgl-size-mb", "0.5", "--repeat", "1"],
     "startup.py": ["--repeat", "1"],
     "parse_stream.py": ["{data}"],
-    "pdb_load.py": ["--days", "2", "--systems", "2", "--classes", "3", "--repeat", "1"],
-    "spark_read.py": ["--days", "1", "--systems", "1", "--classes", "2", "--cores", "1"],
+    "pdb_load.py": ["--days", "2", "--systems", "2", "--classes", "20", "--repeat", "1"],
+    "spark_read.py": ["--days", "1", "--systems", "1", "--classes", "20", "--cores", "1"],
 }
 #: Modules the scripts import, not run themselves.
 LIBRARIES = {"reference.py", "smf72_baseline.py"}

@@ -51,6 +51,7 @@ def test_wheel_has_templates_and_man_pages(tmp_path: Path) -> None:
     modules.add("zperf/templates/__init__.py")  # templates/ is package_dir'd into zperf
     assert {n for n in names if n.endswith(".py")} == modules
     assert "zperf/py.typed" in names
+    assert "zperf/sim/machines.toml" in names  # the simulator's machines and their ratings
     assert not any(n.startswith(("tests/", "samples/")) for n in names)
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
@@ -72,3 +73,17 @@ def test_wheel_has_templates_and_man_pages(tmp_path: Path) -> None:
     run = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True,
                          text=True, check=False, env={"PYTHONPATH": str(site), "PATH": ""})
     assert run.returncode == 0, run.stderr
+
+
+def test_every_package_is_listed_in_setup_cfg() -> None:
+    """setup.cfg names its packages one by one: a new subpackage left out installs
+    nothing of it (the sysplex month's `zperf.sim.month` once broke `pip install .`).
+    The fast tests run from the source tree and cannot see it: this test does."""
+    import configparser
+
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg")
+    listed = set(config["options"]["packages"].split())
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "zperf").rglob("__init__.py")}
+    assert found - listed == set()

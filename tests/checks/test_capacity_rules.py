@@ -15,9 +15,10 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from zperf.checks.capacity import check_defined_capacity, check_performance_index
+from zperf.checks.capacity import check_defined_capacity
 from zperf.checks.engine import check
 from zperf.checks.measured import Measured
+from zperf.checks.performance import check_performance_index
 from zperf.checks.results import State
 from zperf.checks.rules import Rule
 from zperf.formats.smf.dump import read_smf72
@@ -158,3 +159,41 @@ def test_capture_rule_without_cpu_data_is_not_measurable() -> None:
     assert result.state is State.NOT_MEASURABLE
     assert result.reason == ("not measurable: no CPU activity data (SMF 70.1 or the RMF CPU "
                              "Activity report) among the sources")
+
+
+def test_the_sysplex_month_fails_its_capacity_gates(sysplex_month: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """On the simulated month (tests/conftest.py: five days, seed 2) a capacity planner's
+    gates have something real to say: SYSB's 4-hour average reaches its defined capacity
+    and SYSC and SYSD's reaches their group limit (WLM capped them), important goals are
+    missed at the online peaks, and the capture ratios are in range."""
+    from conftest import run_cli
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text(f'runs = ["{sysplex_month}"]\n\n'
+                     '[[rule]]\ncheck = "defined_capacity"\nmax = 100\n\n'
+                     '[[rule]]\ncheck = "performance_index"\nmax = 1.0\nmax_importance = 2\n\n'
+                     '[[rule]]\ncheck = "capture_ratio"\nmin = 0.85\nmax = 0.95\n'
+                     'per = "interval"\n')
+    outcome = check(rules)
+    results = {r.rule.check: r for r in outcome.results}
+    capped = results["defined_capacity"]
+    assert not capped.passed and capped.observed > 100
+    failing = capped.details[:-1] if capped.details[-1].startswith("...") else capped.details
+    assert {d.split(" ")[0] for d in failing} <= {"SYSB", "SYSC", "SYSD"}
+    assert any(d.startswith("SYSB") and "defined capacity" in d for d in capped.details)
+    # three limited systems of 480 intervals each: SYSB's defined capacity, SYSC's and
+    # SYSD's group limit
+    assert capped.reason.endswith(f" of {3 * 480} intervals at or over the limit")
+    pi = results["performance_index"]
+    assert not pi.passed and pi.observed > 1
+    hours = {int(d.split(" ")[4][:2]) for d in pi.details if not d.startswith("...")}
+    assert hours and hours <= set(range(9, 18))  # at the online peaks, never at night
+    assert results["capture_ratio"].passed
+    assert 0.85 <= results["capture_ratio"].observed <= 0.95
+    # The command line says so and exits 1.
+    code, out, _ = run_cli(capsys, "check", str(rules))
+    assert code == 1
+    assert "FAIL  defined_capacity [sysplex-month]" in out
+    assert "FAIL  performance_index [sysplex-month]" in out
+    assert "PASS  capture_ratio" in out

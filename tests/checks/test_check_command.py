@@ -16,6 +16,7 @@ from check_runs import (  # noqa: F401 (fixtures)
     runs_fixture,
     sim_runs_fixture,
     without_interval,
+    without_service_classes,
 )
 
 from conftest import run_cli
@@ -132,6 +133,7 @@ def test_rules_that_pass(capsys: pytest.CaptureFixture[str], runs: Path) -> None
 
 
 def test_rules_that_fail(capsys: pytest.CaptureFixture[str], runs: Path) -> None:
+    without_service_classes(runs / "ims15")  # report classes only: no capture ratio
     code, lines, _ = _check(capsys, runs, FAILING)
     assert code == 1
     failed = [line for line in lines if line.startswith("FAIL  ")]
@@ -155,9 +157,20 @@ def test_rules_that_fail(capsys: pytest.CaptureFixture[str], runs: Path) -> None
                             '(classes = "report" if the report classes cover the work)')
     window = lines.index(next(line for line in lines if "window_covered" in line))
     assert "covered_pct 66.67" in lines[window]
-    assert lines[window + 1] == ("      IMS1: 2019-05-01 10:10:00 to 2019-05-01 10:15:00 not "
-                                 "covered")
+    assert lines[window + 1] == ("      CPU activity data of IMS1: 2019-05-01 10:10:00 to "
+                                 "2019-05-01 10:15:00 not covered")
     assert lines[-1].startswith("FAILED: 1 passed, 4 failed, 1 not measurable: 6 rules")
+
+
+def test_the_service_classes_capture_what_real_systems_do(
+        capsys: pytest.CaptureFixture[str], runs: Path) -> None:
+    """The simulated run's service classes capture 0.90 of the busy time (0.85-0.95 on
+    real systems); its IMS classes 0.808 of it (their report capture ratio)."""
+    rules = ('runs = ["ims15"]\n\n[[rule]]\ncheck = "capture_ratio"\nmin = 0.85\nmax = 0.95\n')
+    code, lines, _ = _check(capsys, runs, rules)
+    assert code == 0, lines
+    assert lines[0].startswith("PASS  capture_ratio service classes >= 0.85, <= 0.95 "
+                               "[ims15-fast-path]: capture_ratio 0.900 (IMS1 ")
 
 
 def test_an_unknown_metric_is_a_bad_rules_file(capsys: pytest.CaptureFixture[str],
@@ -192,7 +205,7 @@ def test_a_damaged_source_fails_no_skipped_records(capsys: pytest.CaptureFixture
     assert lines[0] == ("FAIL  no_skipped_records [ims15-fast-path]: skipped_records 1 (2 "
                         "source files); limit <= 0 skipped; 1 record skipped in 1 of 2 files")
     assert lines[1] == f"      {runs}/ims15/smf.dump: 1 record skipped:"
-    assert "points outside the record" in lines[2] and "record 13 at offset 0x44DA" in lines[2]
+    assert "points outside the record" in lines[2] and "record 13 at offset 0x1EC22" in lines[2]
     assert lines[3].startswith("PASS  itr_per_sec >= 100000")  # the rest was still checked
     assert "1 record skipped" in err  # told on stderr too, as zperf analyze does
     assert errors.read_text().count("\n") == 2
@@ -225,12 +238,14 @@ def test_a_damaged_baseline_fails_no_skipped_records(capsys: pytest.CaptureFixtu
     assert code == 1
     verdicts = [line.split(": ")[0] for line in lines if not line.startswith(" ")]
     name = "no_skipped_records" if explicit else "no_skipped_records (implicit)"
+    # (the skipped record leaves a hole in the baseline's window: it is incomplete too)
     assert verdicts == [
         "PASS  itr_per_sec vs baseline delta % >= -1 [ims15-fast-path]",
         *([f"PASS  {name} [ims15-fast-path]"] if explicit else []),
         f"FAIL  {name} [ims14-fast-path]",
+        "FAIL  complete (implicit) [ims14-fast-path]",
         "FAILED"]
-    assert f"{runs}/ims14/smf.dump: 1 record skipped:" in lines[-3]
+    assert any(f"{runs}/ims14/smf.dump: 1 record skipped:" in line for line in lines)
 
 
 def test_on_error_raise_stops_at_the_damage(capsys: pytest.CaptureFixture[str],
@@ -239,7 +254,7 @@ def test_on_error_raise_stops_at_the_damage(capsys: pytest.CaptureFixture[str],
     text = 'runs = ["ims15"]\non_error = "raise"\n[[rule]]\ncheck = "no_skipped_records"\n'
     code, lines, err = _check(capsys, runs, text)
     assert (code, lines) == (2, [])
-    assert err.startswith(f"zperf: error: {runs}/ims15/smf.dump: record 13 at offset 0x44DA: "
+    assert err.startswith(f"zperf: error: {runs}/ims15/smf.dump: record 13 at offset 0x1EC22: "
                           "the PR section triplet")
 
 
@@ -330,13 +345,14 @@ def test_github_annotations_point_at_the_rules(capsys: pytest.CaptureFixture[str
             '[[rule]]\nmetric = "itr_per_sec"\nmin = 1\n')
     code, lines, _ = _check(capsys, runs, text)
     assert code == 1
-    annotation = lines[-2]
+    # the gap fails the rule, and the implicit complete rule (the window lacks it)
+    [annotation] = [line for line in lines if "title=zperf check%3A gaps" in line]
     assert annotation.startswith("::error file=rules.toml,line=2,title=zperf check%3A gaps%2C "
                                  "none [ims15-fast-path]::missing_intervals 1 (5 intervals")
     # a message's lines joined by %0A; commas and colons escaped in properties only
     assert annotation.endswith("%0AIMS1: interval 2019-05-01 10:04:00 missing from workload, "
                                "cpu")
-    assert sum(line.startswith("::") for line in lines) == 1  # passes make none
+    assert sum(line.startswith("::") for line in lines) == 2  # passes make none
     assert lines[-1].startswith("FAILED: ")
 
 
@@ -392,7 +408,7 @@ def test_the_help_rules_file_passes_on_the_runs_it_names(capsys: pytest.CaptureF
     assert code == 0, out
     assert len(lines) == 1 + 1 + len(shown_checks) + 1  # two metric rules, each check, the summary
     assert all(line.startswith("PASS  ") for line in lines[:-1]), out
-    assert lines[-1] == ("PASSED: 8 passed, 0 failed: 8 rules of rules.toml, run ims15-fast-path "
+    assert lines[-1] == ("PASSED: 11 passed, 0 failed: 11 rules of rules.toml, run ims15-fast-path "
                                 "against baseline ims14-fast-path")
 
 

@@ -113,26 +113,46 @@ def test_no_interval_at_all_fails() -> None:
 
 
 def test_window_covered_and_its_gaps() -> None:
-    run = _run([_rows("SYSA", [0, 15, 45])], [_rows("SYSB", EVERY)])
+    run = _run([_rows("SYSA", [0, 15, 45]), _rows("SYSB", EVERY)],
+               [_rows("SYSA", EVERY), _rows("SYSB", EVERY)])
     rule = _rule("window_covered", start=_at(0), end=_at(75))
     result = check_window(rule, run)
     assert not result.passed
     assert result.observed == pytest.approx(45 / 75 * 100)  # SYSA covers 45 of 75 minutes
-    assert result.details == ("SYSA: 2024-03-01 09:30:00 to 2024-03-01 09:45:00 not covered",
-                              "SYSA: 2024-03-01 10:00:00 to 2024-03-01 10:15:00 not covered",
-                              "SYSB: 2024-03-01 10:00:00 to 2024-03-01 10:15:00 not covered")
+    assert result.reason == ("the workload activity data of SYSA cover 60.00 % of the window")
+    assert result.details == (
+        "CPU activity data of SYSA: 2024-03-01 10:00:00 to 2024-03-01 10:15:00 not covered",
+        "CPU activity data of SYSB: 2024-03-01 10:00:00 to 2024-03-01 10:15:00 not covered",
+        "workload activity data of SYSA: 2024-03-01 09:30:00 to 2024-03-01 09:45:00 not "
+        "covered",
+        "workload activity data of SYSA: 2024-03-01 10:00:00 to 2024-03-01 10:15:00 not "
+        "covered",
+        "workload activity data of SYSB: 2024-03-01 10:00:00 to 2024-03-01 10:15:00 not "
+        "covered")
     whole = check_window(_rule("window_covered", start=_at(0), end=_at(60)),
                          _run([_rows("SYSA", EVERY)], []))
     assert whole.passed and whole.observed == 100.0
+
+
+def test_window_covered_counts_each_source() -> None:
+    """The CPU data cover the window, the workload data lack its last interval: the
+    window's transactions are short, so the rule fails (it passed on the union)."""
+    run = _run([_rows("IMS1", [0, 15, 30])], [_rows("IMS1", EVERY)])
+    result = check_window(_rule("window_covered", start=_at(0), end=_at(60)), run)
+    assert not result.passed and result.observed == pytest.approx(75.0)
+    assert result.where == "1 system, 2 sources"
+    assert result.details == ("workload activity data of IMS1: 2024-03-01 09:45:00 to "
+                              "2024-03-01 10:00:00 not covered",)
 
 
 def test_window_from_the_run_description_and_min_seconds() -> None:
     run = _run([_rows("SYSA", EVERY)], [], start=_at(0), end=_at(60))
     assert check_window(_rule("window_covered"), run).passed
     short = check_window(_rule("window_covered", min_seconds=7200.0), run)
-    assert not short.passed and short.reason == "SYSA measured 3600 s"
-    assert short.limit == ("covers >= 99 % of 2024-03-01 09:00:00 to 2024-03-01 10:00:00, "
-                           "measured >= 7200 s")
+    assert not short.passed
+    assert short.reason == "the workload activity data of SYSA measured 3600 s"
+    assert short.limit == ("covers >= 99 % of 2024-03-01 09:00:00 to 2024-03-01 10:00:00 in "
+                           "every source, measured >= 7200 s in every source")
 
 
 def test_window_covered_needs_a_window_or_min_seconds() -> None:

@@ -67,12 +67,13 @@ def test_junit_read_back_by_a_junit_library(checked: tuple[Path, int]) -> None:
     xml = JUnitXml.fromfile(str(folder / "junit.xml"))
     suites = list(xml)
     assert [s.name for s in suites] == ["ims15-fast-path", "ims15.b"]
-    assert (xml.tests, xml.failures, xml.errors) == (6, 3, 0)
-    for suite in suites:
+    # ims15.b lacks an interval: the implicit complete rule fails for it too
+    assert (xml.tests, xml.failures, xml.errors) == (7, 4, 0)
+    for suite, extra in zip(suites, ([], ["complete (implicit)"]), strict=True):
         assert isinstance(suite, TestSuite)
         assert [case.name for case in suite] == ['ITR "equivalent" <±1 %>', "intervals_complete",
-                                                 "general CPU"]
-        assert suite.tests == 3
+                                                 "general CPU", *extra]
+        assert suite.tests == 3 + len(extra)
     first, second = suites
     assert {case.classname for case in first} == {"zperf.check.ims15-fast-path"}
     assert {case.classname for case in second} == {"zperf.check.ims15_b"}  # no dot
@@ -104,7 +105,9 @@ def test_junit_has_the_shape_jenkins_and_gitlab_read(checked: tuple[Path, int]) 
         assert suite.get("failures") == str(sum(c.find("failure") is not None for c in cases))
         for case in cases:
             assert case.get("name") and case.get("classname") and case.get("time") == "0"
-            assert case.get("file", "").endswith("rules.toml") and case.get("line")
+            implicit = case.get("name", "").endswith("(implicit)")  # no line of the file
+            assert case.get("file", "").endswith("rules.toml")
+            assert bool(case.get("line")) != implicit
             failure = case.find("failure")
             if failure is not None:
                 assert failure.get("message") and failure.text
@@ -117,24 +120,19 @@ def test_junit_has_the_shape_jenkins_and_gitlab_read(checked: tuple[Path, int]) 
 def test_markdown_summary_is_appended(checked: tuple[Path, int]) -> None:
     folder, _ = checked
     text = (folder / "summary.md").read_text()
-    assert text.startswith("## Earlier step\n\n### zperf check nightly &lt;IMS&gt; & co: "
+    assert text.startswith("## Earlier step\n\n### zperf check nightly &lt;IMS&gt; &amp; co: "
                            "failed\n")
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert rows[0] == "| | Rule | Run | Observed | Limit | Baseline | Why |"
-    assert len(rows) == 7  # a heading and one row per rule and run
+    assert len(rows) == 8  # a heading, one row per rule and run, and the implicit one
     assert rows[1].startswith('| ❌ FAIL | ITR "equivalent" &lt;±1 %&gt; | ims15-fast-path | '
                               "`itr_per_sec` 121145.85 (window) | equivalent: ITR delta within ±1 "
                               "% (paper 004) | baseline ims14-fast-path 119229.26, delta "
                               "+1916.59 (+1.61 %) | not equivalent")
     assert rows[2].startswith('| ❌ FAIL | ITR "equivalent" &lt;±1 %&gt; | ims15.b |')
-    assert rows[3].startswith("| ✅ PASS | intervals_complete | ims15-fast-path |")
+    assert rows[3].startswith("| ✅ PASS | intervals\\_complete | ims15-fast-path |")
     assert "<details><summary>Findings of the failed rules</summary>" in text
     assert "  - IMS1: interval 2019-05-01 10:04:00 missing from workload, cpu" in text
     assert text.rstrip().endswith("runs ims15-fast-path, ims15.b against baseline "
                                   "ims14-fast-path**")
 
-
-def test_markdown_cells_escape_pipes() -> None:
-    from zperf.report.check_markdown import cell
-
-    assert cell("a | b\nc <d>") == "a \\| b<br>c &lt;d&gt;"

@@ -101,7 +101,8 @@ def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
     ('[[rule]]\ncheck = "intervals_complet"\n',
      'rules.toml: line 2: unknown check "intervals_complet" (did you mean '
      '"intervals_complete"?); known: no_skipped_records, intervals_complete, classes_present, '
-     "window_covered, capture_ratio, performance_index, defined_capacity, scenario_reproduced"),
+     "window_covered, complete, plausible, same_configuration, capture_ratio, "
+     "performance_index, defined_capacity, scenario_reproduced"),
     ('[[rule]]\nmetric = "itr_per_sec"\n',
      "rules.toml: line 1: the rule has no limit: give min, max, or with vs_baseline = true "
      "min_delta, max_delta, min_delta_pct, max_delta_pct or equivalent"),
@@ -147,7 +148,8 @@ def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
     ('[[rule]]\nname = "x"\n',
      'rules.toml: line 1: a rule needs metric = "COLUMN" (a metric rule) or check = "NAME" '
      "(one of no_skipped_records, intervals_complete, classes_present, window_covered, "
-     "capture_ratio, performance_index, defined_capacity, scenario_reproduced)"),
+     "complete, plausible, same_configuration, capture_ratio, performance_index, "
+     "defined_capacity, scenario_reproduced)"),
     ('[[rule]]\nname = "x"\nmetrc = "itr_per_sec"\nmin = 1\n',
      'rules.toml: line 3: unknown key "metrc" (did you mean "metric"?)'),
     ('[[rule]]\nchek = "no_skipped_records"\n',
@@ -210,8 +212,9 @@ def test_every_key_is_documented() -> None:
         assert key.doc.endswith("."), key.name
         assert key.type
     assert set(CHECKS) == {"no_skipped_records", "intervals_complete", "classes_present",
-                           "window_covered", "capture_ratio", "performance_index",
-                           "defined_capacity", "scenario_reproduced"}
+                           "window_covered", "complete", "plausible", "same_configuration",
+                           "capture_ratio", "performance_index", "defined_capacity",
+                           "scenario_reproduced"}
 
 
 def test_a_metric_rule_is_named_by_its_scope(tmp_path: Path) -> None:

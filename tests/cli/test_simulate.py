@@ -189,9 +189,47 @@ def test_catalogue_lists_every_scenario(capsys: Capture) -> None:
     code, out, _ = run(capsys, "simulate", "list", "--to", "json")
     assert code == 0
     listed = [r["scenario"] for r in json.loads(out)]
-    assert listed == catalogue.ids()
-    for sid in listed:
+    assert listed == [*catalogue.ids(), "sysplex-month"]
+    for sid in listed[:-1]:
         assert catalogue.load(sid).id == sid
+
+
+def test_a_sysplex_month(tmp_path: Path, capsys: Capture) -> None:
+    """zperf simulate sysplex-month writes one dump a day, run.toml and manifest.json, and
+    zperf analyze and report activity read the folder."""
+    folder = tmp_path / "month"
+    code, out, err = run(capsys, "simulate", "sysplex-month", "--days", "2", "--systems", "3",
+                         "--start", "2026-12-24", "--holiday", "2026-12-25", "--seed", "4",
+                         "--variant", "bdw", "--out", str(folder))
+    assert (code, out) == (0, "")
+    assert err == (f"zperf: wrote {folder}/ (2 daily SMF dumps, 2026-12-24 to 2026-12-25, 3 "
+                   "systems; manifest.json says what is in them); report on it with `zperf "
+                   f"report activity {folder}/*.dump`\n")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert (manifest["scenario"], manifest["variant"], manifest["holidays"]) == (
+        "sysplex-month", "bdw", ["2026-12-25"])
+    assert [p["system"] for p in manifest["partitions"]] == ["SYSA", "SYSB", "SYSC"]
+    assert set(manifest["files"]) == {"smf-20261224.dump", "smf-20261225.dump", "run.toml"}
+    code, out, _ = run(capsys, "analyze", str(folder), "--to", "json")
+    assert code == 0 and json.loads(out)[0]["systems"] == 3
+    code, _, err = run(capsys, "report", "activity", *sorted(
+        str(p) for p in folder.glob("*.dump")), "-o", str(tmp_path / "month.html"))
+    assert code == 0 and (tmp_path / "month.html").stat().st_size > 100_000
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["sysplex-month", "--exact"], "zperf: error: --exact: not for sysplex-month, which "
+     "writes SMF dumps only and has no published figures to check\n"),
+    (["ims15-fast-path", "--systems", "2"], "zperf: error: --systems: only for sysplex-month, "
+     "not for a paper's run (ims15-fast-path)\n"),
+    (["sysplex-month", "--systems", "33"], "--systems: 33 is not in the range 1<=x<=32"),
+    (["sysplex-month", "--start", "2026-13-01"], "--start: '2026-13-01' does not match the format"),
+])
+def test_a_sysplex_month_s_bad_options(args: list[str], message: str, tmp_path: Path,
+                                       capsys: Capture) -> None:
+    code, out, err = run(capsys, "simulate", *args, "--out", str(tmp_path / "x"))
+    assert (code, out) == (2, "") and message in err
+    assert not (tmp_path / "x").exists()
 
 
 def test_series_writes_one_interval_per_load_level(tmp_path: Path, capsys: Capture) -> None:

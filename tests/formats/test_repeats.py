@@ -234,10 +234,14 @@ def test_a_report_is_compared_at_its_printed_precision(busy: float) -> None:
 
 def test_the_printed_precision_is_half_a_unit_of_the_last_digit() -> None:
     printed = pl.Series([80.36, 80.3, 1000.0, 0.0, 22.108, 1234000.0])
-    found = pl.select(tolerance("trans_ended", pl.lit(printed))).to_series().to_list()
+    found = pl.select(tolerance("cpu_seconds", pl.lit(printed))).to_series().to_list()
     assert found == pytest.approx([0.005, 0.05, 0.5, 0.5, 0.0005, 0.5])
-    units = pl.select(tolerance("su_cpu", pl.lit(pl.Series([1234000.0, 12.0])))).to_series()
-    assert units.to_list() == pytest.approx([617.0, 0.5])  # RMF's K: 1234K is 1233500-1234500
+    # RMF's K and M: 1234K is 1233500-1234500, 11960K 11955000-11965000 (its last zero
+    # cannot be seen), 12M 11.5 to 12.5 million; four digits and fewer are never scaled
+    wide = pl.Series([1234000.0, 11960000.0, 12e6, 12345.0, 12000.0, 1000.0, 12.0, 0.0])
+    for column in ("su_cpu", "trans_ended", "su_absrptn"):
+        units = pl.select(tolerance(column, pl.lit(wide))).to_series()
+        assert units.to_list() == pytest.approx([500, 5000, 500000, 0.5, 500, 0.5, 0.5, 0.5])
 
 
 def test_a_report_after_a_dump_that_cannot_be_read_again_is_read_once_and_said() -> None:

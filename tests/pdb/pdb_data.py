@@ -1,8 +1,9 @@
 """Month data for the PDB's tests: daily SMF dumps of a small sysplex, and what a PDB holds.
 
-``sysplex_days`` is the one adapter to the simulator's month (today
-``zperf.sim.scale``; when ``zperf simulate sysplex-month`` lands, this function is
-the one line to change).
+``sysplex_days`` is the one adapter to the simulator's month
+(:mod:`zperf.sim.month`, ``zperf simulate sysplex-month``): systems SYSA, SYSB...,
+an online day and a batch night, service classes with goals and the report
+classes that regroup them, zIIPs, defined capacity and capping.
 """
 
 from __future__ import annotations
@@ -17,17 +18,19 @@ from zperf.pdb.layout import TABLES
 from zperf.pdb.store import Pdb
 
 
-def sysplex_days(out: Path, *, systems: int = 2, classes: int = 4, days: int = 3,
+def sysplex_days(out: Path, *, systems: int = 2, classes: int = 20, days: int = 3,
                  seed: int = 0) -> list[Path]:
-    """One SMF dump per day (70.1 and 72.3 of every system, 15-minute intervals)."""
-    from zperf.sim.scale import Sysplex, write_month
+    """One SMF dump per day (70.1 and 72.3 of every system, 15-minute intervals), from
+    2026-10-01 (a Thursday)."""
+    from zperf.sim.month import Month, write_month
 
-    return write_month(Sysplex(systems=systems, classes=classes, days=days, seed=seed), out)
+    return write_month(Month(systems=systems, classes=classes, days=days, seed=seed),
+                       out).dumps
 
 
 @pytest.fixture(scope="session", name="month")
 def month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """Three days of two systems, four classes each."""
+    """Three days (Thursday to Saturday) of two systems, 20 class records each."""
     return sysplex_days(tmp_path_factory.mktemp("month"))
 
 

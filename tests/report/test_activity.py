@@ -1,5 +1,5 @@
-"""The activity report's numbers: a small synthetic sysplex (zperf.sim.scale), checked
-against the parsed workload and cpu tables directly."""
+"""The activity report's numbers: a day of the simulated sysplex month (zperf.sim.month),
+checked against the parsed workload and cpu tables directly."""
 
 from __future__ import annotations
 
@@ -16,14 +16,14 @@ from zperf.errors import UsageError
 from zperf.report.views.activity import SECTIONS, activity_report
 from zperf.report.views.common import input_files
 from zperf.runs import activity as act
-from zperf.sim.scale import Sysplex, write_month
+from zperf.sim.month import Month, write_month
 
-PLEX = Sysplex(systems=2, classes=6, days=1, seed=3)
+PLEX = Month(systems=2, days=1, seed=3)
 
 
 @pytest.fixture(scope="module")
 def day(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Path]]:
-    yield write_month(PLEX, tmp_path_factory.mktemp("plex"))
+    yield write_month(PLEX, tmp_path_factory.mktemp("plex")).dumps
 
 
 def test_class_totals_follow_the_parsed_rows(day: list[Path]) -> None:
@@ -32,7 +32,7 @@ def test_class_totals_follow_the_parsed_rows(day: list[Path]) -> None:
     found = act.read_activity(day)
     totals = act.class_totals(found)
     period = 86400.0
-    for name in ("CLS000", "CLS003"):
+    for name in ("CICSHI", "RCICS"):  # a service class, a report class
         rows = work.filter(pl.col("class_name") == name)
         got = totals.filter(pl.col("class_name") == name).row(0, named=True)
         assert got["systems"] == 2
@@ -47,26 +47,25 @@ def test_class_totals_follow_the_parsed_rows(day: list[Path]) -> None:
 def test_lpar_busy_and_buckets(day: list[Path]) -> None:
     cpu = zperf.read([str(p) for p in day]).tables["cpu"]
     found = act.read_activity(day)
-    assert found.systems == ["SY00", "SY01"]
+    assert found.systems == ["SYSA", "SYSB"]
     assert act.bucket_seconds(found) == 900.0  # 96 points a day: the interval itself
     hourly = act.lpar_busy(found, 3600.0)
     assert hourly.height == 2 * 24
-    first = cpu.filter((pl.col("system") == "SY00")
+    first = cpu.filter((pl.col("system") == "SYSA")
                        & (pl.col("interval_start") < dt.datetime(2026, 10, 1, 1)))
-    got = hourly.filter(pl.col("system") == "SY00")["cp_lpar_busy_pct"][0]
+    got = hourly.filter(pl.col("system") == "SYSA")["cp_lpar_busy_pct"][0]
     assert got == pytest.approx(first["cp_lpar_busy_pct"].mean())
     summary = act.system_summary(found).row(0, named=True)
-    assert summary["cps"] == 8
-    mine = cpu.filter(pl.col("system") == "SY00")
+    assert summary["cps"] == cpu.filter(pl.col("system") == "SYSA")["cp_online"][0] == 7
+    mine = cpu.filter(pl.col("system") == "SYSA")
     assert summary["cp_peak_busy_pct"] == pytest.approx(mine["cp_lpar_busy_pct"].max())
     assert summary["cp_peak_busy_at"] == mine.sort("cp_lpar_busy_pct")["interval_start"][-1]
-    assert summary["ziip_peak_busy_at"] is None  # the sim's systems have no zIIP
 
 
 @pytest.fixture(scope="module")
 def two_days(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[Path]]:
-    yield write_month(Sysplex(systems=2, classes=4, days=2, seed=5),
-                      tmp_path_factory.mktemp("two-days"))
+    yield write_month(Month(systems=2, days=2, seed=5),
+                      tmp_path_factory.mktemp("two-days")).dumps
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -81,14 +80,14 @@ def test_overlapping_dumps_are_counted_once(two_days: list[Path], tmp_path: Path
     both.write_bytes(first.read_bytes() + second.read_bytes())
     apart = act.read_activity([first, second])
     found = act.read_activity([first, both, second], jobs=jobs)
-    for name in ("lpar", "workloads", "classes", "class_systems", "msu", "captured"):
+    for name in ("lpar", "workloads", "classes", "class_systems", "msu", "captured", "pi"):
         assert getattr(apart, name).height > 0, name
         assert getattr(found, name).equals(getattr(apart, name)), name
-    assert found.pi.height == 0  # the synthetic classes have no goals: see the next test
     said = [t.warnings for t in found.tallies]
     assert said[0] == [] and "class periods and " in said[1][0] and "already read" in said[2][0]
     cpu_intervals = 2 * 96  # two systems' day, each interval a CPU activity interval
-    assert said[1][0].startswith(f"{2 * 4 * 96} class periods and {cpu_intervals} CPU")
+    classes = 20  # a production system's 14 service and 6 report classes
+    assert said[1][0].startswith(f"{2 * classes * 96} class periods and {cpu_intervals} CPU")
 
 
 def test_a_repeated_class_period_s_pi_is_kept_once() -> None:
@@ -135,15 +134,22 @@ def test_a_measured_interval_is_charted_by_the_interval_as_set(measured: float,
 
 def test_activity_report_sections(day: list[Path]) -> None:
     report = activity_report(act.read_activity(day), input_files(day), top=2)
-    # no IIPCP in this sysplex: the zIIP section has nothing to show and is left out
     assert [s.key for s in report.sections] == ["overview", "lpar", "workloads", "class-cpu",
-                                                "top", "capacity"]
+                                                "top", "ziip", "capacity"]
     top = next(s for s in report.sections if s.key == "top")
     assert len(top.tables[0].rows) == 2
     classes = next(s for s in report.sections if s.key == "class-cpu").charts[0].plot.data
-    assert set(classes["class_name"]) <= {*(f"CLS{i:03d}" for i in range(6)), act.OTHER}
-    # 3 service classes (the odd ones are report classes): the top 2 and (other)
+    services = set(zperf.read([str(p) for p in day]).tables["workload"].filter(
+        pl.col("class_kind") == "service")["class_name"].to_list())
+    # the 14 service classes (not the report classes, which hold their CPU again): the
+    # top 2 and (other)
+    assert set(classes["class_name"]) <= {*services, act.OTHER} and len(services) == 14
     assert classes["class_name"].n_unique() == 3 and act.OTHER in set(classes["class_name"])
+    # zIIP-eligible work on CPs: the Java, DDF and DB2 classes, and their report classes
+    ziip = next(s for s in report.sections if s.key == "ziip")
+    shown = {row[0] for row in ziip.tables[0].rows}
+    assert "WASSTC" in shown
+    assert shown <= {"WASSTC", "DDFHI", "DDFLO", "STCHI", "RSTC", "RDDF"}
     assert len(SECTIONS) == 7
 
 
@@ -153,13 +159,15 @@ def test_rows_without_interval_times_are_counted(tmp_path: Path) -> None:
 
 
 def test_ziip_eligible_work_on_cps(sim_runs: Path) -> None:
-    """003 Figure 4's class: IIPCP 6.76 %, IIP 75.53 %; report classes only, charted so."""
+    """003 Figure 4's class: IIPCP 6.76 %, IIP 75.53 %; the service classes partition the
+    work (ONLINE holds CICS2A20's region and the run's other groups: Db2, DDF, TCP/IP)."""
     found = act.read_activity([sim_runs / "cics52-liberty-t2-reuse" / "smf.dump"])
-    assert found.cpu_kind == "report"
+    assert found.cpu_kind == "service"
     report = activity_report(found, ())
     ziip = next(s for s in report.sections if s.key == "ziip")
     assert ziip.tables[0].rows[0][:6] == ("CICS2A20", "report", "6.76", "75.53", "82.29",
                                           "31.66")
+    assert ziip.tables[0].rows[1][:5] == ("ONLINE", "service", "6.76", "75.53", "82.29")
 
 
 def test_end_per_second_is_over_the_time_the_class_was_measured() -> None:

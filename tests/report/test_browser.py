@@ -1,9 +1,14 @@
-"""Every report kind in a real browser: Debian's Chromium, headless, network off.
+"""Every report case in a real browser: Debian's Chromium, headless, network off.
 
 Each page must load without a console error or a page error, make no network
-request at all (everything is inline), and every chart must have drawn
-content (SVG marks of non-zero size).  The screenshots go to a temporary
-folder, or with ``ZPERF_SCREENSHOTS=docs/img`` to the README's pictures.
+request at all (everything is inline), draw every chart (SVG marks of non-zero
+size), and show every text whole: no SVG text outside its chart, no name cut
+short with an ellipsis, no table wider than the page's column, both in the
+charts' own font and in the wider one a browser without it falls back to
+(tests/reportcheck.py's ``LAYOUT``, run twice).  The screenshots go to a
+temporary folder, or with ``ZPERF_SCREENSHOTS=docs/img`` to the README's
+pictures; ``python tests/report/screenshots.py`` takes them of every case to look
+at, section by section.
 
 Playwright drives the browser (``executable_path``: the system Chromium, never
 a downloaded one; ``playwright install`` is not needed): it is Microsoft's
@@ -15,83 +20,43 @@ options for the same.  .ci/run installs Chromium when it is missing.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from zperf.report.build import ReportRequest, make_report, render
-from zperf.sim.scale import Sysplex, write_month
+import reportcheck as rc
+from zperf.report.build import make_report, render
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run", "--disable-default-apps",
-        "--disable-sync", "--no-pings"]
-#: What every chart must show: its SVG's drawn marks and their total size.
-CHART_MARKS = """() => [...document.querySelectorAll('figure.chart svg')].map(svg => {
-  const box = svg.getBoundingClientRect();
-  const marks = [...svg.querySelectorAll('path, rect, line, circle, text')]
-    .filter(m => !m.closest('.background') && m.getAttribute('class') !== 'background')
-    .map(m => m.getBBox()).filter(b => b.width > 0 || b.height > 0);
-  return {width: box.width, height: box.height, marks: marks.length,
-          roles: svg.querySelectorAll('[role="graphics-symbol"]').length};
-})"""
-
-
-#: Each kind's inputs, relative to the simulated runs' folder (as the footer shows them).
-REQUESTS = {
-    "run": ReportRequest("run", ("cics52-liberty-t2-reuse",)),
-    "comparison": ReportRequest("comparison", ("ims14-fast-path", "ims15-fast-path")),
-    "scaling": ReportRequest("scaling", ("fp-series",)),
-    "activity": ReportRequest("activity", ("plex/smf-20261001.dump",), top=8),
-    "reproduction": ReportRequest("reproduction", ("ims15-dsff-smq",), exact=True),
-}
+#: The cases whose pictures the README shows, by the name the README gives them.
+README = {"run-one-interval": "run", "comparison": "comparison", "scaling": "scaling",
+          "activity": "activity", "reproduction-sharing": "reproduction"}
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert Path(CHROMIUM).exists(), "Chromium is missing: apt-get install -y chromium"
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    with rc.chromium() as launched:
         yield launched
-        launched.close()
 
 
-@pytest.mark.parametrize("kind", ["run", "comparison", "scaling", "activity", "reproduction"])
-def test_report_in_chromium(browser: Any, sim_runs: Path, tmp_path: Path,
-                            monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
-    if not (sim_runs / "plex").exists():  # a day of a small sysplex, for the activity report
-        write_month(Sysplex(systems=3, classes=24, days=1, seed=5), sim_runs / "plex")
-    shots = Path(os.environ.get("ZPERF_SCREENSHOTS", str(tmp_path))).resolve()
-    monkeypatch.chdir(sim_runs)
-    page_file = tmp_path / f"{kind}.html"
-    page_file.write_bytes(render(make_report(REQUESTS[kind]), "html"))
-    context = browser.new_context(offline=True, viewport={"width": 1040, "height": 1400},
-                                  device_scale_factor=0.75, java_script_enabled=True)
-    page = context.new_page()
-    errors: list[str] = []
-    requests: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type in ("error", "warning")
-            else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("request", lambda r: requests.append(r.url))
-    page.goto(page_file.as_uri(), wait_until="load")
-    charts = page.evaluate(CHART_MARKS)
-    shots.mkdir(parents=True, exist_ok=True)
-    height = min(page.evaluate("document.documentElement.scrollHeight"), 2400)
-    page.screenshot(path=str(shots / f"report-{kind}.png"), full_page=True,
-                    clip={"x": 0, "y": 0, "width": 1040, "height": height})
-    context.close()
-    assert errors == []
-    assert requests == [page_file.as_uri()]  # the page itself, nothing else
-    assert charts, "no chart on the page"
-    for number, chart in enumerate(charts, 1):
+@pytest.mark.parametrize("name", [n for n, c in rc.CASES.items() if not c.get("slow")])
+def test_report_in_chromium(browser: Any, report_cases: Path, tmp_path: Path,
+                            monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    shots = Path(os.environ.get("ZPERF_SCREENSHOTS", str(tmp_path))).resolve() \
+        if name in README else tmp_path
+    monkeypatch.chdir(report_cases)
+    page_file = tmp_path / f"{name}.html"
+    page_file.write_bytes(render(make_report(rc.request(name)), "html"))
+    picture = shots / f"report-{README.get(name, name)}.png"
+    seen = rc.look(browser, page_file, picture, scale=0.75, most_height=2400)
+    assert seen["errors"] == []
+    assert seen["requests"] == [page_file.as_uri()]  # the page itself, nothing else
+    assert seen["layout"] == []
+    assert seen["charts"] or rc.CASES[name].get("charts") is False, "no chart on the page"
+    for number, chart in enumerate(seen["charts"], 1):
         assert chart["width"] > 100 and chart["height"] > 50, (number, chart)
         assert chart["marks"] > 5 and chart["roles"] > 0, (number, chart)  # data drawn
-    assert (shots / f"report-{kind}.png").stat().st_size > 10_000
+    assert picture.stat().st_size > 10_000

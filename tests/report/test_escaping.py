@@ -14,7 +14,7 @@ import pytest
 import zperf
 from zperf.report.build import ReportRequest, make_report, render
 from zperf.report.files import write_parquet
-from zperf.sim.scale import Sysplex, write_month
+from zperf.sim.month import Month, write_month
 
 SCRIPT = "<SCRIPT>"
 IMG = '"><img src=x onerror=alert(1)>'
@@ -22,6 +22,7 @@ IMG = '"><img src=x onerror=alert(1)>'
 PAGE_TAGS = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p",
              "div", "nav", "a", "section", "dl", "dt", "dd", "figure", "figcaption", "table",
              "caption", "thead", "tbody", "tr", "th", "td", "aside", "code", "footer", "ul", "li",
+             "span",
              "svg", "g", "path", "rect", "text", "line", "defs", "clippath", "circle",
              "tspan", "lineargradient", "stop", "symbol"}
 
@@ -45,14 +46,15 @@ class Elements(html.parser.HTMLParser):
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A day of a small sysplex with class CLS000 renamed <SCRIPT>, its workload and
-    description the img payload, written as a zperf table file named like the payload;
-    and a run description whose name and group name are the payloads."""
+    """A day of a small sysplex with classes DDFHI and RDDF (zIIP-eligible work) renamed
+    <SCRIPT>, its workload and description the img payload, written as a zperf table file
+    named like the payload; and a run description whose name and group name are the
+    payloads."""
     folder = tmp_path_factory.mktemp("hostile")
-    dumps = write_month(Sysplex(systems=1, classes=4, days=1, seed=1), folder / "plex")
+    dumps = write_month(Month(systems=1, days=1, seed=1), folder / "plex").dumps
     tables = zperf.read([str(p) for p in dumps]).tables
     work = tables["workload"].with_columns(
-        pl.col("class_name").replace({"CLS000": SCRIPT, "CLS001": SCRIPT}),
+        pl.col("class_name").replace({"DDFHI": SCRIPT, "RDDF": SCRIPT}),
         pl.lit(IMG).alias("workload"), pl.lit(IMG).alias("description"))
     # A velocity goal, so that the name is in the capacity section's PI table and heat map.
     named = pl.col("class_name") == SCRIPT

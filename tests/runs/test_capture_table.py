@@ -1,4 +1,4 @@
-"""zperf.runs.capacity: the capture table per system and interval, and over the window.
+"""zperf.runs.capture: the capture table per system and interval, and over the window.
 
 Made-up workload and CPU activity rows with round numbers: an LPAR of 4 CPs
 at 50 % busy for a 900 s interval is busy 1800 CP seconds; service classes
@@ -12,7 +12,7 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from zperf.runs.capacity import (
+from zperf.runs.capture import (
     CAPTURE_SCHEMA,
     capture_by_system,
     capture_ratios,

@@ -14,7 +14,7 @@ from zperf.formats import read
 from zperf.formats.smf.dump import read_smf
 from zperf.formats.smf.type70_decoder import TYPE70_1
 from zperf.runs.msu import capacity_table, daily_peaks, peaks_from_tables
-from zperf.sim.scale import Sysplex, write_month
+from zperf.sim.month import Month, write_month
 from zperf.sim.writers import smf as writer
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -43,8 +43,8 @@ def test_peaks_across_the_year_end_by_hand() -> None:
 
 
 def test_peaks_of_a_simulated_month_name_the_busiest_classes(tmp_path: Path) -> None:
-    plex = Sysplex(systems=2, classes=8, days=2, interval_seconds=3600.0, cps=4)
-    tables = read([str(p) for p in write_month(plex, tmp_path)],
+    month = Month(systems=2, days=2, interval_seconds=3600.0)
+    tables = read([str(p) for p in write_month(month, tmp_path).dumps],
                   tables=["cpu", "cpu_lpar", "workload"]).tables
     peaks = peaks_from_tables(tables)
     assert peaks.height == 2 * 2

@@ -25,7 +25,7 @@ from zperf.runs.msu import (
 from zperf.runs.run import analyze_view
 from zperf.sim import catalogue
 from zperf.sim.engine import simulate
-from zperf.sim.scale import Sysplex, write_month
+from zperf.sim.month import Month, write_month
 
 T0 = dt.datetime(2026, 3, 2, 0, 0)
 H = 3600.0
@@ -122,8 +122,8 @@ def test_a_ten_minute_run_per_system_is_partial(ten_minutes: Path) -> None:
 
 @pytest.fixture(scope="module")
 def two_days(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    return write_month(Sysplex(systems=1, classes=2, days=2, seed=5),
-                       tmp_path_factory.mktemp("two-days"))
+    return write_month(Month(systems=1, classes=20, days=2, seed=5),
+                       tmp_path_factory.mktemp("two-days")).dumps
 
 
 def test_a_long_run_has_a_whole_peak_and_a_window_reaches_back(two_days: list[Path]) -> None:

@@ -128,7 +128,10 @@ def test_rmf_reports_as_xml_read_back_as_the_listings(tmp_path: Path, rmf_format
         listing = read([str(text_dir / f"{stem}-IMS1.txt")]).tables[table].drop(
             "source", "source_format", "state_samples_raw", "model_capacity_id", strict=False)
         assert xml.height == listing.height > 0
-        assert xml.select(listing.columns).equals(listing), table
+        # the XML report puts the service class periods first, as RMF does
+        key = [c for c in ("system", "interval_start", "class_kind", "class_name")
+               if c in listing.columns]
+        assert xml.select(listing.columns).sort(key).equals(listing.sort(key)), table
 
 
 def test_a_run_analyzed_from_its_xml_reports(tmp_path: Path) -> None:

@@ -5,31 +5,44 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from zperf.formats import read
 from zperf.runs.msu import capacity_from_tables
+from zperf.sim.month import Month, write_month
+from zperf.sim.month.machine import CEC
 from zperf.sim.msu import fill_capacity
-from zperf.sim.scale import ADJ, Sysplex, write_month
 
 
 def test_lac_is_the_r4ha_of_the_written_intervals(tmp_path: Path) -> None:
-    plex = Sysplex(systems=2, classes=2, days=2, interval_seconds=3600.0, cps=4)
-    result = read([str(p) for p in write_month(plex, tmp_path)])
+    """The sysplex month: SYSA without a limit, SYSB with a defined capacity."""
+    written = write_month(Month(systems=2, days=2, interval_seconds=3600.0), tmp_path)
+    result = read([str(p) for p in written.dumps])
     cap = capacity_from_tables(result.tables)
     assert cap.height == 2 * 48
     # The CPU rate of 70.1 is the workload records' ADJ.
-    assert set(cap["cpu_adjustment_factor"].to_list()) == {float(ADJ)}
-    assert set(result.tables["workload"]["cpu_adj_16th_us_per_su"].to_list()) == {ADJ}
+    assert set(cap["cpu_adjustment_factor"].to_list()) == {float(CEC.adj)}
+    assert set(result.tables["workload"]["cpu_adj_16th_us_per_su"].to_list()) == {CEC.adj}
     complete = cap.filter("r4ha_complete")
     assert complete.height == 2 * (48 - 3)  # the first 3 hours of each system are short
-    # WLM's LAC (rounded to whole MSU/h) is zperf's R4HA, across the day boundary too.
+    # WLM's LAC (rounded to whole MSU/h) is zperf's R4HA, across the day boundary too;
+    # before the data begin it is the R4HA of the warm-up day the month does not write.
     diff = (complete["r4ha_msu"] - complete["lac_msu"]).abs()
-    assert diff.max() <= 0.5
-    # Image capacity: 4 CPs at 57,600 / ADJ MSU/h each; nothing exceeds it.
-    assert set(cap["image_capacity_msu"].to_list()) == {round(4 * 57600 / ADJ)}
-    assert (cap["msu_per_hour"] <= cap["image_capacity_msu"]).all()
-    assert cap["capped"].null_count() == cap.height  # no limits defined
+    assert diff.max() <= 0.5 + 1e-6
+    # Image capacity: the logical CPs' share of the CPC capacity, or the defined capacity.
+    # (A partition may use more than its defined capacity for an interval: the limit is
+    # on the 4-hour average; never more than its logical CPs.)
+    lpars = {lpar.system: lpar for lpar in written.plan.lpars}
+    for system, image, most in cap.group_by("system").agg(
+            pl.col("image_capacity_msu").unique(), pl.col("msu_per_hour").max()).iter_rows():
+        lpar = lpars[system]
+        full = round(CEC.capacity_msu * lpar.cps / CEC.cps)
+        assert image == [min(full, lpar.defined_capacity_msu or full)]
+        assert most <= full
+    # capped: null without a limit (SYSA), a verdict with one (SYSB)
+    capped = dict(cap.group_by("system").agg(pl.col("capped").null_count()).iter_rows())
+    assert capped == {"SYSA": 48, "SYSB": 0}
 
 
 def test_fill_capacity_hand_computed() -> None:

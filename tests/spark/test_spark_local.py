@@ -25,7 +25,7 @@ from zperf.formats import read
 from zperf.formats.registry import table_names
 from zperf.runs.analysis import analyze
 from zperf.runs.spec import ClassRef, RunSpec
-from zperf.sim.scale import Sysplex, write_month
+from zperf.sim.month import Month, write_month
 from zperf.spark.metrics import analyze_run as spark_analyze_run
 from zperf.spark.metrics import class_metrics, sysplex_intervals, system_intervals
 from zperf.spark.repeats import counted_once
@@ -75,7 +75,11 @@ def test_every_table_through_spark_is_zperf_parse_s(spark: Any) -> None:
 
 @pytest.fixture(scope="module")
 def month(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    return write_month(Sysplex(systems=3, classes=4, days=4), tmp_path_factory.mktemp("month"))
+    return write_month(Month(systems=3, days=4), tmp_path_factory.mktemp("month")).dumps
+
+
+#: Class records of a production system of the month (14 service, 6 report classes).
+CLASSES = 20
 
 
 @pytest.mark.slow
@@ -98,10 +102,13 @@ def test_class_and_sysplex_metrics_are_zperf_calc_s(spark: Any, month: list[Path
     ended = mine["trans_ended"].cast(pl.Float64)
     assert got["etr_per_sec"].to_list() == pytest.approx(
         f.etr_per_sec(ended, mine["interval_seconds"]).to_list())
-    assert got["ziip_us_per_tran"].to_list() == pytest.approx(
-        f.service_us_per_tran(mine["iip_seconds"], ended).to_list())
-    systems = _polars(system_intervals(work, cpu, ["CLS000"]))
-    plex = _polars(sysplex_intervals(system_intervals(work, cpu, ["CLS000"])))
+    # per transaction where the class ended any (started tasks end none: null)
+    some = (ended > 0).to_list()
+    assert got["ziip_us_per_tran"].filter(pl.Series(some)).to_list() == pytest.approx(
+        f.service_us_per_tran(mine["iip_seconds"], ended).filter(pl.Series(some)).to_list())
+    assert got["ziip_us_per_tran"].filter(~pl.Series(some)).null_count() == some.count(False) > 0
+    systems = _polars(system_intervals(work, cpu, ["CICSHI"]))
+    plex = _polars(sysplex_intervals(system_intervals(work, cpu, ["CICSHI"])))
     assert plex.height == 4 * 96 and set(plex["systems"]) == {3}
     first = plex.sort("interval_start").row(0, named=True)
     lpars = systems.filter(pl.col("interval_start") == first["interval_start"]).sort("system")
@@ -116,8 +123,8 @@ def test_class_and_sysplex_metrics_are_zperf_calc_s(spark: Any, month: list[Path
 def test_a_run_analyzed_from_spark_tables_is_zperf_analyze_s(spark: Any,
                                                             month: list[Path]) -> None:
     paths = [str(p) for p in month]
-    spec = RunSpec(transactions=(ClassRef("CLS000"),), start=dt.datetime(2026, 10, 2, 8),
-                   end=dt.datetime(2026, 10, 2, 12), systems=("SY00", "SY01"))
+    spec = RunSpec(transactions=(ClassRef("CICSHI"),), start=dt.datetime(2026, 10, 2, 8),
+                   end=dt.datetime(2026, 10, 2, 12), systems=("SYSA", "SYSB"))
     got = spark_analyze_run(spec, load(spark, paths, "workload"), load(spark, paths, "cpu"))
     expected = analyze(read(paths).tables, spec)
     assert got.table().equals(expected.table())
@@ -133,11 +140,11 @@ def test_the_rollup_is_written_by_date_and_system(spark: Any, month: list[Path],
     assert sorted(p.name for p in out.iterdir() if p.is_dir()) == [
         f"date=2026-10-0{d}" for d in range(1, 5)]
     assert sorted(p.name for p in (out / "date=2026-10-01").iterdir()) == [
-        "system=SY00", "system=SY01", "system=SY02"]
-    back = pl.read_parquet(out / "date=2026-10-02" / "system=SY01" / "*.parquet")
-    mine = read([str(month[1])]).tables["workload"].filter(pl.col("system") == "SY01")
-    one = back.filter(pl.col("class_name") == "CLS003").row(0, named=True)
-    rows = mine.filter(pl.col("class_name") == "CLS003")
+        "system=SYSA", "system=SYSB", "system=SYSC"]
+    back = pl.read_parquet(out / "date=2026-10-02" / "system=SYSB" / "*.parquet")
+    mine = read([str(month[1])]).tables["workload"].filter(pl.col("system") == "SYSB")
+    one = back.filter(pl.col("class_name") == "DDFHI").row(0, named=True)
+    rows = mine.filter(pl.col("class_name") == "DDFHI")
     assert one["intervals"] == rows.height == 96
     assert one["trans_ended"] == rows["trans_ended"].sum()
     assert one["etr_per_sec"] == pytest.approx(rows["trans_ended"].sum() / (96 * 900.0))
@@ -146,7 +153,7 @@ def test_the_rollup_is_written_by_date_and_system(spark: Any, month: list[Path],
     # Rolling a day up again replaces its partitions and leaves the others.
     write_rollup(work.where("interval_start < '2026-10-02'"), str(out))
     assert len(list(out.glob("date=*"))) == 4
-    assert daily(work).count() == 4 * 3 * 4
+    assert daily(work).count() == 4 * 3 * CLASSES
 
 
 @pytest.mark.slow
@@ -161,7 +168,7 @@ def test_overlapping_dumps_count_once(spark: Any, month: list[Path], tmp_path: P
     both = [*paths, str(again)]
     work, twice = load(spark, paths, "workload"), load(spark, both, "workload")
     cpu, cpu_twice = load(spark, paths, "cpu"), load(spark, both, "cpu")
-    assert twice.count() == work.count() + 3 * 4 * 96  # the data source reads both copies
+    assert twice.count() == work.count() + 3 * CLASSES * 96  # the source reads both copies
 
     def rows(frame: Any, *, keep_source: bool = False) -> pl.DataFrame:
         got = _polars(frame)
@@ -178,9 +185,9 @@ def test_overlapping_dumps_count_once(spark: Any, month: list[Path], tmp_path: P
         kept.select("system", "interval_start", "source").rows())
     # every Spark function that sums over files counts the repeated day once
     assert rows(daily(twice)).equals(rows(daily(work)))
-    assert rows(system_intervals(twice, cpu_twice, ["CLS000"])).equals(
-        rows(system_intervals(work, cpu, ["CLS000"])))
-    spec = RunSpec(transactions=(ClassRef("CLS000"),), start=dt.datetime(2026, 10, 2, 8),
+    assert rows(system_intervals(twice, cpu_twice, ["CICSHI"])).equals(
+        rows(system_intervals(work, cpu, ["CICSHI"])))
+    spec = RunSpec(transactions=(ClassRef("CICSHI"),), start=dt.datetime(2026, 10, 2, 8),
                    end=dt.datetime(2026, 10, 2, 12))
     assert spark_analyze_run(spec, twice, cpu_twice).table().equals(
         spark_analyze_run(spec, work, cpu).table())
@@ -195,11 +202,11 @@ def test_the_same_key_with_other_values_is_a_conflict(spark: Any, tmp_path: Path
     go with a row from the same file."""
     from zperf.errors import ConflictError
 
-    first = write_month(Sysplex(systems=1, classes=2, days=1, seed=1), tmp_path / "a")
-    second = write_month(Sysplex(systems=1, classes=2, days=1, seed=2), tmp_path / "b")
+    first = write_month(Month(systems=1, classes=20, days=1, seed=1), tmp_path / "a").dumps
+    second = write_month(Month(systems=1, classes=20, days=1, seed=2), tmp_path / "b").dumps
     both = [str(first[0]), str(second[0])]
     work = load(spark, both, "workload")
-    with pytest.raises(ConflictError, match=rf"^{first[0]}: class period SY00 .* conflicts "
+    with pytest.raises(ConflictError, match=rf"^{first[0]}: class period SYSA .* conflicts "
                                             rf"with {second[0]}: "):
         counted_once(work, "workload")
 
@@ -216,3 +223,40 @@ def test_the_same_key_with_other_values_is_a_conflict(spark: Any, tmp_path: Path
     copy.write_bytes(first[0].read_bytes())
     twice = load(spark, [str(first[0]), str(copy)], "workload")
     assert rows(counted_once(twice, "workload")).equals(rows(load(spark, str(first[0]))))
+
+
+@pytest.mark.slow
+def test_a_workload_listing_beside_its_dump_counts_once(spark: Any, tmp_path: Path) -> None:
+    """The WLMGL listing names the sysplex, not the system: counted_once drops its class
+    periods where the dump's systems give them, as the commands do, and stops with the
+    commands' error when they do not agree (ENDED one unit of its last digit off)."""
+    from zperf.errors import ConflictError
+    from zperf.sim.command import Request, run
+
+    run(Request(scenario="ims15-fast-path", out=tmp_path, exact=True))
+    dump, listing = tmp_path / "smf.dump", tmp_path / "wlmgl-IMS1.txt"
+
+    def rows(frame: Any) -> pl.DataFrame:
+        got = _polars(frame)
+        return got.sort(got.columns)
+
+    alone = rows(load(spark, str(dump), "workload"))
+    for choice in ("error", "first", "last"):
+        both = load(spark, [str(listing), str(dump)], "workload")
+        assert rows(counted_once(both, "workload", on_conflict=choice)).equals(alone), choice
+    ended = read([str(dump)]).tables["workload"]["trans_ended"][0]
+    text = listing.read_text()
+    printed = f"ENDED    {round(ended / 1000)}K"
+    assert text.index(printed) < text.index("PAGE    2")
+    edited = tmp_path / "wlmgl-edited.txt"
+    other = round(ended / 1000) + (1 if (round(ended / 1000) + 1) % 10 else -1)
+    edited.write_text(text.replace(printed, f"ENDED    {other}K", 1))
+    both = load(spark, [str(dump), str(edited)], "workload")
+    with pytest.raises(ConflictError) as raised:
+        counted_once(both, "workload")
+    assert str(raised.value) == (
+        f"{edited}: class period PLEX1 2019-05-01 10:00 report IMSTRAN period 1 conflicts "
+        f"with {dump}: trans_ended {other * 1000} here, {ended} there (more than the report's "
+        "printed precision apart; sysplex PLEX1's systems there: IMS1); to keep one, give "
+        "--on-conflict first or last (or leave one of the files out)")
+    assert rows(counted_once(both, "workload", on_conflict="first")).equals(alone)

@@ -21,7 +21,7 @@ from zperf.errors import InputError, UsageError
 from zperf.formats import read
 from zperf.formats.registry import table_names
 from zperf.formats.smf.framing import record_boundary
-from zperf.sim.scale import Sysplex, write_month
+from zperf.sim.month import Month, write_month
 from zperf.sim.writers import smf as writer
 from zperf.spark.pieces import ReadOptions, read_piece
 from zperf.spark.plan import Piece, expand, plan
@@ -37,7 +37,7 @@ def _frames(pieces: list[Piece], table: str, **options: str) -> pl.DataFrame:
 
 @pytest.fixture(scope="module")
 def month(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    return write_month(Sysplex(systems=2, classes=4, days=3), tmp_path_factory.mktemp("m"))
+    return write_month(Month(systems=2, days=3), tmp_path_factory.mktemp("m")).dumps
 
 
 @pytest.mark.parametrize("fixture", FIXTURES, ids=lambda p: p.name)

@@ -17,14 +17,15 @@ module                            formulas
                                   RMF service units as seconds
 :mod:`zperf.calc.sysplex`         004 Table 16 combined metrics of LPARs
 :mod:`zperf.calc.offload`         003 CPU %, zIIP-eligible, offload
-:mod:`zperf.calc.capacity`        002 msg/s from MIPS and path length;
-                                  projection by capacity ratio
 :mod:`zperf.calc.capture`         RMF capture ratio: captured over LPAR
                                   busy CP seconds
+:mod:`zperf.calc.little`          Little's law: transactions in flight
 :mod:`zperf.calc.msu`             MSU/h from dispatch time; rolling 4-hour
                                   average (R4HA); share of a limit
 :mod:`zperf.calc.pi`              WLM Performance Index of velocity, average
                                   and percentile goals; execution velocity
+:mod:`zperf.calc.processor`       002 msg/s from MIPS and path length;
+                                  projection by LSPR capacity ratio
 :mod:`zperf.calc.fit`             002 fixed + variable cost (least squares)
 :mod:`zperf.calc.deltas`          004 Delta, Delta %, ±1 % ITR verdict
 :mod:`zperf.calc.sizing`          001 SOAP message size; 000 size vs baseline
@@ -35,15 +36,6 @@ module                            formulas
 
 from __future__ import annotations
 
-from zperf.calc.capacity import (
-    PROCESSOR_RATINGS,
-    ProcessorRating,
-    capacity_ratio,
-    instructions_per_msg,
-    msg_per_sec_at_100pct,
-    processor_rating,
-    project_ms_per_tran,
-)
 from zperf.calc.capture import appl_seconds, busy_seconds, capture_ratio
 from zperf.calc.codepages import (
     CCSID_NAMES,
@@ -78,6 +70,7 @@ from zperf.calc.deltas import (
 )
 from zperf.calc.density import Density, content_density, content_density_of_file
 from zperf.calc.fit import Fit, fit_fixed_variable
+from zperf.calc.little import in_flight
 from zperf.calc.msu import (
     ROLLING_WINDOW_SECONDS,
     cpu_adjustment_factor,
@@ -105,6 +98,15 @@ from zperf.calc.pi import (
     pi_average_response,
     pi_percentile,
     pi_velocity,
+)
+from zperf.calc.processor import (
+    PROCESSOR_RATINGS,
+    ProcessorRating,
+    capacity_ratio,
+    instructions_per_msg,
+    msg_per_sec_at_100pct,
+    processor_rating,
+    project_ms_per_tran,
 )
 from zperf.calc.sizing import (
     SOAP_PREFIX_SUFFIX_BYTES,
@@ -177,6 +179,7 @@ __all__ = [
     "fit_fixed_variable",
     "general_cp_seconds",
     "general_cpu_us_per_tran",
+    "in_flight",
     "instructions_per_msg",
     "itr_per_sec",
     "msg_per_sec_at_100pct",

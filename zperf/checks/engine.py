@@ -27,7 +27,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from zperf.checks import capacity, intervals, metrics, quality, scenario
+from zperf.checks import capacity, doubts, intervals, metrics, performance, quality, scenario
 from zperf.checks.measured import Measured, measure, relabeled
 from zperf.checks.results import Outcome, Result, State
 from zperf.checks.rules import Rule, RuleError, RulesFile, load_rules
@@ -43,13 +43,19 @@ RUN_CHECKS: dict[str, Callable[[Rule, Measured], Result]] = {
     "classes_present": quality.check_classes,
     "window_covered": intervals.check_window,
     "capture_ratio": quality.check_capture,
-    "performance_index": capacity.check_performance_index,
+    "performance_index": performance.check_performance_index,
     "defined_capacity": capacity.check_defined_capacity,
+    "complete": doubts.check_complete,
+    "plausible": doubts.check_plausible,
 }
 #: The rules that need the runs' performance and limits tables.
 CAPACITY_CHECKS = ("performance_index", "defined_capacity")
 #: The rule added for a run that skipped records when the file has no such rule.
 IMPLICIT_SKIPPED = Rule(0, None, "no_skipped_records (implicit)", "no_skipped_records")
+#: The rules added, likewise, for a run whose figures are in doubt (coverage,
+#: plausibility) or that is compared with a baseline of another configuration.
+IMPLICIT_DOUBTS = {name: Rule(0, None, f"{name} (implicit)", name)
+                   for name in ("complete", "plausible", "same_configuration")}
 
 
 def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str | None = None,
@@ -87,6 +93,7 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
     if not any(r.check == "no_skipped_records" for r in loaded.rules):
         results += [_implicit(run) for run in _with_damaged_baseline(measured, base)
                     if run.analysis.skipped]
+    results += _implicit_doubts(loaded, measured, base)
     read_runs = [*measured, *([base] if base is not None else [])]
     return Outcome(loaded, tuple(m.label for m in measured),
                    base.label if base is not None else None, tuple(results),
@@ -94,7 +101,7 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
 
 
 def _compares(rule: Rule) -> bool:
-    return rule.values.get("vs_baseline") is True
+    return rule.values.get("vs_baseline") is True or rule.check == "same_configuration"
 
 
 def _settle(rules: RulesFile, runs: Sequence[str], baseline: str | None) -> None:
@@ -173,6 +180,9 @@ def _results(rules: RulesFile, rule: Rule, runs: list[Measured],
             return [scenario.check_scenario(rule, rules.path)]
         if rule.check == "metric":
             return [metrics.check_metric(rule, run, base) for run in runs]
+        if rule.check == "same_configuration":
+            return [] if base is None else [doubts.check_same_configuration(rule, run, base)
+                                            for run in runs]
         if rule.check == "no_skipped_records":
             runs = _with_damaged_baseline(runs, base)
         return [RUN_CHECKS[rule.check](rule, run) for run in runs]
@@ -184,6 +194,28 @@ def _with_damaged_baseline(runs: list[Measured], base: Measured | None) -> list[
     """The runs, and the baseline when it skipped records: the comparisons rest on its
     data too, so its damage fails no_skipped_records (a clean baseline adds no line)."""
     return [*runs, base] if base is not None and base.analysis.skipped else runs
+
+
+def _implicit_doubts(rules: RulesFile, runs: list[Measured],
+                     base: Measured | None) -> list[Result]:
+    """The implicit complete, plausible and same_configuration rules: a failing result
+    for each run (and a baseline compared with) whose data leave its figures in doubt,
+    when the rules file does not name the rule; nothing for a run that passes."""
+    named = {rule.check for rule in rules.rules}
+    checked = [*runs, *([base] if base is not None else [])]
+    out = []
+    for name, rule in IMPLICIT_DOUBTS.items():
+        if name in named:
+            continue
+        if name == "same_configuration":
+            made = [] if base is None else [doubts.check_same_configuration(rule, run, base)
+                                            for run in runs]
+        else:
+            made = [RUN_CHECKS[name](rule, run) for run in checked]
+        out += [dataclasses.replace(r, reason=f"{r.reason} (the rules have no check = "
+                                              f"\"{name}\": this one is implicit)")
+                for r in made if r.state is State.FAIL]
+    return out
 
 
 def _implicit(run: Measured) -> Result:

@@ -22,8 +22,9 @@ from zperf.checks.measured import NO_SYSTEM, Measured
 from zperf.checks.results import Result, State
 from zperf.checks.rules import Rule, RuleError, number_text
 
-#: The tables whose intervals are checked.
+#: The tables whose intervals are checked, and how a message names them.
 TABLES = ("workload", "cpu")
+_SOURCES = {"workload": "workload activity data", "cpu": "CPU activity data"}
 Span = tuple[dt.datetime, dt.datetime]
 
 
@@ -144,34 +145,42 @@ def check_window(rule: Rule, run: Measured) -> Result:
         raise RuleError(rule, None, f"run {run.label} has no measurement window: give start "
                           "and end (in the rule or the run description) or min_seconds")
     rows = interval_rows(run)
-    spans = {system: _union(list(zip(group["interval_start"], group["interval_seconds"],
-                                     strict=True)))
-             for (system,), group in rows.group_by("system", maintain_order=True)}
-    systems = sorted(spans) or run.systems()
+    # each source counts on its own: the workload data lacking an interval the CPU data
+    # have leaves the window's transactions short, whatever the other source covers
+    spans = {(table, system): _union(list(zip(group["interval_start"],
+                                              group["interval_seconds"], strict=True)))
+             for (table, system), group in rows.group_by("table", "system",
+                                                         maintain_order=True)}
+    systems = sorted({s for _, s in spans}) or run.systems()
+    tables = sorted({t for t, _ in spans}) or list(TABLES)
+    keys = [(t, s) for t in tables for s in systems]
     reasons: list[str] = []
     details: list[str] = []
     quantity, observed, limits = "measured_seconds", None, []
     if start is not None and end is not None:
         window = (end - start).total_seconds()
-        covered = {s: _overlap(spans.get(s, []), (start, end)) for s in systems}
+        covered = {k: _overlap(spans.get(k, []), (start, end)) for k in keys}
         observed = min(covered.values(), default=0.0) / window * 100
         quantity = "covered_pct"
         limits.append(f"covers >= {number_text(rule.get('min_pct'))} % of {when(start)} to "
-                      f"{when(end)}")
+                      f"{when(end)} in every source")
         if observed < rule.get("min_pct"):
-            reasons.append(f"covers {observed:.2f} % of the window")
-        details += [f"{s}: {when(a)} to {when(b)} not covered" for s in systems
-                    for a, b in _gaps(spans.get(s, []), (start, end))]
+            least = min(covered, key=lambda k: covered[k])
+            reasons.append(f"the {_SOURCES[least[0]]} of {least[1]} cover {observed:.2f} % of "
+                           "the window")
+        details += [f"{_SOURCES[t]} of {s}: {when(a)} to {when(b)} not covered"
+                    for t, s in keys for a, b in _gaps(spans.get((t, s), []), (start, end))]
     if min_seconds is not None:
-        measured = {s: sum((b - a).total_seconds() for a, b in spans.get(s, [])) for s in systems}
-        least = min(measured.values(), default=0.0)
-        observed = least if observed is None else observed
-        limits.append(f"measured >= {number_text(min_seconds)} s")
-        if least < min_seconds:
-            short = [s for s in systems if measured[s] < min_seconds]
-            reasons.append(f"{listed(short)} measured {least:g} s")
+        measured = {k: sum((b - a).total_seconds() for a, b in spans.get(k, [])) for k in keys}
+        least_seconds = min(measured.values(), default=0.0)
+        observed = least_seconds if observed is None else observed
+        limits.append(f"measured >= {number_text(min_seconds)} s in every source")
+        if least_seconds < min_seconds:
+            short = [f"the {_SOURCES[t]} of {s}" for t, s in keys if measured[(t, s)] < min_seconds]
+            reasons.append(f"{listed(short)} measured {least_seconds:g} s")
     return Result(rule, run.label, State.judged(not reasons), quantity, observed, ", ".join(limits),
-                  counted(len(systems), "system"), "; ".join(reasons), details=tuple(details))
+                  f"{counted(len(systems), 'system')}, {counted(len(tables), 'source')}",
+                  "; ".join(reasons), details=tuple(details))
 
 
 def _union(intervals: list[tuple[dt.datetime, float]]) -> list[Span]:

@@ -126,6 +126,24 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
                   default=99.0),
               Key("min_seconds", NUMBER, "Seconds the run must have measured on every "
                   "system (with or without a window)."))),
+    Check("complete", "Every source of the run's figures (the transaction classes, each "
+          "group's classes, the CPU activity data of each system, IMS PA, the driver log) "
+          "covers every interval of its window, so that no interval is left out of the "
+          "window's figures (zperf analyze's complete column). Implicit: a run with an "
+          "incomplete interval fails it when the file has no such rule.", (_NAME, _CHECK)),
+    Check("plausible", "The run's data break none of the plausibility rules (capture ratio, "
+          "zIIP time without zIIPs, APPL% beyond the engines, busy above 100 %, MVS busy 0, "
+          "Little's law: see the README). Implicit: a run whose data break one fails it when "
+          "the file has no such rule.", (
+              _NAME, _CHECK,
+              Key("ignore", TEXTS, "Plausibility rules not to apply, by id (e.g. "
+                  "littles_law)."))),
+    Check("same_configuration", "The run was measured on the baseline's configuration: "
+          "the same number of systems, CPs and zIIPs, machine and z/OS release. Implicit "
+          "when the file compares with a baseline and has no such rule.", (
+              _NAME, _CHECK,
+              Key("ignore", TEXTS, "Aspects allowed to differ: systems, cps, ziips, machine, "
+                  "zos_release."))),
     Check("capture_ratio", "The capture ratio, per system: the classes' APPL% CP time over "
           "the LPAR's busy CP time (CPU activity data), within bounds.", (
               _NAME, _CHECK, _REQUIRED,

@@ -86,7 +86,7 @@ def measure(run: str, *, kind: str | None = None, on_error: OnError = "skip",
     with ``capacity``, keep its ``performance`` and ``limits`` tables too."""
     spec = as_runspec(run)
     tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
-                                   classes=classes, captured=True, capacity=capacity,
+                                   classes=classes, capacity=capacity,
                                    on_conflict=on_conflict)
     analysis = dataclasses.replace(analyze(tables, spec), tallies=tallies)
     return Measured(spec.name, run, analysis, tables)

@@ -19,7 +19,7 @@ from zperf.checks.measured import NO_CPU, NO_WORKLOAD, Measured
 from zperf.checks.results import Result, State, unmeasurable
 from zperf.checks.rules import Rule
 from zperf.formats.skipped import skipped_report
-from zperf.runs.capacity import capture_by_system, capture_table
+from zperf.runs.capture import capture_by_system, capture_table
 from zperf.runs.spec import ClassRef
 
 

@@ -261,6 +261,16 @@ class _Loader:
             self.classes(at, values)
         elif rule.check == "scenario_reproduced" and "scenario" not in values:
             self.problem(at, 'scenario_reproduced needs scenario = "ID" (zperf simulate list)')
+        elif rule.check in ("plausible", "same_configuration"):
+            from zperf.runs.plausibility import RULES  # (polars: only when such a rule is read)
+            from zperf.runs.unlike import ASPECTS
+
+            known = [r.check for r in RULES] if rule.check == "plausible" else \
+                [key for key, _, _ in ASPECTS]
+            for word in values.get("ignore", ()):
+                if word not in known:
+                    self.problem((*at, "ignore"), f"{rule.check} has no {word!r} to ignore"
+                                 f"{did_you_mean(word, known)} (it knows {', '.join(known)})")
         elif rule.check == "window_covered":
             start, end = values.get("start"), values.get("end")
             if start is not None and end is not None and end <= start:

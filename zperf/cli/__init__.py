@@ -136,8 +136,8 @@ SUBCOMMANDS = {
                       "planning."),
     "report": Lazy(_report, "A report to read or mail: tables, the papers' charts and how "
                             "to read them."),
-    "simulate": Lazy(_simulate, "Write the input files of a benchmark run from the reference "
-                                "papers."),
+    "simulate": Lazy(_simulate, "Write a reference paper's benchmark run, or a sysplex "
+                                "month, as input files."),
 }
 
 

@@ -139,10 +139,10 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       zperf analyze --etr 1079.83 --group CICS=CICSREG --cps 3 wlmgl.txt
       zperf analyze --per system --start 2026-01-05T08:00:00 smf-*.dump
     """
-    from zperf.report.runs import analysis_for_people  # polars: only when a run is read
+    from zperf.report.run_text import analysis_for_people  # polars: only when a run is read
     from zperf.report.views.common import empty_run_notes
+    from zperf.runs.breakdown import PRIORITY
     from zperf.runs.run import analyze_run
-    from zperf.runs.views import PRIORITY
 
     fmt, terminal = output_format(fmt, output)
     run: str | None = spec_path
@@ -185,7 +185,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
 def _refuse_unused(per: str, options: RunOptions) -> None:
     """--per class and system take the run's scope only: an option they would not use
     (--group, --cps...) is an error naming it, not a silent no-op."""
-    from zperf.runs.views import VIEW_KEYS, unused_by_views
+    from zperf.runs.breakdown import VIEW_KEYS, unused_by_views
 
     unused = unused_by_views(options)
     if unused:
@@ -219,7 +219,7 @@ def compare_command(runs: tuple[str, ...], base: Base, kind: str | None, on_erro
       zperf compare ims14.toml ims15.toml
       zperf compare --to csv ims13/ ims14/ ims15/ > deltas.csv
     """
-    from zperf.report.runs import comparison_for_people  # polars: only when runs are read
+    from zperf.report.run_text import comparison_for_people  # polars: only when runs are read
     from zperf.runs.run import compare_runs
 
     fmt, terminal = output_format(fmt, output)

@@ -98,6 +98,12 @@ def check_command(rules_path: str, runs: tuple[str, ...], run_options: tuple[str
       check = "window_covered"
       min_seconds = 600            # or start/end: the window every system covers
       [[rule]]
+      check = "complete"           # every source covers every interval (implicit)
+      [[rule]]
+      check = "plausible"          # no implausible data (implicit); ignore = [...]
+      [[rule]]
+      check = "same_configuration" # the baseline's machine and engines (implicit)
+      [[rule]]
       check = "capture_ratio"      # APPL% CP / LPAR busy, per system and interval
       classes = "report"           # default "service" (the system's capture ratio)
       min = 0.8

@@ -31,13 +31,14 @@ def _progress_factory() -> Progress | None:
     if not sys.stderr.isatty():
         return None
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress
 
     def factory(name: str, size: int | None) -> Callable[[int], None] | None:
         if size is None or size < PROGRESS_MIN_BYTES:
             return None
         bar = Progress(transient=True, console=Console(stderr=True))
-        task = bar.add_task(f"reading {name}", total=size)
+        task = bar.add_task(f"reading {escape(name)}", total=size)  # a name is not markup
         bar.start()
 
         def tick(done: int) -> None:

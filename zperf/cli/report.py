@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from zperf.cli.options import input_options, tell_reading
+from zperf.cli.options import input_options, tell_findings, tell_reading
 from zperf.errors import UsageError
 from zperf.names import OnConflict, OnError
 from zperf.runs.choices import BASES, Base
@@ -54,9 +54,10 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
     \b
     run           what was measured, the run table, the intervals, CPU per
                   transaction by group (CP vs zIIP), CP / IIPCP / IIP by class
-    comparison    Delta, Delta % and the ±1 % ITR verdict, grouped bar charts
+    comparison    Delta, Delta % and the ±1 % ITR verdict, each metric's
+                  Delta % drawn, bars of CPU per group and run
     scaling       ITR, CPU % busy and response time vs ETR (paper 004),
-                  modeled levels drawn apart
+                  modeled levels drawn apart, a colour per run
     activity      per system and interval: LPAR busy, CPU by workload and
                   class, the top classes, zIIP-eligible work on CPs, MSU
                   and capacity; overlapping dumps count each interval once
@@ -64,7 +65,8 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
                   published inconsistencies
 
     HTML is one self-contained file (inline SVG charts, no network access
-    when viewed); text fits 100 columns; markdown suits CI job summaries.
+    when viewed); text fits 100 columns (a table too wide is a list of
+    records, no name broken); markdown suits CI job summaries.
     The footer names zperf's version, the inputs and the time made (UTC;
     SOURCE_DATE_EPOCH, when set, fixes it for reproducible output).
     Exit status 1 when records were skipped, a run has no timed RMF
@@ -99,6 +101,7 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
     for note in made.notes:
         if note not in told:  # the skipped records are told above, once
             click.echo(f"zperf: warning: {note}", err=True)
+    tell_findings(made.doubts)
     write_report(made, report_format, output)
     click.echo(f"zperf: {made.kind} report, {report_format}"
                + ("" if output == "-" else f", written to {output}"), err=True)

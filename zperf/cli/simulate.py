@@ -1,4 +1,5 @@
-"""``zperf simulate``: the reference papers' benchmark runs as input files.
+"""``zperf simulate``: the reference papers' benchmark runs, and a sysplex month, as input
+files.
 
 The command parses its options, makes one call to the library
 (``zperf.sim.command.run``) and prints what comes back: the table, the summary
@@ -7,6 +8,7 @@ line, the exit status.
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from pathlib import Path
 
@@ -23,7 +25,9 @@ from zperf.sim.writers.wlmgl import LAYOUTS
 @click.option("--out", "out_dir", type=click.Path(file_okay=False),
               help="Run folder to write (default: the scenario id, in the current folder).")
 @click.option("--seed", type=int, default=0, show_default=True,
-              help="Seed of the interval-to-interval variation.")
+              help="Seed of the run's variation (drawn per scenario: two scenarios with one "
+                   "seed are two runs, each off on its own; two seeds of one scenario stay "
+                   "within paper 004's ±1 % ITR of each other).")
 @click.option("--exact", is_flag=True, help="No variation: every interval as published.")
 @click.option("--variant", type=click.Choice(VARIANTS), default="rdw", show_default=True,
               help="SMF dump framing: RDWs, BDW blocks, or VBS spanned records.")
@@ -42,19 +46,33 @@ from zperf.sim.writers.wlmgl import LAYOUTS
               help="Paper 004: write the modeled 10-80 % CPU busy scaling series, one "
                    "interval per load level, the last the published run (with --check: "
                    "that run reproduced, the other levels marked modeled).")
+@click.option("--days", type=click.IntRange(1, 366), default=None,
+              help="sysplex-month: days to write, one SMF dump each (default 30).")
+@click.option("--systems", type=click.IntRange(1, 32), default=None,
+              help="sysplex-month: systems (LPARs) of the sysplex (default 4).")
+@click.option("--start", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+              help="sysplex-month: the first day, YYYY-MM-DD (default 2026-10-01).")
+@click.option("--holiday", "holidays", type=click.DateTime(formats=["%Y-%m-%d"]),
+              multiple=True, help="sysplex-month: a day run like a Sunday, YYYY-MM-DD "
+                                  "(repeatable).")
 @click.argument("scenario", metavar="SCENARIO|list")
 def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
                      variant: Variant, layout: str | None, rmf_format: RmfFormat,
-                     check_only: bool, series: bool,
+                     check_only: bool, series: bool, days: int | None, systems: int | None,
+                     start: dt.datetime | None, holidays: tuple[dt.datetime, ...],
                      fmt: str | None, output: str, wide: bool) -> None:
-    """Write the input files of a benchmark run from the reference papers.
+    """Write a reference paper's benchmark run, or a sysplex month, as input files.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
     the tables it reproduces. `zperf simulate SCENARIO` writes a run folder
     (SMF dump with 70.1 and 72.3 records, RMF Workload Activity listings, for
     CICS runs DFHSTUP and DFH0STAT statistics and SMF 110.2, the driver's
     report or JTL request log, a run.toml for zperf analyze, and
-    manifest.json saying what each file is, the seed and the zperf version).
+    manifest.json saying what each file is, the machine, the seed and the
+    zperf version). Each run is on its paper's machine (model, MSU rating,
+    serial, the CEC's other partitions; zperf/sim/machines.toml says which
+    facts are estimates), every address space it names costs CPU, and the
+    service classes capture 0.90 of the busy time, as on real systems.
     SCENARIO is a catalogue id or a scenario TOML file. --check also shows
     which files each figure came back from (every copy must agree) and, for
     paper 000's cost model, the costs it predicts that the paper prints no
@@ -63,20 +81,35 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
     for: 10 % to 70 % busy modeled at the published run's ITR, then the
     published ~80 % run; zperf analyze prints one interval row per level.
 
+    `zperf simulate sysplex-month` is no paper's run: it writes the SMF data
+    of a month of a sysplex (--days, --systems, --start, --holiday, --seed,
+    --variant), one dump a day with the 70.1 and 72.3 records of every system
+    at 15-minute intervals, for the activity report, the capacity tables and
+    the check capacity rules: an online day and a batch night, weekends and
+    holidays, growth of 2 % a month, service classes with velocity, average
+    and percentile response time goals (missed at the busiest hours), report
+    classes that regroup them, zIIPs where the zIIP-eligible work is, capture
+    ratios of 0.86 to 0.94, one CEC (a z15 with a modeled MSU rating), and a
+    defined capacity (the second system) and a capacity group (the third and
+    fourth) that WLM soft-caps when the 4-hour average reaches them;
+    manifest.json lists each partition's size and limits.
+
     \b
     Examples:
       zperf simulate list
       zperf simulate ims15-fast-path --out runs/ims15 && zperf analyze runs/ims15
       zperf simulate ims15-fast-path --check
       zperf simulate ims15-fast-path --series --exact --out runs/fp-scaling
+      zperf simulate sysplex-month --days 30 --systems 4 --out month
     """
     from zperf.sim.command import Request, run  # polars: only when a run is simulated
 
     fmt, terminal = output_format(fmt, output)
     outcome = run(Request(scenario=scenario, out=Path(out_dir) if out_dir else None, seed=seed,
                           exact=exact, variant=variant, layout=layout, rmf_format=rmf_format,
-                          check=check_only,
-                          series=series))
+                          check=check_only, series=series, days=days, systems=systems,
+                          start=start.date() if start else None,
+                          holidays=tuple(h.date() for h in holidays)))
     if outcome.table is not None:
         report.render(outcome.table, fmt, output, table=outcome.name, terminal=terminal,
                       priority=outcome.priority, wide=wide)

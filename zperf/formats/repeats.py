@@ -25,10 +25,20 @@ only the user can answer.  This module is the one place that says:
 Within a file the readers settle their own rows (:mod:`zperf.formats.smf.in_order`
 for SMF 70.1 and 72.3, the CPU Activity listing and the RMF XML reader with
 :func:`settle_frame`); across the files of one command :class:`AcrossFiles`
-does, file after file in input order.  Rows without a system id (a Workload
-Activity listing names only the sysplex) are never compared: the reports of
-two systems' SMF data for one sysplex and interval hold different numbers
-under the same names, and no column tells them apart.
+does, file after file in input order.
+
+A Workload Activity report names the sysplex, not a system (its rows'
+system is null, :data:`BY_SYSPLEX`): the Postprocessor adds up the class
+period of every system whose SMF data it was given.  Its row is compared with
+what the rows of the sysplex's systems add up to, or with one system's (the
+report of one system's data): :func:`zperf.formats.printed.against_systems`.
+As those may come in several files, before or after the report, its rows
+wait for the end of the input, with the rows of systems of its class periods
+(:meth:`AcrossFiles.finish`).  Rows named by a sysplex are not compared with
+one another (the reports of two systems' SMF data for one sysplex and
+interval hold different numbers under the same names, and no column tells
+them apart), nor are such rows without a report format (a table from
+elsewhere).
 """
 
 from __future__ import annotations
@@ -90,6 +100,9 @@ KEYS: dict[str, RowKey] = {
                        ("class_name", "period")),
     "cpu": RowKey("CPU activity interval", ("system",), ("interval_start",)),
 }
+#: Tables whose reports name a sysplex, not a system: the RMF Workload Activity report
+#: adds up the class periods of the sysplex's systems (its rows' system is null).
+BY_SYSPLEX = frozenset({"workload"})
 #: Tables whose rows belong to a row of another: (that table, the columns they share).
 BELONGS: dict[str, tuple[str, tuple[str, ...]]] = {
     "distribution": ("workload", KEYS["workload"].columns),
@@ -259,6 +272,9 @@ class _Entry:
     hi: dt.datetime
     alive: npt.NDArray[np.bool_] | None = None
     ordered: bool = False
+    #: The systems its rows name (of a table of :data:`BY_SYSPLEX`): where a sysplex's
+    #: report looks for the rows of its systems.
+    systems: frozenset[str] = frozenset()
 
     def sort(self) -> None:
         if self.ordered:
@@ -282,6 +298,9 @@ class _File:
     entries: dict[str, _Entry] = field(default_factory=dict)
     held: dict[str, list[pl.DataFrame]] = field(default_factory=dict)
     withdrawn: dict[str, list[Hashes]] = field(default_factory=dict)
+    #: Its rows named by the sysplex only (a Workload Activity report's) that are read
+    #: once, from the dumps of the sysplex's systems: their ``_kh``.
+    read_once: dict[str, list[Hashes]] = field(default_factory=dict)
 
 
 @dataclass
@@ -294,6 +313,7 @@ class _Part:
     formats: npt.NDArray[np.int16]
     lo: dt.datetime
     hi: dt.datetime
+    systems: frozenset[str] = frozenset()
 
 
 _KH = "_kh"
@@ -317,7 +337,9 @@ class AcrossFiles:
     dump it was printed from may come after it, and its row wins), and with
     ``on_conflict`` "last" every row.  From the first such row on, the rows of its
     table and of the tables that belong to it wait too, so that every table keeps
-    the input order; the others go as they come.
+    the input order; the others go as they come.  A sysplex's report (rows named by
+    the sysplex) is compared at :meth:`finish`, with the rows of its systems kept
+    (read again from their earlier file, or kept as they come).
     """
 
     def __init__(self, belongs: Mapping[str, tuple[str, tuple[str, ...]]] = BELONGS, *,
@@ -342,6 +364,8 @@ class AcrossFiles:
         self.said: dict[tuple[str, str, int], int] = {}
         self.reports: dict[tuple[str, int], str] = {}
         self._recalled: tuple[int, str, pl.DataFrame | None] | None = None
+        #: A sysplex's reports and the rows of its systems, settled at the end.
+        self.sysplexes: dict[str, _Sysplex] = {}
 
     # ------------------------------------------------------------ per file
 
@@ -388,13 +412,246 @@ class AcrossFiles:
                 part = _Part(keys, values, formats, lo, hi)
             else:
                 part = _Part(keys[kept], values[kept], formats[kept], lo, hi)
+            if name in BY_SYSPLEX:
+                part.systems = _systems_of(systems)
             self.parts.setdefault(name, []).append(part)
             if part.formats.any():  # a report's rows: a later dump may replace them
                 self.holding.add(name)
+        if name in BY_SYSPLEX:
+            self._by_sysplex(name, frame, formats, named, keep, last)
         if keep.all():
             return frame, frame.clear()
         kept = pl.Series(keep)
         return frame.filter(kept), frame.filter(~kept)
+
+    # ------------------------------------------------------------ a sysplex's report
+
+    def _by_sysplex(self, name: str, frame: pl.DataFrame, formats: npt.NDArray[np.int16],
+                    named: npt.NDArray[np.bool_] | None, keep: npt.NDArray[np.bool_],
+                    last: bool) -> None:
+        """A report's rows named by the sysplex only (a Workload Activity listing's) are
+        compared with the rows of the sysplex's systems the earlier files kept: read once
+        (``keep`` False) when they agree, else held for :meth:`_settle_sysplex` at the
+        end (a later file may bring a system's rows that were missing), as are those no
+        earlier file's rows are of.  The rows of systems (kept) of a report's class
+        periods are kept beside it."""
+        state = self.sysplexes.setdefault(name, _Sysplex())
+        number = len(self.files)
+        if named is not None and (listed := ~named & (formats > 0)).any():
+            at = np.flatnonzero(listed)
+            rows = frame[at]
+            keys = _sysplex_keys(rows, name)
+            lo, hi = _span(rows["interval_start"])
+            before, uncompared = self._systems_before(name, rows, keys, lo, hi, number)
+            settled = np.zeros(at.size, dtype=bool)
+            for their_keys, file in uncompared:  # (read once, from it, as a CPU report)
+                hit = np.isin(keys, their_keys) & ~settled
+                settled |= hit
+                state.say(("uncompared", number, (file,), ""), int(hit.sum()))
+            if before is not None and self.on_conflict != "last":
+                agreed = self._agreeing(name, rows.with_columns(pl.Series(_SK, keys)),
+                                        before, state, number) & ~settled
+                if agreed.any():
+                    state.decided.append(_Listed(number, keys[agreed], lo, hi))
+                settled |= agreed
+            keep[at[settled]] = False
+            rest = ~settled
+            # (the last file's, if an earlier file has none of its systems' rows and it
+            # has no rows of systems itself, a table written before, say: as it comes)
+            if rest.any() and (before is not None or not last or named.any()):
+                state.pending.append(_Listed(number, keys[rest], lo, hi))
+                if before is not None:
+                    state.captured.append(before.filter(pl.col(_SK).is_in(
+                        pl.Series(keys[rest], dtype=pl.UInt64).implode())))
+                self.holding.add(name)
+        if not (state.pending or state.decided):
+            return
+        systems = keep if named is None else keep & named
+        if not systems.any():
+            return
+        rows = frame.filter(pl.Series(systems))
+        lo, hi = _span(rows["interval_start"])
+        pending, decided = state.overlapping(lo, hi)
+        if pending.size or decided.size:
+            keys = _sysplex_keys(rows, name)
+            again = np.isin(keys, decided)  # (a system's rows after the report was read)
+            hit = np.isin(keys, pending) | again
+            if hit.any():
+                state.capture(rows.filter(pl.Series(hit)), keys[hit], number)
+            if again.any():
+                state.again.append(keys[again])
+
+    def _systems_before(self, name: str, rows: pl.DataFrame, keys: Hashes, lo: dt.datetime,
+                        hi: dt.datetime, before: int,
+                        ) -> tuple[pl.DataFrame | None, list[tuple[Hashes, int]]]:
+        """The rows files before ``before`` kept of the systems whose sysplex's class
+        periods ``rows`` (a report's, named by the sysplex, ``keys``) are, with their
+        sysplex key and file (None: none); and the report's keys whose systems' file
+        cannot be read again, with that file.  Each row is looked up as each system of
+        an earlier file would name it."""
+        found: list[pl.DataFrame] = []
+        uncompared: list[tuple[Hashes, int]] = []
+        columns = KEYS[name].columns
+        for number, earlier in enumerate(self.files[:before]):
+            entry = earlier.entries.get(name)
+            if (entry is None or not entry.systems or entry.keys.size == 0 or entry.lo > hi
+                    or entry.hi < lo):
+                continue
+            systems = pl.DataFrame({"system": sorted(entry.systems)}, schema={"system": pl.String})
+            named = rows.select(columns).with_columns(pl.Series(_SK, keys)).drop("system").join(
+                systems, how="cross").select(*columns, _SK)
+            wanted = key_hashes(named, name)
+            entry.sort()
+            at = np.minimum(np.searchsorted(entry.keys, wanted), entry.keys.size - 1)
+            hit = entry.keys[at] == wanted
+            if entry.alive is not None:
+                hit &= entry.alive[at]
+            if not hit.any():
+                continue
+            try:
+                their = self._rows_of(number, name, wanted[hit])
+            except _CannotRecallError:
+                uncompared.append((named[_SK].to_numpy()[hit], number))
+                continue
+            found.append(_Sysplex.tagged(their, _sysplex_keys(their, name), number))
+        return (pl.concat(found, how="diagonal_relaxed") if found else None), uncompared
+
+    def _judged(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
+                ) -> pl.DataFrame:
+        """Each report row (with ``_sk``) that has rows of systems, compared with them
+        (:func:`printed.against_systems`), with the systems and their files."""
+        columns = printed.compared_columns(reports.columns, systems.columns,
+                                           value_columns(name, reports.columns))
+        about = systems.group_by(_SK).agg(
+            pl.col("system").unique().sort().alias(_SYSTEMS),
+            pl.col(_FILE).unique().sort().alias(_FILES))
+        return printed.against_systems(reports, systems, _SK, columns).join(
+            about, on=_SK, how="inner", maintain_order="left")
+
+    def _agreeing(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
+                  state: _Sysplex, number: int) -> npt.NDArray[np.bool_]:
+        """Which report rows (of file ``number``) agree with the rows of systems read
+        before them (said on the state, for the report's note)."""
+        pairs = self._judged(name, reports.with_row_index(_ROW), systems).filter(
+            pl.col(printed.DIFFERS).is_null())
+        for (there, report), rows in pairs.group_by(_FILES, "source_format",
+                                                    maintain_order=True):
+            state.say(("agreed", number, tuple(there), report or ""), rows.height)
+        agreed = np.zeros(reports.height, dtype=bool)
+        agreed[pairs[_ROW].to_numpy()] = True
+        return agreed
+
+    def _settle_sysplex(self, name: str) -> None:
+        """At the end: the report rows held (no earlier system's rows, or not agreeing
+        with them), each compared with what the rows of the sysplex's systems of the
+        same class period add up to, or with one system's: when they agree, the report's
+        row is read once, from the dumps; else it is a conflict (an error, or settled by
+        ``on_conflict``).  And the report rows read once before a later file gave rows of
+        systems of their class periods, compared again with all of them."""
+        state = self.sysplexes.pop(name, None)
+        if state is None:
+            return
+        if state.pending and state.captured:
+            reports = self._held_reports(name, state.pending)
+            if reports.height:
+                self._compare_sysplex(name, reports, state.systems(), state)
+        if state.again:
+            self._compare_again(name, state)
+        self._say_sysplex(name, state)
+
+    def _held_reports(self, name: str, listed: list[_Listed]) -> pl.DataFrame:
+        """The reports' rows named by a sysplex, held (``listed``), with their file,
+        sysplex key and a row number."""
+        found = []
+        for number in sorted({part.file for part in listed}):
+            held = self.files[number].held.get(name)
+            if not held:
+                continue
+            found.append(_reports_of(pl.concat(held, how="diagonal_relaxed"), name, number,
+                                     _keys_of(listed, number)))
+        if not found:
+            return pl.DataFrame()
+        return pl.concat(found, how="diagonal_relaxed").with_row_index(_ROW)
+
+    def _compare_sysplex(self, name: str, reports: pl.DataFrame, systems: pl.DataFrame,
+                         state: _Sysplex, *, read: bool = False) -> None:
+        """Each report row that has rows of systems: agrees (read once, from them), or a
+        conflict (raised, or settled by ``on_conflict``: the side read first, or last, is
+        kept).  ``read``: the report rows were read once already (the systems' rows
+        before them were kept)."""
+        pairs = self._judged(name, reports, systems).sort(_ROW)
+        agreed = pairs.filter(pl.col(printed.DIFFERS).is_null())
+        for (file, there, report), rows in agreed.group_by(
+                _FILE, _FILES, "source_format", maintain_order=True):
+            if not read:
+                state.gone.setdefault(file, []).extend(rows[_KH].to_list())
+                state.say(("agreed", file, tuple(there), report or ""), rows.height)
+        for pair in pairs.filter(pl.col(printed.DIFFERS).is_not_null()).iter_rows(named=True):
+            file, there, column = pair[_FILE], tuple(pair[_FILES]), pair[printed.DIFFERS]
+            if self.on_conflict == "error":
+                raise ConflictError(self.files[file].name, conflict_text(
+                    KEYS[name], pair, " and ".join(self.files[n].name for n in there), column,
+                    {column: pair[column + printed.SUMMED]},
+                    beyond=sysplex_beyond(pair, column, pair[_SYSTEMS]),
+                    resolve=RESOLVE_FILES))
+            if read:  # (its systems' rows came first: theirs are kept)
+                state.say(("conflict", file, there, ""), 1)
+            elif (file < there[0]) if self.on_conflict == "first" else (file > there[-1]):
+                for kh, number in systems.filter(pl.col(_SK) == pair[_SK]).select(
+                        _KH, _FILE).iter_rows():
+                    self._withdraw(number, name, kh)
+                state.say(("conflict kept", file, there, ""), 1)
+            else:
+                state.gone.setdefault(file, []).append(pair[_KH])
+                state.say(("conflict", file, there, ""), 1)
+
+    def _compare_again(self, name: str, state: _Sysplex) -> None:
+        """The report rows read once (agreeing with the rows of systems before them) whose
+        class periods a later file gave rows of other systems of: compared again, with
+        all of them (the report's file and the earlier ones read again)."""
+        again = np.unique(np.concatenate(state.again))
+        later = state.systems().filter(pl.col(_SK).is_in(pl.Series(again).implode()))
+        for number in sorted({part.file for part in state.decided}):
+            keys = np.intersect1d(_keys_of(state.decided, number), again)
+            if not keys.size:
+                continue
+            try:
+                reports = _reports_of(self._recalled_table(number, name), name, number, keys)
+            except _CannotRecallError:
+                continue
+            lo, hi = _span(reports["interval_start"])
+            before, _ = self._systems_before(name, reports, reports[_SK].to_numpy(), lo, hi,
+                                             number)
+            systems = pl.concat([f for f in (before, later) if f is not None],
+                                how="diagonal_relaxed").unique(subset=[_KH], keep="last",
+                                                               maintain_order=True)
+            self._compare_sysplex(name, reports.with_row_index(_ROW), systems, state,
+                                  read=True)
+
+    def _say_sysplex(self, name: str, state: _Sysplex) -> None:
+        """What became of the reports' rows named by a sysplex so far, on each report's
+        tally; the rows read once leave their files' held rows."""
+        for file, kh in state.gone.items():
+            self.files[file].read_once.setdefault(name, []).append(np.array(kh, np.uint64))
+        state.gone = {}
+        for (what, file, there, report), n in state.said.items():
+            tally = self.files[file].tally
+            if tally is None:
+                continue
+            rows = counted(n, KEYS[name].what)
+            dumps = " and ".join(self.files[number].name for number in there)
+            if what == "agreed":
+                tally.notes.append(_read_once(rows, "is" if n == 1 else "are", report, dumps))
+            elif what == "uncompared":
+                tally.warnings.append(
+                    f"{rows} also given by {dumps} dropped: read once, from {dumps}, "
+                    "without comparing the values (it cannot be read again)")
+            else:
+                kept = "this file's" if what == "conflict kept" else f"{dumps}'s"
+                tally.warnings.append(
+                    f"{rows} with other values than in {dumps} (the same key): {kept} kept, "
+                    f"as --on-conflict {self.on_conflict} asks")
+        state.said = {}
 
     def _format_codes(self, frame: pl.DataFrame) -> npt.NDArray[np.int16]:
         """Each row's format as a small code: 0 exact (binary SMF), else a report's."""
@@ -613,9 +870,11 @@ class AcrossFiles:
             done.entries[name] = _Entry(
                 _joined([p.keys for p in parts]), _joined([p.values for p in parts]),
                 formats if formats.any() else None, min(p.lo for p in parts),
-                max(p.hi for p in parts))
+                max(p.hi for p in parts), systems=frozenset().union(*(p.systems for p in parts)))
         self.files.append(done)
         self._say(len(self.files) - 1)
+        for name, state in self.sysplexes.items():
+            self._say_sysplex(name, state)
         self.current = _File("")
         self.parts = {}
         self.said = {}
@@ -659,27 +918,141 @@ class AcrossFiles:
     def finish(self) -> dict[str, pl.DataFrame]:
         """The rows held back, in input order: each file's, without those a later file
         replaced (and the rows that belong to them)."""
+        for name in list(self.sysplexes):
+            self._settle_sysplex(name)
+        self._recalled = None  # (an earlier file's table read again: no longer looked at)
         collected: dict[str, list[pl.DataFrame]] = {}
         for earlier in self.files:
             tables = {name: pl.concat(parts, how="diagonal_relaxed")
                       for name, parts in earlier.held.items()}
-            for name, gone_keys in earlier.withdrawn.items():
+            for name in set(earlier.withdrawn) | set(earlier.read_once):
                 frame = tables.get(name)
                 if frame is None:
                     continue
-                withdrawn = pl.Series(_KH, np.concatenate(gone_keys), dtype=pl.UInt64)
-                gone = pl.col(_KH).is_in(withdrawn.implode()) & pl.col("system").is_not_null()
+                gone = (_among(earlier.withdrawn.get(name)) & pl.col("system").is_not_null()) | (
+                    _among(earlier.read_once.get(name)) & pl.col("system").is_null())
                 self._drop_belonging(tables, name, frame.filter(gone))
                 tables[name] = frame.filter(~gone)
             for name, frame in tables.items():
                 collected.setdefault(name, []).append(frame.drop(_KH, strict=False))
             earlier.held = {}
             earlier.withdrawn = {}
+            earlier.read_once = {}
         return {name: pl.concat(frames, how="diagonal_relaxed")
                 for name, frames in collected.items()}
 
 
 _THERE = "__there"
+#: How much more a sysplex's report adds up to than its systems' rows for a message to
+#: ask whether a system's data is missing (one of up to a hundred systems).
+MISSING = 0.01
+#: Columns of the rows a sysplex's report is compared with: its sysplex key, the file,
+#: a report row's number, and the systems and files of a sysplex key.
+_SK, _FILE, _ROW, _SYSTEMS, _FILES = "_sk", "_file", "_row", "_systems", "_files"
+
+
+@dataclass
+class _Listed:
+    """A part of a report's rows named by a sysplex: its file, the rows' sysplex keys
+    (:func:`_sysplex_keys`) and the span of their intervals."""
+
+    file: int
+    keys: Hashes
+    lo: dt.datetime
+    hi: dt.datetime
+
+
+@dataclass
+class _Sysplex:
+    """Of one table: the reports' rows named by a sysplex held to the end (``pending``)
+    and read once already (``decided``: they agreed with the rows of systems before
+    them), the rows of systems of their class periods kept (with their sysplex key and
+    file), the keys of the decided ones a later file gave rows of systems of
+    (``again``), what became of the reports' rows (``said``: (what, report file, the
+    systems' files, format) -> rows) and the held ones read once (file -> ``_kh``)."""
+
+    pending: list[_Listed] = field(default_factory=list)
+    decided: list[_Listed] = field(default_factory=list)
+    captured: list[pl.DataFrame] = field(default_factory=list)
+    again: list[Hashes] = field(default_factory=list)
+    said: dict[tuple[str, int, tuple[int, ...], str], int] = field(default_factory=dict)
+    gone: dict[int, list[int]] = field(default_factory=dict)
+
+    @staticmethod
+    def tagged(rows: pl.DataFrame, keys: Hashes, number: int) -> pl.DataFrame:
+        """Rows of systems with their sysplex key and file."""
+        return rows.with_columns(pl.Series(_SK, keys, dtype=pl.UInt64),
+                                 pl.lit(number, pl.Int32).alias(_FILE))
+
+    def capture(self, rows: pl.DataFrame, keys: Hashes, number: int) -> None:
+        self.captured.append(self.tagged(rows, keys, number))
+
+    def say(self, what: tuple[str, int, tuple[int, ...], str], rows: int) -> None:
+        if rows:
+            self.said[what] = self.said.get(what, 0) + rows
+
+    def overlapping(self, lo: dt.datetime, hi: dt.datetime) -> tuple[Hashes, Hashes]:
+        """The keys of the pending and of the decided report rows whose intervals overlap
+        ``lo`` to ``hi``."""
+        def keys(parts: list[_Listed]) -> Hashes:
+            found = [part.keys for part in parts if part.lo <= hi and part.hi >= lo]
+            return np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
+        return keys(self.pending), keys(self.decided)
+
+    def systems(self) -> pl.DataFrame:
+        """The rows of systems kept: one per key (a later one replaced an earlier one)."""
+        return pl.concat(self.captured, how="diagonal_relaxed").unique(
+            subset=[_KH], keep="last", maintain_order=True)
+
+
+def _keys_of(parts: list[_Listed], number: int) -> Hashes:
+    """The sysplex keys of the report rows of file ``number``."""
+    found = [part.keys for part in parts if part.file == number]
+    return np.concatenate(found) if found else np.zeros(0, dtype=np.uint64)
+
+
+def _reports_of(frame: pl.DataFrame, table: str, number: int, keys: Hashes) -> pl.DataFrame:
+    """The report rows named by a sysplex in ``frame`` (file ``number``'s) of ``keys``, with
+    their sysplex key and file."""
+    rows = frame.filter(pl.col("system").is_null() & ~printed.exact(pl.col("source_format")))
+    return _Sysplex.tagged(rows, _sysplex_keys(rows, table), number).filter(
+        pl.col(_SK).is_in(pl.Series(keys, dtype=pl.UInt64).implode()))
+
+
+def _sysplex_keys(frame: pl.DataFrame, table: str) -> Hashes:
+    """A 64-bit hash of each row's key without its system: the class period of its
+    sysplex (a report's row named by the sysplex has it as its key's hash)."""
+    return key_hashes(frame.select(KEYS[table].columns).with_columns(
+        pl.lit(None, pl.String).alias("system")), table)
+
+
+def sysplex_beyond(report: Mapping[str, Any], column: str, systems: Iterable[str]) -> str:
+    """What a conflict of a sysplex's report row (``report``, with ``column`` +
+    :data:`printed.SUMMED`: what its systems there add up to) adds after the values:
+    the systems, and whether one's data may be missing (the report counts more)."""
+    mine, theirs = report[column], report[column + printed.SUMMED]
+    missing = (column in printed.ADDED and isinstance(mine, int | float)
+               and isinstance(theirs, int | float) and mine > theirs * (1 + MISSING))
+    asked = "; is a system's SMF data missing?" if missing else ""
+    return (f" (more than the report's printed precision apart; sysplex {report['sysplex']}'s "
+            f"systems there: {', '.join(systems)}{asked})")
+
+
+def _systems_of(systems: pl.Series) -> frozenset[str]:
+    """The systems a column names (most dumps: one, told at a glance)."""
+    first = systems[0]
+    if first is not None and systems.null_count() == 0 and (systems == first).all():
+        return frozenset((first,))
+    return frozenset(systems.drop_nulls().unique().to_list())
+
+
+def _among(keys: list[Hashes] | None) -> pl.Expr:
+    """Whether a row's ``_kh`` is one of ``keys``."""
+    if not keys:
+        return pl.lit(False)
+    return pl.col(_KH).is_in(pl.Series(_KH, np.concatenate(keys), dtype=pl.UInt64).implode())
+
+
 _Array = TypeVar("_Array", bound=npt.NDArray[Any])
 
 

@@ -160,18 +160,19 @@ class Tally:
         keep = raw[:RAW_KEEP_LIMIT] if (raw is not None and self.on_error == "keep") else None
         self.problems.append(Problem(record, offset, reason, keep, line))
 
-    def reject(self, reason: str, *, line: int | None = None,
-               offset: int | None = None) -> None:
+    def reject(self, reason: str, *, line: int | None = None, offset: int | None = None,
+               record: int | None = None, raw: bytes | None = None) -> None:
         """A record counted as parsed turns out to give no result: raise, or count it
         as skipped instead, with the reason (``problem`` for one not counted yet)."""
         if self.on_error == "raise":
-            raise ParseError(self.file, reason, offset=offset, line=line)
+            raise ParseError(self.file, reason, record=record, offset=offset, line=line)
         if self._parsed:
             self._parsed -= 1
         else:
             self._read += 1
         self._skipped += 1
-        self.problems.append(Problem(None, offset, reason, None, line))
+        keep = raw[:RAW_KEEP_LIMIT] if (raw is not None and self.on_error == "keep") else None
+        self.problems.append(Problem(record, offset, reason, keep, line))
 
     # ------------------------------------------------------------- combining
 

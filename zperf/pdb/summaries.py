@@ -21,7 +21,7 @@ hour, the hours' means in a day), and every ratio is made from the sums with
 (:mod:`zperf.runs.msu`, whose peak rule, :func:`~zperf.runs.msu.r4ha_peak_rows`,
 picks every peak), the Performance Index (:mod:`zperf.runs.pi`), the zIIP
 offload (:mod:`zperf.runs.offload`) and the capture ratio
-(:mod:`zperf.runs.capacity`).
+(:mod:`zperf.runs.capture`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from zperf.calc import formulas as f
 from zperf.pdb.config import Config, Shifts
 from zperf.pdb.layout import Partition, bucket
 from zperf.pdb.store import Transaction, schema_of
-from zperf.runs.capacity import capture_table, captured_seconds
+from zperf.runs.capture import capture_table, captured_seconds
 from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, r4ha_peak_rows
 from zperf.runs.offload import offload_table

@@ -6,6 +6,10 @@ limit, baseline and delta, why), the findings of the failures in a
 collapsed block, and the summary line.  GitHub renders it on
 the run's page; GitLab and others show it as an artifact.
 
+Every text is escaped by :mod:`zperf.report.markdown`'s helpers, the ones
+``zperf report --to markdown`` uses: a rule, run, class or system name is
+data, never markup.
+
 The file is appended to, not replaced, as a job summary is (GitHub documents
 ``>> $GITHUB_STEP_SUMMARY``): the old text and the new are written as one
 file, whole or not at all.
@@ -17,36 +21,28 @@ from pathlib import Path
 
 from zperf.checks.results import Outcome, Result, State
 from zperf.report.check_text import baseline_text, value_text
+from zperf.report.markdown import code, escape, table_row
 from zperf.report.output import open_output
 
 #: The mark before each state's verdict word (Result.verdict).
 MARKS = {State.PASS: "✅", State.FAIL: "❌", State.NOT_MEASURABLE: "⚪"}
 
 
-def cell(text: str) -> str:
-    """Text made safe for a table cell: pipes escaped, tags shown as text, lines joined."""
-    text = text.replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
-    return text.replace(">", "&gt;").replace("\r", " ").replace("\n", "<br>")
-
-
-def _code(text: str) -> str:
-    return f"`{text}`" if "`" not in text else cell(text)
-
-
 def _row(result: Result) -> str:
-    observed = f"{_code(result.quantity)} {value_text(result.quantity, result.observed)}"
-    if result.where:
-        observed += f" ({result.where})"
-    cells = [f"{MARKS[result.state]} {result.verdict}", cell(result.rule.name),
-             cell(result.run), cell(observed), cell(result.limit), cell(baseline_text(result)),
-             cell(result.reason)]
-    return "| " + " | ".join(cells) + " |"
+    """A result's line of the table: every text escaped, the quantity as code."""
+    observed = f"{code(result.quantity)} " + escape(
+        value_text(result.quantity, result.observed)
+        + (f" ({result.where})" if result.where else ""), inline=True)
+    texts = (result.rule.name, result.run, result.limit, baseline_text(result), result.reason)
+    cells = [escape(t, inline=True) for t in texts]
+    return table_row([f"{MARKS[result.state]} {result.verdict}", *cells[:2], observed,
+                      *cells[2:]])
 
 
 def markdown(outcome: Outcome) -> str:
     """The summary as markdown text (see the module docstring)."""
     verdict = "failed" if outcome.failed else "passed"
-    lines = [f"### zperf check {cell(outcome.rules.name)}: {verdict}", "",
+    lines = [f"### zperf check {escape(outcome.rules.name, inline=True)}: {verdict}", "",
              "| | Rule | Run | Observed | Limit | Baseline | Why |",
              "|---|---|---|---|---|---|---|",
              *(_row(r) for r in outcome.results), ""]
@@ -54,10 +50,11 @@ def markdown(outcome: Outcome) -> str:
     if findings:
         lines += ["<details><summary>Findings of the failed rules</summary>", ""]
         for result in findings:
-            lines.append(f"- **{cell(result.rule.name)}** [{cell(result.run)}]")
-            lines += [f"  - {cell(d)}" for d in result.details]
+            lines.append(f"- **{escape(result.rule.name, inline=True)}** "
+                         + escape(f"[{result.run}]", inline=True))
+            lines += [f"  - {escape(d)}" for d in result.details]
         lines += ["", "</details>", ""]
-    lines += [f"**{cell(outcome.summary)}**", ""]
+    lines += [f"**{escape(outcome.summary, inline=True)}**", ""]
     return "\n".join(lines)
 
 

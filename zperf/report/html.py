@@ -22,8 +22,20 @@ from zperf.report.views.model import Report, Section
 def _environment() -> object:
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
-    return Environment(loader=PackageLoader("zperf.templates", "."), autoescape=True,
-                       undefined=StrictUndefined, keep_trailing_newline=True)
+    env = Environment(loader=PackageLoader("zperf.templates", "."), autoescape=True,
+                      undefined=StrictUndefined, keep_trailing_newline=True)
+    env.filters["whole_words"] = whole_words
+    return env
+
+
+def whole_words(text: object) -> object:
+    """A table cell whose words a browser wraps only at their spaces: it would break a
+    line after a hyphen too, cutting imspa-IMS1.csv or SY01-R4HA in two, so a word with
+    one is kept whole (escaped, as every string is)."""
+    from markupsafe import Markup, escape
+
+    return Markup(" ").join(Markup('<span class="w">{}</span>').format(word) if "-" in word
+                            else escape(word) for word in str(text).split(" "))
 
 
 def with_svgs(report: Report) -> Report:

@@ -1,22 +1,28 @@
 """A report as GitHub-flavoured markdown, for CI job summaries and wikis.
 
-The helpers (:func:`escape`, :func:`table`, :func:`heading`) are meant for any
-command that writes markdown (``zperf check``'s summary too): every string is
-escaped so that a class named ``<SCRIPT>`` or a ``|`` in a description shows
-as text and keeps the table whole.
+The helpers (:func:`escape`, :func:`code`, :func:`table`, :func:`heading`) are
+the one markdown escaping of zperf: ``zperf check``'s summary
+(:mod:`zperf.report.check_markdown`) uses them too.  Every string from the
+input is data, never markup: a class named ``<SCRIPT>``, a ``|`` in a
+description, ``*x*``, ``[x](y)`` or a backtick in a system's name shows as
+the text it is and keeps the table whole.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from zperf.report.text import format_time
-from zperf.report.views.common import size_text
-from zperf.report.views.model import Report, Section, Table
+
+if TYPE_CHECKING:  # the helpers above the report's layout need no view (zperf check's summary)
+    from zperf.report.views.model import Report, Section, Table
 
 _SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 _LINE_START = re.compile(r"^(\s*)([#>+=-]|\d+(?=[.)]))")
+#: What :func:`code` puts between backticks as it is.
+_PLAIN_NAME = re.compile(r"[\w.%/+-]+")
 
 
 def escape(text: str, *, inline: bool = False) -> str:
@@ -32,6 +38,13 @@ def escape(text: str, *, inline: bool = False) -> str:
         m.group(2) + "\\" if m.group(2)[0].isdigit() else "\\" + m.group(2)), text)
 
 
+def code(text: str) -> str:
+    """``text`` as code (a column's name: ``itr_per_sec``) when it is a plain name, else
+    as :func:`escape`'s inline text: inside backticks nothing is escaped, and a pipe would
+    still end a table cell."""
+    return f"`{text}`" if _PLAIN_NAME.fullmatch(text) else escape(text, inline=True)
+
+
 def heading(level: int, text: str) -> str:
     return f"{'#' * level} {escape(text)}"
 
@@ -41,11 +54,14 @@ def table(headings: Sequence[str], rows: Sequence[Sequence[str]],
     """A pipe table; cells escaped; ``numeric`` columns right-aligned."""
     align = [("---:" if numeric and i < len(numeric) and numeric[i] else "---")
              for i in range(len(headings))]
-    lines = ["| " + " | ".join(escape(h, inline=True) for h in headings) + " |",
-             "| " + " | ".join(align) + " |"]
-    lines += ["| " + " | ".join(escape(cell, inline=True) for cell in row) + " |"
-              for row in rows]
+    lines = [table_row(escape(h, inline=True) for h in headings), table_row(align)]
+    lines += [table_row(escape(cell, inline=True) for cell in row) for row in rows]
     return lines
+
+
+def table_row(cells: Iterable[str]) -> str:
+    """One line of a pipe table from cells already markdown (escaped, or :func:`code`)."""
+    return "| " + " | ".join(cells) + " |"
 
 
 def _table(shown: Table) -> list[str]:
@@ -83,6 +99,8 @@ def _section(section: Section) -> list[str]:
 
 def render_markdown(report: Report) -> bytes:
     """The report as markdown, UTF-8."""
+    from zperf.report.views.common import size_text
+
     lines = [heading(1, report.title), "", escape(report.subtitle), ""]
     lines += [f"> ⚠ {escape(note)}" for note in report.notes]
     if report.notes:

@@ -30,6 +30,7 @@ from zperf.units import Unit, unit_of
 
 if TYPE_CHECKING:  # polars is imported by whoever has a frame: not for a few values
     import polars as pl
+    from rich.console import RenderableType
 
 #: What a report shows for a value that is not there (null or NaN).
 MISSING = "–"
@@ -205,8 +206,8 @@ def write_rows(columns: Sequence[str], numeric: set[str], rows: Iterable[Sequenc
     from rich.table import Table
 
     cells = [[format_value(n, v) for n, v in zip(columns, row, strict=True)] for row in rows]
-    console = Console(file=None, width=width, highlight=False, stderr=False) if terminal \
-        else None
+    console = Console(file=None, width=width, highlight=False, stderr=False, markup=False,
+                      emoji=False) if terminal else None  # a value is text, never markup
     room = console.width if console is not None else (width or PLAIN_WIDTH)
     # On a terminal, long names break at an underscore so that values keep one line.
     headers = [_two_lines(n) if terminal else n for n in columns]
@@ -232,18 +233,26 @@ def write_rows(columns: Sequence[str], numeric: set[str], rows: Iterable[Sequenc
     note = layout.note(hint)
     if console is not None:
         if shown_width > console.width:
-            console = Console(file=None, width=shown_width, highlight=False, stderr=False)
+            console = Console(file=None, width=shown_width, highlight=False, stderr=False,
+                              markup=False, emoji=False)
         console.print(table)
         if note:
-            console.print(note, style="dim", markup=False)
+            console.print(note, style="dim")
         return
+    lines = plain_lines(table, shown_width) + (plain_lines(note, shown_width) if note else [])
+    out.write(("\n".join(lines) + "\n").encode())
+
+
+def plain_lines(shown: RenderableType, width: int) -> list[str]:
+    """``shown`` (a rich table, a line) laid out by rich as plain text ``width`` columns
+    wide, without trailing spaces: the one way zperf's tables and text reports become
+    plain text.  A cell's text is data: rich reads no markup (``[bold]``, ``[x]``) and
+    no emoji code (``:warning:``) in it."""
     import io
 
+    from rich.console import Console
+
     buffer = io.StringIO()
-    plain = Console(file=buffer, width=shown_width, no_color=True, color_system=None,
-                    force_terminal=False, highlight=False)
-    plain.print(table)
-    if note:
-        plain.print(note, markup=False)
-    text = "\n".join(line.rstrip() for line in buffer.getvalue().splitlines()) + "\n"
-    out.write(text.encode())
+    Console(file=buffer, width=width, no_color=True, color_system=None, force_terminal=False,
+            highlight=False, markup=False, emoji=False).print(shown)
+    return [line.rstrip() for line in buffer.getvalue().splitlines()]

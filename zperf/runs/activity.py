@@ -60,8 +60,9 @@ MOST_POINTS = 800
 UNNAMED = "(unnamed)"
 OTHER = "(other)"
 
-_CPU_KEEP = ("system", "interval_start", "interval_seconds", "cp_online", "cp_lpar_busy_pct",
-             "ziip_online", "ziip_lpar_busy_pct")
+_CPU_KEEP = ("system", "interval_start", "interval_seconds", "cp_online", "cp_online_engines",
+             "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online", "ziip_online_engines",
+             "ziip_lpar_busy_pct", "ziip_mvs_busy_pct")
 #: The columns of a class period the sums need, and those that name it (and its format:
 #: a report's rows are compared with a dump's at the report's precision).
 _WORK_KEEP = (*KEYS["workload"].columns, "source_format", "workload", "interval_seconds",
@@ -77,8 +78,8 @@ REPEATS_GO_WITH = {**BELONGS,
 class Activity:
     """A period's activity reduced to sums per interval (see the module docstring).
 
-    ``lpar``: system, interval_start, interval_seconds, cp_online,
-    cp_lpar_busy_pct, ziip_online, ziip_lpar_busy_pct.
+    ``lpar``: system, interval_start, interval_seconds, cp_online (and
+    cp_online_engines), cp_lpar_busy_pct, cp_mvs_busy_pct, the same for zIIPs.
     ``workloads``: system, workload, interval_start, interval_seconds and the
     APPL% columns summed over the workload's service classes.
     ``classes``: class_kind, class_name, interval_start, interval_seconds, the
@@ -132,7 +133,7 @@ class Activity:
 
 #: Marks a row named by its sysplex (a listing names no system) until the files are
 #: merged: then it is the system's when the CPU data has one system only (the rule of
-#: :func:`zperf.runs.capacity.capture_table`), else the sysplex's.
+#: :func:`zperf.runs.capture.capture_table`), else the sysplex's.
 _BY_SYSPLEX = "\0sysplex:"
 
 
@@ -208,8 +209,12 @@ def _empty() -> dict[str, pl.DataFrame]:
     return {
         "lpar": pl.DataFrame(schema={"system": pl.String, "interval_start": ts,
                                      "interval_seconds": pl.Float64, "cp_online": pl.Int32,
-                                     "cp_lpar_busy_pct": pl.Float64, "ziip_online": pl.Int32,
-                                     "ziip_lpar_busy_pct": pl.Float64}),
+                                     "cp_online_engines": pl.Float64,
+                                     "cp_lpar_busy_pct": pl.Float64,
+                                     "cp_mvs_busy_pct": pl.Float64, "ziip_online": pl.Int32,
+                                     "ziip_online_engines": pl.Float64,
+                                     "ziip_lpar_busy_pct": pl.Float64,
+                                     "ziip_mvs_busy_pct": pl.Float64}),
         "workloads": pl.DataFrame(schema={"class_kind": pl.String, "system": pl.String,
                                           "workload": pl.String,
                                           "interval_start": ts,

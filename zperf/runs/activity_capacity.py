@@ -3,7 +3,7 @@ the capture ratio, reduced file by file like the rest of :mod:`zperf.runs.activi
 
 Each file keeps only what the section draws (:func:`reduce_capacity`): per
 system and interval the MSU/h and WLM's limits (:func:`zperf.runs.msu.capacity_table`),
-the general-CP seconds its classes captured (:func:`zperf.runs.capacity.captured_seconds`),
+the general-CP seconds its classes captured (:func:`zperf.runs.capture.captured_seconds`),
 and per class period with a goal its PI (:func:`zperf.runs.pi.performance_table`).
 The rolling 4-hour average is computed once the files are put together
 (:func:`with_r4ha`), so that a window spanning two dumps is whole.  Nothing here
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from zperf.runs.capacity import CAPTURED_SCHEMA, capture_by_system, capture_table, captured_seconds
+from zperf.runs.capture import CAPTURED_SCHEMA, capture_by_system, capture_table, captured_seconds
 from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, rolling_columns, system_peaks
 from zperf.runs.pi import performance_table
@@ -83,8 +83,9 @@ MEASURES = ("MSU/h", "R4HA", PARTIAL_R4HA, "LAC (WLM)", "defined capacity")
 
 
 def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
-    """Long rows for the MSU chart: bucket_start, series ('SYS MSU/h', 'SYS R4HA',
-    'SYS R4HA (partial window)', 'SYS LAC (WLM)', 'SYS defined capacity'), msu."""
+    """Long rows for the MSU chart: bucket_start, system, measure ('MSU/h', 'R4HA',
+    'R4HA (partial window)', 'LAC (WLM)', 'defined capacity'), series (the system and
+    the measure: 'SYS R4HA'), msu."""
     secs = pl.col("interval_seconds")
     complete = pl.col("r4ha_complete").fill_null(False)
     wide = msu.group_by(bucket, "system", maintain_order=True).agg(
@@ -98,7 +99,8 @@ def msu_buckets(msu: pl.DataFrame, bucket: pl.Expr) -> pl.DataFrame:
                         value_name="msu")
     return (long.filter(pl.col("msu").is_not_null() & ~pl.col("msu").is_nan())
             .with_columns((pl.col("system") + " " + pl.col("measure")).alias("series"))
-            .select("bucket_start", "series", "msu").sort("bucket_start", "series"))
+            .select("bucket_start", "system", "measure", "series", "msu")
+            .sort("bucket_start", "series"))
 
 
 def capacity_by_system(msu: pl.DataFrame, captured: pl.DataFrame,

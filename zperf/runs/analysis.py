@@ -35,7 +35,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
-from zperf.runs.capacity import captured_seconds
+from zperf.runs.capture import captured_seconds
 from zperf.runs.choices import PER_CHOICES
 from zperf.runs.coverage import (
     BUSY_FIGURES,
@@ -51,6 +51,7 @@ from zperf.runs.coverage import (
 from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
 from zperf.runs.findings import Finding
 from zperf.runs.pi import performance_table
+from zperf.runs.plausibility import plausibility
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.runs.window_text import nothing_in_window
 from zperf.tables import WORKLOAD
@@ -123,6 +124,12 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     if work.height == 0 and cpu is None:
         raise UsageError(nothing_in_window(("workload", "cpu"), spec.start, spec.end, tables,
                                            tuple(spec.systems)))
+    # what the plausibility rules need of every class (reduce_tables keeps it per file)
+    captured = tables.get("captured")
+    captured = captured_seconds(work) if captured is None else _window(captured, spec)
+    if spec.systems:
+        captured = captured.filter(pl.col("system").is_null()
+                                   | pl.col("system").is_in(spec.systems))
     seconds = _interval_seconds(work, cpu)
     # the classes of the input, for a message (reduce_tables keeps only those named)
     names = tables.get("class_names", work)
@@ -188,7 +195,8 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     etr = window["etr_per_sec"][0] if window.height else None
     facts = run_facts(named, cpu, seconds, {name: matches(refs) for name, refs in
                                             spec.groups.items()}, etr)
-    findings = [*covered.findings, *_systems_differ(named, cpu, spec)]
+    findings = [*covered.findings, *_systems_differ(named, cpu, spec),
+                *plausibility(cpu, captured, named)]
     if not whole.height and seconds.height:
         findings.append(Finding("coverage", "window_empty",
                                 "no interval is covered by every source: the window has no "
@@ -209,28 +217,33 @@ def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
 #: Workload columns the run table uses (the rest can be dropped while reading).
 WORKLOAD_COLUMNS = ("sysplex", "system", "interval_start", "interval_seconds", "class_kind",
                     "class_name", "period", "source_format",
-                    "trans_ended", "resp_actual_ms", *CPU_TIME_COLUMNS, "iip_seconds",
+                    # (in the table's order: a conflict names the first figure that differs)
+                    "trans_avg", "trans_mpl", "trans_ended", "trans_end_per_sec",
+                    "resp_actual_ms",
+                    *CPU_TIME_COLUMNS, "iip_seconds",
                     "appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct", "zos_release")
 #: The same for the cpu table.
 CPU_COLUMNS = ("system", "source_format", "interval_start", "interval_seconds", "cp_online",
-               "cp_online_engines",
-               "cp_lpar_busy_pct", "ziip_online", "ziip_lpar_busy_pct", *MACHINE_COLUMNS)
+               "cp_online_engines", "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online",
+               "ziip_online_engines", "ziip_lpar_busy_pct", "ziip_mvs_busy_pct",
+               *MACHINE_COLUMNS)
 #: The cpu table's capacity limits that zperf check's defined_capacity rule reads.
 LIMIT_COLUMNS = ("system", "interval_start", "msu_4h_avg", "defined_capacity_msu",
                  "capacity_group", "group_limit_msu", "group_msu_4h_avg")
 
 
 def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
-                  classes: Collection[str] = (), captured: bool = False,
+                  classes: Collection[str] = (),
                   capacity: bool = False) -> dict[str, pl.DataFrame]:
     """Only the rows and columns ``analyze`` needs: read a month file by file, keep little.
 
     Rows of classes the run does not name are dropped, except service classes
     when there is no CPU activity data (their APPL% is then the busy estimate)
-    and the ``classes`` asked for besides (by name).  With ``captured``, the
-    window's general-CP seconds per system, interval and class kind are kept
-    too, as ``captured`` (:func:`zperf.runs.capacity.captured_seconds`: what
-    capture ratios need of all the classes).  With ``capacity``, the window's
+    and the ``classes`` asked for besides (by name).  The window's general-CP and
+    zIIP seconds per system, interval and class kind are kept too, as
+    ``captured`` (:func:`zperf.runs.capture.captured_seconds`: what capture
+    ratios and the plausibility rules need of all the classes).  With
+    ``capacity``, the window's
     ``performance`` rows (:func:`zperf.runs.pi.performance_table`: the PI of
     every service class period, from the workload and distribution tables)
     and the capacity ``limits`` of the cpu table (LAC, defined capacity, group)
@@ -259,8 +272,7 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
                 _window(work, spec), _window(dist, spec) if dist is not None else None)
         work = _window(work.select(WORKLOAD_COLUMNS), spec)
         out["class_names"] = work.select("class_kind", "class_name").unique(maintain_order=True)
-        if captured:
-            out["captured"] = captured_seconds(work)
+        out["captured"] = captured_seconds(work)
         out["workload"] = work.filter(keep)
     return out
 

@@ -22,7 +22,7 @@ PerView = Literal["class", "system"]
 #: window, or both.
 PER_CHOICES = ("both", "interval", "window")
 #: What ``zperf analyze --per`` accepts: the run table's rows, or a view
-#: (:mod:`zperf.runs.views`: the window per class period or per system).
+#: (:mod:`zperf.runs.breakdown`: the window per class period or per system).
 ANALYZE_PER = (*PER_CHOICES, "class", "system")
 #: What the delta is taken against: the run before the last, or the first run.
 BASES: tuple[Base, ...] = ("previous", "first")

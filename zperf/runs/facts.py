@@ -25,6 +25,11 @@ MACHINE_COLUMNS = ("zos_release", "machine_type", "model_capacity_id", "hardware
 APPL_COLUMNS = ("appl_cp_pct", "appl_iipcp_pct", "appl_iip_pct")
 GROUP_SPLIT_SCHEMA = {"group": pl.String, "cp_us_per_tran": pl.Float64,
                       "ziip_us_per_tran": pl.Float64}
+#: Where the LPARs' general-CP busy time went, per transaction (see :func:`capture_split`).
+CAPTURE_SPLIT_SCHEMA = {"part": pl.String, "cp_us_per_tran": pl.Float64}
+#: The parts of :func:`capture_split`, in order.
+GROUPS_PART, OTHER_PART, UNCAPTURED_PART = ("address-space groups", "other address spaces",
+                                            "uncaptured")
 CLASS_SPLIT_SCHEMA = {"class_kind": pl.String, "class_name": pl.String, "systems": pl.UInt32,
                       "appl_cp_pct": pl.Float64, "appl_iipcp_pct": pl.Float64,
                       "appl_iip_pct": pl.Float64, "cpu_pct": pl.Float64,
@@ -59,6 +64,11 @@ class RunFacts:
         default_factory=lambda: pl.DataFrame(schema=CLASS_SPLIT_SCHEMA))
     group_split: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema=GROUP_SPLIT_SCHEMA))
+    #: The busy CP time per transaction split three ways, and the capture ratio (of the
+    #: service classes), where the run was read with every class (``zperf.analyze``).
+    capture_split: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=CAPTURE_SPLIT_SCHEMA))
+    capture_ratio: float | None = None
 
 
 def window_mean(value: pl.Expr, seconds: pl.Expr) -> pl.Expr:
@@ -127,6 +137,22 @@ def group_split(work: pl.DataFrame, groups: dict[str, pl.Expr],
                      "cp_us_per_tran": f.cpu_ms_per_tran_from_appl(cp, etr_per_sec) * 1000,
                      "ziip_us_per_tran": f.ziip_us_per_tran_from_appl(iip, etr_per_sec)})
     return pl.DataFrame(rows, schema=GROUP_SPLIT_SCHEMA)
+
+
+def capture_split(busy_cp_seconds: float, captured_cp_seconds: float,
+                  group_cp_us_per_tran: float, transactions: float) -> pl.DataFrame:
+    """The LPARs' busy general-CP time per transaction in three parts: what the run's
+    address-space groups captured (their APPL% CP), what the other service classes
+    captured beyond them (the system, the network, a driver...), and what no address
+    space was charged for (busy - captured: :mod:`zperf.calc.capture`)."""
+    if transactions <= 0:
+        return pl.DataFrame(schema=CAPTURE_SPLIT_SCHEMA)
+    captured = float(f.service_us_per_tran(captured_cp_seconds, transactions))
+    busy = float(f.service_us_per_tran(busy_cp_seconds, transactions))
+    return pl.DataFrame([(GROUPS_PART, group_cp_us_per_tran),
+                         (OTHER_PART, captured - group_cp_us_per_tran),
+                         (UNCAPTURED_PART, busy - captured)], schema=CAPTURE_SPLIT_SCHEMA,
+                        orient="row")
 
 
 def _systems(cpu: pl.DataFrame | None) -> tuple[SystemFacts, ...]:

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 import polars as pl
 
 from zperf.calc import formulas as f
-from zperf.tables.capacity import OFFLOAD
+from zperf.tables.offload import OFFLOAD
 from zperf.tables.workload import CLASS_KINDS
 
 _KEYS = ("sysplex", "system", "interval_start")

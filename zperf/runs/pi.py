@@ -26,7 +26,7 @@ from collections.abc import Mapping
 import polars as pl
 
 from zperf.calc import formulas as f
-from zperf.tables.capacity import PERFORMANCE
+from zperf.tables.performance import PERFORMANCE
 
 _KEYS = ("sysplex", "system", "interval_start", "class_kind", "class_name", "period")
 

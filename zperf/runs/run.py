@@ -19,17 +19,14 @@ from typing import Any, Unpack, overload
 
 import polars as pl
 
+from zperf.calc.formulas import capture_ratio
 from zperf.errors import UsageError, known_keywords
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Reduce, read_each, recaller
 from zperf.formats.repeats import AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
-from zperf.runs.choices import BASES, Base, PerView
-from zperf.runs.compare import Comparison, comparison
-from zperf.runs.findings import Finding
-from zperf.runs.spec import RUN_KEYS, RunOptions, RunSpec, as_runspec
-from zperf.runs.views import (
+from zperf.runs.breakdown import (
     VIEW_TABLES,
     VIEWS,
     Scope,
@@ -38,6 +35,12 @@ from zperf.runs.views import (
     view_findings,
     view_scope,
 )
+from zperf.runs.capture import capture_table
+from zperf.runs.choices import BASES, Base, PerView
+from zperf.runs.compare import Comparison, comparison
+from zperf.runs.facts import capture_split
+from zperf.runs.findings import Finding
+from zperf.runs.spec import RUN_KEYS, RunOptions, RunSpec, as_runspec
 from zperf.runs.window_text import SPANS, nothing_in_window, with_spans
 
 #: The tables a run table is made from (the others are not even decoded).
@@ -52,7 +55,7 @@ _RUN_KEYS_ARE = "the run description's keys (zperf.RunOptions)"
 @dataclass(frozen=True)
 class View:
     """A run's window per class period or per system (``zperf analyze --per class`` or
-    ``system``; :mod:`zperf.runs.views`), what reading each source saw, and what its
+    ``system``; :mod:`zperf.runs.breakdown`), what reading each source saw, and what its
     figures leave in doubt (said on stderr, exit 1)."""
 
     per: PerView
@@ -68,17 +71,17 @@ class View:
 
 def read_sources(spec: RunSpec, *, kind: str | None = None, on_error: OnError = "raise",
                  encoding: str = DEFAULT_ENCODING, classes: Collection[str] = (),
-                 captured: bool = False, capacity: bool = False,
+                 capacity: bool = False,
                  jobs: int | None = 1, on_conflict: OnConflict | None = None,
                  ) -> tuple[dict[str, pl.DataFrame], list[Tally]]:
     """The run's sources read file by file (``jobs`` at once), each reduced where it is
     read (a worker sends back only that) to what the run table needs (and the
-    ``classes``, ``captured`` seconds and ``capacity`` tables of
+    ``classes``, the ``captured`` seconds and the ``capacity`` tables of
     :func:`~zperf.runs.analysis.reduce_tables`), and the tally of every file.
     ``on_conflict`` (None: the run description's, else "error"): see
     :func:`zperf.formats.read`."""
     reduce = functools.partial(with_spans, reduce=reduce_tables, spec=spec,
-                               classes=tuple(classes), captured=captured, capacity=capacity)
+                               classes=tuple(classes), capacity=capacity)
     # What reduce_tables keeps of the workload table (the performance rows of
     # ``capacity`` need every column): the 72.3 decoder derives only those.
     columns = None if capacity else {"workload": WORKLOAD_COLUMNS}
@@ -124,7 +127,7 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
                  jobs: int | None = 1, on_conflict: OnConflict | None = None,
                  **options: Any) -> View:
     """A run's window per class period or per system (``zperf analyze --per class|system``,
-    :mod:`zperf.runs.views`), read file by file (``jobs`` at once), each reduced where it
+    :mod:`zperf.runs.breakdown`), read file by file (``jobs`` at once), each reduced where it
     is read, with the tally of every file and the view's findings."""
     if per not in VIEWS:
         raise UsageError(f"per must be one of {', '.join(VIEWS)}")
@@ -185,7 +188,31 @@ def analyze_run(run: Run | None = None, *, per: PerView | None = None,
     spec = as_runspec(run, **options)
     tables, tallies = read_sources(spec, kind=kind, on_error=on_error, encoding=encoding,
                                    jobs=jobs)
-    return dataclasses.replace(analyze(tables, spec), tallies=tallies)
+    return dataclasses.replace(with_capture(analyze(tables, spec), tables), tallies=tallies)
+
+
+def with_capture(analysis: Analysis, tables: Mapping[str, pl.DataFrame]) -> Analysis:
+    """``analysis`` with its facts' capture split and ratio: the busy CP time of its
+    systems over the window's complete intervals against what their service classes
+    captured (``captured`` seconds of :func:`read_sources`), per transaction."""
+    captured, cpu = tables.get("captured"), tables.get("cpu")
+    if captured is None or cpu is None or analysis.window.height == 0:
+        return analysis
+    complete = analysis.intervals.filter(pl.col("complete"))["interval_start"].to_list()
+    table = capture_table(captured, cpu).filter(pl.col("interval_start").is_in(complete))
+    if analysis.spec.systems:
+        table = table.filter(pl.col("system").is_in(analysis.spec.systems))
+    both = table.filter(pl.col("service_cp_seconds").is_not_null()
+                        & pl.col("busy_cp_seconds").is_not_null())
+    if both.height == 0:
+        return analysis
+    busy, kept = float(both["busy_cp_seconds"].sum()), float(both["service_cp_seconds"].sum())
+    groups = float(analysis.facts.group_split["cp_us_per_tran"].sum())
+    transactions = analysis.window.row(0, named=True).get("transactions") or 0.0
+    facts = dataclasses.replace(
+        analysis.facts, capture_split=capture_split(busy, kept, groups, transactions),
+        capture_ratio=float(capture_ratio(kept, busy)) if busy > 0 else None)
+    return dataclasses.replace(analysis, facts=facts)
 
 
 @known_keywords("compare")

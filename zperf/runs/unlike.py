@@ -11,7 +11,7 @@ zIIPs, machine type and model, z/OS release), so that ``compare``, ``check
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from zperf.runs.analysis import Analysis
 from zperf.runs.facts import SystemFacts
@@ -48,12 +48,14 @@ ASPECTS: tuple[tuple[str, str, Callable[[Analysis], str]], ...] = (
 )
 
 
-def unlike_runs(base: Analysis, new: Analysis) -> list[Finding]:
-    """One finding naming every aspect in which ``new`` was measured on another
-    configuration than ``base`` (nothing when they agree, or when either run's
-    data do not say: a run without CPU activity data has no machine)."""
+def unlike_runs(base: Analysis, new: Analysis, ignore: Collection[str] = ()) -> list[Finding]:
+    """One finding naming every aspect (but those ``ignore`` names) in which ``new`` was
+    measured on another configuration than ``base`` (nothing when they agree, or when
+    either run's data do not say: a run without CPU activity data has no machine)."""
     differ = []
     for key, words, read in ASPECTS:
+        if key in ignore:
+            continue
         a, b = read(base), read(new)
         if a and b and a != b:
             differ.append((key, f"{words} {b} against {a}"))

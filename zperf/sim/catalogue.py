@@ -17,7 +17,11 @@ a series' metrics as long as its parameter's values; an exact run must be able
 to give each published ETR back from a whole number of transactions in the
 window; every LPAR of a z/OS run has a busy and an ETR; a scaling series rises,
 below the published run's busy; observations name known messages and
-transports and their values are what is printed.
+transports and their values are what is printed; a z/OS run's machine is a
+catalogued CEC (``[machine] cec``, ``zperf.sim.machines``) or a model the
+simulator can rate, and its partitions fit the machine's processors; the
+run's address-space groups capture no more of an LPAR's busy time than its
+capture ratio allows (``zperf.sim.spaces``).
 """
 
 from __future__ import annotations
@@ -31,9 +35,10 @@ from typing import Any
 
 from zperf.errors import UsageError
 from zperf.runs.analysis import slug
-from zperf.sim import figures
+from zperf.sim import figures, spaces, zcee
 from zperf.sim.figures import Check, checks
 from zperf.sim.locate import Lines, toml_error
+from zperf.sim.machines import cec_of, layout_problems
 from zperf.sim.model import (
     ANALYZE_METRICS,
     COMBINED,
@@ -49,7 +54,7 @@ from zperf.sim.model import (
     numeral,
 )
 from zperf.sim.parsing import parse
-from zperf.sim.targets import anchor_busy_pct
+from zperf.sim.targets import anchor_busy_pct, targets
 
 __all__ = ["Check", "Published", "Scenario", "ScenarioError", "all_scenarios", "checks",
            "find", "half_unit", "ids", "known_metric", "load", "load_file", "numeral", "slug",
@@ -168,6 +173,25 @@ def _structure(scenario: Scenario) -> Iterator[Problem]:
     yield from _input_problems(scenario)
     yield from _observation_problems(scenario)
     yield from _scaling_problems(scenario)
+    yield from _machine_problems(scenario)
+
+
+def _machine_problems(scenario: Scenario) -> Iterator[Problem]:
+    """A z/OS run's machine: a known CEC (or a rated model), its partitions fitting it."""
+    if scenario.kind != "rmf":
+        return
+    try:
+        cec = cec_of(scenario)
+    except ScenarioError as exc:
+        yield Problem(("machine",), str(exc))
+        return
+    yield from layout_problems(scenario, cec)
+    if scenario.run is not None:
+        try:
+            lpars = targets(scenario)
+        except ScenarioError:  # no busy or ETR: said by _input_problems
+            return
+        yield from spaces.problems(scenario, lpars, zcee.costs(scenario))
 
 
 def _groups(scenario: Scenario) -> list[str]:

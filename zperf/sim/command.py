@@ -4,7 +4,10 @@ The command has four modes: ``list`` (the catalogue), write a run folder (for
 an observations scenario, its messages), ``--check`` (simulate, parse, analyze
 and compare every published figure) and ``--series`` (paper 004's modeled
 scaling series; with ``--check``, its published run reproduced).  Writing a
-run folder is :func:`write_run`, which is ``zperf.simulate`` too.  ``run``
+run folder is :func:`write_run`, which is ``zperf.simulate`` too.  One scenario
+is no paper's: ``sysplex-month`` (:mod:`zperf.sim.month`) writes a month of a
+sysplex, with its own options (``days``, ``systems``, ``start``, ``holidays``)
+and none of the paper runs' (exact, layout, RMF format, check, series).  ``run``
 resolves the scenario once (``zperf.sim.catalogue.find``: loaded and
 validated) and returns an :class:`Outcome`: the table to show, if any, one
 summary line, and whether a figure failed.  One rule (``summary``) counts the
@@ -16,6 +19,7 @@ notes of both checks and decides the verdict: a note that starts with
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,8 +27,8 @@ from pathlib import Path
 
 import polars as pl
 
-from zperf.errors import known_keywords
-from zperf.sim import catalogue
+from zperf.errors import UsageError, known_keywords
+from zperf.sim import catalogue, month
 from zperf.sim import check as reproduce
 from zperf.sim import series as scaling
 from zperf.sim.engine import simulate
@@ -53,6 +57,10 @@ class Request:
     rmf_format: RmfFormat = "text"  # RMF reports as listings, XML, or both
     check: bool = False
     series: bool = False
+    days: int | None = None  # sysplex-month only, as the four below
+    systems: int | None = None
+    start: dt.date | None = None
+    holidays: tuple[dt.date, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,9 +86,13 @@ def summary(notes: pl.Series, of: str) -> tuple[str, bool]:
 
 
 def catalogue_table() -> pl.DataFrame:
-    """Each catalogued scenario, its paper, title and the tables it reproduces."""
-    rows = [{"scenario": s.id, "paper": s.paper, "title": s.title,
-             "reproduces": "; ".join(s.reproduces)} for s in catalogue.all_scenarios()]
+    """Each catalogued scenario, its paper, title and the tables it reproduces; last the
+    sysplex month, which is no paper's and reproduces none."""
+    rows: list[dict[str, str | None]] = [
+        {"scenario": s.id, "paper": s.paper, "title": s.title,
+         "reproduces": "; ".join(s.reproduces)} for s in catalogue.all_scenarios()]
+    rows.append({"scenario": month.SCENARIO, "paper": None, "title": month.TITLE,
+                 "reproduces": None})
     return pl.DataFrame(rows, schema=CATALOGUE_SCHEMA)
 
 
@@ -120,6 +132,15 @@ def run(request: Request) -> Outcome:
     """Carry out ``request``; see the module doc."""
     if request.scenario == LIST:
         return Outcome(table=catalogue_table(), name="scenarios", priority=CATALOGUE_PRIORITY)
+    if request.scenario == month.SCENARIO:
+        return _month(request)
+    given = [name for name, value in (("--days", request.days), ("--systems", request.systems),
+                                      ("--start", request.start),
+                                      ("--holiday", request.holidays or None))
+             if value is not None]
+    if given:
+        raise UsageError(f"{', '.join(given)}: only for {month.SCENARIO}, not for a paper's "
+                         f"run ({request.scenario})")
     scenario = catalogue.find(request.scenario)
     if request.series:
         return _series(scenario, request)
@@ -142,6 +163,36 @@ def run(request: Request) -> Outcome:
                          rmf_format=request.rmf_format)
     return Outcome(summary=f"wrote {target}/ ({manifest.name}); analyze it with "
                            f"`zperf analyze {target}`")
+
+
+def _month(request: Request) -> Outcome:
+    """sysplex-month: write the month's run folder, whole or not at all."""
+    wrong = [name for name, value in (("--exact", request.exact), ("--check", request.check),
+                                      ("--series", request.series),
+                                      ("--layout", request.layout),
+                                      ("--rmf-format", request.rmf_format != "text")) if value]
+    if wrong:
+        raise UsageError(f"{', '.join(wrong)}: not for {month.SCENARIO}, which writes SMF "
+                         "dumps only and has no published figures to check")
+    defaults = month.Month()
+    try:
+        wanted = month.Month(days=defaults.days if request.days is None else request.days,
+                             systems=(defaults.systems if request.systems is None
+                                      else request.systems),
+                             start=request.start or defaults.start,
+                             holidays=tuple(sorted(set(request.holidays))), seed=request.seed)
+    except ValueError as exc:
+        raise UsageError(f"{month.SCENARIO}: {exc}") from None
+    target = request.out or Path(month.SCENARIO)
+    with atomic_folder(target) as folder:
+        month.write_month(wanted, folder, variant=request.variant)
+    last = wanted.start + dt.timedelta(days=wanted.days - 1)
+    days = (f"{wanted.days} daily SMF dumps, {wanted.start} to {last}" if wanted.days > 1
+            else f"1 SMF dump, {wanted.start}")
+    systems = f"{wanted.systems} system{'s' if wanted.systems > 1 else ''}"
+    return Outcome(summary=f"wrote {target}/ ({days}, {systems}; manifest.json says what is "
+                           f"in them); report on it with `zperf report activity "
+                           f"{target}/*.dump`")
 
 
 @contextlib.contextmanager

@@ -7,8 +7,9 @@ very writers whose field tables the parsers read.  The values are chosen so
 that ``zperf analyze`` gives back the scenario's published figures
 (``zperf.sim.targets``): the transaction count is ETR x seconds, a group's CPU
 service time is its published µs/tran x transactions.  With noise (the
-default) every interval varies around those values, seeded, as measured
-intervals do; ``exact`` leaves them as published.
+default) the run and each of its intervals vary around those values as the
+papers say measured runs do (:mod:`zperf.sim.noise`: seeded, and drawn per
+scenario); ``exact`` leaves them as published.
 
 The run folder gets ``smf.dump`` (RDW, BDW or VBS framing), one WLMGL listing
 and one CPU Activity report per LPAR, the side files the scenario's data call
@@ -19,6 +20,7 @@ reads) and ``manifest.json`` (what each file is, scenario, seed, zperf version).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import io
 import json
@@ -26,31 +28,51 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from zperf import __version__
-from zperf.calc.formulas import etr_per_sec, service_seconds
+from zperf.calc.formulas import etr_per_sec, msu_per_hour, service_seconds
+from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf, read_smf72
 from zperf.formats.smf.type70_decoder import TYPE70_1
-from zperf.sim import extract, sidefiles, zcee
+from zperf.sim import extract, sidefiles, spaces, zcee
+from zperf.sim.machines import (
+    PHYSICAL_BUSY_PCT,
+    SCALING,
+    Cec,
+    Partition,
+    cec_of,
+    layout,
+    shared_pool,
+)
 from zperf.sim.model import RMF_FORMATS, VARIANTS, Rmf, Run, Scenario, ScenarioError
 from zperf.sim.msu import fill_capacity
+from zperf.sim.noise import Noise
 from zperf.sim.targets import LparTarget, targets
 from zperf.sim.writers import smf as writer
 from zperf.sim.writers.ims_pa import write_ims_pa_csv
 from zperf.sim.writers.rmf_cpu import write_cpu_report
 from zperf.sim.writers.rmf_xml import write_cpu_xml, write_wlmgl_xml
-from zperf.sim.writers.smf70 import activity_from_row, build_type70_1
+from zperf.sim.writers.smf70 import (
+    CpuActivity,
+    LogicalProcessor,
+    activity_from_row,
+    build_type70_1,
+    spread_points,
+)
+from zperf.sim.writers.smf70 import Partition as PrsmPartition
 from zperf.sim.writers.smf110 import build_type110_2
 from zperf.sim.writers.wlmgl import LAYOUTS, write_listing
 
 __all__ = ["RMF_FORMATS", "VARIANTS", "default_layout", "simulate"]
 
 DEFAULT_START = dt.datetime(2019, 5, 1, 10, 0)
-#: Relative standard deviation of interval-to-interval variation with noise on.
-NOISE = 0.01
-_ADJ = 213  # R723MADJ (1/16 µs per SU): about 75,000 SU/s, a z14 7xx CP (modeled)
+#: Standard deviation of one CP's LPAR BUSY around its LPAR's average, percentage points
+#: (an estimate: an LPAR's work is never spread evenly over its logical CPs; the
+#: average is the published busy, exactly).
+SPREAD_POINTS = 2.5
 #: An LPAR's target of each interval (``zperf.sim.series``: one load level an interval).
 Levels = Callable[[LparTarget], Sequence[LparTarget]]
 
@@ -90,21 +112,39 @@ class _Plan:
     transaction_class: str | None
     group_classes: dict[str, list[str]]
     exact: bool
-    rng: random.Random
+    noise: Noise
+    seed: int
+    cec: Cec
+    partitions: list[Partition]
+    capture: dict[str, float] = field(default_factory=dict)  # LPAR -> capture ratio
+    #: Draws the processors' spread around their average (apart from the noise, so that an
+    #: exact run's processors are spread too, the same way every time).
+    spread_rng: random.Random = field(default_factory=random.Random)
 
-    def vary(self, value: float) -> float:
-        return value if self.exact else value * (1.0 + self.rng.gauss(0.0, NOISE))
+    @property
+    def adj(self) -> int:
+        """R723MADJ of every workload record: the machine's SRM constant."""
+        return self.cec.adj
+
+    def number(self, name: str) -> int:
+        """A partition's number (SMF70LPN): its place in name order, as PR/SM gives it."""
+        return next(i for i, p in enumerate(self.partitions, start=1) if p.name == name)
+
 
 
 def _plan(scenario: Scenario, seed: int, exact: bool) -> _Plan:
     rmf, run = _rmf_run(scenario)
+    cec = cec_of(scenario)
     return _Plan(
         scenario=scenario, seconds=float(rmf.interval_seconds), count=rmf.intervals,
         start=rmf.start or DEFAULT_START, release=rmf.zos_release or "V2R3",
         sysplex=rmf.sysplex or "PLEX1",
         transaction_class=_class_name(run.transactions[0]) if run.transactions else None,
         group_classes={g: [_class_name(c) for c in classes] for g, classes in run.groups.items()},
-        exact=exact, rng=random.Random(seed))
+        exact=exact, seed=seed, cec=cec, partitions=layout(scenario, cec),
+        noise=Noise.exact(rmf.intervals) if exact else Noise.draw(seed, scenario.id,
+                                                                   rmf.intervals),
+        spread_rng=random.Random(f"{seed}:{scenario.id}:processors"))
 
 
 @dataclass
@@ -117,39 +157,50 @@ class _Work:
     srb_seconds: float = 0.0
     ziip_seconds: float = 0.0
     iipcp_seconds: float = 0.0
+    address_spaces: int = 0  # of an address-space group's class; 0: transactions only
 
 
-def _work(plan: _Plan, target: LparTarget, tx: int,
-          costs: Mapping[str, zcee.Cost]) -> dict[str, _Work]:
+def _work(plan: _Plan, target: LparTarget, tx: int, costs: Mapping[str, zcee.Cost],
+          basis: int, interval: int) -> dict[str, _Work]:
     """Each class's work: the transaction class ends ``tx``; a group's classes share its
-    CPU equally, from its published (or modeled) µs/tran or from a cost model.  A class
-    that counts transactions and belongs to a group is one class, one record."""
+    CPU equally, from its published (or modeled) µs/tran or from a cost model, per
+    ``basis`` transactions (the LPAR's own, or the run's on an LPAR that ends none).  A
+    class that counts transactions and belongs to a group is one class, one record."""
     work: dict[str, _Work] = {}
     if plan.transaction_class:
-        work[plan.transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms)
+        work[plan.transaction_class] = _Work(ended=tx, resp_ms=target.resp_ms
+                                             * plan.noise.resp(interval))
     for group, classes in plan.group_classes.items():
         cost = costs.get(group)
-        share = tx / len(classes)  # each class's transactions
-        for name in classes:
+        factor = plan.noise.group(interval)  # the group's CPU per transaction, this interval
+        for name, weight in zip(classes, spaces.split(classes), strict=True):
+            share = basis * weight  # the transactions the class's part of the cost is for
             item = work.setdefault(name, _Work())
+            item.address_spaces = spaces.address_spaces(plan.scenario, name)
             if cost is not None:  # paper 000: fixed + per byte, SRB and zIIP-eligible parts
-                total = service_seconds(plan.vary(cost.total_us), share)
+                total = service_seconds(cost.total_us * factor, share)
                 item.srb_seconds = service_seconds(cost.srb_us, share)
                 item.cpu_seconds = total - item.srb_seconds
                 item.iipcp_seconds = total * cost.eligible_us / cost.total_us
             else:
                 item.cpu_seconds = service_seconds(
-                    plan.vary(target.group_cpu_us.get(group, 0.0)), share)
+                    target.group_cpu_us.get(group, 0.0) * factor, share)
                 item.ziip_seconds = service_seconds(
-                    plan.vary(target.group_ziip_us.get(group, 0.0)), share)
+                    target.group_ziip_us.get(group, 0.0) * factor, share)
     return work
 
 
-def _period(item: _Work, seconds: float) -> dict[str, object]:
+def _period(item: _Work, seconds: float, adj: int) -> dict[str, object]:
+    """A class's R723SCS values.  AVG and MPL: an address-space class's address spaces;
+    a class of transactions alone, its transactions in flight, ended/s x response time
+    (Little's law, as RMF's AVG of a transaction class)."""
+    active = (float(item.address_spaces) if item.address_spaces
+              else item.ended / seconds * item.resp_ms / 1000)
     return writer.period_values(
-        interval_seconds=seconds, adj=_ADJ, ended=item.ended, executed=item.ended,
+        interval_seconds=seconds, adj=adj, ended=item.ended, executed=item.ended,
         cpu_seconds=item.cpu_seconds, srb_seconds=item.srb_seconds,
-        iip_seconds=item.ziip_seconds, iipcp_seconds=item.iipcp_seconds, resp_ms=item.resp_ms)
+        iip_seconds=item.ziip_seconds, iipcp_seconds=item.iipcp_seconds, resp_ms=item.resp_ms,
+        trans_avg=active, trans_mpl=active)
 
 
 def _postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
@@ -159,57 +210,108 @@ def _postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
     return work.to_dicts()
 
 
-def _cpu_postprocessed(records: Sequence[bytes]) -> list[dict[str, Any]]:
-    """The CPU Activity rows the Postprocessor prints from 70.1 records (zperf's own 70.1
-    parser), so that the CPU report shows what the dump holds (its HIPERDISPATCH, model,
-    CPC serial and partition too), rounded as RMF rounds."""
-    tables, _ = read_smf(io.BytesIO(writer.frame_rdw(records)), "smf.dump",
-                         decoders=(TYPE70_1,), tables=("cpu",))
-    return tables["cpu"].to_dicts()
-
-
 @dataclass
 class _Written:
     """What the intervals of every LPAR came to, before files are written."""
 
     records: list[bytes]
+    class_records: dict[str, list[bytes]] = field(default_factory=dict)
     listings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     cpu_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    #: What the dump's 70.1 records decode to, per system: the CPU Activity reports'
+    #: rows and their Partition Data (cpu_lpar rows).
+    cpu_reports: dict[str, tuple[list[dict[str, Any]], list[dict[str, Any]]]] = field(
+        default_factory=dict)
     counted: list[tuple[dt.datetime, float, int]] = field(default_factory=list)
 
 
 def _cpu_row(plan: _Plan, target: LparTarget, level: LparTarget,
-             when: dt.datetime) -> dict[str, Any]:
-    """The LPAR's CPU activity of one interval (SMF 70.1 and the CPU Activity report)."""
-    busy = min(100.0, plan.vary(level.busy_pct))
+             when: dt.datetime, interval: int) -> dict[str, Any]:
+    """The LPAR's CPU activity of one interval (SMF 70.1 and the CPU Activity report): on
+    its machine, its processors dedicated, so LPAR BUSY and MVS BUSY are the same.  Its
+    busy moves with the interval's load and CPU per transaction (``zperf.sim.noise``)."""
+    factor = plan.noise.load(interval) * plan.noise.cpu(interval)
+    busy = min(100.0, level.busy_pct * factor)
+    ziip = (min(100.0, level.ziip_busy_pct * factor)
+            if target.ziips and level.ziip_busy_pct is not None else 0.0)
+    cec = plan.cec
     return {"system": target.name, "sysplex": plan.sysplex, "interval_start": when,
             "interval_seconds": plan.seconds, "cp_online": target.cps,
             "cp_lpar_busy_pct": busy, "cp_mvs_busy_pct": busy, "ziip_online": target.ziips,
-            "ziip_lpar_busy_pct": (plan.vary(level.ziip_busy_pct)
-                                   if target.ziips and level.ziip_busy_pct is not None
-                                   else 0.0),
-            "ziip_mvs_busy_pct": 0.0, "zos_release": plan.release}
+            "ziip_lpar_busy_pct": ziip, "ziip_mvs_busy_pct": ziip, "zos_release": plan.release,
+            "machine_type": cec.machine_type, "model_capacity_id": cec.capacity_id,
+            "hardware_model": cec.hardware_model, "cpc_sequence_code": cec.serial,
+            "hiperdispatch": "YES" if cec.hiperdispatch else "NO",
+            "lpar_name": target.name, "lpar_number": plan.number(target.name)}
 
 
 def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
-                   work: Mapping[str, _Work],
-                   extracts: Mapping[str, extract.Extract]) -> list[bytes]:
-    """The 72.3 records of one interval: a published extract's counters, at this rate."""
+                   work: Mapping[str, _Work], extracts: Mapping[str, extract.Extract],
+                   cpu_row: Mapping[str, Any]) -> list[bytes]:
+    """The 72.3 records of one interval: the report classes (a published extract's
+    counters, at this rate), then the service classes that hold all captured CPU."""
     records: list[bytes] = []
+    periods: dict[str, Mapping[str, object]] = {}
     for name, item in work.items():
-        adj: int = _ADJ
-        period: Mapping[str, object] = _period(item, plan.seconds)
+        adj: int = plan.adj
+        period: Mapping[str, object] = _period(item, plan.seconds, adj)
         if name in extracts:
             found = extracts[name]
+            if found.adj != plan.adj:
+                raise ScenarioError(f"{plan.scenario.id}: the printed extract of {name} fixes "
+                                    f"R723MADJ {found.adj}, the machine's is {plan.adj}")
             factor = tx / (target.etr_per_sec * plan.seconds) if target.etr_per_sec else 1.0
             adj, period = found.adj, dict(found.raw) if plan.exact else extract.scaled(
                 found, factor)
-        records += writer.build_type72_3(writer.ClassInterval(
-            system=target.name, sysplex=plan.sysplex, start=when,
-            interval_seconds=plan.seconds, class_name=name, periods=[period],
-            report_class=True, policy="BENCH", workload="BENCH",
-            zos_level=_zos_level(plan.release), adj=adj))
+        periods[name] = period
+        records += _class_record(plan, target, when, name, period, report=True)
+    online = {name: periods[name] for names in plan.group_classes.values() for name in names}
+    for name, period in _service_periods(plan, target, online, cpu_row).items():
+        records += _class_record(plan, target, when, name, period, report=False)
     return records
+
+
+def _class_record(plan: _Plan, target: LparTarget, when: dt.datetime, name: str,
+                  period: Mapping[str, object], *, report: bool) -> list[bytes]:
+    return writer.build_type72_3(writer.ClassInterval(
+        system=target.name, sysplex=plan.sysplex, start=when, interval_seconds=plan.seconds,
+        class_name=name, periods=[period], report_class=report, policy="BENCH",
+        workload="BENCH" if report else "SYSTEM" if name in spaces.OTHER_SHARES else "ONLINE",
+        zos_level=_zos_level(plan.release), adj=plan.adj))
+
+
+#: The R723SCS counters of CPU service that a service class adds up from its members
+#: (and, added in _service_periods, its members' address spaces: AVG and MPL).
+_SERVICE = ("R723CCPU", "R723CSRB", "R723CSUP", "R723CSUC", "R723CIFC", "R723CIOC",
+            "R723CMSO", "R723CSRV", "R723CRCT", "R723CIIT", "R723CHST")
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _service_periods(plan: _Plan, target: LparTarget, online: Mapping[str, Mapping[str, object]],
+                     cpu_row: Mapping[str, Any]) -> dict[str, Mapping[str, object]]:
+    """The service classes of one interval (``zperf.sim.spaces``): ONLINE holds the run's
+    groups' address spaces, their CPU service added up; the other classes share what the
+    capture ratio leaves of the LPAR's busy time beyond the groups, on CPs and zIIPs."""
+    seconds, adj = plan.seconds, plan.adj
+    onl: dict[str, float] = {field: sum(_number(p.get(field)) for p in online.values())
+                             for field in (*_SERVICE, "R723CTAT", "R723CTRR")}
+    got = extract.derived(onl, adj, seconds)
+    cp_seconds = got["appl_cp_pct"] * seconds / 100
+    busy_cp = target.cps * float(cpu_row["cp_lpar_busy_pct"]) / 100 * seconds
+    busy_ziip = target.ziips * float(cpu_row["ziip_lpar_busy_pct"] or 0.0) / 100 * seconds
+    ratio = plan.capture[target.name]
+    other_cp = max(0.0, ratio * busy_cp - cp_seconds)
+    other_ziip = max(0.0, ratio * busy_ziip - got["iip_seconds"])
+    out: dict[str, Mapping[str, object]] = {spaces.ONLINE: onl} if online else {}
+    for name, share in spaces.OTHER_SHARES.items():
+        cp, ziip = other_cp * share, other_ziip * share
+        out[name] = writer.period_values(interval_seconds=seconds, adj=adj,
+                                         cpu_seconds=cp + ziip, iip_seconds=ziip,
+                                         trans_avg=1.0, trans_mpl=1.0)
+    return out
 
 
 def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
@@ -230,19 +332,89 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
     for i, level in enumerate(plan_levels):
         when = plan.start + dt.timedelta(seconds=seconds * i)
         exact_tx = round(level.etr_per_sec * seconds) if levels else even[i]
-        tx = max(1, exact_tx if plan.exact else round(plan.vary(level.etr_per_sec) * seconds))
-        cpu_rows.append(_cpu_row(plan, target, level, when))
-        work = _work(plan, level, tx, costs)
-        class_records += _class_records(plan, target, when, tx, work, extracts)
+        tx = max(1, exact_tx if plan.exact else round(level.etr_per_sec * plan.noise.load(i)
+                                                       * seconds))
+        if not target.etr_per_sec:  # an LPAR that ends no transactions (003's remote Db2)
+            tx = 0
+        basis = tx if first or target.etr_per_sec else written.counted[i][2]
+        cpu_rows.append(_cpu_row(plan, target, level, when, i))
+        work = _work(plan, level, tx, costs, basis, i)
+        class_records += _class_records(plan, target, when, tx, work, extracts, cpu_rows[-1])
         if first:
             written.counted.append((when, seconds, tx))
-    fill_capacity(cpu_rows, _ADJ)
-    cpu_records = [build_type70_1(activity_from_row(row, partition_name=target.name))
-                   for row in cpu_rows]
-    written.records += cpu_records
-    written.cpu_rows.setdefault(target.name, []).extend(_cpu_postprocessed(cpu_records))
-    written.records += class_records
+    fill_capacity(cpu_rows, plan.adj, cpc_msu=plan.cec.msu, cpa_actual=plan.cec.cpa_actual)
+    written.cpu_rows.setdefault(target.name, []).extend(cpu_rows)
+    written.class_records[target.name] = class_records
     written.listings[target.name] = _postprocessed(class_records)
+
+
+def _cpu_records(plan: _Plan, written: _Written, system: str) -> list[bytes]:
+    """The 70.1 records of one system: its CPU activity on its machine, with every
+    partition of the CEC as PR/SM reported it in the same interval.  What they decode to
+    (zperf's own 70.1 reader) is what the CPU Activity reports print, as the RMF
+    Postprocessor prints them from the same records."""
+    activities = [_activity(plan, written, row, i)
+                  for i, row in enumerate(written.cpu_rows[system])]
+    records = [build_type70_1(a) for a in activities]
+    tables, _ = read_smf(io.BytesIO(writer.frame_rdw(records)), "smf.dump",
+                         decoders=(TYPE70_1,), tables=("cpu", "cpu_lpar"))
+    rows = tables["cpu"].to_dicts()
+    for row, activity in zip(rows, activities, strict=True):  # each processor's own busy
+        for prefix, code in (("cp", f70.TYPE_CP), ("ziip", f70.TYPE_ZIIP)):
+            busy = [100 * (1 - c.wait_seconds / float(row["interval_seconds"]))
+                    for c in activity.cpus if c.type == code]
+            if busy:
+                row[f"{prefix}_busy_each"] = [(b, b) for b in busy]  # dedicated: LPAR = MVS
+    lpars = tables["cpu_lpar"].to_dicts()
+    for lpar in lpars:  # MSU ACT: the effective dispatch time at the CPU rate
+        if lpar["processor_type"] == "CP" and lpar["partition_name"] != "PHYSICAL":
+            lpar["msu_actual"] = round(float(msu_per_hour(
+                lpar["effective_dispatch_seconds"], lpar["interval_seconds"],
+                plan.cec.cpa_actual, SCALING)))
+    written.cpu_reports[system] = (rows, lpars)
+    return records
+
+
+def _activity(plan: _Plan, written: _Written, row: Mapping[str, Any], i: int) -> CpuActivity:
+    """The CPU activity of one system and interval on its CEC: its own processors
+    dedicated, each of them somewhat more or less busy than their average (as the work
+    of an LPAR is never spread evenly over its CPs: ``SPREAD_POINTS``), the average
+    exactly the row's; the other partitions as :func:`_processors` has them."""
+    spread = {prefix: spread_points(float(row[f"{prefix}_lpar_busy_pct"] or 0.0), [
+        plan.spread_rng.gauss(0.0, SPREAD_POINTS) for _ in range(int(row[f"{prefix}_online"]))])
+        for prefix in ("cp", "ziip") if row.get(f"{prefix}_online")}
+    own = activity_from_row(row, partition_name=row["system"], dedicated=True, spread=spread)
+    seconds = float(row["interval_seconds"])
+    parts = []
+    for part in plan.partitions:
+        if part.name == row["system"]:
+            parts.append(own.partitions[0])
+            continue
+        rows = written.cpu_rows.get(part.name) if part.run else None
+        parts.append(PrsmPartition(part.name, plan.number(part.name),
+                                   _processors(part, seconds, rows[i] if rows else None)))
+    pool = shared_pool(plan.scenario, plan.cec)["CP"]
+    physical = PrsmPartition("PHYSICAL", 0, [LogicalProcessor(
+        "CP", PHYSICAL_BUSY_PCT / 100 * seconds, effective_seconds=0.0)] * pool)
+    return dataclasses.replace(own, partitions=[*parts, physical], physical=plan.cec.physical)
+
+
+def _processors(part: Partition, seconds: float,
+                row: Mapping[str, Any] | None) -> list[LogicalProcessor]:
+    """Another partition's logical processors: a run LPAR's busy of this interval, else
+    the CEC's estimate of its load."""
+    out = []
+    for printed, count, attr in (("CP", part.cps, "cp"), ("IIP", part.ziips, "ziip"),
+                                 ("ICF", part.icfs, "icf")):
+        if row is not None:
+            busy = float(row.get(f"{attr}_lpar_busy_pct") or 0.0)
+        elif attr == "ziip" and part.ziip_busy_pct is not None:
+            busy = part.ziip_busy_pct
+        else:
+            busy = part.busy_pct
+        weight = f70.DEDICATED if part.dedicated else 100
+        out += [LogicalProcessor(printed, busy / 100 * seconds, weight=weight)] * count
+    return out
 
 
 def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = False,
@@ -264,8 +436,12 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     written = _Written(records=[writer.dump_header(plan.start)])
     costs = zcee.costs(scenario)
     lpars = targets(scenario)
+    plan.capture = {t.name: spaces.capture_ratio(scenario, t, lpars[0], costs) for t in lpars}
     for target in lpars:
         _lpar(plan, target, levels, costs, written, first=target is lpars[0])
+    for target in lpars:
+        written.records += _cpu_records(plan, written, target.name)
+        written.records += written.class_records[target.name]
     entries, connection = sidefiles.db2_statistics(scenario)
     end = plan.start + dt.timedelta(seconds=plan.seconds * plan.count)
     if entries:  # the same statistics as SMF 110.2 writes them
@@ -284,23 +460,34 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars], extra))
     files["run.toml"] = "run description for zperf analyze"
     return _manifest(scenario, out, files, seed=seed, exact=exact, variant=variant,
-                     layout=layout)
+                     layout=layout, cec=plan.cec)
 
 
 def _reports(out: Path, written: _Written, layout: str, rmf_format: str) -> dict[str, str]:
     """The WLMGL listing (or XML report, or both) of each LPAR."""
     files = {}
     for system, rows in written.listings.items():
-        if rmf_format != "xml":
-            name = f"wlmgl-{system}.txt"
-            (out / name).write_text(write_listing(rows, layout=layout))
-            files[name] = (f"RMF Workload Activity report of {system}, {layout} layout, ASA, "
-                           "printed from the dump's 72.3 records")
-        if rmf_format != "text":
-            name = f"wlmgl-{system}.xml"
-            (out / name).write_text(write_wlmgl_xml(rows))
-            files[name] = (f"RMF Workload Activity report of {system} as XML (XPXSRPTS), "
-                           "from the dump's 72.3 records")
+        files.update(_rmf_report(
+            out / f"wlmgl-{system}", rmf_format,
+            (partial(write_listing, rows, layout=layout),
+             f"RMF Workload Activity report of {system}, {layout} layout, ASA, printed from "
+             "the dump's 72.3 records"),
+            (partial(write_wlmgl_xml, rows),
+             f"RMF Workload Activity report of {system} as XML (XPXSRPTS), from the dump's "
+             "72.3 records")))
+    return files
+
+
+def _rmf_report(stem: Path, rmf_format: str, listing: tuple[Callable[[], str], str],
+                xml: tuple[Callable[[], str], str]) -> dict[str, str]:
+    """One RMF report in the forms ``rmf_format`` asks for (``text``: the printed
+    listing, ``stem``.txt; ``xml``: the Postprocessor's XML, ``stem``.xml; ``both``),
+    each given as what writes it and what the manifest says it is."""
+    files = {}
+    for suffix, (write, what), left_out in ((".txt", listing, "xml"), (".xml", xml, "text")):
+        if rmf_format != left_out:
+            stem.with_name(stem.name + suffix).write_text(write())
+            files[stem.name + suffix] = what
     return files
 
 
@@ -315,16 +502,17 @@ def _other_files(plan: _Plan, out: Path, written: _Written,
         files.update(sidefiles.write_iwl(out, driver))
     log = sidefiles.request_log(scenario)
     if log is not None:  # one line per request (paper 000's driver: rate and bytes)
-        files.update(sidefiles.write_jtl(out, log, written.counted))
-    for system, rows in written.cpu_rows.items():
-        if rmf_format != "xml":
-            name = f"rmfcpu-{system}.txt"
-            (out / name).write_text(write_cpu_report(rows))
-            files[name] = f"RMF CPU Activity report of {system}, as text (ASA)"
-        if rmf_format != "text":
-            name = f"rmfcpu-{system}.xml"
-            (out / name).write_text(write_cpu_xml(rows))
-            files[name] = f"RMF CPU Activity report of {system} as XML (XPRPTS)"
+        files.update(sidefiles.write_jtl(out, log, written.counted,
+                                         seed=f"{plan.seed}:{scenario.id}:driver"))
+    for system, (rows, lpars) in written.cpu_reports.items():
+        files.update(_rmf_report(
+            out / f"rmfcpu-{system}", rmf_format,
+            (partial(write_cpu_report, rows, lpars=lpars),
+             f"RMF CPU Activity report of {system} with its Partition Data Report, as text "
+             "(ASA), printed from the dump's 70.1 records"),
+            (partial(write_cpu_xml, rows, lpars),
+             f"RMF CPU Activity report of {system} with its Partition Data Report as XML "
+             "(XPRPTS), from the dump's 70.1 records")))
     if entries:  # CICS statistics of the run (paper 003 Figures 3 and 6)
         files.update(sidefiles.write_cics(out, entries, connection, start=plan.start, end=end))
     if scenario.run is not None and scenario.run.response_from == "ims":
@@ -370,10 +558,15 @@ def _run_toml(scenario: Scenario, systems: list[str], extra: list[str]) -> str:
 
 
 def _manifest(scenario: Scenario, out: Path, files: Mapping[str, str], *, seed: int,
-              exact: bool, variant: str, layout: str) -> Path:
+              exact: bool, variant: str, layout: str, cec: Cec) -> Path:
     manifest: dict[str, Any] = {
         "scenario": scenario.id, "paper": scenario.paper, "seed": seed, "exact": exact,
         "variant": variant, "layout": layout, "zperf_version": __version__,
+        "machine": {"machine_type": cec.machine_type, "model_capacity_id": cec.capacity_id,
+                    "hardware_model": cec.hardware_model, "cpc_sequence_code": cec.serial,
+                    "cpc_capacity_msu": cec.msu, "hiperdispatch": cec.hiperdispatch,
+                    "smt": cec.smt, "estimated": sorted({*cec.estimated, *(
+                        ["rating"] if cec.rating.estimated else [])})},
         "files": dict(files)}
     if scenario.driver:
         manifest["driver"] = {k: v for k, v in scenario.driver.items()

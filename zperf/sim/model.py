@@ -8,7 +8,9 @@ layout (every key not listed is refused, except in the free tables)::
 
     [scenario]          id (= file name), paper ("000".."004"), kind, title,
                         reproduces (list of "004 Table 18, column IMS 15"), notes
-    [machine]           type ("3906"), source; name, model; other keys allowed
+    [machine]           type ("3906"), source; name, model (the hardware model);
+                        other keys allowed: cec (a machine of machines.toml),
+                        capacity_id, serial, adj (``zperf.sim.machines``)
     [[lpar]]            name (SMF SID, at most 4 characters for z/OS), cps, ziips, source
     [driver]            what drove the load (free keys), source
     [workload]          what the run was configured with (free keys), source
@@ -53,8 +55,11 @@ A ``[[modeled]]`` entry named after a metric (``cp_busy_pct``; with several
 LPARs always ``LPAR.metric``) stands in for a figure the paper does not give;
 the engine takes published figures first, then modeled ones
 (:meth:`Scenario.given`).  Other modeled names are free (facts the engine may
-use, with their reason).  What the figure checks demand of published figures
-and of ``[[inconsistency]]`` entries is ``zperf.sim.figures``'s to say.
+use, with their reason), among them ``capture_ratio`` (``LPAR.capture_ratio``,
+``zperf.sim.spaces``).  On an LPAR that ends no transactions (``etr_per_sec``
+0), a group's µs/tran are per transaction of the run.  What the figure checks
+demand of published figures and of ``[[inconsistency]]`` entries is
+``zperf.sim.figures``'s to say.
 """
 
 from __future__ import annotations

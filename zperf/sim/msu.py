@@ -5,10 +5,13 @@ record also carries the CPU rate and WLM's MSU figures, which a capacity
 planner checks against each other.  :func:`fill_capacity` derives them the
 way the machine would, with :mod:`zperf.calc.msu`'s formulas:
 
-* the CPU rate is the workload records' (R723MADJ, 1/16 microseconds per
-  service unit): SMF70CPA_ACTUAL = ADJ x 10 with scaling factor 10, and the
-  CPC capacity rating (SMF70MCR) is that of its CPs: 57,600 / ADJ MSU/h each
-  (16 x 3600 sixteenths of a microsecond in an engine hour);
+* the CPU rate: by default the workload records' (R723MADJ, 1/16
+  microseconds per service unit): SMF70CPA_ACTUAL = ADJ x 10 with scaling
+  factor 10, and the CPC capacity rating (SMF70MCR) is that of its CPs:
+  57,600 / ADJ MSU/h each (16 x 3600 sixteenths of a microsecond in an
+  engine hour).  A caller who knows the machine (:mod:`zperf.sim.machines`:
+  its model's MSU rating) gives the rating and the CPU rate that follows from
+  it instead, as WLM derives SMF70CPA from the model capacity rating;
 * image capacity (SMF70WLA) = the CP MSU/h of the online CPs, or the
   defined capacity when that is smaller;
 * SMF70LAC = the rolling 4-hour average of the intervals' MSU/h, the four
@@ -33,14 +36,17 @@ SCALING = 10
 _EPOCH = dt.datetime(1970, 1, 1)
 
 
-def fill_capacity(rows: Sequence[MutableMapping[str, Any]], adj: int) -> None:
+def fill_capacity(rows: Sequence[MutableMapping[str, Any]], adj: int, *,
+                  cpc_msu: int | None = None, cpa_actual: int | None = None) -> None:
     """Set the capacity fields of one system's rows (in time order), in place;
-    ``adj`` is the workload records' R723MADJ."""
+    ``adj`` is the workload records' R723MADJ; ``cpc_msu`` and ``cpa_actual``
+    (scaling factor 10), when given, are the machine's rating and CPU rate."""
     if not rows:
         return
     cps = max(int(rows[0].get("cp_online") or 1), 1)
-    cpa_actual = adj * SCALING
-    cpc_msu = round(float(f.msu_per_hour(cps * 3600.0, 3600.0, cpa_actual, SCALING)))
+    cpa_actual = cpa_actual or adj * SCALING
+    if cpc_msu is None:
+        cpc_msu = round(float(f.msu_per_hour(cps * 3600.0, 3600.0, cpa_actual, SCALING)))
     starts = np.array([(r["interval_start"].replace(tzinfo=None) - _EPOCH).total_seconds()
                        for r in rows])
     seconds = np.array([float(r["interval_seconds"]) for r in rows])

@@ -20,6 +20,7 @@ between the places CICS writes them:
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -139,10 +140,33 @@ def request_log(scenario: Scenario) -> dict[str, Any] | None:
             "bytes": int(body), "elapsed_ms": int(modeled.get("driver.elapsed_ms", 1))}
 
 
+def elapsed_times(count: int, mean_ms: int, rng: np.random.Generator) -> np.ndarray:
+    """Whole-millisecond response times, 1 ms or more, skewed as response times are (a
+    geometric distribution, its mean ``mean_ms``), nudged by a millisecond here and there
+    so that their mean is ``mean_ms`` exactly."""
+    if count == 0:
+        return np.zeros(0, dtype=np.int64)
+    if mean_ms <= 1:
+        return np.ones(count, dtype=np.int64)
+    times = rng.geometric(1.0 / mean_ms, count).astype(np.int64)
+    short = mean_ms * count - int(times.sum())
+    while short > 0:  # too little in all: a millisecond more for some
+        np.add.at(times, rng.integers(0, count, short), 1)
+        short = mean_ms * count - int(times.sum())
+    while short < 0:  # too much: a millisecond less for some that can spare it
+        longer = np.flatnonzero(times > 1)
+        times[rng.choice(longer, min(-short, longer.size), replace=False)] -= 1
+        short = mean_ms * count - int(times.sum())
+    return times
+
+
 def write_jtl(out: Path, log: Mapping[str, Any],
-              intervals: Sequence[tuple[dt.datetime, float, int]]) -> dict[str, str]:
+              intervals: Sequence[tuple[dt.datetime, float, int]],
+              seed: int | str = 0) -> dict[str, str]:
     """One JTL line per request: the requests of each RMF interval end evenly spread inside
-    it (a request counts where it ends, as RMF counts ENDED), each client in turn."""
+    it (a request counts where it ends, as RMF counts ENDED), each client in turn; their
+    response times vary around the modeled mean, which they give back exactly
+    (:func:`elapsed_times`, drawn from ``seed``)."""
     ends = []
     for start, seconds, count in intervals:
         first, length = epoch_ms(start), round(seconds * 1000)
@@ -150,9 +174,12 @@ def write_jtl(out: Path, log: Mapping[str, Any],
     end = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
     n, clients = end.size, int(log["clients"])
     client = np.arange(n) % clients + 1
+    digest = hashlib.sha256(str(seed).encode()).digest()
+    elapsed = elapsed_times(n, int(log["elapsed_ms"]),
+                            np.random.default_rng(int.from_bytes(digest[:8], "big")))
     frame = pl.DataFrame({
-        "timeStamp": end - int(log["elapsed_ms"]),
-        "elapsed": np.full(n, int(log["elapsed_ms"])),
+        "timeStamp": end - elapsed,
+        "elapsed": elapsed,
         "label": [log["label"]] * n, "responseCode": ["200"] * n,
         "responseMessage": ["OK"] * n,
         "threadName": pl.Series([f"client 1-{c}" for c in range(1, clients + 1)])
@@ -160,10 +187,11 @@ def write_jtl(out: Path, log: Mapping[str, Any],
         "dataType": ["text"] * n, "success": [True] * n, "failureMessage": [""] * n,
         "bytes": np.full(n, int(log["bytes"])), "sentBytes": np.full(n, int(log["sent"])),
         "grpThreads": np.full(n, clients), "allThreads": np.full(n, clients),
-        "URL": [log["url"]] * n, "Latency": np.full(n, int(log["elapsed_ms"])),
+        "URL": [log["url"]] * n, "Latency": elapsed,
         "IdleTime": np.zeros(n, dtype=np.int64), "Connect": np.zeros(n, dtype=np.int64)})
     (out / JTL).write_bytes(write_jmeter_csv(frame))
     return {JTL: (f"the workload driver's requests, one line each in JMeter JTL CSV layout "
                   f"(000 §3.1: the paper's driver is its own Java program, {clients} clients, "
                   "500 ms think time; bytes = the JSON response body of Table 1, headers not "
-                  "counted; elapsed modeled)")}
+                  "counted; elapsed modeled: whole milliseconds around the modeled mean, "
+                  "which they give back exactly)")}

@@ -7,11 +7,13 @@ family of tables; ``SCHEMAS`` lists them all by name.
 
 from __future__ import annotations
 
-from zperf.tables.capacity import CAPACITY, CEC, OFFLOAD, PEAKS, PERFORMANCE
+from zperf.tables.capacity import CAPACITY, CEC, PEAKS
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 from zperf.tables.cpu import CPU, CPU_LPAR
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 from zperf.tables.ims import IMS_TRANSIT
+from zperf.tables.offload import OFFLOAD
+from zperf.tables.performance import PERFORMANCE
 from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 from zperf.tables.workload import DISTRIBUTION, PROBLEMS, WORKLOAD
 

@@ -1,4 +1,10 @@
-"""The capacity table: MSU, the 4-hour rolling average and the limits, per system and interval.
+"""The capacity tables: MSU, the 4-hour rolling average and the limits.
+
+``capacity`` per system and interval, ``peaks`` (the day's peak R4HA per
+system), ``cec`` (per partition, capacity group and CEC) and ``zperf analyze
+--per system``'s view.  (The Performance Index and the zIIP offload, derived
+from the same readings, are tables of their own: :mod:`zperf.tables.performance`,
+:mod:`zperf.tables.offload`.)
 
 What a capacity planner reads first from SMF 70.1: the MSU/h the system's
 partition consumed (from its PR/SM dispatch time), the rolling 4-hour average
@@ -77,71 +83,6 @@ CAPACITY = TableSchema(
               "image_capacity_msu", "group_msu_4h_avg", "interval_seconds"),
 )
 
-
-PERFORMANCE = TableSchema(
-    "performance",
-    "WLM Performance Index: one row per system, interval and service class period with a "
-    "goal (SMF 72.3, RMF Workload Activity)",
-    (
-        Column("sysplex", STR, "Sysplex name"),
-        Column("system", STR, "System name (null for a sysplex listing)"),
-        Column("interval_start", TS, "Start of the RMF interval, local time"),
-        Column("interval_seconds", F64, "Length of the RMF interval, s"),
-        Column("workload", STR, "WLM workload name"),
-        Column("class_name", STR, "Service class name"),
-        Column("period", I64, "Class period number"),
-        Column("importance", I64, "Goal importance (1 highest)"),
-        Column("goal_type", STR, "average_response | percentile_response | velocity | "
-               "discretionary | system"),
-        Column("goal_response_ms", F64, "Response time goal, ms"),
-        Column("goal_percentile", I64, "Percentile of a percentile goal"),
-        Column("goal_velocity_pct", F64, "Execution velocity goal, %"),
-        Column("trans_ended", I64, "Transactions ended in the interval"),
-        Column("resp_actual_ms", F64, "Mean response time of the ended transactions, ms"),
-        Column("ex_vel_pct", F64, "Achieved execution velocity: using / (using + delay) "
-               "samples, %"),
-        Column("percentile_reached_pct", F64, "Percentile goals: upper limit of the first "
-               "response time bucket where the goal percentile is reached, % of the goal "
-               "(null: the open bucket above 400 %)"),
-        Column("perf_index", F64, "Performance Index computed by zperf: velocity goal / "
-               "actual; actual / average goal; the bucket's PI for percentile goals; null "
-               "for discretionary and system goals or without ended work or samples"),
-        Column("perf_index_printed", F64, "PERF INDX as RMF printed it (listing only)"),
-        Column("goal_missed", BOOL, "perf_index above 1.0"),
-    ),
-    priority=("class_name", "period", "interval_start", "system", "perf_index", "goal_type",
-              "importance", "goal_response_ms", "resp_actual_ms", "goal_velocity_pct",
-              "ex_vel_pct", "goal_percentile", "perf_index_printed", "goal_missed"),
-)
-
-OFFLOAD = TableSchema(
-    "offload",
-    "zIIP offload: one row per system, interval and class (all periods), and a total of the "
-    "service classes per system and interval (SMF 72.3, RMF Workload Activity)",
-    (
-        Column("sysplex", STR, "Sysplex name"),
-        Column("system", STR, "System name (null for a sysplex listing)"),
-        Column("interval_start", TS, "Start of the RMF interval, local time"),
-        Column("interval_seconds", F64, "Length of the RMF interval, s"),
-        Column("class_kind", STR, "'service', 'report', or 'total' (all service classes: "
-               "they partition the work; report classes may overlap)"),
-        Column("class_name", STR, "Class name ('*ALL' for the total)"),
-        Column("appl_iip_pct", F64, "APPL% IIP: time on zIIPs, % of one engine"),
-        Column("appl_iipcp_pct", F64, "APPL% IIPCP: zIIP-eligible time on general CPs, % of "
-               "one engine"),
-        Column("iip_seconds", F64, "APPL% IIP as seconds: time on zIIPs"),
-        Column("iipcp_seconds", F64, "APPL% IIPCP as seconds: zIIP-eligible time that ran on "
-               "general CPs, the CP time the missed offload cost"),
-        Column("ziip_eligible_seconds", F64, "iip + iipcp seconds: all zIIP-eligible time"),
-        Column("achieved_offload_pct", F64, "APPL% IIP / (IIP + IIPCP) x 100: the share of "
-               "eligible work that ran on zIIPs (paper 003); null when none was eligible"),
-        Column("iipcp_pct_of_cp", F64, "APPL% IIPCP as % of the class's APPL% CP: the part "
-               "of its general-CP time a zIIP could have run"),
-    ),
-    priority=("class_name", "class_kind", "interval_start", "system", "appl_iipcp_pct",
-              "achieved_offload_pct", "appl_iip_pct", "iipcp_seconds", "iip_seconds",
-              "iipcp_pct_of_cp"),
-)
 
 PEAKS = TableSchema(
     "peaks",

@@ -17,7 +17,7 @@ import struct
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from zperf.errors import InputError, TransferError
@@ -261,6 +261,11 @@ def test_random_damage_raise_gives_only_input_errors(case: tuple[str, Any, Any])
 
 @SETTINGS
 @given(DAMAGE, st.sampled_from(["skip", "keep"]), st.integers(min_value=20, max_value=3000))
+# Found by the CI profile: two bytes deleted make one record hold a class period twice
+# with other values, which raised a ConflictError; the record is damaged, and skipped.
+@example(case=("bdw", [("delete", 41448, b"\x00\x00")], None), mode="skip", chunk=20)
+@example(case=("bdw", [("delete", 41448, b"\x00\x00")], None), mode="keep", chunk=20)
+@example(case=("bdw", [("insert", 7378, b"\x00")], None), mode="skip", chunk=20)
 def test_random_damage_skip_never_raises_and_balances(case: tuple[str, Any, Any], mode: str,
                                                       chunk: int) -> None:
     name, edits, truncate = case

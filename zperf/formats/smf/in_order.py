@@ -35,6 +35,7 @@ import numpy.typing as npt
 import polars as pl
 
 from zperf.errors import ConflictError
+from zperf.formats.printed import shown
 from zperf.formats.repeats import (
     KEYS,
     conflict_text,
@@ -205,6 +206,35 @@ class InOrder:
                 dependent = dependent.join(main.select(self.belongs_by), on=self.belongs_by,
                                            how="semi", maintain_order="left")
         return main, dependent
+
+    def damaged(self, main: pl.DataFrame) -> list[tuple[int, int | None, str]]:
+        """The records of ``main`` (one batch's rows) that hold one key twice with other
+        values, as (record number, offset, why).  A record writes each class period or
+        interval once: two of them under one key in one record are damage (a field of a
+        section overwritten), not two measurements to choose from, so its decoder
+        rejects the record as damaged (an error, or a counted skip with --on-error
+        skip|keep), whatever --on-conflict says."""
+        if main.height < 2:
+            return []
+        keys = row_keys(self.codes[0].of(main), self.codes[1].of(main))
+        frame = pl.DataFrame({"k": keys, "r": main["_record"]}).with_row_index("i")
+        twice = frame.filter(pl.len().over("k", "r") > 1)
+        if twice.height == 0:
+            return []
+        values = value_hashes(main[twice["i"].to_list()], self.table)
+        twice = twice.with_columns(pl.Series("v", values)).filter(
+            pl.col("v").n_unique().over("k", "r") > 1)
+        out = []
+        for record in sorted(set(twice["r"].to_list())):
+            first, second = twice.filter(pl.col("r") == record).sort("i")["i"][:2].to_list()
+            here, other = main.row(second, named=True), main.row(first, named=True)
+            column = first_difference(here, other, value_columns(self.table, main.columns))
+            differ = (f" ({column} {shown(other.get(column))} and "
+                      f"{shown(here.get(column))})") if column else ""
+            out.append((record, here.get(OFFSET),
+                        f"holds {KEYS[self.table].named(here)} twice with other values"
+                        f"{differ}: a record gives each once, so this one is damaged"))
+        return out
 
     def _conflict(self, main: pl.DataFrame, clash: tuple[int, int | None], record: int) -> None:
         """The error of a row whose key a row with other values has (in this batch, or an

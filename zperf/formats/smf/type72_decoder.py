@@ -50,6 +50,18 @@ class Type72Decoder:
     def _decode(self, batch: Batch) -> None:
         work, dist = decode_batch(batch, self.tally, self.file, self.encoding, self.broken,
                                   self.distribution, self.columns, self.rows.codes)
+        damaged = self.rows.damaged(work)
+        if damaged:  # a record holding one class period twice: rejected whole
+            where = {int(n): i for i, n in enumerate(batch.numbers)}
+            for record, offset, why in damaged:
+                at = where.get(record)
+                raw = None if at is None else bytes(
+                    batch.data[batch.starts[at]:batch.starts[at] + batch.lengths[at]])
+                self.tally.reject(why, record=record, offset=offset, raw=raw)
+            gone = pl.col("_record").is_in([record for record, _, _ in damaged])
+            work = work.filter(~gone)
+            dist = dist.filter(~gone) if dist is not None and "_record" in dist.columns \
+                else dist
         self.rows.add(work, dist)
 
     def take(self) -> dict[str, pl.DataFrame]:

@@ -29,9 +29,13 @@ from zperf.report.views.run import split_plot
 from zperf.runs import activity as act
 from zperf.runs import activity_capacity as cap
 from zperf.runs.msu import partial_peak_findings, window_words
+from zperf.runs.plausibility import plausibility
 
 #: Classes shown by name in the tables and stacked charts (the rest add up as (other)).
 TOP = 10
+#: The MSU chart's measures' colours (cap.MEASURES' order): MSU/h, R4HA, the R4HA of
+#: partial windows, WLM's LAC, the defined capacity.
+MEASURE_COLOURS = ("#4c78a8", "#f58518", "#9d755d", "#54a24b", "#e45756")
 
 
 @dataclass(frozen=True)
@@ -51,19 +55,16 @@ class Context:
             return f"{hours:g} hour"
         return f"{self.bucket_seconds / 60:g} minute"
 
-    @property
-    def time_format(self) -> str:
-        return "%m-%d" if self.bucket_seconds >= 4 * 3600 else \
-            "%m-%d %H:%M" if self._days > 1 else "%H:%M"
-
-    @property
-    def _days(self) -> float:
-        start, end = self.activity.period
-        return (end - start).total_seconds() / 86400 if start and end else 0.0
-
     def over_time(self, kind: str, frame: pl.DataFrame, **options: object) -> Plot:
-        return Plot(kind, frame, {"x": "bucket_start", "x_title": "",
-                                  "time_format": self.time_format, **options})
+        return Plot(kind, frame, {"x": "bucket_start", "x_title": "", **options})
+
+    def one_bucket(self, frame: pl.DataFrame, where: str) -> str:
+        """The line said instead of a chart over time when ``frame`` holds a single
+        bucket ('' when it holds more): ``where`` its figures are."""
+        if frame["bucket_start"].n_unique() > 1:
+            return ""
+        length = self.bucket_text + ("" if self.bucket_text.startswith("1 ") else "s")
+        return c.no_chart_over_time(f"The data fall in one chart bucket of {length}", where)
 
 
 def _averaged(ctx: Context) -> str:
@@ -105,20 +106,33 @@ def overview_section(ctx: Context) -> Section:
                    formulas=(c.CPU_PCT,))
 
 
+#: Systems drawn in one panel; more get a panel each (small multiples, one scale).
+PANEL_SYSTEMS = 4
+
+
+def _per_system(frame: pl.DataFrame) -> dict[str, object]:
+    """A line per system in one panel, or a panel per system when they are many."""
+    if frame["system"].n_unique() > PANEL_SYSTEMS:
+        return {"facet": "system"}
+    return {"series": "system", "series_title": "system"}
+
+
 def lpar_section(ctx: Context) -> Section | None:
     busy = act.lpar_busy(ctx.activity, ctx.bucket_seconds)
     if busy.height == 0:
         return None
+    single = ctx.one_bucket(busy, "in the LPAR busy table of Period and systems")
+    if single:
+        return Section("lpar", "LPAR busy", paragraphs=(single,))
+    points = busy["bucket_start"].n_unique() < 40
     charts = [Chart("lpar-cp", "LPAR busy, general CPs", ctx.over_time(
-        "lines", busy, y="cp_lpar_busy_pct", y_title="CP busy %", series="system",
-        series_title="system", points=busy["bucket_start"].n_unique() < 40),
-        _range(busy, "cp_lpar_busy_pct", "CP busy"))]
+        "lines", busy, y="cp_lpar_busy_pct", y_title="CP busy %", points=points,
+        **_per_system(busy)), _range(busy, "cp_lpar_busy_pct", "CP busy"))]
     if busy["ziip_lpar_busy_pct"].drop_nulls().len():
+        ziip = busy.filter(pl.col("ziip_lpar_busy_pct").is_not_null())
         charts.append(Chart("lpar-ziip", "LPAR busy, zIIPs", ctx.over_time(
-            "lines", busy.filter(pl.col("ziip_lpar_busy_pct").is_not_null()),
-            y="ziip_lpar_busy_pct", y_title="zIIP busy %", series="system",
-            series_title="system", points=busy["bucket_start"].n_unique() < 40),
-            _range(busy, "ziip_lpar_busy_pct", "zIIP busy")))
+            "lines", ziip, y="ziip_lpar_busy_pct", y_title="zIIP busy %", points=points,
+            **_per_system(ziip)), _range(busy, "ziip_lpar_busy_pct", "zIIP busy")))
     return Section("lpar", "LPAR busy", charts=tuple(charts), how_to_read=(_averaged(ctx),))
 
 
@@ -136,16 +150,26 @@ def workload_section(ctx: Context) -> Section | None:
         return None
     names = frame.group_by("workload", maintain_order=True).agg(pl.col("cpu_pct").mean()) \
         .sort(["cpu_pct", "workload"], descending=[True, False])["workload"].to_list()
+    single = ctx.one_bucket(frame, "in the table")
+    if single:  # the chart's figures as a table: this section has no other
+        shown = c.table(frame.sort(["cpu_pct", "workload"], descending=[True, False]),
+                        [("workload", "Workload"), ("cpu_pct", "CPU % (CP + IIP)")])
+        return Section("workloads", "CPU by workload", paragraphs=(single,), tables=(shown,),
+                       how_to_read=(_which_classes(ctx),), formulas=(c.CPU_PCT,))
     chart = Chart("workloads", "CPU by workload (CP + IIP, stacked)", ctx.over_time(
         "stacked_area", frame, y="cpu_pct", y_title="APPL % (of one engine)",
         series="workload", series_title="workload", domain=names,
         bars=frame["bucket_start"].n_unique() < 3),
         "largest: " + ", ".join(names[:3]))
     return Section("workloads", "CPU by workload", charts=(chart,),
-                   how_to_read=(_averaged(ctx), "Service classes only: report classes hold "
-                                "the same CPU again." if ctx.activity.cpu_kind == "service"
-                                else "Report classes: the input has no service class."),
+                   how_to_read=(_averaged(ctx), _which_classes(ctx)),
                    formulas=(c.CPU_PCT,))
+
+
+def _which_classes(ctx: Context) -> str:
+    return ("Service classes only: report classes hold the same CPU again."
+            if ctx.activity.cpu_kind == "service"
+            else "Report classes: the input has no service class.")
 
 
 def class_cpu_section(ctx: Context) -> Section | None:
@@ -155,6 +179,10 @@ def class_cpu_section(ctx: Context) -> Section | None:
     order = frame.group_by("class_name", maintain_order=True).agg(pl.col("cpu_pct").mean()) \
         .sort(["cpu_pct", "class_name"], descending=[True, False])["class_name"].to_list()
     order = [n for n in order if n != act.OTHER] + ([act.OTHER] if act.OTHER in order else [])
+    single = ctx.one_bucket(frame, "in the table of the top classes below")
+    if single:
+        return Section("class-cpu", f"CPU by {ctx.activity.cpu_kind} class",
+                       paragraphs=(single,))
     chart = Chart("classes", f"CPU by {ctx.activity.cpu_kind} class, top {ctx.top} "
                   "(CP + IIP, stacked)", ctx.over_time(
                       "stacked_area", frame, y="cpu_pct", y_title="APPL % (of one engine)",
@@ -205,7 +233,8 @@ def ziip_section(ctx: Context) -> Section | None:
                              ("ziip_eligible_pct", "Eligible %"), ("appl_cp_pct", "CP %")])
     frame = act.cpu_by_class(ctx.activity, ctx.bucket_seconds, ctx.top, "appl_iipcp_pct")
     charts: tuple[Chart, ...] = ()
-    if frame.height:
+    single = ctx.one_bucket(frame, "in the table") if frame.height else ""
+    if frame.height and not single:
         charts = (Chart("iipcp", "zIIP-eligible work that ran on CPs (IIPCP), by class",
                         ctx.over_time("stacked_area", frame, y="appl_iipcp_pct",
                                       y_title="APPL % IIPCP", series="class_name",
@@ -213,7 +242,7 @@ def ziip_section(ctx: Context) -> Section | None:
                                       bars=frame["bucket_start"].n_unique() < 3),
                         f"largest: {totals['class_name'][0]}"),)
     return Section("ziip", "zIIP-eligible work on general CPs", tables=(shown,),
-                   charts=charts,
+                   charts=charts, paragraphs=tuple(p for p in (single,) if p),
                    how_to_read=("IIPCP is work a zIIP could have run that ran on a general "
                                 "CP (no zIIP free, or none configured): CP capacity that "
                                 "more zIIP capacity would give back.",),
@@ -249,11 +278,16 @@ def capacity_section(ctx: Context) -> Section | None:
                  ("lac_peak_at", "at")],
                 "Peak 4-hour rolling averages: zperf's R4HA and WLM's LAC"))
     lines = cap.msu_buckets(a.msu.drop_nulls("interval_start"), bucket)
-    if lines.height:
+    said: list[str] = []
+    if lines.height and (single := ctx.one_bucket(lines, "in the tables")):
+        said.append(single)
+    elif lines.height:  # a panel per system: their measures told apart by colour
         charts.append(Chart("msu", "MSU/h and the rolling 4-hour average, with WLM's LAC "
-                            "and the defined capacity", ctx.over_time(
-                                "lines", lines, y="msu", y_title="MSU/h", series="series",
-                                series_title="", points=lines["bucket_start"].n_unique() < 40),
+                            "and the defined capacity, per system", ctx.over_time(
+                                "lines", lines, y="msu", y_title="MSU/h", series="measure",
+                                series_title="", facet="system", domain=list(cap.MEASURES),
+                                colours=list(MEASURE_COLOURS),
+                                points=lines["bucket_start"].n_unique() < 40),
                             _peak_text(summary)))
     if periods.height:
         tables.append(c.table(periods,
@@ -266,16 +300,20 @@ def capacity_section(ctx: Context) -> Section | None:
                               f"{cap.MOST_PERIODS})",
                               formats={"pi_worst": "perf_index", "pi_mean": "perf_index"}))
         cells = cap.pi_buckets(a.pi, bucket, ctx.bucket_seconds, periods)
-        charts.append(Chart("pi", "Performance Index by service class period (worst per "
-                            f"{ctx.bucket_text})", Plot("heatmap", cells, {
-                                "x": "bucket_start", "x_title": "", "x2": "bucket_end",
-                                "y": "label",
-                                "order": periods["label"].to_list(), "value": "perf_index",
-                                "value_title": "PI", "time_format": ctx.time_format}),
-                            f"worst: {periods['label'][0]}, PI "
-                            f"{format_cell('perf_index', periods['pi_worst'][0])}"))
+        single = ctx.one_bucket(cells, "in the table of service class periods")
+        if single:
+            said.append(single)
+        else:
+            charts.append(Chart("pi", "Performance Index by service class period (worst "
+                                f"per {ctx.bucket_text})", Plot("heatmap", cells, {
+                                    "x": "bucket_start", "x_title": "", "x2": "bucket_end",
+                                    "y": "label", "order": periods["label"].to_list(),
+                                    "value": "perf_index", "value_title": "PI"}),
+                                f"worst: {periods['label'][0]}, PI "
+                                f"{format_cell('perf_index', periods['pi_worst'][0])}"))
     return Section("capacity", "Capacity: MSU, R4HA, PI and capture ratio",
-                   tables=tuple(tables), charts=tuple(charts), how_to_read=(
+                   tables=tuple(tables), charts=tuple(charts), paragraphs=tuple(said),
+                   how_to_read=(
                        _averaged(ctx) + " MSU/h is the bucket's mean; the R4HA, LAC and "
                        "defined capacity are its highest, since a cap is reached at a peak.",
                        "MSU/h is the partition's CPs' effective dispatch time at the CPU "
@@ -338,14 +376,18 @@ def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
     ctx = Context(activity, act.bucket_seconds(activity), top)
     sections = tuple(s for s in (build(ctx) for build in SECTIONS) if s is not None)
     start, end = activity.period
-    findings = tuple(partial_peak_findings(
-        cap.capacity_by_system(activity.msu, activity.captured, activity.lpar)))
+    findings = (*partial_peak_findings(
+        cap.capacity_by_system(activity.msu, activity.captured, activity.lpar)),
+        *plausibility(activity.lpar, activity.captured, None))
+    quality = c.quality_section([("", f) for f in findings])
+    if quality is not None:
+        sections = (*sections[:1], quality, *sections[1:])
     return Report("activity", f"Activity: {format_time(start, False)} to "
                   f"{format_time(end, False)}",
                   f"{c.plural(len(activity.systems), 'system')}: LPAR busy, CPU by workload "
                   "and class, the top classes, zIIP-eligible work on CPs and capacity",
                   sections, inputs,
                   c.made_at(), __version__,
-                  (*c.skipped_notes(activity.tallies), *(f.message for f in findings)),
+                  tuple(c.skipped_notes(activity.tallies)),
                   attention=activity.skipped > 0 or bool(findings),
-                  tallies=tuple(activity.tallies), findings=findings)
+                  tallies=tuple(activity.tallies), doubts=tuple(("", f) for f in findings))

@@ -17,8 +17,9 @@ import polars as pl
 from zperf.formats.skipped import skipped_report
 from zperf.formats.tally import Tally
 from zperf.report.text import format_bytes, format_cell
-from zperf.report.views.model import Column, Formula, InputFile, Table
+from zperf.report.views.model import Column, Formula, InputFile, Section, Table
 from zperf.runs.analysis import Analysis
+from zperf.runs.findings import Finding
 
 #: The formulas the run, comparison and scaling reports cite (paper 004 Table 15,
 #: paper 000 §11, paper 003 "Performance metrics").
@@ -135,6 +136,13 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
+def no_chart_over_time(what: str, where: str = "in the table") -> str:
+    """The line a section shows instead of a chart over time of a single point (a
+    one-dot chart says nothing its table does not): ``what`` the data is ('One RMF
+    interval'), ``where`` its figures are."""
+    return f"{what}: no chart over time, which would be a single point; its figures are {where}."
+
+
 def skipped_notes(tallies: Iterable[Tally]) -> list[str]:
     """What reading skipped, per file, as zperf analyze tells it on standard error."""
     return [told for told in (skipped_report(t) for t in tallies) if told]
@@ -154,3 +162,31 @@ def empty_run_notes(analyses: Iterable[Analysis]) -> list[str]:
             "so its tables are empty (check systems, start and end in the run description, "
             "and that the sources hold interval headings: an extract of a class section "
             "alone has no time)" for name in empty_runs(analyses)]
+
+
+#: How a finding's topic reads in the data-quality table.
+TOPIC_WORDS = {"coverage": "coverage", "plausibility": "implausible",
+               "configuration": "unlike runs"}
+
+
+def quality_section(doubts: Sequence[tuple[str, Finding]]) -> Section | None:
+    """What the data leave in doubt, next to the figures it concerns (None when nothing
+    does): one row per finding, the run it is about, its kind and what it says."""
+    if not doubts:
+        return None
+    named = any(run for run, _ in doubts)
+    rows = tuple(((run or "(the comparison)",) if named else ())
+                 + (TOPIC_WORDS[f.topic], f.message) for run, f in doubts)
+    heads = (*((Column("Run"),) if named else ()), Column("Kind"),
+             Column("What the data leave in doubt"))
+    table = Table("", heads, rows, marks=("differs",) * len(rows))
+    return Section("quality", "Data quality",
+                   verdict=f"{plural(len(rows), 'doubt')} about the figures above: read them "
+                           "with these in mind (the command exits 1).",
+                   tables=(table,),
+                   how_to_read=("coverage: a source of the figures lacks time the others "
+                                "have; the figures are computed only over the time every "
+                                "source covers. implausible: values no real system shows "
+                                "(the README's plausibility rules, with their thresholds). "
+                                "unlike runs: the runs compared were measured on different "
+                                "configurations.",))

@@ -43,9 +43,11 @@ def verdict_words(comparison: Comparison) -> str:
     same = equivalent_itr(base, new)
     way = "higher" if change > 0 else "lower" if change < 0 else "the same as"
     amount = f"{format_cell('delta_pct', abs(change))} % {way} than" if change else way
+    doubt = row["notes"][0] if "notes" in row.columns else None
     return (f"{runs[-1]}'s ITR is {amount} {base_name}'s: the runs are "
             f"{'equivalent' if same else 'not equivalent'} (paper 004 calls runs equivalent "
-            f"when their ITRs are within ±{EQUIVALENT_ITR_PCT:g} %).")
+            f"when their ITRs are within ±{EQUIVALENT_ITR_PCT:g} %)."
+            + (f" But {doubt}: see Data quality." if doubt else ""))
 
 
 def results_section(comparison: Comparison) -> Section:
@@ -94,15 +96,44 @@ def _metric_frame(comparison: Comparison, metrics: list[tuple[str, str]]) -> pl.
                                       "value": pl.Float64, "label": pl.String})
 
 
+#: Rows of the comparison that are the machine's configuration, not a measurement: a
+#: change of CPs is said by the table (and the runs' facts), not drawn as a result.
+_CONFIGURATION = ("cps", "ziips")
+
+
+def _delta_frame(comparison: Comparison) -> pl.DataFrame:
+    """One row per measured metric with a Delta %: its label, the change and the change
+    as shown."""
+    rows = comparison.table.filter(pl.col("delta_pct").is_not_null()
+                                   & pl.col("delta_pct").is_not_nan()
+                                   & ~pl.col("metric").is_in(_CONFIGURATION))
+    return pl.DataFrame({
+        "metric": rows["label"].to_list(), "delta_pct": rows["delta_pct"].to_list(),
+        "label": [f"{format_cell('delta_pct', v, signed=True)} %"
+                  for v in rows["delta_pct"].to_list()]},
+        schema={"metric": pl.String, "delta_pct": pl.Float64, "label": pl.String})
+
+
+def _delta_summary(deltas: pl.DataFrame) -> str:
+    itr = deltas.filter(pl.col("metric") == "ITR (tran/s)")
+    largest = deltas.sort(pl.col("delta_pct").abs(), descending=True).row(0, named=True)
+    said = [f"ITR {itr['label'][0]}"] if itr.height else []
+    return "; ".join([*said, f"the largest change: {largest['metric']} {largest['label']}"])
+
+
 def charts_section(comparison: Comparison) -> Section:
     runs = runs_of(comparison)
     charts = []
-    itr = _metric_frame(comparison, [("itr_per_sec", "ITR (tran/s)")])
-    if itr.height:
-        charts.append(Chart("itr", "ITR by run", Plot("grouped_bars", itr, {
-            "category": "metric", "value": "value", "group": "run", "groups": runs,
-            "label": "label", "value_title": "tran/s", "height": 200}),
-            ", ".join(f"{r['run']} {r['label']}" for r in itr.iter_rows(named=True))))
+    deltas = _delta_frame(comparison)
+    if deltas.height:
+        charts.append(Chart("deltas", f"Change of {runs[-1]} against {comparison.base_run}, "
+                            f"per metric (Delta %; shaded: within ±{EQUIVALENT_ITR_PCT:g} %)",
+                            Plot("deltas", deltas, {
+                                "category": "metric", "value": "delta_pct", "label": "label",
+                                "band": EQUIVALENT_ITR_PCT,
+                                "value_title": f"Delta % ({runs[-1]} against "
+                                               f"{comparison.base_run})"}),
+                            _delta_summary(deltas)))
     groups = [(f"{p}_cpu_us_per_tran", g) for a in comparison.analyses
               for g, p in a.groups.items()]
     per_group = _metric_frame(comparison, list(dict.fromkeys(groups)))
@@ -113,33 +144,40 @@ def charts_section(comparison: Comparison) -> Section:
                                 "groups": runs, "label": "label",
                                 "value_title": "CPU µs/tran"}),
                             "one bar per run in each group"))
-    split = _metric_frame(comparison, [("general_cpu_us_per_tran", "CP"),
-                                       ("ziip_us_per_tran", "IIP")])
+    split = _metric_frame(comparison, [("general_cpu_us_per_tran", "general CP"),
+                                       ("ziip_us_per_tran", "zIIP")])
     if split.height:
         charts.append(Chart("split", "Total CPU µs per transaction: general CP and zIIP",
                             Plot("stacked_bars", split, {
                                 "category": "run", "value": "value", "part": "metric",
-                                "value_title": "µs per transaction", "domain": ["CP", "IIP"],
+                                "value_title": "µs per transaction",
+                                "domain": ["general CP", "zIIP"],
                                 "colours": [CPU_PARTS["CP"], CPU_PARTS["IIP"]]}),
                             ", ".join(f"{r['run']} {r['metric']} {r['label']}"
                                       for r in split.iter_rows(named=True))))
     return Section("charts", "Charts", charts=tuple(charts),
-                   how_to_read=("Bars of the same metric side by side, one per run, in the "
-                                "order given; the CP and zIIP bars add up to the total CPU "
-                                "per transaction of the LPAR (CPs × busy and zIIPs × zIIP "
-                                "busy over ETR).",),
-                   formulas=(c.GENERAL_CPU, c.ZIIP_CPU, c.GROUP_CPU))
+                   how_to_read=(f"The first chart is the Delta % column of the results: "
+                                f"each metric's change, a bar from 0, so that a change of "
+                                f"a few % shows (bars of two ITRs of 120 000 from 0 look "
+                                f"alike). The shaded band is ±{EQUIVALENT_ITR_PCT:g} %: an "
+                                "ITR change within it is no change (paper 004). Then bars "
+                                "of the same metric side by side, one per run, in the "
+                                "order given; the general CP and zIIP bars add up to the "
+                                "total CPU per transaction of the LPAR (CPs × busy and "
+                                "zIIPs × zIIP busy over ETR).",),
+                   formulas=(c.DELTA, c.EQUIVALENT, c.GENERAL_CPU, c.ZIIP_CPU, c.GROUP_CPU))
 
 
 def comparison_report(comparison: Comparison, inputs: tuple[InputFile, ...] = ()) -> Report:
     names = runs_of(comparison)
-    sections = (results_section(comparison), charts_section(comparison),
-                runs_section(comparison))
+    made = (results_section(comparison), c.quality_section(comparison.doubts),
+            charts_section(comparison), runs_section(comparison))
+    sections = tuple(section for section in made if section is not None)
     empty = c.empty_run_notes(comparison.analyses)
     return Report("comparison", "Comparison: " + " vs ".join(names),
                   "Runs side by side with Delta, Delta % and the ±1 % ITR verdict "
                   "(paper 004)", sections,
                   inputs or c.input_files(s for a in comparison.analyses for s in a.spec.sources),
                   c.made_at(), __version__, (*c.skipped_notes(comparison.tallies), *empty),
-                  attention=comparison.skipped > 0 or bool(empty),
-                  tallies=tuple(comparison.tallies))
+                  attention=comparison.skipped > 0 or bool(empty) or bool(comparison.doubts),
+                  tallies=tuple(comparison.tallies), doubts=tuple(comparison.doubts))

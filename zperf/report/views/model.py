@@ -108,4 +108,6 @@ class Report:
     notes: tuple[str, ...] = field(default=())  # warnings: skipped records, left-out rows
     attention: bool = False  # the exit status 1 of the command (a figure differs...)
     tallies: tuple[Tally, ...] = field(default=(), repr=False)  # what reading saw
-    findings: tuple[Finding, ...] = ()  # doubts about its figures (their lines are in notes)
+    #: what the data leave in doubt (run name, or "" for a comparison's own): the report's
+    #: data-quality section, said on standard error too
+    doubts: tuple[tuple[str, Finding], ...] = field(default=(), repr=False)

@@ -8,6 +8,8 @@ compare); this view only lays them out.
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 from zperf import __version__
@@ -26,6 +28,33 @@ _KINDS = (("differs", "differs"), ("published inconsistency", "inconsistency"),
           ("reproduced", ""), ("modeled", "modeled"))
 NOTE_COLOURS = {"reproduced": "#54a24b", "published inconsistency": "#f58518",
                 "differs": "#e45756", "other": "#9d9d9d"}
+
+
+#: The scenario files' own words in their notes (written for the catalogue's authors:
+#: TOML tables and keys), and what they mean to the report's reader; the last two
+#: catch a table named anywhere else.
+AUTHOR_WORDS = (
+    (r"recorded as \[\[inconsistency\]\] entries", "listed below as published inconsistencies"),
+    (r"so there is no \[\[series\]\]", "so there is no scaling series to check"),
+    (r"writes it modeled from \[scaling\]", "writes it, modeled"),
+    (r"\[scaling\] models it \(zperf simulate --series\)",
+     "zperf simulate --series models it"),
+    (r" \(lpar = \"(\w+)\"\)", r' (LPAR "\1" in the tables below)'),
+    (r"are stored x 1000 with scale = 1000 and the printed text as printed",
+     "are compared × 1000"),
+    # (not a bracket that a parenthesis follows: a scenario author's text, a link's words)
+    (r"\[\[(\w+)\]\](?!\()", r"\1 entries"),
+    (r"(?<!\[)\[(\w+)\](?![\](])", r"its \1 settings"),
+)
+
+
+def in_reader_words(notes: str) -> str:
+    """A scenario's notes as the report shows them: one paragraph, the files' own words
+    (:data:`AUTHOR_WORDS`) said as a reader knows them."""
+    text = " ".join(notes.split())
+    for pattern, words in AUTHOR_WORDS:
+        text = re.sub(pattern, words, text)
+    return text
 
 
 def mark_of(note: str | None) -> str:
@@ -56,7 +85,7 @@ def scenario_section(scenario: Scenario, request: Request, outcome: Outcome) -> 
                "Every published figure is reproduced or accounted for. ") + \
         (outcome.summary or "")
     return Section("scenario", "Scenario", facts=tuple(facts), verdict=verdict,
-                   paragraphs=tuple(p for p in (" ".join(scenario.notes.split()),) if p),
+                   paragraphs=tuple(p for p in (in_reader_words(scenario.notes),) if p),
                    how_to_read=("zperf wrote the run's input files (SMF dump, RMF listings, "
                                 "side files) from the scenario, read them back with its own "
                                 "readers and analyzed them: a figure is reproduced when it "
@@ -81,10 +110,9 @@ def figures_section(table: pl.DataFrame) -> Section:
         worst = deviations["deviation_pct"].abs().max()
         charts = (Chart("deviations", "Reproduced against published, per figure", Plot(
             "deviations", deviations, {
-                "category": "kind", "value": "deviation_pct", "colour": "kind",
+                "category": "figure", "value": "deviation_pct", "colour": "kind",
                 "value_title": "(reproduced − published) / published, %",
-                "domain": list(NOTE_COLOURS), "colours": list(NOTE_COLOURS.values()),
-                "rows": 4}),
+                "domain": list(NOTE_COLOURS), "colours": list(NOTE_COLOURS.values())}),
             f"{deviations.height} figures with a published number; the largest deviation "
             f"{format_cell('delta_pct', worst)} %"),)
     return Section("figures", "Published figures", tables=(shown,), charts=charts,

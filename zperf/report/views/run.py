@@ -12,13 +12,13 @@ import polars as pl
 
 from zperf import __version__
 from zperf.report.charts import CPU_PARTS, Plot
-from zperf.report.runs import INTERVAL_COLUMNS
+from zperf.report.run_text import INTERVAL_COLUMNS
 from zperf.report.text import MISSING, format_cell, format_time
 from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.runs.analysis import Analysis
 from zperf.runs.compare import run_table
-from zperf.runs.facts import RunFacts, SystemFacts
+from zperf.runs.facts import GROUPS_PART, OTHER_PART, UNCAPTURED_PART, RunFacts, SystemFacts
 
 
 def machine_text(system: SystemFacts) -> str:
@@ -111,8 +111,17 @@ def _shown_interval_columns(intervals: pl.DataFrame) -> list[str]:
 def intervals_section(analysis: Analysis) -> Section:
     """Every RMF interval's metrics, and ETR and CPU % busy drawn per interval."""
     intervals = analysis.intervals.sort("interval_start")
-    columns = _shown_interval_columns(intervals)
-    shown = c.table(intervals, [(col, c.LABELS[col]) for col in columns])
+    columns = [(col, c.LABELS[col]) for col in _shown_interval_columns(intervals)]
+    marks: tuple[str, ...] = ()
+    if "complete" in intervals.columns and not intervals["complete"].fill_null(True).all():
+        # an interval some source lacks: its row shows what it has, and the window leaves it out
+        intervals = intervals.with_columns(
+            pl.when(pl.col("complete").fill_null(True)).then(pl.lit(""))
+            .otherwise(pl.lit("incomplete: not in the window")).alias("note"))
+        columns.append(("note", "Note"))
+        marks = tuple("" if whole is not False else "inconsistency"
+                      for whole in intervals["complete"].to_list())
+    shown = c.table(intervals, columns, marks=marks)
     panels = [(col, c.LABELS[col]) for col in ("etr_per_sec", "cp_busy_pct", "ziip_busy_pct")
               if intervals[col].null_count() < intervals.height]
     etr, busy = intervals["etr_per_sec"], intervals["cp_busy_pct"]
@@ -120,6 +129,11 @@ def intervals_section(analysis: Analysis) -> Section:
                f"{format_cell('etr_per_sec', etr.max())} tran/s; CPU % busy "
                f"{format_cell('cp_busy_pct', busy.min())} to "
                f"{format_cell('cp_busy_pct', busy.max())} %")
+    timed = intervals["interval_start"].drop_nulls().n_unique()
+    if timed < 2:  # one dot per chart says nothing the table does not
+        return Section("intervals", "Per interval", tables=(shown,), formulas=(c.ETR, c.ITR),
+                       paragraphs=(c.no_chart_over_time("One RMF interval") if timed else
+                                   "No RMF interval with a start time: nothing to chart.",))
     chart = Chart("intervals", "ETR and CPU % busy per interval", Plot(
         "panels", intervals.select("interval_start", *(col for col, _ in panels)),
         {"x": "interval_start", "x_title": "interval start", "panels": panels,
@@ -145,6 +159,10 @@ def groups_section(analysis: Analysis) -> Section | None:
         rows.append({"group": group, "cpu_us_per_tran": window.get(f"{prefix}_cpu_us_per_tran"),
                      "cp_us_per_tran": cp,
                      "ziip_us_per_tran": window.get(f"{prefix}_ziip_us_per_tran")})
+    for part, cp in analysis.facts.capture_split.filter(
+            pl.col("part") != GROUPS_PART).iter_rows():
+        rows.append({"group": f"({part})", "cpu_us_per_tran": cp, "cp_us_per_tran": cp,
+                     "ziip_us_per_tran": None})
     frame = pl.DataFrame(rows, schema={"group": pl.String, "cpu_us_per_tran": pl.Float64,
                                        "cp_us_per_tran": pl.Float64,
                                        "ziip_us_per_tran": pl.Float64})
@@ -152,16 +170,18 @@ def groups_section(analysis: Analysis) -> Section | None:
                             ("cp_us_per_tran", "of which general CP"),
                             ("ziip_us_per_tran", "zIIP µs/tran")])
     long = pl.concat([
-        frame.select("group", pl.lit("CP").alias("part"),
+        frame.select("group", pl.lit("general CP").alias("part"),
                      pl.col("cp_us_per_tran").alias("us_per_tran")),
-        frame.select("group", pl.lit("IIP").alias("part"),
+        frame.select("group", pl.lit("zIIP").alias("part"),
                      pl.col("ziip_us_per_tran").alias("us_per_tran"))])
     top = frame.sort("cpu_us_per_tran", descending=True, nulls_last=True).row(0, named=True)
-    chart = Chart("groups", "CPU µs per transaction by address-space group, CP and zIIP",
+    ziip = (long["part"] == "zIIP") & (long["us_per_tran"].fill_null(0) != 0)
+    chart = Chart("groups", "CPU µs per transaction by address-space group" + (
+                  ", general CP and zIIP" if ziip.any() else ", general CP (no zIIP)"),
                   Plot("stacked_bars", long, {
                       "category": "group", "value": "us_per_tran", "part": "part",
                       "category_title": "", "value_title": "µs per transaction",
-                      "part_title": "", "domain": ["CP", "IIP"],
+                      "part_title": "", "domain": ["general CP", "zIIP"],
                       "colours": [CPU_PARTS["CP"], CPU_PARTS["IIP"]]}),
                   f"largest: {top['group']}, "
                   f"{format_cell('cpu_us_per_tran', top['cpu_us_per_tran'])} µs/tran")
@@ -169,8 +189,22 @@ def groups_section(analysis: Analysis) -> Section | None:
                    charts=(chart,),
                    how_to_read=("SERVICE TIME CPU holds zIIP time normalized to CP speed, so "
                                 "a group's CPU µs/tran includes its zIIP work; the chart "
-                                "splits it into general CP (from APPL% CP) and zIIP.",),
+                                "splits it into general CP (from APPL% CP) and zIIP.",
+                                *_capture_text(analysis.facts)),
                    formulas=(c.GROUP_CPU, c.GROUP_ZIIP, c.GROUP_CP))
+
+
+def _capture_text(facts: RunFacts) -> tuple[str, ...]:
+    """What the two rows below the groups are, and the capture ratio."""
+    if facts.capture_split.height == 0:
+        return ()
+    ratio = "" if facts.capture_ratio is None else \
+        f" (capture ratio {facts.capture_ratio:.2f})"
+    return (f"({OTHER_PART}) is the general CP time the service classes captured beyond the "
+            "groups' classes (the system, the network, monitors, a driver on the same LPAR); "
+            f"({UNCAPTURED_PART}) is the LPARs' busy CP time no address space was charged "
+            f"for{ratio}. The groups, the other address spaces and the uncaptured time add up "
+            "to the total general CPU µs/tran of the run table.",)
 
 
 def ziip_section(facts: RunFacts) -> Section | None:
@@ -219,6 +253,7 @@ def _split_summary(split: pl.DataFrame) -> str:
 def run_sections(analysis: Analysis) -> list[Section]:
     """The run report's sections, in order (a section with nothing to show is left out)."""
     made = [measured_section(analysis), run_table_section(analysis),
+            c.quality_section([(analysis.spec.name, f) for f in analysis.findings]),
             intervals_section(analysis), groups_section(analysis),
             ziip_section(analysis.facts)]
     return [section for section in made if section is not None]
@@ -232,5 +267,6 @@ def run_report(analysis: Analysis, inputs: tuple[InputFile, ...] = ()) -> Report
                   "CPU % busy, ETR, ITR, response time and CPU per transaction, "
                   "as IBM's benchmark papers print them", tuple(run_sections(analysis)),
                   inputs or c.input_files(analysis.spec.sources), c.made_at(), __version__,
-                  notes, attention=analysis.skipped > 0 or bool(empty),
-                  tallies=tuple(analysis.tallies))
+                  notes, attention=analysis.skipped > 0 or bool(empty) or bool(analysis.findings),
+                  tallies=tuple(analysis.tallies),
+                  doubts=tuple((analysis.spec.name, f) for f in analysis.findings))

@@ -75,13 +75,15 @@ def _chart(frame: pl.DataFrame, key: str, column: str, title: str, zero: bool = 
                if shown.height else "no values")
     return Chart(key, f"{title} vs ETR", Plot("scaling", shown, {
         "x": "etr_per_sec", "x_title": "ETR (tran/s)", "y": column, "y_title": title,
-        "zero": zero}), summary)
+        "zero": zero, "series": "series", "series_title": "run"}), summary)
 
 
 def scaling_sections(inputs: Sequence[ScalingInput]) -> list[Section]:
     frame = points(inputs)
     marks = tuple("modeled" if s == MODELED else "" for s in frame["status"])
-    shown = c.table(frame, [("label", "Level"), ("status", "Status"),
+    several = frame["series"].n_unique() > 1  # releases, or runs beside a series
+    shown = c.table(frame, [*([("series", "Run")] if several else []), ("label", "Level"),
+                            ("status", "Status"),
                             *((col, c.LABELS[col]) for col in POINT_COLUMNS)], marks=marks)
     charts = (_chart(frame, "itr", "itr_per_sec", "ITR (tran/s)"),
               _chart(frame, "busy", "cp_busy_pct", "CPU % busy"),
@@ -91,10 +93,13 @@ def scaling_sections(inputs: Sequence[ScalingInput]) -> list[Section]:
            "busy and response time against the transaction rate (ETR): a flat ITR means "
            "the cost per transaction does not grow with the load; a rising response time "
            "shows queueing."]
+    if several:
+        how.append("One colour per run, named in the legend; the table's Run column "
+                   "says which run each level is of.")
     if models:
-        how.append("Modeled levels (triangles, labelled 'modeled') are not measurements: "
-                   + "; ".join(dict.fromkeys(models)) + ". Only the published run is "
-                   "measured (in the paper's table).")
+        how.append("Modeled levels (triangles, marked modeled in the table) are not "
+                   "measurements: " + "; ".join(dict.fromkeys(models)) + ". Only the "
+                   "published run (a dot) is measured (in the paper's table).")
     facts = []
     for item in inputs:
         if item.series:
@@ -111,12 +116,20 @@ def scaling_report(inputs: Sequence[ScalingInput],
     sources = c.input_files(s for item in inputs for s in item.analysis.spec.sources)
     empty = c.empty_run_notes(item.analysis for item in inputs)
     notes = [*c.skipped_notes(t for item in inputs for t in item.analysis.tallies), *empty]
+    doubts = tuple((item.analysis.spec.name, f) for item in inputs
+                   for f in item.analysis.findings)
+    sections = [*scaling_sections(inputs)]
+    quality = c.quality_section(doubts)
+    if quality is not None:
+        sections.insert(1, quality)
     return Report("scaling", "Scaling: " + ", ".join(dict.fromkeys(names)),
                   "ITR, CPU % busy and response time against the transaction rate "
-                  "(paper 004's scaling charts)", tuple(scaling_sections(inputs)),
+                  "(paper 004's scaling charts)", tuple(sections),
                   given or sources, c.made_at(), __version__, tuple(notes),
-                  attention=any(item.analysis.skipped for item in inputs) or bool(empty),
-                  tallies=tuple(t for item in inputs for t in item.analysis.tallies))
+                  attention=any(item.analysis.skipped for item in inputs) or bool(empty)
+                  or bool(doubts),
+                  tallies=tuple(t for item in inputs for t in item.analysis.tallies),
+                  doubts=doubts)
 
 
 def series_input(analysis: Analysis, folder: str | Path | None) -> ScalingInput:

@@ -11,9 +11,11 @@ figures equally; values are printed to RMF's precision (two decimals).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from zperf.calc import formulas as f
+from zperf.sim.writers.wlmgl import full_time
 from zperf.tables.cpu import PROCESSOR_TYPES
 
 #: Layout -> heading lines, as (column, label, width) per line; the data
@@ -141,7 +143,8 @@ class ProcessorLine(NamedTuple):
 def processor_lines(row: Mapping[str, Any]) -> Iterator[ProcessorLine]:
     """The processor rows of a cpu row, as both the listing and the XML writer print
     them: the online processors of a type share the row's figures (numbered across
-    types), then the type's TOTAL/AVERAGE row."""
+    types), or show their own where the row has them (``<prefix>_busy_each``: (LPAR
+    BUSY, MVS BUSY) per processor), then the type's TOTAL/AVERAGE row."""
     number = 0
     for prefix, printed in PROCESSOR_TYPES:
         n = int(row.get(f"{prefix}_online") or 0)
@@ -150,38 +153,127 @@ def processor_lines(row: Mapping[str, Any]) -> Iterator[ProcessorLine]:
         engines = row.get(f"{prefix}_online_engines")
         online = 100.0 * (float(engines) / n if engines is not None else 1.0)
         mvs_pct = row.get(f"{prefix}_mvs_busy_pct")
-        lpar, mvs = percent_text(row.get(f"{prefix}_lpar_busy_pct")), percent_text(mvs_pct)
+        lpar_pct = row.get(f"{prefix}_lpar_busy_pct")
+        lpar, mvs = percent_text(lpar_pct), percent_text(mvs_pct)
         parked = "0.00" if mvs_pct is not None else "100.00"
-        for _ in range(n):
-            yield ProcessorLine(prefix, printed, n, number, online, lpar, mvs, parked)
+        each = row.get(f"{prefix}_busy_each")  # the processors' own, where the row has them
+        for k in range(n):
+            if each is not None:
+                one = (percent_text(None if lpar_pct is None else each[k][0]),
+                       percent_text(None if mvs_pct is None else each[k][1]))
+            else:
+                one = (lpar, mvs)
+            yield ProcessorLine(prefix, printed, n, number, online, *one, parked)
             number += 1
         yield ProcessorLine(prefix, printed, n, None, online, lpar, mvs, parked)
 
 
-def _partition_page(row: Mapping[str, Any]) -> list[str]:
+def _partition_page(row: Mapping[str, Any], lpars: Sequence[Mapping[str, Any]] = ()
+                    ) -> list[str]:
     lines = _header("P A R T I T I O N   D A T A   R E P O R T", row)
-    lines.append(f"MVS PARTITION NAME                     {row['lpar_name']}")
+    physical: dict[str, int] = {}
+    for lpar in lpars:
+        physical.setdefault(str(lpar.get("processor_type")), int(lpar["physical_processors"]))
+    order = ("CP", "AAP", "IIP", "ICF", "IFL")
+    physical = dict(sorted(physical.items(), key=lambda kv: order.index(kv[0])
+                           if kv[0] in order else len(order)))
+    counts = [("NUMBER OF PHYSICAL PROCESSORS", sum(physical.values()))] if physical else []
+    counts += list(physical.items())
+    names = {lpar["partition_name"] for lpar in lpars} - {"PHYSICAL"}
+    left = [f"MVS PARTITION NAME                     {row['lpar_name']:>8}"]
     if row.get("image_capacity_msu") is not None:
-        lines.append(f"IMAGE CAPACITY                         {row['image_capacity_msu']:>8}")
-    lines += ["WAIT COMPLETION                              NO",
-              "DISPATCH INTERVAL                       DYNAMIC"]
+        left.append(f"IMAGE CAPACITY                         {row['image_capacity_msu']:>8}")
+    if names:
+        left.append(f"NUMBER OF CONFIGURED PARTITIONS        {len(names):>8}")
+    left += ["WAIT COMPLETION                              NO",
+             "DISPATCH INTERVAL                       DYNAMIC"]
+    for i, text in enumerate(left):
+        if i < len(counts):
+            label, number = counts[i]
+            text = f"{text:<52}{label:<32}{number:>6}" if i == 0 else \
+                f"{text:<68}{label:<16}{number:>6}"
+        lines.append(text)
+    if lpars:
+        lines += ["", *_partition_table(row, lpars)]
     return lines
 
 
+#: The Partition Data table's columns: heading, width.
+_PARTITION_COLUMNS = (("NAME", 10), ("S", 2), ("WGT", 6), ("MSU DEF", 8), ("MSU ACT", 8),
+                      ("NUM", 7), ("TYPE", 6), ("EFFECTIVE", 14), ("TOTAL", 14),
+                      ("LOG EFF", 9), ("LOG TOT", 9), ("LPAR MGMT", 10), ("PHYS EFF", 10),
+                      ("PHYS TOT", 10))
+
+
+def _partition_table(row: Mapping[str, Any], lpars: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One block per processor type: its partitions, *PHYSICAL*, the type's TOTAL."""
+    def line(cells: Sequence[str]) -> str:
+        return "".join(c.rjust(w) if i > 1 else c.ljust(w)
+                       for i, (c, (_, w)) in enumerate(zip(cells, _PARTITION_COLUMNS,
+                                                           strict=True))).rstrip()
+
+    out = [" --------- PARTITION DATA -------   -- LOGICAL PARTITION PROCESSOR DATA --   "
+           "-- AVERAGE PROCESSOR UTILIZATION PERCENTAGES --",
+           line([h for h, _ in _PARTITION_COLUMNS])]
+    def pct(value: Any) -> str:
+        return "" if value is None else f"{value:.2f}"
+
+    for kind in dict.fromkeys(str(lp.get("processor_type")) for lp in lpars):
+        block = [lp for lp in lpars if str(lp.get("processor_type")) == kind]
+        block.sort(key=lambda lp: (lp["partition_name"] == "PHYSICAL", lp["partition_name"]))
+        for lp in block:
+            physical = lp["partition_name"] == "PHYSICAL"
+            out.append(line([
+                "*PHYSICAL*" if physical else lp["partition_name"], "" if physical else "A",
+                "" if physical else "DED" if lp.get("dedicated") else str(lp.get("weight") or ""),
+                "" if physical else str(lp.get("msu_defined") or 0),
+                "" if physical or kind != "CP" else str(lp.get("msu_actual")
+                                                        or round(_msu(row, lp))),
+                "" if physical else f"{lp.get('online_engines') or 0:.1f}", kind,
+                full_time(float(lp["effective_dispatch_seconds"]) * 1000)[1:],
+                full_time(float(lp["total_dispatch_seconds"]) * 1000)[1:],
+                "" if physical else pct(lp.get("logical_effective_pct")),
+                "" if physical else pct(lp.get("logical_total_pct")),
+                pct(lp.get("physical_lpar_mgmt_pct")), pct(lp.get("physical_effective_pct")),
+                pct(lp.get("physical_total_pct"))]))
+        total = [sum(float(lp.get(c) or 0.0) for lp in block) for c in (
+            "effective_dispatch_seconds", "total_dispatch_seconds", "physical_lpar_mgmt_pct",
+            "physical_effective_pct", "physical_total_pct")]
+        out.append(line(["TOTAL", "", "", "", "", "", "", full_time(total[0] * 1000)[1:],
+                         full_time(total[1] * 1000)[1:], "", "", *(pct(v) for v in total[2:])]))
+        out.append("")
+    return out
+
+
+def _msu(row: Mapping[str, Any], lpar: Mapping[str, Any]) -> float:
+    """MSU ACT: the partition's effective dispatch time at the CPU rate (MSU/h)."""
+    cpa, scaling = row.get("cpa_actual"), row.get("cpa_scaling_factor")
+    if not cpa or not scaling:
+        return 0.0
+    return float(f.msu_per_hour(float(lpar["effective_dispatch_seconds"]),
+                                float(row["interval_seconds"]), cpa, scaling))
+
+
 def write_cpu_report(rows: Iterable[Mapping[str, Any]], *, layout: str = "v2r1",
-                     asa: bool = True) -> str:
+                     asa: bool = True, lpars: Iterable[Mapping[str, Any]] = ()) -> str:
     """A listing with one CPU Activity report (and Partition Data page) per row.
 
     With ``asa`` every line starts with its carriage-control character
-    (``1`` at each new page), as RMF's SYSOUT is written (RECFM=FBA).
+    (``1`` at each new page), as RMF's SYSOUT is written (RECFM=FBA).  ``lpars``
+    (cpu_lpar rows) fill each Partition Data page's table, those of its system and
+    interval.
     """
     if layout not in LAYOUTS:
         raise ValueError(f"unknown layout {layout!r}; known: {', '.join(LAYOUTS)}")
+    by_interval: dict[tuple[Any, Any], list[Mapping[str, Any]]] = {}
+    for lpar in lpars:
+        by_interval.setdefault((lpar["system"], lpar["interval_start"]), []).append(lpar)
     pages: list[list[str]] = []
     for row in rows:
         pages.append(_cpu_page(row, layout))
         if row.get("lpar_name"):
-            pages.append(_partition_page(row))
+            pages.append(_partition_page(row, by_interval.get(
+                (row["system"], row["interval_start"]), [])))
     out: list[str] = []
     for page in pages:
         for i, text in enumerate(page):

@@ -7,6 +7,8 @@ image's CPUs with wait and parked times) and gets the record RMF would have
 written.  :func:`activity_from_row` goes the other way round from the
 report's figures: given a ``cpu`` table row it makes an interval whose
 decoded row is that row again (to the printed precision).
+:func:`build_many_type70_1` writes many intervals of one system at once (a
+simulated month), each the record :func:`build_type70_1` would give.
 
 Framing (RDW, BDW, VBS) is :mod:`zperf.sim.writers.smf_framing`'s.
 """
@@ -18,9 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from zperf.formats import encodings as dec
+from zperf.formats.layout import Layout
 from zperf.formats.smf import type70_fields as f70
-from zperf.sim.writers.smf_framing import smf_header
+from zperf.sim.writers.smf_framing import smf_clock, smf_header
 
 _US = 1_000_000
 MAX_RECORD = 32756  # the longest SMF record, RDW included
@@ -233,14 +239,94 @@ def build_type70_1(a: CpuActivity, encoding: str = dec.DEFAULT_ENCODING) -> byte
     return smf_header(70, 1, a.system, end, head + body, encoding, flag=0x1F)
 
 
+def build_many_type70_1(template: CpuActivity, starts: Sequence[dt.datetime], *,
+                        dispatch_seconds: npt.ArrayLike, wait_seconds: npt.ArrayLike,
+                        msu_4h_avg: npt.ArrayLike,
+                        group_msu_4h_avg: npt.ArrayLike | None = None,
+                        encoding: str = dec.DEFAULT_ENCODING) -> list[bytes]:
+    """The 70.1 records of many intervals of one system at once, each the record
+    :func:`build_type70_1` gives for ``template`` with, for record i:
+
+    * the interval starting at ``starts[i]`` (its length the template's);
+    * ``dispatch_seconds[i]``: the dispatch time of every logical processor of
+      every partition, in record order (the effective time is the same: the
+      template's processors may not set one of their own);
+    * ``wait_seconds[i]``: the wait time of every logical CPU of the image;
+    * SMF70LAC ``msu_4h_avg[i]`` and, when the template has a group average,
+      SMF70GAU ``group_msu_4h_avg[i]``.
+
+    A month of a sysplex is thousands of records of one shape per system, and
+    encoding each section by section takes most of a millisecond a record: here
+    the template is encoded once, copied, and the fields that change are encoded
+    column by column and written at their offsets (the offsets are the
+    template's own triplets, so the records are :func:`build_type70_1`'s byte
+    for byte; tests/sim/writers/test_smf70.py compares them).
+    """
+    n = len(starts)
+    lps = [lp for p in template.partitions for lp in p.processors]
+    if any(lp.effective_seconds is not None for lp in lps):
+        raise ValueError("the template's logical processors must not set an effective time")
+    if (group_msu_4h_avg is None) != (template.group_msu_4h_avg is None):
+        raise ValueError("group_msu_4h_avg is given when the template has a group average")
+    base = build_type70_1(template, encoding)
+    matrix = np.tile(np.frombuffer(base, dtype=np.uint8), (n, 1))
+    triplets = f70.RECORD_HEAD.columns(base, np.zeros(1, dtype=np.int64), [
+        f"SMF70{code}{part}" for code in ("PR", "CC", "CP", "BV") for part in "SLN"])
+    where = {code: (int(triplets[f"SMF70{code}S"][0]), int(triplets[f"SMF70{code}L"][0]),
+                    int(triplets[f"SMF70{code}N"][0])) for code in ("PR", "CC", "CP", "BV")}
+
+    def put(layout: Layout, section: tuple[int, int, int], name: str,
+            values: npt.ArrayLike) -> None:
+        """Field ``name`` of every section of one kind, one row of values per record."""
+        at, length, count = section
+        field_ = layout.by_name[name]
+        if count == 0 or field_.offset + field_.length > length:
+            return  # no such section, or one too short for the field (``lengths``)
+        flat = np.asarray(values).reshape(n * count)
+        rows = layout.encode_many({name: flat}, n * count, encoding)
+        raw = rows.view(np.uint8).reshape(n * count, layout.size)[
+            :, field_.offset:field_.offset + field_.length]
+        columns = (at + np.arange(count)[:, None] * length + field_.offset
+                   + np.arange(field_.length)[None, :]).reshape(-1)
+        matrix[:, columns] = raw.reshape(n, count * field_.length)
+
+    record = (0, f70.RECORD_HEAD.size, 1)
+    clocks = [smf_clock(s + dt.timedelta(seconds=template.interval_seconds)) for s in starts]
+    put(f70.RECORD_HEAD, record, "SMFTME", np.array([tme for tme, _ in clocks]))
+    put(f70.RECORD_HEAD, record, "SMFDTE", np.array([dte for _, dte in clocks], dtype=object))
+    put(f70.PRODUCT70, where["PR"], "SMF70IST", np.array(
+        [dec.encode_time_of_day(s.hour * 3600 + s.minute * 60 + s.second) for s in starts],
+        dtype=object))
+    put(f70.PRODUCT70, where["PR"], "SMF70DAT", np.array(
+        [dec.encode_smf_date(s.year, s.timetuple().tm_yday) for s in starts], dtype=object))
+    put(f70.CTL, where["CC"], "SMF70LAC", np.asarray(msu_4h_avg, dtype=np.int64))
+    if group_msu_4h_avg is not None:
+        put(f70.CTL, where["CC"], "SMF70GAU", np.asarray(group_msu_4h_avg, dtype=np.int64))
+    wait = np.asarray(wait_seconds, dtype=np.float64).reshape(n, len(template.cpus))
+    put(f70.CPU, where["CP"], "SMF70WAT", np.round(wait * _US).astype(np.int64) * _STCK_PER_US)
+    times = np.round(np.asarray(dispatch_seconds, dtype=np.float64).reshape(n, len(lps))
+                     * _US).astype(np.int64)
+    for name in ("SMF70PDT", "SMF70EDT"):
+        put(f70.BPD, where["BV"], name, times)
+    return [row.tobytes() for row in matrix]
+
+
 def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
-                      others: Sequence[Partition] = ()) -> CpuActivity:
+                      others: Sequence[Partition] = (), *,
+                      dedicated: bool = False,
+                      spread: Mapping[str, Sequence[float]] | None = None) -> CpuActivity:
     """An interval whose decoded ``cpu`` row is ``row`` (the report's figures).
 
     Per processor type the online logical processors share the online time,
     dispatch time and wait time equally; none is parked, except that a type
     whose MVS BUSY is null is parked for the whole interval.  ``others`` are
     further partitions on the CEC (the record always ends with PHYSICAL).
+    With ``dedicated`` the own partition's logical processors are dedicated
+    (SMF70BPS X'FFFF'): RMF then takes their LPAR BUSY from the wait time, so
+    the row's LPAR and MVS BUSY should be the same.  ``spread`` (per column
+    prefix, one number per processor, adding up to 0) moves each processor's
+    LPAR and MVS BUSY by that many percentage points: the type's averages stay
+    the row's (:func:`spread_points` makes such deviations).
     """
     secs = float(row["interval_seconds"])
     lps: list[LogicalProcessor] = []
@@ -255,14 +341,22 @@ def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
         online = secs * (float(engines) / n if engines is not None else 1.0)
         lpar = float(row.get(f"{prefix}_lpar_busy_pct") or 0.0) / 100
         mvs = row.get(f"{prefix}_mvs_busy_pct")
-        for _ in range(n):
-            lps.append(LogicalProcessor(printed, lpar * online, online_seconds=online))
+        moved = list((spread or {}).get(prefix) or [0.0] * n)
+        if len(moved) != n:
+            raise ValueError(f"spread of {prefix}: {len(moved)} values for {n} processors")
+        dispatch = _whole_us([(lpar + d / 100) * online for d in moved]) if spread else \
+            [lpar * online] * n
+        busy = None if mvs is None else _whole_us(
+            [(float(mvs) + d) / 100 * online for d in moved]) if spread else \
+            [float(mvs) / 100 * online] * n
+        for k in range(n):
+            lps.append(LogicalProcessor(printed, dispatch[k], online_seconds=online,
+                                        weight=f70.DEDICATED if dedicated else 100))
             address = len(cpus)
-            if mvs is None:
+            if busy is None:
                 cpus.append(LogicalCpu(_TYPE_CODES[printed], 0.0, online, address))
             else:
-                cpus.append(LogicalCpu(_TYPE_CODES[printed], online * (1 - float(mvs) / 100),
-                                       0.0, address))
+                cpus.append(LogicalCpu(_TYPE_CODES[printed], online - busy[k], 0.0, address))
     number = int(row.get("lpar_number") or 1)
     own = Partition(row.get("lpar_name") or partition_name, number, lps,
                     msu_defined=int(row.get("defined_capacity_msu") or 0),
@@ -293,3 +387,28 @@ def activity_from_row(row: Mapping[str, Any], partition_name: str = "LPAR1",
     if row.get("machine_type"):
         values["machine_type"] = int(str(row["machine_type"]), 16)
     return CpuActivity(**values)
+
+
+def _whole_us(seconds: Sequence[float]) -> list[float]:
+    """``seconds`` in whole microseconds (as the record holds them), adding up to their
+    total rounded: the largest remainders get the microseconds rounding took away."""
+    micros = [s * _US for s in seconds]
+    whole = [int(m // 1) for m in micros]
+    order = sorted(range(len(micros)), key=lambda k: whole[k] - micros[k])
+    for k in order[:round(sum(micros)) - sum(whole)]:
+        whole[k] += 1
+    return [w / _US for w in whole]
+
+
+def spread_points(busy_pct: float, deviations: Sequence[float]) -> list[float]:
+    """Per-processor deviations (percentage points) around ``busy_pct`` that add up to 0
+    and keep every processor within 0-100 %: ``deviations`` centred, then scaled down
+    as far as the busiest or idlest processor needs."""
+    if not deviations:
+        return []
+    mean = sum(deviations) / len(deviations)
+    centred = [d - mean for d in deviations]
+    room = min(100.0 - busy_pct, busy_pct)
+    widest = max((abs(d) for d in centred), default=0.0)
+    scale = 1.0 if widest <= room or widest == 0 else room / widest
+    return [d * scale for d in centred]

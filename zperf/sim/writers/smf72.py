@@ -6,7 +6,8 @@ builder, :func:`assemble`, makes every record: records of one :class:`Shape`
 have the same length and triplets, so each section is filled column-wise into
 its layout's numpy dtype for all of them at once and the records are cut from
 one byte matrix.  The simulator's month of a sysplex
-(:func:`build_many_type72_3`, millions of class periods) and one class
+(:func:`build_many_type72_3`, millions of class periods, with or without a
+response time distribution) and one class
 interval of a test or a paper run
 (:func:`~zperf.sim.writers.smf72_class.build_type72_3`, each record a matrix
 of one row) go the same way, with the same section values
@@ -239,16 +240,35 @@ def build_many_type72_3(
     periods: Mapping[str, npt.ArrayLike],
     zos_level: str = "ZV020400",
     adj: int = 4000,
+    distribution: npt.ArrayLike | None = None,
     encoding: str = dec.DEFAULT_ENCODING,
 ) -> tuple[bytes, Ints]:
-    """Records of one period each (no resource group, no response time
-    distribution), with their RDWs back to back, and their lengths.
+    """Records of one period each (no resource group), with their RDWs back to back,
+    and their lengths.
 
     ``starts[start_codes[i]]`` is record i's interval start; ``periods`` holds
-    R723SCS fields by IBM name, one value per record (or a scalar).
+    R723SCS fields by IBM name, one value per record (or a scalar).  With
+    ``distribution`` (one row of 14 bucket counts per record) every record also
+    carries the response time distribution: the bucket map (entry 0,
+    :data:`~zperf.formats.smf.type72_fields.RTD_MAP`) and the period's entry,
+    which R723CRTX points at (R723RTDM, the midpoint, is the caller's:
+    RMF writes the goal there); without it, none, as before.
     """
     n = len(start_codes)
     head, clock = clock_values(starts, start_codes, interval_seconds)
+    scs: dict[str, object] = {"R723CPER": 1, **periods}
+    shape = Shape()
+    rts = None
+    if distribution is not None:
+        counts = np.asarray(distribution, dtype=np.int64).reshape(n, f72.RTD_BUCKETS)
+        pairs = np.empty((n, 2, f72.RTD_BUCKETS), dtype=np.int64)
+        pairs[:, 0] = f72.RTD_MAP
+        pairs[:, 1] = counts
+        entries = pairs.reshape(2 * n, f72.RTD_BUCKETS)
+        rts = f72.RTS.encode_many({f"R723RB{b + 1:02d}": entries[:, b]
+                                   for b in range(f72.RTD_BUCKETS)}, 2 * n, encoding)
+        scs.setdefault("R723CRTX", 1)
+        shape = Shape(distribution_entries=2)
     sections = Sections(
         product=section_rows(hdr.PRODUCT, {**product_values(
             interval_seconds=interval_seconds, zos_level=zos_level, sysplex=sysplex,
@@ -256,6 +276,6 @@ def build_many_type72_3(
         wms=section_rows(f72.WMS, wms_values(
             report_class=report_class, policy=policy, workload=workload,
             class_name=class_name, adj=adj), n, encoding),
-        scs=section_rows(f72.SCS, {"R723CPER": 1, **periods}, n, encoding))
-    matrix = assemble(Shape(), {**head, "SMFSID": system}, sections, encoding)
+        scs=section_rows(f72.SCS, scs, n, encoding), rts=rts)
+    matrix = assemble(shape, {**head, "SMFSID": system}, sections, encoding)
     return matrix.tobytes(), np.full(n, matrix.shape[1], dtype=np.int64)

@@ -62,13 +62,23 @@ def period_values(*, interval_seconds: float, adj: int, ended: int = 0, executed
 
 def period_columns(*, interval_seconds: float, adj: int, ended: npt.ArrayLike,
                    cpu_seconds: npt.ArrayLike, iip_seconds: npt.ArrayLike,
-                   resp_ms: npt.ArrayLike) -> dict[str, Any]:
-    """Raw R723SCS values of many periods (each period's transactions all complete)."""
+                   resp_ms: npt.ArrayLike, iipcp_seconds: npt.ArrayLike = 0.0,
+                   trans_avg: npt.ArrayLike = 0.0,
+                   trans_mpl: npt.ArrayLike = 0.0) -> dict[str, Any]:
+    """Raw R723SCS values of many periods (each period's transactions all complete).
+
+    ``iipcp_seconds`` (zIIP-eligible time on CPs) and the average active and
+    resident transactions (``trans_avg``, ``trans_mpl``) are 0 unless given; a
+    figure given as one number is written into every record."""
     count = np.asarray(ended, dtype=np.int64)
+
+    def column(value: npt.ArrayLike) -> Any:
+        return value if np.ndim(value) == 0 else np.asarray(value, dtype=np.float64)
+
     return _scs_values(
         interval_seconds=interval_seconds, adj=adj, ended=count, executed=count,
         cpu_seconds=np.asarray(cpu_seconds, dtype=np.float64), srb_seconds=0.0,
-        iip_seconds=np.asarray(iip_seconds, dtype=np.float64), iipcp_seconds=0.0,
-        aap_seconds=0.0, aapcp_seconds=0.0, su_ioc=0.0, su_mso=0.0,
-        resp_ms=np.asarray(resp_ms, dtype=np.float64), trans_avg=0.0, trans_mpl=0.0,
-        coefficient=1.0)
+        iip_seconds=np.asarray(iip_seconds, dtype=np.float64),
+        iipcp_seconds=column(iipcp_seconds), aap_seconds=0.0, aapcp_seconds=0.0, su_ioc=0.0,
+        su_mso=0.0, resp_ms=np.asarray(resp_ms, dtype=np.float64),
+        trans_avg=column(trans_avg), trans_mpl=column(trans_mpl), coefficient=1.0)

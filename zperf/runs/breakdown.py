@@ -1,4 +1,4 @@
-"""``zperf analyze --per class`` and ``--per system``: a run's window per class or system.
+"""``zperf analyze --per class`` and ``--per system``: a run's window broken down so.
 
 The run table answers "what did a transaction cost"; a capacity planner also
 asks which classes used the CPU and met their goals, and how close each
@@ -36,7 +36,7 @@ import polars as pl
 from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.names import OnConflict
-from zperf.runs.capacity import (
+from zperf.runs.capture import (
     CAPTURED_SCHEMA,
     capture_by_system,
     capture_table,

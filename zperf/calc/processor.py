@@ -1,4 +1,9 @@
-"""Engine capacity: messages per second from a path length, and moving a cost to another CPU.
+"""A processor's engines: messages per second from a path length, and a cost on another CPU.
+
+(``capacity`` alone names the capacity table, MSU and the rolling 4-hour
+average: :mod:`zperf.calc.msu`.  Here an engine's speed is a rating, MIPS or
+LSPR's PCI per engine, and ``capacity_ratio`` keeps LSPR's own name for a
+ratio of two ratings.)
 
 Paper 002 states a processor's speed in MIPS per engine and a message's cost
 as its mean path length (instructions per message); one engine at 100 % then

@@ -22,10 +22,11 @@ import polars as pl
 
 from zperf.calc import formulas as f
 
-#: The captured seconds kept per file: system, interval and class kind.
+#: The captured seconds kept per file: system, interval and class kind (general CP,
+#: and zIIP: what the plausibility rules compare with the engines online).
 CAPTURED_SCHEMA = pl.Schema({"system": pl.String(), "interval_start": pl.Datetime("us"),
                              "interval_seconds": pl.Float64(), "class_kind": pl.String(),
-                             "cp_seconds": pl.Float64()})
+                             "cp_seconds": pl.Float64(), "ziip_seconds": pl.Float64()})
 #: The capture table's columns (see the module docstring).
 CAPTURE_SCHEMA = pl.Schema({
     "system": pl.String(), "interval_start": pl.Datetime("us"), "interval_seconds": pl.Float64(),
@@ -36,11 +37,17 @@ _KEYS = ("system", "interval_start")
 
 
 def captured_seconds(workload: pl.DataFrame) -> pl.DataFrame:
-    """General-CP seconds per system, interval and class kind: the classes' APPL% CP
-    as seconds, summed over classes and periods."""
-    seconds = f.appl_seconds(pl.col("appl_cp_pct").fill_null(0.0), pl.col("interval_seconds"))
+    """General-CP and zIIP seconds per system, interval and class kind: the classes'
+    APPL% CP and IIP as seconds, summed over classes and periods."""
+    def seconds(appl: str) -> pl.Expr:
+        pct = pl.col(appl).fill_nan(None).fill_null(0.0) if appl in workload.columns \
+            else pl.lit(0.0)  # (a table kept without zIIP time)
+        engine_seconds: pl.Expr = f.appl_seconds(pct, pl.col("interval_seconds"))
+        return engine_seconds
+
     return (workload.group_by(*_KEYS, "class_kind", maintain_order=True)
-            .agg(pl.col("interval_seconds").max(), seconds.sum().alias("cp_seconds"))
+            .agg(pl.col("interval_seconds").max(), seconds("appl_cp_pct").sum().alias("cp_seconds"),
+                 seconds("appl_iip_pct").sum().alias("ziip_seconds"))
             .select(list(CAPTURED_SCHEMA)).cast(CAPTURED_SCHEMA))
 
 
