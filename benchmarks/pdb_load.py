@@ -2,9 +2,9 @@
 
     python benchmarks/pdb_load.py [--days 3] [--systems 10] [--classes 100] [--repeat 3]
 
-Writes (once) one SMF dump per day with ``zperf.sim.scale`` (the month of
-``benchmarks/sim_month.py``: every system's 70.1 and 72.3 records, 15-minute
-intervals), then, each in a fresh process so that its peak memory is its own,
+Writes (once) one SMF dump per day with ``zperf.sim.month`` (the sysplex month of
+``benchmarks/sim_month.py``, ``zperf simulate sysplex-month``: every system's 70.1
+and 72.3 records, 15-minute intervals), then, each in a fresh process so that its peak memory is its own,
 alternately, ``--repeat`` times:
 
 - **parse**: ``zperf parse -o day.parquet`` of the last day's dump (the reference);
@@ -33,9 +33,8 @@ HERE = Path(__file__).resolve().parent
 SIMULATE = """
 import sys
 from pathlib import Path
-from zperf.sim.scale import Sysplex, write_month
-plex = Sysplex(systems={systems}, classes={classes}, days={days})
-write_month(plex, Path(sys.argv[1]))
+from zperf.sim.month import Month, write_month
+write_month(Month(systems={systems}, classes={classes}, days={days}), Path(sys.argv[1]))
 """
 PARSE = "import sys\nfrom zperf.cli import main\nmain(['parse', '-o', *sys.argv[1:]])\n"
 ADD = "import sys\nfrom zperf.cli import main\nmain(['pdb', 'add', *sys.argv[1:]])\n"

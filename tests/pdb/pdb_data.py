@@ -28,6 +28,16 @@ def sysplex_days(out: Path, *, systems: int = 2, classes: int = 20, days: int = 
                        out).dumps
 
 
+#: The rows of a day of :func:`sysplex_days`' two systems (96 intervals of 15 minutes
+#: each): 20 class records (14 service classes, 6 report classes); the 6 service
+#: classes with a response-time goal have 14 buckets of response time each; one CPU
+#: interval; every partition's (2) CPs and zIIPs.
+PER_DAY = {"workload": 2 * 96 * 20, "distribution": 2 * 96 * 6 * 14, "cpu": 2 * 96,
+           "cpu_lpar": 2 * 96 * 2 * 2}
+#: The class records of a system's interval.
+CLASSES = 20
+
+
 @pytest.fixture(scope="session", name="month")
 def month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Three days (Thursday to Saturday) of two systems, 20 class records each."""

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pdb_data import month_fixture  # noqa: F401 (fixture)
+from pdb_data import PER_DAY, month_fixture  # noqa: F401 (fixture)
 
 from conftest import ROOT
 
@@ -29,9 +29,9 @@ def test_the_nightly_job_runs_as_written(tmp_path: Path, month: list[Path]) -> N
     done = subprocess.run(["sh", "-c", job], env=env, cwd=tmp_path, capture_output=True,
                           text=True, timeout=300, check=False)
     assert done.returncode == 0, done.stderr
-    assert "added 768 workload rows" in done.stderr
+    assert f"added {PER_DAY['workload']} workload rows" in done.stderr
     day = (tmp_path / "day-2026-10-02.csv").read_text().splitlines()
-    assert len(day) == 3 and day[1].startswith("SY00,2026-10-02T00:00:00,all,96,")
+    assert len(day) == 3 and day[1].startswith("SYSA,2026-10-02T00:00:00,all,96,")
     assert (tmp_path / "zperf-2026-10-02.om").read_text().endswith("# EOF\n")
     again = subprocess.run(["sh", "-c", job], env=env, cwd=tmp_path, capture_output=True,
                            text=True, timeout=300, check=False)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from pdb_data import month_fixture  # noqa: F401 (fixture)
+from pdb_data import PER_DAY, month_fixture  # noqa: F401 (fixture)
 
 from zperf.errors import UsageError
 from zperf.pdb.feeds import metric_columns, openmetrics, otlp
@@ -66,7 +66,7 @@ def test_openmetrics_is_the_specifications_text(loaded: Pdb) -> None:
         last[series] = stamp
     assert families == [f"zperf_system_hour_{c}" for c in metric_columns(
         "system_hour", frame.columns) if frame[c].is_not_null().any()]
-    assert ('zperf_system_hour_intervals{system="SY00",shift="offprime"} 4 1790812800'
+    assert ('zperf_system_hour_intervals{system="SYSA",shift="offprime"} 4 1790812800'
             in lines)  # 2026-10-01 00:00 UTC
 
 
@@ -100,7 +100,9 @@ def test_otlp_is_a_metrics_data_per_line(loaded: Pdb) -> None:
 
 def test_sql_reads_every_table_by_its_name(loaded: Pdb) -> None:
     got = sql(loaded, "SELECT system, count(*) AS n FROM workload GROUP BY system ORDER BY system")
-    assert got.to_dicts() == [{"system": "SY00", "n": 768}, {"system": "SY01", "n": 768}]
+    per_system = 2 * PER_DAY["workload"] // 2  # two days of one of the two systems
+    assert got.to_dicts() == [{"system": "SYSA", "n": per_system},
+                              {"system": "SYSB", "n": per_system}]
     days = sql(loaded, "SELECT DISTINCT month FROM class_day")
     assert days["month"].to_list() == ["2026-10"]
     with pytest.raises(UsageError, match=r"^query: "):
@@ -112,9 +114,9 @@ def test_sql_reads_every_table_by_its_name(loaded: Pdb) -> None:
 def test_summary_picks_by_level_shift_system_and_days(loaded: Pdb) -> None:
     every = summary(loaded)
     assert every.height == 4 and set(every["shift"]) == {"all"}
-    prime = summary(loaded, level="hour", shifts=["prime"], systems=["SY01"],
+    prime = summary(loaded, level="hour", shifts=["prime"], systems=["SYSB"],
                     since=dt.date(2026, 10, 2))
-    assert prime.height == 10 and set(prime["system"]) == {"SY01"}
+    assert prime.height == 10 and set(prime["system"]) == {"SYSB"}
     with pytest.raises(UsageError, match="--level must be one of"):
         summary(loaded, level="year")
 
@@ -125,9 +127,10 @@ def test_duckdb_and_pandas_read_the_folders_as_they_are(loaded: Pdb) -> None:
     root = loaded.root
     rows = duckdb.sql(f"SELECT system, count(*) FROM read_parquet('{root}/table=workload/**/"
                       "*.parquet', hive_partitioning = true) GROUP BY ALL ORDER BY 1").fetchall()
-    assert rows == [("SY00", 768), ("SY01", 768)]
+    per_system = 2 * PER_DAY["workload"] // 2
+    assert rows == [("SYSA", per_system), ("SYSB", per_system)]
     frame = pandas.read_parquet(root / "table=system_day")
-    assert sorted(frame["system"].unique()) == ["SY00", "SY01"] and len(frame) == 12
+    assert sorted(frame["system"].unique()) == ["SYSA", "SYSB"] and len(frame) == 12
 
 
 def test_spark_reads_and_writes_the_same_layout(loaded: Pdb, tmp_path: Path) -> None:
@@ -138,14 +141,14 @@ def test_spark_reads_and_writes_the_same_layout(loaded: Pdb, tmp_path: Path) -> 
 
     spark = SparkSession.builder.master("local[1]").getOrCreate()
     frame = read_pdb(spark, str(loaded.root), "workload")
-    assert frame.count() == 2 * 768
-    assert {r["system"] for r in frame.select("system").distinct().collect()} == {"SY00", "SY01"}
+    assert frame.count() == 2 * PER_DAY["workload"]
+    assert {r["system"] for r in frame.select("system").distinct().collect()} == {"SYSA", "SYSB"}
 
 
 def test_a_stream_is_written_as_it_is_made(loaded: Pdb) -> None:
     from zperf.pdb.feeds import export
 
     out = io.BytesIO()
-    assert export(loaded, "cpu", "openmetrics", out, systems=["SY00"],
+    assert export(loaded, "cpu", "openmetrics", out, systems=["SYSA"],
                   since=dt.date(2026, 10, 2)) == 96
-    assert out.getvalue().endswith(b"# EOF\n") and b'system="SY01"' not in out.getvalue()
+    assert out.getvalue().endswith(b"# EOF\n") and b'system="SYSB"' not in out.getvalue()

@@ -9,6 +9,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401 (fixtures)
+    CLASSES,
+    PER_DAY,
     files_state,
     month_fixture,
     other_month_fixture,
@@ -21,7 +23,7 @@ from conftest import SAMPLES
 from zperf.errors import ConflictError, UsageError
 from zperf.formats.reading import read
 from zperf.pdb import open as open_pdb
-from zperf.pdb.layout import Partition, decode, encode, partition_of
+from zperf.pdb.layout import DETAIL_TABLES, Partition, decode, encode, partition_of
 from zperf.pdb.load import add
 from zperf.pdb.store import Pdb
 
@@ -36,17 +38,18 @@ def _loaded(root: Path, *days: Path, **options: object) -> Pdb:
 def test_a_day_loaded_is_read_back_as_zperf_parse_reads_it(tmp_path: Path,
                                                           month: list[Path]) -> None:
     pdb = _loaded(tmp_path / "pdb", month[0])
-    parsed = read(month[0], tables=["workload", "cpu", "cpu_lpar"])
-    for table in ("workload", "cpu", "cpu_lpar"):
+    parsed = read(month[0], tables=DETAIL_TABLES)
+    for table in DETAIL_TABLES:
         got = pdb.scan(table).collect().drop("date")
         want = parsed.tables[table]
+        assert got.height == PER_DAY[table]
         assert_frame_equal(got.sort(got.columns), want.sort(want.columns))
     entry = pdb.manifest()["inputs"][0]
     assert entry["name"] == str(month[0]) and entry["size"] == month[0].stat().st_size
-    assert entry["systems"] == ["SY00", "SY01"]
+    assert entry["systems"] == ["SYSA", "SYSB"]
     assert entry["first_interval"] == "2026-10-01 00:00:00"
     assert entry["last_interval"] == "2026-10-01 23:45:00"
-    assert entry["rows"] == {"workload": 768, "cpu": 192, "cpu_lpar": 192}
+    assert entry["rows"] == PER_DAY
     assert entry["records"]["read"] == parsed.tallies[0].read
 
 
@@ -56,12 +59,13 @@ def test_the_layout_is_hive_partitions_by_table_system_and_date(tmp_path: Path,
     _loaded(root, month[0])
     files = sorted(str(p.relative_to(root)) for p in root.glob("table=workload/**/*.parquet"))
     assert [f.rsplit("/", 1)[0] for f in files] == [
-        "table=workload/system=SY00/date=2026-10-01", "table=workload/system=SY01/date=2026-10-01"]
+        "table=workload/system=SYSA/date=2026-10-01",
+        "table=workload/system=SYSB/date=2026-10-01"]
     assert (root / "pdb.toml").is_file() and (root / "_zperf" / "manifest.json").is_file()
     assert not (root / "_zperf" / "staging").exists() or not any(
         (root / "_zperf" / "staging").iterdir())
     hive = pl.scan_parquet(root / "table=system_day", hive_partitioning=True).collect()
-    assert set(hive["system"]) == {"SY00", "SY01"} and set(hive["month"]) == {"2026-10"}
+    assert set(hive["system"]) == {"SYSA", "SYSB"} and set(hive["month"]) == {"2026-10"}
     # the files hold no column that is also in their path (Spark refuses it)
     file_columns = pl.read_parquet_schema(next(root.glob("table=workload/*/*/*.parquet")))
     assert "system" not in file_columns and "date" not in file_columns
@@ -113,7 +117,7 @@ def test_day_by_day_in_any_order_gives_the_same_pdb(tmp_path: Path,
     same_tables(in_order, tables_state(at_once.root))
     # the R4HA of day 2's first hours reaches back into day 1, loaded after it
     first = in_order["system_hour"].filter(
-        pl.col("period_start") == dt.datetime(2026, 10, 2), pl.col("system") == "SY00")
+        pl.col("period_start") == dt.datetime(2026, 10, 2), pl.col("system") == "SYSA")
     assert first["r4ha_peak_coverage_pct"].to_list() == [100.0]
 
 
@@ -128,10 +132,12 @@ def test_an_overlapping_dump_adds_only_what_is_new(tmp_path: Path, month: list[P
                                            closed="left"))
     late.write_parquet(overlap)
     loaded = add(pdb, [month[1], overlap], jobs=1)
-    assert loaded.added["workload"] == 768
+    assert loaded.added["workload"] == PER_DAY["workload"]
     warnings = [w for t in loaded.tallies for w in t.warnings]
-    assert any("32 class periods already read from an earlier file" in w for w in warnings)
-    assert pdb.scan("workload").collect().height == 2 * 768
+    assert late.height == 4 * 2 * CLASSES  # the last hour's 4 intervals of 2 systems
+    assert any(f"{late.height} class periods already read from an earlier file" in w
+               for w in warnings)
+    assert pdb.scan("workload").collect().height == 2 * PER_DAY["workload"]
 
 
 def test_a_conflicting_day_is_refused_and_the_pdb_is_unchanged(
@@ -142,7 +148,7 @@ def test_a_conflicting_day_is_refused_and_the_pdb_is_unchanged(
     with pytest.raises(ConflictError) as error:
         add(pdb, [other_month[0]], jobs=1)
     message = str(error.value)
-    assert message.startswith(f"{other_month[0]}: class period SY00 2026-10-01 00:00 ")
+    assert message.startswith(f"{other_month[0]}: class period SYSA 2026-10-01 00:00 ")
     assert f"conflicts with the PDB {root}: " in message
     assert "--on-conflict first or last" in message
     assert files_state(root) == before
@@ -162,7 +168,7 @@ def test_on_conflict_first_keeps_the_pdb_and_last_the_input(
         columns = [c for c in mine[table].columns if c != "source"]
         assert_frame_equal(mine[table].select(columns), theirs[table].select(columns),
                            check_row_order=False)
-    assert len(list(last.root.glob("table=workload/system=SY00/date=2026-10-01/*"))) == 1
+    assert len(list(last.root.glob("table=workload/system=SYSA/date=2026-10-01/*"))) == 1
 
 
 def test_rows_without_a_system_are_not_loaded(tmp_path: Path, month: list[Path]) -> None:
@@ -204,5 +210,5 @@ def test_a_load_in_batches_and_day_chunks_gives_the_same_pdb(
     monkeypatch.setattr("zperf.pdb.summaries.CHUNK_DAYS", 1)
     parts = Pdb(tmp_path / "parts")
     loaded = add(parts, [month[1], month[0], month[2]], jobs=1, batch_bytes=1)
-    assert loaded.added == {"workload": 3 * 768, "cpu": 3 * 192, "cpu_lpar": 3 * 192}
+    assert loaded.added == {table: 3 * rows for table, rows in PER_DAY.items()}
     same_tables(tables_state(whole.root), tables_state(parts.root))

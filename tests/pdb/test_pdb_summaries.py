@@ -8,10 +8,12 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from pdb_data import month_fixture, same_tables, tables_state  # noqa: F401 (fixtures)
+from pdb_data import PER_DAY, month_fixture, same_tables, tables_state  # noqa: F401 (fixtures)
+from polars.testing import assert_frame_equal
 
 from zperf.calc import formulas as f
 from zperf.formats.reading import read
+from zperf.pdb.layout import DETAIL_TABLES
 from zperf.pdb.load import add
 from zperf.pdb.store import Pdb
 from zperf.pdb.upkeep import compact, prune
@@ -38,9 +40,9 @@ def parsed(month: list[Path]) -> dict[str, pl.DataFrame]:
 def test_an_hour_of_a_system_is_its_intervals(loaded: Pdb,
                                               parsed: dict[str, pl.DataFrame]) -> None:
     hour = dt.datetime(2026, 10, 2, 10)
-    cpu = parsed["cpu"].filter(pl.col("system") == "SY01",
+    cpu = parsed["cpu"].filter(pl.col("system") == "SYSB",
                                pl.col("interval_start").dt.truncate("1h") == hour)
-    row = loaded.scan("system_hour").filter(system="SY01", period_start=hour).collect()
+    row = loaded.scan("system_hour").filter(system="SYSB", period_start=hour).collect()
     assert row.height == 1 and row["intervals"][0] == 4 and row["shift"][0] == "prime"
     busy = cpu["cp_lpar_busy_pct"]
     secs = cpu["interval_seconds"]
@@ -52,10 +54,10 @@ def test_an_hour_of_a_system_is_its_intervals(loaded: Pdb,
 def test_the_peak_r4ha_is_the_runs_rule_reaching_back_into_the_day_before(
         loaded: Pdb, parsed: dict[str, pl.DataFrame]) -> None:
     capacity = capacity_table(parsed["cpu"], parsed["cpu_lpar"]).filter(
-        pl.col("system") == "SY00", pl.col("interval_start").dt.date() == dt.date(2026, 10, 2))
+        pl.col("system") == "SYSA", pl.col("interval_start").dt.date() == dt.date(2026, 10, 2))
     peak = r4ha_peak_rows(capacity, ("system",)).row(0, named=True)
     row = loaded.scan("system_day").filter(
-        system="SY00", period_start=dt.datetime(2026, 10, 2), shift="all").collect().row(
+        system="SYSA", period_start=dt.datetime(2026, 10, 2), shift="all").collect().row(
         0, named=True)
     assert row["r4ha_peak_msu"] == pytest.approx(peak["r4ha_msu"])
     assert row["r4ha_peak_at"] == peak["interval_start"]
@@ -66,47 +68,49 @@ def test_the_peak_r4ha_is_the_runs_rule_reaching_back_into_the_day_before(
 
 def test_a_class_day_adds_up_its_intervals(loaded: Pdb,
                                            parsed: dict[str, pl.DataFrame]) -> None:
-    work = parsed["workload"].filter(pl.col("system") == "SY00", pl.col("class_name") == "CLS001",
+    work = parsed["workload"].filter(pl.col("system") == "SYSA", pl.col("class_name") == "CICSHI",
                                      pl.col("interval_start").dt.date() == dt.date(2026, 10, 1))
     row = loaded.scan("class_day").filter(
-        system="SY00", class_name="CLS001", period_start=dt.datetime(2026, 10, 1),
+        system="SYSA", class_name="CICSHI", period_start=dt.datetime(2026, 10, 1),
         shift="all").collect().row(0, named=True)
     ended = work["trans_ended"].sum()
     service = (work["cpu_seconds"] + work["srb_seconds"] + work["rct_seconds"]
                + work["iit_seconds"] + work["hst_seconds"]).sum()
-    assert row["class_kind"] == "report" and row["intervals"] == 96
-    assert row["trans_ended"] == ended
+    assert row["class_kind"] == "service" and row["intervals"] == 96
+    assert row["workload"] == "ONLINE" and row["goal_type"] == "percentile_response"
+    assert row["trans_ended"] == ended > 0
     assert row["etr_per_sec"] == pytest.approx(f.etr_per_sec(ended, 86400.0))
     assert row["cpu_us_per_tran"] == pytest.approx(f.service_us_per_tran(service, ended))
     assert row["appl_cp_max_pct"] == work["appl_cp_pct"].max()
     hours = loaded.scan("class_hour").filter(
         pl.col("period_start").dt.date() == dt.date(2026, 10, 1),
-        system="SY00", class_name="CLS001").collect()
+        system="SYSA", class_name="CICSHI").collect()
     assert row["appl_cp_p95_pct"] == pytest.approx(hours["appl_cp_pct"].quantile(0.95, "linear"))
 
 
 def test_shifts_come_from_pdb_toml(loaded: Pdb) -> None:
-    days = loaded.scan("system_day").filter(system="SY00").collect()
+    days = loaded.scan("system_day").filter(system="SYSA").collect()
     intervals = {(r["period_start"].day, r["shift"]): r["intervals"]
                  for r in days.iter_rows(named=True)}
     assert intervals == {(1, "all"): 96, (1, "prime"): 32, (1, "offprime"): 64,
                          (2, "all"): 96, (2, "prime"): 32, (2, "offprime"): 64,
                          (3, "all"): 96, (3, "holiday"): 96}
-    months = loaded.scan("system_month").filter(system="SY00", shift="all").collect()
+    months = loaded.scan("system_month").filter(system="SYSA", shift="all").collect()
     assert months["intervals"].to_list() == [3 * 96]
     assert months["period_start"].to_list() == [dt.datetime(2026, 10, 1)]
-    weeks = loaded.scan("workload_week").filter(system="SY00", shift="all").collect()
-    assert weeks["period_start"].to_list() == [dt.datetime(2026, 9, 28)]  # a Monday
+    weeks = loaded.scan("workload_week").filter(system="SYSA", shift="all").collect()
+    assert weeks.height == 6  # a row per workload
+    assert set(weeks["period_start"]) == {dt.datetime(2026, 9, 28)}  # a Monday
 
 
 def test_a_workload_is_its_service_classes(loaded: Pdb) -> None:
     classes = loaded.scan("class_day").filter(
-        system="SY01", class_kind="service", shift="all").collect()
-    workload = loaded.scan("workload_day").filter(system="SY01", shift="all").collect()
-    by_day = classes.group_by("period_start").agg(pl.col("trans_ended").sum()).sort(
-        "period_start")
-    assert workload.sort("period_start")["trans_ended"].to_list() == \
-        by_day["trans_ended"].to_list()
+        system="SYSB", class_kind="service", shift="all").collect()
+    workload = loaded.scan("workload_day").filter(system="SYSB", shift="all").collect()
+    by_day = classes.group_by("workload", "period_start").agg(pl.col("trans_ended").sum())
+    assert by_day.height == workload.height == 3 * 6  # 3 days, 6 workloads
+    assert_frame_equal(workload.select(by_day.columns), by_day, check_row_order=False)
+    assert workload["trans_ended"].sum() > 0
 
 
 def test_prune_keeps_each_level_its_days(tmp_path: Path, month: list[Path]) -> None:
@@ -117,11 +121,11 @@ def test_prune_keeps_each_level_its_days(tmp_path: Path, month: list[Path]) -> N
     dry = prune(pdb, dry_run=True)
     assert dry.as_of == dt.date(2026, 10, 3)
     assert {t: [p.value for p in ps] for t, ps in dry.partitions.items()} == {
-        "workload": ["2026-10-01"] * 2, "cpu": ["2026-10-01"] * 2,
-        "cpu_lpar": ["2026-10-01"] * 2}
-    assert pdb.scan("workload").collect().height == 3 * 768  # a dry run removes nothing
+        table: ["2026-10-01"] * 2 for table in DETAIL_TABLES}
+    # a dry run removes nothing
+    assert pdb.scan("workload").collect().height == 3 * PER_DAY["workload"]
     done = prune(pdb, as_of=dt.date(2026, 12, 1))
-    assert set(done.partitions) == {"workload", "cpu", "cpu_lpar", "system_hour", "class_hour",
+    assert set(done.partitions) == {*DETAIL_TABLES, "system_hour", "class_hour",
                                     "workload_hour"}
     assert pdb.scan("workload").collect().height == 0
     assert pdb.scan("system_day").collect().height > 0  # days are kept for years

@@ -78,7 +78,11 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
     said); with other values it is a conflict, an error naming the input and the
     PDB (exit 2, nothing loaded), unless --on-conflict first (keep the PDB's) or
     last (the input's). Rows without a system id (a Workload Activity listing
-    names the sysplex only) are not loaded (exit 1). The summaries of the days
+    names the sysplex only) are not loaded: they are compared with what the
+    PDB's rows of their systems add up to (this load's too) and read once when
+    they agree; when they differ it is a conflict (with --on-conflict first or
+    last the PDB keeps its systems' rows); when the PDB has none, they are said
+    not loaded (exit 1). The summaries of the days
     the load changed are made again. The load is one change: interrupted
     (Ctrl-C, kill -9, a full disk) it leaves the PDB as it was, or is finished
     by the next zperf that opens the PDB if it had reached its commit point.
@@ -88,6 +92,7 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
       zperf pdb add /data/pdb /dumps/smf-20261001.dump /dumps/rmf-20261001.xml
       zperf pdb add -j 2 /data/pdb /dumps/smf-202610*.dump
     """
+    from zperf.formats.repeats import counted
     from zperf.pdb.load import add
     from zperf.pdb.store import Pdb
 
@@ -101,8 +106,13 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
         tell_reading([loaded.pdb_tally], None)
     for name, rows in loaded.systemless.items():
         _say(f"warning: {name}: {rows} rows without a system id (a Workload Activity "
-             "listing names the sysplex only) not loaded: the PDB is kept per system; load "
-             "the SMF dump instead")
+             "listing names the sysplex only) not loaded: the PDB is kept per system, and "
+             "holds no rows of their systems to compare them with; load the SMF dumps")
+    for name, rows in loaded.differing.items():
+        differ = "differs" if rows == 1 else "differ"
+        _say(f"warning: {name}: {counted(rows, 'class period')} of the sysplex {differ} from "
+             "what the rows of its systems in the PDB add up to: not loaded; the PDB keeps "
+             "its systems' rows (a sysplex's row cannot replace them)")
     for name in loaded.empty:
         _say(f"warning: {name}: holds no workload or CPU activity row: nothing loaded from it")
     _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation))

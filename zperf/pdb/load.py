@@ -19,8 +19,15 @@ Any input zperf reads, any number, in any order, again and again:
   whole load, or nothing.
 
 Rows without a system id (an RMF Workload Activity listing names only the
-sysplex) are not loaded: the PDB is kept per system, and such rows could not be
-told from the same intervals of a dump (:mod:`zperf.formats.repeats`).
+sysplex) are not loaded: the PDB is kept per system.  Once every input is
+settled, such a listing's class periods are compared, by the same rule
+(:mod:`zperf.formats.repeats`: what the rows of the sysplex's systems add up
+to, at the listing's printed precision), with the PDB's rows of their days, this
+load's included: those that agree are read once, from the PDB (a note); those
+that differ are a conflict (an error, or with ``--on-conflict first`` or
+``last`` a warning: the PDB keeps its systems' rows, whichever is asked, as a
+sysplex's row cannot replace them); those the PDB has no systems' rows of are
+said as not loaded.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from zperf import __version__
 from zperf.formats.archives import members, open_member
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Given, Input, Sources, input_name, inputs, read_each
-from zperf.formats.repeats import KEYS, AcrossFiles
+from zperf.formats.repeats import BY_SYSPLEX, KEYS, AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.pdb import summaries
 from zperf.pdb.layout import DETAIL_TABLES, Partition
@@ -88,8 +95,12 @@ class Loaded:
     added: dict[str, int] = field(default_factory=dict)
     #: Inputs that hold no row the PDB keeps.
     empty: list[str] = field(default_factory=list)
-    #: Rows without a system id, left out, per input.
+    #: Rows without a system id, left out, per input (a sysplex's listing: those the PDB
+    #: holds no rows of its systems of).
     systemless: dict[str, int] = field(default_factory=dict)
+    #: A sysplex's listing's class periods that differ from its systems' rows in the PDB
+    #: (--on-conflict first or last), left out, per input.
+    differing: dict[str, int] = field(default_factory=dict)
     #: The days whose partitions the load changed, per system.
     days: dict[str, list[dt.date]] = field(default_factory=dict)
     #: What the PDB, as the earliest file, was told (its rows read once from a dump).
@@ -98,7 +109,8 @@ class Loaded:
     @property
     def attention(self) -> bool:
         """Something the user should look at (exit status 1)."""
-        return bool(self.empty or self.systemless or any(t.skipped for t in self.tallies))
+        return bool(self.empty or self.systemless or self.differing
+                    or any(t.skipped for t in self.tallies))
 
 
 def digest(item: Input) -> tuple[str, int]:
@@ -166,6 +178,7 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         if not fresh:
             return loaded
         records: list[dict[str, Any]] = []
+        listings: dict[str, pl.DataFrame] = {}
         changed: dict[str, set[dt.date]] = {}
         loaded.pdb_tally = Tally(f"the PDB {pdb.root}", on_conflict=on_conflict)
         for batch in _batches(fresh, batch_bytes):
@@ -177,11 +190,13 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                 reached("read")
                 name = input_name(item)
                 loaded.tallies += result.tallies
-                tables, lost = _with_system(result.tables)
+                tables, lost, listed = _with_system(result.tables)
                 if lost:
                     loaded.systemless[name] = lost
+                if listed.height:
+                    listings[name] = listed
                 if not any(frame.height for frame in tables.values()):
-                    if not lost:  # (rows without a system id are said as such)
+                    if not lost and not listed.height:  # (those are said as such)
                         loaded.empty.append(name)
                     continue
                 tables_of[name] = tables
@@ -191,6 +206,8 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                 for system, days in _write_detail(tx, kept, loaded).items():
                     changed.setdefault(system, set()).update(days)
             del tables_of
+        if listings:
+            _settle_listings(tx, pdb, listings, loaded, on_conflict)
         if not records:
             return loaded
         loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
@@ -209,22 +226,87 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
     return loaded
 
 
-def _with_system(tables: dict[str, pl.DataFrame]) -> tuple[dict[str, pl.DataFrame], int]:
-    """The PDB's tables of one input, without rows lacking a system id or a time (and
-    how many class periods and CPU intervals that left out)."""
+def _with_system(tables: dict[str, pl.DataFrame],
+                 ) -> tuple[dict[str, pl.DataFrame], int, pl.DataFrame]:
+    """The PDB's tables of one input, without rows lacking a system id or a time; how
+    many class periods and CPU intervals that left out (but those named by a sysplex);
+    and the class periods named by a sysplex (a Workload Activity listing's: compared
+    with the PDB's rows of its systems by :func:`_settle_listings`)."""
     out: dict[str, pl.DataFrame] = {}
     lost = 0
+    listed = schema_of("workload").empty()
     for name in DETAIL_TABLES:
         frame = tables.get(name)
         if frame is None or frame.height == 0:
             out[name] = schema_of(name).empty()
             continue
-        known = pl.col("system").is_not_null() & pl.col("interval_start").is_not_null()
-        kept = frame.filter(known)
+        timed = pl.col("interval_start").is_not_null()
+        kept = frame.filter(pl.col("system").is_not_null() & timed)
+        if name in BY_SYSPLEX:
+            listed = frame.filter(pl.col("system").is_null() & timed)
         if name in KEYS:
-            lost += frame.height - kept.height
+            lost += frame.height - kept.height - (listed.height if name in BY_SYSPLEX else 0)
         out[name] = kept
-    return out, lost
+    return out, lost, listed
+
+
+def _settle_listings(tx: Transaction, pdb: Pdb, listings: dict[str, pl.DataFrame],
+                     loaded: Loaded, on_conflict: OnConflict) -> None:
+    """The class periods of a sysplex's listings (by input), compared with what the rows
+    of its systems the PDB holds of their days add up to (this load's too), by the rule
+    of :mod:`zperf.formats.repeats` (the PDB first): see the module docstring.  A
+    conflict raises unless ``on_conflict`` says first or last: then the PDB keeps its
+    systems' rows either way (a sysplex's row cannot replace them)."""
+    name = "workload"
+    days = {d.isoformat() for frame in listings.values()
+            for d in frame["interval_start"].dt.date().unique().to_list()}
+    parts = sorted({p for p in (*tx.files(name), *tx.staged)
+                    if p.table == name and p.value in days and tx.has(p)})
+    pdb_name = f"the PDB {pdb.root}"
+    rows = {pdb_name: tx.current_many(parts) if parts else schema_of(name).empty()}
+    rows.update((file, frame.with_columns(pl.lit(file).alias(_INPUT)))
+                for file, frame in listings.items())
+
+    def recall(file: str, table: str) -> dict[str, pl.DataFrame]:
+        return {table: rows[file]} if table == name and file in rows else {}
+
+    # ("last": a differing listing's row is kept here, as the later one, so that it is
+    # told from one read once; the PDB keeps its systems' rows all the same)
+    across = AcrossFiles(on_conflict="error" if on_conflict == "error" else "last",
+                         recall=recall, files=len(rows))
+    tallies = {t.file: t for t in loaded.tallies}
+    kept: list[pl.DataFrame] = []
+    scratch = {file: Tally(file, on_conflict=on_conflict) for file in rows}
+    for file, frame in rows.items():
+        kept.append(across.once({name: frame}, file).get(name, frame.clear()))
+        across.end_file(scratch[file])
+    kept.append(across.finish().get(name, rows[pdb_name].clear()))
+    for file, told in scratch.items():  # (the notes of rows read once; nothing else is
+        if file in tallies:             # an outcome here: the rows left are said below)
+            tallies[file].notes += told.notes
+    left = pl.concat(kept, how="diagonal_relaxed")
+    left = left.filter(pl.col(_INPUT).is_not_null() & pl.col("system").is_null()) \
+        if _INPUT in left.columns else left.clear()
+    # a row left whose class period the PDB has systems' rows of differs from them
+    with_systems = _sysplex_periods(rows[pdb_name])
+    for (file,), frame in left.partition_by(_INPUT, as_dict=True).items():
+        differs = frame.join(with_systems, on=list(_PERIOD_OF_SYSPLEX), how="semi",
+                             nulls_equal=True).height
+        if differs:
+            loaded.differing[str(file)] = differs
+        if frame.height - differs:
+            loaded.systemless[str(file)] = (loaded.systemless.get(str(file), 0)
+                                           + frame.height - differs)
+
+
+#: Where a listing's row names its input (zperf's own column: not a value).
+_INPUT = "_input"
+#: What names a class period of a sysplex (a class period's key without its system).
+_PERIOD_OF_SYSPLEX = tuple(c for c in KEYS["workload"].columns if c != "system")
+
+
+def _sysplex_periods(rows: pl.DataFrame) -> pl.DataFrame:
+    return rows.select(_PERIOD_OF_SYSPLEX).unique()
 
 
 def _record(name: str, sha: str, size: int, tables: dict[str, pl.DataFrame],
