@@ -47,6 +47,7 @@ from zperf import __version__
 from zperf.formats.archives import members, open_member
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.reading import Given, Input, Sources, input_name, inputs, read_each
+from zperf.formats import printed
 from zperf.formats.repeats import BY_SYSPLEX, KEYS, AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.pdb import summaries
@@ -287,11 +288,12 @@ def _settle_listings(tx: Transaction, pdb: Pdb, listings: dict[str, pl.DataFrame
     left = pl.concat(kept, how="diagonal_relaxed")
     left = left.filter(pl.col(_INPUT).is_not_null() & pl.col("system").is_null()) \
         if _INPUT in left.columns else left.clear()
-    # a row left whose class period the PDB has systems' rows of differs from them
+    # a report's row left whose class period the PDB has systems' rows of differs from
+    # them (a row of an exact format is not compared: a table from elsewhere)
     with_systems = _sysplex_periods(rows[pdb_name])
     for (file,), frame in left.partition_by(_INPUT, as_dict=True).items():
-        differs = frame.join(with_systems, on=list(_PERIOD_OF_SYSPLEX), how="semi",
-                             nulls_equal=True).height
+        differs = frame.filter(~printed.exact(pl.col("source_format"))).join(
+            with_systems, on=list(_PERIOD_OF_SYSPLEX), how="semi", nulls_equal=True).height
         if differs:
             loaded.differing[str(file)] = differs
         if frame.height - differs:
