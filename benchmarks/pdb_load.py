@@ -4,8 +4,8 @@
 
 Writes (once) one SMF dump per day with ``zperf.sim.month`` (the sysplex month of
 ``benchmarks/sim_month.py``, ``zperf simulate sysplex-month``: every system's 70.1
-and 72.3 records, 15-minute intervals), then, each in a fresh process so that its peak memory is its own,
-alternately, ``--repeat`` times:
+and 72.3 records, 15-minute intervals), then, each in a fresh process so that its
+peak memory is its own, alternately, ``--repeat`` times:
 
 - **parse**: ``zperf parse -o day.parquet`` of the last day's dump (the reference);
 - **add**: ``zperf pdb add`` of the same dump into a PDB that holds the days

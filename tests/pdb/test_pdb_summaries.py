@@ -18,6 +18,7 @@ from zperf.pdb.load import add
 from zperf.pdb.store import Pdb
 from zperf.pdb.upkeep import compact, prune
 from zperf.runs.msu import capacity_table, r4ha_peak_rows
+from zperf.runs.pi import performance_table
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def loaded(tmp_path_factory: pytest.TempPathFactory, month: list[Path]) -> Pdb:
 
 @pytest.fixture(scope="module")
 def parsed(month: list[Path]) -> dict[str, pl.DataFrame]:
-    return read(month, tables=["workload", "cpu", "cpu_lpar"]).tables
+    return read(month, tables=["workload", "distribution", "cpu", "cpu_lpar"]).tables
 
 
 def test_an_hour_of_a_system_is_its_intervals(loaded: Pdb,
@@ -86,6 +87,24 @@ def test_a_class_day_adds_up_its_intervals(loaded: Pdb,
         pl.col("period_start").dt.date() == dt.date(2026, 10, 1),
         system="SYSA", class_name="CICSHI").collect()
     assert row["appl_cp_p95_pct"] == pytest.approx(hours["appl_cp_pct"].quantile(0.95, "linear"))
+
+
+@pytest.mark.parametrize("name", ["CICSHI", "CICSMED", "BATCHHI"])
+def test_a_class_hours_performance_index_is_the_runs_rule_of_its_intervals(
+        name: str, loaded: Pdb, parsed: dict[str, pl.DataFrame]) -> None:
+    """Percentile, average response and velocity goals: the PI of runs.pi over the
+    parsed intervals (with the distribution), worst, mean, counted and missed."""
+    hour = dt.datetime(2026, 10, 2, 10)
+    pi = performance_table(parsed["workload"], parsed["distribution"]).filter(
+        pl.col("system") == "SYSA", pl.col("class_name") == name,
+        pl.col("interval_start").dt.truncate("1h") == hour)["perf_index"]
+    assert pi.len() == 4 and pi.null_count() == 0
+    row = loaded.scan("class_hour").filter(system="SYSA", class_name=name,
+                                           period_start=hour).collect().row(0, named=True)
+    assert row["pi_worst"] == pytest.approx(pi.max())
+    assert row["pi_mean"] == pytest.approx(pi.mean())
+    assert row["pi_intervals"] == 4
+    assert row["goal_missed_intervals"] == (pi > 1.0).sum()
 
 
 def test_shifts_come_from_pdb_toml(loaded: Pdb) -> None:

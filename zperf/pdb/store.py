@@ -80,6 +80,11 @@ _reached: dict[str, int] = {}
 #: zstd's level for the PDB's files: 3, polars' default (9 makes the files of the
 #: intervals 4 % smaller, for three times the time to write them; benchmarks/pdb_load.py).
 COMPRESSION_LEVEL = 3
+#: Bytes of the intervals a change stages that it also keeps in memory, to be read again
+#: without reading their files (the summaries of the days a load changed): a night's load
+#: of a 10-system sysplex stages about 100 MB of them; a month's, loaded at once, more
+#: than this, and the rest is read back from the staged files (memory follows a batch).
+KEEP_BYTES = 512 << 20
 #: The hive partition values' types (so that a system named 0001 stays a string).
 HIVE_TYPES: dict[str, pl.DataType] = {"system": pl.String(), "date": pl.Date(),
                                       "month": pl.String(), "year": pl.String()}
@@ -325,6 +330,7 @@ class Transaction:
         #: The files staged for each partition, and the partitions whose committed files go.
         self.staged: dict[Partition, list[Path]] = {}
         self._kept: dict[Path, pl.DataFrame] = {}
+        self._kept_bytes = 0
         self.replaced: set[Partition] = set()
         #: The committed files of each table's partitions, listed once.
         self._listed: dict[str, dict[Partition, list[Path]]] = {}
@@ -345,7 +351,8 @@ class Transaction:
 
     def current_many(self, parts: Iterable[Partition]) -> pl.DataFrame:
         """The rows of ``parts`` (of one table) as this change leaves them, read at once
-        (a staged file of the intervals from disk: a load's memory follows its batch)."""
+        (a staged file of the intervals from memory while they fit in :data:`KEEP_BYTES`,
+        else from disk: a load's memory follows its batch)."""
         parts = list(parts)
         if not parts:
             return pl.DataFrame()
@@ -391,6 +398,9 @@ class Transaction:
         self.staged.setdefault(part, []).append(staged)
         if not by_system(part.table):  # (a summary's rows are few: kept to be read again)
             self._kept[staged] = frame
+        elif self._kept_bytes + (size := int(frame.estimated_size())) <= KEEP_BYTES:
+            self._kept[staged] = frame  # (intervals: as long as they fit in KEEP_BYTES)
+            self._kept_bytes += size
         self.moves.append((str(staged.relative_to(self.pdb.root)), str(part.folder / name)))
         reached("staged")
 
@@ -402,7 +412,9 @@ class Transaction:
     def remove(self, part: Partition) -> None:
         self.replaced.add(part)
         for staged in self.staged.pop(part, []):  # staged before in this change: not wanted
-            self._kept.pop(staged, None)
+            gone = self._kept.pop(staged, None)
+            if gone is not None and by_system(part.table):
+                self._kept_bytes -= int(gone.estimated_size())
             source = str(staged.relative_to(self.pdb.root))
             self.moves = [m for m in self.moves if m[0] != source]
             staged.unlink(missing_ok=True)

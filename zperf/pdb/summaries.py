@@ -73,8 +73,23 @@ def interval_rows(detail: Mapping[str, pl.DataFrame], lead_in: Mapping[str, pl.D
     ``detail``: one system's tables (``workload``, ``distribution``, ``cpu``,
     ``cpu_lpar``) of the days to summarize; ``lead_in``: its ``cpu`` and ``cpu_lpar``
     rows of the 4 hours before, for the rolling averages."""
-    return {"system": _system_intervals(detail, lead_in), "class": _class_intervals(detail),
-            "workload": _workload_intervals(detail)}
+    detail = {**detail, "workload": detail["workload"].select(
+        c for c in _SUMMARIZED if c in detail["workload"].columns)}
+    figures = _class_figures(detail)  # (once: the PI of half a million buckets a day)
+    return {"system": _system_intervals(detail, lead_in), "class": _class_intervals(figures),
+            "workload": _workload_intervals(figures)}
+
+
+#: The columns of the ``workload`` table the summaries are made of (the others are not
+#: copied through their joins): the class period, its goal, what the Performance Index
+#: (:func:`~zperf.runs.pi.performance_table`), the capture ratio, the offload and the
+#: class rows read.
+_SUMMARIZED = ("sysplex", "system", "interval_start", "interval_seconds", "class_kind",
+               "class_name", "period", "workload", "importance", "goal_type",
+               "goal_velocity_pct", "goal_response_ms", "goal_percentile", "ex_vel_pct",
+               "perf_index_printed", "trans_ended", "resp_actual_ms", "cpu_seconds",
+               "srb_seconds", "rct_seconds", "iit_seconds", "hst_seconds", "appl_cp_pct",
+               "appl_iip_pct", "appl_iipcp_pct")
 
 
 def _system_intervals(detail: Mapping[str, pl.DataFrame],
@@ -148,8 +163,8 @@ def _class_figures(detail: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
                           .alias("iipcp_seconds")))
 
 
-def _class_intervals(detail: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
-    work = _class_figures(detail)
+def _class_intervals(work: pl.DataFrame) -> pl.DataFrame:
+    """Class periods' intervals as rows (``work``: :func:`_class_figures`)."""
     if work.height == 0:
         return _empty("class")
     pi = pl.col("_pi")
@@ -161,8 +176,10 @@ def _class_intervals(detail: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
         *_work_columns(pl.col("interval_seconds"))))
 
 
-def _workload_intervals(detail: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
-    work = _class_figures(detail).filter(pl.col("class_kind") == "service")
+def _workload_intervals(figures: pl.DataFrame) -> pl.DataFrame:
+    """Workloads' intervals as rows: their service classes' (``figures``:
+    :func:`_class_figures`) added up."""
+    work = figures.filter(pl.col("class_kind") == "service")
     if work.height == 0:
         return _empty("workload")
     ended = pl.col("trans_ended").fill_null(0)
@@ -295,16 +312,13 @@ def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) ->
     """:func:`update` of these systems' days."""
     detail = {name: tx.current_many([Partition(name, s, d.isoformat()) for s, d in pairs])
               for name in ("workload", "distribution", "cpu", "cpu_lpar")}
-    lead_in = {}
-    for name in ("cpu", "cpu_lpar"):
-        frames = []
-        for system, day in sorted(pairs):
-            before = day - dt.timedelta(days=1)
-            if (system, before) not in pairs:
-                cutoff = dt.datetime.combine(day, dt.time()) - _LEAD_IN
-                frames.append(tx.current(Partition(name, system, before.isoformat()))
-                              .filter(pl.col("interval_start") >= cutoff))
-        lead_in[name] = pl.concat(frames) if frames else schema_of(name).empty()
+    # the last 4 hours of each day before one made that is not made itself (read at once)
+    before = sorted({(s, d - dt.timedelta(days=1)) for s, d in pairs} - pairs)
+    last_hours = pl.col("interval_start") >= (pl.col("interval_start").dt.truncate("1d")
+                                              + (dt.timedelta(days=1) - _LEAD_IN))
+    lead_in = {name: tx.current_many([Partition(name, s, d.isoformat()) for s, d in before])
+               .filter(last_hours) if before else schema_of(name).empty()
+               for name in ("cpu", "cpu_lpar")}
     made = pl.DataFrame(sorted(pairs), schema={"system": pl.String, "_day": pl.Date},
                         orient="row")
     for entity, rows in interval_rows(detail, lead_in).items():
