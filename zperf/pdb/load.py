@@ -35,7 +35,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -413,14 +413,10 @@ def _write_detail(tx: Transaction,
         added = 0
         parts = set(had)
         seen = set()
-        days = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"))
-        # (grouped by hashing, not sorted: the distribution of a day is half a million rows)
-        for (system, day), rows in days.partition_by("system", "_day", as_dict=True,
-                                                      maintain_order=True).items():
-            part = Partition(name, str(system), cast(dt.date, day).isoformat())
+        for system, day, rows in _partitions(frame, name):
+            part = Partition(name, system, day.isoformat())
             parts.add(part)
             seen.add(part)
-            rows = rows.drop("_day")
             if _FROM_PDB in rows.columns:
                 old_rows = rows[_FROM_PDB].fill_null(False)
                 old = int(old_rows.sum())
@@ -428,9 +424,11 @@ def _write_detail(tx: Transaction,
             else:
                 old_rows, old = None, 0
             if old == had.get(part, 0):
-                new = rows.filter(~old_rows) if old_rows is not None and old else rows
+                new = rows
+                if old_rows is not None and old:  # (the PDB's rows first, when sorted)
+                    new = rows.slice(old) if ORDER[name] else rows.filter(~old_rows)
                 if new.height:
-                    tx.add(part, schema.conform(_ordered(new, name)))
+                    tx.add(part, schema.conform(new))
                     changed.setdefault(part.system, set()).add(part.first_day)
                 added += new.height
             else:  # some of the PDB's rows were replaced: the partition is written anew
@@ -444,6 +442,29 @@ def _write_detail(tx: Transaction,
         if added:
             loaded.added[name] = loaded.added.get(name, 0) + added
     return changed
+
+
+def _partitions(frame: pl.DataFrame, table: str,
+                ) -> Iterator[tuple[str, dt.date, pl.DataFrame]]:
+    """The rows of each system and day: in the order of their files (:data:`ORDER`),
+    the PDB's rows first, by one sort of the whole table and a slice each (not copied);
+    a table kept as read (the distribution: half a million rows a day), by hashing."""
+    days = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"))
+    order = [c for c in ORDER[table] if c in frame.columns]
+    if not order:
+        for (system, day), rows in days.partition_by("system", "_day", as_dict=True,
+                                                      maintain_order=True).items():
+            yield str(system), cast(dt.date, day), rows.drop("_day")
+        return
+    old = [_FROM_PDB] if _FROM_PDB in frame.columns else []
+    days = days.with_columns(pl.col(c).fill_null(False) for c in old).sort(
+        "system", "_day", *old, *order, descending=[False, False, *(True for _ in old),
+                                                    *(False for _ in order)], nulls_last=True)
+    spans = days.with_row_index("_at").group_by("system", "_day", maintain_order=True).agg(
+        pl.col("_at").first(), pl.len())
+    rows = days.drop("_day")
+    for system, day, at, size in spans.iter_rows():
+        yield str(system), day, rows.slice(at, size)
 
 
 def _ordered(rows: pl.DataFrame, table: str) -> pl.DataFrame:

@@ -230,8 +230,7 @@ def rollup(rows: pl.DataFrame, entity: str, level: str, shifts: Shifts) -> pl.Da
                           [*keys, "_period", "shift"], entity)]
     out = pl.concat(groups, how="diagonal_relaxed").with_columns(
         pl.col("_period").alias("period_start"))
-    return schema.conform(_ratios(out, entity)).sort(
-        *keys, "period_start", "shift", nulls_last=True)
+    return schema.conform(_ratios(out, entity))  # (sorted as written: _replace)
 
 
 def _summed(rows: pl.DataFrame, by: list[str], entity: str) -> pl.DataFrame:
@@ -359,26 +358,37 @@ def _replace(tx: Transaction, part: Partition, kept: pl.DataFrame,
 def _roll_longer(tx: Transaction, entity: str, made: pl.DataFrame, hours: pl.DataFrame,
                  shifts: Shifts) -> None:
     """The weeks and months that hold the days made again, from all their hours (those
-    made now, the others as the PDB holds them)."""
+    made now, the others as the PDB holds them): each from its own hours only."""
     hour_table = summary_name(entity, "hour")
     spans = {"week": (pl.col("_day").dt.truncate("1w"),
                       pl.col("_day").dt.truncate("1w").dt.offset_by("6d")),
              "month": (pl.col("_day").dt.month_start(), pl.col("_day").dt.month_end())}
-    needed: set[tuple[str, dt.date]] = set()
-    for first, last in spans.values():
-        for system, start, end in made.select("system", first, last.alias("_last")
-                                              ).unique().iter_rows():
-            day = start
-            while day <= end:
-                needed.add((system, day))
-                day += dt.timedelta(days=1)
-    wanted = pl.DataFrame(sorted(needed), schema={"system": pl.String, "_day": pl.Date},
-                          orient="row").join(made, on=["system", "_day"], how="anti")
-    older = tx.current_many([Partition(hour_table, "", d.isoformat())
-                             for d in sorted({d for _, d in needed})])
-    if older.height:
-        older = _day_of(older).join(wanted, on=["system", "_day"], how="semi").drop("_day")
-    every = pl.concat([hours, older], how="diagonal_relaxed")
-    for level, (first, _) in spans.items():
-        periods = made.select("system", first.alias("_day")).unique()
-        _merge(tx, summary_name(entity, level), rollup(every, entity, level, shifts), periods)
+    made_pairs = set(made.iter_rows())
+    for level, (first, last) in spans.items():
+        periods = made.select("system", first.alias("_first"), last.alias("_last")).unique()
+        wanted = {(system, start + dt.timedelta(days=n))
+                  for system, start, end in periods.iter_rows()
+                  for n in range((end - start).days + 1)} - made_pairs
+        older = _hours_of(tx, hour_table, wanted)
+        # (one chunk: grouping a month of hours read from 30 files is faster so)
+        rows = pl.concat([hours, older], how="diagonal_relaxed", rechunk=True) \
+            if older.height else hours
+        _merge(tx, summary_name(entity, level), rollup(rows, entity, level, shifts),
+               periods.select("system", pl.col("_first").alias("_day")))
+
+
+def _hours_of(tx: Transaction, table: str, wanted: set[tuple[str, dt.date]]) -> pl.DataFrame:
+    """The rows of an hour summary of these systems' days, as the change leaves them (a
+    night's load of every system: every row of the other days of the month, not
+    filtered: a month of a sysplex's class hours is most of a million rows)."""
+    days = sorted({day for _, day in wanted})
+    if not days:
+        return schema_of(table).empty()
+    rows = tx.current_many([Partition(table, "", day.isoformat()) for day in days])
+    systems = {system for system, _ in wanted}
+    if len(wanted) == len(systems) * len(days):  # every system's every day
+        there = set(rows["system"].unique().to_list())
+        return rows if there <= systems else rows.filter(pl.col("system").is_in(list(systems)))
+    pairs = pl.DataFrame(sorted(wanted), schema={"system": pl.String, "_day": pl.Date},
+                         orient="row")
+    return _day_of(rows).join(pairs, on=["system", "_day"], how="semi").drop("_day")
