@@ -23,7 +23,14 @@ from conftest import SAMPLES
 from zperf.errors import ConflictError, UsageError
 from zperf.formats.reading import read
 from zperf.pdb import open as open_pdb
-from zperf.pdb.layout import DETAIL_TABLES, Partition, decode, encode, partition_of
+from zperf.pdb.layout import (
+    DETAIL_TABLES,
+    SUMMARY_TABLES,
+    Partition,
+    decode,
+    encode,
+    partition_of,
+)
 from zperf.pdb.load import add
 from zperf.pdb.store import Pdb
 
@@ -212,3 +219,30 @@ def test_a_load_in_batches_and_day_chunks_gives_the_same_pdb(
     loaded = add(parts, [month[1], month[0], month[2]], jobs=1, batch_bytes=1)
     assert loaded.added == {table: 3 * rows for table, rows in PER_DAY.items()}
     same_tables(tables_state(whole.root), tables_state(parts.root))
+
+
+def test_a_sysplex_loaded_system_by_system_gives_the_same_summaries(
+        tmp_path: Path, month: list[Path]) -> None:
+    """One system's days, then the other's, in any order (the weeks and months made of
+    some systems' hours and the PDB's of the others): the summaries of the whole days."""
+    whole = Pdb(tmp_path / "whole")
+    add(whole, month, jobs=1)
+    parts: dict[tuple[int, str], list[Path]] = {}
+    for number, day in enumerate(month):
+        tables = read(day, tables=DETAIL_TABLES).tables
+        for system in ("SYSA", "SYSB"):
+            for table in DETAIL_TABLES:
+                path = tmp_path / f"{number}-{system}-{table}.parquet"
+                tables[table].filter(pl.col("system") == system).write_parquet(path)
+                parts.setdefault((number, system), []).append(path)
+    by_system = Pdb(tmp_path / "parts")
+    # loads of: SYSB's third day, then its second; both systems' first day with SYSA's
+    # third (some systems' days: their weeks and months made of the PDB's other days);
+    # SYSA's second day
+    for days in ([(2, "SYSB")], [(1, "SYSB")], [(0, "SYSA"), (0, "SYSB"), (2, "SYSA")],
+                 [(1, "SYSA")]):
+        add(by_system, [path for day in days for path in parts[day]], jobs=1)
+    got, want = tables_state(by_system.root), tables_state(whole.root)
+    for table in SUMMARY_TABLES:
+        assert want[table].height, table
+        assert_frame_equal(got[table], want[table], check_row_order=False)
