@@ -81,13 +81,17 @@ def main() -> int:
     print(f"a day: {size / 1e6:,.0f} MB dump, {args.systems} systems x {args.classes} "
           f"classes x 96 intervals; load average {reference.load_average()}")
     print(f"parse  best {min(parse):6.2f} s  median {statistics.median(parse):6.2f} s  "
-          f"CPU {min(parse_cpu):6.2f} s  peak {parse_peak:6.0f} MB  (zperf parse -o "
-          "day.parquet)")
+          f"CPU best {min(parse_cpu):5.2f} s median {statistics.median(parse_cpu):5.2f} s  "
+          f"peak {parse_peak:6.0f} MB  (zperf parse -o day.parquet)")
     print(f"add    best {min(add):6.2f} s  median {statistics.median(add):6.2f} s  "
-          f"CPU {min(add_cpu):6.2f} s  peak {add_peak:6.0f} MB")
+          f"CPU best {min(add_cpu):5.2f} s median {statistics.median(add_cpu):5.2f} s  "
+          f"peak {add_peak:6.0f} MB")
+    pairs = " ".join(f"{a / p:.2f}" for a, p in zip(add_cpu, parse_cpu, strict=True))
     print(f"add / parse: {min(add) / min(parse):.2f} (best wall), "
           f"{statistics.median(add) / statistics.median(parse):.2f} (median wall), "
-          f"{min(add_cpu) / min(parse_cpu):.2f} (best CPU)")
+          f"{min(add_cpu) / min(parse_cpu):.2f} (best CPU), "
+          f"{statistics.median(add_cpu) / statistics.median(parse_cpu):.2f} (median CPU); "
+          f"CPU run by run: {pairs}")
     pdb = work / "pdb0"
     total = sum(p.stat().st_size for p in pdb.rglob("*.parquet"))
     dumps_size = sum(p.stat().st_size for p in dumps)
