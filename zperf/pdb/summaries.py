@@ -36,6 +36,7 @@ from zperf.pdb.config import Config, Shifts
 from zperf.pdb.layout import Partition, bucket
 from zperf.pdb.store import Transaction, schema_of
 from zperf.runs.capture import capture_table, captured_seconds
+from zperf.runs.cec import cec_table
 from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, r4ha_peak_rows
 from zperf.runs.offload import offload_table
@@ -48,14 +49,16 @@ PERCENTILE = 0.95
 _SUMS = ("intervals", "measured_seconds", "trans_ended", "service_seconds", "iip_seconds",
          "iipcp_seconds", "busy_cp_seconds", "captured_cp_seconds", "pi_intervals",
          "goal_missed_intervals")
-_MEANS = ("cps", "cp_busy_pct", "msu_per_hour", "appl_cp_pct")
+_MEANS = ("cps", "cp_busy_pct", "msu_per_hour", "appl_cp_pct", "cec_msu_per_hour")
 _MAXIMA = ("cp_busy_max_pct", "msu_max_per_hour", "lac_peak_msu", "etr_max_per_sec",
-           "appl_cp_max_pct", "pi_worst", "importance")
+           "appl_cp_max_pct", "pi_worst", "importance", "defined_capacity_msu",
+           "group_limit_msu", "cec_capacity_msu")
 _PERCENTILES = {"cp_busy_p95_pct": "cp_busy_pct", "msu_p95_per_hour": "msu_per_hour",
                 "appl_cp_p95_pct": "appl_cp_pct"}
-_FIRSTS = ("sysplex", "workload", "goal_type")
-_R4HA = ("r4ha_peak_msu", "r4ha_peak_at", "r4ha_peak_coverage_pct",
-         "r4ha_peak_covered_seconds", "r4ha_peak_complete")
+_FIRSTS = ("sysplex", "workload", "goal_type", "capacity_group", "cpc_sequence_code")
+#: The rolling 4-hour averages whose peaks a system's rows keep: its own partition's, its
+#: capacity group's and its CEC's (column prefixes).
+PEAKS = ("", "group_", "cec_")
 _PERIOD = {"hour": "1h", "day": "1d", "week": "1w", "month": "1mo"}
 _LEAD_IN = dt.timedelta(seconds=f.ROLLING_WINDOW_SECONDS)
 #: Days summarized at a time (a load of a month: its weeks and months are made again as
@@ -110,9 +113,11 @@ def _system_intervals(detail: Mapping[str, pl.DataFrame],
                .agg(pl.col("iip_seconds").sum(), pl.col("iipcp_seconds").sum()))
     rows = (capture.join(capacity.select(
         "system", "interval_start", "msu_per_hour", "r4ha_msu", "r4ha_covered_seconds",
-        "r4ha_coverage_pct", "r4ha_complete", "lac_msu"), on=["system", "interval_start"],
-        how="left")
+        "r4ha_coverage_pct", "r4ha_complete", "lac_msu", "defined_capacity_msu",
+        "capacity_group", "group_limit_msu", "cpc_sequence_code"),
+        on=["system", "interval_start"], how="left")
         .join(offload, on=["system", "interval_start"], how="left"))
+    rows = _with_shared(rows, cec_table(both_cpu, both_lpar))
     both = pl.col("busy_cp_seconds").is_not_null() & pl.col("service_cp_seconds").is_not_null()
     busy, msu = pl.col("cp_busy_pct"), pl.col("msu_per_hour")
     return _shaped("system", rows.select(
@@ -124,10 +129,37 @@ def _system_intervals(detail: Mapping[str, pl.DataFrame],
         pl.col("r4ha_coverage_pct").alias("r4ha_peak_coverage_pct"),
         pl.col("r4ha_covered_seconds").alias("r4ha_peak_covered_seconds"),
         pl.col("r4ha_complete").alias("r4ha_peak_complete"),
-        pl.col("lac_msu").alias("lac_peak_msu"),
+        pl.col("lac_msu").alias("lac_peak_msu"), "defined_capacity_msu", "capacity_group",
+        "group_limit_msu", "cpc_sequence_code", "cec_capacity_msu", "cec_msu_per_hour",
+        *(pl.col(f"{p}{c}") for p in PEAKS[1:] for c in (
+            "r4ha_peak_msu", "r4ha_peak_at", "r4ha_peak_coverage_pct",
+            "r4ha_peak_covered_seconds", "r4ha_peak_complete")),
         pl.when(both).then(pl.col("busy_cp_seconds")).alias("busy_cp_seconds"),
         pl.when(both).then(pl.col("service_cp_seconds")).alias("captured_cp_seconds"),
         "iip_seconds", "iipcp_seconds"))
+
+
+def _with_shared(rows: pl.DataFrame, cec: pl.DataFrame) -> pl.DataFrame:
+    """Each system interval with its capacity group's and its CEC's MSU/h and rolling
+    4-hour average (:func:`zperf.runs.cec.cec_table`: every partition of the CEC, from
+    the PR/SM data the systems record), as ``group_...`` and ``cec_...`` columns."""
+    at = ["cpc_sequence_code", "interval_start"]
+    covered = pl.col("r4ha_coverage_pct") * f.ROLLING_WINDOW_SECONDS / 100
+
+    def peak(prefix: str) -> list[pl.Expr]:
+        return [pl.col("r4ha_msu").alias(f"{prefix}r4ha_peak_msu"),
+                pl.col("interval_start").alias(f"{prefix}r4ha_peak_at"),
+                pl.col("r4ha_coverage_pct").alias(f"{prefix}r4ha_peak_coverage_pct"),
+                covered.alias(f"{prefix}r4ha_peak_covered_seconds"),
+                pl.col("r4ha_complete").alias(f"{prefix}r4ha_peak_complete")]
+
+    whole = cec.filter(pl.col("scope") == "cec").select(
+        *at, pl.col("limit_msu").alias("cec_capacity_msu"),
+        pl.col("msu_per_hour").alias("cec_msu_per_hour"), *peak("cec_"))
+    groups = cec.filter(pl.col("scope") == "group").select(
+        *at, pl.col("name").alias("capacity_group"), *peak("group_"))
+    return (rows.join(whole, on=at, how="left")
+            .join(groups, on=[*at, "capacity_group"], how="left"))
 
 
 def _work_columns(secs: pl.Expr) -> list[pl.Expr]:
@@ -253,15 +285,19 @@ def _summed(rows: pl.DataFrame, by: list[str], entity: str) -> pl.DataFrame:
                      / ended.filter(resp.is_not_null()).sum()).alias("resp_actual_ms"))
     out = rows.group_by(by).agg(aggs)
     if entity == "system":
-        peaks = r4ha_peak_rows(
-            rows.rename({"r4ha_peak_covered_seconds": "r4ha_covered_seconds",
-                         "r4ha_peak_at": "interval_start"}), by, "r4ha_peak_msu")
-        out = out.join(peaks.select(*by, *(pl.col(src).alias(dst) for src, dst in (
-            ("r4ha_peak_msu", "r4ha_peak_msu"), ("interval_start", "r4ha_peak_at"),
-            ("r4ha_peak_coverage_pct", "r4ha_peak_coverage_pct"),
-            ("r4ha_covered_seconds", "r4ha_peak_covered_seconds"),
-            ("r4ha_peak_complete", "r4ha_peak_complete")))), on=by, how="left",
-            nulls_equal=True)
+        for p in PEAKS:
+            if f"{p}r4ha_peak_msu" not in have:
+                continue
+            peaks = r4ha_peak_rows(rows.select(*by, *(pl.col(f"{p}{c}").alias(c) for c in (
+                "r4ha_peak_msu", "r4ha_peak_coverage_pct", "r4ha_peak_complete")),
+                pl.col(f"{p}r4ha_peak_covered_seconds").alias("r4ha_covered_seconds"),
+                pl.col(f"{p}r4ha_peak_at").alias("interval_start")), by, "r4ha_peak_msu")
+            out = out.join(peaks.select(*by, *(pl.col(src).alias(f"{p}{dst}") for src, dst in (
+                ("r4ha_peak_msu", "r4ha_peak_msu"), ("interval_start", "r4ha_peak_at"),
+                ("r4ha_peak_coverage_pct", "r4ha_peak_coverage_pct"),
+                ("r4ha_covered_seconds", "r4ha_peak_covered_seconds"),
+                ("r4ha_peak_complete", "r4ha_peak_complete")))), on=by, how="left",
+                nulls_equal=True)
     return out
 
 

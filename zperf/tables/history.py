@@ -49,6 +49,19 @@ def _p95(what: str) -> str:
             "means in a day, week or month row")
 
 
+def _peak(prefix: str, whose: str) -> tuple[Column, ...]:
+    """The peak rolling 4-hour average columns of a group or the CEC (``prefix``)."""
+    return (Column(f"{prefix}r4ha_peak_msu", F64, f"Peak rolling 4-hour average of {whose}, "
+                   "MSU/h (the same rule as r4ha_peak_msu)"),
+            Column(f"{prefix}r4ha_peak_at", TS, "Start of the interval at whose end that "
+                   "window closes"),
+            Column(f"{prefix}r4ha_peak_coverage_pct", F64, "How much of that window the data "
+                   "measured, %"),
+            Column(f"{prefix}r4ha_peak_covered_seconds", F64, "Seconds of that window the data "
+                   "measured"),
+            Column(f"{prefix}r4ha_peak_complete", BOOL, "That window is fully measured"))
+
+
 _SYSTEM = (
     Column("system", STR, "SMF system identifier"),
     *_PERIOD,
@@ -67,6 +80,17 @@ _SYSTEM = (
     Column("r4ha_peak_complete", BOOL, "The peak's window is fully measured; false: an average "
            "of less time, where WLM's LAC is the figure to trust"),
     Column("lac_peak_msu", I64, "The highest SMF70LAC, WLM's own 4-hour rolling average, MSU/h"),
+    Column("defined_capacity_msu", I64, "The highest defined capacity of the partition, MSU/h "
+           "(SMF70MSU; null: none)"),
+    Column("capacity_group", STR, "The partition's capacity group (SMF70GNM; null: none)"),
+    Column("group_limit_msu", I64, "The highest limit of that group, MSU/h (SMF70GMU)"),
+    *_peak("group_", "the capacity group's partitions added up (the PR/SM data of every "
+           "partition of the CEC, as this system records them)"),
+    Column("cpc_sequence_code", STR, "CPC serial (SMF70CSC): the CEC the partition is on"),
+    Column("cec_capacity_msu", I64, "The CEC's MSU rating (SMF70CPC's capacity), MSU/h"),
+    Column("cec_msu_per_hour", F64, "MSU/h of the CEC's partitions with general CPs added up, "
+           "time-weighted mean"),
+    *_peak("cec_", "the CEC's partitions added up (as this system's PR/SM data record them)"),
     Column("busy_cp_seconds", F64, "Busy CP seconds (LPAR BUSY x CPs x interval) of the "
            "intervals that also have workload data, s"),
     Column("captured_cp_seconds", F64, "General-CP seconds the service classes captured "
