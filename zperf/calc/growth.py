@@ -136,7 +136,7 @@ class Growth:
             at = (level - self.intercept) / self.slope
             estimate = max(at, start) if at <= start + horizon else None
         earliest = latest = None
-        steps = int(round(horizon / step))
+        steps = round(horizon / step)
         for i in range(steps + 1):
             x = start + i * step
             mid, half = self._line(x)

@@ -68,7 +68,8 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
                      variant: Variant, layout: str | None, rmf_format: RmfFormat,
                      check_only: bool, series: bool, days: int | None, systems: int | None,
                      start: dt.datetime | None, holidays: tuple[dt.datetime, ...],
-                     interval_minutes: int | None, growth_pct: float | None, fmt: str | None, output: str, wide: bool) -> None:
+                     interval_minutes: int | None, growth_pct: float | None, fmt: str | None,
+                     output: str, wide: bool) -> None:
     """Write a reference paper's benchmark run, or a sysplex month, as input files.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
