@@ -25,12 +25,12 @@ from zperf.report.views.model import Chart, Column, Fact, Formula, InputFile, Re
 from zperf.runs.findings import Finding
 
 #: The forecast chart's series, in this order and these colours.
-FORECAST_SERIES = ("monthly peak", "linear trend", "95 % band, high", "95 % band, low", "limit")
-FORECAST_COLOURS = ("#4c78a8", "#f58518", "#bab0ac", "#bab0ac", "#e45756")
+FORECAST_SERIES = ("limit", "95 % band, high", "95 % band, low", "linear trend", "monthly peak")
+FORECAST_COLOURS = ("#e45756", "#bab0ac", "#bab0ac", "#f58518", "#4c78a8")
 SCOPE_WORDS = {"lpar": "LPARs", "group": "Capacity groups", "cec": "CECs"}
 GROWTH = Formula("growth", "least squares of the monthly peaks on the month: linear "
                  "y = a + b·month, compound ln y = a + b·month (e^b − 1 a month); standard "
-                 "error SE(b) = s / √Sxx", "zperf.calc.growth")
+                 "error SE(b) = s / √Sxx", "ordinary least squares; Montgomery, Peck & Vining, 2.3")
 BAND = Formula("95 % prediction band", "a + b·x₀ ± t(0.975, n − 2) · s · "
                "√(1 + 1/n + (x₀ − x̄)² / Sxx)", "Montgomery, Peck & Vining, 2.5")
 WORKLOAD_MSU = Formula("workload MSU/h", "system MSU/h × workload APPL% CP time / all "
@@ -48,6 +48,23 @@ def _flagged(text: str, row: dict[str, object]) -> str:
     return f"{text} ({note})" if note else text
 
 
+def coverage_words(t: Trend, month: dt.date, systems: list[str] | None = None) -> str:
+    """A row's coverage: 'complete', 'no data', 'partial: 15 of 31 days' (every system
+    alike) or 'partial: SYSA 12 of 31 days, ...' (the systems short of days)."""
+    rows = t.coverage.filter(pl.col("month") == month)
+    if systems is not None:
+        rows = rows.filter(pl.col("system").is_in(systems))
+    if rows.height == 0:
+        return "no data"
+    short = rows.filter(~pl.col("complete")).sort("system")
+    if short.height == 0:
+        return "complete"
+    if short.height == rows.height and short["days_measured"].n_unique() == 1:
+        return days_note(short["days_measured"][0], short["days"][0], False)
+    return "partial: " + ", ".join(f"{r['system']} {r['days_measured']} of {r['days']} days"
+                                   for r in short.iter_rows(named=True))
+
+
 def _month_start(month: dt.date) -> dt.datetime:
     return dt.datetime(month.year, month.month, 1)
 
@@ -58,17 +75,7 @@ def overview_section(t: Trend) -> Section:
                                                pl.col("days_measured").min(),
                                                pl.col("days").first()).sort("month"))
     complete = months.filter("complete").height
-    rows = []
-    for month in t.months:
-        found = months.filter(pl.col("month") == month)
-        if found.height == 0:
-            rows.append((month_text(month), "no data"))
-            continue
-        short = t.coverage.filter((pl.col("month") == month)
-                                  & ~pl.col("complete")).sort("system")
-        words = ", ".join(f"{r['system']} {r['days_measured']} of {r['days']} days"
-                          for r in short.iter_rows(named=True))
-        rows.append((month_text(month), f"partial: {words}" if words else "complete"))
+    rows = [(month_text(month), coverage_words(t, month)) for month in t.months]
     coverage = Table("Months and their coverage", (Column("Month"), Column("Coverage")),
                      tuple(rows), marks=tuple("" if r[1] == "complete" else "differs"
                                               for r in rows))
@@ -107,14 +114,17 @@ def peaks_section(t: Trend) -> Section | None:
                 text = f"{format_cell('peak_msu', round(r['peak_msu']))} at {_at(r['peak_at'])}"
                 if r["window_complete"] is False:
                     text += " (window partial)"
-                line.append(_flagged(text, r))
+                line.append(text if scope == "lpar" else _flagged(text, r))
+            if scope == "lpar":
+                line.append(coverage_words(t, month, names))
             cells.append(tuple(line))
         limits = [rows.filter(pl.col("name") == n)["limit_msu"].drop_nulls() for n in names]
         note = "Limits, MSU/h: " + ", ".join(
             f"{n} {format_cell('limit_msu', round(lim[-1])) if lim.len() else 'none'}"
             for n, lim in zip(names, limits, strict=True))
         tables.append(Table(f"{title}: peak R4HA each month, MSU/h, at its time",
-                            (Column("Month"), *(Column(n, True) for n in names)),
+                            (Column("Month"), *(Column(n, True) for n in names),
+                             *((Column("Coverage"),) if scope == "lpar" else ())),
                             tuple(cells), note=note))
         drawn = rows.filter(pl.col("peak_msu").is_not_null()).with_columns(
             pl.col("month").cast(pl.Datetime("us")).alias("month_start"),
@@ -177,7 +187,8 @@ def forecast_section(t: Trend) -> Section | None:
                                 "x": "month_start", "x_title": "", "y": "msu",
                                 "y_title": "MSU/h", "series": "series", "series_title": "",
                                 "facet": "of", "domain": list(FORECAST_SERIES),
-                                "colours": list(FORECAST_COLOURS), "zero": False}),
+                                "colours": list(FORECAST_COLOURS), "zero": False,
+                                "points": True}),
                             "; ".join(f"{f.label}: {f.status}" for f in t.forecasts
                                       if f.linear is not None)))
     return Section("forecast", "Growth and forecast to the limit", tables=(table,),
@@ -207,9 +218,6 @@ def _forecast_lines(t: Trend) -> pl.DataFrame:
         peaks = t.peaks.filter((pl.col("scope") == f.scope) & (pl.col("name") == f.name)
                                & pl.col("complete")).sort("month")
         first = peaks["month"][0]
-        for r in peaks.iter_rows(named=True):
-            out.append({"of": f.label, "month_start": _month_start(r["month"]),
-                        "series": "monthly peak", "msu": r["peak_msu"]})
         last_x = _months_between(first, f.last_month)
         for x in range(0, last_x + t.horizon + 1):
             month = _month_start(add_months(first, x))
@@ -220,6 +228,9 @@ def _forecast_lines(t: Trend) -> pl.DataFrame:
             if f.limit:
                 out.append({"of": f.label, "month_start": month, "series": "limit",
                             "msu": f.limit})
+        out += [{"of": f.label, "month_start": _month_start(r["month"]),
+                 "series": "monthly peak", "msu": r["peak_msu"]}
+                for r in peaks.iter_rows(named=True)]  # (drawn last: over the trend)
     return pl.DataFrame(out, schema={"of": pl.String, "month_start": pl.Datetime("us"),
                                      "series": pl.String, "msu": pl.Float64})
 
@@ -240,12 +251,9 @@ def workload_section(t: Trend) -> Section | None:
             cells.append((month_text(month), *(MISSING for _ in names), "no data"))
             continue
         by = {r["workload"]: r for r in rows.iter_rows(named=True)}
-        first = rows.row(0, named=True)
         cells.append((month_text(month),
                       *(format_cell("msu", round(by[n]["msu_per_hour"], 1)) if n in by
-                        else MISSING for n in names),
-                      days_note(first["days_measured"], first["days"], first["complete"])
-                      or "complete"))
+                        else MISSING for n in names), coverage_words(t, month)))
     table = Table("Mean MSU/h by workload, each month",
                   (Column("Month"), *(Column(n, True) for n in names), Column("Coverage")),
                   tuple(cells))
@@ -279,13 +287,14 @@ def performance_section(t: Trend) -> Section | None:
             line = [month_text(month)]
             for n in names:
                 r = rows.get(n)
-                line.append(MISSING if r is None else _flagged(
-                    f"{format_cell('perf_index', r['pi_worst'])} / "
-                    f"{format_cell('missed_pct', r['missed_pct'])} %", r))
-            cells.append(tuple(line))
+                line.append(MISSING if r is None else
+                            f"{format_cell('perf_index', r['pi_worst'])} / "
+                            f"{format_cell('missed_pct', r['missed_pct'])} %")
+            cells.append((*line, coverage_words(t, month)))
         tables.append(Table("Worst PI / share of class period intervals that missed their "
                             "goal, by workload", (Column("Month"),
-                                                  *(Column(n, True) for n in names)),
+                                                  *(Column(n, True) for n in names),
+                                                  Column("Coverage")),
                             tuple(cells)))
         drawn = t.performance.with_columns(
             pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
@@ -308,12 +317,13 @@ def performance_section(t: Trend) -> Section | None:
             line = [month_text(month)]
             for s in systems:
                 r = rows.get(s)
-                line.append(MISSING if r is None else _flagged(
-                    f"{format_cell('achieved_offload_pct', r['achieved_offload_pct'])} % / "
-                    f"{format_cell('hours', round(r['iipcp_hours'], 1))} h", r))
-            cells.append(tuple(line))
+                line.append(MISSING if r is None else
+                            f"{format_cell('achieved_offload_pct', r['achieved_offload_pct'])}"
+                            f" % / {format_cell('hours', round(r['iipcp_hours'], 1))} h")
+            cells.append((*line, coverage_words(t, month)))
         tables.append(Table("zIIP offload % / zIIP-eligible hours run on CPs (IIPCP), by "
-                            "system", (Column("Month"), *(Column(s, True) for s in systems)),
+                            "system", (Column("Month"), *(Column(s, True) for s in systems),
+                                       Column("Coverage")),
                             tuple(cells)))
         drawn = t.offload.filter(pl.col("achieved_offload_pct").is_not_null()).with_columns(
             pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
