@@ -38,15 +38,19 @@ def add_months(month: dt.date, n: int) -> dt.date:
     return dt.date(index // 12, index % 12 + 1, 1)
 
 
-def peak(system: str, m: int) -> float:
-    for name, first, growth, _, _ in SYSTEMS:
+Spec = tuple[tuple[str, float, float, int | None, str | None], ...]
+
+
+def peak(system: str, m: int, spec: Spec = SYSTEMS) -> float:
+    for name, first, growth, _, _ in spec:
         if name == system:
             return first + growth * m + NOISE[m % len(NOISE)]
     raise KeyError(system)
 
 
 def write_year(root: Path, *, months: int = MONTHS, days_short: dict[int, int] | None = None,
-               systems: tuple[str, ...] = ("SYSA", "SYSB", "SYSC")) -> Pdb:
+               systems: tuple[str, ...] = ("SYSA", "SYSB", "SYSC"),
+               spec: Spec = SYSTEMS) -> Pdb:
     """A PDB in ``root`` of ``months`` months from :data:`START`; ``days_short`` {month
     number: days measured} makes those months partial (their first days only)."""
     days_short = days_short or {}
@@ -61,20 +65,20 @@ def write_year(root: Path, *, months: int = MONTHS, days_short: dict[int, int] |
         seconds = measured_days * 86_400.0
         at = dt.datetime.combine(month, dt.time(0))
         peak_at = at + dt.timedelta(days=min(9, measured_days - 1), hours=13)
-        group = sum(peak(s, m) for s in ("SYSB", "SYSC") if s in systems)
-        cec = sum(peak(s, m) for s in systems)
-        for name, _, _, defined, grp in SYSTEMS:
+        group = sum(peak(n, m, spec) for n, *_, g in spec if g and n in systems)
+        cec = sum(peak(n, m, spec) for n, *_ in spec if n in systems)
+        for name, _, _, defined, grp in spec:
             if name not in systems:
                 continue
             for d in range(measured_days):
                 tables["system_day"].append({
                     "system": name, "period_start": at + dt.timedelta(days=d),
                     "shift": "all", "intervals": 96, "measured_seconds": 86_400.0})
-            msu = peak(name, m) * 0.7
+            msu = peak(name, m, spec) * 0.7
             tables["system_month"].append({
                 "system": name, "period_start": at, "shift": "all",
                 "intervals": measured_days * 96, "measured_seconds": seconds,
-                "msu_per_hour": msu, "r4ha_peak_msu": peak(name, m), "r4ha_peak_at": peak_at,
+                "msu_per_hour": msu, "r4ha_peak_msu": peak(name, m, spec), "r4ha_peak_at": peak_at,
                 "r4ha_peak_coverage_pct": 100.0, "r4ha_peak_covered_seconds": 14_400.0,
                 "r4ha_peak_complete": True, "defined_capacity_msu": defined,
                 "capacity_group": grp, "group_limit_msu": GROUP_LIMIT if grp else None,
