@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT, run_cli
 
 sys.path.insert(0, str(ROOT / "tests" / "pdb"))
-import trend_data as td  # noqa: E402
+import trend_data as td
 
 RULES = """\
 [[rule]]

@@ -102,6 +102,25 @@ class Trend:
     def empty(self) -> bool:
         return not self.months
 
+    def gaps(self) -> tuple[list[str], list[str]]:
+        """The partial months that are gaps in the history (after a complete month and
+        before the last: data missing), and the others, which are no fault, each with
+        what it is: the history starting in a month, the month in progress."""
+        complete = set(self.coverage.group_by("month").agg(pl.col("complete").all())
+                       .filter("complete")["month"].to_list())
+        first = min(complete) if complete else None
+        gaps, told = [], []
+        for note in self.partial:
+            month = next(m for m in self.months if note.startswith(month_text(m)))
+            if month == self.months[-1]:
+                told.append(f"{note}: the month in progress, flagged and left out of the fits")
+            elif first is None or month < first:
+                told.append(f"{note}: the history starts in it, flagged and left out of the "
+                            "fits")
+            else:
+                gaps.append(note)
+        return gaps, told
+
 
 def month_text(month: dt.date) -> str:
     return f"{month:%Y-%m}"

@@ -390,16 +390,14 @@ def trend_report(t: Trend, inputs: tuple[InputFile, ...]) -> Report:
     builders = (overview_section, peaks_section, forecast_section, workload_section,
                 performance_section, changes_section)
     sections = tuple(s for s in (b(t) for b in builders) if s is not None)
-    gaps = [n for n in t.partial if not n.startswith(month_text(t.months[-1]))]
-    in_progress = [n for n in t.partial if n.startswith(month_text(t.months[-1]))]
+    gaps, told = t.gaps()
     findings = [Finding("coverage", "partial_month", f"{note}: its figures are flagged and "
                                                      "left out of the fits and changes")
                 for note in gaps]
     quality = c.quality_section([("", f) for f in findings])
     if quality is not None:
         sections = (*sections[:1], quality, *sections[1:])
-    notes = tuple(f"{n}: the month in progress, flagged and left out of the fits"
-                  for n in in_progress)
+    notes = tuple(told)
     return Report("trend", f"Trend: {month_text(t.months[0])} to {month_text(t.months[-1])}",
                   f"{c.plural(len(t.months), 'month')}: peak R4HA per LPAR, group and CEC, "
                   "growth and forecast to the limit, MSU by workload, PI and zIIP offload, "
