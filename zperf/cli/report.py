@@ -95,7 +95,6 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
       zperf report ims15-fast-path --exact -o reproduction.html
       zperf report trend /data/pdb --months 13 -o trend.html
     """
-    from zperf.formats.skipped import skipped_report
     from zperf.report.build import ReportRequest, format_for, make_report, sniff_kind, write_report
 
     inputs = list(args)
@@ -111,7 +110,11 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
                                      exact=exact, seed=seed, series=series, jobs=jobs,
                                      months=months, horizon=horizon))
     tell_reading(made.tallies, errors_path)
-    told = {skipped_report(tally) for tally in made.tallies}
+    told = set()
+    if made.tallies:  # (a trend reads no input file: the readers are not imported)
+        from zperf.formats.skipped import skipped_report
+
+        told = {skipped_report(tally) for tally in made.tallies}
     for note in made.notes:
         if note not in told:  # the skipped records are told above, once
             click.echo(f"zperf: warning: {note}", err=True)

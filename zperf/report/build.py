@@ -27,8 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zperf.errors import InputError, UsageError
-from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.tally import OnConflict, OnError
+from zperf.names import DEFAULT_ENCODING, OnConflict, OnError
 from zperf.report.output import open_output
 from zperf.report.suffixes import format_for_file
 from zperf.report.views.model import Report
@@ -174,11 +173,12 @@ def _trend(request: ReportRequest) -> Report:
         raise UsageError("a trend report takes one PDB (a folder zperf pdb add made)")
     from zperf.pdb.store import Pdb
     from zperf.pdb.trend import trend
-    from zperf.report.views.common import input_files
+    from zperf.report.views.model import InputFile
     from zperf.report.views.trend import trend_report
 
+    # (no size: adding up a year's thousands of files would cost more than the report)
     return trend_report(trend(Pdb(request.inputs[0]), months=request.months,
-                              horizon=request.horizon), input_files(request.inputs))
+                              horizon=request.horizon), (InputFile(request.inputs[0]),))
 
 
 def _reproduction(request: ReportRequest) -> Report:
