@@ -82,9 +82,10 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
     Exit status 1 when records were skipped, a run has no timed RMF
     interval (empty tables), a reproduced figure differs or an activity
     report's peak 4-hour rolling average rests on a window the data do not
-    wholly measure, or a trend's month before the last is partly loaded:
-    each is said on standard error and atop the report (a trend's month in
-    progress is said, and flagged beside its figures, without exit 1).
+    wholly measure, or a trend's history has a gap (a month partly loaded
+    after a complete one and before the last): each is said on standard
+    error and atop the report (a trend's month in progress, and a first
+    month the history starts in, are said and flagged, without exit 1).
 
     \b
     Examples:

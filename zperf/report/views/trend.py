@@ -5,9 +5,9 @@ LPAR, capacity group and CEC with its time, the growth and the month each reache
 its limit, MSU/h by workload, PI and zIIP offload month by month, the largest
 changes between the last two complete months.  A partial month's figures carry
 their days beside them ("partial: 12 of 31 days") and are left out of the fits
-and the changes; a partial month before the last one (a gap in the history) is
-said atop the report and the command exits 1; the month in progress is said, and
-is no fault.
+and the changes; a partial month after a complete one and before the last (a
+gap in the history) is said atop the report and the command exits 1; the month in
+progress, and a first month the history starts in, are said, and are no fault.
 """
 
 from __future__ import annotations
@@ -166,16 +166,16 @@ def forecast_section(t: Trend) -> Section | None:
                   if f.linear else MISSING)
         compound = (f"{format_cell('delta_pct', 100 * f.compound.per_month, signed=True)} % "
                     f"± {format_cell('se_pct', 100 * f.compound.per_month_se)} "
-                    f"({format_cell('year_pct', 100 * f.compound.per_year, signed=True)} % "
-                    "a year)" if f.compound else MISSING)
+                    f"({format_cell('year', round(100 * f.compound.per_year, 1), signed=True)}"
+                    " % a year)" if f.compound else MISSING)
         last = (f"{format_cell('peak_msu', round(f.last_peak))} ({month_text(f.last_month)})"
                 if f.last_peak is not None and f.last_month is not None else MISSING)
         rows.append((f.label, str(f.months), last, linear, compound,
                      format_cell("limit_msu", round(f.limit)) if f.limit else "none", f.status))
     table = Table("Growth of the monthly peaks and the month each reaches its limit",
                   (Column("Of"), Column("Months", True), Column("Last peak", True),
-                   Column("Linear MSU/h a month ± SE", True),
-                   Column("Compound a month ± SE", True), Column("Limit", True),
+                   Column("Linear: MSU/h a month", True),
+                   Column("Compound: a month", True), Column("Limit", True),
                    Column("Reaches its limit")), tuple(rows),
                   marks=tuple("differs" if f.reached or (f.months_to_limit is not None)
                               else "" for f in t.forecasts))
