@@ -146,3 +146,14 @@ def test_an_empty_pdb_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]
         tx.commit(dict(tx.manifest))
     code, out, err = run_cli(capsys, "report", "trend", str(pdb.root))
     assert code == 1 and "holds no month summary" in out + err
+
+
+def test_a_history_starting_mid_month_is_no_gap(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = td.write_year(tmp_path / "pdb", days_short={0: 10})
+    code, out, err = run_cli(capsys, "report", "trend", str(pdb.root))
+    assert code == 0 and "Data quality" not in out
+    assert err.splitlines()[0] == (
+        "zperf: warning: 2025-10: partial (SYSA 10 of 31 days, SYSB 10 of 31 days, SYSC 10 of "
+        "31 days): the history starts in it, flagged and left out of the fits")
+    assert "LPAR SYSB\n    Months: 12 " in out
