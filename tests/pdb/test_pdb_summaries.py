@@ -107,6 +107,30 @@ def test_a_class_hours_performance_index_is_the_runs_rule_of_its_intervals(
     assert row["goal_missed_intervals"] == (pi > 1.0).sum()
 
 
+def test_the_cec_s_peak_and_the_limits_are_the_runs_figures(
+        loaded: Pdb, parsed: dict[str, pl.DataFrame]) -> None:
+    """The CEC's peak R4HA of a day: its partitions added up interval by interval
+    (zperf.runs.cec), its peak by the runs' rule; the defined capacity as recorded."""
+    from zperf.runs.cec import cec_table
+
+    cec = cec_table(parsed["cpu"], parsed["cpu_lpar"]).filter(
+        pl.col("scope") == "cec", pl.col("interval_start").dt.date() == dt.date(2026, 10, 2))
+    cec = cec.with_columns((pl.col("r4ha_coverage_pct") * 144).alias("r4ha_covered_seconds"))
+    peak = r4ha_peak_rows(cec, ("cpc_sequence_code",)).row(0, named=True)
+    rows = loaded.scan("system_day").filter(period_start=dt.datetime(2026, 10, 2),
+                                            shift="all").collect().sort("system")
+    for row in rows.iter_rows(named=True):  # each system records the whole CEC
+        assert row["cec_r4ha_peak_msu"] == pytest.approx(peak["r4ha_msu"])
+        assert row["cec_r4ha_peak_at"] == peak["interval_start"]
+        assert row["cpc_sequence_code"] == peak["cpc_sequence_code"]
+        assert row["cec_capacity_msu"] == peak["limit_msu"]
+    defined = parsed["cpu"].group_by("system").agg(pl.col("defined_capacity_msu").max())
+    assert dict(rows.select("system", "defined_capacity_msu").iter_rows()) == {
+        s: (v or None) for s, v in defined.iter_rows()}
+    # the 4 hours' peak of the sum is no sum of the peaks
+    assert peak["r4ha_msu"] <= rows["r4ha_peak_msu"].sum()
+
+
 def test_shifts_come_from_pdb_toml(loaded: Pdb) -> None:
     days = loaded.scan("system_day").filter(system="SYSA").collect()
     intervals = {(r["period_start"].day, r["shift"]): r["intervals"]
