@@ -44,10 +44,12 @@ from typing import Any, cast
 import polars as pl
 
 from zperf import __version__
-from zperf.formats import printed
-from zperf.formats.archives import members, open_member
+from zperf.formats import parallel, printed
+from zperf.formats.archives import open_member
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import Given, Input, Sources, input_name, inputs, read_each
+from zperf.formats.one_input import Part, Task, whole
+from zperf.formats.opening import Given, Input, input_name, inputs
+from zperf.formats.options import ReadOptions
 from zperf.formats.repeats import BY_SYSPLEX, KEYS, AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.pdb import summaries
@@ -135,18 +137,26 @@ def digest(item: Input) -> tuple[str, int]:
     return sha.hexdigest(), size
 
 
+def _read(items: list[Input], how: ReadOptions) -> Iterator[Part]:
+    """Each input's tables and tallies, in input order, read as every command reads an
+    input (:func:`zperf.formats.one_input.whole`, by a pool of workers with ``-j``) but
+    not settled across files: the PDB settles them with its own rows first
+    (:func:`_settled`), as if they were the earliest file."""
+    paths = [item for item in items if isinstance(item, str)]
+    workers = parallel.workers_for(how.jobs, paths) if len(paths) == len(items) else 1
+    if workers > 1:
+        yield from parallel.in_order(whole, [Task(item, how.in_worker()) for item in items],
+                                     workers)
+        return
+    for item in items:
+        yield whole(Task(item, how))
+
+
 def _items(sources: Iterable[str | Path] | str | Path) -> list[Input]:
-    """The inputs one by one (a ZIP file's members each one); standard input read whole
-    (its content hash is needed before it is read)."""
-    out: list[Input] = []
-    for item in inputs(sources, caller="add"):
-        if item == "-":
-            out.append(Given("-", data=sys.stdin.buffer.read()))
-        elif isinstance(item, str):
-            out += members(item) or [item]
-        else:
-            out.append(item)
-    return out
+    """The inputs one by one (:func:`~zperf.formats.opening.inputs`: a ZIP file's members
+    each one); standard input read whole (its content hash is needed before it is read)."""
+    return [Given("-", data=sys.stdin.buffer.read()) if item == "-" else item
+            for item in inputs(sources, caller="add")]
 
 
 def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
@@ -186,11 +196,11 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         listings: dict[str, pl.DataFrame] = {}
         changed: dict[str, set[dt.date]] = {}
         loaded.pdb_tally = Tally(f"the PDB {pdb.root}", on_conflict=on_conflict)
+        how = ReadOptions(kind=kind, on_error=on_error, encoding=encoding,
+                          tables=DETAIL_TABLES, jobs=jobs, on_conflict=on_conflict)
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
-            wanted = cast(Sources, [item for item, _, _ in batch])  # (a Given is taken too)
-            results = read_each(wanted, kind=kind, on_error=on_error, encoding=encoding,
-                                tables=DETAIL_TABLES, jobs=jobs, on_conflict=on_conflict)
+            results = _read([item for item, _, _ in batch], how)
             for (item, sha, size), result in zip(batch, results, strict=True):
                 reached("read")
                 name = input_name(item)
