@@ -54,6 +54,8 @@ def pdb_command() -> None:
           FROM system_day GROUP BY system"
       zperf pdb export /data/pdb system_hour --to openmetrics -o pdb.om
       zperf pdb prune /data/pdb && zperf pdb compact /data/pdb
+      zperf report trend /data/pdb -o trend.html     # months, growth, forecast
+      zperf check forecast.toml /data/pdb           # check = "cap_forecast"
     """
 
 
