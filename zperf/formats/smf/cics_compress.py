@@ -1,0 +1,360 @@
+"""CICS monitoring record compression: z/OS CSRCESRV run-length encoding, both ways.
+
+CICS (TS 3.2 on, ``COMPRESS=YES``, the default) compresses the data section of
+its SMF 110.1 monitoring records with the z/OS service CSRCESRV; the SMF
+header and the product section stay as they are, and SMFMNCRL in the product
+section gives the compressed length (0: not compressed).  IBM documents the
+service but not its format ("not an interface"); the format used here is the
+one IBM's module prolog describes and users decoding CICS records on other
+platforms confirm (IBM-MAIN, June 2013: Peter Relson, Massimo Biancucci,
+Charles Mills; see docs/sources.md): a marker byte X'80', then runs, each
+headed by a control byte.  Control byte high bit 0: the next ``n`` = 1..127
+bytes are copied as they are; high bit 1: the next byte is repeated ``n`` =
+its low 7 bits times.  A control byte with ``n`` = 0 is not described and is
+taken as damage.
+
+Three expanders give the same bytes and the same verdicts:
+
+* :func:`expand`: one section, a loop per run in Python (the straightforward
+  reference, and what the tests compare the others with);
+* :func:`expand_sections` with numpy: every section of a batch walked in
+  lockstep, one run of each per step, then every byte produced by one
+  ``np.repeat`` (each data byte repeated as often as it occurs in the output);
+* the same with numba (the optional extra ``zperf[fast]``): one compiled loop
+  over the runs; used when numba is importable, unless ``ZPERF_NUMBA=0``.
+
+:func:`compress` is our encoder (tests and the simulator): runs of 3 or more
+equal bytes become repeat runs; like CICS it says when the result would not
+be smaller, so that the record is written uncompressed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Ints = npt.NDArray[np.int64]
+
+#: First byte of a CSRCESRV-compressed stream.
+MARKER = 0x80
+#: Longest run one control byte describes.
+MAX_RUN = 127
+#: Shortest stretch of equal bytes our encoder writes as a repeat run (the
+#: break-even of a repeat run, 2 bytes, against a literal stretch).
+MIN_REPEAT = 3
+
+#: Verdicts of an expansion, by code (0: good).
+OK, NO_MARKER, ZERO_RUN, CUT_RUN, WRONG_LENGTH = range(5)
+
+
+def verdict(code: int, at: int, produced: int, expected: int) -> str:
+    """What is wrong with a compressed section, in words (``at``: the byte of the
+    section where it was found)."""
+    if code == NO_MARKER:
+        return "does not start with X'80': not CSRCESRV-compressed data"
+    if code == ZERO_RUN:
+        return f"control byte at +{at} says a run of 0 bytes"
+    if code == CUT_RUN:
+        return f"the run at +{at} is cut by the end of the compressed data"
+    return f"expands to {produced} bytes, not the {expected} its triplets describe"
+
+
+class ExpandError(ValueError):
+    """A compressed section that cannot be expanded: ``code`` (see :func:`verdict`),
+    ``at`` the byte of the section where the damage was found."""
+
+    def __init__(self, code: int, at: int, produced: int, expected: int) -> None:
+        super().__init__(verdict(code, at, produced, expected))
+        self.code, self.at = code, at
+
+
+def expand(data: bytes | memoryview, expected: int | None = None) -> bytes:
+    """The bytes a CSRCESRV-compressed section stands for (raises :class:`ExpandError`).
+
+    ``expected``: the length the output must have (the data section's length as
+    the record's triplets describe it)."""
+    data = bytes(data)
+    if not data or data[0] != MARKER:
+        raise ExpandError(NO_MARKER, 0, 0, expected or 0)
+    out = bytearray()
+    i, end = 1, len(data)
+    while i < end:
+        control = data[i]
+        n = control & 0x7F
+        if n == 0:
+            raise ExpandError(ZERO_RUN, i, len(out), expected or 0)
+        if control & 0x80:
+            if i + 1 >= end:
+                raise ExpandError(CUT_RUN, i, len(out), expected or 0)
+            out += data[i + 1:i + 2] * n
+            i += 2
+        else:
+            if i + 1 + n > end:
+                raise ExpandError(CUT_RUN, i, len(out), expected or 0)
+            out += data[i + 1:i + 1 + n]
+            i += 1 + n
+    if expected is not None and len(out) != expected:
+        raise ExpandError(WRONG_LENGTH, end, len(out), expected)
+    return bytes(out)
+
+
+def compress(data: bytes | memoryview) -> bytes:
+    """``data`` CSRCESRV-compressed (marker, then runs): stretches of at least
+    :data:`MIN_REPEAT` equal bytes as repeat runs, the rest as literal runs."""
+    data = bytes(data)
+    out, _ = compress_sections(data, np.array([0]), np.array([len(data)]))
+    return out.tobytes()
+
+
+def compress_sections(data: bytes | bytearray | memoryview | npt.NDArray[np.uint8],
+                      starts: npt.ArrayLike, lengths: npt.ArrayLike
+                      ) -> tuple[npt.NDArray[np.uint8], Ints]:
+    """Compress many sections of ``data`` at once (numpy over all their bytes, as
+    :func:`compress` does one): the compressed sections one after the other, and
+    where each starts (plus the end, so ``np.diff`` gives their lengths)."""
+    buf = np.frombuffer(data, dtype=np.uint8) if not isinstance(data, np.ndarray) else data
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    sections = starts.size
+    # Every byte of the sections, in order, with the section it belongs to.
+    section_of = np.repeat(np.arange(sections, dtype=np.int64), lengths)
+    first_out = np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
+    where = (np.arange(section_of.size, dtype=np.int64) - first_out[section_of]
+             + starts[section_of])
+    values = buf[where]
+    # Runs of equal bytes (a run never crosses into the next section).
+    begins = np.ones(values.size, dtype=bool)
+    if values.size:
+        begins[1:] = (values[1:] != values[:-1]) | (section_of[1:] != section_of[:-1])
+    run_at = np.flatnonzero(begins)
+    run_len = np.diff(np.append(run_at, values.size))
+    run_section = section_of[run_at]
+    is_long = run_len >= MIN_REPEAT
+    # Short runs side by side (in one section) make one literal stretch.
+    short = np.flatnonzero(~is_long)
+    new_stretch = np.ones(short.size, dtype=bool)
+    if short.size:
+        new_stretch[1:] = (short[1:] != short[:-1] + 1) | \
+            (run_section[short[1:]] != run_section[short[:-1]])
+    stretch_first = short[new_stretch]
+    stretch_len = np.add.reduceat(run_len[short], np.flatnonzero(new_stretch)) \
+        if short.size else np.zeros(0, dtype=np.int64)
+    # Tokens: (position in ``values``, bytes it covers, repeat?), split at MAX_RUN.
+    tok_at, tok_len, tok_repeat = [], [], []
+    for from_at, covers, kind in ((run_at[is_long], run_len[is_long], True),
+                                  (run_at[stretch_first], stretch_len, False)):
+        pieces = -(-covers // MAX_RUN)
+        piece_of = np.repeat(np.arange(from_at.size), pieces)
+        k = np.arange(piece_of.size) - np.repeat(np.cumsum(pieces) - pieces, pieces)
+        tok_at.append(from_at[piece_of] + k * MAX_RUN)
+        tok_len.append(np.minimum(MAX_RUN, covers[piece_of] - k * MAX_RUN))
+        tok_repeat.append(np.full(piece_of.size, kind))
+    at, length, repeat = (np.concatenate(x) for x in (tok_at, tok_len, tok_repeat))
+    order = np.argsort(at, kind="stable")
+    at, length, repeat = at[order], length[order], repeat[order]
+    # The marker of each section goes before its first token.
+    token_section = section_of[at] if at.size else np.zeros(0, dtype=np.int64)
+    payload = np.where(repeat, 1, length)
+    size = 1 + payload
+    per_section = np.bincount(token_section, weights=size, minlength=sections).astype(np.int64) + 1
+    out_starts = np.concatenate(([0], np.cumsum(per_section))).astype(np.int64)
+    # Output position of each token's control byte: after its section's marker and
+    # the tokens before it.
+    before = np.cumsum(size) - size
+    section_token_base = np.concatenate(([0], np.cumsum(np.bincount(
+        token_section, weights=size, minlength=sections))[:-1])).astype(np.int64)
+    head = out_starts[token_section] + 1 + before - section_token_base[token_section]
+    out = np.empty(int(out_starts[-1]), dtype=np.uint8)
+    out[out_starts[:-1]] = MARKER
+    out[head] = np.where(repeat, 0x80 | length, length).astype(np.uint8)
+    token_of = np.repeat(np.arange(at.size), payload)
+    offset = np.arange(token_of.size) - np.repeat(np.cumsum(payload) - payload, payload)
+    out[head[token_of] + 1 + offset] = values[at[token_of] + offset]
+    return out, out_starts
+
+
+# ---------------------------------------------------------------- many at once
+
+
+def expand_sections(data: memoryview | bytes | bytearray, starts: Ints, lengths: Ints,
+                    expected: Ints) -> tuple[npt.NDArray[np.uint8], Ints, Ints, Ints]:
+    """Expand many compressed sections of ``data`` at once.
+
+    ``starts``/``lengths`` locate each section, ``expected`` is the length each must
+    expand to.  Returns (out, out_starts, codes, at): the good sections expanded one
+    after the other in ``out`` (a bad one takes no room), where each starts, and
+    per section the verdict code (:data:`OK`...) and the byte it names.
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    lengths = np.asarray(lengths, dtype=np.int64)
+    expected = np.asarray(expected, dtype=np.int64)
+    kernel = _numba_kernel()
+    buf = np.frombuffer(data, dtype=np.uint8)
+    if kernel is not None:
+        return _expand_numba(kernel, buf, starts, lengths, expected)
+    return _expand_numpy(buf, starts, lengths, expected)
+
+
+def produced_lengths(data: memoryview | bytes | bytearray, starts: Ints,
+                     lengths: Ints) -> Ints:
+    """How long each section would expand to, or -1 where it cannot (for a message)."""
+    out = np.full(starts.size, -1, dtype=np.int64)
+    for k, (start, length) in enumerate(zip(starts.tolist(), lengths.tolist(), strict=True)):
+        with contextlib.suppress(ExpandError):
+            out[k] = len(expand(bytes(data[start:start + length])))
+    return out
+
+
+def _expand_numpy(buf: npt.NDArray[np.uint8], starts: Ints, lengths: Ints,
+                  expected: Ints) -> tuple[npt.NDArray[np.uint8], Ints, Ints, Ints]:
+    """Walk every section one run per step (numpy over the sections), mark each data
+    byte with how often it occurs in the output, and let ``np.repeat`` write it all."""
+    count = starts.size
+    codes = np.zeros(count, dtype=np.int64)
+    at = np.zeros(count, dtype=np.int64)
+    has = lengths > 0
+    first = np.where(has, buf[np.where(has, starts, 0)] if buf.size else 0, 0)
+    codes[~has | (first != MARKER)] = NO_MARKER
+    ends = starts + lengths
+    produced = np.zeros(count, dtype=np.int64)
+    repeat_at: list[Ints] = []  # positions of the data byte of repeat runs
+    repeat_n: list[Ints] = []
+    control_at: list[Ints] = []
+    alive = np.flatnonzero(codes == OK)
+    control_at.append(starts[alive])  # the marker itself produces nothing
+    pos = starts[alive] + 1
+    while alive.size:
+        going = pos < ends[alive]
+        alive, pos = alive[going], pos[going]
+        if not alive.size:
+            break
+        control = buf[pos].astype(np.int64)
+        n = control & 0x7F
+        repeat = control >= 0x80
+        step = np.where(repeat, 2, 1 + n)
+        zero, cut = n == 0, pos + step > ends[alive]
+        bad = zero | cut
+        if bad.any():
+            which = alive[bad]
+            codes[which] = np.where(zero[bad], ZERO_RUN, CUT_RUN)
+            at[which] = pos[bad] - starts[which]
+        good = ~bad
+        alive, pos, n, repeat, step = alive[good], pos[good], n[good], repeat[good], step[good]
+        control_at.append(pos)
+        repeat_at.append(pos[repeat] + 1)
+        repeat_n.append(n[repeat])
+        np.add.at(produced, alive, n)
+        pos = pos + step
+    wrong = (codes == OK) & (produced != expected)
+    codes[wrong] = WRONG_LENGTH
+    at[wrong] = lengths[wrong]
+    # How often each byte of the data occurs in the output: 1 for a literal byte,
+    # n for the data byte of a repeat run, 0 for control bytes and bad sections.
+    good = codes == OK
+    span = np.zeros(buf.size + 1, dtype=np.int64)
+    np.add.at(span, starts[good], 1)
+    np.add.at(span, ends[good], -1)
+    times = np.cumsum(span[:-1])
+    controls = np.concatenate(control_at) if control_at else np.zeros(0, np.int64)
+    times[controls] = 0
+    if repeat_at:
+        times[np.concatenate(repeat_at)] = np.concatenate(repeat_n)
+    bad_sections = ~good
+    for start, end in zip(starts[bad_sections].tolist(), ends[bad_sections].tolist(),
+                          strict=True):
+        times[start:end] = 0
+    out = np.repeat(buf, times)
+    sizes = np.where(good, expected, 0)
+    return out, np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64), codes, at
+
+
+def _expand_numba(kernel: Callable[..., Any], buf: npt.NDArray[np.uint8], starts: Ints,
+                  lengths: Ints, expected: Ints) -> tuple[npt.NDArray[np.uint8], Ints, Ints,
+                                                          Ints]:
+    sizes = np.maximum(expected, 0)
+    out_starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    out = np.empty(int(sizes.sum()), dtype=np.uint8)
+    codes = np.zeros(starts.size, dtype=np.int64)
+    at = np.zeros(starts.size, dtype=np.int64)
+    kernel(buf, starts, lengths, expected, out, out_starts, codes, at)
+    if (codes != OK).any():  # squeeze out the room of bad sections
+        good = codes == OK
+        keep = np.repeat(good, sizes)
+        out = out[keep]
+        sizes = np.where(good, sizes, 0)
+        out_starts = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+    return out, out_starts, codes, at
+
+
+def numba_wanted() -> bool:
+    """Whether the compiled expander may be used (``ZPERF_NUMBA=0`` says no)."""
+    return os.environ.get("ZPERF_NUMBA", "1") != "0"
+
+
+@cache
+def _compiled() -> Callable[..., Any] | None:
+    try:
+        import numba  # the optional extra
+    except ImportError:
+        return None
+
+    @numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator,unused-ignore]
+    def kernel(buf: Any, starts: Any, lengths: Any, expected: Any, out: Any,
+               out_starts: Any, codes: Any, at: Any) -> None:  # pragma: no cover - compiled
+        for k in range(starts.size):
+            start, end = starts[k], starts[k] + lengths[k]
+            limit = expected[k]
+            o, base = 0, out_starts[k]
+            if lengths[k] == 0 or buf[start] != MARKER:
+                codes[k] = NO_MARKER
+                continue
+            i = start + 1
+            bad = OK
+            while i < end:
+                control = buf[i]
+                n = control & 0x7F
+                if n == 0:
+                    bad = ZERO_RUN
+                    break
+                if control & 0x80:
+                    if i + 2 > end:
+                        bad = CUT_RUN
+                        break
+                    value = buf[i + 1]
+                    stop = min(o + n, limit)
+                    for j in range(o, stop):
+                        out[base + j] = value
+                    o += n
+                    i += 2
+                else:
+                    if i + 1 + n > end:
+                        bad = CUT_RUN
+                        break
+                    stop = min(o + n, limit)
+                    for j in range(o, stop):
+                        out[base + j] = buf[i + 1 + j - o]
+                    o += n
+                    i += 1 + n
+            if bad != OK:
+                codes[k] = bad
+                at[k] = i - start
+            elif o != limit:
+                codes[k] = WRONG_LENGTH
+                at[k] = lengths[k]
+
+    return kernel  # type: ignore[no-any-return,unused-ignore]
+
+
+def _numba_kernel() -> Callable[..., Any] | None:
+    return _compiled() if numba_wanted() else None
+
+
+def backend() -> str:
+    """Which expander :func:`expand_sections` uses: 'numba' or 'numpy'."""
+    return "numba" if _numba_kernel() is not None else "numpy"
