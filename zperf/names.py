@@ -35,8 +35,8 @@ KIND_NAMES: tuple[str, ...] = (
 
 #: Every table a reader fills, in registry order (``zperf.formats.registry.table_names``).
 TABLE_NAMES: tuple[str, ...] = (
-    "workload", "distribution", "cpu", "cpu_lpar", "db2entry", "db2conn", "ims_transit",
-    "driver", "driver_intervals")
+    "workload", "distribution", "cpu", "cpu_lpar", "db2entry", "db2conn", "cics_transactions",
+    "ims_transit", "driver", "driver_intervals")
 #: The tables made from the tables read (``zperf.runs.derived`` makes them): name -> the
 #: tables read for it.
 DERIVED_TABLES: dict[str, tuple[str, ...]] = {

@@ -15,6 +15,7 @@ from zperf.tables.ims import IMS_TRANSIT
 from zperf.tables.offload import OFFLOAD
 from zperf.tables.performance import PERFORMANCE
 from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
+from zperf.tables.transactions import CICS_TRANSACTIONS
 from zperf.tables.workload import DISTRIBUTION, PROBLEMS, WORKLOAD
 
 #: Every table by name.  Add a new family's schemas here.
@@ -26,6 +27,7 @@ SCHEMAS: dict[str, TableSchema] = {
         CPU, CPU_LPAR, CAPACITY, PEAKS, CEC, PERFORMANCE, OFFLOAD,
         IMS_TRANSIT, DRIVER, DRIVER_INTERVALS,
         DB2ENTRY, DB2CONN,
+        CICS_TRANSACTIONS,
         PROBLEMS,
     )
 }

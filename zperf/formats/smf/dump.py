@@ -21,6 +21,7 @@ from zperf.errors import InputError
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
 from zperf.formats.smf.record_decoder import Columns, DecoderSpec, RecordDecoder
+from zperf.formats.smf.subtypes import one_per_type
 from zperf.formats.smf.type72_decoder import TYPE72_3
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import SCHEMAS
@@ -89,7 +90,7 @@ def smf_batches(
     decoders = tuple(decoders)
     wanted_tables = frozenset(
         [t for s in decoders for t in s.tables] if tables is None else tables)
-    specs = [s for s in decoders if wanted_tables & set(s.tables)]
+    specs = one_per_type([s for s in decoders if wanted_tables & set(s.tables)])
     file = tally.file
     by_type: dict[int, tuple[RecordDecoder, _Pending]] = {
         s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),

@@ -1,0 +1,103 @@
+"""Per-transaction tables: CICS tasks (SMF 110.1), z/OS Connect requests (SMF 123) and
+Liberty requests (SMF 120.11).
+
+Unlike RMF's class periods, these are one row per unit of work, the truth the
+interval figures are sums of.  Times are milliseconds (to the microsecond),
+time stamps local time (the record's own offset from UTC applied).
+"""
+
+from __future__ import annotations
+
+from zperf.tables.schema import F64, I64, STR, TS, Column, TableSchema
+
+_SOURCE = (
+    Column("source", STR, "Input file the row came from ('-' for standard input)"),
+)
+
+
+def _clock(name: str, nickname: str, what: str) -> Column:
+    return Column(name, F64, f"{what} ({nickname}), ms")
+
+
+CICS_TRANSACTIONS = TableSchema(
+    "cics_transactions",
+    "CICS monitoring performance records (SMF 110.1): one row per task (per record for "
+    "tasks that write several: record_type says why each was written)",
+    (
+        *_SOURCE,
+        Column("source_format", STR, "'smf110.1'"),
+        Column("system", STR, "SMF system id (SMFMNSID)"),
+        Column("applid", STR, "Specific APPLID of the region (SMFMNSPN)"),
+        Column("generic_applid", STR, "Generic APPLID (SMFMNPRN)"),
+        Column("job_name", STR, "CICS job name (SMFMNJBN)"),
+        Column("cics_release", STR, "CICS release (from SMFMNRVN: TS 5.6...; 'X'0vrm'' "
+               "when not known)"),
+        Column("transaction", STR, "Transaction id (TRAN)"),
+        Column("task_number", I64, "Task number (TRANNUM); null for system tasks"),
+        Column("program", STR, "First program (PGMNAME)"),
+        Column("user_id", STR, "User id (USERID)"),
+        Column("terminal", STR, "Terminal or session id (TERM)"),
+        Column("start_type", STR, "How the task was attached (TTYPE: TO, S, SD, U...)"),
+        Column("record_type", STR, "Why the record was written (RTYPE: T task end, C "
+               "converse, S syncpoint, F long-running, D user)"),
+        Column("start", TS, "Start of the measured interval (START), local"),
+        Column("stop", TS, "End of the measured interval (STOP), local"),
+        Column("response_ms", F64, "Response time: STOP - START, ms"),
+        _clock("dispatch_ms", "USRDISPT", "Dispatch time on all CICS TCBs"),
+        Column("dispatch_count", I64, "Dispatches (USRDISPT period count)"),
+        _clock("cpu_ms", "USRCPUT", "CPU time on all CICS TCBs (zIIP time normalized)"),
+        _clock("suspend_ms", "SUSPTIME", "Suspend time"),
+        Column("suspend_count", I64, "Suspends (SUSPTIME period count)"),
+        _clock("dispatch_wait_ms", "DISPWTT", "Dispatch wait: ready, not dispatched"),
+        _clock("qr_dispatch_ms", "QRDISPT", "Dispatch time on the QR TCB"),
+        _clock("qr_cpu_ms", "QRCPUT", "CPU on the QR TCB"),
+        _clock("misc_dispatch_ms", "MSDISPT", "Dispatch time on miscellaneous TCBs"),
+        _clock("misc_cpu_ms", "MSCPUT", "CPU on miscellaneous TCBs"),
+        _clock("l8_cpu_ms", "L8CPUT", "CPU on L8 open TCBs (Db2, MQ, threadsafe)"),
+        _clock("l9_cpu_ms", "L9CPUT", "CPU on L9 open TCBs"),
+        _clock("j8_cpu_ms", "J8CPUT", "CPU on J8 TCBs"),
+        _clock("j9_cpu_ms", "J9CPUT", "CPU on J9 TCBs"),
+        _clock("t8_cpu_ms", "T8CPUT", "CPU on T8 TCBs (JVM server threads)"),
+        _clock("s8_cpu_ms", "S8CPUT", "CPU on S8 TCBs (SSL)"),
+        _clock("key8_dispatch_ms", "KY8DISPT", "Dispatch time on key-8 open TCBs"),
+        _clock("key8_cpu_ms", "KY8CPUT", "CPU on key-8 open TCBs (L8, J8, S8, T8, X8)"),
+        _clock("key9_dispatch_ms", "KY9DISPT", "Dispatch time on key-9 open TCBs"),
+        _clock("key9_cpu_ms", "KY9CPUT", "CPU on key-9 open TCBs (L9, J9, X9)"),
+        _clock("cpu_on_cp_ms", "CPUTONCP", "CPU on standard processors"),
+        Column("ziip_ms", F64, "CPU on zIIPs, normalized: USRCPUT - CPUTONCP, ms; null "
+               "without CPUTONCP"),
+        _clock("ziip_eligible_on_cp_ms", "OFFLCPUT", "zIIP-eligible CPU that ran on a "
+               "standard processor"),
+        _clock("file_wait_ms", "FCIOWTT", "File I/O wait"),
+        _clock("db2_wait_ms", "DB2WAIT", "Wait for Db2 to service requests"),
+        _clock("db2_thread_wait_ms", "DB2RDYQW", "Wait for a Db2 thread"),
+        _clock("db2_connection_wait_ms", "DB2CONWT", "Wait for a Db2 connection"),
+        _clock("mro_wait_ms", "IRIOWTT", "MRO interregion wait"),
+        _clock("ipic_wait_ms", "ISIOWTT", "IPIC wait"),
+        _clock("ts_wait_ms", "TSIOWTT", "VSAM temporary storage I/O wait"),
+        _clock("shared_ts_wait_ms", "TSSHWAIT", "Shared temporary storage wait"),
+        _clock("jvm_suspend_ms", "JVMSUSP", "JVM suspend"),
+        _clock("rmi_suspend_ms", "RMISUSP", "Suspend in the resource manager interface "
+               "(holds Db2, IMS and MQ waits)"),
+        Column("service_class", STR, "WLM service class (SRVCLSNM)"),
+        Column("report_class", STR, "WLM report class (RPTCLSNM)"),
+        Column("transaction_class", STR, "CICS transaction class (TCLSNAME)"),
+        Column("tcpip_service", STR, "TCPIPSERVICE that attached the task (TCPSRVCE)"),
+        Column("port", I64, "Its port (PORTNUM)"),
+        Column("origin_applid", STR, "APPLID where the request entered CICS (OAPPLID)"),
+        Column("origin_transaction", STR, "Transaction of the point of origin (OTRAN)"),
+        Column("origin_user_id", STR, "User of the point of origin (OUSERID)"),
+        Column("client_ip", STR, "Client IP address at the point of origin (OCLIPADR)"),
+        Column("origin_adapter", STR, "Adapter that set the origin data (OADID), e.g. "
+               "IBM_zOS_Connect_CICS_SP..."),
+        Column("tracking_token", STR, "Tracking token of the request, hex: OADATA1 (z/OS "
+               "Connect 3.0.30 on, CICS TG) or OUSERCOR (earlier z/OS Connect), up to the "
+               "end of its correlator (the padding left out)"),
+        Column("clock_errors", I64, "Clocks of the record whose flag byte says an error "
+               "(bits 4-7)"),
+    ),
+    measures=("response_ms", "cpu_ms"),
+    keys=("applid", "transaction", "task_number"),
+    priority=("applid", "transaction", "task_number", "start", "response_ms", "cpu_ms",
+              "dispatch_ms", "suspend_ms", "program", "user_id", "service_class"),
+)
