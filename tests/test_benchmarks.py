@@ -29,6 +29,7 @@ TINY: dict[str, list[str]] = {
     "wlmgl_read.py": ["--size-mb", "1", "--repeat", "1"],
     "rmf_xml_read.py": ["--size-mb", "1", "--wlmgl-size-mb", "0.5", "--repeat", "1"],
     "startup.py": ["--repeat", "1"],
+    "cics110_read.py": ["--tasks", "2000", "--baseline-tasks", "500", "--repeat", "1"],
     "parse_stream.py": ["{data}"],
     "spark_read.py": ["--days", "1", "--systems", "1", "--classes", "20", "--cores", "1"],
 }

@@ -13,15 +13,15 @@ bytes are copied as they are; high bit 1: the next byte is repeated ``n`` =
 its low 7 bits times.  A control byte with ``n`` = 0 is not described and is
 taken as damage.
 
-Three expanders give the same bytes and the same verdicts:
+Two expanders give the same bytes and the same verdicts:
 
-* :func:`expand`: one section, a loop per run in Python (the straightforward
-  reference, and what the tests compare the others with);
-* :func:`expand_sections` with numpy: every section of a batch walked in
-  lockstep, one run of each per step, then every byte produced by one
-  ``np.repeat`` (each data byte repeated as often as it occurs in the output);
-* the same with numba (the optional extra ``zperf[fast]``): one compiled loop
-  over the runs; used when numba is importable, unless ``ZPERF_NUMBA=0``.
+* :func:`expand`: one section, a loop per run in Python, each run one slice
+  copy (the default, and what the tests compare the other with); a numpy
+  walk of all sections in lockstep was tried and was slower, because a run's
+  next control byte depends on the one before;
+* :func:`expand_sections` with numba (the optional extra ``zperf[fast]``): one
+  compiled loop over the runs of all sections; used when numba is importable,
+  unless ``ZPERF_NUMBA=0``.
 
 :func:`compress` is our encoder (tests and the simulator): runs of 3 or more
 equal bytes become repeat runs; like CICS it says when the result would not
@@ -195,10 +195,10 @@ def expand_sections(data: memoryview | bytes | bytearray, starts: Ints, lengths:
     lengths = np.asarray(lengths, dtype=np.int64)
     expected = np.asarray(expected, dtype=np.int64)
     kernel = _numba_kernel()
-    buf = np.frombuffer(data, dtype=np.uint8)
     if kernel is not None:
-        return _expand_numba(kernel, buf, starts, lengths, expected)
-    return _expand_numpy(buf, starts, lengths, expected)
+        return _expand_numba(kernel, np.frombuffer(data, dtype=np.uint8), starts, lengths,
+                             expected)
+    return _expand_python(data, starts, lengths, expected)
 
 
 def produced_lengths(data: memoryview | bytes | bytearray, starts: Ints,
@@ -211,67 +211,24 @@ def produced_lengths(data: memoryview | bytes | bytearray, starts: Ints,
     return out
 
 
-def _expand_numpy(buf: npt.NDArray[np.uint8], starts: Ints, lengths: Ints,
-                  expected: Ints) -> tuple[npt.NDArray[np.uint8], Ints, Ints, Ints]:
-    """Walk every section one run per step (numpy over the sections), mark each data
-    byte with how often it occurs in the output, and let ``np.repeat`` write it all."""
+def _expand_python(data: memoryview | bytes | bytearray, starts: Ints, lengths: Ints,
+                   expected: Ints) -> tuple[npt.NDArray[np.uint8], Ints, Ints, Ints]:
+    """Each section with :func:`expand` (a loop per run: CICS's records hold a few
+    hundred runs, and a slice copies each run at C speed)."""
+    out = bytearray()
     count = starts.size
     codes = np.zeros(count, dtype=np.int64)
     at = np.zeros(count, dtype=np.int64)
-    has = lengths > 0
-    first = np.where(has, buf[np.where(has, starts, 0)] if buf.size else 0, 0)
-    codes[~has | (first != MARKER)] = NO_MARKER
-    ends = starts + lengths
-    produced = np.zeros(count, dtype=np.int64)
-    repeat_at: list[Ints] = []  # positions of the data byte of repeat runs
-    repeat_n: list[Ints] = []
-    control_at: list[Ints] = []
-    alive = np.flatnonzero(codes == OK)
-    control_at.append(starts[alive])  # the marker itself produces nothing
-    pos = starts[alive] + 1
-    while alive.size:
-        going = pos < ends[alive]
-        alive, pos = alive[going], pos[going]
-        if not alive.size:
-            break
-        control = buf[pos].astype(np.int64)
-        n = control & 0x7F
-        repeat = control >= 0x80
-        step = np.where(repeat, 2, 1 + n)
-        zero, cut = n == 0, pos + step > ends[alive]
-        bad = zero | cut
-        if bad.any():
-            which = alive[bad]
-            codes[which] = np.where(zero[bad], ZERO_RUN, CUT_RUN)
-            at[which] = pos[bad] - starts[which]
-        good = ~bad
-        alive, pos, n, repeat, step = alive[good], pos[good], n[good], repeat[good], step[good]
-        control_at.append(pos)
-        repeat_at.append(pos[repeat] + 1)
-        repeat_n.append(n[repeat])
-        np.add.at(produced, alive, n)
-        pos = pos + step
-    wrong = (codes == OK) & (produced != expected)
-    codes[wrong] = WRONG_LENGTH
-    at[wrong] = lengths[wrong]
-    # How often each byte of the data occurs in the output: 1 for a literal byte,
-    # n for the data byte of a repeat run, 0 for control bytes and bad sections.
-    good = codes == OK
-    span = np.zeros(buf.size + 1, dtype=np.int64)
-    np.add.at(span, starts[good], 1)
-    np.add.at(span, ends[good], -1)
-    times = np.cumsum(span[:-1])
-    controls = np.concatenate(control_at) if control_at else np.zeros(0, np.int64)
-    times[controls] = 0
-    if repeat_at:
-        times[np.concatenate(repeat_at)] = np.concatenate(repeat_n)
-    bad_sections = ~good
-    for start, end in zip(starts[bad_sections].tolist(), ends[bad_sections].tolist(),
-                          strict=True):
-        times[start:end] = 0
-    out = np.repeat(buf, times)
-    sizes = np.where(good, expected, 0)
-    return out, np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64), codes, at
+    out_starts = np.zeros(count, dtype=np.int64)
+    view = memoryview(data)
+    for k, (start, length, size) in enumerate(zip(starts.tolist(), lengths.tolist(),
+                                                  expected.tolist(), strict=True)):
+        out_starts[k] = len(out)
+        try:
+            out += expand(view[start:start + length], size)
+        except ExpandError as error:
+            codes[k], at[k] = error.code, error.at
+    return np.frombuffer(bytes(out), dtype=np.uint8), out_starts, codes, at
 
 
 def _expand_numba(kernel: Callable[..., Any], buf: npt.NDArray[np.uint8], starts: Ints,
@@ -356,5 +313,5 @@ def _numba_kernel() -> Callable[..., Any] | None:
 
 
 def backend() -> str:
-    """Which expander :func:`expand_sections` uses: 'numba' or 'numpy'."""
-    return "numba" if _numba_kernel() is not None else "numpy"
+    """Which expander :func:`expand_sections` uses: 'numba' or 'python'."""
+    return "numba" if _numba_kernel() is not None else "python"
