@@ -154,3 +154,49 @@ def test_compressing_many_sections_gives_each_as_alone(items: list[bytes]) -> No
     out, bounds = cc.compress_sections(blob, starts, lengths)
     assert [out[a:b].tobytes() for a, b in itertools.pairwise(bounds.tolist())] == \
         [cc.compress(item) for item in items]
+
+
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3), st.binary(max_size=4)),
+                min_size=1, max_size=5),
+       st.lists(st.tuples(st.integers(0, 12), st.integers(1, 5)), min_size=1, max_size=4),
+       st.integers(0, 5), st.integers(0, 3), st.booleans())
+def test_gathering_fields_is_taking_them_from_the_expansion(
+        shapes: list[tuple[int, int, bytes]], wanted: list[tuple[int, int]], head: int,
+        damage: int, check_length: bool) -> None:
+    # fields apart and sorted, records of ``step`` bytes after ``head`` bytes
+    offsets, sizes, end = [], [], 0
+    for gap, size in wanted:
+        offsets.append(end + gap)
+        sizes.append(size)
+        end = offsets[-1] + size
+    step = end + 2
+    sections, expected, counts, wholes = [], [], [], []
+    for count, pad, noise in shapes:
+        whole = bytes(head) + b"".join(
+            (bytes([k % 7]) * (step - len(noise)) + noise)[:step] for k in range(count)) \
+            + bytes(pad)
+        packed = bytearray(cc.compress(whole))
+        if damage == 1 and len(packed) > 2:
+            del packed[-1]
+        sections.append(bytes(packed))
+        expected.append(len(whole) if check_length else -1)
+        counts.append(count)
+        wholes.append(whole)
+    blob, starts, lengths = _sections(sections)
+    results = []
+    with pytest.MonkeyPatch.context() as patch:
+        for name in _backends(patch):
+            patch.setenv("ZPERF_NUMBA", "1" if name == "numba" else "0")
+            rows, codes, _ = cc.gather_sections(
+                blob, starts, lengths, np.array(expected), np.full(len(counts), head),
+                np.full(len(counts), step), np.array(counts), np.array(offsets), np.array(sizes))
+            results.append((rows.tobytes(), codes.tolist()))
+            at = 0
+            for whole, count, code in zip(wholes, counts, codes.tolist(), strict=True):
+                want = b"".join(whole[head + j * step + o:head + j * step + o + s]
+                                for j in range(count)
+                                for o, s in zip(offsets, sizes, strict=True))
+                got = rows[at:at + count].tobytes()
+                assert got == (want if code == cc.OK else bytes(len(want))), name
+                at += count
+    assert all(r == results[0] for r in results)

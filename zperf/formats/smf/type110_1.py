@@ -26,7 +26,7 @@ import numpy.typing as npt
 import polars as pl
 
 from zperf.formats import encodings as dec
-from zperf.formats.layout import Field, Layout
+from zperf.formats.layout import Field, Layout, take_rows
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1_fields as f1
 from zperf.formats.smf.columns import distinct_rows, text_column
@@ -147,42 +147,15 @@ class Type110Decoder1:
         checks.fail(work & ~compressed & (end > length),
                     lambda i: f"SMF 110.1 record: {drn[i]} records of {drl[i]} bytes at "
                     f"{dra[i]} run past the record end ({length[i]} bytes)")
-        image, base = self._expand(batch, checks, compressed & checks.ok, ass, crl, end)
-        self._read(batch, checks, image, base, head, prod, cls)
+        self._read(batch, checks, head, prod, cls, compressed & checks.ok)
         others_n = int(others.sum())
         checks.report(self.tally)
         self.tally.settle(parsed=int(checks.ok.sum()) - others_n, other=others_n)
 
-    def _expand(self, batch: Batch, checks: Checks, compressed: npt.NDArray[np.bool_],
-                ass: Ints, crl: Ints, end: Ints) -> tuple[npt.NDArray[np.uint8], Ints]:
-        """The bytes the records' triplets point into, and where each record starts in
-        them: the batch itself, and after it the expanded data sections."""
-        data = np.frombuffer(batch.data, dtype=np.uint8)
-        base = batch.starts.copy()
-        which = np.flatnonzero(compressed)
-        if not which.size:
-            return data, base
-        starts = batch.starts[which] + ass[which]
-        out, out_starts, codes, at = cc.expand_sections(batch.data, starts, crl[which],
-                                                        end[which] - ass[which])
-        bad = codes != cc.OK
-        if bad.any():
-            produced = cc.produced_lengths(batch.data, starts[bad], crl[which][bad])
-            where = np.full(checks.ok.size, -1, dtype=np.int64)
-            where[which[bad]] = np.arange(int(bad.sum()))
-            reasons = [cc.verdict(int(c), int(a), int(p), int(e)) for c, a, p, e in zip(
-                codes[bad], at[bad], produced, (end - ass)[which][bad], strict=True)]
-            mask = np.zeros(checks.ok.size, dtype=bool)
-            mask[which[bad]] = True
-            checks.fail(mask, lambda i: f"SMF 110.1 record: compressed data section at "
-                        f"{ass[i]} ({crl[i]} bytes): {reasons[where[i]]}")
-        base[which] = data.size + out_starts - ass[which]
-        return np.concatenate([data, out]), base
-
     # ------------------------------------------------------ records in order
 
-    def _read(self, batch: Batch, checks: Checks, image: npt.NDArray[np.uint8], base: Ints,
-              head: npt.NDArray[np.void], prod: npt.NDArray[np.void], cls: Ints) -> None:
+    def _read(self, batch: Batch, checks: Checks, head: npt.NDArray[np.void],
+              prod: npt.NDArray[np.void], cls: Ints, compressed: npt.NDArray[np.bool_]) -> None:
         """Dictionaries and performance records in file order: each performance record
         read with its region's dictionary of the moment."""
         keys = np.empty(cls.size, dtype=[("sid", "S4"), ("prn", "S8"), ("spn", "S8")])
@@ -190,8 +163,9 @@ class Type110Decoder1:
             prod["SMFMNSPN"]
         first, inverse = distinct_rows(keys)
         region_keys = [keys[k].tobytes() for k in first.tolist()]
-        dca, dcl, dcn = (prod[k].astype(np.int64) for k in ("SMFMNDCA", "SMFMNDCL", "SMFMNDCN"))
-        dra, drl, drn = (prod[k].astype(np.int64) for k in ("SMFMNDRA", "SMFMNDRL", "SMFMNDRN"))
+        shape = _Shape(batch, head, prod, compressed)
+        perf = np.flatnonzero(checks.ok & (cls == f1.CLASS_PERFORMANCE))
+        connectors = self._connectors(shape, checks, perf)
         groups: dict[tuple[int, bytes, int], list[int]] = {}
         found: dict[int, Dictionary] = {}
         missing: list[int] = []
@@ -199,52 +173,63 @@ class Type110Decoder1:
                                                             f1.CLASS_PERFORMANCE))).tolist():
             region = region_keys[inverse[i]]
             if cls[i] == f1.CLASS_DICTIONARY:
-                self._dictionary(batch, checks, i, region, image, int(base[i] + dra[i]),
-                                 int(drl[i]), int(drn[i]), int(prod["SMFMNRVN"][i]))
+                self._dictionary(shape, checks, i, region)
                 continue
             known = self.dictionaries.get(region)
             if known is None:
                 missing.append(i)
                 continue
-            at = int(base[i] + dca[i])
-            connectors = image[at:at + int(dcl[i] * dcn[i])].tobytes() + bytes((dcl[i],))
             found[id(known)] = known
-            groups.setdefault((id(known), connectors, int(drl[i])), []).append(i)
+            groups.setdefault((id(known), connectors[i], int(shape.drl[i])), []).append(i)
         if missing:
-            mask = np.zeros(checks.ok.size, dtype=bool)
-            mask[missing] = True
-            checks.fail(mask, lambda i: "SMF 110.1 performance record of "
+            checks.fail(_mask(checks, missing), lambda i: "SMF 110.1 performance record of "
                         f"{self._region_text(region_keys[inverse[i]])} before any dictionary "
                         "record of that region: its fields cannot be placed (give the dump "
                         "that holds the dictionary first)")
-        for (dict_id, connectors, length), records in groups.items():
+        for (dict_id, connector_list, length), records in groups.items():
             dictionary = found[dict_id]
-            plan = self._plan(dictionary, connectors, length)
+            plan = self._plan(dictionary, connector_list, length)
             rec = np.array(records, dtype=np.int64)
             if isinstance(plan, str):
-                mask = np.zeros(checks.ok.size, dtype=bool)
-                mask[rec] = True
-                checks.fail(mask, lambda i, why=plan: f"SMF 110.1 performance record: {why}")
+                checks.fail(_mask(checks, rec),
+                            lambda i, why=plan: f"SMF 110.1 performance record: {why}")
                 continue
-            self.frames.append(self._rows(batch, image, base, head, prod, rec, plan,
-                                          dra, drl, drn, dictionary))
+            compact = _layout(plan)
+            matrix, good = shape.fields(rec, compact, checks)
+            if good.any():
+                self.frames.append(self._rows(head, prod, rec[good], matrix, compact.layout,
+                                              plan, shape.drn, dictionary))
+
+    def _connectors(self, shape: _Shape, checks: Checks, perf: Ints) -> dict[int, bytes]:
+        """Each performance record's field connectors (and their width, as a last byte),
+        read without expanding the records after them."""
+        out: dict[int, bytes] = {}
+        size = shape.dcn * shape.dcl
+        for width in np.unique(size[perf]).tolist():
+            rec = perf[size[perf] == width]
+            rows, good = shape.bytes_at(rec, shape.dca[rec] - shape.ass[rec], int(width),
+                                        checks)
+            for k, i in enumerate(rec.tolist()):
+                if good[k]:
+                    out[i] = rows[k].tobytes() + bytes((int(shape.dcl[i]),))
+        return out
 
     def _region_text(self, key: bytes) -> str:
         sid, prn, spn = (key[a:b].decode(self.encoding, errors="replace").strip(" \x00")
                          for a, b in ((0, 4), (4, 12), (12, 20)))
         return f"APPLID {spn or prn or '?'} on system {sid or '?'}"
 
-    def _dictionary(self, batch: Batch, checks: Checks, i: int, region: bytes,
-                    image: npt.NDArray[np.uint8], at: int, size: int, count: int,
-                    release: int) -> None:
+    def _dictionary(self, shape: _Shape, checks: Checks, i: int, region: bytes) -> None:
+        size, count = int(shape.drl[i]), int(shape.drn[i])
         if size < ENTRY_MIN:
-            mask = np.zeros(checks.ok.size, dtype=bool)
-            mask[i] = True
-            checks.fail(mask, lambda _: f"SMF 110.1 dictionary record: entries of {size} "
-                        f"bytes, shorter than the {ENTRY_MIN} of a dictionary entry")
+            checks.fail(_mask(checks, [i]), lambda _: f"SMF 110.1 dictionary record: entries "
+                        f"of {size} bytes, shorter than the {ENTRY_MIN} of a dictionary entry")
             return
-        rows = f1.DICTIONARY_ENTRY.gather(image.data,
-                                          at + size * np.arange(count, dtype=np.int64))
+        section = shape.section(i, checks)
+        if section is None:
+            return
+        at = int(shape.dra[i] - shape.ass[i])
+        rows = f1.DICTIONARY_ENTRY.gather(section, at + size * np.arange(count, dtype=np.int64))
         owner = dec.decode_text(rows["CMODNAME"], self.encoding)
         kind = dec.decode_text(rows["CMODTYPE"], self.encoding)
         ident = dec.decode_text(rows["CMODIDNT"], self.encoding)
@@ -258,14 +243,15 @@ class Type110Decoder1:
         region_text = self._region_text(region)
         before = self.dictionaries.get(region)
         if before is not None and before.entries != entries:
-            where = int(batch.offsets[i])
+            where = int(shape.batch.offsets[i])
             self.changed.append(f"{region_text}: a new dictionary at record "
-                                f"{int(batch.numbers[i])} (offset 0x{where:X}) replaces the "
+                                f"{int(shape.batch.numbers[i])} (offset 0x{where:X}) replaces the "
                                 "one before with other fields; records after it are read with "
                                 "the new one")
         if before is None or before.entries != entries:
             self.count += 1
-            self.dictionaries[region] = Dictionary(self.count, region_text, release, entries)
+            self.dictionaries[region] = Dictionary(self.count, region_text,
+                                                   int(shape.prod["SMFMNRVN"][i]), entries)
 
     def _plan(self, dictionary: Dictionary, connectors: bytes, length: int) -> Plan | str:
         key = (connectors, length)
@@ -318,21 +304,17 @@ class Type110Decoder1:
 
     # ------------------------------------------------------------------- rows
 
-    def _rows(self, batch: Batch, image: npt.NDArray[np.uint8], base: Ints,
-              head: npt.NDArray[np.void], prod: npt.NDArray[np.void], rec: Ints, plan: Plan,
-              dra: Ints, drl: Ints, drn: Ints, dictionary: Dictionary) -> pl.DataFrame:
-        """The tasks of the records ``rec`` (one dictionary, one record shape)."""
+    def _rows(self, head: npt.NDArray[np.void], prod: npt.NDArray[np.void], rec: Ints,
+              matrix: npt.NDArray[np.uint8], layout: Layout, plan: Plan, drn: Ints,
+              dictionary: Dictionary) -> pl.DataFrame:
+        """The tasks of the records ``rec`` (one dictionary, one record shape), whose
+        fields are the rows of ``matrix`` (the layout's)."""
         per = drn[rec]
         owner = np.repeat(np.arange(rec.size, dtype=np.int64), per)
-        index = np.arange(owner.size, dtype=np.int64) - np.repeat(np.cumsum(per) - per, per)
-        at = (base[rec] + dra[rec])[owner] + index * drl[rec][owner]
-        layout = _layout(plan, int(drl[rec[0]]))
-        numbers = [cf.column for cf, _ in plan.fields if cf.type in ("S", "A", "T")]
-        clocks = [f"{cf.column}_f" for cf, _ in plan.fields if cf.type == "S"]
-        values = layout.columns(image.data, at, numbers + clocks) if numbers else {}
-        texts = [cf for cf, _ in plan.fields if cf.type in "CP"]
+        rows = matrix.reshape(-1).view(layout.dtype)  # the pieces are side by side already
+        values = {f.name: rows[f.name].astype(np.int64 if f.kind != "u8" else np.uint64)
+                  for f in layout.fields if f.kind in ("u4", "u8")}
         columns: dict[str, Any] = {}
-        rows = layout.gather(image.data, at) if texts else None
         local = self._local(prod, rec, owner)
         errors = np.zeros(owner.size, dtype=np.int64)
         for cf, _ in plan.fields:
@@ -351,17 +333,14 @@ class Type110Decoder1:
             elif cf.type == "A":
                 columns[name] = values[name]
             elif cf.type == "P":
-                assert rows is not None
                 number, valid = dec.packed_to_int(np.ascontiguousarray(rows[name]).view(np.uint8)
                                                   .reshape(-1, cf.length))
                 columns[name] = pl.Series(name, number).set(pl.Series(~valid), None) \
                     if not valid.all() else number
             elif cf.nickname in f1.BINARY:
-                assert rows is not None
                 matrix = np.ascontiguousarray(rows[name]).view(np.uint8).reshape(-1, cf.length)
                 columns[name] = token_keys(matrix)
             else:
-                assert rows is not None
                 columns[name] = text_column(np.asarray(rows[name]), np.arange(owner.size),
                                             self.encoding)
         self.clock_errors += int((errors > 0).sum())
@@ -427,24 +406,147 @@ class Type110Decoder1:
         return self.take()
 
 
-def _layout(plan: Plan, size: int) -> Layout:
-    """The plan's fields as a layout of one performance record (a clock as its timer and,
-    after it, its flag byte with the period count)."""
-    fields = []
-    for cf, offset in plan.fields:
+@dataclass(frozen=True)
+class Compact:
+    """The bytes of a performance record zperf reads, side by side: ``layout`` views them,
+    ``offsets`` and ``sizes`` say where each piece is in the record."""
+
+    layout: Layout
+    offsets: Ints
+    sizes: Ints
+
+
+def _layout(plan: Plan) -> Compact:
+    """The plan's fields as a layout of the pieces read (a clock as its timer and, after
+    it, its flag byte with the period count), in record order."""
+    fields, offsets, sizes, at = [], [], [], 0
+    for cf, offset in sorted(plan.fields, key=lambda item: item[1]):
         if cf.type == "S":
-            fields += [Field(cf.column, offset, "u8", 8), Field(f"{cf.column}_f", offset + 8,
-                                                               "u4", 4)]
+            fields += [Field(cf.column, at, "u8", 8), Field(f"{cf.column}_f", at + 8, "u4", 4)]
         elif cf.type == "T":
-            fields.append(Field(cf.column, offset, "u8", 8))
+            fields.append(Field(cf.column, at, "u8", 8))
         elif cf.type == "A":
-            fields.append(Field(cf.column, offset, "u4" if cf.length == 4 else "u8",
-                                cf.length))
+            fields.append(Field(cf.column, at, "u4" if cf.length == 4 else "u8", cf.length))
         elif cf.type == "P":
-            fields.append(Field(cf.column, offset, "packed", cf.length))
+            fields.append(Field(cf.column, at, "packed", cf.length))
         else:
-            fields.append(Field(cf.column, offset, "text", cf.length))
-    return Layout("SMF 110.1 performance record", size, fields)
+            fields.append(Field(cf.column, at, "text", cf.length))
+        offsets.append(offset)
+        sizes.append(cf.length)
+        at += cf.length
+    return Compact(Layout("SMF 110.1 performance record, the fields read", max(at, 1),
+                          fields), np.array(offsets, dtype=np.int64),
+                   np.array(sizes, dtype=np.int64))
+
+
+def _mask(checks: Checks, which: Any) -> npt.NDArray[np.bool_]:
+    mask = np.zeros(checks.ok.size, dtype=bool)
+    mask[np.asarray(which, dtype=np.int64)] = True
+    return mask
+
+
+class _Shape:
+    """Where the pieces of a batch's 110.1 records are, compressed or not, and their bytes
+    (a compressed data section expanded only as far as a piece asked for needs)."""
+
+    def __init__(self, batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
+                 compressed: npt.NDArray[np.bool_]) -> None:
+        self.batch, self.prod, self.compressed = batch, prod, compressed
+        self.ass = head["SMFSTASS"].astype(np.int64)
+        self.dca, self.dcl, self.dcn, self.dra, self.drl, self.drn, self.crl = (
+            prod[k].astype(np.int64) for k in ("SMFMNDCA", "SMFMNDCL", "SMFMNDCN", "SMFMNDRA",
+                                               "SMFMNDRL", "SMFMNDRN", "SMFMNCRL"))
+        self.end = self.dra + self.drl * self.drn
+
+    def _fail(self, checks: Checks, rec: Ints, codes: Ints, at: Ints) -> npt.NDArray[np.bool_]:
+        """Fail the records whose compressed section is damaged; the good ones."""
+        bad = codes != cc.OK
+        if bad.any():
+            which = rec[bad]
+            starts = self.batch.starts[which] + self.ass[which]
+            produced = cc.produced_lengths(self.batch.data, starts, self.crl[which])
+            expected = self.end[which] - self.ass[which]
+            reasons = {int(i): cc.verdict(int(c), int(a), int(p), int(e)) for i, c, a, p, e
+                       in zip(which, codes[bad], at[bad], produced, expected, strict=True)}
+            checks.fail(_mask(checks, which), lambda i: f"SMF 110.1 record: compressed data "
+                        f"section at {self.ass[i]} ({self.crl[i]} bytes): {reasons[i]}")
+        return np.asarray(~bad)
+
+    def section(self, i: int, checks: Checks) -> bytes | None:
+        """Record ``i``'s whole data section, expanded (None, and the record failed, when
+        it cannot be)."""
+        start = int(self.batch.starts[i] + self.ass[i])
+        if not self.compressed[i]:
+            return bytes(self.batch.data[start:int(self.batch.starts[i] + self.end[i])])
+        try:
+            return cc.expand(self.batch.data[start:start + int(self.crl[i])],
+                             int(self.end[i] - self.ass[i]))
+        except cc.ExpandError as error:
+            self._fail(checks, np.array([i]), np.array([error.code]), np.array([error.at]))
+            return None
+
+    def bytes_at(self, rec: Ints, first: Ints, width: int,
+                 checks: Checks) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+        """``width`` bytes at ``first`` of each record's data section (the expansion of a
+        compressed one stops there); and which records gave them."""
+        rows = np.zeros((rec.size, width), dtype=np.uint8)
+        good = np.ones(rec.size, dtype=bool)
+        comp = self.compressed[rec]
+        if (~comp).any():
+            plain = rec[~comp]
+            rows[~comp] = take_rows(self.batch.data, self.batch.starts[plain] + self.ass[plain]
+                                    + first[~comp], width).view(np.uint8).reshape(-1, width)
+        if comp.any():
+            which = rec[comp]
+            got, codes, at = cc.gather_sections(
+                self.batch.data, self.batch.starts[which] + self.ass[which], self.crl[which],
+                np.full(which.size, -1), first[comp], np.zeros(which.size, dtype=np.int64),
+                np.ones(which.size, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                np.array([width]))
+            rows[comp] = got
+            good[comp] = self._fail(checks, which, codes, at)
+        return rows, good
+
+    def fields(self, rec: Ints, compact: Compact,
+               checks: Checks) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+        """The pieces of every task of the records ``rec`` (one row per task, of the
+        records that gave them), and which records did."""
+        width = compact.layout.size
+        per = self.drn[rec]
+        row_at = np.concatenate(([0], np.cumsum(per))).astype(np.int64)
+        matrix = np.zeros((int(row_at[-1]), width), dtype=np.uint8)
+        good = np.ones(rec.size, dtype=bool)
+        comp = self.compressed[rec]
+        if (~comp).any():
+            k = np.flatnonzero(~comp)
+            plain = rec[k]
+            owner = np.repeat(np.arange(k.size), per[k])
+            index = np.arange(owner.size) - np.repeat(np.cumsum(per[k]) - per[k], per[k])
+            at = ((self.batch.starts[plain] + self.dra[plain])[owner]
+                  + index * self.drl[plain][owner])
+            rows = np.repeat(row_at[k], per[k]) + index
+            column = 0
+            for offset, size in zip(compact.offsets.tolist(), compact.sizes.tolist(),
+                                    strict=True):
+                matrix[rows, column:column + size] = take_rows(
+                    self.batch.data, at + offset, size).view(np.uint8).reshape(-1, size)
+                column += size
+        if comp.any():
+            k = np.flatnonzero(comp)
+            which = rec[k]
+            got, codes, at_ = cc.gather_sections(
+                self.batch.data, self.batch.starts[which] + self.ass[which], self.crl[which],
+                self.end[which] - self.ass[which], self.dra[which] - self.ass[which],
+                self.drl[which], self.drn[which], compact.offsets, compact.sizes)
+            if k.size == rec.size:
+                matrix = got
+            else:
+                rows = np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])
+                matrix[rows] = got
+            good[k] = self._fail(checks, which, codes, at_)
+        if not good.all():
+            matrix = matrix[np.repeat(good, per)]
+        return np.ascontiguousarray(matrix), good
 
 
 TYPE110_1 = DecoderSpec(110, frozenset({1}), ("cics_transactions",),
