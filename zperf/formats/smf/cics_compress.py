@@ -303,7 +303,7 @@ def gather_sections(data: memoryview | bytes | bytearray, starts: Ints, lengths:
     base = out_starts[owner] + first[owner] + index * step[owner]
     target = row_at[owner] + index
     for off, size, col in zip(offsets.tolist(), sizes.tolist(), out_at.tolist(), strict=True):
-        rows[target, col:col + size] = take_rows(out, base + off, size).view(
+        rows[target, col:col + size] = take_rows(out.data, base + off, size).view(
             np.uint8).reshape(-1, size)
     return rows, codes, at
 
