@@ -232,8 +232,9 @@ def _expand_python(data: memoryview | bytes | bytearray, starts: Ints, lengths: 
                                                   expected.tolist(), strict=True)):
         out_starts[k] = len(out)
         try:
-            out += expand(view[start:start + length], None if size < 0 else size,
-                          None if size >= 0 else stops[k])
+            unchecked = size < 0 and stops[k] is not None
+            out += expand(view[start:start + length], None if unchecked else size,
+                          stops[k] if unchecked else None)
         except ExpandError as error:
             codes[k], at[k] = error.code, error.at
     return np.frombuffer(bytes(out), dtype=np.uint8), out_starts, codes, at
