@@ -52,7 +52,7 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
 FRAMINGS = ("rdw", "bdw", "vbs")
 SMF_BASES: dict[str, tuple[str, ...]] = {
     name: tuple(f"smf/{name}-{framing}.smf" for framing in FRAMINGS)
-    for name in ("smf70.1", "smf72.3", "smf110.2")
+    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1")
 }
 #: Fixtures whose tables are written (as zperf-csv, -parquet, -arrow) to be read back.
 TABLE_SOURCES = ("driver/requests.csv", "rmf/paper003-figure4.txt",
@@ -77,6 +77,8 @@ def _records(name: str) -> list[bytes]:
                 rtd=[[p + 1] * 14 for p in range(periods)]))
     elif name == "smf70.1":
         records.append(_cpu_activity_record())
+    elif name == "smf110.1":
+        records += _cics_monitoring_records(when)
     else:
         from zperf.sim.writers.smf110 import build_type110_2, other_stat
 
@@ -89,6 +91,33 @@ def _records(name: str) -> list[bytes]:
     records.append(writer.other_record(30, 300, when))
     records.append(writer.dump_trailer(when))
     return records
+
+
+def _cics_monitoring_records(when: dt.datetime) -> list[bytes]:
+    """A region's dictionary, compressed performance records of a few tasks, one
+    uncompressed record, and a second region whose MCT leaves out the file group."""
+    import numpy as np
+
+    from zperf.sim.writers import smf110_1 as w
+
+    start = np.datetime64("2024-03-01T09:00:00", "us") + np.arange(6) * np.timedelta64(
+        40, "ms")
+    tasks = {"transaction": ["CJSA", "CJSA", "CWXN", "CJSA", "TRD1", "CJSA"],
+             "task_number": np.arange(201, 207), "program": ["DFHSJTHP"] * 6,
+             "user_id": ["USER1"] * 6, "start": start,
+             "stop": start + np.array([5, 9, 2, 30, 7, 11]) * np.timedelta64(1, "ms"),
+             "cpu_ms": np.array([0.8, 1.2, 0.3, 2.5, 0.9, 1.1]),
+             "cpu_on_cp_ms": np.array([0.3, 0.5, 0.3, 1.0, 0.4, 0.5]),
+             "dispatch_count": np.array([3, 5, 1, 9, 2, 4]), "service_class": ["CICSHI"] * 6,
+             "tracking_token": [bytes.fromhex("C2C1D8010018") + bytes([k] * 24) + bytes(1)
+                                for k in range(6)]}
+    first = w.Region("CICSA001", system="SYS1")
+    second = w.Region("CICSB001", system="SYS1",
+                      fields=tuple(e for e in w.DEFAULT_FIELDS if e[0] != "DFHFILE"))
+    return [w.dictionary_record(first, when), *w.performance_records(first, tasks, when,
+                                                                      per_record=4),
+            w.dictionary_record(second, when, compress=False),
+            *w.performance_records(second, tasks, when, compress=False, per_record=3)]
 
 
 def _cpu_activity_record() -> bytes:

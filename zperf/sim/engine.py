@@ -37,7 +37,7 @@ from zperf.calc.formulas import etr_per_sec, msu_per_hour, service_seconds
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf, read_smf72
 from zperf.formats.smf.type70_decoder import TYPE70_1
-from zperf.sim import extract, sidefiles, spaces, zcee
+from zperf.sim import cics_tasks, extract, sidefiles, spaces, zcee
 from zperf.sim.machines import (
     PHYSICAL_BUSY_PCT,
     SCALING,
@@ -449,9 +449,15 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
                                                when=end, connection=connection))
     written.records.append(writer.dump_trailer(plan.start))
     out.mkdir(parents=True, exist_ok=True)
+    cics = _cics_monitoring(plan, written)
     files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
                          f"{variant.upper()} framing"}
     (out / "smf.dump").write_bytes(_framed(written.records, variant))
+    if cics:
+        (out / CICS_DUMP).write_bytes(_framed(cics, variant))
+        files[CICS_DUMP] = (f"CICS monitoring (SMF 110.1): the dictionary and one compressed "
+                            f"performance record per task of the CICS class, as CICS dumps "
+                            f"them apart, {variant.upper()} framing")
     files.update(_reports(out, written, layout, rmf_format))
     files.update(_other_files(plan, out, written, entries, connection, end, rmf_format))
     extra = sorted(n for n in files if n.startswith("imspa-"))
@@ -461,6 +467,32 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     files["run.toml"] = "run description for zperf analyze"
     return _manifest(scenario, out, files, seed=seed, exact=exact, variant=variant,
                      layout=layout, cec=plan.cec)
+
+
+#: The run folder's CICS monitoring dump (type 110 dumped apart, as sites do for volume).
+CICS_DUMP = "cics110.dump"
+
+
+def _cics_monitoring(plan: _Plan, written: _Written) -> list[bytes]:
+    """The SMF 110.1 records of the run's CICS region (papers 000 and 003): its tasks add up
+    to the CICS class's transactions and CPU of every interval, as the dump's 72.3 records
+    give them (:mod:`zperf.sim.cics_tasks`)."""
+    scenario = plan.scenario
+    classes = plan.group_classes.get("CICS", [])
+    if scenario.paper not in cics_tasks.PROFILES or not classes or \
+            plan.transaction_class not in classes:
+        return []
+    name = plan.transaction_class
+    out: list[bytes] = []
+    for system, rows in written.listings.items():
+        intervals = [cics_tasks.ClassInterval(
+            row["interval_start"], row["interval_seconds"], int(row["trans_ended"] or 0),
+            float(row["cpu_seconds"] or 0.0), float(row["iip_seconds"] or 0.0),
+            float(row["resp_actual_ms"] or 0.0)) for row in rows if row["class_name"] == name]
+        if any(i.ended for i in intervals):
+            out += cics_tasks.records(scenario.paper, f"CICS{system}"[:8], system, plan.sysplex,
+                                      name, intervals, f"{plan.seed}:{scenario.id}:cics")
+    return out
 
 
 def _reports(out: Path, written: _Written, layout: str, rmf_format: str) -> dict[str, str]:

@@ -1,0 +1,138 @@
+"""A run's CICS tasks, one by one, as CICS monitoring (SMF 110.1) records them.
+
+The RMF class that counts a run's CICS transactions says, per interval, how
+many ended, their mean response and the CPU (and zIIP) time of the region;
+the tasks here add up to exactly that: as many tasks ended in the interval,
+their USRCPUT summing to the class's CPU service time, the zIIP part
+(USRCPUT - CPUTONCP) to its IIP time, their mean response the class's
+(the region's own overhead outside tasks is not modeled: the papers do not
+give it).  Each task varies (gamma-distributed CPU, log-normal response
+around the class's mean, ends spread over the interval), so that summaries
+and percentiles have something to show.  What a task spends where (TCB
+modes, waits) follows the run's application, :data:`PROFILES`: modeled, the
+papers print no per-task figures.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from zperf.sim.writers import smf110_1 as w
+
+#: Shape of the per-task CPU distribution (gamma): a coefficient of variation of 1/2.
+CPU_SHAPE = 4.0
+#: Spread of the response times (log-normal sigma).
+RESPONSE_SIGMA = 0.5
+
+
+@dataclass(frozen=True)
+class Profile:
+    """How a run's tasks spend their time (shares of USRCPUT, of the response)."""
+
+    transaction: str
+    program: str
+    user: str
+    tcb_shares: Mapping[str, float]  # column -> share of USRCPUT
+    wait_shares: Mapping[str, float]  # column -> share of the response time
+    dispatch_per_cpu: float
+    origin: str | None = None  # z/OS Connect's adapter id: tasks carry its tracking token
+
+
+#: The papers' CICS work (modeled).
+PROFILES: dict[str, Profile] = {
+    # 003: TradeLite servlets in a Liberty JVM server, JDBC type 2 to Db2 on T8 TCBs.
+    "003": Profile("CJSA", "DFHSJTHP", "TRADER", {"t8_cpu_ms": 0.85, "qr_cpu_ms": 0.05,
+                                                  "key8_cpu_ms": 0.95},
+                   {"db2_wait_ms": 0.35, "jvm_suspend_ms": 0.05, "dispatch_wait_ms": 0.05},
+                   1.25),
+    # 000: the car100 COBOL program, called by z/OS Connect EE through IPIC (mirror CSMI).
+    "000": Profile("CSMI", "CARPGM", "ZCEEUSR", {"qr_cpu_ms": 0.9, "misc_cpu_ms": 0.1},
+                   {"ipic_wait_ms": 0.1, "dispatch_wait_ms": 0.05}, 1.1,
+                   origin="IBM_zOS_Connect_CICS_SP3.0.36"),
+}
+
+
+@dataclass(frozen=True)
+class ClassInterval:
+    """What RMF shows of the CICS class in one interval."""
+
+    start: dt.datetime
+    seconds: float
+    ended: int
+    cpu_seconds: float
+    iip_seconds: float
+    resp_ms: float
+
+
+def interval_tasks(interval: ClassInterval, profile: Profile, rng: np.random.Generator,
+                   first_task: int, sysplex: str, system: str) -> dict[str, Any]:
+    """The tasks that ended in one interval, as columns of ``cics_transactions``."""
+    n = interval.ended
+    cpu = rng.gamma(CPU_SHAPE, 1.0, n)
+    cpu *= interval.cpu_seconds * 1000.0 / cpu.sum()
+    ziip_share = interval.iip_seconds / interval.cpu_seconds if interval.cpu_seconds else 0.0
+    mean = interval.resp_ms or 3.0 * interval.cpu_seconds * 1000.0 / n
+    # A task's response is its dispatch time and a log-normal rest, scaled so that the
+    # mean is the class's (when the class's mean leaves room for the dispatch time).
+    dispatch = cpu * profile.dispatch_per_cpu
+    rest = rng.lognormal(0.0, RESPONSE_SIGMA, n)
+    response = dispatch + rest * max(mean - dispatch.mean(), 0.0) / rest.mean()
+    start = np.datetime64(interval.start, "us")
+    stop = start + np.sort(rng.uniform(0, interval.seconds * 1e6, n)).astype(
+        "timedelta64[us]")
+    begin = stop - np.round(response * 1000).astype("timedelta64[us]")
+    columns: dict[str, Any] = {
+        "transaction": [profile.transaction] * n, "program": [profile.program] * n,
+        "user_id": [profile.user] * n, "task_number": first_task + np.arange(n),
+        "start": begin, "stop": stop, "cpu_ms": cpu, "cpu_on_cp_ms": cpu * (1 - ziip_share),
+        "dispatch_ms": dispatch,
+        "dispatch_count": rng.poisson(4, n) + 1,
+        "suspend_ms": response - dispatch,
+        "suspend_count": rng.poisson(3, n)}
+    for name, share in profile.tcb_shares.items():
+        columns[name] = cpu * share
+    for name, share in profile.wait_shares.items():
+        columns[name] = response * share
+    if profile.origin:
+        columns["tracking_token"] = tokens(sysplex, system, stop, n)
+        columns["origin_adapter"] = [profile.origin] * n
+    return columns
+
+
+def tokens(sysplex: str, system: str, when: Any, n: int) -> list[bytes]:
+    """z/OS Connect tracking tokens (IBM APAR OA67194's layout): EBCDIC 'BAQ', version 1,
+    a 24-byte correlator (sysplex, system, an STCK of the request, made unique), padded
+    with X'00' as z/OS Connect before 3.0.45 pads them."""
+    stck = ((np.asarray(when).astype("datetime64[us]") - np.datetime64("1900-01-01", "us"))
+            .astype(np.int64).astype(np.uint64) << np.uint64(12)) + np.arange(
+                n, dtype=np.uint64) % np.uint64(4096)
+    head = bytes.fromhex("C2C1D8010018") + sysplex.ljust(8)[:8].encode("cp037") \
+        + system.ljust(8)[:8].encode("cp037")
+    return [head + int(v).to_bytes(8, "big") + bytes(34) for v in stck.tolist()]
+
+
+def records(paper: str, applid: str, system: str, sysplex: str, report_class: str,
+            intervals: Sequence[ClassInterval], seed: str) -> list[bytes]:
+    """The region's SMF 110.1 records for the run: its dictionary, then each interval's
+    tasks' performance records (compressed, as CICS writes them by default), each
+    written when the interval ends."""
+    profile = PROFILES[paper]
+    region = w.Region(applid, system=system, release=0x0690 if paper == "003" else 0x0720)
+    rng = np.random.default_rng([ord(c) for c in seed])
+    out = [w.dictionary_record(region, intervals[0].start)]
+    task = 1000
+    for interval in intervals:
+        if interval.ended <= 0:
+            continue
+        columns = interval_tasks(interval, profile, rng, task, sysplex, system)
+        columns["service_class"] = ["CICSHIGH"] * interval.ended
+        columns["report_class"] = [report_class] * interval.ended
+        task += interval.ended
+        out += w.performance_records(
+            region, columns, interval.start + dt.timedelta(seconds=interval.seconds))
+    return out
