@@ -101,3 +101,105 @@ CICS_TRANSACTIONS = TableSchema(
     priority=("applid", "transaction", "task_number", "start", "response_ms", "cpu_ms",
               "dispatch_ms", "suspend_ms", "program", "user_id", "service_class"),
 )
+
+
+ZOSCONNECT_REQUESTS = TableSchema(
+    "zosconnect_requests",
+    "z/OS Connect API provider requests (SMF 123 subtype 1 version 2): one row per request",
+    (
+        *_SOURCE,
+        Column("source_format", STR, "'smf123.1'"),
+        Column("system", STR, "SMF system id (SMF123_SID)"),
+        Column("sysplex", STR, "Sysplex of the server (SERVER_SYSPLEX)"),
+        Column("job_name", STR, "Server job name (SERVER_JOBNAME)"),
+        Column("job_id", STR, "Server job id (SERVER_JOBID)"),
+        Column("server_version", STR, "z/OS Connect version (SERVER_VERSION)"),
+        Column("request_id", I64, "Request id, unique within one server instance (REQ_ID)"),
+        Column("request_type", STR, "API, service, admin or unknown (REQ_TYPE)"),
+        Column("http_status", I64, "HTTP status returned to the client (HTTP_RESP_CODE)"),
+        Column("timed_out", I64, "1 when the request timed out (RESP_FLAGS X'80')"),
+        Column("user_name", STR, "Authenticated user (USER_NAME)"),
+        Column("mapped_user", STR, "SAF user it was mapped to (USER_NAME_MAPPED)"),
+        Column("client_ip", STR, "Client IP address (CLIENT_IP_ADDR)"),
+        Column("api_name", STR, "API (API_NAME)"),
+        Column("api_version", STR, "API version (API_VERSION)"),
+        Column("service_name", STR, "Service (SERVICE_NAME)"),
+        Column("service_version", STR, "Service version (SERVICE_VERSION)"),
+        Column("method", STR, "HTTP method (REQ_METHOD)"),
+        Column("uri", STR, "Request URI, truncated at 256 bytes (REQ_TARGET_URI)"),
+        Column("request_bytes", I64, "Request payload bytes (REQ_PAYLOAD_LEN)"),
+        Column("response_bytes", I64, "Response payload bytes (RESP_PAYLOAD_LEN)"),
+        Column("entry", TS, "Request received by z/OS Connect (TIME_ZC_ENTRY), local"),
+        Column("exit", TS, "Response ready for the client (TIME_ZC_EXIT), local"),
+        Column("sor_sent", TS, "Request sent to the system of record (TIME_SOR_SENT), local"),
+        Column("sor_received", TS, "Its response received (TIME_SOR_RECV), local"),
+        Column("response_ms", F64, "Time in z/OS Connect as the client sees it: exit - entry, ms"),
+        Column("sor_ms", F64, "Time in the system of record: SoR received - SoR sent, ms; "
+               "null when the SoR was not called"),
+        Column("zosconnect_ms", F64, "Time in z/OS Connect itself: response_ms - sor_ms, ms"),
+        Column("sor_name", STR, "Service provider (SP_NAME)"),
+        Column("sor_reference", STR, "server.xml id of the SoR connection (SOR_REFERENCE)"),
+        Column("sor_identifier", STR, "System of record (SOR_IDENTIFIER)"),
+        Column("sor_resource", STR, "SoR resource: program, transaction (SOR_RESOURCE)"),
+        Column("tracking_token", STR, "Tracking token, hex up to the end of its correlator "
+               "(the padding left out): the key to the CICS tasks of the request"),
+    ),
+    measures=("response_ms",),
+    keys=("job_name", "request_id"),
+    priority=("job_name", "request_id", "api_name", "method", "http_status", "entry",
+              "response_ms", "sor_ms", "zosconnect_ms", "request_bytes", "response_bytes"),
+)
+
+
+#: The length of the intervals transaction_summary groups tasks by: RMF's default.
+SUMMARY_INTERVAL_SECONDS = 900
+
+TRANSACTION_SUMMARY = TableSchema(
+    "transaction_summary",
+    "CICS tasks summed per system, APPLID, transaction, service and report class and "
+    "15-minute interval (by the task's end), from cics_transactions",
+    (
+        Column("system", STR, "SMF system id"),
+        Column("applid", STR, "APPLID of the region"),
+        Column("transaction", STR, "Transaction id"),
+        Column("service_class", STR, "WLM service class"),
+        Column("report_class", STR, "WLM report class"),
+        Column("interval_start", TS, "Start of the 15-minute interval the tasks ended in, local"),
+        Column("interval_seconds", F64, "Its length, s"),
+        Column("transactions", I64, "Tasks that ended in it (records of task end, RTYPE T, "
+               "and records that do not say)"),
+        Column("resp_mean_ms", F64, "Mean response time, ms"),
+        Column("resp_p50_ms", F64, "Median response time, ms"),
+        Column("resp_p95_ms", F64, "95th percentile of the response time, ms"),
+        Column("resp_p99_ms", F64, "99th percentile of the response time, ms"),
+        Column("resp_max_ms", F64, "Longest response time, ms"),
+        Column("cpu_mean_ms", F64, "Mean CPU time per task (USRCPUT), ms"),
+        Column("cpu_p95_ms", F64, "95th percentile of the CPU time per task, ms"),
+        Column("cpu_max_ms", F64, "Most CPU time of a task, ms"),
+        Column("cpu_seconds", F64, "CPU time of all the tasks, s"),
+        Column("ziip_seconds", F64, "zIIP time of all the tasks (USRCPUT - CPUTONCP), s"),
+        Column("cpu_us_per_tran", F64, "CPU per transaction, µs: the mean of USRCPUT"),
+    ),
+    measures=("transactions",),
+    keys=("applid", "transaction", "interval_start"),
+    priority=("applid", "transaction", "interval_start", "transactions", "resp_mean_ms",
+              "resp_p95_ms", "resp_max_ms", "cpu_mean_ms", "cpu_p95_ms", "service_class"),
+)
+
+API_COST = TableSchema(
+    "api_cost",
+    "z/OS Connect requests with the CICS tasks they drove (joined on the tracking token): "
+    "one row per request of zosconnect_requests",
+    (
+        *(c for c in ZOSCONNECT_REQUESTS.columns),
+        Column("cics_tasks", I64, "CICS tasks whose origin data hold the request's tracking "
+               "token (0: none found)"),
+        Column("cics_cpu_ms", F64, "Their CPU time (USRCPUT), ms; null when none"),
+        Column("cics_ziip_ms", F64, "Their zIIP time, ms"),
+        Column("cics_response_ms", F64, "The longest of their response times, ms"),
+    ),
+    measures=("response_ms",),
+    keys=("job_name", "request_id"),
+    priority=("job_name", "request_id", "api_name", "method", "http_status", "response_ms",
+              "sor_ms", "cics_tasks", "cics_cpu_ms", "cics_response_ms"),
+)
