@@ -9,8 +9,9 @@ import polars as pl
 import pytest
 
 import zperf
+from zperf.runs.transactions import join_rate
 from zperf.sim import catalogue
-from zperf.sim.engine import CICS_DUMP, simulate
+from zperf.sim.engine import CICS_DUMP, ZCON_DUMP, simulate
 
 
 @pytest.mark.parametrize(("sid", "cls"), [("cics52-liberty-t2", "CICS2A20"),
@@ -44,6 +45,17 @@ def test_z_os_connect_tasks_carry_unique_tracking_tokens(tmp_path: Path) -> None
     assert tasks["origin_adapter"].unique().to_list() == ["IBM_zOS_Connect_CICS_SP3.0.36"]
 
 
+def test_every_z_os_connect_request_finds_its_cics_task(tmp_path: Path) -> None:
+    simulate(catalogue.find("zcee-car100-baseline"), tmp_path)
+    cost = zperf.read([str(tmp_path / ZCON_DUMP), str(tmp_path / CICS_DUMP)],
+                      tables=["api_cost"]).tables["api_cost"]
+    tasks = zperf.read([str(tmp_path / CICS_DUMP)]).tables["cics_transactions"]
+    assert join_rate(cost) == (cost.height, cost.height) == (tasks.height, tasks.height)
+    assert cost["cics_cpu_ms"].sum() == pytest.approx(tasks["cpu_ms"].sum())
+    assert (cost["sor_ms"] > cost["cics_response_ms"]).all()  # the task runs inside the call
+    assert cost["response_bytes"].unique().to_list() == [63949]  # 000 Table 1, Baseline
+
+
 def test_runs_of_other_papers_write_no_cics_dump(tmp_path: Path) -> None:
     simulate(catalogue.find("ims15-fast-path"), tmp_path)
-    assert not (tmp_path / CICS_DUMP).exists()
+    assert not (tmp_path / CICS_DUMP).exists() and not (tmp_path / ZCON_DUMP).exists()

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from zperf.sim.writers import smf110_1 as w
+from zperf.sim.writers import smf123
 
 #: Shape of the per-task CPU distribution (gamma): a coefficient of variation of 1/2.
 CPU_SHAPE = 4.0
@@ -116,15 +117,45 @@ def tokens(sysplex: str, system: str, when: Any, n: int) -> list[bytes]:
     return [head + int(v).to_bytes(8, "big") + bytes(34) for v in stck.tolist()]
 
 
+def requests(columns: Mapping[str, Any], applid: str, program: str, first_id: int,
+             rng: np.random.Generator, api: str = "car100",
+             uri: str = "/car100/models?maxCars=100&maxDealers=25",
+             response_bytes: int = 0) -> list[dict[str, Any]]:
+    """The z/OS Connect requests (SMF 123.1 rows) that drove CICS tasks (one each): the
+    request reaches the system of record 50 µs before its task starts and has its reply
+    50 µs after the task ends; z/OS Connect's own time before and after (gamma, modeled)
+    surrounds that.  The same tracking token as the task's origin data."""
+    n = len(columns["stop"])
+    start = np.asarray(columns["start"]).astype("datetime64[us]")
+    stop = np.asarray(columns["stop"]).astype("datetime64[us]")
+    gap = np.timedelta64(50, "us")
+    before = np.round(rng.gamma(4.0, 75.0, n)).astype("timedelta64[us]")
+    after = np.round(rng.gamma(4.0, 125.0, n)).astype("timedelta64[us]")
+    sent, received = start - gap, stop + gap
+    entry, exit_ = sent - before, received + after
+    tokens = columns["tracking_token"]
+    return [{"request_id": first_id + k, "request_type": "API", "api_name": api,
+             "api_version": "1.0.0", "service_name": api, "method": "GET", "uri": uri,
+             "http_status": 200, "request_bytes": 0, "response_bytes": response_bytes,
+             "entry": entry[k], "exit": exit_[k], "sor_sent": sent[k],
+             "sor_received": received[k], "sor_name": "CICS", "sor_reference": "cicsConn",
+             "sor_identifier": applid, "sor_resource": program, "user_name": "ZCEEUSR",
+             "client_ip": "127.0.0.1", "tracking_token": tokens[k]} for k in range(n)]
+
+
 def records(paper: str, applid: str, system: str, sysplex: str, report_class: str,
-            intervals: Sequence[ClassInterval], seed: str) -> list[bytes]:
-    """The region's SMF 110.1 records for the run: its dictionary, then each interval's
-    tasks' performance records (compressed, as CICS writes them by default), each
-    written when the interval ends."""
+            intervals: Sequence[ClassInterval], seed: str, response_bytes: int = 0
+            ) -> tuple[list[bytes], list[bytes]]:
+    """The region's SMF 110.1 records for the run (its dictionary, then each interval's
+    tasks' performance records, compressed as CICS writes them by default, each written
+    when the interval ends) and, for tasks z/OS Connect drove, the server's SMF 123.1
+    records of the requests."""
     profile = PROFILES[paper]
     region = w.Region(applid, system=system, release=0x0690 if paper == "003" else 0x0720)
     rng = np.random.default_rng([ord(c) for c in seed])
     out = [w.dictionary_record(region, intervals[0].start)]
+    zcon: list[bytes] = []
+    server = smf123.Server(system=system, sysplex=sysplex, version="3.0.36.0")
     task = 1000
     for interval in intervals:
         if interval.ended <= 0:
@@ -132,7 +163,11 @@ def records(paper: str, applid: str, system: str, sysplex: str, report_class: st
         columns = interval_tasks(interval, profile, rng, task, sysplex, system)
         columns["service_class"] = ["CICSHIGH"] * interval.ended
         columns["report_class"] = [report_class] * interval.ended
+        end = interval.start + dt.timedelta(seconds=interval.seconds)
+        out += w.performance_records(region, columns, end)
+        if profile.origin:
+            zcon += smf123.build_type123_1(
+                requests(columns, applid, profile.program, task, rng,
+                         response_bytes=response_bytes), server, end)
         task += interval.ended
-        out += w.performance_records(
-            region, columns, interval.start + dt.timedelta(seconds=interval.seconds))
-    return out
+    return out, zcon

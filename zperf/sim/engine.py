@@ -453,11 +453,15 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
                          f"{variant.upper()} framing"}
     (out / "smf.dump").write_bytes(_framed(written.records, variant))
-    if cics:
-        (out / CICS_DUMP).write_bytes(_framed(cics, variant))
+    if cics[0]:
+        (out / CICS_DUMP).write_bytes(_framed(cics[0], variant))
         files[CICS_DUMP] = (f"CICS monitoring (SMF 110.1): the dictionary and one compressed "
                             f"performance record per task of the CICS class, as CICS dumps "
                             f"them apart, {variant.upper()} framing")
+    if cics[1]:
+        (out / ZCON_DUMP).write_bytes(_framed(cics[1], variant))
+        files[ZCON_DUMP] = (f"z/OS Connect audit records (SMF 123.1 v2): one request per CICS "
+                            f"task, the same tracking token, {variant.upper()} framing")
     files.update(_reports(out, written, layout, rmf_format))
     files.update(_other_files(plan, out, written, entries, connection, end, rmf_format))
     extra = sorted(n for n in files if n.startswith("imspa-"))
@@ -473,26 +477,37 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
 CICS_DUMP = "cics110.dump"
 
 
-def _cics_monitoring(plan: _Plan, written: _Written) -> list[bytes]:
+#: The run folder's z/OS Connect audit dump (SMF 123), for paper 000's server.
+ZCON_DUMP = "zcee123.dump"
+
+
+def _cics_monitoring(plan: _Plan, written: _Written) -> tuple[list[bytes], list[bytes]]:
     """The SMF 110.1 records of the run's CICS region (papers 000 and 003): its tasks add up
     to the CICS class's transactions and CPU of every interval, as the dump's 72.3 records
-    give them (:mod:`zperf.sim.cics_tasks`)."""
+    give them (:mod:`zperf.sim.cics_tasks`); and the SMF 123 records of the z/OS Connect
+    requests that drove them (paper 000)."""
     scenario = plan.scenario
     classes = plan.group_classes.get("CICS", [])
     if scenario.paper not in cics_tasks.PROFILES or not classes or \
             plan.transaction_class not in classes:
-        return []
+        return [], []
     name = plan.transaction_class
+    body = scenario.workload.get("json_response_bytes")
+    size = int(body) if isinstance(body, int | float) and not isinstance(body, bool) else 0
     out: list[bytes] = []
+    zcon: list[bytes] = []
     for system, rows in written.listings.items():
         intervals = [cics_tasks.ClassInterval(
             row["interval_start"], row["interval_seconds"], int(row["trans_ended"] or 0),
             float(row["cpu_seconds"] or 0.0), float(row["iip_seconds"] or 0.0),
             float(row["resp_actual_ms"] or 0.0)) for row in rows if row["class_name"] == name]
         if any(i.ended for i in intervals):
-            out += cics_tasks.records(scenario.paper, f"CICS{system}"[:8], system, plan.sysplex,
-                                      name, intervals, f"{plan.seed}:{scenario.id}:cics")
-    return out
+            tasks, requests = cics_tasks.records(
+                scenario.paper, f"CICS{system}"[:8], system, plan.sysplex, name, intervals,
+                f"{plan.seed}:{scenario.id}:cics", response_bytes=size)
+            out += tasks
+            zcon += requests
+    return out, zcon
 
 
 def _reports(out: Path, written: _Written, layout: str, rmf_format: str) -> dict[str, str]:
