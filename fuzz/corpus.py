@@ -52,7 +52,7 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
 FRAMINGS = ("rdw", "bdw", "vbs")
 SMF_BASES: dict[str, tuple[str, ...]] = {
     name: tuple(f"smf/{name}-{framing}.smf" for framing in FRAMINGS)
-    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1")
+    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1")
 }
 #: Fixtures whose tables are written (as zperf-csv, -parquet, -arrow) to be read back.
 TABLE_SOURCES = ("driver/requests.csv", "rmf/paper003-figure4.txt",
@@ -79,6 +79,8 @@ def _records(name: str) -> list[bytes]:
         records.append(_cpu_activity_record())
     elif name == "smf110.1":
         records += _cics_monitoring_records(when)
+    elif name == "smf123.1":
+        records += _zosconnect_records(when)
     else:
         from zperf.sim.writers.smf110 import build_type110_2, other_stat
 
@@ -118,6 +120,26 @@ def _cics_monitoring_records(when: dt.datetime) -> list[bytes]:
                                                                       per_record=4),
             w.dictionary_record(second, when, compress=False),
             *w.performance_records(second, tasks, when, compress=False, per_record=3)]
+
+
+def _zosconnect_records(when: dt.datetime) -> list[bytes]:
+    """Three z/OS Connect requests in one SMF 123.1 v2 record (one never reached its
+    system of record), then the same record as subtype 2 (counted, not decoded)."""
+    from zperf.sim.writers import smf123
+
+    ms = dt.timedelta(milliseconds=1)
+    rows = [{"request_id": 7 + k, "api_name": "car100", "method": "GET",
+             "uri": "/car100/models?maxCars=100", "http_status": (200, 200, 503)[k],
+             "response_bytes": 63949, "entry": when + 4 * k * ms,
+             "exit": when + (4 * k + 3) * ms,
+             "sor_sent": None if k == 2 else when + (4 * k + 1) * ms,
+             "sor_received": None if k == 2 else when + (4 * k + 2) * ms,
+             "tracking_token": bytes.fromhex("C2C1D8010018") + bytes([k + 1] * 24)}
+            for k in range(3)]
+    record = smf123.build_type123_1(rows, smf123.Server(utc_offset_seconds=3600), when)[0]
+    requester = bytearray(record)
+    requester[22:24] = (2).to_bytes(2, "big")
+    return [record, bytes(requester)]
 
 
 def _cpu_activity_record() -> bytes:
