@@ -2,11 +2,13 @@
 
 The RMF class that counts a run's CICS transactions says, per interval, how
 many ended, their mean response and the CPU (and zIIP) time of the region;
-the tasks here add up to exactly that: as many tasks ended in the interval,
-their USRCPUT summing to the class's CPU service time, the zIIP part
-(USRCPUT - CPUTONCP) to its IIP time, their mean response the class's
-(the region's own overhead outside tasks is not modeled: the papers do not
-give it).  Each task varies (gamma-distributed CPU, log-normal response
+the tasks here add up to that: as many tasks ended in the interval, their
+USRCPUT summing to :data:`TASK_SHARE` of the class's CPU service time and
+the zIIP part (USRCPUT - CPUTONCP) to that share of its IIP time, their mean
+response the class's.  The rest of the class's CPU is the region's own work
+outside its tasks (CICS system tasks, the dispatcher, SRB time), which SMF
+110.1 does not record per task: modeled, the papers do not give it; it is
+what ``zperf analyze`` shows as ``rmf_minus_task_cpu_us``.  Each task varies (gamma-distributed CPU, log-normal response
 around the class's mean, ends spread over the interval), so that summaries
 and percentiles have something to show.  What a task spends where (TCB
 modes, waits) follows the run's application, :data:`PROFILES`: modeled, the
@@ -27,6 +29,9 @@ from zperf.sim.writers import smf123
 
 #: Shape of the per-task CPU distribution (gamma): a coefficient of variation of 1/2.
 CPU_SHAPE = 4.0
+#: The share of the CICS class's CPU (72.3) that its tasks record in USRCPUT (110.1):
+#: a task capture ratio, modeled.
+TASK_SHARE = 0.92
 #: Spread of the response times (log-normal sigma).
 RESPONSE_SIGMA = 0.5
 
@@ -75,9 +80,9 @@ def interval_tasks(interval: ClassInterval, profile: Profile, rng: np.random.Gen
     """The tasks that ended in one interval, as columns of ``cics_transactions``."""
     n = interval.ended
     cpu = rng.gamma(CPU_SHAPE, 1.0, n)
-    cpu *= interval.cpu_seconds * 1000.0 / cpu.sum()
+    cpu *= TASK_SHARE * interval.cpu_seconds * 1000.0 / cpu.sum()
     ziip_share = interval.iip_seconds / interval.cpu_seconds if interval.cpu_seconds else 0.0
-    mean = interval.resp_ms or 3.0 * interval.cpu_seconds * 1000.0 / n
+    mean = interval.resp_ms or 3.0 * cpu.mean()
     # A task's response is its dispatch time and a log-normal rest, scaled so that the
     # mean is the class's (when the class's mean leaves room for the dispatch time).
     dispatch = cpu * profile.dispatch_per_cpu
