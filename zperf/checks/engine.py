@@ -27,7 +27,16 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from zperf.checks import capacity, doubts, intervals, metrics, performance, quality, scenario
+from zperf.checks import (
+    capacity,
+    doubts,
+    intervals,
+    metrics,
+    performance,
+    quality,
+    scenario,
+    transactions,
+)
 from zperf.checks.measured import Measured, measure, relabeled
 from zperf.checks.results import Outcome, Result, State
 from zperf.checks.rules import Rule, RuleError, RulesFile, load_rules
@@ -47,6 +56,7 @@ RUN_CHECKS: dict[str, Callable[[Rule, Measured], Result]] = {
     "defined_capacity": capacity.check_defined_capacity,
     "complete": doubts.check_complete,
     "plausible": doubts.check_plausible,
+    "transactions": transactions.check_transactions,
 }
 #: The rules that need the runs' performance and limits tables.
 CAPACITY_CHECKS = ("performance_index", "defined_capacity")
