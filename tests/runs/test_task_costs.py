@@ -27,9 +27,9 @@ def test_the_window_has_the_tasks_figures_beside_rmf(zcee_run: Path) -> None:
     assert row["task_cpu_us_per_tran"] == pytest.approx(tasks["cpu_ms"].mean() * 1000)
     assert row["task_resp_ms"] == pytest.approx(tasks["response_ms"].mean())
     # the CICS group's service time per transaction, less the tasks' own CPU
-    assert row["rmf_minus_task_cpu_us"] == pytest.approx(
+    assert row["rmf_minus_task_cpu_us_per_tran"] == pytest.approx(
         row["cics_cpu_us_per_tran"] - row["task_cpu_us_per_tran"])
-    assert row["rmf_minus_task_cpu_us"] > 0.05 * row["cics_cpu_us_per_tran"]
+    assert row["rmf_minus_task_cpu_us_per_tran"] > 0.05 * row["cics_cpu_us_per_tran"]
     assert analysis.cics_basis.startswith("group CICS's CPU service time per transaction "
                                           "(class CICSCAR")
     # every interval's tasks, added up, are the window's
@@ -42,7 +42,8 @@ def test_without_the_tasks_class_in_a_group_the_general_figure_is_compared(
     analysis = zperf.analyze(str(zcee_run), groups={"ZOSCONN": ["ZOSCONN"]})
     row = analysis.window.row(0, named=True)
     on_cp = row["task_cpu_us_per_tran"] - row["task_ziip_us_per_tran"]
-    assert row["rmf_minus_task_cpu_us"] == pytest.approx(row["general_cpu_us_per_tran"] - on_cp)
+    assert row["rmf_minus_task_cpu_us_per_tran"] == pytest.approx(
+        row["general_cpu_us_per_tran"] - on_cp)
     assert analysis.cics_basis.startswith("the general CPU per transaction")
 
 
@@ -66,9 +67,9 @@ def test_analyze_says_what_the_difference_compares(zcee_run: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_cli(capsys, "analyze", "--to", "csv", str(zcee_run))
     assert code in (0, 1), err
-    assert ("zperf: zcee-car100-baseline: rmf_minus_task_cpu_us is group CICS's CPU service "
-            "time per transaction (class CICSCAR, the tasks' WLM class) minus the tasks' "
-            "USRCPUT") in err.splitlines()
+    assert ("zperf: zcee-car100-baseline: rmf_minus_task_cpu_us_per_tran is group CICS's "
+            "CPU service time per transaction (class CICSCAR, the tasks' WLM class) minus the "
+            "tasks' USRCPUT") in err.splitlines()
     table = pl.read_csv(io.StringIO(out))
     assert set(TASK_METRICS) <= set(table.columns)
     assert table.filter(pl.col("scope") == "window")["task_count"][0] > 0

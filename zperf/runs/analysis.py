@@ -54,6 +54,7 @@ from zperf.runs.findings import Finding
 from zperf.runs.pi import performance_table
 from zperf.runs.plausibility import plausibility
 from zperf.runs.spec import ClassRef, RunSpec
+from zperf.runs.transactions import api_summary, window_summary
 from zperf.runs.window_text import nothing_in_window
 from zperf.tables import WORKLOAD
 from zperf.tables.workload import CLASS_KINDS
@@ -87,9 +88,13 @@ class Analysis:
     tallies: list[Tally] = field(default_factory=list)
     facts: RunFacts = field(default_factory=RunFacts)
     findings: list[Finding] = field(default_factory=list)
-    #: What ``rmf_minus_task_cpu_us`` compares (:func:`zperf.runs.task_costs.basis`);
+    #: What ``rmf_minus_task_cpu_us_per_tran`` compares (:func:`zperf.runs.task_costs.basis`);
     #: empty when the sources hold no CICS task.
     cics_basis: str = ""
+    #: The window's CICS tasks per APPLID, transaction and service class, and its z/OS
+    #: Connect requests per API (:mod:`zperf.runs.transactions`); None without them.
+    task_summary: pl.DataFrame | None = None
+    api_summary: pl.DataFrame | None = None
 
     @property
     def skipped(self) -> int:
@@ -214,8 +219,13 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
         findings.append(Finding("coverage", "window_empty",
                                 "no interval is covered by every source: the window has no "
                                 "figure", brief="no complete interval"))
+    requests = tables.get("zosconnect_requests")
     return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts,
-                    findings=findings, cics_basis=basis.text if basis else "")
+                    findings=findings, cics_basis=basis.text if basis else "",
+                    task_summary=window_summary(tasks) if tasks is not None and tasks.height
+                    else None,
+                    api_summary=api_summary(task_costs.reduced_requests(requests, spec))
+                    if requests is not None and requests.height else None)
 
 
 def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:

@@ -8,7 +8,7 @@ the RMF interval its end falls in, as RMF counts a transaction, and adds:
 * ``task_count``, ``task_resp_ms`` (their mean response), ``task_cpu_seconds``
   and ``task_ziip_seconds`` (USRCPUT and its zIIP part, added up);
 * ``task_cpu_us_per_tran`` and ``task_ziip_us_per_tran``: those over the tasks;
-* ``rmf_minus_task_cpu_us``: RMF's CPU per transaction minus the tasks', what
+* ``rmf_minus_task_cpu_us_per_tran``: RMF's CPU per transaction minus the tasks', what
   the papers' method adds to (or, negative, leaves out of) the tasks' own
   cost: the region's work outside tasks, SRB time, other address spaces,
   uncaptured time.  Which RMF figure is compared (:func:`basis`) is said beside
@@ -41,14 +41,14 @@ TASK_COLUMNS = ("system", "applid", "transaction", "service_class", "report_clas
 TASK_SUMS = ("task_count", "task_cpu_seconds", "task_ziip_seconds")
 #: The run table's columns made of the tasks, in their order.
 TASK_METRICS = ("task_count", "task_resp_ms", "task_cpu_us_per_tran",
-                "task_ziip_us_per_tran", "rmf_minus_task_cpu_us", "task_cpu_seconds",
+                "task_ziip_us_per_tran", "rmf_minus_task_cpu_us_per_tran", "task_cpu_seconds",
                 "task_ziip_seconds")
 #: Their labels in the window table (``zperf analyze``, ``zperf compare``, reports).
 TASK_LABELS = {"task_count": "CICS tasks (SMF 110.1)",
                "task_resp_ms": "CICS task response time (ms)",
                "task_cpu_us_per_tran": "CICS task CPU µs/tran",
                "task_ziip_us_per_tran": "CICS task zIIP µs/tran",
-               "rmf_minus_task_cpu_us": "RMF minus CICS task CPU µs/tran"}
+               "rmf_minus_task_cpu_us_per_tran": "RMF minus CICS task CPU µs/tran"}
 GENERAL = "general_cpu_us_per_tran"
 
 
@@ -126,7 +126,7 @@ def metrics(basis: Basis) -> list[pl.Expr]:
     ziip = f.service_us_per_tran(pl.col("task_ziip_seconds"), tasks)
     ours = cpu - ziip.fill_null(0.0) if basis.standard_cp_only else cpu
     return [cpu.alias("task_cpu_us_per_tran"), ziip.alias("task_ziip_us_per_tran"),
-            (pl.col(basis.rmf_column) - ours).alias("rmf_minus_task_cpu_us")]
+            (pl.col(basis.rmf_column) - ours).alias("rmf_minus_task_cpu_us_per_tran")]
 
 
 def basis(tasks: pl.DataFrame, groups: Mapping[str, Sequence[ClassRef]],

@@ -63,6 +63,40 @@ def summary(tasks: pl.DataFrame, interval_seconds: int = SUMMARY_INTERVAL_SECOND
                                                 nulls_last=True))
 
 
+#: What the run report shows per transaction (``window_summary``) and per API.
+WINDOW_GROUP = ("applid", "transaction", "service_class")
+
+
+def _spread(column: str, prefix: str) -> list[pl.Expr]:
+    value = pl.col(column)
+    return [value.mean().alias(f"{prefix}_mean_ms"),
+            value.quantile(0.95, "linear").alias(f"{prefix}_p95_ms"),
+            value.max().alias(f"{prefix}_max_ms")]
+
+
+def window_summary(tasks: pl.DataFrame) -> pl.DataFrame:
+    """The tasks that ended, per APPLID, transaction and service class over the whole
+    of ``tasks`` (the run report's table): count, response and CPU mean, 95th
+    percentile and maximum, ms; the most tasks first."""
+    ended = task_ends(tasks)
+    return ended.group_by(list(WINDOW_GROUP)).agg(
+        pl.len().alias("transactions"), *_spread("response_ms", "resp"),
+        *_spread("cpu_ms", "cpu")).sort(["transactions", *WINDOW_GROUP],
+                                        descending=[True, False, False, False],
+                                        nulls_last=True)
+
+
+def api_summary(requests: pl.DataFrame) -> pl.DataFrame:
+    """z/OS Connect requests per API and method: count, errors (HTTP 400 and above),
+    response and time in the system of record (mean, 95th percentile, maximum)."""
+    return requests.group_by(["api_name", "method"]).agg(
+        pl.len().alias("transactions"),
+        (pl.col("http_status") >= 400).sum().cast(pl.Int64).alias("error_count"),
+        *_spread("response_ms", "resp"), *_spread("sor_ms", "sor")).sort(
+        ["transactions", "api_name", "method"], descending=[True, False, False],
+        nulls_last=True)
+
+
 def summary_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     """``transaction_summary`` of the tables read (``zperf parse --table``)."""
     return summary(tables.get("cics_transactions", CICS_TRANSACTIONS.empty()))

@@ -8,7 +8,7 @@ the zIIP part (USRCPUT - CPUTONCP) to that share of its IIP time, their mean
 response the class's.  The rest of the class's CPU is the region's own work
 outside its tasks (CICS system tasks, the dispatcher, SRB time), which SMF
 110.1 does not record per task: modeled, the papers do not give it; it is
-what ``zperf analyze`` shows as ``rmf_minus_task_cpu_us``.  Each task varies
+what ``zperf analyze`` shows as ``rmf_minus_task_cpu_us_per_tran``.  Each task varies
 (gamma-distributed CPU, log-normal response around the class's mean, ends
 spread over the interval), so that summaries and percentiles have something
 to show.  What a task spends where (TCB
