@@ -1,8 +1,8 @@
-"""The public API (``import zperf``): the README's examples run, the calls a polars or pandas
-user writes first work (a path, a list, bytes, a file object; a scenario id), wrong
-arguments say what is taken, every table the command line shows is one call away (the
-same rows), the exports are the library's functions, and importing the package stays
-cheap."""
+"""The public API (``import zperf``): the manual's examples (docs/library.md) run, the
+calls a polars or pandas user writes first work (a path, a list, bytes, a file object; a
+scenario id), wrong arguments say what is taken, every table the command line shows is
+one call away (the same rows), the exports are the library's functions, and importing the
+package stays cheap."""
 
 from __future__ import annotations
 
@@ -30,11 +30,10 @@ CPU_DUMP = DATA / "smf" / "smf70.1-rdw.smf"
 
 
 def _readme_examples() -> list[str]:
-    """Every python block of the README's "As a library", in order."""
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("\n## As a library\n", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
-    assert blocks, "the README's 'As a library' has no python example"
+    """Every python block of the manual's "As a library" page, in order."""
+    page = (ROOT / "docs" / "library.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", page, re.S)
+    assert blocks, "docs/library.md has no python example"
     return blocks
 
 
@@ -42,7 +41,7 @@ def _run_block(block: str, number: int) -> tuple[dict[str, Any], str]:
     names: dict[str, Any] = {}
     printed = io.StringIO()
     with contextlib.redirect_stdout(printed):
-        exec(compile(block, f"README.md, As a library, block {number}", "exec"), names)
+        exec(compile(block, f"docs/library.md, block {number}", "exec"), names)
     return names, printed.getvalue()
 
 

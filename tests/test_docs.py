@@ -8,7 +8,7 @@ import re
 import click
 
 from conftest import ROOT
-from zperf.cli import cli
+from zperf.cli import cli, reference
 from zperf.cli.manpage import page_names, render
 from zperf.formats import table_names
 from zperf.tables import SCHEMAS
@@ -24,6 +24,34 @@ def test_man_pages_are_current() -> None:
                                             rendered.splitlines(True), "committed", "now"))
         assert committed == rendered, (
             f"man/{name}.1 is stale: run `python -m zperf.cli.manpage man/`\n{diff[:3000]}")
+
+
+def test_the_cli_reference_is_current() -> None:
+    """docs/cli/ is the man pages' content as markdown, generated from the same click
+    definitions: a help text changed without regenerating it fails here."""
+    pages = {f"{name}.md" for name in page_names()}
+    assert {path.name for path in (ROOT / "docs" / "cli").glob("*.md")} == pages
+    for name in page_names():
+        committed = (ROOT / "docs" / "cli" / f"{name}.md").read_text()
+        rendered = reference.render(cli, name)
+        diff = "".join(difflib.unified_diff(committed.splitlines(True),
+                                            rendered.splitlines(True), "committed", "now"))
+        assert committed == rendered, (
+            f"docs/cli/{name}.md is stale: run `python -m zperf.cli.reference docs/cli/`\n"
+            f"{diff[:3000]}")
+
+
+def test_the_cli_reference_says_what_the_man_page_says() -> None:
+    """One walk, two renderings: every option, column and rules key of a man page is in
+    its markdown page, and every link there names a page that exists."""
+    for name in page_names():
+        text = (ROOT / "docs" / "cli" / f"{name}.md").read_text()
+        man = (ROOT / "man" / f"{name}.1").read_text()
+        for bold in re.findall(r"^\.TP\n\.B (.+)$", man, re.M):
+            term = bold.split(" \\fI")[0].replace("\\-", "-").replace("\\e", "\\")
+            assert f"`{term}" in text, (name, term)
+        for target in re.findall(r"\]\(([^)#]+)", text):
+            assert (ROOT / "docs" / "cli" / target).resolve().exists(), (name, target)
 
 
 def test_every_command_has_a_man_page_and_a_readme_section() -> None:
@@ -108,3 +136,43 @@ def test_contributing_shows_every_further_command_ci_runs() -> None:
         assert f"\n{command}\n" in contributing, command
     for command in _readme_commands():
         assert f"\n{command}\n" in contributing, command
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as GitHub makes it: lower case, punctuation but - and _ dropped,
+    blanks as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(text: str) -> set[str]:
+    from docexamples import blocks
+
+    fenced = {line for block in blocks(text) for line in block.text.splitlines()}
+    return {_slug(match[2]) for line in text.splitlines() if line not in fenced
+            if (match := re.match(r"(#+) (.*)", line))}
+
+
+def test_every_link_of_the_readme_and_the_manual_leads_somewhere() -> None:
+    """Relative links (the manual is read on a code host) name files that exist, and an
+    anchor a heading of that file; every page of docs/ is in the manual's contents."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for page in pages:
+        text = re.sub(r"`[^`\n]*`", "", page.read_text())  # code spans hold no link
+        for target in re.findall(r"\]\(([^)\s]+)\)", text):
+            if re.match(r"[a-z]+:", target):
+                continue
+            path, _, anchor = target.partition("#")
+            linked = (page.parent / path).resolve() if path else page
+            assert linked.exists(), f"{page.relative_to(ROOT)}: {target}"
+            if anchor and linked.suffix == ".md":
+                assert anchor in _anchors(linked.read_text()), (
+                    f"{page.relative_to(ROOT)}: {target}: no such heading")
+    contents = (ROOT / "docs" / "README.md").read_text()
+    for page in (ROOT / "docs").glob("*.md"):
+        assert page.name == "README.md" or f"]({page.name})" in contents, page.name
+
+
+def test_the_tables_page_lists_every_table() -> None:
+    text = (ROOT / "docs" / "tables.md").read_text()
+    for name in SCHEMAS:
+        assert f"| `{name}` |" in text, name

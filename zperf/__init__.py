@@ -4,7 +4,7 @@ The package is a library first; the ``zperf`` command is a thin client of it.
 Data flows one way: ``formats`` (parsers) -> ``tables`` (declared schemas) ->
 ``calc`` -> ``runs`` (run tables) -> ``report`` (renderers) -> ``cli``.
 
-What a notebook calls is here (README, "As a library")::
+What a notebook calls is here (docs/library.md, "As a library")::
 
     import zperf
 

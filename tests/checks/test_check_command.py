@@ -357,25 +357,32 @@ def test_github_annotations_point_at_the_rules(capsys: pytest.CaptureFixture[str
 
 
 def _readme_section() -> str:
+    """The manual's page on zperf check (once the README's "In CI" section)."""
     from conftest import ROOT
 
-    text = (ROOT / "README.md").read_text()
-    return text.split("## In CI: `zperf check`")[1].split("\n## ")[0]
+    return (ROOT / "docs" / "check.md").read_text()
 
 
 def test_the_readme_example_is_what_zperf_prints(capsys: pytest.CaptureFixture[str],
                                                  runs: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's rules file, on the runs it names, gives the README's output."""
-    section = _readme_section()
-    rules = section.split("```toml\n")[1].split("```")[0]
-    printed = section.split("the summary last:\n\n```\n")[1].split("```")[0]
+    """The manual's rules file, ci/rules.toml, on the runs it names (../runs/nightly and
+    ../runs/release: relative to the file), run from the folder that holds both as the
+    page's CI jobs run it, gives the page's output."""
+    from docexamples import section
+
+    text = section("docs/check.md", "A rules file")
+    rules = text.split("<!-- file: ci/rules.toml -->\n```toml\n")[1].split("```")[0]
+    printed = text.split("the summary last:\n\n```console\n")[1].split("```")[0]
+    command, printed = printed.split("\n", 1)
+    assert command.startswith("$ zperf check ci/rules.toml ")
     (runs / "runs").mkdir()
     (runs / "ims15").rename(runs / "runs" / "nightly")
     (runs / "ims14").rename(runs / "runs" / "release")
-    (runs / "rules.toml").write_text(rules)
+    (runs / "ci").mkdir()
+    (runs / "ci" / "rules.toml").write_text(rules)
     monkeypatch.chdir(runs)
-    code, out, _ = run_cli(capsys, "check", "rules.toml")
+    code, out, _ = run_cli(capsys, "check", "ci/rules.toml")
     assert code == 1
     assert out == printed
 
@@ -394,7 +401,7 @@ def test_the_help_rules_file_passes_on_the_runs_it_names(capsys: pytest.CaptureF
     shown = help_text.split("A rules file:\n")[1].split("\n\n")[0]
     rules = textwrap.dedent(shown)
     # The capacity checks need service class goals and a defined capacity, which the
-    # simulated runs the file names do not have: README "Capacity" shows those two; the
+    # simulated runs the file names do not have: docs/capacity.md shows those two; the
     # transactions check needs CICS or z/OS Connect records (docs/transactions.md).
     shown_checks = set(CHECKS) - {"performance_index", "defined_capacity", "transactions"}
     assert {f'check = "{name}"' for name in shown_checks} <= {
@@ -415,8 +422,9 @@ def test_the_help_rules_file_passes_on_the_runs_it_names(capsys: pytest.CaptureF
 
 def test_the_readme_ci_jobs_check_the_runs_they_write() -> None:
     """The jobs run from the repository root while the rules file is ci/rules.toml (whose
-    runs would be relative to ci/): the check names the runs the job wrote, as RUN and
-    --baseline, which are relative to the working directory."""
+    runs are relative to ci/): the check names the runs the job wrote, as RUN and
+    --baseline, which are relative to the working directory (tests/test_doc_examples.py
+    runs the jobs' zperf commands)."""
     jobs = [block.split("```")[0] for block in _readme_section().split("```yaml\n")[1:]]
     assert len(jobs) == 2  # GitHub Actions, GitLab CI
     for job in jobs:

@@ -112,7 +112,7 @@ def test_a_required_rule_that_cannot_be_measured_fails(capsys: pytest.CaptureFix
     assert lines[-1].startswith("FAILED: 1 passed, 1 failed, 2 not measurable: ")
     from conftest import ROOT
 
-    assert f"\n{lines[1]}\n" in (ROOT / "README.md").read_text()  # as the README shows it
+    assert f"\n{lines[1]}\n" in (ROOT / "docs" / "check.md").read_text()  # as the manual shows it
     [suite] = list(JUnitXml.fromfile("junit.xml"))
     assert (suite.failures, suite.skipped) == (1, 2)
     [failure] = list(suite)[1].result

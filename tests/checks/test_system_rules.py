@@ -161,10 +161,10 @@ def test_a_metric_without_a_value_per_system_is_a_rules_error(
     assert (code, lines) == (2, [])
     assert err == (f"zperf: error: rules.toml: line 5: {metric} cannot be checked per system: "
                    f"{why}\n")
-    if "etr_per_sec" in keys:  # the README shows this one
+    if "etr_per_sec" in keys:  # the manual shows this one
         from conftest import ROOT
 
-        assert f"\n{err}```\n" in (ROOT / "README.md").read_text()
+        assert f"\n{err}```\n" in (ROOT / "docs" / "check.md").read_text()
 
 
 def test_what_has_a_value_per_system_on_a_listing(capsys: pytest.CaptureFixture[str],
@@ -220,14 +220,15 @@ def test_the_library_splits_the_run(folder: Path) -> None:
 
 def test_the_readme_example_is_what_zperf_prints(capsys: pytest.CaptureFixture[str],
                                                  folder: Path) -> None:
-    """The README's rules file for several systems, on the run it names, prints the
-    README's lines."""
-    from conftest import ROOT
+    """The manual's rules file for several systems, on the run it names, prints the
+    manual's lines."""
+    from docexamples import section
 
-    section = (ROOT / "README.md").read_text().split("### Several systems and rules that "
-                                                     "cannot be measured")[1]
-    rules = section.split("```toml\n")[1].split("```")[0]
-    printed = section.split("prints:\n\n```\n")[1].split("```")[0]
+    text = section("docs/check.md", "Several systems and rules that cannot be measured")
+    rules = text.split("```toml\n")[1].split("```")[0]
+    printed = text.split("prints:\n\n```console\n")[1].split("```")[0]
+    command, printed = printed.split("\n", 1)
+    assert command.startswith("$ zperf check rules.toml ")
     code, lines, _ = _check(capsys, rules)
     assert code == 1
     assert "\n".join(lines) + "\n" == printed

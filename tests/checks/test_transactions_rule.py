@@ -41,10 +41,10 @@ def test_the_95th_percentile_of_an_api_against_its_limit(
     assert code == 1
     requests = zperf.read([str(zcee_run / "zcee123.dump")]).tables["zosconnect_requests"]
     where = f"window, {requests.height} requests of api car100"
-    assert lines[0].startswith("PASS  car100 p95 [zcee-car100-baseline]: p95 response ms ")
-    assert where in lines[0]
-    assert lines[1].startswith("FAIL  car100 p95 tight [zcee-car100-baseline]: p95 response "
-                               "ms ")
+    assert lines[0] == (f"PASS  car100 p95 [zcee-car100-baseline]: p95_response_ms {p95:.3f} "
+                        f"({where}); limit <= {p95 + 0.01:.3f}".rstrip("0"))
+    assert lines[1].startswith("FAIL  car100 p95 tight [zcee-car100-baseline]: "
+                               f"p95_response_ms {p95:.3f} ({where}); ")
     assert lines[1].endswith("above the maximum " + f"{p95 - 0.01:.3f}".rstrip("0"))
 
 

@@ -87,3 +87,16 @@ def test_the_listing_is_the_same_before_and_after_the_commands_are_imported(widt
     assert not fresh._loaded
     assert _listing(fresh, width) == _listing(imported, width)
     assert "parse     Parse input files into a table." in _listing(fresh, width)
+
+
+@pytest.mark.slow  # (run where pandas is installed: CI's slow step, after the Spark extra)
+def test_reading_a_dump_does_not_import_pandas() -> None:
+    """pyarrow's ``pa.array`` imports pandas when it is installed (the Spark extra
+    brings it) to ask whether an array is pandas': a second or more at the start of
+    every command that reads 72.3 records.  The decoder builds its columns without it."""
+    pytest.importorskip("pandas")
+    code = (f"import sys, zperf; zperf.read({str(SAMPLES / 'smf' / 'paper-figures.smf')!r}); "
+            "print('pandas' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"

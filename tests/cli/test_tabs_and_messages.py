@@ -5,6 +5,7 @@ which window and which data."""
 from __future__ import annotations
 
 import io
+import re
 import tarfile
 import zipfile
 from pathlib import Path
@@ -140,15 +141,17 @@ def test_a_class_period_with_no_value_is_no_row(tmp_path: Path,
     cut.write_text("\n".join(lines[:key + 1] + lines[end:]))
     code, _, err = _parse(capsys, str(cut))
     assert code == 2
-    assert err.startswith(f"zperf: error: {cut}: workload row (sysplex ")
-    assert err.endswith(") has no value: every measurement is empty (the reader found its "
+    # said at its line, like the reader's other problems
+    assert re.match(rf"zperf: error: {re.escape(str(cut))}: line {key + 1} at offset 0x[0-9a-f]+: "
+                    r"class \S+ has no value", err), err
+    assert err.endswith(" has no value: every measurement is empty (the reader found its "
                         "heading but none of its numbers: a damaged or cut report, or a layout "
                         "zperf does not read)\n")
     code, frame, err = _parse(capsys, "-v", "--on-error", "skip", str(cut))
     assert code == 1
     assert f"zperf: {cut}: 5 records read = 3 parsed + 1 skipped + 1 other types" in err
     assert frame is not None and frame.height == 3
-    assert "(first:" not in err.split("record skipped:")[1].splitlines()[1]
+    assert f"(first: line {key + 1} at offset" in err.split("record skipped:")[1].splitlines()[1]
 
 
 def test_a_report_with_no_record_says_why(tmp_path: Path,

@@ -6,8 +6,8 @@ size), and show every text whole: no SVG text outside its chart, no name cut
 short with an ellipsis, no table wider than the page's column, both in the
 charts' own font and in the wider one a browser without it falls back to
 (tests/reportcheck.py's ``LAYOUT``, run twice).  The screenshots go to a
-temporary folder, or with ``ZPERF_SCREENSHOTS=docs/img`` to the README's
-pictures; ``python tests/report/screenshots.py`` takes them of every case to look
+temporary folder, or with ``ZPERF_SCREENSHOTS=docs/img`` to the manual's
+pictures (docs/reports.md); ``python tests/report/screenshots.py`` takes them of every case to look
 at, section by section.
 
 Playwright drives the browser (``executable_path``: the system Chromium, never
@@ -31,7 +31,7 @@ from zperf.report.build import make_report, render
 
 pytestmark = pytest.mark.slow
 
-#: The cases whose pictures the README shows, by the name the README gives them.
+#: The cases whose pictures the manual shows (docs/reports.md), by the names it gives them.
 README = {"run-one-interval": "run", "comparison": "comparison", "scaling": "scaling",
           "activity": "activity", "reproduction-sharing": "reproduction"}
 

@@ -36,7 +36,7 @@ def test_db2entry_figures_come_back_identically_from_three_reports(tmp_path: Pat
         rows = [_entry(folder / name) for name in STATS]
         for column, value in figure.items():
             assert [row[column] for row in rows[:2]] == [value] * 2, (sid, column)
-            # SMF 110.2 has only the fields IBM documents with offsets (README)
+            # SMF 110.2 has only the fields IBM documents with offsets (docs/inputs.md)
             smf = rows[2][column]
             assert smf == (None if column in SMF_LACKS else value), (sid, column)
         formats = [row["source_format"] for row in rows]

@@ -1,7 +1,7 @@
 """The vocabulary of a rules file: every key, its type, default and meaning, in one place.
 
 The loader validates against these tables, and ``man zperf-check``, ``zperf
-check --help`` and the README are written from (or tested against) them, so a
+check --help`` and the manual (docs/check.md) are written from (or tested against) them, so a
 key cannot be accepted without being documented.  This module imports nothing
 heavy: the man page generator reads it at start-up.
 """
@@ -133,7 +133,7 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
           "incomplete interval fails it when the file has no such rule.", (_NAME, _CHECK)),
     Check("plausible", "The run's data break none of the plausibility rules (capture ratio, "
           "zIIP time without zIIPs, APPL% beyond the engines, busy above 100 %, MVS busy 0, "
-          "Little's law: see the README). Implicit: a run whose data break one fails it when "
+          "Little's law: see docs/analyze.md). Implicit: a run whose data break one fails it when "
           "the file has no such rule.", (
               _NAME, _CHECK,
               Key("ignore", TEXTS, "Plausibility rules not to apply, by id (e.g. "

@@ -42,7 +42,7 @@ def check_transactions(rule: Rule, run: Measured) -> Result:
     kind, names = subject(rule)
     measure = str(rule.get("measure"))
     statistic = str(rule.get("statistic"))
-    quantity = f"{statistic} {measure} ms"
+    quantity = f"{statistic}_{measure}_ms"
     limit = rule.limit
     if kind == "api":
         table, column, what = run.table("zosconnect_requests"), "api_name", \

@@ -6,8 +6,8 @@ converted to UTF-8 chunk by chunk (UTF-16, EBCDIC in the code page given),
 exactly as a whole read converts it; a kind with a ``stream`` reader
 (:class:`zperf.formats.kinds.TextKind`) reads the chunks in pieces and yields
 its rows as it goes, so memory follows the piece.  The other kinds get the
-text whole, as before (their rows depend on all of it: see the README's
-"Large inputs").
+text whole, as before (their rows depend on all of it: see docs/parse.md,
+"Larger than memory").
 
 A SYSOUT holding several RMF reports is read once per report kind (each
 reader counts the others' pages as other records), as a whole read does: the

@@ -8,7 +8,10 @@ columns are measurements (``TableSchema.measures``); every batch a reader
 gives passes through :func:`drop_valueless` on its way out of
 :func:`zperf.formats.reading.stream_batches`, and a row with none of them is a
 problem of its file, named by its keys: an error (``--on-error raise``) or a
-counted skip, never a row.
+counted skip, never a row.  A reader that knows where a row came from (the WLMGL
+listing's class block) asks :func:`has_no_value` itself, so that the problem
+names its line and comes in file order among the reader's other problems,
+whatever the size of the pieces the file is read in.
 """
 
 from __future__ import annotations
@@ -19,6 +22,15 @@ import polars as pl
 
 from zperf.formats.tally import Tally
 from zperf.tables import SCHEMAS
+
+#: Why such a row is no result (said with its keys, or its line).
+REASON = ("has no value: every measurement is empty (the reader found its heading but none "
+          "of its numbers: a damaged or cut report, or a layout zperf does not read)")
+
+
+def has_no_value(table: str, values: Mapping[str, object]) -> bool:
+    """Whether a row of ``table`` (its values by column) has none of its measurements."""
+    return all(values.get(m) is None for m in SCHEMAS[table].measures)
 
 
 def drop_valueless(tables: Mapping[str, pl.DataFrame], tally: Tally) -> dict[str, pl.DataFrame]:
@@ -35,9 +47,7 @@ def drop_valueless(tables: Mapping[str, pl.DataFrame], tally: Tally) -> dict[str
             continue
         keys = [c for c in schema.keys if c in frame.columns]
         for row in frame.filter(empty).select(keys).iter_rows(named=True):
-            tally.reject(f"{name} row {_named(row)} has no value: every measurement is "
-                         "empty (the reader found its heading but none of its numbers: a "
-                         "damaged or cut report, or a layout zperf does not read)")
+            tally.reject(f"{name} row {_named(row)} {REASON}")
         out[name] = frame.filter(~empty)
     return out
 

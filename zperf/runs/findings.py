@@ -11,7 +11,7 @@ the reports show them in a "data quality" section next to the figures; the
 
 A finding is one line for people (``message``), plus what a program needs to
 place it: the kind of doubt (``topic``), a stable id of the rule that found it
-(``check``, documented with its threshold in the README), the figures (column
+(``check``, documented with its threshold in docs/analyze.md), the figures (column
 names) it concerns, and what it is about (a run, a system, a class).
 """
 

@@ -1,8 +1,8 @@
 """Data a capacity planner would reject on sight, found where a run's data are assembled.
 
 Each rule states what no real system shows, with its threshold and where the
-threshold comes from (:data:`RULES`, which the README's table is checked
-against).  :func:`plausibility` applies them to the tables a run (or a report)
+threshold comes from (:data:`RULES`, which the table of docs/analyze.md is
+checked against).  :func:`plausibility` applies them to the tables a run (or a report)
 is made from and returns one :class:`~zperf.runs.findings.Finding` per rule
 broken, naming where (system, interval, class) and the worst value.  The
 commands print them beside the figures and exit 1; ``zperf check``'s

@@ -39,12 +39,11 @@ before a report's.  This partitions the table by sysplex and class period
 
 Within one file the reader settles its own rows; the byte ranges of one large
 dump share their ``source``, so a row repeated across two ranges of one dump
-is kept twice, as the data source reads it (see README).
+is kept twice, as the data source reads it (see docs/spark.md).
 """
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 import polars as pl
@@ -184,8 +183,13 @@ def _raise_sysplex_conflict(marked: DataFrame, table: str) -> None:
                    & (_reported(table) | _of_systems(table))))
     said = StructType([*(marked.schema[c] for c in period),
                        *(StructField(c, StringType()) for c in _SAID)])
+    def disagreeing(rows: pa.Table) -> pa.Table:
+        # (a function, not a functools.partial: pyspark 4.3 infers the UDF's kind from its
+        # type hints, and a partial has none it can read: UnboundLocalError inside pyspark)
+        return _disagreeing(rows, period=period, values=values)
+
     judged = both.select(*keys, "source", "source_format", *values).groupBy(*period).applyInArrow(
-        partial(_disagreeing, period=period, values=values), schema=said)
+        disagreeing, schema=said)
     found = judged.orderBy("source", *period).limit(1).collect()
     if not found:
         return

@@ -23,7 +23,7 @@ def calc_command() -> None:
     Each subcommand prints its results with name and unit; --to plain prints
     the numbers alone, one per line (for scripts), --to json and --to csv keep
     names and units. Every formula, its source and its units are listed in the
-    README section "Formulas" and in each subcommand's help.
+    manual (docs/formulas.md) and in each subcommand's help.
 
     \b
     Examples:
@@ -48,5 +48,5 @@ for _command in (*cost.COMMANDS, *engines.COMMANDS, *deltas.COMMANDS, *messages.
 #: The reference papers the subcommands cite by number (the man page's SOURCES).
 PAPERS = ("000: z/OS Connect EE JSON payload performance; 001: CICS TS V3.1 performance report "
           "(web services, codepages); 002: z/TPF SOAP provider support, a performance analysis; "
-          "003: CICS Liberty JDBC drivers; 004: IMS 15 performance evaluation. The README "
-          "section \"Formulas\" lists every formula with its table or section.")
+          "003: CICS Liberty JDBC drivers; 004: IMS 15 performance evaluation. The manual's "
+          "page docs/formulas.md lists every formula with its table or section.")

@@ -120,5 +120,5 @@ def read_driver_csv(
 
 DRIVER_CSV = TextKind(
     "driver-csv", "a per-request CSV log of any load driver (start_ts, elapsed_ms, label, "
-    "success, status, bytes_in, bytes_out, ...; see README)",
+    "success, status, bytes_in, bytes_out, ...; see docs/inputs.md)",
     ("driver", "driver_intervals"), _sniff, read_driver_csv, options=("timezone",))

@@ -120,6 +120,15 @@ def _pieces(text: TextPieces, tally: Tally, piece_bytes: int,
         size = piece_bytes
 
 
+def _valueless(values: pl.DataFrame, blocks: int) -> set[int]:
+    """The blocks (of the first ``blocks``) that bulk-read ``values`` give no measurement:
+    no row, or a row of nulls."""
+    measures = [m for m in WORKLOAD.measures if m in values.columns]
+    valued = (values.filter(~pl.all_horizontal(pl.col(m).is_null() for m in measures))
+              if measures else values.clear())
+    return set(range(blocks)) - set(valued["block"].to_list())
+
+
 class _Builder:
     """One row per class block of a walked piece: most in bulk, the rest line by line."""
 
@@ -136,7 +145,10 @@ class _Builder:
         goals, bad_goals = _table(found.goals, goal_columns, "goal")
         failures = self._failures(bad_headers, bad_keys, bad_goals)
         values, buckets, not_bulk = self._bulk()
-        slow = sorted(block for block in not_bulk | failures.keys() if block < found.limit)
+        # a block read in bulk to no value is read again line by line, which says it where
+        # it is: in file order among the other problems, whatever the piece size
+        odd = not_bulk | failures.keys() | _valueless(values, found.limit)
+        slow = sorted(block for block in odd if block < found.limit)
         self.tally.settle(parsed=found.limit - len(slow))  # the others settle one by one
         by_line, by_line_buckets = self._line_by_line(slow, failures)
         fast_blocks = np.setdiff1d(np.arange(found.limit, dtype=np.int64),

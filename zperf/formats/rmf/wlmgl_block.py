@@ -44,6 +44,7 @@ from zperf.formats.rmf.wlmgl_words import (
     slots_of_band,
 )
 from zperf.formats.tally import Tally
+from zperf.formats.valueless import REASON, has_no_value
 from zperf.tables import DISTRIBUTION, WORKLOAD
 
 #: A distribution row: the bucket's upper limit in ms (None: the last bucket) and count.
@@ -272,6 +273,10 @@ class BlockReader:
                 f"{class_name(block.keys)}: its values are partial")
         if block.failure is not None:
             tally.problem(block.failure, line=line.number, offset=line.offset, handed_on=True)
+            return None
+        if has_no_value("workload", state.values):
+            tally.problem(f"class {class_name(block.keys)} {REASON}", line=line.number,
+                          offset=line.offset, handed_on=True)
             return None
         tally.settle(parsed=1)
         return state.values, state.buckets

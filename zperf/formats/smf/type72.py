@@ -266,7 +266,7 @@ def _frame(columns: Columns, rows: int, wanted: frozenset[str] | None = None) ->
             constants.append(constant.alias(column.name))
         elif isinstance(value, np.ndarray) and value.dtype != object:
             names.append(column.name)
-            arrays.append(pa.array(value, type=_arrow_type(column.dtype)))
+            arrays.append(_arrow_array(value, _arrow_type(column.dtype)))
         else:
             part = (value if isinstance(value, pl.Series)
                     else pl.Series(value.tolist(), strict=False))
@@ -277,6 +277,18 @@ def _frame(columns: Columns, rows: int, wanted: frozenset[str] | None = None) ->
              else pl.DataFrame({"_rows": np.zeros(rows, dtype=np.int8)}))
     assert isinstance(frame, pl.DataFrame)
     return frame.hstack(series).with_columns(constants).select(order)
+
+
+def _arrow_array(values: npt.NDArray[Any], kind: pa.DataType) -> pa.Array:
+    """A numpy column as an Arrow array of ``kind``: a fixed-width number column is
+    laid over the array's own memory, anything else made by polars (``pa.array`` would
+    import pandas when it is installed, a second or more of every zperf command's
+    start, to ask whether the array is one of pandas')."""
+    if pa.types.is_integer(kind) or pa.types.is_floating(kind):
+        typed = np.ascontiguousarray(values, dtype=kind.to_pandas_dtype())
+        return pa.Array.from_buffers(kind, len(typed), [None, pa.py_buffer(typed)])
+    made: pa.Array = pl.Series(values).to_arrow().cast(kind)
+    return made
 
 
 @cache

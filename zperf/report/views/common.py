@@ -187,6 +187,7 @@ def quality_section(doubts: Sequence[tuple[str, Finding]]) -> Section | None:
                    how_to_read=("coverage: a source of the figures lacks time the others "
                                 "have; the figures are computed only over the time every "
                                 "source covers. implausible: values no real system shows "
-                                "(the README's plausibility rules, with their thresholds). "
+                                "(the plausibility rules of docs/analyze.md, with their "
+                                "thresholds). "
                                 "unlike runs: the runs compared were measured on different "
                                 "configurations.",))
