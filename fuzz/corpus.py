@@ -52,7 +52,7 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
 FRAMINGS = ("rdw", "bdw", "vbs")
 SMF_BASES: dict[str, tuple[str, ...]] = {
     name: tuple(f"smf/{name}-{framing}.smf" for framing in FRAMINGS)
-    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1")
+    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1", "smf120.11")
 }
 #: Fixtures whose tables are written (as zperf-csv, -parquet, -arrow) to be read back.
 TABLE_SOURCES = ("driver/requests.csv", "rmf/paper003-figure4.txt",
@@ -81,6 +81,8 @@ def _records(name: str) -> list[bytes]:
         records += _cics_monitoring_records(when)
     elif name == "smf123.1":
         records += _zosconnect_records(when)
+    elif name == "smf120.11":
+        records += _liberty_records(when)
     else:
         from zperf.sim.writers.smf110 import build_type110_2, other_stat
 
@@ -140,6 +142,26 @@ def _zosconnect_records(when: dt.datetime) -> list[bytes]:
     requester = bytearray(record)
     requester[22:24] = (2).to_bytes(2, "big")
     return [record, bytes(requester)]
+
+
+def _liberty_records(when: dt.datetime) -> list[bytes]:
+    """Two Liberty requests (SMF 120.11 v3): a z/OS Connect one with its user data
+    section of type 103, and one of a JVM server without; then the first as version 1
+    (counted, not decoded)."""
+    from zperf.sim.writers import smf120_11
+
+    ms = dt.timedelta(milliseconds=1)
+    rows = [{"request_id": f"REQ{k}", "uri": ("/car100/models", "/tradelite/app")[k],
+             "user_name": "ZCEEUSR", "start": when + 5 * k * ms, "end": when + (5 * k + 3) * ms,
+             "cpu_ms": 0.9, "cpu_on_cp_ms": 0.4, "client_ip": "10.1.2.3",
+             "client_port": 50000 + k, "response_bytes": 63949,
+             "tracking_token": bytes.fromhex("C2C1D8010018") + bytes([7] * 24) if k == 0
+             else None, "zosconnect_request_id": 7} for k in range(2)]
+    records = smf120_11.build_type120_11(rows, smf120_11.Server(utc_offset_seconds=3600),
+                                         when)
+    old = bytearray(records[0])
+    old[24:28] = (1).to_bytes(4, "big")
+    return [*records, bytes(old)]
 
 
 def _cpu_activity_record() -> bytes:

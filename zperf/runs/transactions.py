@@ -12,7 +12,9 @@ are parts of a task, not tasks: they are left out of the count.
 whose origin data hold its tracking token (SMF 110.1, OADATA1 or OUSERCOR),
 both keys cut at the end of the token's correlator so that the padding z/OS
 Connect changed in 3.0.45 never decides; one request can drive several tasks
-(a mirror and a DPL), whose CPU is added up.
+(a mirror and a DPL), whose CPU is added up; and, when the z/OS Connect
+server's SMF 120.11 records hold the token (user data of type 103), the
+request's CPU in the server.
 """
 
 from __future__ import annotations
@@ -102,21 +104,30 @@ def summary_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     return summary(tables.get("cics_transactions", CICS_TRANSACTIONS.empty()))
 
 
-def api_cost(requests: pl.DataFrame, tasks: pl.DataFrame) -> pl.DataFrame:
-    """Each request with the CICS tasks of its tracking token (``api_cost``)."""
+def api_cost(requests: pl.DataFrame, tasks: pl.DataFrame,
+             liberty: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Each request with the CICS tasks of its tracking token (``api_cost``), and its CPU
+    in the z/OS Connect server when the server's SMF 120.11 records carry the token
+    (z/OS Connect's user data, 3.0.99 on)."""
     per_token = tasks.filter(pl.col("tracking_token").is_not_null()).group_by(
         "tracking_token").agg(pl.len().alias("cics_tasks"),
                               pl.col("cpu_ms").sum().alias("cics_cpu_ms"),
                               pl.col("ziip_ms").sum().alias("cics_ziip_ms"),
                               pl.col("response_ms").max().alias("cics_response_ms"))
     joined = requests.join(per_token, on="tracking_token", how="left", nulls_equal=False)
+    if liberty is not None and liberty.height:
+        server = liberty.filter(pl.col("tracking_token").is_not_null()).group_by(
+            "tracking_token").agg(pl.col("cpu_ms").sum().alias("liberty_cpu_ms"),
+                                  pl.col("offload_ms").sum().alias("liberty_offload_ms"))
+        joined = joined.join(server, on="tracking_token", how="left", nulls_equal=False)
     return API_COST.conform(joined.with_columns(pl.col("cics_tasks").fill_null(0)))
 
 
 def api_cost_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     """``api_cost`` of the tables read."""
     return api_cost(tables.get("zosconnect_requests", ZOSCONNECT_REQUESTS.empty()),
-                    tables.get("cics_transactions", CICS_TRANSACTIONS.empty()))
+                    tables.get("cics_transactions", CICS_TRANSACTIONS.empty()),
+                    tables.get("liberty_requests"))
 
 
 def join_rate(cost: pl.DataFrame) -> tuple[int, int]:

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from zperf.sim.writers import smf110_1 as w
-from zperf.sim.writers import smf123
+from zperf.sim.writers import smf120_11, smf123
 
 #: Shape of the per-task CPU distribution (gamma): a coefficient of variation of 1/2.
 CPU_SHAPE = 4.0
@@ -48,6 +48,10 @@ class Profile:
     wait_shares: Mapping[str, float]  # column -> share of the response time
     dispatch_per_cpu: float
     origin: str | None = None  # z/OS Connect's adapter id: tasks carry its tracking token
+    #: The RMF class of the Liberty server whose requests (SMF 120.11) drove the tasks
+    #: (z/OS Connect's); None: the tasks run in a Liberty JVM server of the region.
+    liberty_class: str | None = None
+    uri: str = "/"
 
 
 #: The papers' CICS work (modeled).
@@ -56,11 +60,12 @@ PROFILES: dict[str, Profile] = {
     "003": Profile("CJSA", "DFHSJTHP", "TRADER", {"t8_cpu_ms": 0.85, "qr_cpu_ms": 0.05,
                                                   "key8_cpu_ms": 0.95},
                    {"db2_wait_ms": 0.35, "jvm_suspend_ms": 0.05, "dispatch_wait_ms": 0.05},
-                   1.25),
+                   1.25, uri="/tradelite/app"),
     # 000: the car100 COBOL program, called by z/OS Connect EE through IPIC (mirror CSMI).
     "000": Profile("CSMI", "CARPGM", "ZCEEUSR", {"qr_cpu_ms": 0.9, "misc_cpu_ms": 0.1},
                    {"ipic_wait_ms": 0.1, "dispatch_wait_ms": 0.05}, 1.1,
-                   origin="IBM_zOS_Connect_CICS_SP3.0.36"),
+                   origin="IBM_zOS_Connect_CICS_SP3.0.36", liberty_class="ZOSCONN",
+                   uri="/car100/models"),
 }
 
 
@@ -149,19 +154,72 @@ def requests(columns: Mapping[str, Any], applid: str, program: str, first_id: in
              "client_ip": "127.0.0.1", "tracking_token": tokens[k]} for k in range(n)]
 
 
+#: The share of the Liberty server class's CPU (72.3) that its requests' threads record in
+#: SMF 120.11 (TIMEUSED of the request thread; the rest is the server's other threads,
+#: garbage collection...): modeled.
+LIBERTY_SHARE = 0.85
+
+
+@dataclass
+class Written:
+    """A run's subsystem records: CICS monitoring (110.1), z/OS Connect (123.1) and
+    Liberty request activity (120.11)."""
+
+    cics: list[bytes]
+    zcon: list[bytes]
+    liberty: list[bytes]
+
+
+def liberty_rows(columns: Mapping[str, Any], calls: Sequence[Mapping[str, Any]],
+                 profile: Profile, server_class: ClassInterval | None,
+                 rng: np.random.Generator, first_id: int) -> list[dict[str, Any]]:
+    """The Liberty requests (SMF 120.11 rows) of one interval: for z/OS Connect's (the
+    ``calls`` of SMF 123), from entry to exit, their CPU gamma-distributed over
+    :data:`LIBERTY_SHARE` of the server class's CPU (its zIIP share the class's); for a
+    CICS JVM server's, the tasks themselves, their T8 CPU."""
+    if calls:
+        n = len(calls)
+        cpu = rng.gamma(CPU_SHAPE, 1.0, n)
+        total = server_class.cpu_seconds if server_class is not None else 0.0
+        cpu *= LIBERTY_SHARE * total * 1000.0 / cpu.sum()
+        ziip = (server_class.iip_seconds / total) if server_class and total else 0.0
+        return [{"request_id": f"{first_id + k:023X}", "uri": profile.uri,
+                 "user_name": call["user_name"], "start": call["entry"], "end": call["exit"],
+                 "cpu_ms": float(cpu[k]), "cpu_on_cp_ms": float(cpu[k] * (1 - ziip)),
+                 "client_ip": call["client_ip"], "client_port": 40000 + k % 20000,
+                 "response_bytes": call["response_bytes"],
+                 "tracking_token": call["tracking_token"],
+                 "zosconnect_request_id": call["request_id"]} for k, call in enumerate(calls)]
+    t8 = np.asarray(columns.get("t8_cpu_ms", columns["cpu_ms"]), dtype=np.float64)
+    share = np.asarray(columns["cpu_on_cp_ms"]) / np.maximum(np.asarray(columns["cpu_ms"]),
+                                                              1e-12)
+    return [{"request_id": f"{first_id + k:023X}", "uri": profile.uri,
+             "user_name": profile.user, "start": columns["start"][k],
+             "end": columns["stop"][k], "cpu_ms": float(t8[k]),
+             "cpu_on_cp_ms": float(t8[k] * share[k]), "client_ip": "10.0.0.2",
+             "client_port": 40000 + k % 20000} for k in range(len(t8))]
+
+
 def records(paper: str, applid: str, system: str, sysplex: str, report_class: str,
-            intervals: Sequence[ClassInterval], seed: str, response_bytes: int = 0
-            ) -> tuple[list[bytes], list[bytes]]:
+            intervals: Sequence[ClassInterval], seed: str, response_bytes: int = 0,
+            server_class: Sequence[ClassInterval] = ()) -> Written:
     """The region's SMF 110.1 records for the run (its dictionary, then each interval's
     tasks' performance records, compressed as CICS writes them by default, each written
-    when the interval ends) and, for tasks z/OS Connect drove, the server's SMF 123.1
-    records of the requests."""
+    when the interval ends); for tasks z/OS Connect drove, the server's SMF 123.1
+    records of the requests; and the Liberty server's SMF 120.11 records (z/OS
+    Connect's, whose RMF class is ``server_class``, interval by interval; or the
+    region's JVM server's)."""
     profile = PROFILES[paper]
     region = w.Region(applid, system=system, release=0x0690 if paper == "003" else 0x0720)
     rng = np.random.default_rng([ord(c) for c in seed])
-    out = [w.dictionary_record(region, intervals[0].start)]
-    zcon: list[bytes] = []
+    liberty_rng = np.random.default_rng([ord(c) for c in f"{seed}:liberty"])
+    by_start = {i.start: i for i in server_class}
+    out = Written([w.dictionary_record(region, intervals[0].start)], [], [])
     server = smf123.Server(system=system, sysplex=sysplex, version="3.0.36.0")
+    liberty = smf120_11.Server(system=system, sysplex=sysplex,
+                               job_name="ZCSRV1" if profile.origin else applid,
+                               config_dir="/var/zosconnect/servers/zcsrv1/" if profile.origin
+                               else f"/var/cics/{applid.lower()}/wlp/")
     task = 1000
     for interval in intervals:
         if interval.ended <= 0:
@@ -170,10 +228,14 @@ def records(paper: str, applid: str, system: str, sysplex: str, report_class: st
         columns["service_class"] = ["CICSHIGH"] * interval.ended
         columns["report_class"] = [report_class] * interval.ended
         end = interval.start + dt.timedelta(seconds=interval.seconds)
-        out += w.performance_records(region, columns, end)
+        out.cics += w.performance_records(region, columns, end)
+        calls: list[dict[str, Any]] = []
         if profile.origin:
-            zcon += smf123.build_type123_1(
-                requests(columns, applid, profile.program, task, rng,
-                         response_bytes=response_bytes), server, end)
+            calls = requests(columns, applid, profile.program, task, rng,
+                             response_bytes=response_bytes)
+            out.zcon += smf123.build_type123_1(calls, server, end)
+        out.liberty += smf120_11.build_type120_11(
+            liberty_rows(columns, calls, profile, by_start.get(interval.start), liberty_rng,
+                         task), liberty, end)
         task += interval.ended
-    return out, zcon
+    return out

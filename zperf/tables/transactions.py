@@ -151,6 +151,51 @@ ZOSCONNECT_REQUESTS = TableSchema(
 )
 
 
+LIBERTY_REQUESTS = TableSchema(
+    "liberty_requests",
+    "Liberty request activity (SMF 120 subtype 11, z/OS Connect and CICS Liberty JVM "
+    "servers): one row per HTTP request",
+    (
+        *_SOURCE,
+        Column("source_format", STR, "'smf120.11'"),
+        Column("system", STR, "SMF system id (SM120SID)"),
+        Column("sysplex", STR, "Sysplex of the server (SM120BAN)"),
+        Column("job_name", STR, "Server job name (SM120BAP)"),
+        Column("job_id", STR, "Server job id (SM120BAO)"),
+        Column("server_version", STR, "Liberty version of the server"),
+        Column("record_version", I64, "Record version (SM120BAA): 2, or 3 from Liberty "
+               "19.0.0.4"),
+        Column("request_id", STR, "Liberty's request id (SM120BBV; not z/OS Connect's)"),
+        Column("uri", STR, "Request URI, path only, up to 128 bytes"),
+        Column("user_name", STR, "Request principal"),
+        Column("mapped_user", STR, "SAF user it was mapped to"),
+        Column("transaction_class", STR, "WLM transaction class (SM120BBY; zosWlm)"),
+        Column("start", TS, "Arrival (SM120BBW), local"),
+        Column("end", TS, "End (SM120BBX): servlet exit, or the enclave's end, local"),
+        Column("response_ms", F64, "end - start, ms"),
+        Column("cpu_ms", F64, "CPU of the request's thread (TIMEUSED at end - at start), ms"),
+        Column("cpu_on_cp_ms", F64, "Its time on standard processors, ms"),
+        Column("offload_ms", F64, "Its time on zIIPs, normalized: cpu_ms - cpu_on_cp_ms, ms"),
+        Column("enclave_cpu_ms", F64, "WLM enclave CPU time (zosWlm; null without), ms"),
+        Column("enclave_ziip_ms", F64, "WLM enclave zIIP time (zosWlm; null without), ms"),
+        Column("response_ratio_pct", F64, "WLM response-time ratio, % (100: at the goal; "
+               "zosWlm)"),
+        Column("client_ip", STR, "Client IP address"),
+        Column("client_port", I64, "Client port"),
+        Column("port", I64, "Local port"),
+        Column("response_bytes", I64, "Response bytes written"),
+        Column("zosconnect_request_id", I64, "z/OS Connect's request id (user data 103, "
+               "z/OS Connect 3.0.99 on): SMF 123's REQ_ID"),
+        Column("tracking_token", STR, "z/OS Connect's tracking token (user data 103), hex up "
+               "to the end of its correlator: the key to SMF 123 and the CICS tasks"),
+    ),
+    measures=("response_ms", "cpu_ms"),
+    keys=("job_name", "request_id", "start"),
+    priority=("job_name", "uri", "start", "response_ms", "cpu_ms", "cpu_on_cp_ms",
+              "offload_ms", "client_ip", "response_bytes", "zosconnect_request_id"),
+)
+
+
 #: The length of the intervals transaction_summary groups tasks by: RMF's default.
 SUMMARY_INTERVAL_SECONDS = 900
 
@@ -188,8 +233,8 @@ TRANSACTION_SUMMARY = TableSchema(
 
 API_COST = TableSchema(
     "api_cost",
-    "z/OS Connect requests with the CICS tasks they drove (joined on the tracking token): "
-    "one row per request of zosconnect_requests",
+    "z/OS Connect requests with the CICS tasks they drove and their CPU in the server "
+    "(joined on the tracking token): one row per request of zosconnect_requests",
     (
         *(c for c in ZOSCONNECT_REQUESTS.columns),
         Column("cics_tasks", I64, "CICS tasks whose origin data hold the request's tracking "
@@ -197,6 +242,10 @@ API_COST = TableSchema(
         Column("cics_cpu_ms", F64, "Their CPU time (USRCPUT), ms; null when none"),
         Column("cics_ziip_ms", F64, "Their zIIP time, ms"),
         Column("cics_response_ms", F64, "The longest of their response times, ms"),
+        Column("liberty_cpu_ms", F64, "CPU of the request in the z/OS Connect server (SMF "
+               "120.11 with z/OS Connect's user data, same tracking token), ms; null "
+               "without"),
+        Column("liberty_offload_ms", F64, "The part of it on zIIPs, normalized, ms"),
     ),
     measures=("response_ms",),
     keys=("job_name", "request_id"),
