@@ -193,6 +193,36 @@ def test_a_zip_is_one_input_per_member(method: int, tmp_path: Path,
     assert code == 0 and frame is not None and frame.height == 9
 
 
+@pytest.mark.parametrize("command", [["analyze", "--per", "class"],
+                                     ["analyze", "--per", "system"]])
+def test_analyze_reads_a_zip_s_members_as_the_files_given_apart(
+        command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Every command reads a file the one way zperf.read does: a ZIP file is one input
+    per member (analyze took its members for one source each and stopped with a
+    traceback when there were two)."""
+    dumps = [DATA / "smf" / "smf72.3-rdw.smf", DATA / "smf" / "smf70.1-rdw.smf"]
+    archive = tmp_path / "dumps.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for dump in dumps:
+            z.write(dump, dump.name)
+    apart = run_cli(capsys, *command, "--to", "csv", *map(str, dumps))
+    assert apart[0] in (0, 1) and apart[1].count("\n") > 1
+    assert run_cli(capsys, *command, "--to", "csv", str(archive)) == apart
+
+
+def test_the_activity_report_reads_a_zip_s_members(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    dumps = [DATA / "smf" / "smf72.3-rdw.smf", DATA / "smf" / "smf70.1-rdw.smf"]
+    archive = tmp_path / "dumps.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        for dump in dumps:
+            z.write(dump, dump.name)
+    out = tmp_path / "a.html"
+    apart = run_cli(capsys, "report", "activity", "-o", str(out), *map(str, dumps))
+    assert apart[2].endswith(f"zperf: activity report, html, written to {out}\n")
+    assert run_cli(capsys, "report", "activity", "-o", str(out), str(archive)) == apart
+
+
 def test_archives_zperf_cannot_open_are_refused(tmp_path: Path,
                                                 capsys: pytest.CaptureFixture[str],
                                                 monkeypatch: pytest.MonkeyPatch) -> None:

@@ -101,3 +101,78 @@ def test_readinto_of_a_cut_compressed_stream_is_an_input_error() -> None:
     whole = compressed.Guarded(gzip.GzipFile(fileobj=io.BytesIO(data)), "whole.gz")
     got = whole.readinto(memoryview(buffer))
     assert bytes(buffer[:got]) == (SAMPLE.read_bytes() * 60)[:got] and got > 0
+
+
+def test_every_entry_point_reads_one_way(tmp_path: Path) -> None:
+    """read, read_each and read_batches take the same path (reading._parts): the same
+    rows, settled across files the same way, the same tallies."""
+    from zperf.formats.reading import read_batches, read_each
+
+    copy = tmp_path / "copy.smf"
+    copy.write_bytes(SAMPLE.read_bytes())
+    paths = [str(SAMPLE), str(copy)]
+    whole = read(paths)
+    each = list(read_each(paths))
+    parts = list(read_batches(paths))
+    assert [len(r.tallies) for r in each] == [1, 1]  # one result per file, none held
+    for got in (each, parts):
+        frames = [g.tables["workload"] for g in got if "workload" in g.tables]
+        assert pl.concat(frames).equals(whole.tables["workload"])
+        tallies = [t for g in got for t in g.tallies]
+        assert [t.summary() for t in tallies] == [t.summary() for t in whole.tallies]
+        assert tallies[1].warnings == whole.tallies[1].warnings != []
+
+
+def test_rows_held_for_a_later_file_come_last_with_no_tally(tmp_path: Path) -> None:
+    """With on_conflict="last" a row waits for the files after it: read_each gives each
+    file (without them), then the rows held, as read gives them."""
+    from zperf.formats.reading import read_each
+
+    copy = tmp_path / "copy.smf"
+    copy.write_bytes(SAMPLE.read_bytes())
+    paths = [str(SAMPLE), str(copy)]
+    each = list(read_each(paths, on_conflict="last"))
+    assert [len(r.tallies) for r in each] == [1, 1, 0]
+    assert "workload" not in each[0].tables and "workload" not in each[1].tables
+    assert each[2].tables["workload"].equals(read(paths, on_conflict="last").tables["workload"])
+
+
+def test_the_options_are_one_value_checked_when_made() -> None:
+    from zperf.formats import ReadOptions
+
+    assert read([str(SAMPLE)], ReadOptions(tables=("workload",))).tables["workload"].equals(
+        read([str(SAMPLE)], tables=["workload"]).tables["workload"])
+    with pytest.raises(UsageError, match=r"^on_conflict must be one of error, first, last$"):
+        ReadOptions(on_conflict="newest")  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"^smf files take no option columns$"):
+        ReadOptions(options={"smf": {"columns": []}})
+    with pytest.raises(UsageError, match="is not an EBCDIC code page"):
+        ReadOptions().replace(encoding="utf-8")
+    assert ReadOptions(encoding="IBM1047").encoding == "cp1047"  # checked, then canonical
+    assert ReadOptions(tables=["cpu"], columns={"workload": ["cpu_seconds"]}).columns == {
+        "workload": frozenset({"cpu_seconds"})}
+
+
+def test_a_conflict_between_bytes_given_names_the_values_by_every_way() -> None:
+    """An earlier input given as bytes is read again for a conflict's values, by read as
+    by read_batches (read used to say only "other values": it recalled paths alone)."""
+    import datetime as dt
+
+    from zperf.errors import ConflictError
+    from zperf.formats.reading import read_batches
+    from zperf.sim.writers import smf as writer
+
+    def dump(ended: int) -> bytes:
+        return writer.frame_rdw(writer.build_type72_3(writer.ClassInterval(
+            system="SYS1", sysplex="PLEX1", start=dt.datetime(2026, 3, 2, 9, 0),
+            interval_seconds=900.0, class_name="CICSPROD",
+            periods=[writer.period_values(interval_seconds=900.0, adj=213, ended=ended,
+                                          cpu_seconds=20.0)])))
+
+    said = ("<bytes 2>: class period SYS1 2026-03-02 09:00 service CICSPROD period 1 "
+            "conflicts with <bytes 1>: trans_ended 1200 here, 1000 there; to keep one, give "
+            "--on-conflict first or last (or leave one of the files out)")
+    for way in (read, lambda given: list(read_batches(given))):
+        with pytest.raises(ConflictError) as raised:
+            way([dump(1000), dump(1200)])
+        assert str(raised.value) == said

@@ -183,19 +183,22 @@ def parse(paths: tuple[str, ...], kind: str | None, on_error: OnError,
 def _parse(paths: tuple[str, ...], reading: dict[str, Any], fmt: str, terminal: bool,
            output: str, table: str | None, wanted: list[str] | None, errors_path: str | None,
            verbose: bool, wide: bool) -> bool:
-    """Read, write the table (as it is read, for the formats that can be), say what was
-    read; True when the run needs attention (exit status 1)."""
+    """Read (the options ``reading`` in one :class:`ReadOptions`, checked once), write
+    the table (as it is read, for the formats that can be), say what was read; True
+    when the run needs attention (exit status 1)."""
     from zperf import formats, report
     from zperf.formats.found import default_table, no_rows, other_tables, row_counts
+    from zperf.formats.options import ReadOptions
     from zperf.report.streamed import AsRead, write_as_read
     from zperf.runs import derived
     from zperf.tables import SCHEMAS
 
+    how = ReadOptions(**reading)
     if table not in DERIVED_TABLES and fmt in STREAMED and not terminal:
-        got = write_as_read(formats.read_batches(paths, **reading), fmt, output, table=table,
+        got = write_as_read(formats.read_batches(paths, how), fmt, output, table=table,
                             columns=wanted)
     else:  # a derived table is made of the whole tables read
-        result = derived.read(paths, **reading)
+        result = derived.read_with(paths, how)
         got = AsRead(row_counts(result.tables), result.tables, result.tallies)
     shown = table or default_table(got.rows, got.tallies)
     height = got.rows.get(shown, 0)

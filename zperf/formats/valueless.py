@@ -6,7 +6,7 @@ know, a listing cut after a heading) used to hand on the row with every value
 empty, and a table of such rows looked like data.  Each table says which of its
 columns are measurements (``TableSchema.measures``); every batch a reader
 gives passes through :func:`drop_valueless` on its way out of
-:func:`zperf.formats.reading.stream_batches`, and a row with none of them is a
+:func:`zperf.formats.one_input.batches`, and a row with none of them is a
 problem of its file, named by its keys: an error (``--on-error raise``) or a
 counted skip, never a row.  A reader that knows where a row came from (the WLMGL
 listing's class block) asks :func:`has_no_value` itself, so that the problem

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from zperf.formats import Part
 from zperf.formats.found import PREFERRED
-from zperf.formats.reading import Part
 from zperf.formats.registry import table_group
 from zperf.formats.tally import Tally
 from zperf.report import shown_columns

@@ -36,15 +36,14 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import polars as pl
 
 from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import read_each, recaller
-from zperf.formats.repeats import BELONGS, KEYS, AcrossFiles
+from zperf.formats.reading import ReadOptions, read_each
+from zperf.formats.repeats import BELONGS, KEYS
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs import activity_capacity as capacity
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
@@ -243,20 +242,14 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
         raise UsageError("an activity report needs SMF dumps or RMF listings")
     parts: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    how: dict[str, Any] = {"kind": kind, "on_error": on_error, "encoding": encoding,
-                           "tables": ACTIVITY_TABLES, "reduce": keep_activity,
-                           "on_conflict": on_conflict}
-    sources = [str(path) for path in paths]
-    across = AcrossFiles(REPEATS_GO_WITH, on_conflict=on_conflict, recall=recaller(**how),
-                         files=len(sources))
-    for path, result in zip(sources, read_each(sources, jobs=jobs, **how), strict=True):
-        once = across.once(result.tables, path)
-        across.end_file(result.tallies[0] if result.tallies else None)
+    how = ReadOptions(kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
+                      tables=ACTIVITY_TABLES, on_conflict=on_conflict)
+    # each file's rows settled against the files before it, then the rows held back
+    for result in read_each([str(path) for path in paths], how, reduce=keep_activity,
+                            belongs=REPEATS_GO_WITH):
         tallies += result.tallies
-        for name, frame in sum_activity(once).items():
+        for name, frame in sum_activity(result.tables).items():
             parts.setdefault(name, []).append(frame)
-    for name, frame in sum_activity(across.finish()).items():  # the rows held back
-        parts.setdefault(name, []).append(frame)
     untimed = sum(int(p["rows"].sum()) for p in parts.pop("untimed", []))
     empty = _empty()
     tables = {name: (pl.concat([empty[name], *[p.cast(empty[name].schema)

@@ -25,7 +25,7 @@ import polars as pl
 from zperf.errors import UsageError, did_you_mean, known_keywords
 from zperf.formats import reading
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import ParseResult, Progress, Sources
+from zperf.formats.reading import ParseResult, Progress, ReadOptions, Sources
 from zperf.formats.skipped import notices
 from zperf.formats.tally import OnConflict, OnError
 from zperf.names import ALL_TABLES, DERIVED_TABLES
@@ -108,10 +108,16 @@ def read(sources: Sources, *, tables: Sequence[str] | None = None, kind: str | N
     ``on_conflict`` ("error", "first" or "last") what a class period or CPU
     interval given twice with other values does (:mod:`zperf.formats.repeats`).
     """
-    wanted = wanted_tables(tables)
-    result = reading.read(sources, kind=kind, on_error=on_error, encoding=encoding,
-                          progress=progress, tables=to_read(wanted), jobs=jobs,
-                          options=options, on_conflict=on_conflict)
+    return read_with(sources, ReadOptions(
+        kind=kind, on_error=on_error, encoding=encoding, tables=wanted_tables(tables),
+        jobs=jobs, options=options, progress=progress, on_conflict=on_conflict))
+
+
+def read_with(sources: Sources, how: ReadOptions) -> ParseResult:
+    """:func:`read` with its options as one value (``how.tables``: the tables wanted,
+    derived ones too), as ``zperf parse`` makes it."""
+    wanted = how.tables
+    result = reading.read(sources, how.replace(tables=to_read(wanted)))
     for name in wanted or ():
         if name in BUILDERS:
             result.tables[name] = with_derived(result.tables, name)

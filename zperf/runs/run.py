@@ -22,8 +22,7 @@ import polars as pl
 from zperf.calc.formulas import capture_ratio
 from zperf.errors import UsageError, known_keywords
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.reading import Reduce, read_each, recaller
-from zperf.formats.repeats import AcrossFiles
+from zperf.formats.reading import ReadOptions, Reduce, read_each
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs.analysis import WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
 from zperf.runs.breakdown import (
@@ -103,23 +102,16 @@ def _read_reduced(spec: RunSpec | Scope, tables: tuple[str, ...], reduce: Reduce
     if not spec.sources:
         raise UsageError(f"run {spec.name!r}: no input files (give FILE... or 'sources' in "
                          "the run description)")
+    how = ReadOptions(kind=kind, on_error=on_error, encoding=encoding, tables=tables,
+                      jobs=jobs, columns=columns, on_conflict=on_conflict,
+                      options=spec.reader_options() if isinstance(spec, RunSpec) else None)
     kept: dict[str, list[pl.DataFrame]] = {}
     tallies: list[Tally] = []
-    options = spec.reader_options() if isinstance(spec, RunSpec) else None
-    how: dict[str, Any] = {"kind": kind, "on_error": on_error, "encoding": encoding,
-                           "tables": tables, "reduce": reduce, "columns": columns,
-                           "options": options, "on_conflict": on_conflict}
-    # (the reduced tables keep their rows' keys, values and formats)
-    across = AcrossFiles(on_conflict=on_conflict, recall=recaller(**how),
-                         files=len(spec.sources))
-    for path, result in zip(spec.sources, read_each(spec.sources, jobs=jobs, **how),
-                            strict=True):
-        for name, frame in across.once(result.tables, path).items():
+    # (the reduced tables keep their rows' keys, values and formats: settled across files)
+    for result in read_each(spec.sources, how, reduce=reduce):
+        for name, frame in result.tables.items():
             kept.setdefault(name, []).append(frame)
-        across.end_file(result.tallies[0] if result.tallies else None)
         tallies += result.tallies
-    for name, frame in across.finish().items():
-        kept.setdefault(name, []).append(frame)
     return kept, tallies
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import BinaryIO, cast
 
 import polars as pl
@@ -21,10 +20,9 @@ import pyarrow as pa
 import pyarrow.fs as pafs
 
 from zperf.errors import InputError
-from zperf.formats.encodings import DEFAULT_ENCODING, check_encoding
-from zperf.formats.reading import read_stream
+from zperf.formats.reading import ReadOptions, read_stream
 from zperf.formats.registry import table_names
-from zperf.formats.tally import OnError, Tally
+from zperf.formats.tally import Tally
 from zperf.spark.plan import Piece, filesystem
 from zperf.spark.types import to_arrow
 from zperf.tables import PROBLEMS, SCHEMAS, Column, TableSchema
@@ -51,15 +49,6 @@ TALLIES = TableSchema(
 #: tables zperf derives across files, such as capacity, are computed from these).
 LOADABLE: dict[str, TableSchema] = {**{name: SCHEMAS[name] for name in table_names()},
                                     PROBLEMS.name: PROBLEMS, TALLIES.name: TALLIES}
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """The data source options that say how to read (the same as ``zperf parse``'s)."""
-
-    kind: str | None = None
-    on_error: OnError = "raise"
-    encoding: str = DEFAULT_ENCODING
 
 
 class _Range:
@@ -97,17 +86,18 @@ def _without_record(error: InputError) -> InputError:
 
 
 def read_piece(piece: Piece, tables: Sequence[str],
-               options: ReadOptions = ReadOptions()) -> dict[str, pa.Table]:
-    """The named tables (and ``problems``, ``tallies``) of one piece, as Arrow tables."""
-    encoding = check_encoding(options.encoding)
+               options: ReadOptions | None = None) -> dict[str, pa.Table]:
+    """The named tables (and ``problems``, ``tallies``) of one piece, as Arrow tables,
+    read with ``options`` (the data source's: kind, on_error, encoding; checked on the
+    driver when they were made; None: the defaults)."""
+    options = options or ReadOptions()
     wanted = [t for t in tables if t in LOADABLE and t not in (PROBLEMS.name, TALLIES.name)]
     stream, end = _open(piece)
     try:
         source = cast(BinaryIO, _Range(stream, piece.start, end))
         try:
-            results = read_stream(source, piece.path, kind=options.kind,
-                                  on_error=options.on_error, encoding=encoding,
-                                  tables=wanted or None, offset=piece.start)
+            results = read_stream(source, piece.path, how=options.replace(
+                tables=wanted or None), offset=piece.start)
         except InputError as exc:
             raise exc if piece.start == 0 else _without_record(exc) from None
     finally:

@@ -29,9 +29,10 @@ from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
 from pyspark.sql.types import StructType
 
 from zperf.errors import UsageError
-from zperf.formats.registry import KINDS
-from zperf.formats.tally import ON_ERROR_CHOICES
-from zperf.spark.pieces import LOADABLE, ReadOptions, read_piece
+from zperf.formats.encodings import DEFAULT_ENCODING
+from zperf.formats.options import ReadOptions
+from zperf.formats.tally import OnError
+from zperf.spark.pieces import LOADABLE, read_piece
 from zperf.spark.plan import SPLIT_BYTES, Piece, plan
 from zperf.spark.types import spark_schema
 
@@ -61,15 +62,11 @@ def _table(options: Mapping[str, str]) -> str:
 
 
 def read_options(options: Mapping[str, str]) -> ReadOptions:
-    """The reading options of a load, checked on the driver before any task starts."""
-    on_error = options.get("on_error", "raise")
-    if on_error not in ON_ERROR_CHOICES:
-        raise UsageError(f"on_error must be one of {', '.join(ON_ERROR_CHOICES)}")
-    kind = options.get("kind") or None
-    if kind is not None and kind not in KINDS:
-        raise UsageError(f"unknown input kind {kind!r}; known: {', '.join(KINDS)}")
-    return ReadOptions(kind=kind, on_error=on_error,
-                       encoding=options.get("encoding", ReadOptions.encoding))
+    """The reading options of a load, checked on the driver before any task starts (a
+    :class:`UsageError` names the one that is wrong: :class:`ReadOptions`)."""
+    return ReadOptions(kind=options.get("kind") or None,
+                       on_error=cast(OnError, options.get("on_error", "raise")),
+                       encoding=options.get("encoding", DEFAULT_ENCODING))
 
 
 def load_paths(options: Mapping[str, str]) -> list[str]:

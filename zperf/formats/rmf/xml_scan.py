@@ -139,7 +139,7 @@ def encoding_of(data: bytes, file: str) -> tuple[str | None, str | None]:
 
     A document written on z/OS declares an EBCDIC code page (IBM-1047,
     IBM-037...); by the time its bytes start with an ASCII ``<?xml`` they have
-    been turned into UTF-8 (:mod:`zperf.formats.reading` does so for every
+    been turned into UTF-8 (:mod:`zperf.formats.text_chunks` does so for every
     EBCDIC text), so the declaration no longer holds and expat reads UTF-8.
     An encoding Python does not know is a one-line error, not a traceback.
     """

@@ -25,7 +25,7 @@ import numpy.typing as npt
 
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.header import PRODUCT, REASSEMBLY, REASSEMBLY_BLOCK
-from zperf.formats.smf.physical import Batch
+from zperf.formats.smf.record_decoder import Batch
 from zperf.formats.tally import Tally
 
 #: More sections of one kind than a 72.3 class can have (8 periods, 9 distribution

@@ -1,12 +1,18 @@
 """Reading a binary SMF dump: one walk over the records, each wanted one decoded.
 
 ``smf_batches`` reads a dump (any framing: RDW, BDW, VBS) once and hands each
-wanted record to the decoder of its type (the caller says which: the
-registry's :data:`zperf.formats.registry.SMF_DECODERS` are all of them);
-every other record type is skipped cheaply and counted; it yields the rows
-as they are ready, so that a dump larger than memory can be written out as
-it is read.  ``read_smf`` is the same read, its batches concatenated;
-``read_smf72`` is the type 72 subtype 3 reader alone.
+wanted record to the decoder of its type and subtype (the caller says which
+decoders: the registry's :data:`zperf.formats.registry.SMF_DECODERS` are all
+of them; :class:`~zperf.formats.smf.record_decoder.Routes` is the table the
+walk and the hand-out consult); every other record type is skipped cheaply
+and counted; it yields the rows as they are ready, so that a dump larger than
+memory can be written out as it is read.  ``read_smf`` is the same read, its
+batches concatenated; ``read_smf72`` is the type 72 subtype 3 reader alone.
+
+This module calls two things below it and nothing above: the walk
+(:func:`zperf.formats.smf.physical.scan`, which frames and walks the records)
+and the decoders (through :class:`~zperf.formats.smf.record_decoder.RecordDecoder`).
+The walk and the decoders do not know each other.
 """
 
 from __future__ import annotations
@@ -19,9 +25,14 @@ import polars as pl
 
 from zperf.errors import InputError
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.smf.physical import CHUNK_SIZE, Batch, scan, starts_of
-from zperf.formats.smf.record_decoder import Columns, DecoderSpec, RecordDecoder
-from zperf.formats.smf.subtypes import one_per_type
+from zperf.formats.smf.physical import CHUNK_SIZE, scan
+from zperf.formats.smf.record_decoder import (
+    Batch,
+    Columns,
+    DecoderSpec,
+    Routes,
+    starts_of,
+)
 from zperf.formats.smf.type72_decoder import TYPE72_3
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import SCHEMAS
@@ -87,22 +98,16 @@ def smf_batches(
     ``columns``: the columns the caller needs of a table (its decoder may decode
     only those and give a table of them; a table not named comes whole).
     """
-    decoders = tuple(decoders)
-    wanted_tables = frozenset(
-        [t for s in decoders for t in s.tables] if tables is None else tables)
-    specs = one_per_type([s for s in decoders if wanted_tables & set(s.tables)])
+    specs = tuple(decoders)
+    wanted_tables = frozenset([t for s in specs for t in s.tables] if tables is None else tables)
+    routes = Routes([s for s in specs if wanted_tables & set(s.tables)])
     file = tally.file
-    by_type: dict[int, tuple[RecordDecoder, _Pending]] = {
-        s.smf_type: (s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),
-                     _Pending())
-        for s in specs}
-    if len(by_type) != len(specs):
-        raise ValueError("two SMF decoders for the same record type")
-    wanted = {s.smf_type: s.subtypes for s in specs}
+    run = [(s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),
+            _Pending()) for s in routes.specs]
 
     def drain(force: bool, take: bool = True) -> dict[str, pl.DataFrame]:
         ready: dict[str, pl.DataFrame] = {}
-        for decoder, pending in by_type.values():
+        for decoder, pending in run:
             if pending and (force or pending.nbytes >= DECODE_BATCH_BYTES or pending.kept):
                 for part in pending.take():
                     decoder.decode(part)
@@ -111,8 +116,9 @@ def smf_batches(
         return ready
 
     try:
-        for batch in scan(stream, tally, wanted, head, chunk_size, progress, offset):
-            _split(batch, by_type)  # copies the wanted records out: the chunk can go
+        for batch in scan(stream, tally, routes.wanted, head, chunk_size, progress, offset):
+            for index, records in routes.split(batch):
+                run[index][1].add(records)  # copies them out: the chunk can go
             if ready := drain(False):
                 yield ready
     except InputError:
@@ -121,7 +127,7 @@ def smf_batches(
         raise
     drain(True, take=False)  # the rest goes with finish: a decoder knows it is the last
     last: dict[str, pl.DataFrame] = {}
-    for decoder, _ in by_type.values():
+    for decoder, _ in run:
         last.update(decoder.finish())
     # Decoding lags the scan, so problems are put back in file order.
     tally.problems.sort(key=lambda p: -1 if p.offset is None else p.offset)
@@ -151,21 +157,6 @@ def read_smf72(
                              chunk_size=chunk_size, progress=progress, tables=wanted,
                              decoders=(TYPE72_3,))
     return tables["workload"], tables["distribution"], tally
-
-
-def _split(batch: Batch, by_type: dict[int, tuple[RecordDecoder, _Pending]]) -> None:
-    """Hand each record of a mixed batch to the pending batch of its type."""
-    if len(by_type) == 1:
-        next(iter(by_type.values()))[1].add(batch)
-        return
-    types = np.frombuffer(batch.data, dtype=np.uint8)[batch.starts + 5]
-    for smf_type, (_, pending) in by_type.items():
-        mine = types == smf_type
-        if mine.all():
-            pending.add(batch)
-        elif mine.any():
-            pending.add(Batch(batch.data, batch.starts[mine], batch.lengths[mine],
-                              batch.numbers[mine], batch.offsets[mine]))
 
 
 class _Pending:

@@ -29,12 +29,11 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.formats.smf.framing import MAX_DESCRIPTOR, bdw_length
+from zperf.formats.smf.record_decoder import Wanted
 
 Ints = npt.NDArray[np.int64]
 #: A chunk of the file: bytes, or a view of the buffer it was read into.
 Data = bytes | memoryview
-#: record type -> wanted subtypes (None: every subtype)
-Wanted = dict[int, frozenset[int] | None]
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import BinaryIO
 
 import numpy as np
@@ -27,7 +26,6 @@ from zperf.formats.smf.fast_walk import (
     Data,
     Found,
     Repeats,
-    Wanted,
     plain_blocks,
     plain_records,
 )
@@ -41,6 +39,7 @@ from zperf.formats.smf.framing import (
     chain_ok,
     detect_framing,
 )
+from zperf.formats.smf.record_decoder import Batch, Wanted, starts_of
 from zperf.formats.tally import RAW_KEEP_LIMIT, Tally
 
 CHUNK_SIZE = 16 * 1024 * 1024
@@ -53,30 +52,6 @@ MAX_CAREFUL_STRETCH = 64
 FAST_PATH = True
 
 __all__ = ["CHUNK_SIZE", "Batch", "Wanted", "scan", "starts_of"]
-
-
-@dataclass
-class Batch:
-    """Wanted records of one chunk: positions into ``data`` in file order."""
-
-    data: memoryview
-    starts: npt.NDArray[np.int64]
-    lengths: npt.NDArray[np.int64]
-    numbers: npt.NDArray[np.int64]
-    offsets: npt.NDArray[np.int64]
-
-    @classmethod
-    def of_records(cls, done: list[tuple[bytes, int, int]]) -> Batch:
-        """A batch of whole records given as (bytes, record number, file offset)."""
-        lengths = np.array([len(r) for r, _, _ in done], dtype=np.int64)
-        return cls(memoryview(b"".join(r for r, _, _ in done)), starts_of(lengths), lengths,
-                   np.array([n for _, n, _ in done], dtype=np.int64),
-                   np.array([o for _, _, o in done], dtype=np.int64))
-
-
-def starts_of(lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """Start offsets of records of these lengths laid end to end."""
-    return np.concatenate(([0], np.cumsum(lengths)[:-1])).astype(np.int64)
 
 
 # ------------------------------------------------------------ walking

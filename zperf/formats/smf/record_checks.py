@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.formats import encodings as dec
-from zperf.formats.smf.physical import Batch
+from zperf.formats.smf.record_decoder import Batch
 from zperf.formats.tally import Tally
 
 Ints = npt.NDArray[Any]

@@ -22,9 +22,8 @@ from zperf.formats import encodings as dec
 from zperf.formats.layout import Layout
 from zperf.formats.smf import type110_fields as f110
 from zperf.formats.smf.columns import text_column
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks
-from zperf.formats.smf.record_decoder import Columns, DecoderSpec
+from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.tally import Tally
 from zperf.tables.cics import DB2CONN, DB2ENTRY
 from zperf.tables.schema import TableSchema

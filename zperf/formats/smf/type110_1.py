@@ -30,9 +30,8 @@ from zperf.formats.layout import Field, Layout, take_rows
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1_fields as f1
 from zperf.formats.smf.columns import distinct_rows, text_column
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, subset
-from zperf.formats.smf.record_decoder import Columns, DecoderSpec
+from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.tracking import token_keys
 from zperf.formats.tally import Tally
 from zperf.tables.transactions import CICS_TRANSACTIONS

@@ -21,9 +21,8 @@ import polars as pl
 
 from zperf.formats.smf import type123_fields as f123
 from zperf.formats.smf.columns import text_column
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks
-from zperf.formats.smf.record_decoder import Columns, DecoderSpec
+from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.tracking import token_keys
 from zperf.formats.tally import Tally
 from zperf.tables.transactions import ZOSCONNECT_REQUESTS

@@ -35,8 +35,8 @@ from zperf.formats import encodings as dec
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.columns import text_column, zos_release
 from zperf.formats.smf.in_order import OFFSET
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
+from zperf.formats.smf.record_decoder import Batch
 from zperf.formats.smf.type70_checks import (
     check_cores,
     check_layout,

@@ -17,8 +17,8 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.formats.smf import type70_fields as f70
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, Ints, check_triplets
+from zperf.formats.smf.record_decoder import Batch
 
 #: Sections the decoder needs, with the bytes each must have at least.
 _MINIMUM = (("PR", f70.PRODUCT70.end_of("SMF70SNM")), ("CC", f70.CTL_MIN_LENGTH),

@@ -12,8 +12,7 @@ from __future__ import annotations
 import polars as pl
 
 from zperf.formats.smf.in_order import InOrder
-from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_decoder import Columns, DecoderSpec
+from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.type70 import decode_batch
 from zperf.formats.tally import Tally
 

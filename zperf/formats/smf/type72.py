@@ -31,8 +31,8 @@ from zperf.formats.smf.columns import (
 )
 from zperf.formats.smf.header import PRODUCT
 from zperf.formats.smf.in_order import KEY, OFFSET, Codes, row_keys
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, interval_of, subset
+from zperf.formats.smf.record_decoder import Batch
 from zperf.formats.smf.type72_checks import check_layout, check_periods
 from zperf.formats.smf.type72_columns import GROUPS, ROW_FIELDS, Columns, Periods, masked
 from zperf.formats.tally import Tally
@@ -160,8 +160,8 @@ def _row_keys(keys: tuple[Codes, Codes], head: Rows, prod: Rows, wms: Rows, star
         starts[start_at].tolist(), kind.tolist(), strict=True), combos.size)
     names, name_of = number("class_name", wms["R723MCNM"])
     pairs, pair_of = np.unique(name_of[rec] << 8 | period, return_inverse=True)
-    classes = keys[1].of_values(((names[p >> 8], p & 0xFF) for p in pairs.tolist()),
-                                pairs.size)
+    classes = keys[1].of_values([(names[p >> 8], p & 0xFF) for p in pairs.tolist()],
+                                pairs.size)  # (a list: in_order does not call back here)
     return row_keys(interval[combo_of.reshape(-1)][rec], classes[pair_of.reshape(-1)])
 
 

@@ -13,8 +13,8 @@ import numpy.typing as npt
 
 from zperf.formats.smf import type72_fields as f72
 from zperf.formats.smf.header import PRODUCT
-from zperf.formats.smf.physical import Batch
 from zperf.formats.smf.record_checks import Checks, Ints, check_triplets
+from zperf.formats.smf.record_decoder import Batch
 
 
 def check_layout(batch: Batch, checks: Checks) -> tuple[npt.NDArray[np.void], dict[str, Ints]]:

@@ -16,8 +16,7 @@ import polars as pl
 from zperf.formats.repeats import KEYS
 from zperf.formats.smf.broken import BrokenRecords
 from zperf.formats.smf.in_order import InOrder
-from zperf.formats.smf.physical import Batch
-from zperf.formats.smf.record_decoder import Columns, DecoderSpec
+from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.type72 import decode_batch
 from zperf.formats.tally import Tally
 
