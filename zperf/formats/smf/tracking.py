@@ -48,6 +48,8 @@ def token_keys(matrix: npt.NDArray[np.uint8]) -> pl.Series:
 
 #: Each byte's two upper-case hex digits, as ASCII.
 _HEX = np.array([list(f"{b:02X}".encode()) for b in range(256)], dtype=np.uint8)
+#: The same two digits as one 2-byte value (in memory order): one lookup per byte.
+_HEX_PAIRS = np.ascontiguousarray(_HEX).view(np.uint16).reshape(256)
 
 
 def hex_prefixes(matrix: npt.NDArray[np.uint8], lengths: npt.NDArray[Any]) -> pl.Series:
@@ -60,7 +62,8 @@ def hex_prefixes(matrix: npt.NDArray[np.uint8], lengths: npt.NDArray[Any]) -> pl
     longest = int(lengths.max()) if rows else 0
     if longest == 0:
         return pl.Series("token", [None] * rows, dtype=pl.String)
-    digits = _HEX[matrix[:, :longest]].reshape(rows, 2 * longest)
+    digits = np.ascontiguousarray(_HEX_PAIRS[matrix[:, :longest]]).view(np.uint8).reshape(
+        rows, 2 * longest)
     if int(lengths.min()) == longest:  # tokens of one shape: every digit kept
         data = digits.reshape(-1)
     else:
