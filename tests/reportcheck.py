@@ -342,6 +342,8 @@ CASES: dict[str, dict[str, Any]] = {
                              "exact": True},
     "reproduction-series": {"kind": "reproduction", "inputs": ("ims15-fast-path",),
                             "series": True, "charts": False},  # a table of levels
+    "trend": {"kind": "trend", "inputs": ("pdb-year",)},
+    "trend-partial": {"kind": "trend", "inputs": ("pdb-gap",)},
 }
 REPO = Path(__file__).resolve().parent.parent
 
@@ -366,9 +368,21 @@ def make_inputs(folder: Path, month: bool = False) -> Path:
         simulate_series(catalogue.find("ims15-fast-path"), folder / "fp-series", exact=True)
     if not (folder / "plex").exists():  # a day of a small sysplex
         write_month(Month(systems=3, days=1, seed=5), folder / "plex")
+    if not (folder / "pdb-year").exists():  # a year's month summaries, the last month partial
+        _trend_data().write_year(folder / "pdb-year", days_short={12: 15})
+    if not (folder / "pdb-gap").exists():  # a month missing days, months with no data
+        _trend_data().write_year(folder / "pdb-gap", months=5, days_short={2: 20})
     if month and not (folder / "month").exists():
         write_month(Month(systems=2, days=30, seed=7), folder / "month")
     return folder
+
+
+def _trend_data() -> Any:
+    import importlib
+    import sys
+
+    sys.path.insert(0, str(REPO / "tests" / "pdb"))
+    return importlib.import_module("trend_data")
 
 
 def request(name: str) -> Any:

@@ -31,6 +31,8 @@ TINY: dict[str, list[str]] = {
     "startup.py": ["--repeat", "1"],
     "cics110_read.py": ["--tasks", "2000", "--baseline-tasks", "500", "--repeat", "1"],
     "parse_stream.py": ["{data}"],
+    "pdb_load.py": ["--days", "2", "--systems", "2", "--classes", "20", "--repeat", "1"],
+    "pdb_trend.py": ["--days", "35", "--systems", "1", "--interval", "60", "--repeat", "1"],
     "spark_read.py": ["--days", "1", "--systems", "1", "--classes", "20", "--cores", "1"],
 }
 #: Modules the scripts import, not run themselves.

@@ -67,12 +67,42 @@ def test_the_month_writes_its_folder_whole(tmp_path: Path) -> None:
     (Request("ims15-fast-path", days=3, holidays=(dt.date(2026, 1, 1),)),
      "--days, --holiday: only for sysplex-month, not for a paper's run (ims15-fast-path)"),
     (Request("sysplex-month", systems=0), "sysplex-month: systems must be 1 to 32, not 0"),
+    (Request("ims15-fast-path", interval_minutes=60, growth_pct=4.0),
+     "--interval, --growth: only for sysplex-month"),
+    (Request("sysplex-month", interval_minutes=7), "sysplex-month: interval_seconds 420 must "
+     "divide 4 hours"),
 ])
 def test_options_of_the_wrong_scenario_are_usage_errors(request_: Request, message: str,
                                                         tmp_path: Path) -> None:
     with pytest.raises(UsageError, match=re.escape(message)):
         run(dataclasses.replace(request_, out=tmp_path / "x"))
     assert not (tmp_path / "x").exists()
+
+
+def test_hourly_intervals_and_a_growth_of_one_s_own(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """--interval 60 --growth 10: a quarter of the records, the demand growing 10 % in 30
+    days (what zperf report trend's year is made of, cheaply)."""
+    from conftest import run_cli
+    from zperf.formats.reading import read
+
+    out = tmp_path / "y"
+    code, _, _ = run_cli(capsys, "simulate", "sysplex-month", "--days", "29", "--systems", "1",
+                         "--interval", "60", "--growth", "10", "--out", str(out))
+    assert code == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert (manifest["interval_seconds"], manifest["growth_pct_per_30_days"]) == (3600.0, 10.0)
+    first, last = (read(out / name).tables["cpu"] for name in
+                   ("smf-20261001.dump", "smf-20261029.dump"))  # two Thursdays
+    assert first.height == last.height == 24
+    assert set(first["interval_seconds"].round(0)) == {3600.0}
+    # 28 days of 10 % in 30: the demand 1.093 times, the day's busy with it (the days'
+    # own levels spread it by a few %)
+    grown = last["cp_lpar_busy_pct"].sum() / first["cp_lpar_busy_pct"].sum()
+    assert 1.03 < grown < 1.16
+    code, _, err = run_cli(capsys, "simulate", "sysplex-month", "--days", "1",
+                           "--interval", "61", "--out", str(tmp_path / "z"))
+    assert code == 2 and "61" in err
 
 
 def test_the_month_s_summary_of_one_day_and_system(tmp_path: Path) -> None:

@@ -376,7 +376,8 @@ def test_the_served_cpu_stays_within_the_limits() -> None:
 
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"days": 0}, "days must be 1 to 366"), ({"systems": 33}, "systems must be 1 to 32"),
+    ({"days": 0}, "days must be 1 to 400"), ({"interval_seconds": 7200.0}, "at most an hour"),
+    ({"systems": 33}, "systems must be 1 to 32"),
     ({"interval_seconds": 700.0}, "must divide 4 hours"),
     ({"classes": 5}, "classes must be at least 20"),
 ])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from zperf.tables import SCHEMAS
+from zperf.tables.history import SUMMARIES
 from zperf.units import (
     AS_IS,
     COUNT,
@@ -18,11 +19,14 @@ from zperf.units import (
     unit_of,
 )
 
+#: Every declared table: zperf parse's and the PDB's summaries (zperf pdb summary).
+EVERY = {**SCHEMAS, **SUMMARIES}
+
 
 def test_every_float_column_declares_its_decimals() -> None:
     """A float column without a declaration would show its own digits: 909.1 beside
     913 in one column.  Integer columns are shown as the integers they are."""
-    undeclared = sorted({c.name for s in SCHEMAS.values() for c in s.columns
+    undeclared = sorted({c.name for s in EVERY.values() for c in s.columns
                          if c.dtype.is_float() and not declared(c.name)})
     assert undeclared == []
 
@@ -47,7 +51,7 @@ def test_names_declare_units(name: str, unit: object) -> None:
 
 
 def test_every_table_declares_what_it_shows_first() -> None:
-    for schema in SCHEMAS.values():
+    for schema in EVERY.values():
         assert schema.priority, schema.name
         assert set(schema.priority) <= set(schema.names), schema.name
         assert len(set(schema.priority)) == len(schema.priority), schema.name

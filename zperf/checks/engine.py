@@ -30,6 +30,7 @@ from pathlib import Path
 from zperf.checks import (
     capacity,
     doubts,
+    forecast,
     intervals,
     metrics,
     performance,
@@ -58,6 +59,8 @@ RUN_CHECKS: dict[str, Callable[[Rule, Measured], Result]] = {
     "plausible": doubts.check_plausible,
     "transactions": transactions.check_transactions,
 }
+#: The rules checked on a PDB (``zperf pdb``) instead of a run.
+PDB_CHECKS = ("cap_forecast",)
 #: The rules that need the runs' performance and limits tables.
 CAPACITY_CHECKS = ("performance_index", "defined_capacity")
 #: The rule added for a run that skipped records when the file has no such rule.
@@ -78,9 +81,11 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
     ``on_conflict`` too (None: each run description's, else "error").
     """
     loaded = rules if isinstance(rules, RulesFile) else load_rules(rules)
-    paths = tuple(runs) or loaded.runs
+    given = tuple(runs) or loaded.runs
+    pdbs = tuple(p for p in given if _is_pdb(p))
+    paths = tuple(p for p in given if p not in pdbs)
     base_path = baseline or loaded.baseline
-    _settle(loaded, paths, base_path)
+    _settle(loaded, paths, base_path, pdbs)
     policy: OnError = on_error or loaded.on_error  # type: ignore[assignment]
     classes = {ClassRef.parse(text).name for rule in loaded.rules
                for text in rule.values.get("classes", ()) if rule.check == "classes_present"}
@@ -99,13 +104,17 @@ def check(rules: str | Path | RulesFile, runs: Sequence[str] = (), baseline: str
     _check_names(loaded, measured, base)
     results = []
     for rule in loaded.rules:
+        if rule.check in PDB_CHECKS:
+            results += [_required(loaded, forecast.check_cap_forecast(rule, pdb))
+                        for pdb in pdbs]
+            continue
         results += _evaluate(loaded, rule, measured, base)
     if not any(r.check == "no_skipped_records" for r in loaded.rules):
         results += [_implicit(run) for run in _with_damaged_baseline(measured, base)
                     if run.analysis.skipped]
     results += _implicit_doubts(loaded, measured, base)
     read_runs = [*measured, *([base] if base is not None else [])]
-    return Outcome(loaded, tuple(m.label for m in measured),
+    return Outcome(loaded, (*(m.label for m in measured), *pdbs),
                    base.label if base is not None else None, tuple(results),
                    tuple(t for run in read_runs for t in run.analysis.tallies))
 
@@ -114,12 +123,26 @@ def _compares(rule: Rule) -> bool:
     return rule.values.get("vs_baseline") is True or rule.check == "same_configuration"
 
 
-def _settle(rules: RulesFile, runs: Sequence[str], baseline: str | None) -> None:
-    """Refuse, before reading anything, what no run can fix."""
+def _is_pdb(path: str) -> bool:
+    from zperf.pdb.store import Pdb
+
+    return Path(path).is_dir() and Pdb(path).exists()
+
+
+def _settle(rules: RulesFile, runs: Sequence[str], baseline: str | None,
+            pdbs: Sequence[str] = ()) -> None:
+    """Refuse, before reading anything, what no run (or PDB) can fix."""
     problems: list[tuple[int | None, str]] = []
-    if not runs and any(r.check != "scenario_reproduced" for r in rules.rules):
+    if not runs and any(r.check not in ("scenario_reproduced", *PDB_CHECKS)
+                        for r in rules.rules):
+        given = " (a PDB is checked by cap_forecast rules only)" if pdbs else ""
         problems.append((rules.line(None, "runs"), "no runs to check: give runs = [...] here "
-                                                   "or RUN arguments"))
+                                                   f"or RUN arguments{given}"))
+    for rule in rules.rules:
+        if rule.check in PDB_CHECKS and not pdbs:
+            problems.append((rule.line, f'rule "{rule.name}" checks a PDB (zperf pdb): give '
+                                        "one, a folder zperf pdb add made, as a RUN argument "
+                                        "or in runs = [...]"))
     for rule in rules.rules:
         if _compares(rule) and baseline is None:
             problems.append((rule.line, f'rule "{rule.name}" compares with the baseline, but '

@@ -171,6 +171,20 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
               _NAME, _CHECK, _REQUIRED,
               Key("max", NUMBER, "The highest average allowed, % of the limit.",
                   default=100.0))),
+    Check("cap_forecast", "On a PDB (zperf pdb; given as a RUN or in runs): no LPAR, "
+          "capacity group or CEC is projected to reach its limit (defined capacity, group "
+          "limit, MSU rating) within months, by the linear trend of its monthly peak R4HA "
+          "(zperf report trend's forecast); one already at it fails too.", (
+              _NAME, _CHECK, _REQUIRED,
+              Key("months", WHOLE, "Months ahead, after the last complete month, in which no "
+                  "limit may be reached.", default=6),
+              Key("band", TEXT, "estimate: the month the fitted trend reaches the limit; "
+                  "earliest: the first month of its 95 % band (the prudent reading).",
+                  ("estimate", "earliest"), "estimate"),
+              Key("scope", TEXT, "Which limits: lpar (defined capacities), group, cec, or "
+                  "any.", ("any", "lpar", "group", "cec"), "any"),
+              Key("history", WHOLE, "Months of history the trend is fitted to, up to the "
+                  "newest.", default=13))),
     Check("transactions", "A statistic of the response time (or CPU, or time in the "
           "system of record) of transactions as the subsystems record them, over the "
           "window: CICS tasks (SMF 110.1, the records of a task's end) of the transaction "

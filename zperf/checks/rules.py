@@ -79,6 +79,8 @@ class Rule:
             return "no figure differs"
         if self.check == "no_skipped_records":
             return f"<= {self.get('max')} skipped"
+        if self.check == "cap_forecast":
+            return f"no limit reached within {self.get('months')} months ({self.get('band')})"
         parts = [f"{words} {number_text(self.values[key])}" for key, words in METRIC_LIMITS
                  if key in self.values]
         if self.values.get("equivalent") is True:
@@ -273,6 +275,8 @@ class _Loader:
                 if word not in known:
                     self.problem((*at, "ignore"), f"{rule.check} has no {word!r} to ignore"
                                  f"{did_you_mean(word, known)} (it knows {', '.join(known)})")
+        elif rule.check == "cap_forecast" and values.get("months", 1) < 1:
+            self.problem((*at, "months"), "months must be 1 or more")
         elif rule.check == "window_covered":
             start, end = values.get("start"), values.get("end")
             if start is not None and end is not None and end <= start:

@@ -103,6 +103,12 @@ def _parse() -> click.Command:
     return _ready(parse)
 
 
+def _pdb() -> click.Command:
+    from zperf.cli.pdb import pdb_command
+
+    return _ready(pdb_command)
+
+
 def _report() -> click.Command:
     from zperf.cli.report import report_command
 
@@ -126,6 +132,8 @@ SUBCOMMANDS = {
     "compare": Lazy(_compare, "Runs side by side with Delta and Delta %, and the ±1 % ITR "
                               "verdict."),
     "parse": Lazy(_parse, "Parse input files into a table."),
+    "pdb": Lazy(_pdb, "The performance database: history kept between runs, for capacity "
+                      "planning."),
     "report": Lazy(_report, "A report to read or mail: tables, the papers' charts and how "
                             "to read them."),
     "simulate": Lazy(_simulate, "Write a reference paper's benchmark run, or a sysplex "

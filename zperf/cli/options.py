@@ -64,6 +64,8 @@ def tell_reading(tallies: Sequence[Tally], errors_path: str | None,
     (that it is empty, the duplicates and repeats dropped, warnings, the records
     skipped and why; -v of zperf parse: the counts), and the skipped records into the
     --errors file."""
+    if not tallies and not errors_path:  # (nothing read: the readers are not imported)
+        return
     from zperf.formats.skipped import notices
 
     for tally in tallies:

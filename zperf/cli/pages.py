@@ -28,6 +28,7 @@ from zperf.formats import KINDS, table_names
 from zperf.names import DERIVED_TABLES
 from zperf.tables import SCHEMAS, TableSchema
 from zperf.tables.capacity import SYSTEM_VIEW
+from zperf.tables.history import ENTITIES, SUMMARIES, summary_name
 
 
 @dataclass(frozen=True)
@@ -132,9 +133,9 @@ def _options(command: click.Command, ctx: click.Context) -> tuple[Term, ...]:
     return tuple(out)
 
 
-def _columns(schema: TableSchema) -> Section:
+def _columns(schema: TableSchema, title: str | None = None) -> Section:
     rows = Terms(tuple(Term(c.name, c.description) for c in schema.columns))
-    return Section(f"{schema.name.upper()} TABLE COLUMNS",
+    return Section(f"{title or schema.name.upper()} TABLE COLUMNS",
                    ((Text(schema.description + "."), rows),), table=schema.name)
 
 
@@ -252,6 +253,9 @@ SECTIONS: dict[str, tuple[tuple[Section, ...], tuple[str, ...]]] = {
     "zperf-analyze": ((_columns(SYSTEM_VIEW), EXIT_STATUS), ("zperf", "zperf-parse")),
     "zperf-calc": ((Section("SOURCES", ((Text(PAPERS),),)), EXIT_STATUS), ("zperf",)),
     "zperf-check": (_rules_sections(), ("zperf-analyze", "zperf-compare", "zperf-simulate")),
+    "zperf-pdb": ((*(_columns(SUMMARIES[summary_name(entity, "hour")],
+                              f"{entity.upper()}_HOUR, _DAY, _WEEK AND _MONTH")
+                     for entity in ENTITIES), EXIT_STATUS), ("zperf-parse", "zperf-report")),
 }
 
 #: A page that SECTIONS does not describe further.

@@ -46,8 +46,9 @@ from zperf.sim.writers.wlmgl import LAYOUTS
               help="Paper 004: write the modeled 10-80 % CPU busy scaling series, one "
                    "interval per load level, the last the published run (with --check: "
                    "that run reproduced, the other levels marked modeled).")
-@click.option("--days", type=click.IntRange(1, 366), default=None,
-              help="sysplex-month: days to write, one SMF dump each (default 30).")
+@click.option("--days", type=click.IntRange(1, 400), default=None,
+              help="sysplex-month: days to write, one SMF dump each (default 30; 396 "
+                   "make 13 months, for zperf report trend).")
 @click.option("--systems", type=click.IntRange(1, 32), default=None,
               help="sysplex-month: systems (LPARs) of the sysplex (default 4).")
 @click.option("--start", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
@@ -55,12 +56,20 @@ from zperf.sim.writers.wlmgl import LAYOUTS
 @click.option("--holiday", "holidays", type=click.DateTime(formats=["%Y-%m-%d"]),
               multiple=True, help="sysplex-month: a day run like a Sunday, YYYY-MM-DD "
                                   "(repeatable).")
+@click.option("--interval", "interval_minutes", type=click.IntRange(1, 60), default=None,
+              metavar="MINUTES",
+              help="sysplex-month: the RMF interval, minutes dividing an hour (default 15; "
+                   "60 writes a quarter of the records: a year cheaply).")
+@click.option("--growth", "growth_pct", type=click.FloatRange(-50, 100), default=None,
+              metavar="PCT", help="sysplex-month: growth of the demand per 30 days, % "
+                                  "(compounded; default 2).")
 @click.argument("scenario", metavar="SCENARIO|list")
 def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
                      variant: Variant, layout: str | None, rmf_format: RmfFormat,
                      check_only: bool, series: bool, days: int | None, systems: int | None,
                      start: dt.datetime | None, holidays: tuple[dt.datetime, ...],
-                     fmt: str | None, output: str, wide: bool) -> None:
+                     interval_minutes: int | None, growth_pct: float | None, fmt: str | None,
+                     output: str, wide: bool) -> None:
     """Write a reference paper's benchmark run, or a sysplex month, as input files.
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
@@ -83,7 +92,7 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
 
     `zperf simulate sysplex-month` is no paper's run: it writes the SMF data
     of a month of a sysplex (--days, --systems, --start, --holiday, --seed,
-    --variant), one dump a day with the 70.1 and 72.3 records of every system
+    --variant, --interval, --growth), one dump a day with the 70.1 and 72.3 records of every system
     at 15-minute intervals, for the activity report, the capacity tables and
     the check capacity rules: an online day and a batch night, weekends and
     holidays, growth of 2 % a month, service classes with velocity, average
@@ -101,6 +110,7 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
       zperf simulate ims15-fast-path --check
       zperf simulate ims15-fast-path --series --exact --out runs/fp-scaling
       zperf simulate sysplex-month --days 30 --systems 4 --out month
+      zperf simulate sysplex-month --days 396 --systems 2 --interval 60 --out year
     """
     from zperf.sim.command import Request, run  # polars: only when a run is simulated
 
@@ -109,7 +119,8 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
                           exact=exact, variant=variant, layout=layout, rmf_format=rmf_format,
                           check=check_only, series=series, days=days, systems=systems,
                           start=start.date() if start else None,
-                          holidays=tuple(h.date() for h in holidays)))
+                          holidays=tuple(h.date() for h in holidays),
+                          interval_minutes=interval_minutes, growth_pct=growth_pct))
     if outcome.table is not None:
         report.render(outcome.table, fmt, output, table=outcome.name, terminal=terminal,
                       priority=outcome.priority, wide=wide)

@@ -10,11 +10,12 @@ scaling         a series run folder (``zperf simulate ... --series``), or
                 several runs of one workload at different rates
 activity        SMF dumps and RMF listings, no run description
 reproduction    a catalogued scenario id or a scenario TOML file
+trend           a PDB (``zperf pdb``): its months, growth and forecast
 ==============  ==========================================================
 
-Without a kind, :func:`sniff_kind` decides: a catalogue id or scenario file
-is a reproduction; one series folder is scaling; one run is a run report;
-several runs a comparison; anything else (dumps, listings) an activity
+Without a kind, :func:`sniff_kind` decides: a PDB folder is a trend; a
+catalogue id or scenario file is a reproduction; one series folder is scaling;
+one run is a run report; several runs a comparison; anything else (dumps, listings) an activity
 report.
 """
 
@@ -26,14 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from zperf.errors import InputError, UsageError
-from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.tally import OnConflict, OnError
+from zperf.names import DEFAULT_ENCODING, OnConflict, OnError
 from zperf.report.output import open_output
 from zperf.report.suffixes import format_for_file
 from zperf.report.views.model import Report
 from zperf.runs.choices import Base
 
-KINDS = ("run", "comparison", "scaling", "activity", "reproduction")
+KINDS = ("run", "comparison", "scaling", "activity", "reproduction", "trend")
 ALIASES = {"compare": "comparison", "check": "reproduction", "series": "scaling"}
 #: A report's formats (``--to``) and the kind of file each writes (zperf.report.suffixes).
 REPORT_FORMATS = {"html": "html", "text": "text", "markdown": "markdown"}
@@ -55,6 +55,8 @@ class ReportRequest:
     seed: int = 0
     series: bool = False
     jobs: int | None = 1
+    months: int = 13  # trend: months shown, up to the newest
+    horizon: int = 24  # trend: months the forecast looks ahead
 
 
 def format_for(fmt: str | None, output: str | None) -> str:
@@ -88,12 +90,20 @@ def _is_series(path: Path) -> bool:
     return path.is_dir() and series_of(path) is not None
 
 
+def _is_pdb(path: Path) -> bool:
+    from zperf.pdb.store import Pdb
+
+    return path.is_dir() and Pdb(path).exists()
+
+
 def sniff_kind(inputs: Sequence[str]) -> str:
     """The report kind these inputs make (see the module docstring)."""
     if not inputs:
         raise UsageError("give the report's inputs: a run folder, runs, dumps or listings, "
                          "or a scenario")
     paths = [Path(i) for i in inputs]
+    if len(paths) == 1 and _is_pdb(paths[0]):
+        return "trend"
     if len(inputs) == 1 and (_is_scenario_file(paths[0]) or not paths[0].exists()):
         from zperf.sim.catalogue import ids
 
@@ -125,6 +135,8 @@ def make_report(request: ReportRequest) -> Report:
     inputs = request.inputs
     if kind == "reproduction":
         return _reproduction(request)
+    if kind == "trend":
+        return _trend(request)
     if kind == "activity":
         from zperf.report.views.activity import activity_report
         from zperf.report.views.common import input_files
@@ -154,6 +166,19 @@ def make_report(request: ReportRequest) -> Report:
     return scaling_report([series_input(analyze_run(
         i, kind=request.kind_of_input, on_error=request.on_error, encoding=request.encoding,
         jobs=request.jobs), i) for i in inputs])
+
+
+def _trend(request: ReportRequest) -> Report:
+    if len(request.inputs) != 1:
+        raise UsageError("a trend report takes one PDB (a folder zperf pdb add made)")
+    from zperf.pdb.store import Pdb
+    from zperf.pdb.trend import trend
+    from zperf.report.views.model import InputFile
+    from zperf.report.views.trend import trend_report
+
+    # (no size: adding up a year's thousands of files would cost more than the report)
+    return trend_report(trend(Pdb(request.inputs[0]), months=request.months,
+                              horizon=request.horizon), (InputFile(request.inputs[0]),))
 
 
 def _reproduction(request: ReportRequest) -> Report:

@@ -61,6 +61,8 @@ class Request:
     systems: int | None = None
     start: dt.date | None = None
     holidays: tuple[dt.date, ...] = ()
+    interval_minutes: int | None = None  # sysplex-month only: the RMF interval
+    growth_pct: float | None = None  # sysplex-month only: growth per 30 days, %
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,9 @@ def run(request: Request) -> Outcome:
         return _month(request)
     given = [name for name, value in (("--days", request.days), ("--systems", request.systems),
                                       ("--start", request.start),
-                                      ("--holiday", request.holidays or None))
+                                      ("--holiday", request.holidays or None),
+                                      ("--interval", request.interval_minutes),
+                                      ("--growth", request.growth_pct))
              if value is not None]
     if given:
         raise UsageError(f"{', '.join(given)}: only for {month.SCENARIO}, not for a paper's "
@@ -180,7 +184,12 @@ def _month(request: Request) -> Outcome:
                              systems=(defaults.systems if request.systems is None
                                       else request.systems),
                              start=request.start or defaults.start,
-                             holidays=tuple(sorted(set(request.holidays))), seed=request.seed)
+                             holidays=tuple(sorted(set(request.holidays))), seed=request.seed,
+                             interval_seconds=(defaults.interval_seconds
+                                               if request.interval_minutes is None
+                                               else 60.0 * request.interval_minutes),
+                             growth_pct=(defaults.growth_pct if request.growth_pct is None
+                                         else request.growth_pct))
     except ValueError as exc:
         raise UsageError(f"{month.SCENARIO}: {exc}") from None
     target = request.out or Path(month.SCENARIO)

@@ -11,15 +11,17 @@ import datetime as dt
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
-from zperf.formats.skipped import skipped_report
-from zperf.formats.tally import Tally
 from zperf.report.text import format_bytes, format_cell
 from zperf.report.views.model import Column, Formula, InputFile, Section, Table
-from zperf.runs.analysis import Analysis
 from zperf.runs.findings import Finding
+
+if TYPE_CHECKING:  # (the formats package: not imported by a report that reads no input)
+    from zperf.formats.tally import Tally
+    from zperf.runs.analysis import Analysis
 
 #: The formulas the run, comparison and scaling reports cite (paper 004 Table 15,
 #: paper 000 §11, paper 003 "Performance metrics").
@@ -145,6 +147,8 @@ def no_chart_over_time(what: str, where: str = "in the table") -> str:
 
 def skipped_notes(tallies: Iterable[Tally]) -> list[str]:
     """What reading skipped, per file, as zperf analyze tells it on standard error."""
+    from zperf.formats.skipped import skipped_report
+
     return [told for told in (skipped_report(t) for t in tallies) if told]
 
 

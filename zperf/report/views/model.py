@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from zperf.formats.tally import Tally
 from zperf.report.charts import Plot
 from zperf.runs.findings import Finding
+
+if TYPE_CHECKING:  # (the formats package: not imported by a report that reads no input)
+    from zperf.formats.tally import Tally
 
 
 @dataclass(frozen=True)

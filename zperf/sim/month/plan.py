@@ -61,6 +61,8 @@ CAPTURE = 0.90
 GROUP = "CAPGRP1"
 SYSPLEX = "PRODPLEX"
 MAX_SYSTEMS = 32
+#: Days a simulation writes at most: 13 months and some (``zperf report trend``'s year).
+MAX_DAYS = 400
 
 
 @dataclass(frozen=True)
@@ -77,14 +79,17 @@ class Month:
     seed: int = 0
 
     def __post_init__(self) -> None:
-        if not 1 <= self.days <= 366:
-            raise ValueError(f"days must be 1 to 366, not {self.days}")
+        if not 1 <= self.days <= MAX_DAYS:
+            raise ValueError(f"days must be 1 to {MAX_DAYS}, not {self.days}")
         if not 1 <= self.systems <= MAX_SYSTEMS:
             raise ValueError(f"systems must be 1 to {MAX_SYSTEMS}, not {self.systems}")
         if self.interval_seconds <= 0 or f.ROLLING_WINDOW_SECONDS % self.interval_seconds \
                 or 86_400 % self.interval_seconds:
             raise ValueError(f"interval_seconds {self.interval_seconds:g} must divide 4 "
                              "hours (and a day)")
+        if self.interval_seconds > 3600:
+            raise ValueError(f"interval_seconds {self.interval_seconds:g}: an RMF interval "
+                             "is at most an hour here (SMF70INT stops at 99 minutes)")
         if self.classes is not None and self.classes < minimum_classes():
             raise ValueError(f"classes must be at least {minimum_classes()}, the policy's "
                              "class records of a system")

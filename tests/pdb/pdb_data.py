@@ -1,0 +1,74 @@
+"""Month data for the PDB's tests: daily SMF dumps of a small sysplex, and what a PDB holds.
+
+``sysplex_days`` is the one adapter to the simulator's month
+(:mod:`zperf.sim.month`, ``zperf simulate sysplex-month``): systems SYSA, SYSB...,
+an online day and a batch night, service classes with goals and the report
+classes that regroup them, zIIPs, defined capacity and capping.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from zperf.pdb.layout import TABLES
+from zperf.pdb.store import Pdb
+
+
+def sysplex_days(out: Path, *, systems: int = 2, classes: int = 20, days: int = 3,
+                 seed: int = 0) -> list[Path]:
+    """One SMF dump per day (70.1 and 72.3 of every system, 15-minute intervals), from
+    2026-10-01 (a Thursday)."""
+    from zperf.sim.month import Month, write_month
+
+    return write_month(Month(systems=systems, classes=classes, days=days, seed=seed),
+                       out).dumps
+
+
+#: The rows of a day of :func:`sysplex_days`' two systems (96 intervals of 15 minutes
+#: each): 20 class records (14 service classes, 6 report classes); the 6 service
+#: classes with a response-time goal have 14 buckets of response time each; one CPU
+#: interval; every partition's (2) CPs and zIIPs.
+PER_DAY = {"workload": 2 * 96 * 20, "distribution": 2 * 96 * 6 * 14, "cpu": 2 * 96,
+           "cpu_lpar": 2 * 96 * 2 * 2}
+#: The class records of a system's interval.
+CLASSES = 20
+
+
+@pytest.fixture(scope="session", name="month")
+def month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Three days (Thursday to Saturday) of two systems, 20 class records each."""
+    return sysplex_days(tmp_path_factory.mktemp("month"))
+
+
+@pytest.fixture(scope="session", name="other_month")
+def other_month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The same days, systems and classes with other values (another seed): conflicts."""
+    return sysplex_days(tmp_path_factory.mktemp("other"), seed=1)
+
+
+def files_state(root: Path) -> dict[str, str]:
+    """Every file under ``root`` (but the locks) and a hash of its bytes."""
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.name.endswith(".lock")}
+
+
+def tables_state(root: Path) -> dict[str, pl.DataFrame]:
+    """Every table of the PDB, sorted, as a reader sees it (file names left aside)."""
+    pdb = Pdb(root)
+    out = {}
+    for table in TABLES:
+        frame = pdb.scan(table).collect()
+        out[table] = frame.sort(frame.columns, nulls_last=True)
+    return out
+
+
+def same_tables(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
+    from polars.testing import assert_frame_equal
+
+    assert a.keys() == b.keys()
+    for table in a:
+        assert_frame_equal(a[table], b[table], check_row_order=False)

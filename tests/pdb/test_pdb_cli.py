@@ -1,0 +1,182 @@
+"""``zperf pdb``: every verb through the command line: exit status, stderr lines, output."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+from pdb_data import (  # noqa: F401 (fixtures)
+    PER_DAY,
+    files_state,
+    month_fixture,
+    other_month_fixture,
+)
+
+from conftest import run_cli
+from zperf.formats.reading import read
+
+
+def test_add_says_what_it_added_and_again_that_nothing_changed(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = str(tmp_path / "pdb")
+    code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", pdb, str(month[0]))
+    assert code == 0 and out == ""
+    rows = ", ".join(f"{n} {table} rows" for table, n in PER_DAY.items())
+    assert rows.startswith("3840 workload rows, 16128 distribution rows, ")
+    assert err == (f"zperf: {pdb}: added {rows} (2 systems, 2026-10-01); their summaries made "
+                   "again (change 1)\n")
+    code, out, err = run_cli(capsys, "pdb", "add", pdb, str(month[0]))
+    assert code == 0
+    assert err.splitlines() == [
+        f"zperf: {month[0]}: already loaded (the same content as {month[0]}, loaded "
+        f"{err.split(', loaded ')[1].split(')')[0]}): nothing changed",
+        f"zperf: {pdb}: nothing added"]
+
+
+def test_a_conflict_is_one_line_exit_2_and_nothing_loaded(
+        tmp_path: Path, month: list[Path], other_month: list[Path],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = tmp_path / "pdb"
+    run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), str(month[0]))
+    before = files_state(pdb)
+    code, _, err = run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), str(other_month[0]))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith(f"zperf: error: {other_month[0]}: class period SYSA 2026-10-01 00:00 ")
+    assert f"conflicts with the PDB {pdb}: " in err
+    assert files_state(pdb) == before
+    code, _, err = run_cli(capsys, "pdb", "add", "--on-conflict", "last", "-j", "1", str(pdb),
+                           str(other_month[0]))
+    assert code == 0 and "added" in err
+
+
+def test_query_summary_list_export_prune_compact(tmp_path: Path, month: list[Path],
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = str(tmp_path / "pdb")
+    assert run_cli(capsys, "pdb", "add", "-j", "1", pdb, *map(str, month))[0] == 0
+    code, out, _ = run_cli(capsys, "pdb", "query", pdb, "--to", "csv",
+                           "SELECT system, sum(intervals) AS n FROM system_day "
+                           "WHERE shift = 'all' GROUP BY system ORDER BY system")
+    assert (code, out) == (0, "system,n\nSYSA,288\nSYSB,288\n")
+    code, out, _ = run_cli(capsys, "pdb", "summary", pdb, "--level", "month", "--by",
+                           "workload", "--to", "csv")
+    assert code == 0 and out.splitlines()[0].startswith("sysplex,system,workload,period_start,")
+    service = read(month[0], tables=["workload"]).tables["workload"].filter(
+        pl.col("class_kind") == "service")
+    workloads = service.select("system", "workload").unique().height
+    assert workloads == 2 * 6  # BATCH, DDF, ONLINE, STC, SYSTEM, TSO on each system
+    assert len(out.splitlines()) == 1 + workloads  # a month's row of each
+    code, out, err = run_cli(capsys, "pdb", "summary", pdb, "--system", "NONE")
+    assert code == 1 and err == f"zperf: {pdb}: no system_day rows for these options\n"
+    code, out, _ = run_cli(capsys, "pdb", "list", pdb, "--to", "json")
+    assert code == 0 and [e["name"] for e in json.loads(out)] == [str(m) for m in month]
+    code, out, _ = run_cli(capsys, "pdb", "list", "--tables", pdb, "--to", "csv")
+    assert "workload,date,2,6,6," in out
+    feed = tmp_path / "pdb.om"
+    code, out, err = run_cli(capsys, "pdb", "export", pdb, "system_hour", "--to",
+                             "openmetrics", "-o", str(feed))
+    assert (code, out, err) == (0, "", "")
+    assert feed.read_text().endswith("# EOF\n")
+    code, out, _ = run_cli(capsys, "pdb", "export", pdb, "class_month", "--to", "otlp")
+    assert code == 0 and json.loads(out.splitlines()[0])["resourceMetrics"]
+    code, _, err = run_cli(capsys, "pdb", "export", pdb, "clas_month", "--to", "otlp")
+    assert code == 2 and err.startswith("zperf: error: unknown PDB table 'clas_month' (did you "
+                                        'mean "class_month"?)')
+    code, _, err = run_cli(capsys, "pdb", "prune", pdb, "--as-of", "2026-12-01", "--dry-run")
+    # the detail's 4 tables x 2 systems x 3 days; the summaries' 3 entities' hours (by date:
+    # 3), days (by month: 1), weeks and months (by year: 1 each) are left
+    assert code == 0 and err == (f"zperf: {pdb}: as of 2026-12-01: would remove 24 partitions "
+                                 "(workload 6, distribution 6, cpu 6, cpu_lpar 6); 18 files "
+                                 "left\n")
+    code, _, err = run_cli(capsys, "pdb", "compact", pdb)
+    assert code == 0 and err == (f"zperf: {pdb}: wrote 0 partitions as one file each: 42 files "
+                                 "before, 42 after\n")
+
+
+def test_reading_a_folder_that_is_no_pdb_is_an_error(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run_cli(capsys, "pdb", "summary", str(tmp_path / "none"))
+    assert code == 2
+    assert err == (f"zperf: error: {tmp_path / 'none'}: not a PDB (no _zperf/manifest.json): "
+                   f"make one with `zperf pdb add {tmp_path / 'none'} FILE...`\n")
+
+
+def test_a_report_and_its_dump_are_read_once_in_either_order(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The RMF XML of a dump's intervals: after the dump, a note (read once, from the
+    PDB); before it, the dump's rows replace the report's in the PDB.  A Workload
+    Activity listing (named by the sysplex) is compared with what its systems' rows in
+    the PDB add up to: read once after the dump, or in the same load; before it, not
+    loaded (the PDB is kept per system)."""
+    run = tmp_path / "run"
+    assert run_cli(capsys, "simulate", "ims15-fast-path", "--rmf-format", "xml", "--out",
+                   str(run))[0] == 0
+    first, second, third = (str(tmp_path / n) for n in "abc")
+    cpu_xml, wlmgl_xml, dump = (str(run / n) for n in ("rmfcpu-IMS1.xml", "wlmgl-IMS1.xml",
+                                                       "smf.dump"))
+    periods = read(wlmgl_xml, tables=["workload"]).tables["workload"]
+    assert periods.height == 5 * 13 and periods["system"].null_count() == periods.height
+    assert run_cli(capsys, "pdb", "add", first, dump)[0] == 0
+    code, _, err = run_cli(capsys, "pdb", "add", first, cpu_xml)
+    assert code == 0 and err.splitlines() == [
+        f"zperf: note: {cpu_xml}: its 5 CPU activity intervals are the RMF Postprocessor "
+        f"report (XML) of the same intervals as the PDB {first} (they agree to the printed "
+        f"precision): read once, from the PDB {first}", f"zperf: {first}: nothing added"]
+    code, _, err = run_cli(capsys, "pdb", "add", first, wlmgl_xml)
+    assert code == 0 and err.splitlines() == [
+        f"zperf: note: {wlmgl_xml}: its 65 class periods are the RMF Postprocessor "
+        f"report (XML) of the same intervals as the PDB {first} (they agree to the printed "
+        f"precision): read once, from the PDB {first}", f"zperf: {first}: nothing added"]
+    code, _, err = run_cli(capsys, "pdb", "add", second, cpu_xml, wlmgl_xml)
+    assert code == 1 and err.splitlines()[0] == (
+        f"zperf: warning: {wlmgl_xml}: 65 rows without a system id (a Workload Activity "
+        "listing names the sysplex only) not loaded: the PDB is kept per system, and holds "
+        "no rows of their systems to compare them with; load the SMF dumps")
+    code, _, err = run_cli(capsys, "pdb", "add", second, dump)
+    assert code == 0 and "read once, from " + dump in err
+    code, out, _ = run_cli(capsys, "pdb", "query", second, "--to", "csv",
+                           "SELECT source_format, count(*) AS n FROM cpu GROUP BY 1")
+    assert out == "source_format,n\nsmf70.1,5\n"
+    code, _, err = run_cli(capsys, "pdb", "add", third, wlmgl_xml, dump)
+    assert code == 0 and f"{wlmgl_xml}: its 65 class periods are the RMF" in err
+    code, out, _ = run_cli(capsys, "pdb", "query", third, "--to", "csv",
+                           "SELECT source_format, count(*) AS n FROM workload GROUP BY 1")
+    assert out == f"source_format,n\nsmf72.3,{periods.height}\n"
+
+
+def test_a_listing_that_differs_from_its_systems_rows_is_a_conflict(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A sysplex's listing whose class periods add up to other values than its systems'
+    rows in the PDB: an error, nothing loaded; with --on-conflict first or last the PDB
+    keeps its systems' rows (a sysplex's row cannot replace them), and says so."""
+    run = tmp_path / "run"
+    assert run_cli(capsys, "simulate", "ims15-fast-path", "--rmf-format", "xml", "--out",
+                   str(run))[0] == 0
+    pdb = tmp_path / "pdb"
+    assert run_cli(capsys, "pdb", "add", str(pdb), str(run / "smf.dump"))[0] == 0
+    listing = read(run / "wlmgl-IMS1.xml", tables=["workload"]).tables["workload"]
+    assert set(listing["source_format"]) == {"rmf-xml"}
+    other = tmp_path / "other.parquet"
+    first_row = pl.int_range(pl.len()) == 0
+    listing.with_columns(pl.when(first_row).then(pl.col("trans_ended") * 2 + 1000)
+                         .otherwise(pl.col("trans_ended")).alias("trans_ended")
+                         ).write_parquet(other)
+    before = files_state(pdb)
+    code, _, err = run_cli(capsys, "pdb", "add", str(pdb), str(other))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err.startswith(f"zperf: error: {other}: class period PLEX1 ")
+    assert f"conflicts with the PDB {pdb}: trans_ended " in err
+    assert files_state(pdb) == before
+    for keep in ("first", "last"):
+        code, _, err = run_cli(capsys, "pdb", "add", "--on-conflict", keep, str(pdb),
+                               str(other))
+        assert code == 1 and err.splitlines() == [
+            f"zperf: note: {other}: its 64 class periods are the RMF Postprocessor report "
+            f"(XML) of the same intervals as the PDB {pdb} (they agree to the printed "
+            f"precision): read once, from the PDB {pdb}",
+            f"zperf: warning: {other}: 1 class period of the sysplex differs from what the "
+            "rows of its systems in the PDB add up to: not loaded; the PDB keeps its "
+            "systems' rows (a sysplex's row cannot replace them)",
+            f"zperf: {pdb}: nothing added"]
+        assert files_state(pdb) == before

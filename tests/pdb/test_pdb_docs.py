@@ -1,0 +1,54 @@
+"""docs/pdb.md: its nightly job runs as written on the days of the fixture (a report of the
+months and the forecast check included), its Python example runs and prints what it says.
+(tests/test_doc_examples.py runs the whole page in order, in the slow run.)"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from pdb_data import PER_DAY, month_fixture  # noqa: F401 (fixture)
+
+from conftest import ROOT
+
+SECTION = (ROOT / "docs" / "pdb.md").read_text()
+
+
+def test_the_nightly_job_runs_as_written(tmp_path: Path, month: list[Path]) -> None:
+    job = next(b for b in re.findall(r"```sh\n(.*?)```", SECTION, re.S)
+               if b.startswith("#!/bin/sh -e\n"))
+    rules = SECTION.split("<!-- file: forecast.toml -->\n```toml\n")[1].split("```")[0]
+    (tmp_path / "forecast.toml").write_text(rules)
+    env = {**os.environ, "PDB": str(tmp_path / "pdb"), "DUMPS": str(month[0].parent),
+           "DAY": "2026-10-02",
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    done = subprocess.run(["sh", "-c", job], env=env, cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert f"added {PER_DAY['workload']} workload rows" in done.stderr
+    day = (tmp_path / "day-2026-10-02.csv").read_text().splitlines()
+    assert len(day) == 3 and day[1].startswith("SYSA,2026-10-02T00:00:00,all,96,")
+    assert (tmp_path / "zperf-2026-10-02.om").read_text().endswith("# EOF\n")
+    assert "Growth and forecast to the limit" in (tmp_path / "trend-2026-10-02.html").read_text()
+    assert 'skipped="1"' in (tmp_path / "forecast-2026-10-02.xml").read_text()  # N/A: no fit
+    again = subprocess.run(["sh", "-c", job], env=env, cwd=tmp_path, capture_output=True,
+                           text=True, timeout=300, check=False)
+    assert again.returncode == 0 and "already loaded" in again.stderr
+
+
+def test_the_python_example_runs(tmp_path: Path, month: list[Path]) -> None:
+    block = re.findall(r"```python\n(.*?)```", SECTION, re.S)[-1]
+    (tmp_path / "month").symlink_to(month[0].parent, target_is_directory=True)
+    names: dict[str, Any] = {}
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed), contextlib.chdir(tmp_path):
+        exec(compile(block, "docs/pdb.md, python", "exec"), names)
+    assert names["prime"].columns == ["system", "period_start", "cp_busy_p95_pct",
+                                      "r4ha_peak_msu"]
+    assert "2026-10-01 00:00:00" in printed.getvalue()

@@ -1,0 +1,315 @@
+"""``zperf pdb``: the performance database (``zperf.pdb``), one verb per library call."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from typing import Any
+
+import click
+
+from zperf.cli.exits import EXIT_ATTENTION
+from zperf.cli.options import input_options, output_format, output_options, tell_reading
+from zperf.names import OnConflict, OnError
+
+_PDB = click.argument("path", metavar="PDB", type=click.Path(file_okay=False))
+_NO_WAIT = click.option("--no-wait", is_flag=True,
+                        help="When another zperf is changing the PDB, say so and stop (exit "
+                             "2) instead of waiting for it.")
+_SYSTEMS = click.option("--system", "systems", multiple=True, metavar="SYSTEM",
+                        help="Only this system (again for more).")
+_SINCE = click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None,
+                      metavar="DATE", help="From this day on (YYYY-MM-DD).")
+_UNTIL = click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None,
+                      metavar="DATE", help="Up to this day, included (YYYY-MM-DD).")
+
+
+def _say(message: str) -> None:
+    click.echo(f"zperf: {message}", err=True)
+
+
+def _day(value: dt.datetime | None) -> dt.date | None:
+    return value.date() if value is not None else None
+
+
+@click.group(name="pdb")
+def pdb_command() -> None:
+    """The performance database: history kept between runs, for capacity planning.
+
+    A PDB is a folder of Parquet files, partitioned by table, system and date
+    (table=workload/system=SY01/date=2026-10-01/part-....parquet), that polars,
+    DuckDB, pandas and Spark read as it is, with a manifest of every input loaded
+    and pdb.toml (retention, shifts). `add` loads any input zperf reads, again and
+    again, in any order: an input already loaded changes nothing, a class period
+    or CPU interval already held is a repeat, one held with other values a
+    conflict. The hour, day, week and month summaries per system, class and
+    workload are kept up to date by each load. Every change (add, prune, compact)
+    is made whole or not at all, one at a time.
+
+    \b
+    Examples:
+      zperf pdb add /data/pdb smf-20261001.dump
+      zperf pdb summary /data/pdb --level day --by system
+      zperf pdb query /data/pdb "SELECT system, max(cp_busy_max_pct) AS peak
+          FROM system_day GROUP BY system"
+      zperf pdb export /data/pdb system_hour --to openmetrics -o pdb.om
+      zperf pdb prune /data/pdb && zperf pdb compact /data/pdb
+      zperf report trend /data/pdb -o trend.html     # months, growth, forecast
+      zperf check forecast.toml /data/pdb           # check = "cap_forecast"
+    """
+
+
+@pdb_command.command(name="add")
+@input_options
+@_NO_WAIT
+@click.option("-v", "--verbose", is_flag=True,
+              help="Print records read = parsed + skipped + other types, per file.")
+@_PDB
+@click.argument("paths", metavar="FILE...", nargs=-1, required=True)
+def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: OnError,
+                on_conflict: OnConflict | None, errors_path: str | None, encoding: str,
+                jobs: int | None, no_wait: bool, verbose: bool) -> None:
+    """Load input files into the PDB (made if the folder is new or empty).
+
+    Reads what zperf parse reads (SMF dumps, RMF listings and XML, zperf's own
+    tables...) and keeps their workload, distribution, cpu and cpu_lpar rows.
+    An input whose content (SHA-256) was loaded before is not read again. The
+    class periods and CPU intervals of the partitions the inputs touch are
+    settled as every command settles inputs read together, the PDB's rows
+    first: a row the PDB holds with the same values is a repeat, dropped (and
+    said); with other values it is a conflict, an error naming the input and the
+    PDB (exit 2, nothing loaded), unless --on-conflict first (keep the PDB's) or
+    last (the input's). Rows without a system id (a Workload Activity listing
+    names the sysplex only) are not loaded: they are compared with what the
+    PDB's rows of their systems add up to (this load's too) and read once when
+    they agree; when they differ it is a conflict (with --on-conflict first or
+    last the PDB keeps its systems' rows); when the PDB has none, they are said
+    not loaded (exit 1). The summaries of the days
+    the load changed are made again. The load is one change: interrupted
+    (Ctrl-C, kill -9, a full disk) it leaves the PDB as it was, or is finished
+    by the next zperf that opens the PDB if it had reached its commit point.
+
+    \b
+    Examples:
+      zperf pdb add /data/pdb /dumps/smf-20261001.dump /dumps/rmf-20261001.xml
+      zperf pdb add -j 2 /data/pdb /dumps/smf-202610*.dump
+    """
+    from zperf.formats.repeats import counted
+    from zperf.pdb.load import add
+    from zperf.pdb.store import Pdb
+
+    loaded = add(Pdb(path), paths, jobs=jobs, on_error=on_error,
+                 on_conflict=on_conflict or "error", kind=kind, encoding=encoding,
+                 wait=not no_wait, on_wait=_say)
+    for name, why in loaded.unchanged:
+        _say(f"{name}: {why}: nothing changed")
+    tell_reading(loaded.tallies, errors_path, verbose)
+    if loaded.pdb_tally is not None:
+        tell_reading([loaded.pdb_tally], None)
+    for name, rows in loaded.systemless.items():
+        _say(f"warning: {name}: {rows} rows without a system id (a Workload Activity "
+             "listing names the sysplex only) not loaded: the PDB is kept per system, and "
+             "holds no rows of their systems to compare them with; load the SMF dumps")
+    for name, rows in loaded.differing.items():
+        differ = "differs" if rows == 1 else "differ"
+        _say(f"warning: {name}: {counted(rows, 'class period')} of the sysplex {differ} from "
+             "what the rows of its systems in the PDB add up to: not loaded; the PDB keeps "
+             "its systems' rows (a sysplex's row cannot replace them)")
+    for name in loaded.empty:
+        _say(f"warning: {name}: holds no workload or CPU activity row: nothing loaded from it")
+    _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation))
+    if loaded.attention:
+        sys.exit(EXIT_ATTENTION)
+
+
+def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]],
+                 generation: int) -> str:
+    if not added and not days:
+        return f"{path}: nothing added"
+    rows = ", ".join(f"{n} {table} rows" for table, n in added.items()) or "no new rows"
+    every = sorted({d for ds in days.values() for d in ds})
+    span = (every[0].isoformat() if len(every) == 1
+            else f"{len(every)} days from {every[0]} to {every[-1]}") if every else "no day"
+    systems = f"{len(days)} system{'s' if len(days) != 1 else ''}"
+    return (f"{path}: added {rows} ({systems}, {span}); their summaries made again "
+            f"(change {generation})")
+
+
+@pdb_command.command(name="list")
+@output_options
+@click.option("--tables", "what", flag_value="tables",
+              help="Per table: systems, partitions, files, bytes, first and last "
+                   "partition.")
+@click.option("--inputs", "what", flag_value="inputs", default=True,
+              help="Every input loaded (the default): name, SHA-256, size, first and last "
+                   "interval, systems, rows, when.")
+@_PDB
+def list_command(path: str, what: str, fmt: str | None, output: str, wide: bool) -> None:
+    """List the inputs loaded into the PDB, or what its tables hold."""
+    from zperf import report
+    from zperf.pdb.query import contents, inputs
+    from zperf.pdb.store import Pdb
+
+    fmt, terminal = output_format(fmt, output)
+    frame = inputs(Pdb(path)) if what == "inputs" else contents(Pdb(path))
+    report.render(frame, fmt, output, table=f"pdb {what}", terminal=terminal, wide=wide)
+
+
+@pdb_command.command(name="query")
+@output_options
+@_PDB
+@click.argument("sql", metavar="SQL")
+def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool) -> None:
+    """Run an SQL query (polars' SQL) over the PDB's tables.
+
+    Every table is there under its name: workload, distribution, cpu, cpu_lpar,
+    and the summaries system_hour, system_day, system_week, system_month,
+    class_hour ... workload_month, each with its partition columns (system and
+    date, month or year). The query reads only the partitions and columns it
+    needs.
+
+    \b
+    Examples:
+      zperf pdb query /data/pdb "SELECT * FROM system_day WHERE shift = 'prime'"
+      zperf pdb query /data/pdb --to csv "SELECT class_name, sum(trans_ended) AS trans
+          FROM class_day WHERE shift = 'all' GROUP BY class_name ORDER BY trans DESC"
+    """
+    from zperf import report
+    from zperf.pdb.query import sql as run_sql
+    from zperf.pdb.store import Pdb
+
+    fmt, terminal = output_format(fmt, output)
+    frame = run_sql(Pdb(path), sql, on_wait=_say)
+    report.render(frame, fmt, output, table="query", terminal=terminal, wide=wide)
+
+
+@pdb_command.command(name="summary")
+@output_options
+@click.option("--by", type=click.Choice(["system", "class", "workload"]), default="system",
+              show_default=True, help="Rows per system, per class period, or per WLM workload.")
+@click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
+              show_default=True, help="Rows per hour, day, week (from Monday) or month.")
+@click.option("--shift", "shifts", multiple=True, metavar="SHIFT",
+              help="Only this shift (prime, offprime, weekend, holiday, all; again for "
+                   "more). Default: all (the whole period); for hours, every hour.")
+@_SYSTEMS
+@_SINCE
+@_UNTIL
+@_PDB
+def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
+                    systems: tuple[str, ...], since: dt.datetime | None,
+                    until: dt.datetime | None, fmt: str | None, output: str,
+                    wide: bool) -> None:
+    """Show the PDB's summaries: per system, class or workload, per hour, day, week or month.
+
+    Means are time-weighted; _max_ columns are the highest interval's value;
+    _p95_ columns the 95th percentile of the intervals (an hour) or of the hours'
+    means (a day, week or month); the peak R4HA is the highest over fully
+    measured 4-hour windows, with its time and coverage (see `man zperf-pdb`).
+    """
+    from zperf import report
+    from zperf.pdb.query import summary
+    from zperf.pdb.store import Pdb
+    from zperf.tables.history import summary_name
+
+    fmt, terminal = output_format(fmt, output)
+    frame = summary(Pdb(path), by=by, level=level, shifts=shifts, systems=systems,
+                    since=_day(since), until=_day(until), on_wait=_say)
+    from zperf.tables.history import SUMMARIES
+
+    table = summary_name(by, level)
+    report.render(frame, fmt, output, table=table, terminal=terminal,
+                  priority=SUMMARIES[table].priority, wide=wide)
+    if frame.height == 0:
+        _say(f"{path}: no {table} rows{' for these options' if systems or shifts else ''}")
+        sys.exit(EXIT_ATTENTION)
+
+
+@pdb_command.command(name="prune")
+@_NO_WAIT
+@click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
+              help="Count the retention back from this day (default: the newest day the "
+                   "PDB holds).")
+@click.option("--dry-run", is_flag=True, help="Say what would be removed; remove nothing.")
+@_PDB
+def prune_command(path: str, as_of: dt.datetime | None, dry_run: bool, no_wait: bool) -> None:
+    """Remove what is older than each level's retention (pdb.toml).
+
+    By default the intervals are kept 35 days, the hour summaries 400 days, the
+    day, week and month summaries years. A partition goes whole when its last
+    day is older. One change, whole or not at all.
+    """
+    from zperf.pdb.store import Pdb
+    from zperf.pdb.upkeep import prune
+
+    done = prune(Pdb(path), as_of=_day(as_of), dry_run=dry_run, wait=not no_wait,
+                 on_wait=_say)
+    if done.as_of is None:
+        _say(f"{path}: empty: nothing to prune")
+        return
+    removed = sum(len(p) for p in done.partitions.values())
+    tables = ", ".join(f"{t} {len(p)}" for t, p in done.partitions.items())
+    verb = "would remove" if dry_run else "removed"
+    _say(f"{path}: as of {done.as_of}: {verb} {removed} partitions"
+         + (f" ({tables})" if tables else "")
+         + f"; {done.files[1]} files left")
+
+
+@pdb_command.command(name="compact")
+@_NO_WAIT
+@click.option("--dry-run", is_flag=True, help="Say what would be written; write nothing.")
+@_PDB
+def compact_command(path: str, dry_run: bool, no_wait: bool) -> None:
+    """Write every partition that has several files as one file.
+
+    A partition gets a file per load that adds to it (a day loaded in parts, the
+    hour around midnight given again by the next day's dump). One change, whole
+    or not at all.
+    """
+    from zperf.pdb.store import Pdb
+    from zperf.pdb.upkeep import compact
+
+    done = compact(Pdb(path), dry_run=dry_run, wait=not no_wait, on_wait=_say)
+    parts = sum(len(p) for p in done.partitions.values())
+    verb = "would write" if dry_run else "wrote"
+    _say(f"{path}: {verb} {parts} partitions as one file each: {done.files[0]} files "
+         f"before, {done.files[1]} after")
+
+
+@pdb_command.command(name="export")
+@click.option("--to", "feed", type=click.Choice(["openmetrics", "otlp"]), required=True,
+              help="openmetrics: OpenMetrics text with time stamps (promtool tsdb "
+                   "create-blocks-from openmetrics); otlp: OTLP JSON lines, one "
+                   "MetricsData a line (the OpenTelemetry collector's otlpjsonfile "
+                   "receiver).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              default="-", show_default=True,
+              help="Output file, written whole or not at all; '-' is stdout.")
+@click.option("--timezone", metavar="ZONE", default=None,
+              help="The zone RMF's local times are in, an IANA name (Europe/Berlin); "
+                   "default: UTC.")
+@_SYSTEMS
+@_SINCE
+@_UNTIL
+@_PDB
+@click.argument("table", metavar="TABLE")
+def export_command(path: str, table: str, feed: str, output: str, timezone: str | None,
+                   systems: tuple[str, ...], since: dt.datetime | None,
+                   until: dt.datetime | None) -> None:
+    """Write a table or summary of the PDB as metrics, for Prometheus or OpenTelemetry.
+
+    Every numeric column is a gauge named zperf_TABLE_COLUMN (zperf.TABLE.COLUMN in
+    OTLP), its series named by the row's key (system, class_name, shift...), each
+    sample with its time stamp; label values are escaped as each format says.
+    """
+    from zperf.pdb.feeds import export
+    from zperf.pdb.store import Pdb
+    from zperf.report.output import open_output
+
+    options: dict[str, Any] = {"systems": systems, "since": _day(since),
+                               "until": _day(until), "timezone": timezone, "on_wait": _say}
+    with open_output(output) as out:
+        rows = export(Pdb(path), table, feed, out, **options)
+    if rows == 0:
+        _say(f"{path}: no {table} rows to export")
+        sys.exit(EXIT_ATTENTION)

@@ -1,0 +1,134 @@
+"""Reading the PDB: SQL over its tables, a summary asked for by its parts, what it holds.
+
+SQL is polars' own (``pl.SQLContext``): every table of the PDB is registered under
+its name as a LazyFrame over its folder (:meth:`~zperf.pdb.store.Pdb.scan`), so a
+query reads only the partitions and columns it needs, with no engine to install
+and no server: the same frames a Python user gets.  (DuckDB's SQL is fuller, but
+would be a dependency of its own; a DuckDB user reads the same folders:
+``read_parquet('PDB/table=workload/**/*.parquet', hive_partitioning = true)``.)
+Every read holds the PDB still (:meth:`~zperf.pdb.store.Pdb.reading`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import polars as pl
+
+from zperf.errors import UsageError
+from zperf.pdb.layout import DETAIL_TABLES, TABLES, check_table, grain
+from zperf.pdb.store import Pdb
+from zperf.tables.history import ALL_SHIFTS, ENTITIES, LEVELS, summary_name
+
+OnWait = Callable[[str], None] | None
+
+
+def sql(pdb: Pdb, text: str, *, on_wait: OnWait = None) -> pl.DataFrame:
+    """The result of an SQL query over the PDB's tables (polars' SQL)."""
+    with pdb.reading(on_wait=on_wait):
+        context = pl.SQLContext({name: pdb.scan(name) for name in TABLES}, eager=False)
+        try:
+            return context.execute(text).collect()
+        except (pl.exceptions.SQLInterfaceError, pl.exceptions.SQLSyntaxError,
+                pl.exceptions.ColumnNotFoundError, pl.exceptions.InvalidOperationError,
+                pl.exceptions.SchemaError, pl.exceptions.ComputeError,
+                pl.exceptions.DuplicateError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise UsageError(f"query: {first}") from None
+
+
+def summary(pdb: Pdb, *, by: str = "system", level: str = "day",
+            shifts: Sequence[str] = (), systems: Sequence[str] = (),
+            since: dt.date | None = None, until: dt.date | None = None,
+            on_wait: OnWait = None) -> pl.DataFrame:
+    """A summary table's rows: per ``by`` (system, class, workload) and ``level`` (hour,
+    day, week, month), of the ``shifts`` and ``systems`` named (default: every shift of
+    the level, every system), whose periods start from ``since`` to ``until``."""
+    if by not in ENTITIES:
+        raise UsageError(f"--by must be one of {', '.join(ENTITIES)}, not {by!r}")
+    if level not in LEVELS:
+        raise UsageError(f"--level must be one of {', '.join(LEVELS)}, not {level!r}")
+    table = summary_name(by, level)
+    frame = pdb.scan(table)
+    if systems:
+        frame = frame.filter(pl.col("system").is_in(list(systems)))
+    if shifts:
+        frame = frame.filter(pl.col("shift").is_in(list(shifts)))
+    elif level != "hour":
+        frame = frame.filter(pl.col("shift") == ALL_SHIFTS)
+    start = pl.col("period_start").dt.date()
+    if since is not None:
+        frame = frame.filter(start >= since)
+    if until is not None:
+        frame = frame.filter(start <= until)
+    with pdb.reading(on_wait=on_wait):
+        return frame.drop(grain(table)).sort("system", "period_start", "shift").collect()
+
+
+def inputs(pdb: Pdb) -> pl.DataFrame:
+    """The inputs loaded, one row each, from the manifest."""
+    entries = pdb.require().manifest().get("inputs", [])
+    schema = {"name": pl.String, "sha256": pl.String, "size_bytes": pl.Int64,
+              "kind": pl.String, "first_interval": pl.String, "last_interval": pl.String,
+              "systems": pl.String, "rows": pl.Int64, "records_read": pl.Int64,
+              "records_skipped": pl.Int64, "loaded_at": pl.String, "generation": pl.Int64,
+              "zperf": pl.String}
+    rows = [{"name": e["name"], "sha256": e["sha256"], "size_bytes": e["size"],
+             "kind": e.get("kind", ""), "first_interval": e["first_interval"],
+             "last_interval": e["last_interval"], "systems": " ".join(e["systems"]),
+             "rows": sum(e["rows"].values()), "records_read": e["records"]["read"],
+             "records_skipped": e["records"]["skipped"], "loaded_at": e["loaded_at"],
+             "generation": e["generation"], "zperf": e["zperf"]} for e in entries]
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def contents(pdb: Pdb) -> pl.DataFrame:
+    """What each table holds: systems, partitions, files, bytes, and the first and last
+    partition."""
+    pdb.require()
+    rows = []
+    for table in TABLES:
+        parts = pdb.partitions(table)
+        files = [path for paths in parts.values() for path in paths]
+        values = sorted(p.value for p in parts)
+        rows.append({"table": table, "grain": grain(table),
+                     "systems": len({p.system for p in parts}), "partitions": len(parts),
+                     "files": len(files), "size_bytes": sum(_size(p) for p in files),
+                     "first": values[0] if values else None,
+                     "last": values[-1] if values else None})
+    return pl.DataFrame(rows, schema={"table": pl.String, "grain": pl.String,
+                                      "systems": pl.Int64, "partitions": pl.Int64,
+                                      "files": pl.Int64, "size_bytes": pl.Int64,
+                                      "first": pl.String, "last": pl.String})
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def table_frame(pdb: Pdb, table: str, *, systems: Sequence[str] = (),
+                since: dt.date | None = None, until: dt.date | None = None) -> pl.LazyFrame:
+    """A table's rows (detail or summary) of the ``systems`` named, from ``since`` to
+    ``until`` (by its time column), as a LazyFrame without the partition column."""
+    check_table(table)
+    frame = pdb.scan(table)
+    if systems:
+        frame = frame.filter(pl.col("system").is_in(list(systems)))
+    when = pl.col(time_column(table)).dt.date()
+    if since is not None:
+        frame = frame.filter(when >= since)
+    if until is not None:
+        frame = frame.filter(when <= until)
+    return frame.drop(grain(table))
+
+
+def time_column(table: str) -> str:
+    return "interval_start" if table in DETAIL_TABLES else "period_start"
+
+
+__all__ = ["contents", "inputs", "sql", "summary", "table_frame", "time_column"]

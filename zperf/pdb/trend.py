@@ -1,0 +1,441 @@
+"""The trend of a PDB's months, and the forecast to the cap: what ``zperf report trend``
+shows and ``zperf check``'s ``cap_forecast`` rule judges.
+
+Made from the month and day summaries only (:mod:`zperf.pdb.summaries`), so a year
+is read in a fraction of a second, long after its intervals were pruned:
+
+* **coverage**: a month is *complete* for a system when every one of its days is
+  measured (a ``system_day`` row of the whole day: 99 % of its seconds); a group's
+  or the CEC's month when one of its systems' is (each system records the PR/SM
+  data of every partition of its CEC).  Every figure of a partial month is shown
+  with its days (``partial: 12 of 31 days``), and left out of the fits and of the
+  changes month over month: a peak of half a month is no month's peak;
+* **peaks**: each month's peak rolling 4-hour average per LPAR, capacity group and
+  CEC, with its time and its limit (defined capacity, group limit, the CEC's MSU
+  rating);
+* **forecasts**: per LPAR, group and CEC, linear and compound growth of the monthly
+  peaks of the complete months, with their standard errors, and the month the
+  linear trend reaches the limit with its 95 % band (:mod:`zperf.calc.growth`);
+  "reached", "not growing", "not within N months", "no limit" and "too few
+  complete months" are said as such;
+* **workloads**: MSU/h by WLM workload each month: the system's MSU/h shared out by
+  the workloads' general-CP time (APPL% CP; the uncaptured time goes with the
+  captured, in proportion), added up over systems;
+* **performance and offload**: per workload and month the worst and mean PI and the
+  share of class period intervals that missed their goal; per system the zIIP
+  offload and the zIIP-eligible time that ran on CPs;
+* **changes**: the largest changes between the last two complete months (LPAR and
+  CEC peaks, workload MSU/h, service class CPU, workload worst PI).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from zperf.calc.growth import MIN_POINTS, Growth, fit_growth
+from zperf.errors import UsageError
+from zperf.pdb.store import Pdb
+from zperf.tables.history import ALL_SHIFTS
+
+#: Months a trend shows by default: 13 (this month and the same month last year).
+MONTHS = 13
+#: Months ahead a forecast looks for the limit, by default.
+HORIZON = 24
+#: Share of a day's seconds a measured day has.
+DAY_MEASURED = 0.99
+#: Rows of the largest changes month over month, by default.
+TOP_CHANGES = 10
+#: Changes of items smaller than this share of their kind's total are not ranked (a
+#: class of 0.1 MSU doubling is no news).
+CHANGE_FLOOR = 0.01
+SCOPES = ("lpar", "group", "cec")
+OnWait = Callable[[str], None] | None
+
+
+@dataclass(frozen=True)
+class Forecast:
+    """One LPAR's, group's or CEC's growth and when it reaches its limit (months after the
+    last complete month; None: not within the horizon)."""
+
+    scope: str
+    name: str
+    months: int  # complete months fitted
+    last_month: dt.date | None  # the last complete month
+    last_peak: float | None
+    limit: float | None
+    linear: Growth | None
+    compound: Growth | None
+    reached: bool = False
+    months_to_limit: float | None = None
+    months_to_earliest: float | None = None
+    months_to_latest: float | None = None
+    status: str = ""  # one line: the forecast as words
+
+    @property
+    def label(self) -> str:
+        return {"lpar": "LPAR", "group": "group", "cec": "CEC"}[self.scope] + " " + self.name
+
+
+@dataclass(frozen=True)
+class Trend:
+    """A PDB's months, their figures and the forecasts (see the module docstring)."""
+
+    months: tuple[dt.date, ...]
+    coverage: pl.DataFrame  # system, month, days_measured, days, complete
+    peaks: pl.DataFrame  # scope, name, month, peak_msu, peak_at, window_complete, limit_msu,
+    #                      days_measured, days, complete
+    forecasts: tuple[Forecast, ...]
+    workloads: pl.DataFrame  # month, workload, msu_per_hour, complete, days_note
+    performance: pl.DataFrame  # month, workload, pi_worst, pi_mean, missed_pct, complete
+    offload: pl.DataFrame  # month, system, achieved_offload_pct, iipcp_hours, complete
+    changes: pl.DataFrame  # kind, name, unit, previous, latest, delta, delta_pct
+    compared: tuple[dt.date, dt.date] | None  # the two months of the changes
+    horizon: int
+    partial: tuple[str, ...] = field(default=())  # "2026-10: partial (SYSA 12 of 31 days)"
+
+    @property
+    def empty(self) -> bool:
+        return not self.months
+
+    def gaps(self) -> tuple[list[str], list[str]]:
+        """The partial months that are gaps in the history (after a complete month and
+        before the last: data missing), and the others, which are no fault, each with
+        what it is: the history starting in a month, the month in progress."""
+        complete = set(self.coverage.group_by("month").agg(pl.col("complete").all())
+                       .filter("complete")["month"].to_list())
+        first = min(complete) if complete else None
+        gaps, told = [], []
+        for note in self.partial:
+            month = next(m for m in self.months if note.startswith(month_text(m)))
+            if month == self.months[-1]:
+                told.append(f"{note}: the month in progress, flagged and left out of the fits")
+            elif first is None or month < first:
+                told.append(f"{note}: the history starts in it, flagged and left out of the "
+                            "fits")
+            else:
+                gaps.append(note)
+        return gaps, told
+
+
+def month_text(month: dt.date) -> str:
+    return f"{month:%Y-%m}"
+
+
+def add_months(month: dt.date, count: int) -> dt.date:
+    index = month.year * 12 + month.month - 1 + count
+    return dt.date(index // 12, index % 12 + 1, 1)
+
+
+def _index(month: dt.date) -> int:
+    return month.year * 12 + month.month - 1
+
+
+def _days_in(month: dt.date) -> int:
+    return (add_months(month, 1) - month).days
+
+
+def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
+          horizon: int = HORIZON, systems: tuple[str, ...] = (), top: int = TOP_CHANGES,
+          on_wait: OnWait = None) -> Trend:
+    """The trend of the ``months`` up to ``until``'s month (default: the newest the PDB
+    holds), with forecasts ``horizon`` months ahead."""
+    if months < 1:
+        raise UsageError(f"--months must be 1 or more, not {months}")
+    if horizon < 1:
+        raise UsageError(f"--horizon must be 1 or more, not {horizon}")
+    pdb.require()
+    with pdb.reading(on_wait=on_wait):
+        system_month = _month_rows(pdb, "system_month", systems)
+        held: list[dt.date] = sorted(system_month["month"].unique().to_list())
+        if not held:
+            return _empty(horizon)
+        last = until.replace(day=1) if until is not None else held[-1]
+        first = max(add_months(last, 1 - months), min(held[0], last))  # (the months it holds)
+        inside = pl.col("month").is_between(first, last)
+        system_month = system_month.filter(inside)
+        days = (_scan(pdb, "system_day", systems)
+                .filter(pl.col("period_start").dt.date().is_between(first, _month_end(last)))
+                .select("system", "period_start", "measured_seconds").collect())
+        workload_month = _month_rows(pdb, "workload_month", systems).filter(inside)
+        class_month = _month_rows(pdb, "class_month", systems).filter(
+            inside & (pl.col("class_kind") == "service"))
+    shown = tuple(add_months(first, n) for n in range(_index(last) - _index(first) + 1))
+    coverage = _coverage(days, system_month)
+    peaks = _peaks(system_month, coverage)
+    forecasts = tuple(_forecast(peaks.filter((pl.col("scope") == scope)
+                                             & (pl.col("name") == name)),
+                                scope, name, horizon)
+                      for scope, name in peaks.select("scope", "name").unique(
+                          maintain_order=True).iter_rows())
+    workloads = _workload_msu(system_month, workload_month, coverage)
+    complete = sorted(m for m, ok in _month_complete(coverage).iter_rows() if ok)
+    compared = (complete[-2], complete[-1]) if len(complete) >= 2 else None
+    changes = _changes(peaks, workloads, workload_month, class_month, compared, top)
+    return Trend(shown, coverage, peaks, forecasts, workloads,
+                 _performance(workload_month, coverage), _offload(system_month, coverage),
+                 changes, compared, horizon, _partial_notes(coverage, shown))
+
+
+def _empty(horizon: int) -> Trend:
+    return Trend((), pl.DataFrame(), pl.DataFrame(), (), pl.DataFrame(), pl.DataFrame(),
+                 pl.DataFrame(), pl.DataFrame(), None, horizon)
+
+
+def _month_end(month: dt.date) -> dt.date:
+    return add_months(month, 1) - dt.timedelta(days=1)
+
+
+def _scan(pdb: Pdb, table: str, systems: tuple[str, ...]) -> pl.LazyFrame:
+    frame = pdb.scan(table).filter(pl.col("shift") == ALL_SHIFTS)
+    if systems:
+        frame = frame.filter(pl.col("system").is_in(list(systems)))
+    return frame
+
+
+def _month_rows(pdb: Pdb, table: str, systems: tuple[str, ...]) -> pl.DataFrame:
+    return (_scan(pdb, table, systems).with_columns(pl.col("period_start").dt.date()
+                                                     .alias("month")).collect())
+
+
+# ------------------------------------------------------------------ coverage
+
+
+def _coverage(days: pl.DataFrame, system_month: pl.DataFrame) -> pl.DataFrame:
+    """Per system and month: the days measured (99 % of their seconds), the month's days,
+    and whether every day is measured."""
+    measured = (days.filter(pl.col("measured_seconds") >= DAY_MEASURED * 86_400)
+                .group_by("system", pl.col("period_start").dt.month_start().dt.date()
+                          .alias("month"))
+                .agg(pl.len().cast(pl.Int64).alias("days_measured")))
+    out = (system_month.select("system", "month")
+           .join(measured, on=["system", "month"], how="left")
+           .with_columns(pl.col("days_measured").fill_null(0),
+                         pl.col("month").dt.month_end().dt.day().cast(pl.Int64).alias("days")))
+    return out.with_columns((pl.col("days_measured") >= pl.col("days")).alias("complete"))
+
+
+def _month_complete(coverage: pl.DataFrame) -> pl.DataFrame:
+    """Per month: every system's month complete."""
+    return coverage.group_by("month").agg(pl.col("complete").all()).sort("month")
+
+
+def _partial_notes(coverage: pl.DataFrame, months: tuple[dt.date, ...]) -> tuple[str, ...]:
+    notes = []
+    for month in months:
+        rows = coverage.filter(pl.col("month") == month)
+        if rows.height == 0:
+            notes.append(f"{month_text(month)}: no data")
+            continue
+        short = rows.filter(~pl.col("complete")).sort("system")
+        if short.height:
+            notes.append(f"{month_text(month)}: partial ("
+                         + ", ".join(f"{r['system']} {r['days_measured']} of {r['days']} days"
+                                     for r in short.iter_rows(named=True)) + ")")
+    return tuple(notes)
+
+
+def days_note(days_measured: int | None, days: int | None, complete: bool | None) -> str:
+    """'' for a complete month, else 'partial: 12 of 31 days'."""
+    if complete or days is None:
+        return ""
+    return f"partial: {days_measured or 0} of {days} days"
+
+
+# ------------------------------------------------------------------ peaks and forecasts
+
+
+def _peaks(system_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame:
+    """Each month's peak R4HA per LPAR, capacity group and CEC, with its limit."""
+    rows = system_month.join(coverage, on=["system", "month"], how="left")
+    lpar = rows.select(
+        pl.lit("lpar").alias("scope"), pl.col("system").alias("name"), "month",
+        pl.col("r4ha_peak_msu").alias("peak_msu"), pl.col("r4ha_peak_at").alias("peak_at"),
+        pl.col("r4ha_peak_complete").alias("window_complete"),
+        pl.col("defined_capacity_msu").cast(pl.Float64).alias("limit_msu"),
+        "days_measured", "days", "complete")
+
+    def shared(prefix: str, name: pl.Expr, limit: str, scope: str) -> pl.DataFrame:
+        have = rows.filter(pl.col(f"{prefix}r4ha_peak_msu").is_not_null())
+        return (have.with_columns(name.alias("name"))
+                .sort("complete", "days_measured", descending=True)  # the best-covered one
+                .group_by("name", "month", maintain_order=True).agg(
+                    pl.col(f"{prefix}r4ha_peak_msu").first().alias("peak_msu"),
+                    pl.col(f"{prefix}r4ha_peak_at").first().alias("peak_at"),
+                    pl.col(f"{prefix}r4ha_peak_complete").first().alias("window_complete"),
+                    pl.col(limit).max().cast(pl.Float64).alias("limit_msu"),
+                    pl.col("days_measured").first(), pl.col("days").first(),
+                    pl.col("complete").first())
+                .with_columns(pl.lit(scope).alias("scope")))
+
+    group = shared("group_", pl.col("capacity_group"), "group_limit_msu", "group")
+    cec = shared("cec_", pl.col("cpc_sequence_code"), "cec_capacity_msu", "cec")
+    order = pl.col("scope").replace_strict({s: i for i, s in enumerate(SCOPES)})
+    return (pl.concat([lpar, group.select(lpar.columns), cec.select(lpar.columns)],
+                      how="vertical_relaxed")
+            .sort(order, "name", "month"))
+
+
+def _forecast(rows: pl.DataFrame, scope: str, name: str, horizon: int) -> Forecast:
+    """One LPAR's, group's or CEC's growth and limit (see the module docstring)."""
+    fitted = rows.filter(pl.col("complete") & pl.col("peak_msu").is_not_null()).sort("month")
+    limits = rows.filter(pl.col("limit_msu") > 0).sort("month")
+    limit = float(limits["limit_msu"][-1]) if limits.height else None
+    base = Forecast(scope, name, fitted.height, None, None, limit, None, None)
+    if fitted.height == 0:
+        return _with(base, status="no complete month")
+    months = fitted["month"].to_list()
+    peaks = [float(v) for v in fitted["peak_msu"]]
+    last = months[-1]
+    base = _with(base, last_month=last, last_peak=peaks[-1])
+    if fitted.height < MIN_POINTS:
+        return _with(base, status=f"too few complete months to fit a trend ({fitted.height}; "
+                                  f"{MIN_POINTS} needed)")
+    x = [float(_index(m) - _index(months[0])) for m in months]
+    linear = fit_growth(x, peaks, "linear")
+    compound = fit_growth(x, peaks, "compound") if min(peaks) > 0 else None
+    base = _with(base, linear=linear, compound=compound)
+    if limit is None:
+        return _with(base, status="no limit set" if scope != "cec"
+                     else "the CEC's MSU rating is not known")
+    if peaks[-1] >= limit:
+        return _with(base, reached=True, months_to_limit=0.0, months_to_earliest=0.0,
+                     months_to_latest=0.0,
+                     status=f"reached: {month_text(last)}'s peak {peaks[-1]:,.0f} of "
+                            f"{limit:,.0f} MSU/h")
+    if not linear.growing:
+        return _with(base, status=f"not growing ({linear.per_month:+,.1f} MSU/h a month)")
+    start = x[-1] + 1
+    crossing = linear.reaches(limit, start, horizon - 1, step=1.0)
+
+    def after(at: float | None) -> float | None:
+        return None if at is None else math.ceil(at - 1e-9) - x[-1]
+
+    to_limit, earliest, latest = (after(crossing.estimate), after(crossing.earliest),
+                                  after(crossing.latest))
+    base = _with(base, months_to_limit=to_limit, months_to_earliest=earliest,
+                 months_to_latest=latest)
+
+    def when(n: float | None) -> str:
+        return month_text(add_months(last, int(n))) if n is not None else ""
+
+    if to_limit is None:
+        band = f" (95 %: from {when(earliest)})" if earliest is not None else ""
+        return _with(base, status=f"not within {horizon} months{band}")
+    if latest is None:
+        band = (f"95 %: from {when(earliest)}, the latest beyond {horizon} months"
+                + ("" if linear.surely_growing else ": growth not certain"))
+    else:
+        band = f"95 %: {when(earliest)} to {when(latest)}"
+    return _with(base, status=f"{when(to_limit)} ({band})")
+
+
+def _with(forecast: Forecast, **changes: object) -> Forecast:
+    import dataclasses
+
+    return dataclasses.replace(forecast, **changes)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ workloads, PI, offload
+
+
+def _workload_msu(system_month: pl.DataFrame, workload_month: pl.DataFrame,
+                  coverage: pl.DataFrame) -> pl.DataFrame:
+    """MSU/h per WLM workload and month: each system's MSU/h shared by its workloads'
+    general-CP time, added up over systems."""
+    cp = (pl.col("appl_cp_pct").fill_null(0.0) / 100 * pl.col("measured_seconds"))
+    shares = (workload_month.with_columns(cp.alias("_cp"))
+              .with_columns((pl.col("_cp") / pl.col("_cp").sum().over("system", "month"))
+                            .alias("_share")))
+    rows = (shares.join(system_month.select("system", "month", "msu_per_hour"),
+                        on=["system", "month"], how="inner")
+            .join(coverage, on=["system", "month"], how="left")
+            .filter(pl.col("msu_per_hour").is_not_null()))
+    return (rows.group_by("month", "workload")
+            .agg((pl.col("msu_per_hour") * pl.col("_share")).sum().alias("msu_per_hour"),
+                 pl.col("complete").all(), pl.col("days_measured").min(),
+                 pl.col("days").first())
+            .sort("month", "workload"))
+
+
+def _performance(workload_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame:
+    n = pl.col("pi_intervals")
+    return (workload_month.join(coverage, on=["system", "month"], how="left")
+            .group_by("month", "workload")
+            .agg(pl.col("pi_worst").max(),
+                 ((pl.col("pi_mean") * n).filter(n > 0).sum() / n.filter(n > 0).sum())
+                 .alias("pi_mean"),
+                 (pl.col("goal_missed_intervals").sum() * 100 / n.sum()).alias("missed_pct"),
+                 pl.col("complete").all(), pl.col("days_measured").min(),
+                 pl.col("days").first())
+            .filter(pl.col("pi_worst").is_not_null())
+            .with_columns(pl.col("pi_mean", "missed_pct").fill_nan(None))
+            .sort("month", "workload"))
+
+
+def _offload(system_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame:
+    return (system_month.join(coverage, on=["system", "month"], how="left")
+            .select("month", "system", "achieved_offload_pct",
+                    (pl.col("iipcp_seconds") / 3600).alias("iipcp_hours"),
+                    (pl.col("iip_seconds") / 3600).alias("iip_hours"),
+                    "complete", "days_measured", "days")
+            .sort("month", "system"))
+
+
+# ------------------------------------------------------------------ changes
+
+
+def _changes(peaks: pl.DataFrame, workloads: pl.DataFrame, workload_month: pl.DataFrame,
+             class_month: pl.DataFrame, compared: tuple[dt.date, dt.date] | None,
+             top: int) -> pl.DataFrame:
+    """The largest changes between the two complete months ``compared``, by |change %|."""
+    schema = {"kind": pl.String, "name": pl.String, "unit": pl.String,
+              "previous": pl.Float64, "latest": pl.Float64, "delta": pl.Float64,
+              "delta_pct": pl.Float64}
+    if compared is None:
+        return pl.DataFrame(schema=schema)
+    before, after = compared
+    per_hour = pl.col("service_seconds") / (pl.col("measured_seconds") / 3600)
+    cpu = (class_month.with_columns(per_hour.alias("value"))
+           .group_by("month", "class_name").agg(pl.col("value").sum()))
+    pi = (workload_month.group_by("month", "workload")
+          .agg(pl.col("pi_worst").max().alias("value")))
+    kinds = [
+        ("LPAR peak R4HA", "MSU/h", peaks.filter(pl.col("scope") == "lpar")
+         .select("month", "name", pl.col("peak_msu").alias("value")), True),
+        ("CEC peak R4HA", "MSU/h", peaks.filter(pl.col("scope") == "cec")
+         .select("month", "name", pl.col("peak_msu").alias("value")), True),
+        ("workload MSU/h", "MSU/h", workloads.select(
+            "month", pl.col("workload").alias("name"), pl.col("msu_per_hour").alias("value")),
+         True),
+        ("service class CPU", "CPU s/h", cpu.select(
+            "month", pl.col("class_name").alias("name"), "value"), True),
+        ("workload worst PI", "PI", pi.select(
+            "month", pl.col("workload").alias("name"), "value"), False),
+    ]
+    frames = []
+    for kind, unit, rows, floor in kinds:
+        pair = (rows.filter(pl.col("month") == before).select("name", pl.col("value")
+                                                               .alias("previous"))
+                .join(rows.filter(pl.col("month") == after).select(
+                    "name", pl.col("value").alias("latest")), on="name", how="inner"))
+        if floor and pair.height:
+            total = max(float(pair["latest"].sum() or 0), float(pair["previous"].sum() or 0))
+            pair = pair.filter(pl.max_horizontal("previous", "latest") >= CHANGE_FLOOR * total)
+        frames.append(pair.with_columns(pl.lit(kind).alias("kind"), pl.lit(unit).alias("unit")))
+    every = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame(schema=schema)
+    delta = pl.col("latest") - pl.col("previous")
+    return (every.filter(pl.col("previous").is_not_null() & pl.col("latest").is_not_null()
+                         & (pl.col("previous") > 0))
+            .with_columns(delta.alias("delta"),
+                          (delta * 100 / pl.col("previous")).alias("delta_pct"))
+            .sort(pl.col("delta_pct").abs(), "kind", "name", descending=[True, False, False])
+            .head(top).select(list(schema)))
+
+
+__all__ = ["HORIZON", "MONTHS", "Forecast", "Trend", "add_months", "days_note", "month_text",
+           "trend"]

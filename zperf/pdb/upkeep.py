@@ -1,0 +1,133 @@
+"""Keeping the PDB small: ``prune`` (retention per level) and ``compact`` (fewer files).
+
+Both are changes of the PDB like a load (:mod:`zperf.pdb.store`): whole or not at
+all, one at a time.
+
+* ``prune`` removes the partitions older than each level's retention
+  (``pdb.toml``: the intervals 35 days, the hours 13 months, days, weeks and
+  months for years), counted back from the newest interval the PDB holds, or from
+  ``as_of``.  A partition goes whole, once its last day is older than that (a
+  month of hours once the month's last day is).  The inputs stay listed in the
+  manifest: loading one again changes nothing, as its summaries are kept.
+* ``compact`` writes each partition that has several files (a day loaded in
+  several loads, the hour around midnight given by the next day's dump) as one.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from zperf import __version__
+from zperf.pdb.layout import DETAIL_TABLES, TABLES, Partition, level_of
+from zperf.pdb.load import ORDER
+from zperf.pdb.store import Pdb, schema_of
+
+OnWait = Callable[[str], None] | None
+
+
+@dataclass
+class Upkeep:
+    """What a prune or a compaction did (or, dry, would do)."""
+
+    generation: int = 0
+    #: Partitions removed (prune) or rewritten (compact), per table.
+    partitions: dict[str, list[Partition]] = field(default_factory=dict)
+    #: Files before and after, and bytes before and after.
+    files: tuple[int, int] = (0, 0)
+    size: tuple[int, int] = (0, 0)
+    #: The day retention counts back from (prune).
+    as_of: dt.date | None = None
+    cutoffs: dict[str, dt.date] = field(default_factory=dict)
+
+
+def newest_day(pdb: Pdb) -> dt.date | None:
+    """The newest day of the PDB's detail (else of its hour summaries)."""
+    days = [dt.date.fromisoformat(p.value) for table in DETAIL_TABLES
+            for p in pdb.partitions(table)]
+    if days:
+        return max(days)
+    months = [p.last_day for table in TABLES if level_of(table) == "hour"
+              for p in pdb.partitions(table)]
+    return max(months) if months else None
+
+
+def prune(pdb: Pdb, *, as_of: dt.date | None = None, dry_run: bool = False,
+          wait: bool = True, on_wait: OnWait = None) -> Upkeep:
+    """Remove what is older than each level's retention (see the module docstring)."""
+    pdb.require()
+    config = pdb.config()
+    out = Upkeep()
+    with pdb.change("prune", wait=wait, on_wait=on_wait) as tx:
+        out.generation = tx.generation
+        out.as_of = as_of or newest_day(pdb)
+        if out.as_of is None:
+            return out
+        before = after = 0
+        for table in TABLES:
+            level = level_of(table)
+            cutoff = out.as_of - dt.timedelta(days=config.keep_days(level))
+            out.cutoffs[level] = cutoff
+            for part, files in tx.files(table).items():
+                before += len(files)
+                if part.last_day < cutoff:
+                    out.partitions.setdefault(table, []).append(part)
+                    tx.remove(part)
+                else:
+                    after += len(files)
+        out.files = (before, after)
+        if dry_run or not out.partitions:
+            return out
+        tx.commit(_changed(tx.manifest, tx.generation, "prune", {
+            "as_of": out.as_of.isoformat(),
+            "removed": {t: len(p) for t, p in out.partitions.items()}}))
+    return out
+
+
+def compact(pdb: Pdb, *, dry_run: bool = False, wait: bool = True,
+            on_wait: OnWait = None) -> Upkeep:
+    """Write every partition of several files as one (see the module docstring)."""
+    pdb.require()
+    out = Upkeep()
+    with pdb.change("compact", wait=wait, on_wait=on_wait) as tx:
+        out.generation = tx.generation
+        before = after = size_before = 0
+        for table in TABLES:
+            for part, files in tx.files(table).items():
+                before += len(files)
+                size_before += sum(f.stat().st_size for f in files)
+                after += 1
+                if len(files) < 2:
+                    continue
+                out.partitions.setdefault(table, []).append(part)
+                if not dry_run:
+                    rows = pdb.read(part, files)
+                    schema = schema_of(table)
+                    order = [c for c in ORDER.get(table, schema.keys) if c in rows.columns]
+                    tx.replace(part, rows.sort(order, nulls_last=True) if order else rows)
+        out.files = (before, after)
+        if dry_run or not out.partitions:
+            out.size = (size_before, size_before)
+            return out
+        staged = sum((tx.pdb.root / source).stat().st_size for source, _ in tx.moves)
+        removed = sum((tx.pdb.root / r).stat().st_size for r in tx.removes)
+        out.size = (size_before, size_before - removed + staged)
+        tx.commit(_changed(tx.manifest, tx.generation, "compact", {
+            "partitions": sum(len(p) for p in out.partitions.values()),
+            "files": list(out.files)}))
+    return out
+
+
+def _changed(manifest: dict[str, object], generation: int, command: str,
+             what: dict[str, object]) -> dict[str, object]:
+    record = dict(manifest)
+    changes = list(record.get("changes", []))  # type: ignore[call-overload]
+    changes.append({"generation": generation, "command": command,
+                    "at": dt.datetime.now().isoformat(timespec="seconds"),
+                    "zperf": __version__, **what})
+    record["changes"] = changes
+    return record
+
+
+__all__ = ["Upkeep", "compact", "newest_day", "prune"]

@@ -1,0 +1,408 @@
+"""The trend report: a PDB's months for the capacity planner (``zperf report trend PDB``).
+
+Every figure comes from :func:`zperf.pdb.trend.trend`: the monthly peak R4HA per
+LPAR, capacity group and CEC with its time, the growth and the month each reaches
+its limit, MSU/h by workload, PI and zIIP offload month by month, the largest
+changes between the last two complete months.  A partial month's figures carry
+their days beside them ("partial: 12 of 31 days") and are left out of the fits
+and the changes; a partial month after a complete one and before the last (a
+gap in the history) is said atop the report and the command exits 1; the month in
+progress, and a first month the history starts in, are said, and are no fault.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import polars as pl
+
+from zperf import __version__
+from zperf.pdb.trend import Trend, add_months, days_note, month_text
+from zperf.report.charts import Plot
+from zperf.report.text import MISSING, format_cell
+from zperf.report.views import common as c
+from zperf.report.views.model import Chart, Column, Fact, Formula, InputFile, Report, Section, Table
+from zperf.runs.findings import Finding
+
+#: The forecast chart's series, in this order and these colours.
+FORECAST_SERIES = ("limit", "95 % band, high", "95 % band, low", "linear trend", "monthly peak")
+FORECAST_COLOURS = ("#e45756", "#bab0ac", "#bab0ac", "#f58518", "#4c78a8")
+SCOPE_WORDS = {"lpar": "LPARs", "group": "Capacity groups", "cec": "CECs"}
+GROWTH = Formula("growth", "least squares of the monthly peaks on the month: linear "
+                 "y = a + b·month, compound ln y = a + b·month (e^b − 1 a month); standard "
+                 "error SE(b) = s / √Sxx", "ordinary least squares; Montgomery, Peck & Vining, 2.3")
+BAND = Formula("95 % prediction band", "a + b·x₀ ± t(0.975, n − 2) · s · "
+               "√(1 + 1/n + (x₀ − x̄)² / Sxx)", "Montgomery, Peck & Vining, 2.5")
+WORKLOAD_MSU = Formula("workload MSU/h", "system MSU/h × workload APPL% CP time / all "
+                       "workloads' APPL% CP time, added up over systems",
+                       "capture-ratio apportioning")
+
+
+def _at(value: dt.datetime | None) -> str:
+    return MISSING if value is None else value.strftime("%m-%d %H:%M")
+
+
+def _flagged(text: str, row: dict[str, object]) -> str:
+    """A figure with its month's coverage beside it when the month is partial."""
+    note = days_note(row.get("days_measured"), row.get("days"), row.get("complete"))  # type: ignore[arg-type]
+    return f"{text} ({note})" if note else text
+
+
+def coverage_words(t: Trend, month: dt.date, systems: list[str] | None = None) -> str:
+    """A row's coverage: 'complete', 'no data', 'partial: 15 of 31 days' (every system
+    alike) or 'partial: SYSA 12 of 31 days, ...' (the systems short of days)."""
+    rows = t.coverage.filter(pl.col("month") == month)
+    if systems is not None:
+        rows = rows.filter(pl.col("system").is_in(systems))
+    if rows.height == 0:
+        return "no data"
+    short = rows.filter(~pl.col("complete")).sort("system")
+    if short.height == 0:
+        return "complete"
+    if short.height == rows.height and short["days_measured"].n_unique() == 1:
+        return days_note(short["days_measured"][0], short["days"][0], False)
+    return "partial: " + ", ".join(f"{r['system']} {r['days_measured']} of {r['days']} days"
+                                   for r in short.iter_rows(named=True))
+
+
+def _month_start(month: dt.date) -> dt.datetime:
+    return dt.datetime(month.year, month.month, 1)
+
+
+def overview_section(t: Trend) -> Section:
+    systems = sorted(t.coverage["system"].unique().to_list())
+    months = (t.coverage.group_by("month").agg(pl.col("complete").all(),
+                                               pl.col("days_measured").min(),
+                                               pl.col("days").first()).sort("month"))
+    complete = months.filter("complete").height
+    rows = [(month_text(month), coverage_words(t, month)) for month in t.months]
+    coverage = Table("Months and their coverage", (Column("Month"), Column("Coverage")),
+                     tuple(rows), marks=tuple("" if r[1] == "complete" else "differs"
+                                              for r in rows))
+    facts = (Fact("Months", f"{month_text(t.months[0])} to {month_text(t.months[-1])}: "
+                            f"{c.plural(len(t.months), 'month')}, {complete} complete"),
+             Fact("Systems", ", ".join(systems)),
+             Fact("Forecast horizon", c.plural(t.horizon, "month")))
+    return Section("overview", "Months and systems", facts=facts, tables=(coverage,),
+                   how_to_read=(
+                       "A month is complete for a system when every one of its days is "
+                       "measured (99 % of the day's seconds); a capacity group's or the CEC's "
+                       "when one of its systems' is (each system records the PR/SM data of "
+                       "every partition of its CEC). A partial month's figures are shown with "
+                       "their days beside them and left out of the growth fits and of the "
+                       "changes month over month: half a month's peak is no month's peak.",))
+
+
+def peaks_section(t: Trend) -> Section | None:
+    if t.peaks.height == 0:
+        return None
+    tables, charts = [], []
+    for scope, title in SCOPE_WORDS.items():
+        rows = t.peaks.filter(pl.col("scope") == scope)
+        if rows.height == 0:
+            continue
+        names = rows["name"].unique(maintain_order=True).to_list()
+        cells = []
+        for month in t.months:
+            line = [month_text(month)]
+            for name in names:
+                found = rows.filter((pl.col("name") == name) & (pl.col("month") == month))
+                if found.height == 0 or found["peak_msu"][0] is None:
+                    line.append(MISSING)
+                    continue
+                r = found.row(0, named=True)
+                text = f"{format_cell('peak_msu', round(r['peak_msu']))} at {_at(r['peak_at'])}"
+                if r["window_complete"] is False:
+                    text += " (window partial)"
+                line.append(text if scope == "lpar" else _flagged(text, r))
+            if scope == "lpar":
+                line.append(coverage_words(t, month, names))
+            cells.append(tuple(line))
+        limits = [rows.filter(pl.col("name") == n)["limit_msu"].drop_nulls() for n in names]
+        note = "Limits, MSU/h: " + ", ".join(
+            f"{n} {format_cell('limit_msu', round(lim[-1])) if lim.len() else 'none'}"
+            for n, lim in zip(names, limits, strict=True))
+        tables.append(Table(f"{title}: peak R4HA each month, MSU/h, at its time",
+                            (Column("Month"), *(Column(n, True) for n in names),
+                             *((Column("Coverage"),) if scope == "lpar" else ())),
+                            tuple(cells), note=note))
+        drawn = rows.filter(pl.col("peak_msu").is_not_null()).with_columns(
+            pl.col("month").cast(pl.Datetime("us")).alias("month_start"),
+            pl.when(pl.col("complete")).then(pl.col("name"))
+            .otherwise(pl.col("name") + " (partial month)").alias("series"))
+        if drawn["month"].n_unique() > 1:
+            drawn = drawn.select("month_start", "series", "peak_msu", "name", "month")
+            charts.append(Chart(f"peaks-{scope}", f"{title}: monthly peak R4HA", Plot(
+                "lines", drawn.drop("month"), {"x": "month_start", "x_title": "",
+                                               "y": "peak_msu",
+                                 "y_title": "peak R4HA, MSU/h", "series": "series",
+                                 "series_title": "", "points": True}),
+                "highest: " + _highest(drawn)))
+    return Section("peaks", "Peak rolling 4-hour average per month", tables=tuple(tables),
+                   charts=tuple(charts),
+                   how_to_read=(
+                       "Each month's highest rolling 4-hour average (R4HA) of MSU/h and the "
+                       "start of the interval at whose end its window closes; the peak is "
+                       "taken over fully measured windows (a 'window partial' peak is the "
+                       "best-measured one). A capacity group's and a CEC's R4HA is that of "
+                       "their partitions added up, interval by interval (not the sum of "
+                       "each partition's peak).",),
+                   formulas=(c.MSU, c.R4HA))
+
+
+def _highest(rows: pl.DataFrame) -> str:
+    top = rows.sort("peak_msu", descending=True).row(0, named=True)
+    return (f"{top['name']}, {format_cell('peak_msu', round(top['peak_msu']))} MSU/h in "
+            f"{month_text(top['month'])}")
+
+
+def forecast_section(t: Trend) -> Section | None:
+    if not t.forecasts:
+        return None
+    rows = []
+    for f in t.forecasts:
+        linear = (f"{format_cell('delta', round(f.linear.per_month, 1), signed=True)} "
+                  f"± {format_cell('se', round(f.linear.per_month_se, 1))}"
+                  if f.linear else MISSING)
+        compound = (f"{format_cell('delta_pct', 100 * f.compound.per_month, signed=True)} % "
+                    f"± {format_cell('se_pct', 100 * f.compound.per_month_se)} "
+                    f"({format_cell('year', round(100 * f.compound.per_year, 1), signed=True)}"
+                    " % a year)" if f.compound else MISSING)
+        last = (f"{format_cell('peak_msu', round(f.last_peak))} ({month_text(f.last_month)})"
+                if f.last_peak is not None and f.last_month is not None else MISSING)
+        rows.append((f.label, str(f.months), last, linear, compound,
+                     format_cell("limit_msu", round(f.limit)) if f.limit else "none", f.status))
+    table = Table("Growth of the monthly peaks and the month each reaches its limit",
+                  (Column("Of"), Column("Months", True), Column("Last peak", True),
+                   Column("Linear: MSU/h a month", True),
+                   Column("Compound: a month", True), Column("Limit", True),
+                   Column("Reaches its limit")), tuple(rows),
+                  marks=tuple("differs" if f.reached or (f.months_to_limit is not None)
+                              else "" for f in t.forecasts))
+    charts = []
+    frame = _forecast_lines(t)
+    if frame.height:
+        charts.append(Chart("forecast", "Monthly peaks, the linear trend with its 95 % band, "
+                            "and the limit", Plot("lines", frame, {
+                                "x": "month_start", "x_title": "", "y": "msu",
+                                "y_title": "MSU/h", "series": "series", "series_title": "",
+                                "facet": "of", "domain": list(FORECAST_SERIES),
+                                "colours": list(FORECAST_COLOURS), "zero": False,
+                                "points": True}),
+                            "; ".join(f"{f.label}: {f.status}" for f in t.forecasts
+                                      if f.linear is not None)))
+    return Section("forecast", "Growth and forecast to the limit", tables=(table,),
+                   charts=tuple(charts),
+                   how_to_read=(
+                       "Fitted to the peaks of the complete months only. Linear growth is "
+                       "MSU/h more each month; compound growth the rate a month (and a "
+                       "year); ± is one standard error. The month a limit is reached is where "
+                       "the linear trend crosses it (the defined capacity of an LPAR, a "
+                       "group's limit, the CEC's MSU rating); the 95 % band runs from the "
+                       "month the prediction interval's upper bound reaches it to the month "
+                       "its lower bound does. 'reached': the last complete month's peak is at "
+                       "or over the limit already; 'not growing': the trend is flat or "
+                       "falling; 'not within N months': the trend stays below the limit over "
+                       "the horizon; when the growth itself is uncertain (its interval holds "
+                       "0) the latest month is beyond any horizon.",),
+                   formulas=(GROWTH, BAND))
+
+
+def _forecast_lines(t: Trend) -> pl.DataFrame:
+    """Per LPAR, group and CEC with a fit: its peaks, the trend and band from the first
+    month fitted to the horizon, and its limit."""
+    out: list[dict[str, object]] = []
+    for f in t.forecasts:
+        if f.linear is None or f.last_month is None:
+            continue
+        peaks = t.peaks.filter((pl.col("scope") == f.scope) & (pl.col("name") == f.name)
+                               & pl.col("complete")).sort("month")
+        first = peaks["month"][0]
+        last_x = _months_between(first, f.last_month)
+        for x in range(0, last_x + t.horizon + 1):
+            month = _month_start(add_months(first, x))
+            mid, low, high = f.linear.predict(float(x))
+            out += [{"of": f.label, "month_start": month, "series": s, "msu": v}
+                    for s, v in (("linear trend", mid), ("95 % band, high", high),
+                                 ("95 % band, low", low))]
+            if f.limit:
+                out.append({"of": f.label, "month_start": month, "series": "limit",
+                            "msu": f.limit})
+        out += [{"of": f.label, "month_start": _month_start(r["month"]),
+                 "series": "monthly peak", "msu": r["peak_msu"]}
+                for r in peaks.iter_rows(named=True)]  # (drawn last: over the trend)
+    return pl.DataFrame(out, schema={"of": pl.String, "month_start": pl.Datetime("us"),
+                                     "series": pl.String, "msu": pl.Float64})
+
+
+def _months_between(first: dt.date, last: dt.date) -> int:
+    return (last.year - first.year) * 12 + last.month - first.month
+
+
+def workload_section(t: Trend) -> Section | None:
+    if t.workloads.height == 0:
+        return None
+    names = (t.workloads.group_by("workload").agg(pl.col("msu_per_hour").sum())
+             .sort("msu_per_hour", "workload", descending=[True, False])["workload"].to_list())
+    cells = []
+    for month in t.months:
+        rows = t.workloads.filter(pl.col("month") == month)
+        if rows.height == 0:
+            cells.append((month_text(month), *(MISSING for _ in names), "no data"))
+            continue
+        by = {r["workload"]: r for r in rows.iter_rows(named=True)}
+        cells.append((month_text(month),
+                      *(format_cell("msu", round(by[n]["msu_per_hour"], 1)) if n in by
+                        else MISSING for n in names), coverage_words(t, month)))
+    table = Table("Mean MSU/h by workload, each month",
+                  (Column("Month"), *(Column(n, True) for n in names), Column("Coverage")),
+                  tuple(cells))
+    drawn = t.workloads.with_columns(pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
+    charts = []
+    if drawn["month"].n_unique() > 1:
+        charts.append(Chart("workloads", "Mean MSU/h by workload (stacked)", Plot(
+            "stacked_area", drawn.select("month_start", "workload", "msu_per_hour"),
+            {"x": "month_start", "x_title": "", "y": "msu_per_hour",
+                                    "y_title": "MSU/h", "series": "workload",
+                                    "series_title": "workload", "domain": names,
+                                    "bars": True}), "largest: " + ", ".join(names[:3])))
+    return Section("workloads", "MSU by workload", tables=(table,), charts=tuple(charts),
+                   how_to_read=("Each system's mean MSU/h of the month shared out by the "
+                                "general-CP time (APPL% CP) of its WLM workloads' service "
+                                "classes, added up over systems: the uncaptured time goes "
+                                "with the captured, in proportion.",),
+                   formulas=(WORKLOAD_MSU,))
+
+
+def performance_section(t: Trend) -> Section | None:
+    if t.performance.height == 0 and t.offload.height == 0:
+        return None
+    tables, charts = [], []
+    if t.performance.height:
+        names = sorted(t.performance["workload"].unique().to_list())
+        cells = []
+        for month in t.months:
+            rows = {r["workload"]: r for r in
+                    t.performance.filter(pl.col("month") == month).iter_rows(named=True)}
+            line = [month_text(month)]
+            for n in names:
+                r = rows.get(n)
+                line.append(MISSING if r is None else
+                            f"{format_cell('perf_index', r['pi_worst'])} / "
+                            f"{format_cell('missed_pct', r['missed_pct'])} %")
+            cells.append((*line, coverage_words(t, month)))
+        tables.append(Table("Worst PI / share of class period intervals that missed their "
+                            "goal, by workload", (Column("Month"),
+                                                  *(Column(n, True) for n in names),
+                                                  Column("Coverage")),
+                            tuple(cells)))
+        drawn = t.performance.with_columns(
+            pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
+        if drawn["month"].n_unique() > 1:
+            charts.append(Chart("missed", "Class period intervals that missed their goal, %",
+                                Plot("lines", drawn.select("month_start", "workload",
+                                                           "missed_pct"),
+                                     {"x": "month_start", "x_title": "", "y": "missed_pct",
+                                                      "y_title": "intervals PI > 1, %",
+                                                      "series": "workload",
+                                                      "series_title": "workload",
+                                                      "points": True}),
+                                "worst month: " + _worst_missed(t.performance)))
+    if t.offload.height:
+        systems = sorted(t.offload["system"].unique().to_list())
+        cells = []
+        for month in t.months:
+            rows = {r["system"]: r for r in
+                    t.offload.filter(pl.col("month") == month).iter_rows(named=True)}
+            line = [month_text(month)]
+            for s in systems:
+                r = rows.get(s)
+                line.append(MISSING if r is None else
+                            f"{format_cell('achieved_offload_pct', r['achieved_offload_pct'])}"
+                            f" % / {format_cell('hours', round(r['iipcp_hours'], 1))} h")
+            cells.append((*line, coverage_words(t, month)))
+        tables.append(Table("zIIP offload % / zIIP-eligible hours run on CPs (IIPCP), by "
+                            "system", (Column("Month"), *(Column(s, True) for s in systems),
+                                       Column("Coverage")),
+                            tuple(cells)))
+        drawn = t.offload.filter(pl.col("achieved_offload_pct").is_not_null()).with_columns(
+            pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
+        if drawn.height and drawn["month"].n_unique() > 1:
+            charts.append(Chart("offload", "Achieved zIIP offload, %", Plot(
+                "lines", drawn.select("month_start", "system", "achieved_offload_pct"),
+                {"x": "month_start", "x_title": "", "y": "achieved_offload_pct",
+                 "y_title": "offload %", "series": "system", "series_title": "system",
+                 "points": True, "zero": False}), ""))
+    return Section("performance", "Performance Index and zIIP offload history",
+                   tables=tuple(tables), charts=tuple(charts),
+                   how_to_read=("The worst PI is the highest of any class period interval of "
+                                "the workload's service classes in the month; the share "
+                                "missed counts the class period intervals whose PI is above "
+                                "1. The offload is IIP / (IIP + IIPCP) of the service "
+                                "classes; IIPCP hours are zIIP-eligible work that ran on "
+                                "general CPs.",),
+                   formulas=(c.PI, c.OFFLOAD))
+
+
+def _worst_missed(frame: pl.DataFrame) -> str:
+    rows = frame.filter(pl.col("missed_pct").is_not_null())
+    if rows.height == 0:
+        return MISSING
+    top = rows.sort("missed_pct", descending=True).row(0, named=True)
+    return (f"{top['workload']} {month_text(top['month'])}, "
+            f"{format_cell('missed_pct', top['missed_pct'])} %")
+
+
+def changes_section(t: Trend) -> Section | None:
+    if t.compared is None:
+        return Section("changes", "Top changes month over month", paragraphs=(
+            "Fewer than two complete months: no change month over month to show.",))
+    before, after = t.compared
+    def shown(value: float, unit: str, signed: bool = False) -> str:
+        places = 2 if unit == "PI" else 1
+        return format_cell("value", round(value, places), signed=signed)
+
+    rows = tuple((r["kind"], r["name"], f"{shown(r['previous'], r['unit'])} {r['unit']}",
+                  f"{shown(r['latest'], r['unit'])} {r['unit']}",
+                  shown(r["delta"], r["unit"], signed=True),
+                  format_cell("delta_pct", r["delta_pct"], signed=True))
+                 for r in t.changes.iter_rows(named=True))
+    table = Table(f"The largest changes from {month_text(before)} to {month_text(after)}",
+                  (Column("What"), Column("Name"), Column(month_text(before), True),
+                   Column(month_text(after), True), Column("Change", True),
+                   Column("Change %", True)), rows)
+    return Section("changes", "Top changes month over month", tables=(table,),
+                   how_to_read=("Between the last two complete months, ranked by the size of "
+                                "the change in %: LPAR and CEC peaks, workload MSU/h, service "
+                                "class CPU seconds an hour, workload worst PI. Items under "
+                                "1 % of their kind's total are left out.",),
+                   formulas=(c.DELTA,))
+
+
+def trend_report(t: Trend, inputs: tuple[InputFile, ...]) -> Report:
+    """The report of a :class:`~zperf.pdb.trend.Trend`."""
+    if t.empty:
+        section = Section("overview", "Months and systems",
+                          paragraphs=("The PDB holds no month summary (load inputs with "
+                                      "zperf pdb add).",))
+        return Report("trend", "Trend: no data", "", (section,), inputs, c.made_at(),
+                      __version__, ("the PDB holds no month summary",), attention=True)
+    builders = (overview_section, peaks_section, forecast_section, workload_section,
+                performance_section, changes_section)
+    sections = tuple(s for s in (b(t) for b in builders) if s is not None)
+    gaps, told = t.gaps()
+    findings = [Finding("coverage", "partial_month", f"{note}: its figures are flagged and "
+                                                     "left out of the fits and changes")
+                for note in gaps]
+    quality = c.quality_section([("", f) for f in findings])
+    if quality is not None:
+        sections = (*sections[:1], quality, *sections[1:])
+    notes = tuple(told)
+    return Report("trend", f"Trend: {month_text(t.months[0])} to {month_text(t.months[-1])}",
+                  f"{c.plural(len(t.months), 'month')}: peak R4HA per LPAR, group and CEC, "
+                  "growth and forecast to the limit, MSU by workload, PI and zIIP offload, "
+                  "top changes", sections, inputs, c.made_at(), __version__, notes,
+                  attention=bool(findings), doubts=tuple(("", f) for f in findings))
+
+
+__all__ = ["trend_report"]

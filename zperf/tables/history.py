@@ -1,0 +1,188 @@
+"""The performance database's summaries: per system, class and workload, per hour, day, week
+and month, per shift.
+
+What a capacity planner keeps for months and years, when the intervals themselves are
+long gone (``zperf pdb``, :mod:`zperf.pdb`): one row per system (or class period, or
+WLM workload), period and shift, with the statistics planners use.  Hour rows are
+made from the RMF intervals that start in the hour; day, week and month rows from
+the hour rows, so that they can be made again as long as the hours are kept:
+
+* sums add up (intervals, seconds, transactions, CPU and zIIP seconds), and every
+  ratio is made from the sums (ETR, CPU per transaction, capture ratio, offload);
+* means are time-weighted (a 15-minute interval weighs three 5-minute ones);
+* ``_max_`` is the highest interval's value; ``_p95_`` is the 95th percentile of the
+  intervals' values in an hour row, and of the hours' means in a day, week or month
+  row (the 95th-percentile hour, as planners read it);
+* the peak rolling 4-hour average is taken by :func:`zperf.runs.msu.r4ha_peak_rows`'s
+  rule (the highest over the fully measured windows, else the best-measured ones),
+  with its time and coverage.
+
+``shift`` is the hour's shift (``prime``, ``offprime``, ``weekend``, ``holiday``:
+the PDB's ``pdb.toml``); a day, week or month has a row per shift it holds and
+one for them ``all``.  The names of these tables are ``ENTITY_LEVEL``
+(``system_hour``, ``class_month``...): :data:`SUMMARIES`.
+"""
+
+from __future__ import annotations
+
+from zperf.tables.capacity import BOOL
+from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
+
+#: The levels of a summary, finest first.
+LEVELS = ("hour", "day", "week", "month")
+#: What a summary row is of.
+ENTITIES = ("system", "class", "workload")
+#: A shift's name for a whole day, week or month.
+ALL_SHIFTS = "all"
+
+_PERIOD = (
+    Column("period_start", TS, "Start of the hour, day, week (Monday) or month, local time"),
+    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
+           "'all' for a whole day, week or month"),
+    Column("intervals", I64, "RMF intervals summed up"),
+    Column("measured_seconds", F64, "Seconds the intervals cover, s"),
+)
+
+
+def _p95(what: str) -> str:
+    return (f"95th percentile of {what}: of the intervals in an hour row, of the hours' "
+            "means in a day, week or month row")
+
+
+def _peak(prefix: str, whose: str) -> tuple[Column, ...]:
+    """The peak rolling 4-hour average columns of a group or the CEC (``prefix``)."""
+    return (Column(f"{prefix}r4ha_peak_msu", F64, f"Peak rolling 4-hour average of {whose}, "
+                   "MSU/h (the same rule as r4ha_peak_msu)"),
+            Column(f"{prefix}r4ha_peak_at", TS, "Start of the interval at whose end that "
+                   "window closes"),
+            Column(f"{prefix}r4ha_peak_coverage_pct", F64, "How much of that window the data "
+                   "measured, %"),
+            Column(f"{prefix}r4ha_peak_covered_seconds", F64, "Seconds of that window the data "
+                   "measured"),
+            Column(f"{prefix}r4ha_peak_complete", BOOL, "That window is fully measured"))
+
+
+_SYSTEM = (
+    Column("system", STR, "SMF system identifier"),
+    *_PERIOD,
+    Column("cps", F64, "General CPs online, time-weighted"),
+    Column("cp_busy_pct", F64, "LPAR BUSY of the CPs, time-weighted mean, %"),
+    Column("cp_busy_max_pct", F64, "The highest interval's LPAR BUSY, %"),
+    Column("cp_busy_p95_pct", F64, _p95("LPAR BUSY") + ", %"),
+    Column("msu_per_hour", F64, "MSU/h consumed, time-weighted mean"),
+    Column("msu_max_per_hour", F64, "The highest interval's MSU/h"),
+    Column("msu_p95_per_hour", F64, _p95("MSU/h")),
+    Column("r4ha_peak_msu", F64, "Peak of zperf's rolling 4-hour average, MSU/h: the highest "
+           "over the windows fully measured, else over the best-measured ones"),
+    Column("r4ha_peak_at", TS, "Start of the interval at whose end that 4-hour window closes"),
+    Column("r4ha_peak_coverage_pct", F64, "How much of that 4-hour window the data measured, %"),
+    Column("r4ha_peak_covered_seconds", F64, "Seconds of that 4-hour window the data measured"),
+    Column("r4ha_peak_complete", BOOL, "The peak's window is fully measured; false: an average "
+           "of less time, where WLM's LAC is the figure to trust"),
+    Column("lac_peak_msu", I64, "The highest SMF70LAC, WLM's own 4-hour rolling average, MSU/h"),
+    Column("defined_capacity_msu", I64, "The highest defined capacity of the partition, MSU/h "
+           "(SMF70MSU; null: none)"),
+    Column("capacity_group", STR, "The partition's capacity group (SMF70GNM; null: none)"),
+    Column("group_limit_msu", I64, "The highest limit of that group, MSU/h (SMF70GMU)"),
+    *_peak("group_", "the capacity group's partitions added up (the PR/SM data of every "
+           "partition of the CEC, as this system records them)"),
+    Column("cpc_sequence_code", STR, "CPC serial (SMF70CSC): the CEC the partition is on"),
+    Column("cec_capacity_msu", I64, "The CEC's MSU rating (SMF70CPC's capacity), MSU/h"),
+    Column("cec_msu_per_hour", F64, "MSU/h of the CEC's partitions with general CPs added up, "
+           "time-weighted mean"),
+    *_peak("cec_", "the CEC's partitions added up (as this system's PR/SM data record them)"),
+    Column("busy_cp_seconds", F64, "Busy CP seconds (LPAR BUSY x CPs x interval) of the "
+           "intervals that also have workload data, s"),
+    Column("captured_cp_seconds", F64, "General-CP seconds the service classes captured "
+           "(APPL% CP as seconds) in those intervals, s"),
+    Column("capture_ratio", F64, "captured_cp_seconds / busy_cp_seconds"),
+    Column("iip_seconds", F64, "The service classes' time on zIIPs (APPL% IIP as seconds), s"),
+    Column("iipcp_seconds", F64, "The service classes' zIIP-eligible time that ran on general "
+           "CPs (APPL% IIPCP as seconds), s"),
+    Column("achieved_offload_pct", F64, "IIP / (IIP + IIPCP) x 100 of the service classes"),
+)
+
+_WORK = (
+    Column("trans_ended", I64, "Transactions ended"),
+    Column("etr_per_sec", F64, "Transactions ended / measured seconds, 1/s"),
+    Column("etr_max_per_sec", F64, "The highest interval's ETR, 1/s"),
+    Column("resp_actual_ms", F64, "Mean response time of the ended transactions, ms"),
+    Column("service_seconds", F64, "CPU service time: CPU + SRB + RCT + IIT + HST, s"),
+    Column("cpu_us_per_tran", F64, "service_seconds x 10^6 / transactions ended, us/tran"),
+    Column("iip_seconds", F64, "Time on zIIPs (APPL% IIP as seconds), s"),
+    Column("iipcp_seconds", F64, "zIIP-eligible time that ran on general CPs (APPL% IIPCP "
+           "as seconds), s"),
+    Column("achieved_offload_pct", F64, "IIP / (IIP + IIPCP) x 100"),
+    Column("appl_cp_pct", F64, "APPL% CP, time-weighted mean, % of one engine"),
+    Column("appl_cp_max_pct", F64, "The highest interval's APPL% CP, %"),
+    Column("appl_cp_p95_pct", F64, _p95("APPL% CP") + ", %"),
+    Column("pi_worst", F64, "The highest Performance Index of a class period in an interval "
+           "(zperf's, else RMF's printed PERF INDX)"),
+    Column("pi_mean", F64, "The mean Performance Index over the class period intervals with "
+           "one"),
+    Column("pi_intervals", I64, "Class period intervals with a Performance Index"),
+    Column("goal_missed_intervals", I64, "Class period intervals whose Performance Index is "
+           "above 1"),
+)
+
+_CLASS = (
+    Column("sysplex", STR, "Sysplex name"),
+    Column("system", STR, "System name"),
+    Column("class_kind", STR, "'service' or 'report'"),
+    Column("class_name", STR, "Service or report class name"),
+    Column("period", I32, "Class period number"),
+    Column("workload", STR, "WLM workload name"),
+    Column("importance", I32, "Goal importance (service classes)"),
+    Column("goal_type", STR, "average_response | percentile_response | velocity | "
+           "discretionary | system"),
+    *_PERIOD,
+    *_WORK,
+)
+
+_WORKLOAD = (
+    Column("sysplex", STR, "Sysplex name"),
+    Column("system", STR, "System name"),
+    Column("workload", STR, "WLM workload name: its service classes added up (report "
+           "classes may overlap them and are left out)"),
+    *_PERIOD,
+    *_WORK,
+)
+
+_DESCRIBED = {
+    "system": ("per system", _SYSTEM,
+               ("system", "period_start", "shift", "cp_busy_pct", "cp_busy_max_pct",
+                "msu_per_hour", "r4ha_peak_msu", "r4ha_peak_at", "capture_ratio",
+                "achieved_offload_pct", "cp_busy_p95_pct", "msu_p95_per_hour",
+                "lac_peak_msu", "r4ha_peak_complete", "intervals")),
+    "class": ("per class period", _CLASS,
+              ("system", "class_name", "period", "period_start", "shift", "trans_ended",
+               "etr_per_sec", "cpu_us_per_tran", "appl_cp_pct", "appl_cp_max_pct",
+               "pi_worst", "achieved_offload_pct", "class_kind", "resp_actual_ms",
+               "goal_missed_intervals", "appl_cp_p95_pct")),
+    "workload": ("per WLM workload (its service classes)", _WORKLOAD,
+                 ("system", "workload", "period_start", "shift", "trans_ended", "etr_per_sec",
+                  "cpu_us_per_tran", "appl_cp_pct", "appl_cp_max_pct", "pi_worst",
+                  "achieved_offload_pct", "appl_cp_p95_pct", "resp_actual_ms")),
+}
+#: The columns that name a row of an entity's summary (with ``period_start`` and
+#: ``shift``).
+ENTITY_KEYS: dict[str, tuple[str, ...]] = {
+    "system": ("system",),
+    "class": ("system", "class_kind", "class_name", "period"),
+    "workload": ("system", "workload"),
+}
+
+
+def summary_name(entity: str, level: str) -> str:
+    return f"{entity}_{level}"
+
+
+SUMMARIES: dict[str, TableSchema] = {
+    summary_name(entity, level): TableSchema(
+        summary_name(entity, level),
+        f"PDB summary {what}, per {level} and shift",
+        columns, keys=(*ENTITY_KEYS[entity], "period_start", "shift"), priority=priority)
+    for entity, (what, columns, priority) in _DESCRIBED.items() for level in LEVELS
+}
+
+__all__ = ["ALL_SHIFTS", "ENTITIES", "ENTITY_KEYS", "LEVELS", "SUMMARIES", "summary_name"]
