@@ -19,8 +19,9 @@ SAMPLE = str(SAMPLES / "smf" / "paper-figures.smf")
      "see zperf parse --help"),
     (["parse", "--table", "capacty", SAMPLE],
      "parse: --table: 'capacty' is not one of 'workload', 'distribution', 'cpu', 'cpu_lpar', "
-     "'db2entry', 'db2conn', 'job_intervals', 'job_steps', 'ims_transit', 'driver', "
-     "'driver_intervals', 'capacity', 'cec', 'peaks', 'performance', 'offload', 'job_hours', "
+     "'db2entry', 'db2conn', 'cics_transactions', 'zosconnect_requests', 'liberty_requests', "
+     "'job_intervals', 'job_steps', 'ims_transit', 'driver', 'driver_intervals', 'capacity', "
+     "'cec', 'peaks', 'performance', 'offload', 'transaction_summary', 'api_cost', 'job_hours', "
      "'job_days', 'job_capture' (did you mean capacity?); see zperf parse --help"),
     (["parse"], "parse: missing argument FILE...; see zperf parse --help"),
     (["parse", SAMPLE, "--table"],
