@@ -52,7 +52,7 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
 FRAMINGS = ("rdw", "bdw", "vbs")
 SMF_BASES: dict[str, tuple[str, ...]] = {
     name: tuple(f"smf/{name}-{framing}.smf" for framing in FRAMINGS)
-    for name in ("smf70.1", "smf72.3", "smf110.2")
+    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1", "smf120.11")
 }
 #: Fixtures whose tables are written (as zperf-csv, -parquet, -arrow) to be read back.
 TABLE_SOURCES = ("driver/requests.csv", "rmf/paper003-figure4.txt",
@@ -77,6 +77,12 @@ def _records(name: str) -> list[bytes]:
                 rtd=[[p + 1] * 14 for p in range(periods)]))
     elif name == "smf70.1":
         records.append(_cpu_activity_record())
+    elif name == "smf110.1":
+        records += _cics_monitoring_records(when)
+    elif name == "smf123.1":
+        records += _zosconnect_records(when)
+    elif name == "smf120.11":
+        records += _liberty_records(when)
     else:
         from zperf.sim.writers.smf110 import build_type110_2, other_stat
 
@@ -89,6 +95,73 @@ def _records(name: str) -> list[bytes]:
     records.append(writer.other_record(30, 300, when))
     records.append(writer.dump_trailer(when))
     return records
+
+
+def _cics_monitoring_records(when: dt.datetime) -> list[bytes]:
+    """A region's dictionary, compressed performance records of a few tasks, one
+    uncompressed record, and a second region whose MCT leaves out the file group."""
+    import numpy as np
+
+    from zperf.sim.writers import smf110_1 as w
+
+    start = np.datetime64("2024-03-01T09:00:00", "us") + np.arange(6) * np.timedelta64(
+        40, "ms")
+    tasks = {"transaction": ["CJSA", "CJSA", "CWXN", "CJSA", "TRD1", "CJSA"],
+             "task_number": np.arange(201, 207), "program": ["DFHSJTHP"] * 6,
+             "user_id": ["USER1"] * 6, "start": start,
+             "stop": start + np.array([5, 9, 2, 30, 7, 11]) * np.timedelta64(1, "ms"),
+             "cpu_ms": np.array([0.8, 1.2, 0.3, 2.5, 0.9, 1.1]),
+             "cpu_on_cp_ms": np.array([0.3, 0.5, 0.3, 1.0, 0.4, 0.5]),
+             "dispatch_count": np.array([3, 5, 1, 9, 2, 4]), "service_class": ["CICSHI"] * 6,
+             "tracking_token": [bytes.fromhex("C2C1D8010018") + bytes([k] * 24) + bytes(1)
+                                for k in range(6)]}
+    first = w.Region("CICSA001", system="SYS1")
+    second = w.Region("CICSB001", system="SYS1",
+                      fields=tuple(e for e in w.DEFAULT_FIELDS if e[0] != "DFHFILE"))
+    return [w.dictionary_record(first, when), *w.performance_records(first, tasks, when,
+                                                                      per_record=4),
+            w.dictionary_record(second, when, compress=False),
+            *w.performance_records(second, tasks, when, compress=False, per_record=3)]
+
+
+def _zosconnect_records(when: dt.datetime) -> list[bytes]:
+    """Three z/OS Connect requests in one SMF 123.1 v2 record (one never reached its
+    system of record), then the same record as subtype 2 (counted, not decoded)."""
+    from zperf.sim.writers import smf123
+
+    ms = dt.timedelta(milliseconds=1)
+    rows = [{"request_id": 7 + k, "api_name": "car100", "method": "GET",
+             "uri": "/car100/models?maxCars=100", "http_status": (200, 200, 503)[k],
+             "response_bytes": 63949, "entry": when + 4 * k * ms,
+             "exit": when + (4 * k + 3) * ms,
+             "sor_sent": None if k == 2 else when + (4 * k + 1) * ms,
+             "sor_received": None if k == 2 else when + (4 * k + 2) * ms,
+             "tracking_token": bytes.fromhex("C2C1D8010018") + bytes([k + 1] * 24)}
+            for k in range(3)]
+    record = smf123.build_type123_1(rows, smf123.Server(utc_offset_seconds=3600), when)[0]
+    requester = bytearray(record)
+    requester[22:24] = (2).to_bytes(2, "big")
+    return [record, bytes(requester)]
+
+
+def _liberty_records(when: dt.datetime) -> list[bytes]:
+    """Two Liberty requests (SMF 120.11 v3): a z/OS Connect one with its user data
+    section of type 103, and one of a JVM server without; then the first as version 1
+    (counted, not decoded)."""
+    from zperf.sim.writers import smf120_11
+
+    ms = dt.timedelta(milliseconds=1)
+    rows = [{"request_id": f"REQ{k}", "uri": ("/car100/models", "/tradelite/app")[k],
+             "user_name": "ZCEEUSR", "start": when + 5 * k * ms, "end": when + (5 * k + 3) * ms,
+             "cpu_ms": 0.9, "cpu_on_cp_ms": 0.4, "client_ip": "10.1.2.3",
+             "client_port": 50000 + k, "response_bytes": 63949,
+             "tracking_token": bytes.fromhex("C2C1D8010018") + bytes([7] * 24) if k == 0
+             else None, "zosconnect_request_id": 7} for k in range(2)]
+    records = smf120_11.build_type120_11(rows, smf120_11.Server(utc_offset_seconds=3600),
+                                         when)
+    old = bytearray(records[0])
+    old[24:28] = (1).to_bytes(4, "big")
+    return [*records, bytes(old)]
 
 
 def _cpu_activity_record() -> bytes:

@@ -173,7 +173,8 @@ def test_a_derived_table_is_in_the_result_only_when_named() -> None:
     everything = zperf.read(CPU_DUMP)
     assert "capacity" not in everything.tables and everything.tables["cpu"].height > 0
     assert set(everything.tables) == set(zperf.TABLES) - {"capacity", "cec", "peaks",
-                                                          "performance", "offload"}
+                                                          "performance", "offload",
+                                                          "transaction_summary", "api_cost"}
     assert zperf.read(CPU_DUMP, tables="capacity").tables["capacity"].height > 0
 
 

@@ -29,6 +29,7 @@ TINY: dict[str, list[str]] = {
     "wlmgl_read.py": ["--size-mb", "1", "--repeat", "1"],
     "rmf_xml_read.py": ["--size-mb", "1", "--wlmgl-size-mb", "0.5", "--repeat", "1"],
     "startup.py": ["--repeat", "1"],
+    "cics110_read.py": ["--tasks", "2000", "--baseline-tasks", "500", "--repeat", "1"],
     "parse_stream.py": ["{data}"],
     "pdb_load.py": ["--days", "2", "--systems", "2", "--classes", "20", "--repeat", "1"],
     "pdb_trend.py": ["--days", "35", "--systems", "1", "--interval", "60", "--repeat", "1"],

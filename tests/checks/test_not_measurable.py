@@ -137,7 +137,8 @@ def test_required_where_nothing_can_be_unmeasurable(capsys: pytest.CaptureFixtur
                                   "min = 1\nrequired = true\n")
     assert code == 2
     assert err == ('zperf: error: rules.toml: line 5: unknown key "required" for metric rules '
-                   "(a key of capture_ratio, performance_index, defined_capacity and cap_forecast "
+                   "(a key of capture_ratio, performance_index, defined_capacity, cap_forecast "
+                   "and transactions "
                    "rules)\n")
     code, _, err = _check(capsys, 'required = "yes"\n[[rule]]\ncheck = "defined_capacity"\n')
     assert (code, err) == (2, 'zperf: error: rules.toml: line 1: required must be true or '

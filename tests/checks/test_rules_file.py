@@ -102,7 +102,7 @@ def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
      'rules.toml: line 2: unknown check "intervals_complet" (did you mean '
      '"intervals_complete"?); known: no_skipped_records, intervals_complete, classes_present, '
      "window_covered, complete, plausible, same_configuration, capture_ratio, "
-     "performance_index, defined_capacity, cap_forecast, scenario_reproduced"),
+     "performance_index, defined_capacity, cap_forecast, transactions, scenario_reproduced"),
     ('[[rule]]\nmetric = "itr_per_sec"\n',
      "rules.toml: line 1: the rule has no limit: give min, max, or with vs_baseline = true "
      "min_delta, max_delta, min_delta_pct, max_delta_pct or equivalent"),
@@ -129,7 +129,7 @@ def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
      "rules.toml: line 4: required must be true or false, not 1"),
     ('[[rule]]\ncheck = "no_skipped_records"\nrequired = true\n',
      'rules.toml: line 3: unknown key "required" for no_skipped_records rules (a key of '
-     "capture_ratio, performance_index, defined_capacity and cap_forecast rules)"),
+     "capture_ratio, performance_index, defined_capacity, cap_forecast and transactions rules)"),
     ('[[rule]]\ncheck = "capture_ratio"\nclasses = "service"\n',
      "rules.toml: line 1: capture_ratio needs min or max (or both)"),
     ('[[rule]]\ncheck = "classes_present"\n',
@@ -149,7 +149,7 @@ def test_the_defaults_when_the_file_names_little(tmp_path: Path) -> None:
      'rules.toml: line 1: a rule needs metric = "COLUMN" (a metric rule) or check = "NAME" '
      "(one of no_skipped_records, intervals_complete, classes_present, window_covered, "
      "complete, plausible, same_configuration, capture_ratio, performance_index, "
-     "defined_capacity, cap_forecast, scenario_reproduced)"),
+     "defined_capacity, cap_forecast, transactions, scenario_reproduced)"),
     ('[[rule]]\nname = "x"\nmetrc = "itr_per_sec"\nmin = 1\n',
      'rules.toml: line 3: unknown key "metrc" (did you mean "metric"?)'),
     ('[[rule]]\nchek = "no_skipped_records"\n',
@@ -214,8 +214,7 @@ def test_every_key_is_documented() -> None:
     assert set(CHECKS) == {"no_skipped_records", "intervals_complete", "classes_present",
                            "window_covered", "complete", "plausible", "same_configuration",
                            "capture_ratio", "performance_index", "defined_capacity",
-                           "cap_forecast",
-                           "scenario_reproduced"}
+                           "cap_forecast", "transactions", "scenario_reproduced"}
 
 
 def test_a_metric_rule_is_named_by_its_scope(tmp_path: Path) -> None:

@@ -167,3 +167,37 @@ def test_where_the_response_time_comes_from_is_said_truly() -> None:
         run = zperf.analyze(sources=[sample], name="r", cps=3, **options)
         facts = {f.label: f.value for f in run_report(run).sections[0].facts}
         assert facts["Response time from"].startswith(said), facts
+
+
+def test_run_report_shows_the_transactions_as_cics_and_z_os_connect_record_them(
+        zcee_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Paper 000's run with its CICS tasks and z/OS Connect requests: a table per
+    transaction, one per interval with the tasks' CPU beside RMF's, one per API; each
+    figure the library's (zperf.read of the same dumps)."""
+    from conftest import run_cli
+
+    analysis = zperf.analyze(zcee_run)
+    report = run_report(analysis)
+    shown = section(report, "transactions")
+    assert [t.title for t in shown.tables] == [
+        "CICS tasks (SMF 110.1) by transaction",
+        "CICS task CPU per transaction beside RMF's, per interval",
+        "z/OS Connect requests (SMF 123) by API"]
+    tasks = zperf.read([str(zcee_run / "cics110.dump")]).tables["cics_transactions"]
+    row = rows_of(shown.tables[0])[tasks["applid"][0]]
+    assert row[:3] == ("CSMI", "CICSHIGH", f"{tasks.height}")
+    assert row[3] == f"{tasks['response_ms'].mean():.3f}"
+    assert row[5] == f"{tasks['response_ms'].max():.3f}"
+    requests = zperf.read([str(zcee_run / "zcee123.dump")]).tables["zosconnect_requests"]
+    api = rows_of(shown.tables[2])["car100"]
+    assert api[:3] == ("GET", f"{requests.height}", "0")
+    assert api[4] == f"{requests['response_ms'].quantile(0.95, 'linear'):.3f}"
+    assert any("group CICS's CPU service time" in text for text in shown.how_to_read)
+    _, out, _ = run_cli(capsys, "report", str(zcee_run), "--to", "markdown")
+    assert "## Transactions as CICS and z/OS Connect record them" in out
+    assert "CICS tasks (SMF 110.1) by transaction" in out
+
+
+def test_a_run_without_tasks_has_no_transactions_section(sim_runs: Path) -> None:
+    report = run_report(zperf.analyze(sim_runs / "ims15-fast-path"))
+    assert "transactions" not in [s.key for s in report.sections]

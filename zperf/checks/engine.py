@@ -36,6 +36,7 @@ from zperf.checks import (
     performance,
     quality,
     scenario,
+    transactions,
 )
 from zperf.checks.measured import Measured, measure, relabeled
 from zperf.checks.results import Outcome, Result, State
@@ -56,6 +57,7 @@ RUN_CHECKS: dict[str, Callable[[Rule, Measured], Result]] = {
     "defined_capacity": capacity.check_defined_capacity,
     "complete": doubts.check_complete,
     "plausible": doubts.check_plausible,
+    "transactions": transactions.check_transactions,
 }
 #: The rules checked on a PDB (``zperf pdb``) instead of a run.
 PDB_CHECKS = ("cap_forecast",)

@@ -185,6 +185,25 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
                   "any.", ("any", "lpar", "group", "cec"), "any"),
               Key("history", WHOLE, "Months of history the trend is fitted to, up to the "
                   "newest.", default=13))),
+    Check("transactions", "A statistic of the response time (or CPU, or time in the "
+          "system of record) of transactions as the subsystems record them, over the "
+          "window: CICS tasks (SMF 110.1, the records of a task's end) of the transaction "
+          "ids named, or z/OS Connect requests (SMF 123) of the APIs named, on the run's "
+          "systems. Not measurable when the sources hold none.", (
+              _NAME, _CHECK, _REQUIRED,
+              Key("transactions", TEXTS, "CICS transaction ids (e.g. CSMI)."),
+              Key("apis", TEXTS, "z/OS Connect API names (e.g. car100); instead of "
+                  "transactions."),
+              Key("applids", TEXTS, "Only the tasks of these CICS regions (specific APPLID). "
+                  "Default: every region."),
+              Key("measure", TEXT, "response: the response time; cpu: a task's CPU time "
+                  "(USRCPUT, transactions only); sor: the time in the system of record (APIs "
+                  "only). In ms.", ("response", "cpu", "sor"), "response"),
+              Key("statistic", TEXT, "mean, a percentile (p50, p90, p95, p99: linear "
+                  "between the nearest values) or max.",
+                  ("mean", "p50", "p90", "p95", "p99", "max"), "p95"),
+              Key("min", NUMBER, "The statistic must be at least this, ms."),
+              Key("max", NUMBER, "The statistic must be at most this, ms."))),
     Check("scenario_reproduced", "`zperf simulate SCENARIO --check` reproduces every published "
           "figure (no figure 'differs'); checked once, not per run.", (
               _NAME, _CHECK,

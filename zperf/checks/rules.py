@@ -261,6 +261,8 @@ class _Loader:
             self.problem(at, "capture_ratio needs min or max (or both)")
         elif rule.check == "classes_present":
             self.classes(at, values)
+        elif rule.check == "transactions":
+            self.transactions(at, values)
         elif rule.check == "scenario_reproduced" and "scenario" not in values:
             self.problem(at, 'scenario_reproduced needs scenario = "ID" (zperf simulate list)')
         elif rule.check in ("plausible", "same_configuration"):
@@ -300,6 +302,24 @@ class _Loader:
         if values.get("equivalent") and values.get("metric") != EQUIVALENT_METRIC:
             self.problem((*at, "equivalent"), "equivalent is paper 004's verdict on ITR: "
                                               f'metric must be "{EQUIVALENT_METRIC}"')
+
+    def transactions(self, at: KeyPath, values: Mapping[str, Any]) -> None:
+        apis, transactions = values.get("apis"), values.get("transactions")
+        if bool(apis) == bool(transactions):
+            self.problem(at, "transactions needs transactions = [...] (CICS transaction ids) "
+                             "or apis = [...] (z/OS Connect API names), one of the two")
+        measure = values.get("measure", "response")
+        if measure == "cpu" and apis:
+            self.problem((*at, "measure"), "measure = \"cpu\" is a CICS task's USRCPUT: SMF "
+                                           "123 has no CPU (name transactions, or see the "
+                                           "api_cost table)")
+        if measure == "sor" and transactions:
+            self.problem((*at, "measure"), "measure = \"sor\" is a z/OS Connect request's "
+                                           "time in the system of record: name apis")
+        if values.get("applids") and apis:
+            self.problem((*at, "applids"), "applids select CICS tasks: name transactions")
+        if "min" not in values and "max" not in values:
+            self.problem(at, "transactions needs min or max (or both), in ms")
 
     def classes(self, at: KeyPath, values: Mapping[str, Any]) -> None:
         from zperf.runs.spec import ClassRef
@@ -383,6 +403,10 @@ def _default_name(rule: Rule) -> str:
         return f"{values.get('metric')}{where}{versus} {rule.limit}".strip()
     subject = values.get("scenario") or " ".join([*values.get("classes", ()),
                                                  *values.get("groups", ())])
+    if rule.check == "transactions":
+        subject = (f"{values.get('statistic', 'p95')} {values.get('measure', 'response')} of "
+                   + " ".join([*values.get("transactions", ()), *values.get("apis", ())])
+                   + f" {rule.limit}")
     if rule.check == "capture_ratio":
         subject = f"{rule.get('classes')} classes {rule.limit}"
     return f"{rule.check} {subject}".strip()

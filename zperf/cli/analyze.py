@@ -169,6 +169,9 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
                            **options)
     tell_reading(analysis.tallies, errors_path)
     click.echo(f"zperf: {analysis.spec.name}: CPU % busy from {analysis.busy_source}", err=True)
+    if analysis.cics_basis:
+        click.echo(f"zperf: {analysis.spec.name}: rmf_minus_task_cpu_us_per_tran is "
+                   f"{analysis.cics_basis}", err=True)
     if fmt == "table":
         report.render_tables(analysis_for_people(analysis, per), output, terminal=terminal,
                              wide=wide)

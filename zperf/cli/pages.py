@@ -25,6 +25,7 @@ from zperf.checks.keys import CHECKS, METRIC, TOP_KEYS, Key
 from zperf.cli.calc_commands import PAPERS
 from zperf.cli.exits import EXIT_STATUSES
 from zperf.formats import KINDS, table_names
+from zperf.names import DERIVED_TABLES
 from zperf.tables import SCHEMAS, TableSchema
 from zperf.tables.capacity import SYSTEM_VIEW
 from zperf.tables.history import ENTITIES, SUMMARIES, summary_name
@@ -247,8 +248,7 @@ def _rules_sections() -> tuple[Section, ...]:
 SECTIONS: dict[str, tuple[tuple[Section, ...], tuple[str, ...]]] = {
     "zperf": ((EXIT_STATUS,), ("zperf-parse",)),
     "zperf-parse": ((INPUT, *(_columns(SCHEMAS[t]) for t in table_names()),
-                     *(_columns(SCHEMAS[t]) for t in ("capacity", "cec", "peaks",
-                                                      "performance", "offload", "problems")),
+                     *(_columns(SCHEMAS[t]) for t in (*DERIVED_TABLES, "problems")),
                      EXIT_STATUS), ("zperf",)),
     "zperf-analyze": ((_columns(SYSTEM_VIEW), EXIT_STATUS), ("zperf", "zperf-parse")),
     "zperf-calc": ((Section("SOURCES", ((Text(PAPERS),),)), EXIT_STATUS), ("zperf",)),

@@ -89,7 +89,9 @@ def _driver_options(columns: str | None, properties: str | None, timestamp: str 
                    "group and CEC), peaks (each day's peak 4-hour average and its top "
                    "service classes), performance (WLM's Performance Index per service "
                    "class period), offload (zIIP-eligible time on CPs and achieved offload "
-                   "per class).")
+                   "per class), transaction_summary (CICS tasks per APPLID, transaction "
+                   "and 15 minutes: count, response and CPU percentiles), api_cost (each "
+                   "z/OS Connect request with the CICS tasks of its tracking token).")
 @click.option("--columns", help="Comma-separated columns to output, in that order (default: "
                                 "all; a table for people shows the most important that fit, "
                                 "or with --wide all).")

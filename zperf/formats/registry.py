@@ -30,12 +30,18 @@ from zperf.formats.smf.record_decoder import DecoderSpec
 from zperf.formats.smf.type70_decoder import TYPE70_1
 from zperf.formats.smf.type72_decoder import TYPE72_3
 from zperf.formats.smf.type110 import TYPE110_2
+from zperf.formats.smf.type110_1 import TYPE110_1
+from zperf.formats.smf.type120_11 import TYPE120_11
+from zperf.formats.smf.type123 import TYPE123
 
 #: SMF record decoders, in the order their tables are listed.
 SMF_DECODERS: tuple[DecoderSpec, ...] = (
     TYPE72_3,
     TYPE70_1,
     TYPE110_2,
+    TYPE110_1,
+    TYPE123,
+    TYPE120_11,
 )
 
 #: Text input kinds, tried in this order when sniffing.

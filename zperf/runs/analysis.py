@@ -35,6 +35,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
+from zperf.runs import task_costs
 from zperf.runs.capture import captured_seconds
 from zperf.runs.choices import PER_CHOICES
 from zperf.runs.coverage import (
@@ -53,6 +54,7 @@ from zperf.runs.findings import Finding
 from zperf.runs.pi import performance_table
 from zperf.runs.plausibility import plausibility
 from zperf.runs.spec import ClassRef, RunSpec
+from zperf.runs.transactions import api_summary, window_summary
 from zperf.runs.window_text import nothing_in_window
 from zperf.tables import WORKLOAD
 from zperf.tables.workload import CLASS_KINDS
@@ -86,6 +88,13 @@ class Analysis:
     tallies: list[Tally] = field(default_factory=list)
     facts: RunFacts = field(default_factory=RunFacts)
     findings: list[Finding] = field(default_factory=list)
+    #: What ``rmf_minus_task_cpu_us_per_tran`` compares (:func:`zperf.runs.task_costs.basis`);
+    #: empty when the sources hold no CICS task.
+    cics_basis: str = ""
+    #: The window's CICS tasks per APPLID, transaction and service class, and its z/OS
+    #: Connect requests per API (:mod:`zperf.runs.transactions`); None without them.
+    task_summary: pl.DataFrame | None = None
+    api_summary: pl.DataFrame | None = None
 
     @property
     def skipped(self) -> int:
@@ -168,12 +177,21 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
             other = next(n for n, p in prefixes.items() if p == prefix)
             raise UsageError(f"group names {other!r} and {name!r} give the same column names "
                              f"({prefix}_...): rename one")
+        if prefix == task_costs.PREFIX:
+            raise UsageError(f"group name {name!r} gives the column names of the CICS tasks "
+                             f"({prefix}_...): rename it")
         prefixes[name] = prefix
         parts.append(_group(work, classes, prefix, name, known))
         uses.append(_class_use(
             _matching(work, classes, f"group {name!r}", known),
             tuple(f"{prefix}_{kind}_{unit}" for kind in ("cpu", "ziip")
                   for unit in ("seconds", "us_per_tran")), f"{GROUP_FEEDS}{name!r}"))
+    tasks = tables.get("cics_transactions")
+    basis = None
+    if tasks is not None and tasks.height:
+        tasks = task_costs.reduced(tasks, spec)
+        basis = task_costs.basis(tasks, spec.groups, prefixes)
+        parts.append(task_costs.per_interval(tasks, seconds))
     joined = parts[0]
     for part in parts[1:]:
         joined = joined.join(part, on="interval_start", how="left")
@@ -181,10 +199,10 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     covered = coverage(seconds, uses, start=spec.start, end=spec.end)
     group_rates = tuple(f"{p}_{kind}_us_per_tran" for p in prefixes.values()
                         for kind in ("cpu", "ziip"))
-    intervals = _blanked(_metrics(joined, prefixes), covered, group_rates)
+    intervals = _blanked(_metrics(joined, prefixes, basis), covered, group_rates)
     whole = joined.filter(pl.col("interval_start").is_in(covered.complete_starts()))
-    window = _metrics(_totals(whole, prefixes), prefixes) if whole.height else \
-        _metrics(_totals(joined.clear(), prefixes), prefixes).with_columns(
+    window = _metrics(_totals(whole, prefixes, basis), prefixes, basis) if whole.height else \
+        _metrics(_totals(joined.clear(), prefixes, basis), prefixes, basis).with_columns(
             pl.lit(joined["interval_start"].min()).alias("interval_start"))
     intervals = intervals.with_columns(
         pl.col("interval_start").replace_strict(covered.complete, default=True,
@@ -201,8 +219,13 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
         findings.append(Finding("coverage", "window_empty",
                                 "no interval is covered by every source: the window has no "
                                 "figure", brief="no complete interval"))
+    requests = tables.get("zosconnect_requests")
     return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts,
-                    findings=findings)
+                    findings=findings, cics_basis=basis.text if basis else "",
+                    task_summary=window_summary(tasks) if tasks is not None and tasks.height
+                    else None,
+                    api_summary=api_summary(task_costs.reduced_requests(requests, spec))
+                    if requests is not None and requests.height else None)
 
 
 def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
@@ -254,6 +277,12 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
         extra = tables.get(name)
         if extra is not None and extra.height:
             out[name] = extra
+    tasks = tables.get("cics_transactions")
+    if tasks is not None and tasks.height:
+        out["cics_transactions"] = task_costs.reduced(tasks, spec)
+    requests = tables.get("zosconnect_requests")
+    if requests is not None and requests.height:
+        out["zosconnect_requests"] = task_costs.reduced_requests(requests, spec)
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
         out["cpu"] = _window(cpu.select(CPU_COLUMNS), spec)
@@ -447,7 +476,8 @@ def _group(work: pl.DataFrame, classes: tuple[ClassRef, ...], prefix: str,
         pl.col("iip_seconds").fill_null(0.0).sum().alias(f"{prefix}_ziip_seconds"))
 
 
-def _totals(joined: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
+def _totals(joined: pl.DataFrame, prefixes: dict[str, str],
+            basis: task_costs.Basis | None = None) -> pl.DataFrame:
     """The window as one row of totals (same columns as an interval)."""
     secs = pl.col("interval_seconds")
 
@@ -463,10 +493,12 @@ def _totals(joined: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
         *(weighted(c) for c in ("cps", "cp_busy_pct", "ziips", "ziip_busy_pct")),
         tx.sum(), _per_transaction(pl.col("resp_ms"), tx).alias("resp_ms"),
         *(pl.col(f"{p}_{kind}_seconds").sum() for p in prefixes.values()
-          for kind in ("cpu", "ziip")))
+          for kind in ("cpu", "ziip")),
+        *(task_costs.totals() if basis is not None else ()))
 
 
-def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
+def _metrics(frame: pl.DataFrame, prefixes: dict[str, str],
+             basis: task_costs.Basis | None = None) -> pl.DataFrame:
     """Derived metrics, computed by the papers' formulas in :mod:`zperf.calc.cpu`
     (004 Table 15, 000 §11) on the interval's (or the window's) totals."""
     col = pl.col
@@ -482,12 +514,16 @@ def _metrics(frame: pl.DataFrame, prefixes: dict[str, str]) -> pl.DataFrame:
           .alias(f"{p}_{kind}_us_per_tran") for kind in ("cpu", "ziip")
           for p in prefixes.values()),
     )
+    if basis is not None:
+        out = out.with_columns(task_costs.metrics(basis))
     order = ["interval_start", "interval_seconds", "systems", "cps", "cp_busy_pct", "ziips",
              "ziip_busy_pct", "transactions", "etr_per_sec", "itr_per_sec", "resp_ms",
              "general_cpu_us_per_tran", "ziip_us_per_tran"]
     for p in prefixes.values():
         order += [f"{p}_cpu_us_per_tran", f"{p}_ziip_us_per_tran", f"{p}_cpu_seconds",
                   f"{p}_ziip_seconds"]
+    if basis is not None:
+        order += task_costs.TASK_METRICS
     for column in order:
         if column not in out.columns:
             out = out.with_columns(pl.lit(None, pl.Float64).alias(column))

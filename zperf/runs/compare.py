@@ -20,6 +20,7 @@ from zperf.formats.tally import Tally
 from zperf.runs.analysis import NOT_METRICS, Analysis
 from zperf.runs.choices import BASES
 from zperf.runs.findings import Finding, about
+from zperf.runs.task_costs import TASK_LABELS
 from zperf.runs.unlike import unlike_runs
 
 #: Run-level metrics, in the papers' order: column, label.
@@ -52,6 +53,9 @@ def run_table(analyses: Sequence[Analysis]) -> pl.DataFrame:
                 if column not in seen:
                     seen.add(column)
                     rows.append((column, f"{group} {label} service time/tran (µs)"))
+    for column, label in TASK_LABELS.items():  # CICS's own figures, when a run has tasks
+        if any(column in a.window.columns for a in analyses):
+            rows.append((column, label))
     data: dict[str, list[object]] = {"metric": [c for c, _ in rows],
                                      "label": [label for _, label in rows]}
     for analysis in analyses:

@@ -33,6 +33,7 @@ from zperf.runs.cec import cec_from_tables
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
 from zperf.runs.pi import performance_from_tables
+from zperf.runs.transactions import api_cost_from_tables, summary_from_tables
 from zperf.tables import SCHEMAS
 
 Builder = Callable[[Mapping[str, pl.DataFrame]], pl.DataFrame]
@@ -40,7 +41,8 @@ Builder = Callable[[Mapping[str, pl.DataFrame]], pl.DataFrame]
 #: ``names.DERIVED_TABLES``).
 BUILDERS: dict[str, Builder] = {
     "capacity": capacity_from_tables, "cec": cec_from_tables, "peaks": peaks_from_tables,
-    "performance": performance_from_tables, "offload": offload_from_tables}
+    "performance": performance_from_tables, "offload": offload_from_tables,
+    "transaction_summary": summary_from_tables, "api_cost": api_cost_from_tables}
 
 
 class ZperfWarning(UserWarning):

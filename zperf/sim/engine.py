@@ -37,7 +37,7 @@ from zperf.calc.formulas import etr_per_sec, msu_per_hour, service_seconds
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf, read_smf72
 from zperf.formats.smf.type70_decoder import TYPE70_1
-from zperf.sim import extract, sidefiles, spaces, zcee
+from zperf.sim import cics_tasks, extract, sidefiles, spaces, zcee
 from zperf.sim.machines import (
     PHYSICAL_BUSY_PCT,
     SCALING,
@@ -449,9 +449,24 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
                                                when=end, connection=connection))
     written.records.append(writer.dump_trailer(plan.start))
     out.mkdir(parents=True, exist_ok=True)
+    cics = _cics_monitoring(plan, written)
     files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
                          f"{variant.upper()} framing"}
     (out / "smf.dump").write_bytes(_framed(written.records, variant))
+    if cics.cics:
+        (out / CICS_DUMP).write_bytes(_framed(cics.cics, variant))
+        files[CICS_DUMP] = (f"CICS monitoring (SMF 110.1): the dictionary and one compressed "
+                            f"performance record per task of the CICS class, as CICS dumps "
+                            f"them apart, {variant.upper()} framing")
+    if cics.zcon:
+        (out / ZCON_DUMP).write_bytes(_framed(cics.zcon, variant))
+        files[ZCON_DUMP] = (f"z/OS Connect audit records (SMF 123.1 v2): one request per CICS "
+                            f"task, the same tracking token, {variant.upper()} framing")
+    if cics.liberty:
+        (out / LIBERTY_DUMP).write_bytes(_framed(cics.liberty, variant))
+        files[LIBERTY_DUMP] = (f"Liberty request activity (SMF 120.11 v3): one record per "
+                               f"{'z/OS Connect request' if cics.zcon else 'JVM server request'}"
+                               f", {variant.upper()} framing")
     files.update(_reports(out, written, layout, rmf_format))
     files.update(_other_files(plan, out, written, entries, connection, end, rmf_format))
     extra = sorted(n for n in files if n.startswith("imspa-"))
@@ -461,6 +476,51 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     files["run.toml"] = "run description for zperf analyze"
     return _manifest(scenario, out, files, seed=seed, exact=exact, variant=variant,
                      layout=layout, cec=plan.cec)
+
+
+#: The run folder's CICS monitoring dump (type 110 dumped apart, as sites do for volume).
+CICS_DUMP = "cics110.dump"
+
+
+#: The run folder's z/OS Connect audit dump (SMF 123), for paper 000's server.
+ZCON_DUMP = "zcee123.dump"
+#: The run folder's Liberty request activity dump (SMF 120.11): z/OS Connect's (000) or
+#: the CICS region's JVM server's (003).
+LIBERTY_DUMP = "liberty120.dump"
+
+
+def _cics_monitoring(plan: _Plan, written: _Written) -> cics_tasks.Written:
+    """The SMF 110.1 records of the run's CICS region (papers 000 and 003): its tasks add up
+    to the CICS class's transactions and CPU of every interval, as the dump's 72.3 records
+    give them (:mod:`zperf.sim.cics_tasks`); and the SMF 123 records of the z/OS Connect
+    requests that drove them (paper 000)."""
+    scenario = plan.scenario
+    classes = plan.group_classes.get("CICS", [])
+    none = cics_tasks.Written([], [], [])
+    if scenario.paper not in cics_tasks.PROFILES or not classes or \
+            plan.transaction_class not in classes:
+        return none
+    name = plan.transaction_class
+    body = scenario.workload.get("json_response_bytes")
+    size = int(body) if isinstance(body, int | float) and not isinstance(body, bool) else 0
+    liberty = cics_tasks.PROFILES[scenario.paper].liberty_class
+    for system, rows in written.listings.items():
+        def of(cls: str | None, rows: list[dict[str, Any]] = rows
+               ) -> list[cics_tasks.ClassInterval]:
+            return [cics_tasks.ClassInterval(
+                row["interval_start"], row["interval_seconds"], int(row["trans_ended"] or 0),
+                float(row["cpu_seconds"] or 0.0), float(row["iip_seconds"] or 0.0),
+                float(row["resp_actual_ms"] or 0.0)) for row in rows if row["class_name"] == cls]
+        intervals = of(name)
+        if any(i.ended for i in intervals):
+            made = cics_tasks.records(
+                scenario.paper, f"CICS{system}"[:8], system, plan.sysplex, name, intervals,
+                f"{plan.seed}:{scenario.id}:cics", response_bytes=size,
+                server_class=of(liberty) if liberty else ())
+            none.cics += made.cics
+            none.zcon += made.zcon
+            none.liberty += made.liberty
+    return none
 
 
 def _reports(out: Path, written: _Written, layout: str, rmf_format: str) -> dict[str, str]:

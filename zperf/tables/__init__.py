@@ -15,6 +15,13 @@ from zperf.tables.ims import IMS_TRANSIT
 from zperf.tables.offload import OFFLOAD
 from zperf.tables.performance import PERFORMANCE
 from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
+from zperf.tables.transactions import (
+    API_COST,
+    CICS_TRANSACTIONS,
+    LIBERTY_REQUESTS,
+    TRANSACTION_SUMMARY,
+    ZOSCONNECT_REQUESTS,
+)
 from zperf.tables.workload import DISTRIBUTION, PROBLEMS, WORKLOAD
 
 #: Every table by name.  Add a new family's schemas here.
@@ -26,6 +33,7 @@ SCHEMAS: dict[str, TableSchema] = {
         CPU, CPU_LPAR, CAPACITY, PEAKS, CEC, PERFORMANCE, OFFLOAD,
         IMS_TRANSIT, DRIVER, DRIVER_INTERVALS,
         DB2ENTRY, DB2CONN,
+        CICS_TRANSACTIONS, ZOSCONNECT_REQUESTS, LIBERTY_REQUESTS, TRANSACTION_SUMMARY, API_COST,
         PROBLEMS,
     )
 }

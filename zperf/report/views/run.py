@@ -250,12 +250,59 @@ def _split_summary(split: pl.DataFrame) -> str:
             f"IIP {format_cell('appl_iip_pct', first['appl_iip_pct'])} %")
 
 
+_SPREAD = (("resp_mean_ms", "Resp. mean ms"), ("resp_p95_ms", "Resp. p95 ms"),
+           ("resp_max_ms", "Resp. max ms"))
+
+
+def transactions_section(analysis: Analysis) -> Section | None:
+    """The transactions as the subsystems record them: the CICS tasks (SMF 110.1) per
+    APPLID, transaction and service class, the z/OS Connect requests (SMF 123) per API,
+    and per interval the tasks' CPU beside RMF's."""
+    tasks, apis = analysis.task_summary, analysis.api_summary
+    if tasks is None and apis is None:
+        return None
+    tables = []
+    if tasks is not None:
+        tables.append(c.table(tasks, [("applid", "APPLID"), ("transaction", "Tran"),
+                                      ("service_class", "Service class"),
+                                      ("transactions", "Tasks"), *_SPREAD,
+                                      ("cpu_mean_ms", "CPU mean ms"),
+                                      ("cpu_p95_ms", "CPU p95 ms"),
+                                      ("cpu_max_ms", "CPU max ms")],
+                              "CICS tasks (SMF 110.1) by transaction"))
+        intervals = analysis.intervals.sort("interval_start")
+        tables.append(c.table(intervals, [
+            ("interval_start", "Interval start"), ("task_count", "Tasks"),
+            ("task_resp_ms", "Task resp. ms"), ("task_cpu_us_per_tran", "Task CPU µs/tran"),
+            ("task_ziip_us_per_tran", "Task zIIP µs/tran"),
+            ("rmf_minus_task_cpu_us_per_tran", "RMF minus task µs/tran")],
+            "CICS task CPU per transaction beside RMF's, per interval",
+            signed=("rmf_minus_task_cpu_us_per_tran",)))
+    if apis is not None:
+        tables.append(c.table(apis, [("api_name", "API"), ("method", "Method"),
+                                     ("transactions", "Requests"), ("error_count", "Errors"),
+                                     *_SPREAD, ("sor_mean_ms", "SoR mean ms"),
+                                     ("sor_p95_ms", "SoR p95 ms")],
+                              "z/OS Connect requests (SMF 123) by API"))
+    basis = (f"RMF minus task µs/tran is {analysis.cics_basis}: what the papers' method "
+             "(class CPU over transactions) adds to the tasks' own CPU.",) \
+        if analysis.cics_basis else ()
+    return Section("transactions", "Transactions as CICS and z/OS Connect record them",
+                   tables=tuple(tables),
+                   how_to_read=("Each task or request as its subsystem recorded it, over "
+                                "the window: a CICS task's CPU is its USRCPUT (zIIP time "
+                                "normalized, included), its response STOP - START; a task "
+                                "counts in the interval it ended in. Percentiles are linear "
+                                "between the nearest values; errors are HTTP 400 and above.",
+                                *basis))
+
+
 def run_sections(analysis: Analysis) -> list[Section]:
     """The run report's sections, in order (a section with nothing to show is left out)."""
     made = [measured_section(analysis), run_table_section(analysis),
             c.quality_section([(analysis.spec.name, f) for f in analysis.findings]),
             intervals_section(analysis), groups_section(analysis),
-            ziip_section(analysis.facts)]
+            ziip_section(analysis.facts), transactions_section(analysis)]
     return [section for section in made if section is not None]
 
 

@@ -1,0 +1,553 @@
+"""SMF 110.1 CICS monitoring records: dictionaries and performance records, one row per task.
+
+A performance record (class 3) is a string of field connectors and then
+records of one length, each the concatenation of the fields the connectors
+name; what a connector names, and so every offset, is in the region's last
+dictionary record (class 1), which depends on the MCT (EXCLUDE, INCLUDE,
+user EMPs).  So dictionaries are kept per region (SMF system id, generic and
+specific APPLID) as the file is read, each replacing the one before, and a
+performance record with no dictionary before it is skipped with that reason
+(the dictionary may be in an earlier dump: give that dump first).
+
+Data sections are compressed by default (SMFMNCRL, CSRCESRV: see
+:mod:`~zperf.formats.smf.cics_compress`); all the compressed sections of a
+batch are expanded at once, and the triplets of the product section read on
+the expanded image, as IBM's procedure says.  The fields of all the records
+that share a dictionary and a connector list are then taken column-wise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import polars as pl
+
+from zperf.formats import encodings as dec
+from zperf.formats.layout import Field, Layout, take_rows
+from zperf.formats.smf import cics_compress as cc
+from zperf.formats.smf import type110_1_fields as f1
+from zperf.formats.smf.columns import distinct_rows, text_column
+from zperf.formats.smf.record_checks import Checks, subset
+from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
+from zperf.formats.smf.tracking import token_keys
+from zperf.formats.tally import Tally
+from zperf.tables.transactions import CICS_TRANSACTIONS
+
+SOURCE_FORMAT = "smf110.1"
+Ints = npt.NDArray[np.int64]
+#: STCK units per microsecond (bit 51 = 1 µs).
+TOD_PER_US = 4096
+#: Expanded bytes of the records decoded together (they stay in the processor's cache).
+PART_BYTES = 32 * 1024 * 1024
+#: Where SMFMNDRA, SMFMNDRL and SMFMNDRN are when the product section is at 44 (as CICS
+#: writes it): a first guess of a record's expanded size, to cut a batch in parts.
+EXPANDED_SIZE_AT = f1.HEADER.size + f1.PRODUCT.offset_of("SMFMNDRA")
+#: Where a dictionary entry's fields end (what an entry must hold at least).
+ENTRY_MIN = f1.DICTIONARY_ENTRY.size
+
+
+@dataclass
+class Dictionary:
+    """One dictionary record of a region: its entries by connector."""
+
+    number: int  # 1, 2, ...: which of the file's dictionaries
+    region: str  # "SYSID APPLID" for messages
+    release: int
+    #: connector -> (owner, type, id, length, offset, nickname)
+    entries: dict[int, tuple[str, str, int, int, int, str]]
+    #: (connector list, record length) -> field plan, or the reason it cannot be read
+    plans: dict[tuple[bytes, int], Plan | str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where the fields zperf reads are in the performance records of one shape."""
+
+    fields: tuple[tuple[f1.CicsField, int], ...]  # (field, offset in the record)
+    by_nickname: tuple[str, ...]  # fields found by nickname under another id
+
+
+def _u16(raw: npt.NDArray[np.uint8], at: Ints) -> Ints:
+    return raw[at].astype(np.int64) << 8 | raw[at + 1]
+
+
+class Type110Decoder1:
+    """cics_transactions rows of the 110.1 records of one file."""
+
+    def __init__(self, tally: Tally, file: str, encoding: str, tables: frozenset[str],
+                 columns: Columns) -> None:
+        del tables, columns  # one table, built whole
+        self.tally, self.file, self.encoding = tally, file, encoding
+        self.frames: list[pl.DataFrame] = []
+        self.dictionaries: dict[bytes, Dictionary] = {}
+        self.count = 0
+        self.changed: list[str] = []
+        self.by_nickname: set[str] = set()
+        self.clock_errors = 0
+        self.classes: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ batch
+
+    def decode(self, batch: Batch) -> None:
+        # Expanded records are 5-10 times their compressed size: a batch is decoded in
+        # parts whose expanded bytes stay in the processor's cache.
+        data = np.frombuffer(batch.data, dtype=np.uint8)
+        at = np.minimum(batch.starts + EXPANDED_SIZE_AT, max(data.size - 8, 0))
+        guess = np.zeros(batch.starts.size, dtype=np.int64)
+        if data.size >= 8:
+            dra = (data[at].astype(np.int64) << 24 | data[at + 1].astype(np.int64) << 16
+                   | data[at + 2].astype(np.int64) << 8 | data[at + 3])
+            guess = np.clip(dra + (data[at + 4].astype(np.int64) << 8 | data[at + 5])
+                            * (data[at + 6].astype(np.int64) << 8 | data[at + 7]), 0, 1 << 20)
+        part = np.cumsum(np.maximum(guess, batch.lengths)) // PART_BYTES
+        for number in np.unique(part).tolist():
+            mine = part == number
+            self._decode(batch if mine.all() else subset(batch, mine))
+
+    def _decode(self, batch: Batch) -> None:
+        checks = Checks(batch)
+        length = batch.lengths
+        hsize = f1.HEADER.size
+        checks.fail(length < hsize, lambda i: f"SMF 110.1 record: {length[i]} bytes, shorter "
+                    f"than its {hsize}-byte header")
+        head = f1.HEADER.gather(batch.data, batch.starts, available=np.minimum(length, hsize))
+        aps, lps, ass = (head[k].astype(np.int64) for k in ("SMFSTAPS", "SMFSTLPS", "SMFSTASS"))
+        psize = f1.PRODUCT.size
+        checks.fail((lps < psize) | (aps < hsize) | (aps + psize > length),
+                    lambda i: f"SMF 110.1 record: product section at {aps[i]}, {lps[i]} bytes, "
+                    f"is not a {psize}-byte MN section inside the record ({length[i]} bytes)")
+        ok = checks.ok.copy()
+        prod = f1.PRODUCT.gather(batch.data, np.where(ok, batch.starts + aps, batch.starts),
+                                 available=np.where(ok, psize, 0))
+        cls = prod["SMFMNCL"].astype(np.int64)
+        wanted = np.isin(cls, (f1.CLASS_DICTIONARY, f1.CLASS_PERFORMANCE))
+        others = checks.ok & ~wanted
+        for code, n in zip(*np.unique(cls[others], return_counts=True), strict=True):
+            self.classes[int(code)] = self.classes.get(int(code), 0) + int(n)
+        dra, drl, drn = (prod[k].astype(np.int64) for k in ("SMFMNDRA", "SMFMNDRL", "SMFMNDRN"))
+        dca, dcl, dcn = (prod[k].astype(np.int64) for k in ("SMFMNDCA", "SMFMNDCL", "SMFMNDCN"))
+        crl = prod["SMFMNCRL"].astype(np.int64)
+        work = checks.ok & wanted
+        end = dra + drl * drn  # of the expanded record
+        perf = cls == f1.CLASS_PERFORMANCE
+        checks.fail(work & ((dra < ass) | (ass < aps + psize) | (drn == 0) | (drl == 0)
+                            | (perf & ((dca < ass) | (dca + dcl * dcn > dra)
+                                       | ~np.isin(dcl, (1, 2, 4)) | (dcn == 0)))),
+                    lambda i: f"SMF 110.1 record: data section triplets do not fit (data at "
+                    f"{ass[i]}, connectors at {dca[i]}, {dcn[i]} x {dcl[i]} bytes, records at "
+                    f"{dra[i]}, {drn[i]} x {drl[i]} bytes)")
+        compressed = work & (crl > 0)
+        checks.fail(compressed & (ass + crl > length),
+                    lambda i: f"SMF 110.1 record: compressed data section at {ass[i]}, "
+                    f"{crl[i]} bytes (SMFMNCRL), runs past the record end ({length[i]} bytes)")
+        checks.fail(work & ~compressed & (end > length),
+                    lambda i: f"SMF 110.1 record: {drn[i]} records of {drl[i]} bytes at "
+                    f"{dra[i]} run past the record end ({length[i]} bytes)")
+        self._read(batch, checks, head, prod, cls, compressed & checks.ok)
+        others_n = int(others.sum())
+        checks.report(self.tally)
+        self.tally.settle(parsed=int(checks.ok.sum()) - others_n, other=others_n)
+
+    # ------------------------------------------------------ records in order
+
+    def _read(self, batch: Batch, checks: Checks, head: npt.NDArray[np.void],
+              prod: npt.NDArray[np.void], cls: Ints, compressed: npt.NDArray[np.bool_]) -> None:
+        """Dictionaries and performance records in file order: each performance record
+        read with its region's dictionary of the moment."""
+        keys = np.empty(cls.size, dtype=[("sid", "S4"), ("prn", "S8"), ("spn", "S8")])
+        keys["sid"], keys["prn"], keys["spn"] = head["SMFSTSID"], prod["SMFMNPRN"], \
+            prod["SMFMNSPN"]
+        first, inverse = distinct_rows(keys)
+        region_keys = [keys[k].tobytes() for k in first.tolist()]
+        shape = _Shape(batch, head, prod, compressed)
+        perf = np.flatnonzero(checks.ok & (cls == f1.CLASS_PERFORMANCE))
+        connectors = self._connectors(shape, checks, perf)
+        groups: dict[tuple[int, bytes, int], list[int]] = {}
+        found: dict[int, Dictionary] = {}
+        missing: list[int] = []
+        for i in np.flatnonzero(checks.ok & np.isin(cls, (f1.CLASS_DICTIONARY,
+                                                            f1.CLASS_PERFORMANCE))).tolist():
+            region = region_keys[inverse[i]]
+            if cls[i] == f1.CLASS_DICTIONARY:
+                self._dictionary(shape, checks, i, region)
+                continue
+            known = self.dictionaries.get(region)
+            if known is None:
+                missing.append(i)
+                continue
+            found[id(known)] = known
+            groups.setdefault((id(known), connectors[i], int(shape.drl[i])), []).append(i)
+        if missing:
+            checks.fail(_mask(checks, missing), lambda i: "SMF 110.1 performance record of "
+                        f"{self._region_text(region_keys[inverse[i]])} before any dictionary "
+                        "record of that region: its fields cannot be placed (give the dump "
+                        "that holds the dictionary first)")
+        for (dict_id, connector_list, length), records in groups.items():
+            dictionary = found[dict_id]
+            plan = self._plan(dictionary, connector_list, length)
+            rec = np.array(records, dtype=np.int64)
+            if isinstance(plan, str):
+                checks.fail(_mask(checks, rec),
+                            lambda i, why=plan: f"SMF 110.1 performance record: {why}")
+                continue
+            compact = _layout(plan)
+            matrix, good = shape.fields(rec, compact, checks)
+            if good.any():
+                self.frames.append(self._rows(head, prod, rec[good], matrix, compact.layout,
+                                              plan, shape.drn, dictionary))
+
+    def _connectors(self, shape: _Shape, checks: Checks, perf: Ints) -> dict[int, bytes]:
+        """Each performance record's field connectors (and their width, as a last byte),
+        read without expanding the records after them."""
+        out: dict[int, bytes] = {}
+        size = shape.dcn * shape.dcl
+        for width in np.unique(size[perf]).tolist():
+            rec = perf[size[perf] == width]
+            rows, good = shape.bytes_at(rec, shape.dca[rec] - shape.ass[rec], int(width),
+                                        checks)
+            for k, i in enumerate(rec.tolist()):
+                if good[k]:
+                    out[i] = rows[k].tobytes() + bytes((int(shape.dcl[i]),))
+        return out
+
+    def _region_text(self, key: bytes) -> str:
+        sid, prn, spn = (key[a:b].decode(self.encoding, errors="replace").strip(" \x00")
+                         for a, b in ((0, 4), (4, 12), (12, 20)))
+        return f"APPLID {spn or prn or '?'} on system {sid or '?'}"
+
+    def _dictionary(self, shape: _Shape, checks: Checks, i: int, region: bytes) -> None:
+        size, count = int(shape.drl[i]), int(shape.drn[i])
+        if size < ENTRY_MIN:
+            checks.fail(_mask(checks, [i]), lambda _: f"SMF 110.1 dictionary record: entries "
+                        f"of {size} bytes, shorter than the {ENTRY_MIN} of a dictionary entry")
+            return
+        section = shape.section(i, checks)
+        if section is None:
+            return
+        at = int(shape.dra[i] - shape.ass[i])
+        rows = f1.DICTIONARY_ENTRY.gather(section, at + size * np.arange(count, dtype=np.int64))
+        owner = dec.decode_text(rows["CMODNAME"], self.encoding)
+        kind = dec.decode_text(rows["CMODTYPE"], self.encoding)
+        ident = dec.decode_text(rows["CMODIDNT"], self.encoding)
+        nick = dec.decode_text(rows["CMODHEAD"], self.encoding)
+        entries = {}
+        for k in range(count):
+            number = int(ident[k]) if str(ident[k]).isdecimal() else -1
+            entries[int(rows["CMODCONN"][k])] = (str(owner[k]), str(kind[k]), number,
+                                                 int(rows["CMODLENG"][k]),
+                                                 int(rows["CMODOFST"][k]), str(nick[k]))
+        region_text = self._region_text(region)
+        before = self.dictionaries.get(region)
+        if before is not None and before.entries != entries:
+            where = int(shape.batch.offsets[i])
+            self.changed.append(f"{region_text}: a new dictionary at record "
+                                f"{int(shape.batch.numbers[i])} (offset 0x{where:X}) replaces the "
+                                "one before with other fields; records after it are read with "
+                                "the new one")
+        if before is None or before.entries != entries:
+            self.count += 1
+            self.dictionaries[region] = Dictionary(self.count, region_text,
+                                                   int(shape.prod["SMFMNRVN"][i]), entries)
+
+    def _plan(self, dictionary: Dictionary, connectors: bytes, length: int) -> Plan | str:
+        key = (connectors, length)
+        if key not in dictionary.plans:
+            dictionary.plans[key] = self._make_plan(dictionary, connectors, length)
+        return dictionary.plans[key]
+
+    def _make_plan(self, dictionary: Dictionary, connectors: bytes, length: int) -> Plan | str:
+        width = connectors[-1]
+        values = [int.from_bytes(connectors[k:k + width], "big")
+                  for k in range(0, len(connectors) - 1, width)]
+        unknown = [v for v in values if v not in dictionary.entries]
+        if unknown:
+            return (f"connector {unknown[0]} is not in the dictionary of "
+                    f"{dictionary.region} ({len(dictionary.entries)} entries)")
+        running = 0
+        placed: dict[tuple[str, str, int], tuple[int, int]] = {}
+        nicknames: dict[tuple[str, str], tuple[str, int, int, int]] = {}
+        for v in values:
+            owner, kind, ident, size, offset, nick = dictionary.entries[v]
+            if offset != running:
+                return (f"the dictionary of {dictionary.region} places field {owner} "
+                        f"{kind}{ident:03d} ({nick}) at {offset}, the fields before it end at "
+                        f"{running}")
+            placed.setdefault((owner, kind, ident), (offset, size))
+            nicknames.setdefault((owner, nick), (kind, ident, offset, size))
+            running += size
+        if running != length:
+            return (f"the fields its connectors name take {running} bytes, its records are "
+                    f"{length} (dictionary of {dictionary.region})")
+        chosen, by_nickname = [], []
+        for cf in f1.FIELDS:
+            where = placed.get(cf.key)
+            if where is None and (cf.owner, cf.nickname) in nicknames:
+                kind, _ident, offset, size = nicknames[(cf.owner, cf.nickname)]
+                if kind == cf.type:
+                    where = (offset, size)
+                    by_nickname.append(cf.nickname)
+            if where is None:
+                continue
+            offset, size = where
+            if size != cf.length and not (cf.type == "A" and size in (4, 8)):
+                return (f"field {cf.owner} {cf.type}{cf.id:03d} ({cf.nickname}) is {size} "
+                        f"bytes in the dictionary of {dictionary.region}, not {cf.length}")
+            chosen.append((cf if size == cf.length else
+                           f1.CicsField(cf.owner, cf.type, cf.id, size, cf.nickname, cf.column,
+                                        cf.sure, cf.count_column), offset))
+        self.by_nickname.update(by_nickname)
+        return Plan(tuple(chosen), tuple(by_nickname))
+
+    # ------------------------------------------------------------------- rows
+
+    def _rows(self, head: npt.NDArray[np.void], prod: npt.NDArray[np.void], rec: Ints,
+              matrix: npt.NDArray[np.uint8], layout: Layout, plan: Plan, drn: Ints,
+              dictionary: Dictionary) -> pl.DataFrame:
+        """The tasks of the records ``rec`` (one dictionary, one record shape), whose
+        fields are the rows of ``matrix`` (the layout's)."""
+        per = drn[rec]
+        owner = np.repeat(np.arange(rec.size, dtype=np.int64), per)
+        rows = matrix.reshape(-1).view(layout.dtype)  # the pieces are side by side already
+        values = {f.name: rows[f.name].astype(np.int64 if f.kind != "u8" else np.uint64)
+                  for f in layout.fields if f.kind in ("u4", "u8")}
+        columns: dict[str, Any] = {}
+        local = self._local(prod, rec, owner)
+        errors = np.zeros(owner.size, dtype=np.int64)
+        for cf, _ in plan.fields:
+            name = cf.column
+            if cf.type == "S":
+                flags = values[f"{name}_f"]
+                errors += (flags >> 24 & f1.CLOCK_ERROR_BITS) != 0
+                columns[name] = values[name] / (TOD_PER_US * 1000.0)
+                if cf.count_column:
+                    columns[cf.count_column] = flags & 0xFFFFFF
+            elif cf.type == "T":
+                raw = values[name].astype(np.uint64)
+                stamp = dec.stck_to_datetime(raw)
+                columns[name] = np.where(raw == 0, np.datetime64("NaT", "us"),
+                                         stamp + local.astype("timedelta64[us]"))
+            elif cf.type == "A":
+                columns[name] = values[name]
+            elif cf.type == "P":
+                number, valid = dec.packed_to_int(np.ascontiguousarray(rows[name]).view(np.uint8)
+                                                  .reshape(-1, cf.length))
+                columns[name] = pl.Series(name, number).set(pl.Series(~valid), None) \
+                    if not valid.all() else number
+            elif cf.nickname in f1.BINARY:
+                matrix = np.ascontiguousarray(rows[name]).view(np.uint8).reshape(-1, cf.length)
+                columns[name] = token_keys(matrix)
+            else:
+                columns[name] = text_column(np.asarray(rows[name]), np.arange(owner.size),
+                                            self.encoding)
+        self.clock_errors += int((errors > 0).sum())
+        token = columns.pop("origin_data1", None)
+        correlator = columns.pop("origin_user_correlator", None)
+        if token is not None and correlator is not None:
+            columns["tracking_token"] = pl.select(pl.coalesce(pl.lit(token), pl.lit(correlator))
+                                                  ).to_series()
+        elif token is not None or correlator is not None:
+            columns["tracking_token"] = token if token is not None else correlator
+        if "start" in columns and "stop" in columns:
+            columns["response_ms"] = (columns["stop"] - columns["start"]) / np.timedelta64(
+                1, "us") / 1000.0
+        if "cpu_ms" in columns and "cpu_on_cp_ms" in columns:
+            columns["ziip_ms"] = columns["cpu_ms"] - columns["cpu_on_cp_ms"]
+        for name in ("start", "stop"):
+            if name in columns:
+                columns[name] = pl.Series(name, columns[name])
+        zeros = np.zeros(owner.size, dtype=np.int64)
+        release = f1.RELEASES.get(dictionary.release, f"X'{dictionary.release:04X}'")
+        columns.update(
+            source=pl.Series([self.file], dtype=pl.String).gather(zeros),
+            source_format=pl.Series([SOURCE_FORMAT], dtype=pl.String).gather(zeros),
+            cics_release=pl.Series([release], dtype=pl.String).gather(zeros),
+            system=text_column(head["SMFSTSID"][rec], owner, self.encoding),
+            applid=text_column(prod["SMFMNSPN"][rec], owner, self.encoding),
+            generic_applid=text_column(prod["SMFMNPRN"][rec], owner, self.encoding),
+            job_name=text_column(prod["SMFMNJBN"][rec], owner, self.encoding),
+            clock_errors=errors,
+        )
+        return CICS_TRANSACTIONS.from_columns(columns)
+
+    @staticmethod
+    def _local(prod: npt.NDArray[np.void], rec: Ints, owner: Ints) -> Ints:
+        """Microseconds from TOD to local time per row: SMFMNDTO - SMFMNLSO."""
+        dto = prod["SMFMNDTO"][rec].astype(np.uint64).view(np.int64)
+        lso = prod["SMFMNLSO"][rec].astype(np.uint64).view(np.int64)
+        return ((dto - lso) // TOD_PER_US)[owner]
+
+    # ------------------------------------------------------------------ out
+
+    def take(self) -> dict[str, pl.DataFrame]:
+        """The rows decoded so far (records come whole and in file order)."""
+        if not self.frames:
+            return {}
+        out = pl.concat(self.frames)
+        self.frames = []
+        return {"cics_transactions": out}
+
+    def finish(self) -> dict[str, pl.DataFrame]:
+        warnings = self.tally.warnings
+        warnings += self.changed
+        if self.by_nickname:
+            warnings.append("SMF 110.1: fields found by their nickname under another id than "
+                            f"zperf expects: {', '.join(sorted(self.by_nickname))}")
+        if self.clock_errors:
+            warnings.append(f"SMF 110.1: {self.clock_errors} tasks have a clock whose flags "
+                            "say an error (bits 4-7): their times may be wrong")
+        for code, n in sorted(self.classes.items()):
+            what = f"CICS monitoring {f1.CLASS_NAMES.get(code, f'class {code}')} record"
+            self.tally.others[what] = self.tally.others.get(what, 0) + n
+        self.classes = {}
+        return self.take()
+
+
+@dataclass(frozen=True)
+class Compact:
+    """The bytes of a performance record zperf reads, side by side: ``layout`` views them,
+    ``offsets`` and ``sizes`` say where each piece is in the record."""
+
+    layout: Layout
+    offsets: Ints
+    sizes: Ints
+
+
+def _layout(plan: Plan) -> Compact:
+    """The plan's fields as a layout of the pieces read (a clock as its timer and, after
+    it, its flag byte with the period count), in record order."""
+    fields, offsets, sizes, at = [], [], [], 0
+    for cf, offset in sorted(plan.fields, key=lambda item: item[1]):
+        if cf.type == "S":
+            fields += [Field(cf.column, at, "u8", 8), Field(f"{cf.column}_f", at + 8, "u4", 4)]
+        elif cf.type == "T":
+            fields.append(Field(cf.column, at, "u8", 8))
+        elif cf.type == "A":
+            fields.append(Field(cf.column, at, "u4" if cf.length == 4 else "u8", cf.length))
+        elif cf.type == "P":
+            fields.append(Field(cf.column, at, "packed", cf.length))
+        else:
+            fields.append(Field(cf.column, at, "text", cf.length))
+        offsets.append(offset)
+        sizes.append(cf.length)
+        at += cf.length
+    return Compact(Layout("SMF 110.1 performance record, the fields read", max(at, 1),
+                          fields), np.array(offsets, dtype=np.int64),
+                   np.array(sizes, dtype=np.int64))
+
+
+def _mask(checks: Checks, which: Any) -> npt.NDArray[np.bool_]:
+    mask = np.zeros(checks.ok.size, dtype=bool)
+    mask[np.asarray(which, dtype=np.int64)] = True
+    return mask
+
+
+class _Shape:
+    """Where the pieces of a batch's 110.1 records are, compressed or not, and their bytes
+    (a compressed data section expanded only as far as a piece asked for needs)."""
+
+    def __init__(self, batch: Batch, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
+                 compressed: npt.NDArray[np.bool_]) -> None:
+        self.batch, self.prod, self.compressed = batch, prod, compressed
+        self.ass = head["SMFSTASS"].astype(np.int64)
+        self.dca, self.dcl, self.dcn, self.dra, self.drl, self.drn, self.crl = (
+            prod[k].astype(np.int64) for k in ("SMFMNDCA", "SMFMNDCL", "SMFMNDCN", "SMFMNDRA",
+                                               "SMFMNDRL", "SMFMNDRN", "SMFMNCRL"))
+        self.end = self.dra + self.drl * self.drn
+
+    def _fail(self, checks: Checks, rec: Ints, codes: Ints, at: Ints) -> npt.NDArray[np.bool_]:
+        """Fail the records whose compressed section is damaged; the good ones."""
+        bad = codes != cc.OK
+        if bad.any():
+            which = rec[bad]
+            starts = self.batch.starts[which] + self.ass[which]
+            produced = cc.produced_lengths(self.batch.data, starts, self.crl[which])
+            expected = self.end[which] - self.ass[which]
+            reasons = {int(i): cc.verdict(int(c), int(a), int(p), int(e)) for i, c, a, p, e
+                       in zip(which, codes[bad], at[bad], produced, expected, strict=True)}
+            checks.fail(_mask(checks, which), lambda i: f"SMF 110.1 record: compressed data "
+                        f"section at {self.ass[i]} ({self.crl[i]} bytes): {reasons[i]}")
+        return np.asarray(~bad)
+
+    def section(self, i: int, checks: Checks) -> bytes | None:
+        """Record ``i``'s whole data section, expanded (None, and the record failed, when
+        it cannot be)."""
+        start = int(self.batch.starts[i] + self.ass[i])
+        if not self.compressed[i]:
+            return bytes(self.batch.data[start:int(self.batch.starts[i] + self.end[i])])
+        try:
+            return cc.expand(self.batch.data[start:start + int(self.crl[i])],
+                             int(self.end[i] - self.ass[i]))
+        except cc.ExpandError as error:
+            self._fail(checks, np.array([i]), np.array([error.code]), np.array([error.at]))
+            return None
+
+    def bytes_at(self, rec: Ints, first: Ints, width: int,
+                 checks: Checks) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+        """``width`` bytes at ``first`` of each record's data section (the expansion of a
+        compressed one stops there); and which records gave them."""
+        rows = np.zeros((rec.size, width), dtype=np.uint8)
+        good = np.ones(rec.size, dtype=bool)
+        comp = self.compressed[rec]
+        if (~comp).any():
+            plain = rec[~comp]
+            rows[~comp] = take_rows(self.batch.data, self.batch.starts[plain] + self.ass[plain]
+                                    + first[~comp], width).view(np.uint8).reshape(-1, width)
+        if comp.any():
+            which = rec[comp]
+            got, codes, at = cc.gather_sections(
+                self.batch.data, self.batch.starts[which] + self.ass[which], self.crl[which],
+                np.full(which.size, -1), first[comp], np.zeros(which.size, dtype=np.int64),
+                np.ones(which.size, dtype=np.int64), np.zeros(1, dtype=np.int64),
+                np.array([width]))
+            rows[comp] = got
+            good[comp] = self._fail(checks, which, codes, at)
+        return rows, good
+
+    def fields(self, rec: Ints, compact: Compact,
+               checks: Checks) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+        """The pieces of every task of the records ``rec`` (one row per task, of the
+        records that gave them), and which records did."""
+        width = compact.layout.size
+        per = self.drn[rec]
+        row_at = np.concatenate(([0], np.cumsum(per))).astype(np.int64)
+        matrix = np.zeros((int(row_at[-1]), width), dtype=np.uint8)
+        good = np.ones(rec.size, dtype=bool)
+        comp = self.compressed[rec]
+        if (~comp).any():
+            k = np.flatnonzero(~comp)
+            plain = rec[k]
+            owner = np.repeat(np.arange(k.size), per[k])
+            index = np.arange(owner.size) - np.repeat(np.cumsum(per[k]) - per[k], per[k])
+            at = ((self.batch.starts[plain] + self.dra[plain])[owner]
+                  + index * self.drl[plain][owner])
+            rows = np.repeat(row_at[k], per[k]) + index
+            column = 0
+            for offset, size in zip(compact.offsets.tolist(), compact.sizes.tolist(),
+                                    strict=True):
+                matrix[rows, column:column + size] = take_rows(
+                    self.batch.data, at + offset, size).view(np.uint8).reshape(-1, size)
+                column += size
+        if comp.any():
+            k = np.flatnonzero(comp)
+            which = rec[k]
+            got, codes, at_ = cc.gather_sections(
+                self.batch.data, self.batch.starts[which] + self.ass[which], self.crl[which],
+                self.end[which] - self.ass[which], self.dra[which] - self.ass[which],
+                self.drl[which], self.drn[which], compact.offsets, compact.sizes)
+            if k.size == rec.size:
+                matrix = got
+            else:
+                rows = np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])
+                matrix[rows] = got
+            good[k] = self._fail(checks, which, codes, at_)
+        if not good.all():
+            matrix = matrix[np.repeat(good, per)]
+        return np.ascontiguousarray(matrix), good
+
+
+TYPE110_1 = DecoderSpec(110, frozenset({1}), ("cics_transactions",),
+                        "CICS monitoring (performance class, dictionary-driven, compressed or "
+                        "not)", Type110Decoder1)

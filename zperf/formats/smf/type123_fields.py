@@ -1,0 +1,101 @@
+"""SMF 123 version 2 (z/OS Connect audit records): the layouts zperf reads and writes.
+
+One layout for both subtypes (1 API provider, 2 API requester): the standard
+header, a 16-byte extension (subtype version, 1-byte triplet count and offset,
+the local-time offset CVTLDTO), two 8-byte triplets (server section; request
+sections, 1 to 20 of one length), one 188-byte server section, then the
+requests.  Offsets count from the RDW.  Sources (docs/zosconnect-smf.md): IBM's
+z/OS Connect 3.0 pages on SMF 123.1 and 123.2 v2 records (the header), Pacific
+Systems' layout of the extension and triplets, and two independent readers of
+the 1,560-byte request section of subtype 1 that agree field by field (Colin
+Paice's SMFFormatter, MIT; franfcwong/smf2db, MIT, IBM's field text).  The
+request section of subtype 2 has no published offsets in the sources read:
+those records are counted, not decoded.
+"""
+
+from __future__ import annotations
+
+from zperf.formats.layout import Field, Layout
+
+SUBTYPE_PROVIDER, SUBTYPE_REQUESTER = 1, 2
+VERSION = 2
+
+HEADER = Layout(
+    "SMF 123 header, extension and triplets",
+    56,
+    (
+        Field("SMF123_LEN", 0, "u2", 2, "bytes", "Record length (RDW)"),
+        Field("SMF123_SEG", 2, "u2", 2, "", "Segment descriptor"),
+        Field("SMF123_FLAG", 4, "bits", 1, "", "System indicator"),
+        Field("SMF123_REC_TYPE", 5, "u1", 1, "", "Record type, 123"),
+        Field("SMF123_TIME", 6, "u4", 4, "1/100 s", "Time moved to SMF, since midnight"),
+        Field("SMF123_DATE", 10, "packed", 4, "0cyydddF", "Date moved to SMF"),
+        Field("SMF123_SID", 14, "text", 4, "", "System id"),
+        Field("SMF123_SSI", 18, "text", 4, "", "Subsystem 'ZCON'"),
+        Field("SMF123_SUBTYPE", 22, "u2", 2, "", "1 API provider, 2 API requester"),
+        Field("SMF123_SUBTYPE_VERSION", 24, "u4", 4, "", "2 (1: the one-request layout)"),
+        Field("SMF123_TRIPLET_COUNT", 28, "u1", 1, "", "Number of triplets (2)"),
+        Field("SMF123_TRIPLET_OFFSET", 29, "u1", 1, "bytes", "Offset of the triplets (40)"),
+        Field("SMF123_DATETIME_OFFSET", 32, "u8", 8, "TOD", "CVTLDTO: local - UTC, signed"),
+        Field("SMF123_SERVER_OFFSET", 40, "u4", 4, "bytes", "Server section offset"),
+        Field("SMF123_SERVER_LEN", 44, "u2", 2, "bytes", "Server section length"),
+        Field("SMF123_SERVER_COUNT", 46, "u2", 2, "", "Server sections (1)"),
+        Field("SMF123_REQ_DATA_OFFSET", 48, "u4", 4, "bytes", "First request section"),
+        Field("SMF123_REQ_DATA_LEN", 52, "u2", 2, "bytes", "Length of one request section"),
+        Field("SMF123_REQ_DATA_COUNT", 54, "u2", 2, "", "Request sections (1 to 20)"),
+    ),
+)
+
+SERVER = Layout(
+    "SMF 123 server section",
+    188,
+    (
+        Field("SERVER_SECT_VERSION", 0, "u1", 1, "", "Section version"),
+        Field("SERVER_SYSTEM", 4, "text", 8, "", "CVTSNAME"),
+        Field("SERVER_SYSPLEX", 12, "text", 8, "", "ECVTSPLX"),
+        Field("SERVER_JOBID", 20, "text", 8, "", "JSABJBID"),
+        Field("SERVER_JOBNAME", 28, "text", 8, "", "JSABJBNM"),
+        Field("SERVER_STOKEN", 36, "u8", 8, "", "ASSBSTKN"),
+        Field("SERVER_CONFIG_DIR", 44, "text", 128, "", "server.xml directory"),
+        Field("SERVER_VERSION", 172, "text", 16, "", "z/OS Connect version v.r.m.f"),
+    ),
+)
+
+#: STCKE fields: 16 bytes, of which bytes 1-8 are the TOD clock (byte 0 the epoch
+#: index, 0 until 2042); the layout reads the TOD part.
+REQUEST = Layout(
+    "SMF 123.1 v2 request section (API provider)",
+    1560,
+    (
+        Field("REQ_DATA_VER", 0, "u1", 1, "", "Request section version"),
+        Field("REQ_TYPE", 1, "u1", 1, "", "0 unknown, 1 API, 2 service, 3 admin"),
+        Field("HTTP_RESP_CODE", 2, "u2", 2, "", "HTTP status returned to the client"),
+        Field("RESP_FLAGS", 4, "bits", 1, "", "Response flags; X'80' timed out"),
+        Field("USER_NAME", 8, "text", 64, "", "Authenticated user"),
+        Field("USER_NAME_MAPPED", 72, "text", 8, "", "Mapped SAF user"),
+        Field("CLIENT_IP_ADDR", 80, "text", 48, "", "Client IP address"),
+        Field("API_NAME", 128, "text", 64, "", "API name"),
+        Field("API_VERSION", 192, "text", 8, "", "API version"),
+        Field("SERVICE_NAME", 200, "text", 64, "", "Service name"),
+        Field("SERVICE_VERSION", 264, "text", 8, "", "Service version"),
+        Field("REQ_METHOD", 272, "text", 8, "", "HTTP method"),
+        Field("REQ_QUERY_STR", 280, "text", 128, "", "Query string (truncated)"),
+        Field("REQ_TARGET_URI", 408, "text", 256, "", "Request URI (truncated)"),
+        Field("REQ_PAYLOAD_LEN", 664, "u4", 4, "bytes", "Request payload bytes"),
+        Field("RESP_PAYLOAD_LEN", 668, "u4", 4, "bytes", "Response payload bytes"),
+        Field("TIME_ZC_ENTRY", 673, "u8", 8, "TOD", "Received by z/OS Connect (STCKE)"),
+        Field("TIME_ZC_EXIT", 689, "u8", 8, "TOD", "Response ready for the client (STCKE)"),
+        Field("TIME_SOR_SENT", 705, "u8", 8, "TOD", "Sent to the system of record (STCKE)"),
+        Field("TIME_SOR_RECV", 721, "u8", 8, "TOD", "Response from the SoR (STCKE)"),
+        Field("SP_NAME", 736, "text", 16, "", "Service provider name"),
+        Field("SOR_REFERENCE", 752, "text", 32, "", "server.xml id of the SoR connection"),
+        Field("SOR_IDENTIFIER", 784, "text", 64, "", "SoR identifier"),
+        Field("SOR_RESOURCE", 848, "text", 128, "", "SoR resource (program, transaction)"),
+        Field("REQ_ID", 976, "u8", 8, "", "Request id, unique in the server instance"),
+        Field("TRACKING_TOKEN", 984, "text", 64, "", "Tracking token (binary)"),
+    ),
+)
+
+#: RESP_FLAGS: the request timed out (smf2db's reading of IBM's Data.REQUEST_TIMED_OUT).
+TIMED_OUT = 0x80
+REQUEST_TYPES = {0: "unknown", 1: "API", 2: "service", 3: "admin"}

@@ -1,0 +1,118 @@
+"""Build SMF 120 subtype 11 records (Liberty request activity), version 3.
+
+The build direction of :mod:`zperf.formats.smf.type120_11_fields`, for tests and
+the simulator, in the order OpenLiberty's writer lays a record out: header,
+five triplets, server, user data, request, (no classification: no zosWlm)
+network.  One record per request, given as a row of the ``liberty_requests``
+table (times local; CPU in ms; the tracking token as its 64 raw bytes, with
+``zosconnect_request_id``, for z/OS Connect's user data section of type 103).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from zperf.formats import encodings as dec
+from zperf.formats.smf import type120_11_fields as f
+from zperf.sim.writers.smf_framing import smf_header
+
+#: Liberty's code page (OpenLiberty's convertToEbcdic).
+ENCODING = "cp1047"
+#: The user data section length written: its head and z/OS Connect's 108 bytes (OpenLiberty
+#: writes 2,060, a 2,048-byte data area; readers go by the triplet's length).
+USER_DATA_LENGTH = 120
+SERVER_V3 = 200
+
+
+@dataclass(frozen=True)
+class Server:
+    """The Liberty server (a z/OS Connect server, a CICS JVM server) writing the records."""
+
+    system: str = "SYSA"
+    sysplex: str = "PLEX1"
+    job_name: str = "ZCSRV1"
+    job_id: str = "STC01234"
+    version: str = "24.0.0.6"
+    config_dir: str = "/var/zosconnect/servers/zcsrv1/"
+    utc_offset_seconds: float = 0.0
+
+
+def _tod_of(value: Any, offset_us: int) -> int:
+    """A local time as the TOD value of its UTC moment (0: not set)."""
+    if value is None:
+        return 0
+    micros = int((np.datetime64(value, "us") - np.datetime64("1900-01-01", "us"))
+                 // np.timedelta64(1, "us")) - offset_us
+    return micros << 12
+
+
+def _tod_ms(ms: Any) -> int:
+    return round(float(ms or 0.0) * 4096 * 1000)
+
+
+def record(row: Mapping[str, Any], server: Server, when: dt.datetime) -> bytes:
+    """One request's record."""
+    offset = round(server.utc_offset_seconds * 1e6)
+    srv = bytearray(f.SERVER.encode({
+        "SERVER_VERSION": 3, "SM120BAM": server.system, "SM120BAN": server.sysplex,
+        "SM120BAO": server.job_id, "SM120BAP": server.job_name, "SERVER_ASID": 0x4A,
+        "SERVER_CONFIG_DIR": server.config_dir, "PRODUCT_VERSION": server.version,
+        "SERVER_PID": 50397263}, ENCODING)).ljust(SERVER_V3, b"\x00")
+    cpu, on_cp = _tod_ms(row.get("cpu_ms")), _tod_ms(row.get("cpu_on_cp_ms"))
+    base = 0x0000_0001_0000_0000  # the thread's TIMEUSED before the request
+    uri = str(row.get("uri") or "")
+    req = bytearray(f.REQUEST.encode({
+        "REQUEST_VERSION": 1, "SM120BBT": (offset << 12) % (1 << 64),
+        "SM120BBV": str(row.get("request_id") or ""),
+        "SM120BBW": _tod_of(row.get("start"), offset), "SM120BBX": _tod_of(row.get("end"), offset),
+        "CPU_START": base, "CP_START": base // 2, "CPU_END": base + cpu,
+        "CP_END": base // 2 + on_cp, "USER_NAME": str(row.get("user_name") or ""),
+        "MAPPED_USER": str(row.get("mapped_user") or ""),
+        "URI_LENGTH": min(len(uri), 128)}, ENCODING))
+    at = f.REQUEST.offset_of("URI")
+    req[at:at + 128] = uri.encode(ENCODING)[:128].ljust(128, b"\x00")
+    addr = str(row.get("client_ip") or "")
+    net = f.NETWORK.encode({
+        "NETWORK_VERSION": 1, "RESPONSE_BYTES": row.get("response_bytes") or 0,
+        "LOCAL_PORT": row.get("port") or 9443, "REMOTE_PORT": row.get("client_port") or 0,
+        "REMOTE_ADDR_LENGTH": len(addr), "REMOTE_ADDR": addr}, ENCODING)
+    user = b""
+    token = row.get("tracking_token")
+    if token is not None:
+        data = bytearray(f.ZOSCONNECT_DATA.encode({
+            "UD103_VERSION": 1, "UD103_TIME_ZC_ENTRY": _tod_of(row.get("start"), offset),
+            "UD103_TIME_ZC_EXIT": _tod_of(row.get("end"), offset),
+            "UD103_REQ_ID": row.get("zosconnect_request_id") or 0}, ENCODING))
+        at = f.ZOSCONNECT_DATA.offset_of("UD103_TRACKING_TOKEN")
+        data[at:at + 64] = bytes(token).ljust(64, b"\x40")[:64]
+        user = (f.USER_DATA.encode({"UD_VERSION": 2, "UD_TYPE": f.ZOSCONNECT_PROVIDER,
+                                    "UD_LENGTH": len(data)}, ENCODING)
+                + bytes(data)).ljust(USER_DATA_LENGTH, b"\x00")
+    sections = {"S": (bytes(srv), 1), "U": (user, 1 if user else 0), "R": (bytes(req), 1),
+                "C": (b"", 0), "N": (net, 1)}
+    values: dict[str, object] = {"SM120BAA": 3, "SM120BAB": len(f.SECTIONS), "SM120BAD": 1}
+    at = f.HEADER.size
+    body = b""
+    for code, _ in f.SECTIONS:
+        part, n = sections[code]
+        if n:
+            values.update({f"SM120T{code}S": at, f"SM120T{code}L": len(part),
+                           f"SM120T{code}N": n})
+            at += len(part)
+            body += part
+    head = f.HEADER.encode(values, ENCODING)
+    out = bytearray(smf_header(120, f.SUBTYPE, server.system, when, head[24:] + body,
+                               ENCODING))
+    out[18:22] = dec.encode_text("WAS", 4, ENCODING)
+    return bytes(out)
+
+
+def build_type120_11(rows: Sequence[Mapping[str, Any]], server: Server,
+                     when: dt.datetime) -> list[bytes]:
+    """One record per request of ``rows``."""
+    return [record(row, server, when) for row in rows]

@@ -1,0 +1,102 @@
+"""Build SMF 123 version 2 records of a z/OS Connect API provider (subtype 1).
+
+The build direction of :mod:`zperf.formats.smf.type123_fields`, for tests and
+the simulator: up to :data:`PER_RECORD` requests to a record, each given as a
+row of the ``zosconnect_requests`` table (times local, as datetime64 or
+datetime; the tracking token as its 64 raw bytes).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from zperf.formats import encodings as dec
+from zperf.formats.smf import type123_fields as f123
+from zperf.sim.writers.smf_framing import smf_header
+
+#: Requests in one record (IBM: "currently 20").
+PER_RECORD = 20
+_TEXT = {"user_name": "USER_NAME", "mapped_user": "USER_NAME_MAPPED",
+         "client_ip": "CLIENT_IP_ADDR", "api_name": "API_NAME", "api_version": "API_VERSION",
+         "service_name": "SERVICE_NAME", "service_version": "SERVICE_VERSION",
+         "method": "REQ_METHOD", "uri": "REQ_TARGET_URI", "sor_name": "SP_NAME",
+         "sor_reference": "SOR_REFERENCE", "sor_identifier": "SOR_IDENTIFIER",
+         "sor_resource": "SOR_RESOURCE"}
+_TIMES = {"entry": "TIME_ZC_ENTRY", "exit": "TIME_ZC_EXIT", "sor_sent": "TIME_SOR_SENT",
+          "sor_received": "TIME_SOR_RECV"}
+_TYPES = {v: k for k, v in f123.REQUEST_TYPES.items()}
+
+
+@dataclass(frozen=True)
+class Server:
+    """The z/OS Connect server that writes the records."""
+
+    system: str = "SYSA"
+    sysplex: str = "PLEX1"
+    job_name: str = "ZCSRV1"
+    job_id: str = "STC01234"
+    version: str = "3.0.36.0"
+    config_dir: str = "/var/zosconnect/servers/zcsrv1/"
+    utc_offset_seconds: float = 0.0
+
+
+def _tod(value: Any, offset_us: int) -> int:
+    """A local time as the TOD value of its UTC moment (0: not set)."""
+    if value is None:
+        return 0
+    micros = int((np.datetime64(value, "us") - np.datetime64("1900-01-01", "us"))
+                 // np.timedelta64(1, "us")) - offset_us
+    return micros << 12
+
+
+def request_section(row: Mapping[str, Any], server: Server,
+                    encoding: str = dec.DEFAULT_ENCODING) -> bytes:
+    """One request section of a ``zosconnect_requests`` row."""
+    offset = round(server.utc_offset_seconds * 1e6)
+    values: dict[str, object] = {
+        "REQ_DATA_VER": 1, "REQ_TYPE": _TYPES.get(row.get("request_type") or "API", 1),
+        "HTTP_RESP_CODE": row.get("http_status") or 200,
+        "RESP_FLAGS": f123.TIMED_OUT if row.get("timed_out") else 0,
+        "REQ_PAYLOAD_LEN": row.get("request_bytes") or 0,
+        "RESP_PAYLOAD_LEN": row.get("response_bytes") or 0,
+        "REQ_ID": row.get("request_id") or 0,
+        **{field: row.get(column) or "" for column, field in _TEXT.items()},
+        **{field: _tod(row.get(column), offset) for column, field in _TIMES.items()}}
+    section = bytearray(f123.REQUEST.encode(values, encoding))
+    token = row.get("tracking_token")
+    at = f123.REQUEST.offset_of("TRACKING_TOKEN")
+    section[at:at + 64] = bytes(token or b"").ljust(64, b"\x40")[:64]
+    return bytes(section)
+
+
+def build_type123_1(rows: Sequence[Mapping[str, Any]], server: Server, when: dt.datetime,
+                    encoding: str = dec.DEFAULT_ENCODING) -> list[bytes]:
+    """The records of ``rows``, :data:`PER_RECORD` to a record."""
+    server_section = f123.SERVER.encode({
+        "SERVER_SECT_VERSION": 1, "SERVER_SYSTEM": server.system,
+        "SERVER_SYSPLEX": server.sysplex, "SERVER_JOBID": server.job_id,
+        "SERVER_JOBNAME": server.job_name, "SERVER_CONFIG_DIR": server.config_dir,
+        "SERVER_VERSION": server.version}, encoding)
+    out = []
+    for lo in range(0, len(rows), PER_RECORD):
+        part = rows[lo:lo + PER_RECORD]
+        requests = b"".join(request_section(r, server, encoding) for r in part)
+        offset = round(server.utc_offset_seconds * 1e6) << 12
+        head = f123.HEADER.encode({
+            "SMF123_SUBTYPE_VERSION": f123.VERSION, "SMF123_TRIPLET_COUNT": 2,
+            "SMF123_TRIPLET_OFFSET": 40, "SMF123_DATETIME_OFFSET": offset % (1 << 64),
+            "SMF123_SERVER_OFFSET": f123.HEADER.size, "SMF123_SERVER_LEN": len(server_section),
+            "SMF123_SERVER_COUNT": 1,
+            "SMF123_REQ_DATA_OFFSET": f123.HEADER.size + len(server_section),
+            "SMF123_REQ_DATA_LEN": f123.REQUEST.size, "SMF123_REQ_DATA_COUNT": len(part)},
+            encoding)
+        record = bytearray(smf_header(123, 1, server.system, when,
+                                      head[24:] + server_section + requests, encoding))
+        record[18:22] = dec.encode_text("ZCON", 4, encoding)
+        out.append(bytes(record))
+    return out
