@@ -108,7 +108,9 @@ def _system_intervals(detail: Mapping[str, pl.DataFrame],
     capture = capture_table(captured, cpu).join(
         cpu.select("system", "interval_start").unique(), on=["system", "interval_start"],
         how="semi")
-    offload = (offload_table(work).filter(pl.col("class_kind") == "total")
+    # (the total row is of the service classes only: the others are not grouped for nothing)
+    offload = (offload_table(work.filter(pl.col("class_kind") == "service"))
+               .filter(pl.col("class_kind") == "total")
                .group_by("system", "interval_start")
                .agg(pl.col("iip_seconds").sum(), pl.col("iipcp_seconds").sum()))
     rows = (capture.join(capacity.select(

@@ -1,9 +1,11 @@
-"""Charts: a small plot description in, a Vega-Lite spec (altair) and static SVG out.
+"""Charts: a small plot description in, a Vega-Lite spec and static SVG out.
 
 Views describe each chart as a :class:`Plot` (a kind, a few rows of data and
 the fields' titles) without importing anything heavy, so the text and
-markdown reports never load altair.  The HTML renderer turns every plot into a
-Vega-Lite spec with altair (:func:`spec`) and renders all of a report's
+markdown reports never load vl-convert.  The HTML renderer turns every plot into a
+Vega-Lite spec (:func:`spec`, with :mod:`zperf.report.vegalite`: altair's API
+building the dicts altair would, without its import, a sixth of an HTML
+report's CPU; the tests compare the two) and renders all of a report's
 charts as SVG in one vl-convert session (:func:`render_svgs`): its first
 render starts V8 (~3 s), later ones take a fraction of a second, and no
 browser, Node or network is involved (external data URLs are refused).
@@ -97,9 +99,9 @@ _DATASETS: contextvars.ContextVar[dict[str, list[dict[str, Any]]]] = \
 
 
 def _data(alt: Any, frame: pl.DataFrame) -> Any:
-    """The rows as a named dataset: altair validates the chart's structure, not every
-    value of thousands of rows (which took seconds a chart); the rows are put in the
-    spec's ``datasets`` afterwards."""
+    """The rows as a named dataset, put in the spec's ``datasets`` afterwards (when the
+    specs were built by altair, it validated every value of thousands of rows this way
+    not, which took seconds a chart)."""
     datasets = _DATASETS.get()
     name = f"data{len(datasets)}"
     datasets[name] = _records(frame)
@@ -107,9 +109,10 @@ def _data(alt: Any, frame: pl.DataFrame) -> Any:
 
 
 def _alt() -> Any:
-    import altair as alt
+    """The chart-building API: :mod:`zperf.report.vegalite` (altair's, as plain dicts)."""
+    from zperf.report import vegalite
 
-    return alt
+    return vegalite
 
 
 #: The steps a time axis may tick at, shortest first: (unit, how many, seconds).
@@ -464,7 +467,8 @@ _KINDS = {"lines": _lines, "heatmap": _heatmap, "panels": _panels, "stacked_area
 
 
 def spec(plot: Plot) -> dict[str, Any]:
-    """The Vega-Lite spec of ``plot`` (altair builds and validates it)."""
+    """The Vega-Lite spec of ``plot`` (:mod:`zperf.report.vegalite` builds it as altair
+    would; the tests check that against altair and the Vega-Lite schema)."""
     alt = _alt()
     datasets: dict[str, list[dict[str, Any]]] = {}
     token = _DATASETS.set(datasets)
