@@ -90,9 +90,10 @@ def build(path: Path, size_mb: int, framing: str, only_72: bool = False) -> None
     template = _interval_records(rng)
     template_bytes = sum(len(r) for r in template)
     # Type 70 filler is subtype 2 (cryptographic hardware): zperf reads 70.1 (CPU
-    # activity), and a 70.1 of random bytes is a bad record, not another type.
+    # activity), and a 70.1 of random bytes is a bad record, not another type; type 110
+    # filler is subtype 3 (zperf reads 110.1 monitoring and 110.2 statistics).
     others = [writer.other_record(t, rng.randrange(*OTHER_SIZES[t]), START,
-                                  subtype=2 if t == 70 else 1, fill=rng.randrange(256))
+                                  subtype={70: 2, 110: 3}.get(t, 1), fill=rng.randrange(256))
               for t in OTHER_SIZES for _ in range(6)]
     target = size_mb * 1024 * 1024
     written, interval = 0, 0

@@ -52,7 +52,8 @@ TEXT_BASES: dict[str, tuple[str, ...]] = {
 FRAMINGS = ("rdw", "bdw", "vbs")
 SMF_BASES: dict[str, tuple[str, ...]] = {
     name: tuple(f"smf/{name}-{framing}.smf" for framing in FRAMINGS)
-    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1", "smf120.11")
+    for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1", "smf120.11",
+                 "smf30")
 }
 #: Fixtures whose tables are written (as zperf-csv, -parquet, -arrow) to be read back.
 TABLE_SOURCES = ("driver/requests.csv", "rmf/paper003-figure4.txt",
@@ -77,6 +78,8 @@ def _records(name: str) -> list[bytes]:
                 rtd=[[p + 1] * 14 for p in range(periods)]))
     elif name == "smf70.1":
         records.append(_cpu_activity_record())
+    elif name == "smf30":
+        records += _address_space_records(when)
     elif name == "smf110.1":
         records += _cics_monitoring_records(when)
     elif name == "smf123.1":
@@ -95,6 +98,29 @@ def _records(name: str) -> list[bytes]:
     records.append(writer.other_record(30, 300, when))
     records.append(writer.dump_trailer(when))
     return records
+
+
+def _address_space_records(when: dt.datetime) -> list[bytes]:
+    """SMF 30 of every subtype zperf reads: a started task's interval (2) and last
+    interval (3), a batch step's end (4) and its job's end (5)."""
+    from zperf.sim.writers.smf30 import build_type30
+
+    stc = {"system": "SYS1", "sysplex": "PLEX1", "job_name": "IMSCTL", "job_id": "STC01234",
+           "program": "DFSMVRC0", "step_name": "IMS", "work_type": "STC", "seconds": 900.0,
+           "tcb_seconds": 123.45, "srb_seconds": 6.78, "io_interrupt_seconds": 1.11,
+           "ziip_seconds": 40.0, "iipcp_seconds": 4.44, "enclave_cp_seconds": 3.5,
+           "service_class": "ONLINE", "report_class": "IMSCTL", "workload": "BENCH",
+           "asid": 0x41, "cpa_actual": 2150, "cpa_scaling_factor": 10, "adj": 4000,
+           "excp_count": 1234, "connect_seconds": 12.8}
+    step = {"system": "SYS1", "job_name": "PAYROLL", "job_id": "JOB00042",
+            "program": "IEBGENER", "step_name": "COPY", "step_number": 2, "work_type": "JES2",
+            "job_class": "A", "start": when, "seconds": 330.0, "tcb_seconds": 55.5,
+            "srb_seconds": 0.5, "initiator_tcb_seconds": 0.3, "return_code": 4}
+    start = when - dt.timedelta(minutes=15)
+    return [build_type30(subtype=2, start=start, **stc),
+            build_type30(subtype=3, start=when, **{**stc, "seconds": 120.0}),
+            build_type30(subtype=4, **step),
+            build_type30(**{**step, "subtype": 5, "seconds": 400.0})]
 
 
 def _cics_monitoring_records(when: dt.datetime) -> list[bytes]:
@@ -227,7 +253,9 @@ def bases(reader: str) -> tuple[bytes, ...]:
     if reader in SMF_BASES:
         found = [(DATA / p).read_bytes() for p in SMF_BASES[reader]]
         if reader == "smf72.3":
-            found.append((ROOT / "samples" / "smf" / "paper-figures.smf").read_bytes())
+            # the sample as it was before SMF 30 was decoded: the inputs of seeds run
+            # before stay the same (tests/data/smf/README.md)
+            found.append((SMF / "paper-figures-before-smf30.smf").read_bytes())
         return tuple(found)
     return table_bases()[reader]
 
@@ -239,7 +267,10 @@ def readers() -> tuple[str, ...]:
 
 if __name__ == "__main__":  # write the SMF base dumps again
     sys.path.insert(0, str(ROOT))
+    wanted = sys.argv[1:]  # only these bases (e.g. smf30), else every one
     for relative, data in build_smf_dumps().items():
+        if wanted and not any(f"smf/{name}-" in relative for name in wanted):
+            continue
         (DATA / relative).parent.mkdir(parents=True, exist_ok=True)
         (DATA / relative).write_bytes(data)
         print(f"{relative}: {len(data)} bytes")

@@ -54,7 +54,7 @@ def build(toml_path: Path) -> bytes:
     for ci in intervals:
         records += writer.build_type72_3(ci)
         records.append(writer.other_record(70, 1200, ci.start, sid=ci.system, subtype=2))
-        records.append(writer.other_record(30, 800, ci.start, sid=ci.system, subtype=2))
+        records.append(writer.other_record(30, 800, ci.start, sid=ci.system, subtype=1))
     records.append(writer.dump_trailer(when))
     return writer.frame_rdw(records)
 

@@ -174,7 +174,9 @@ def test_a_derived_table_is_in_the_result_only_when_named() -> None:
     assert "capacity" not in everything.tables and everything.tables["cpu"].height > 0
     assert set(everything.tables) == set(zperf.TABLES) - {"capacity", "cec", "peaks",
                                                           "performance", "offload",
-                                                          "transaction_summary", "api_cost"}
+                                                          "transaction_summary", "api_cost",
+                                                          "job_hours", "job_days",
+                                                          "job_capture"}
     assert zperf.read(CPU_DUMP, tables="capacity").tables["capacity"].height > 0
 
 

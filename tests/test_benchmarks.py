@@ -26,6 +26,7 @@ TINY: dict[str, list[str]] = {
     "repeats_month.py": ["--days", "2", "--systems", "2", "--classes", "20"],
     "sim_month.py": ["--days", "1", "--systems", "2", "--classes", "20"],
     "smf_read.py": ["--size-mb", "2", "--repeat", "1", "--baseline-mb", "1"],
+    "smf30_read.py": ["--size-mb", "1", "--repeat", "1", "--baseline-mb", "0.5"],
     "wlmgl_read.py": ["--size-mb", "1", "--repeat", "1"],
     "rmf_xml_read.py": ["--size-mb", "1", "--wlmgl-size-mb", "0.5", "--repeat", "1"],
     "startup.py": ["--repeat", "1"],
@@ -36,7 +37,7 @@ TINY: dict[str, list[str]] = {
     "spark_read.py": ["--days", "1", "--systems", "1", "--classes", "20", "--cores", "1"],
 }
 #: Modules the scripts import, not run themselves.
-LIBRARIES = {"reference.py", "smf72_baseline.py"}
+LIBRARIES = {"reference.py", "smf72_baseline.py", "smf30_baseline.py"}
 
 
 def test_every_benchmark_script_has_its_tiny_run() -> None:

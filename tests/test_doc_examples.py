@@ -18,7 +18,7 @@ from docexamples import blocks, console, run_page
 SLOW = {"docs/capacity.md", "docs/check.md", "docs/reports.md", "docs/simulate.md",
         "docs/inputs.md", "docs/analyze.md", "docs/parse.md", "docs/read-twice.md",
         "docs/bad-input.md", "docs/library.md", "docs/formulas.md", "docs/pdb.md",
-        "docs/transactions.md"}
+        "docs/smf30.md", "docs/transactions.md"}
 #: Pages that are not the manual's: the architecture notes (no runnable block) and the
 #: generated command reference (its text blocks are help texts).
 OTHERS = {"docs/architecture.md"}

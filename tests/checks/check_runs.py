@@ -83,14 +83,15 @@ def without_interval(run: Path, end_hundredths: int = INTERVAL_10_04_END) -> Non
 
 
 def damage_record(run: Path, index: int = 12) -> None:
-    """Overwrite the triplets of the run's ``index``-th SMF record (a 72.3 record) with
-    X'FF': the reader skips it as damaged."""
+    """Overwrite the triplets of the run's ``index``-th SMF record but for its SMF 30
+    records (a 72.3 record) with X'FF': the reader skips it as damaged."""
     dump = run / "smf.dump"
     records = smf_records(dump.read_bytes())
-    assert records[index][5] == 72
-    broken = bytearray(records[index])
+    at = [i for i, record in enumerate(records) if record[5] != 30][index]
+    assert records[at][5] == 72
+    broken = bytearray(records[at])
     broken[28:36] = b"\xff" * 8
-    records[index] = bytes(broken)
+    records[at] = bytes(broken)
     dump.write_bytes(b"".join(records))
 
 

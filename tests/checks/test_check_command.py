@@ -205,7 +205,7 @@ def test_a_damaged_source_fails_no_skipped_records(capsys: pytest.CaptureFixture
     assert lines[0] == ("FAIL  no_skipped_records [ims15-fast-path]: skipped_records 1 (2 "
                         "source files); limit <= 0 skipped; 1 record skipped in 1 of 2 files")
     assert lines[1] == f"      {runs}/ims15/smf.dump: 1 record skipped:"
-    assert "points outside the record" in lines[2] and "record 13 at offset 0x1EC22" in lines[2]
+    assert "points outside the record" in lines[2] and "record 2008 at offset 0x1DEDAA" in lines[2]
     assert lines[3].startswith("PASS  itr_per_sec >= 100000")  # the rest was still checked
     assert "1 record skipped" in err  # told on stderr too, as zperf analyze does
     assert errors.read_text().count("\n") == 2
@@ -254,7 +254,7 @@ def test_on_error_raise_stops_at_the_damage(capsys: pytest.CaptureFixture[str],
     text = 'runs = ["ims15"]\non_error = "raise"\n[[rule]]\ncheck = "no_skipped_records"\n'
     code, lines, err = _check(capsys, runs, text)
     assert (code, lines) == (2, [])
-    assert err.startswith(f"zperf: error: {runs}/ims15/smf.dump: record 13 at offset 0x1EC22: "
+    assert err.startswith(f"zperf: error: {runs}/ims15/smf.dump: record 2008 at offset 0x1DEDAA: "
                           "the PR section triplet")
 
 

@@ -46,15 +46,18 @@ def runs_fixture(sim_runs: Path, tmp_path: Path) -> Path:
 #: The first class period of the runs' first interval whose figures differ.
 KEY = "class period IMS1 2019-05-01 10:00 report IMSTRAN period 1"
 CPU_KEY = "CPU activity interval IMS1 2019-05-01 10:00"
+JOB_KEY = "address space interval IMS1 2019-05-01 10:00 IMSCTL STC00001 step 1"
 RESOLVE = "to keep one, give --on-conflict first or last (or leave one of the files out)"
 WINDOW = ["--transactions", "report:IMSTRAN", "--cps", "7"]
 
 
 def _conflict_line(here: Path, there: Path) -> str:
     """The one line a conflict between the two runs' dumps gives (its values read), as a
-    pattern: the first key of the dump that differs (a CPU interval or a class period:
-    the simulator writes the 70.1 records first), one of its fields and both values."""
-    return (rf"zperf: error: {re.escape(str(here))}: (?:{re.escape(KEY)}|{re.escape(CPU_KEY)})"
+    pattern: the first key of the dump that differs (a CPU interval, an address space's
+    SMF 30 interval or a class period: the simulator writes the 70.1 records first, then
+    the SMF 30 ones), one of its fields and both values."""
+    keys = "|".join(re.escape(key) for key in (KEY, CPU_KEY, JOB_KEY))
+    return (rf"zperf: error: {re.escape(str(here))}: (?:{keys})"
             rf" conflicts with {re.escape(str(there))}: \w+ \S+ here, \S+ there; "
             + re.escape(RESOLVE))
 
@@ -176,8 +179,11 @@ def test_a_copy_is_still_read_once(capsys: pytest.CaptureFixture[str], runs: Pat
         assert code == 0
         assert out == run_cli(capsys, "parse", "--to", "csv", str(dump))[1]
         assert err.splitlines() == [
-            f"zperf: warning: {second}: 5 CPU activity intervals and 65 class periods already "
-            "read from an earlier file (overlapping dumps) dropped: each is counted once"]
+            f"zperf: warning: {second}: 1995 address space intervals and 65 class periods and "
+            "5 CPU activity intervals already read from an earlier file (overlapping dumps) "
+            "dropped: each is counted once",
+            "zperf: other tables in the input: cpu (5 rows), cpu_lpar (50 rows), job_intervals "
+            "(1995 rows); see them with --table job_intervals"]
 
 
 @pytest.mark.parametrize("per", ["class", "system"])

@@ -146,7 +146,9 @@ def test_first_and_last_keep_the_file_read_first_or_last(
             f"of the same intervals as {dump} (they agree to the printed precision): read "
             f"once, from {dump}",
             f"zperf: warning: {edited}: 1 class period with other values than in {dump} (the "
-            f"same key): {kept_said} kept, as --on-conflict {choice} asks"], (files, choice)
+            f"same key): {kept_said} kept, as --on-conflict {choice} asks",
+            "zperf: other tables in the input: cpu (5 rows), cpu_lpar (50 rows), job_intervals "
+            "(1995 rows); see them with --table job_intervals"], (files, choice)
 
 
 def _sysplex_listing(dump: Path, out: Path) -> Path:
@@ -200,7 +202,10 @@ def test_a_two_system_dump_and_its_sysplex_listing(capsys: pytest.CaptureFixture
     code, out, err = run_cli(capsys, "parse", "--to", "csv", *map(str, each))
     assert code == 0
     assert out == run_cli(capsys, "parse", "--to", "csv", str(dump))[1]
-    assert err.splitlines() == [_note(each[0], dump, 75), _note(each[2], dump, 75)]
+    assert err.splitlines() == [_note(each[0], dump, 75), _note(each[2], dump, 75),
+                                "zperf: other tables in the input: cpu (10 rows), cpu_lpar "
+                                "(110 rows), job_intervals (1500 rows); see them with --table "
+                                "job_intervals"]
 
 
 def test_one_system_s_dump_and_the_sysplex_listing_is_a_conflict(

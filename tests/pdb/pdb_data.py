@@ -31,9 +31,10 @@ def sysplex_days(out: Path, *, systems: int = 2, classes: int = 20, days: int = 
 #: The rows of a day of :func:`sysplex_days`' two systems (96 intervals of 15 minutes
 #: each): 20 class records (14 service classes, 6 report classes); the 6 service
 #: classes with a response-time goal have 14 buckets of response time each; one CPU
-#: interval; every partition's (2) CPs and zIIPs.
+#: interval; every partition's (2) CPs and zIIPs; 36 SMF 30 interval records (started
+#: tasks, online regions, TSO users and batch jobs).
 PER_DAY = {"workload": 2 * 96 * 20, "distribution": 2 * 96 * 6 * 14, "cpu": 2 * 96,
-           "cpu_lpar": 2 * 96 * 2 * 2}
+           "cpu_lpar": 2 * 96 * 2 * 2, "job_intervals": 2 * 96 * 36}
 #: The class records of a system's interval.
 CLASSES = 20
 

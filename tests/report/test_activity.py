@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -16,6 +17,7 @@ from zperf.errors import UsageError
 from zperf.report.views.activity import SECTIONS, activity_report
 from zperf.report.views.common import input_files
 from zperf.runs import activity as act
+from zperf.runs import activity_capacity as cap
 from zperf.sim.month import Month, write_month
 
 PLEX = Month(systems=2, days=1, seed=3)
@@ -135,7 +137,7 @@ def test_a_measured_interval_is_charted_by_the_interval_as_set(measured: float,
 def test_activity_report_sections(day: list[Path]) -> None:
     report = activity_report(act.read_activity(day), input_files(day), top=2)
     assert [s.key for s in report.sections] == ["overview", "lpar", "workloads", "class-cpu",
-                                                "top", "ziip", "capacity"]
+                                                "top", "ziip", "jobs", "capacity"]
     top = next(s for s in report.sections if s.key == "top")
     assert len(top.tables[0].rows) == 2
     classes = next(s for s in report.sections if s.key == "class-cpu").charts[0].plot.data
@@ -150,7 +152,86 @@ def test_activity_report_sections(day: list[Path]) -> None:
     shown = {row[0] for row in ziip.tables[0].rows}
     assert "WASSTC" in shown
     assert shown <= {"WASSTC", "DDFHI", "DDFLO", "STCHI", "RSTC", "RDDF"}
-    assert len(SECTIONS) == 7
+    assert len(SECTIONS) == 8
+
+
+def test_cpu_by_address_space(day: list[Path]) -> None:
+    """The SMF 30 section's sums follow the parsed interval records: the top address
+    spaces' CP seconds, the day's CP by class of work (the simulator's records lie
+    inside the day's RMF intervals, so apportioning keeps every second)."""
+    records = zperf.read([str(p) for p in day]).tables["job_intervals"]
+    found = act.read_activity(day)
+    top = act.top_jobs(found, 3)
+    by_job = records.group_by("job_name").agg(pl.col("cp_seconds").sum(),
+                                              pl.col("system").n_unique())
+    for row in top.iter_rows(named=True):
+        want = by_job.filter(pl.col("job_name") == row["job_name"]).row(0, named=True)
+        assert row["cp_seconds"] == pytest.approx(want["cp_seconds"])
+        assert row["systems"] == want["system"] == 2
+        assert row["cp_share_pct"] == pytest.approx(
+            want["cp_seconds"] / records["cp_seconds"].sum() * 100)
+    assert top["cp_seconds"].is_sorted(descending=True)
+    days = act.jobs_by_day(found)
+    for kind in ("batch", "stc", "tso"):
+        got = days.filter(pl.col("class_of_work") == kind)["cp_seconds"].sum()
+        assert got == pytest.approx(records.filter(
+            pl.col("class_of_work") == kind)["cp_seconds"].sum())
+    section = next(s for s in activity_report(found, (), top=3).sections if s.key == "jobs")
+    assert [t.title for t in section.tables] == [
+        "Top 3 address spaces by general-CP time", "Top 3 programs by general-CP time",
+        "General-CP seconds by class of work and day"]
+    assert section.tables[2].rows[0][0] == "2026-10-01"
+    programs = act.top_programs(found, 3)
+    by_program = records.group_by("program").agg(pl.col("cp_seconds").sum(),
+                                                 pl.col("job_name").n_unique())
+    want = by_program.sort("cp_seconds", descending=True).head(3)
+    assert programs["program"].to_list() == want["program"].to_list()
+    assert programs["cp_seconds"].to_list() == pytest.approx(want["cp_seconds"].to_list())
+    assert programs["address_spaces"].to_list() == want["job_name"].to_list()
+
+
+def test_the_address_spaces_that_drove_each_peak(day: list[Path]) -> None:
+    """Each system's peak R4HA names the address spaces with the most MSU in the 4 hours
+    up to the peak interval's end, worked by hand from the records (the simulator's
+    online regions write one record per RMF interval, at the record's own CPU rate)."""
+    records = zperf.read([str(p) for p in day]).tables["job_intervals"]
+    found = act.read_activity(day)
+    summary = cap.capacity_by_system(found.msu, found.captured, found.lpar)
+    drivers = cap.peak_drivers(found.msu, found.jobs, summary)
+    assert drivers["system"].to_list() == ["SYSA"] * 5 + ["SYSB"] * 5
+    for system in ("SYSA", "SYSB"):
+        peak = found.msu.filter((pl.col("system") == system) & (
+            pl.col("interval_start") == summary.filter(pl.col("system") == system)
+            ["r4ha_peak_at"][0])).row(0, named=True)
+        to = peak["interval_start"] + dt.timedelta(seconds=peak["interval_seconds"])
+        inside = records.filter((pl.col("system") == system)
+                                & (pl.col("interval_start") >= to - dt.timedelta(hours=4))
+                                & (pl.col("interval_end") <= to))
+        msu = inside.group_by("job_name").agg(
+            (pl.col("cp_seconds") * 16 / pl.col("cpu_adjustment_factor")).sum().alias("msu"))
+        want = msu.sort(["msu", "job_name"], descending=[True, False]).head(5)
+        got = drivers.filter(pl.col("system") == system)
+        assert got["job_name"].to_list() == want["job_name"].to_list()
+        assert peak["r4ha_covered_seconds"] == 4 * 3600
+        assert got["msu_per_hour"].to_list() == pytest.approx((want["msu"] / 4).to_list())
+        assert got["msu_share_pct"].to_list() == pytest.approx(
+            (want["msu"] / (peak["r4ha_msu"] * 4) * 100).to_list())
+
+
+def test_address_spaces_short_of_the_classes_are_a_finding(day: list[Path]) -> None:
+    """SMF 30 interval records holding less CPU than the service classes captured (records
+    missing, work outside any address space's records) are said in the report."""
+    found = act.read_activity(day)
+    assert not any(s.key == "quality" for s in activity_report(found, ()).sections)
+    short = replace(found, jobs=found.jobs.filter(pl.col("class_of_work") != "stc"))
+    report = activity_report(short, ())
+    [quality] = [s for s in report.sections if s.key == "quality"]
+    assert report.attention
+    said = "the address spaces' SMF 30 interval records hold "
+    assert [row[1][:len(said) + 6] for row in quality.tables[0].rows] == [
+        f"{system}: {said}" for system in ("SYSA", "SYSB")]
+    shares = [float(row[1].split(said)[1].split("%")[0]) for row in quality.tables[0].rows]
+    assert all(20 < share < 30 for share in shares)  # the started tasks hold 3/4 of it
 
 
 def test_rows_without_interval_times_are_counted(tmp_path: Path) -> None:
@@ -191,3 +272,67 @@ def test_a_listing_s_sysplex_is_the_system_when_the_cpu_data_has_one() -> None:
     marked = pl.DataFrame({"system": ["\0sysplex:PLEXA", "SYSB"]})
     assert resolved(marked, ["SYSA", "SYSB"])["system"].to_list() == ["PLEXA", "SYSB"]
     assert resolved(marked, ["SYSA"])["system"].to_list() == ["SYSA", "SYSB"]
+
+
+def test_zperf_report_says_address_spaces_short_of_the_classes(
+        sim_runs: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Half the SMF 30 records of IMS 15 Fast Path's dump left out: the report says on
+    standard error and atop the report how much of the classes' CPU the rest hold, and
+    exits 1; the whole dump says nothing of it."""
+    import struct
+
+    from conftest import run_cli
+
+    data = (sim_runs / "ims15-fast-path" / "smf.dump").read_bytes()
+    kept, at, seen = [], 0, 0
+    while at + 4 <= len(data):
+        length = struct.unpack_from(">H", data, at)[0]
+        record = data[at:at + length]
+        at += length
+        if record[5] == 30:
+            seen += 1
+            if seen % 2:
+                continue
+        kept.append(record)
+    half = tmp_path / "half.dump"
+    half.write_bytes(b"".join(kept))
+    said = "IMS1: the address spaces' SMF 30 interval records hold"
+    code, out, err = run_cli(capsys, "report", "activity", "--to", "text", str(half))
+    assert code == 1
+    [line] = [line for line in err.splitlines() if said in line]
+    assert line.startswith(f"zperf: warning: {said} 4") and "over 5 RMF intervals" in line
+    assert said in out.split("CPU by address space")[0]  # atop the report
+    code, out, err = run_cli(capsys, "report", "activity", "--to", "text",
+                             str(sim_runs / "ims15-fast-path" / "smf.dump"))
+    assert said not in err and said not in out
+
+
+def _split_by_type(dump: Path, folder: Path) -> list[Path]:
+    """The dump as two: its SMF 30 records, and the others (SMF split by record type)."""
+    import struct
+
+    data = dump.read_bytes()
+    parts: dict[bool, list[bytes]] = {True: [], False: []}
+    at = 0
+    while at + 4 <= len(data):
+        length = struct.unpack_from(">H", data, at)[0]
+        parts[data[at + 5] == 30].append(data[at:at + length])
+        at += length
+    paths = [folder / "smf30.dump", folder / "rmf.dump"]
+    for path, records in zip(paths, (parts[True], parts[False]), strict=True):
+        path.write_bytes(b"".join(records))
+    return paths
+
+
+def test_smf30_in_a_dump_of_its_own(sim_runs: Path, tmp_path: Path) -> None:
+    """SMF 30 dumped apart from the RMF records (a site that splits SMF by type): its
+    interval records go on the other dump's RMF intervals, as from one dump."""
+    whole = sim_runs / "ims15-fast-path" / "smf.dump"
+    order = ["system", "interval_start", "job_name"]
+    want = act.read_activity([whole]).jobs.sort(order)
+    assert want.height > 0
+    for paths in (_split_by_type(whole, tmp_path), _split_by_type(whole, tmp_path)[::-1]):
+        got = act.read_activity(paths).jobs.sort(order)
+        assert got.select(order).equals(want.select(order))
+        assert got["cp_seconds"].to_list() == pytest.approx(want["cp_seconds"].to_list())
+        assert got["msu"].to_list() == pytest.approx(want["msu"].to_list())

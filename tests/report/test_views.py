@@ -33,7 +33,7 @@ def test_run_report_of_paper_003_figure_4(sim_runs: Path) -> None:
     facts = {f.label: f.value for f in section(report, "measured").facts}
     assert facts["System SYSA"] == "2964-7B3 (NC9); 3 CPs, 2 zIIPs; z/OS V2R1"
     assert facts["Transactions counted by"] == "ENDED of report:CICS2A20"
-    assert "smf.dump (26.7 KB)" in facts["Sources"]
+    assert "smf.dump (42.3 KB)" in facts["Sources"]
     ziip = rows_of(section(report, "ziip").tables[0])["CICS2A20"]
     assert ziip == ("report", "31.66", "6.76", "75.53", "107.19", "82.29", "24.90", "91.79")
     groups = rows_of(section(report, "groups").tables[0])

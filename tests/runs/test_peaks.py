@@ -45,7 +45,7 @@ def test_peaks_across_the_year_end_by_hand() -> None:
 def test_peaks_of_a_simulated_month_name_the_busiest_classes(tmp_path: Path) -> None:
     month = Month(systems=2, days=2, interval_seconds=3600.0)
     tables = read([str(p) for p in write_month(month, tmp_path).dumps],
-                  tables=["cpu", "cpu_lpar", "workload"]).tables
+                  tables=["cpu", "cpu_lpar", "workload", "job_intervals"]).tables
     peaks = peaks_from_tables(tables)
     assert peaks.height == 2 * 2
     cap = capacity_table(tables["cpu"], tables["cpu_lpar"])
@@ -62,3 +62,29 @@ def test_peaks_of_a_simulated_month_name_the_busiest_classes(tmp_path: Path) -> 
                                & (pl.col("class_kind") == "service"))
                    .sort("appl_cp_pct", descending=True)["class_name"].head(3).to_list())
         assert [part.split(" ")[0] for part in row["top_classes"].split(", ")] == busiest
+        # the address spaces that drove it: the online regions by day; together what the
+        # service classes captured of the busy time (the capture ratio, 0.86 to 0.94)
+        assert row["top_address_spaces"].startswith("CICSH0")
+        assert 86.0 < row["address_spaces_msu_pct"] < 94.0
+
+
+def test_the_address_spaces_that_drove_a_peak_by_hand() -> None:
+    """Hourly RMF intervals from 00:00, then a half hour, 04:00-04:30: the peak, its R4HA
+    100 MSU/h over the 4 hours 00:30-04:30 (400 MSU), the first interval half inside.
+    PAYROLL consumed 50 MSU an hour: 25 + 3 x 50 + 25 = 200 in the window, 50 MSU/h and
+    50 % of the partition's; SORT 40 MSU in the peak's half hour: 10 MSU/h, 10 %."""
+    from zperf.runs.jobs import SUMS_SCHEMA, peak_drivers
+
+    starts = [dt.datetime(2026, 1, 5, h, 0) for h in range(5)]
+    sums = pl.DataFrame({
+        "system": ["SYSA"] * 6, "interval_start": [*starts, starts[-1]],
+        "interval_seconds": [3600.0] * 4 + [1800.0] * 2, "job_name": ["PAYROLL"] * 5 + ["SORT"],
+        "program": ["PAY"] * 5 + ["SORT"], "class_of_work": ["batch"] * 6,
+        "cp_seconds": [1.0] * 6, "ziip_seconds": [0.0] * 6, "iipcp_seconds": [0.0] * 6,
+        "msu": [50.0] * 4 + [25.0, 40.0]}, schema=SUMS_SCHEMA)
+    peak = pl.DataFrame({"system": ["SYSA"], "interval_start": [starts[-1]],
+                         "interval_seconds": [1800.0], "r4ha_msu": [100.0],
+                         "r4ha_covered_seconds": [14400.0]})
+    [row] = peak_drivers(peak, sums).to_dicts()
+    assert row["top_address_spaces"] == "PAYROLL 50.0 MSU/h 50.0 %, SORT 10.0 MSU/h 10.0 %"
+    assert row["address_spaces_msu_pct"] == pytest.approx(60.0)

@@ -67,7 +67,9 @@ _RUN_OPTIONS = [
                  help="A JMeter time stamp is the sample's start (default) or its end "
                       "(JMeter 2.1 and older, sampleresult.timestamp.start=false)."),
     click.option("--group", "groups", multiple=True, metavar="NAME=CLASS[,CLASS]",
-                 help="An address-space group and the classes it is made of; repeat."),
+                 help="An address-space group and the classes it is made of; repeat. "
+                      "job:NAME (job:PREFIX*) names address spaces instead, their CPU from "
+                      "the SMF 30 interval records."),
     click.option("--system", "systems", multiple=True,
                  help="System (LPAR) measured; repeat for a combined sysplex figure. "
                       "Default: all."),
@@ -112,7 +114,10 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     by zperf parse), or a folder holding a run.toml run description. The run
     description says which classes count transactions (CICS and IMS report
     CPU under the region classes and transactions under others: pair them),
-    which classes make up each address-space group, and which systems.
+    which classes make up each address-space group (or which address spaces,
+    job:NAME, from SMF 30), and which systems. Where a group's CPU is in both
+    its classes (SMF 72.3) and its address spaces (SMF 30), a table sets the
+    two side by side, and a difference beyond 2 % is said on stderr (exit 1).
 
     \b
     Metrics (paper 004 Tables 15 and 16, paper 000 section 11):
@@ -135,6 +140,7 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     \b
     Examples:
       zperf analyze --transactions report:IMSTRAN --group MPP=IMSMPP smf.dump
+      zperf analyze --transactions report:IMSTRAN --group 'IFP=job:IMSIF*' smf.dump
       zperf analyze --spec ims15.toml --to csv -o ims15.csv
       zperf analyze --etr 1079.83 --group CICS=CICSREG --cps 3 wlmgl.txt
       zperf analyze --per system --start 2026-01-05T08:00:00 smf-*.dump

@@ -86,12 +86,16 @@ def _driver_options(columns: str | None, properties: str | None, timestamp: str 
                    "the input fills (workload when it is among several; the others are "
                    "named on stderr). Derived: capacity (MSU/h and the 4-hour rolling "
                    "average per system and interval), cec (MSU/h per partition, capacity "
-                   "group and CEC), peaks (each day's peak 4-hour average and its top "
-                   "service classes), performance (WLM's Performance Index per service "
-                   "class period), offload (zIIP-eligible time on CPs and achieved offload "
-                   "per class), transaction_summary (CICS tasks per APPLID, transaction "
-                   "and 15 minutes: count, response and CPU percentiles), api_cost (each "
-                   "z/OS Connect request with the CICS tasks of its tracking token).")
+                   "group and CEC), peaks (each day's peak 4-hour average, its top "
+                   "service classes and the address spaces that drove it), performance "
+                   "(WLM's Performance Index per service class period), offload "
+                   "(zIIP-eligible time on CPs and achieved offload per class), "
+                   "transaction_summary (CICS tasks per APPLID, transaction and 15 minutes: "
+                   "count, response and CPU percentiles), api_cost (each z/OS Connect "
+                   "request with the CICS tasks of its tracking token), job_hours and "
+                   "job_days (SMF 30: CPU by job, program and class of work per hour and "
+                   "day), job_capture (SMF 30's address spaces beside the service classes "
+                   "per RMF interval).")
 @click.option("--columns", help="Comma-separated columns to output, in that order (default: "
                                 "all; a table for people shows the most important that fit, "
                                 "or with --wide all).")

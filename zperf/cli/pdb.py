@@ -72,7 +72,8 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
     """Load input files into the PDB (made if the folder is new or empty).
 
     Reads what zperf parse reads (SMF dumps, RMF listings and XML, zperf's own
-    tables...) and keeps their workload, distribution, cpu and cpu_lpar rows.
+    tables...) and keeps their workload, distribution, cpu, cpu_lpar and
+    job_intervals (SMF 30) rows.
     An input whose content (SHA-256) was loaded before is not read again. The
     class periods and CPU intervals of the partitions the inputs touch are
     settled as every command settles inputs read together, the PDB's rows
@@ -163,7 +164,7 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
     """Run an SQL query (polars' SQL) over the PDB's tables.
 
     Every table is there under its name: workload, distribution, cpu, cpu_lpar,
-    and the summaries system_hour, system_day, system_week, system_month,
+    job_intervals, and the summaries system_hour, system_day, system_week, system_month,
     class_hour ... workload_month, each with its partition columns (system and
     date, month or year). The query reads only the partitions and columns it
     needs.

@@ -65,8 +65,10 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
     scaling       ITR, CPU % busy and response time vs ETR (paper 004),
                   modeled levels drawn apart, a colour per run
     activity      per system and interval: LPAR busy, CPU by workload and
-                  class, the top classes, zIIP-eligible work on CPs, MSU
-                  and capacity; overlapping dumps count each interval once
+                  class, the top classes, zIIP-eligible work on CPs, CPU
+                  by address space (SMF 30), MSU and capacity with the
+                  address spaces that drove each peak R4HA; overlapping
+                  dumps count each interval once
     reproduction  every published figure beside the reproduced one, and the
                   published inconsistencies
     trend         a PDB's months: peak R4HA per LPAR, group and CEC with its
@@ -82,10 +84,12 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
     Exit status 1 when records were skipped, a run has no timed RMF
     interval (empty tables), a reproduced figure differs or an activity
     report's peak 4-hour rolling average rests on a window the data do not
-    wholly measure, or a trend's history has a gap (a month partly loaded
-    after a complete one and before the last): each is said on standard
-    error and atop the report (a trend's month in progress, and a first
-    month the history starts in, are said and flagged, without exit 1).
+    wholly measure, its SMF 30 interval records hold less (or more) CPU
+    than the service classes captured, or a trend's history has a gap (a
+    month partly loaded after a complete one and before the last): each is
+    said on standard error and atop the report (a trend's month in
+    progress, and a first month the history starts in, are said and
+    flagged, without exit 1).
 
     \b
     Examples:

@@ -44,7 +44,7 @@ import polars as pl
 
 #: Formats whose values are the measurement itself (binary SMF): compared exactly.  A
 #: row without a format (a table from elsewhere) is taken as such.
-EXACT_FORMATS = frozenset({"smf70.1", "smf72.3"})
+EXACT_FORMATS = frozenset({"smf70.1", "smf72.3", "smf30"})
 #: The reports zperf reads, as messages name them.
 REPORT_NAMES = {"rmf-cpu": "RMF CPU Activity report", "rmf-wlmgl": "RMF Workload Activity "
                 "report", "rmf-xml": "RMF Postprocessor report (XML)"}

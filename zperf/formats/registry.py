@@ -27,6 +27,7 @@ from zperf.formats.rmf.cpu import CPU_ACTIVITY
 from zperf.formats.rmf.wlmgl import WLMGL
 from zperf.formats.rmf.xml import RMF_XML
 from zperf.formats.smf.record_decoder import DecoderSpec
+from zperf.formats.smf.type30_decoder import TYPE30
 from zperf.formats.smf.type70_decoder import TYPE70_1
 from zperf.formats.smf.type72_decoder import TYPE72_3
 from zperf.formats.smf.type110 import TYPE110_2
@@ -42,6 +43,7 @@ SMF_DECODERS: tuple[DecoderSpec, ...] = (
     TYPE110_1,
     TYPE123,
     TYPE120_11,
+    TYPE30,
 )
 
 #: Text input kinds, tried in this order when sniffing.

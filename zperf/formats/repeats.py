@@ -84,6 +84,11 @@ class RowKey:
         if "class_name" in self.columns:
             parts += [str(row.get("class_kind")), str(row.get("class_name")),
                       f"period {row.get('period')}"]
+        if "job_name" in self.columns:
+            parts += [str(row.get("job_name")), str(row.get("job_id")),
+                      f"step {row.get('step_number')}"]
+            if "level" in self.columns and row.get("level") == "job":
+                parts[-1] = "(the job)"
         return " ".join(parts)
 
 
@@ -99,6 +104,12 @@ KEYS: dict[str, RowKey] = {
     "workload": RowKey("class period", ("sysplex", "system", "interval_start", "class_kind"),
                        ("class_name", "period")),
     "cpu": RowKey("CPU activity interval", ("system",), ("interval_start",)),
+    # an address space is its job name and JES id, its step and its ASID (a job's steps
+    # share an ASID; forked z/OS UNIX spaces share a job name)
+    "job_intervals": RowKey("address space interval", ("system", "interval_start"),
+                            ("job_name", "job_id", "step_number", "asid")),
+    "job_steps": RowKey("job step", ("system", "interval_start"),
+                        ("job_name", "job_id", "step_number", "level")),
 }
 #: Tables whose reports name a sysplex, not a system: the RMF Workload Activity report
 #: adds up the class periods of the sysplex's systems (its rows' system is null).
@@ -115,7 +126,8 @@ BELONGS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 #: Columns that say where a row came from, not what was measured.
 PROVENANCE = frozenset({"source", "source_format"})
-_PLURAL = {"class period": "class periods", "CPU activity interval": "CPU activity intervals"}
+_PLURAL = {"class period": "class periods", "CPU activity interval": "CPU activity intervals",
+           "address space interval": "address space intervals", "job step": "job steps"}
 #: How a message says what to do about a conflict (of two files: or leave one out).
 RESOLVE = "to keep one, give --on-conflict first or last"
 RESOLVE_FILES = f"{RESOLVE} (or leave one of the files out)"

@@ -37,7 +37,7 @@ DEFAULT_TEXT = """\
 [retention]
 # Days each level is kept: `zperf pdb prune` removes what is older than this many days
 # before the newest interval in the PDB (or --as-of).
-detail_days = 35       # the RMF intervals as read (workload, distribution, cpu, cpu_lpar)
+detail_days = 35       # the intervals as read (workload ... cpu_lpar, job_intervals)
 hour_days = 400        # hour summaries (13 months)
 day_days = 1830        # day summaries (5 years)
 week_days = 1830

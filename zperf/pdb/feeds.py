@@ -43,6 +43,7 @@ DETAIL_LABELS: dict[str, tuple[str, ...]] = {
     "distribution": ("sysplex", "system", "class_kind", "class_name", "period", "bucket"),
     "cpu": ("sysplex", "system"),
     "cpu_lpar": ("system", "partition_name", "processor_type"),
+    "job_intervals": ("sysplex", "system", "job_name", "job_id", "step_number", "asid"),
 }
 #: zperf's unit symbols as UCUM units (OTLP's ``unit``).
 _UCUM = {"%": "%", "s": "s", "ms": "ms", "µs/tran": "us/{transaction}", "/s": "1/s",

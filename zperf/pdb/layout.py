@@ -30,7 +30,7 @@ from zperf.errors import UsageError, did_you_mean
 from zperf.tables.history import ENTITIES, LEVELS, SUMMARIES, summary_name
 
 #: The tables of intervals the PDB keeps as read (the detail), by their repeat keys.
-DETAIL_TABLES = ("workload", "distribution", "cpu", "cpu_lpar")
+DETAIL_TABLES = ("workload", "distribution", "cpu", "cpu_lpar", "job_intervals")
 #: The summary tables, finest first.
 SUMMARY_TABLES = tuple(summary_name(entity, level) for level in LEVELS for entity in ENTITIES)
 TABLES = (*DETAIL_TABLES, *SUMMARY_TABLES)

@@ -68,6 +68,7 @@ ORDER: dict[str, tuple[str, ...]] = {
     "distribution": (),
     "cpu": ("interval_start",),
     "cpu_lpar": ("interval_start",),
+    "job_intervals": ("job_name", "job_id", "interval_start"),
 }
 
 
@@ -331,7 +332,11 @@ def _sysplex_periods(rows: pl.DataFrame) -> pl.DataFrame:
 def _record(name: str, sha: str, size: int, tables: dict[str, pl.DataFrame],
             tallies: Sequence[Tally]) -> dict[str, Any]:
     """An input's entry in the manifest."""
-    starts = [frame["interval_start"] for frame in tables.values() if frame.height]
+    # the RMF intervals' span; an SMF 30 record starts where its address space's SMF
+    # interval or its step did (a dump of SMF 30 alone: its records' span)
+    rmf = [frame["interval_start"] for name, frame in tables.items()
+           if frame.height and name != "job_intervals"]
+    starts = rmf or [frame["interval_start"] for frame in tables.values() if frame.height]
     first = min(s.min() for s in starts)  # type: ignore[type-var]
     last = max(s.max() for s in starts)  # type: ignore[type-var]
     systems = sorted({s for frame in tables.values() if frame.height

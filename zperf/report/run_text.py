@@ -36,7 +36,36 @@ def analysis_for_people(analysis: Analysis, per: str = "both") -> list[Shown]:
         shown = [format_value(m, v) for m, v in zip(window["metric"], window[name], strict=True)]
         frame = pl.DataFrame({"window": window["label"], name: shown})
         tables.append((frame, frame.columns))
+        if analysis.agreement.height:
+            tables.append(agreement_for_people(analysis.agreement))
     return tables
+
+
+#: The agreement's columns for people, in order (the zIIP ones where there is zIIP time).
+AGREEMENT_LABELS = {"group": "group", "class_cpu_seconds": "classes (72.3), CPU s",
+                    "job_cpu_seconds": "SMF 30, CPU s", "cpu_difference_pct": "difference %",
+                    "address_spaces": "address spaces",
+                    "class_ziip_seconds": "classes, zIIP s", "job_ziip_seconds": "SMF 30, zIIP s",
+                    "ziip_difference_pct": "zIIP difference %"}
+
+
+def agreement_columns(agreement: pl.DataFrame) -> list[str]:
+    """The agreement's columns worth showing: the zIIP ones only where there is zIIP time."""
+    ziip = agreement.select(pl.max_horizontal("class_ziip_seconds", "job_ziip_seconds")
+                            .fill_null(0.0).max()).item()
+    return [c for c in AGREEMENT_LABELS if ziip or "ziip" not in c]
+
+
+def agreement_for_people(agreement: pl.DataFrame) -> Shown:
+    """Each group's CPU over the window from both its sources (classes, SMF 72.3; address
+    spaces, SMF 30), formatted; shown first: the group, both figures and their
+    difference."""
+    shown = {AGREEMENT_LABELS[column]: ([format_cell(column, v, signed=column.endswith("_pct"))
+                                         for v in agreement[column]]
+                                        if column != "group" else agreement[column].to_list())
+             for column in agreement_columns(agreement)}
+    frame = pl.DataFrame(shown, schema=dict.fromkeys(shown, pl.String))
+    return frame, list(shown)
 
 
 def comparison_for_people(table: pl.DataFrame, base: str) -> Shown:

@@ -46,11 +46,18 @@ from zperf.formats.reading import ReadOptions, read_each
 from zperf.formats.repeats import BELONGS, KEYS
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.runs import activity_capacity as capacity
+from zperf.runs import jobs as job_cpu
 from zperf.runs.facts import APPL_COLUMNS, transaction_mean, window_mean
+from zperf.tables.jobs import JOB_INTERVALS
 from zperf.tables.workload import CLASS_KINDS
 
 #: The tables an activity report is made from.
-ACTIVITY_TABLES = ("workload", "distribution", "cpu", "cpu_lpar")
+ACTIVITY_TABLES = ("workload", "distribution", "cpu", "cpu_lpar", "job_intervals")
+#: The columns of an SMF 30 interval record the report keeps (its key, so that one an
+#: earlier file gave is read once, and what its sums need).
+_JOB_KEEP = (*KEYS["job_intervals"].columns, "source_format", "interval_seconds", "program",
+             "class_of_work", "cp_seconds", "ziip_seconds", "iipcp_seconds",
+             "cpu_adjustment_factor")
 #: Chart buckets, shortest first: an RMF interval, then these (seconds).
 BUCKETS = (3600.0, 4 * 3600.0, 86400.0)
 #: The most points a time axis gets before intervals are put in longer buckets.
@@ -87,6 +94,9 @@ class Activity:
     seconds (APPL% x interval seconds, summed), trans_ended, resp_ms.
     ``msu``, ``captured``, ``pi``: the capacity section's rows
     (:mod:`zperf.runs.activity_capacity`; ``msu`` with the R4HA).
+    ``jobs``: the address spaces' CPU per system, RMF interval and address space (SMF
+    30 interval records apportioned by elapsed overlap, each file's to its own RMF
+    intervals: :func:`zperf.runs.jobs.interval_sums`).
     """
 
     lpar: pl.DataFrame
@@ -100,6 +110,7 @@ class Activity:
     captured: pl.DataFrame = field(
         default_factory=lambda: pl.DataFrame(schema=capacity.SCHEMAS["captured"]))
     pi: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=capacity.SCHEMAS["pi"]))
+    jobs: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=job_cpu.SUMS_SCHEMA))
 
     @property
     def skipped(self) -> int:
@@ -164,6 +175,10 @@ def keep_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     if work is not None and work.height:  # classes only: not the listing's summaries
         out["workload"] = work.filter(pl.col("class_kind").is_in(CLASS_KINDS)).select(
             c for c in _WORK_KEEP if c in work.columns)
+    records = tables.get("job_intervals")
+    if records is not None and records.height:
+        out["job_intervals"] = records.filter(pl.col("interval_start").is_not_null()).select(
+            _JOB_KEEP)
     return out
 
 
@@ -174,6 +189,14 @@ def sum_activity(kept: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     cpu = kept.get("cpu")
     if cpu is not None and cpu.height:
         out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
+    records = kept.get("job_intervals")
+    if records is not None and records.height:
+        intervals = job_cpu.rmf_intervals(kept.get("workload"), cpu)
+        inside, held = job_cpu.placed(records, intervals)
+        out["jobs"] = job_cpu.interval_sums(inside, intervals,
+                                            job_cpu.system_rates(kept.get("msu")))
+        if held.height:  # on the RMF intervals of the other files, once all are read
+            out["job_records"] = held
     work = kept.get("workload")
     if work is None or work.height == 0:
         return out
@@ -228,6 +251,8 @@ def _empty() -> dict[str, pl.DataFrame]:
             **{c.replace("_pct", "_seconds_x100"): pl.Float64 for c in APPL_COLUMNS},
             "trans_ended": pl.Float64, "resp_ms": pl.Float64}),
         **{name: pl.DataFrame(schema=schema) for name, schema in capacity.SCHEMAS.items()},
+        "jobs": pl.DataFrame(schema=job_cpu.SUMS_SCHEMA),
+        "job_records": JOB_INTERVALS.empty().select(_JOB_KEEP),
     }
 
 
@@ -258,6 +283,7 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
     cpu_systems = sorted(set(tables["lpar"]["system"].drop_nulls().to_list()))
     for name in ("workloads", "class_systems"):
         tables[name] = _resolved(tables[name], cpu_systems)
+    tables["jobs"] = pl.concat([tables["jobs"], _held_jobs(tables)])
     if tables["lpar"].height == 0 and tables["classes"].height == 0:
         hint = (f" ({untimed} class periods without an interval time, as in a pasted extract)"
                 if untimed else "")
@@ -273,7 +299,7 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
                         weighted=True),
         class_systems=_merged_totals(tables["class_systems"]),
         tallies=tallies, untimed=untimed, msu=capacity.with_r4ha(tables["msu"]),
-        captured=tables["captured"], pi=tables["pi"])
+        captured=tables["captured"], pi=tables["pi"], jobs=_merged_jobs(tables["jobs"]))
 
 
 def _merged(frame: pl.DataFrame, keys: list[str], weighted: bool = False) -> pl.DataFrame:
@@ -285,6 +311,33 @@ def _merged(frame: pl.DataFrame, keys: list[str], weighted: bool = False) -> pl.
         extra = [ended.sum(), transaction_mean(pl.col("resp_ms"), ended).alias("resp_ms")]
     return (frame.group_by(keys, maintain_order=True)
             .agg(pl.col("interval_seconds").max(), *appl, *extra).sort(keys))
+
+
+def _held_jobs(tables: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    """The SMF 30 records no file's own RMF intervals held whole (a dump of SMF 30
+    alone), on the RMF intervals of all the files; what none of them holds is left out."""
+    held = tables["job_records"]
+    if held.height == 0:
+        return pl.DataFrame(schema=job_cpu.SUMS_SCHEMA)
+    frames = [t.filter(~pl.col("system").str.starts_with(_BY_SYSPLEX)).select(
+        "system", "interval_start", "interval_seconds")
+        for t in (tables["lpar"], tables["workloads"])]
+    intervals = (pl.concat(frames).drop_nulls().unique(["system", "interval_start"],
+                                                       keep="first")
+                 .sort("system", "interval_start"))
+    return job_cpu.interval_sums(held, intervals, job_cpu.system_rates(tables["msu"]))
+
+
+def _merged_jobs(frame: pl.DataFrame) -> pl.DataFrame:
+    """An address space's sums of one RMF interval from several files (its records of
+    the interval in two dumps) added: one row per system, interval and address space."""
+    keys = ["system", "interval_start", "job_name", "program", "class_of_work"]
+    rate_known = pl.col("msu").is_not_null().all()
+    return frame.group_by(keys, maintain_order=True).agg(
+        pl.col("interval_seconds").max(),
+        *(pl.col(c).sum() for c in ("cp_seconds", "ziip_seconds", "iipcp_seconds")),
+        pl.when(rate_known).then(pl.col("msu").sum()).alias("msu"),
+    ).select(frame.columns).sort("system", "interval_start")
 
 
 def _merged_totals(frame: pl.DataFrame) -> pl.DataFrame:
@@ -434,3 +487,77 @@ def cpu_by_class(activity: Activity, seconds: float, top: int,
     per_interval = grouped.group_by("class_name", "interval_start", maintain_order=True).agg(
         pl.col("interval_seconds").max(), *(pl.col(c).sum() for c in APPL_COLUMNS))
     return _cpu_buckets(per_interval, "class_name", seconds)
+
+
+# ------------------------------------------------------------------ address spaces (SMF 30)
+
+
+def jobs_by_class_of_work(activity: Activity, seconds: float) -> pl.DataFrame:
+    """General-CP and zIIP time of the address spaces per class of work and bucket, over
+    the systems, in % of one engine (as APPL%): bucket_start, class_of_work, cp_pct,
+    ziip_pct."""
+    secs = pl.col("interval_seconds")
+    per_interval = activity.jobs.group_by("class_of_work", "interval_start",
+                                          maintain_order=True).agg(
+        secs.max(), pl.col("cp_seconds").sum(), pl.col("ziip_seconds").sum()
+    ).with_columns(*(f.appl_pct(pl.col(f"{kind}_seconds"), secs).alias(f"{kind}_pct")
+                     for kind in ("cp", "ziip")))
+    return per_interval.group_by(bucketed(seconds), "class_of_work", maintain_order=True).agg(
+        window_mean(pl.col("cp_pct"), secs).alias("cp_pct"),
+        window_mean(pl.col("ziip_pct"), secs).alias("ziip_pct")).sort("bucket_start",
+                                                                      "class_of_work")
+
+
+def top_jobs(activity: Activity, top: int) -> pl.DataFrame:
+    """The ``top`` address spaces (job names) by general-CP time over the period: class of
+    work, the program that used most of it, systems, CP / zIIP / IIPCP seconds, CP %
+    of one engine over the seconds measured, and its share of all address spaces' CP."""
+    jobs = activity.jobs
+    if jobs.height == 0:
+        return jobs.select("job_name")
+    measured = (activity.lpar.select(pl.col("interval_seconds").sum()).item()
+                if activity.lpar.height else None)
+    span = jobs.unique(["system", "interval_start"]).select(
+        pl.col("interval_seconds").sum()).item()
+    systems = max(1, jobs["system"].n_unique())
+    seconds = (measured or span) / systems  # one system's measured time, on average
+    total = jobs["cp_seconds"].sum()
+    main = (jobs.group_by("job_name", "program").agg(pl.col("cp_seconds").sum())
+            .sort("cp_seconds", "program", descending=[True, False])
+            .group_by("job_name", maintain_order=True).first().select("job_name", "program"))
+    return (jobs.group_by("job_name", maintain_order=True).agg(
+        pl.col("class_of_work").first(), pl.col("system").n_unique().alias("systems"),
+        *(pl.col(c).sum() for c in ("cp_seconds", "ziip_seconds", "iipcp_seconds")))
+        .join(main, on="job_name", how="left")
+        .with_columns(f.appl_pct(pl.col("cp_seconds"), pl.lit(seconds)).alias("cp_pct"),
+                      (pl.col("cp_seconds") / total * 100 if total else pl.lit(None))
+                      .alias("cp_share_pct"))
+        .sort(["cp_seconds", "job_name"], descending=[True, False]).head(top))
+
+
+def top_programs(activity: Activity, top: int) -> pl.DataFrame:
+    """The ``top`` programs by general-CP time over the period (every address space that
+    ran it, on every system): program, address_spaces (job names), CP / zIIP seconds,
+    and its share of all address spaces' CP."""
+    jobs = activity.jobs
+    total = jobs["cp_seconds"].sum()
+    return (jobs.group_by("program", maintain_order=True).agg(
+        pl.col("job_name").n_unique().alias("address_spaces"),
+        pl.col("cp_seconds").sum(), pl.col("ziip_seconds").sum())
+        .with_columns((pl.col("cp_seconds") / total * 100 if total else pl.lit(None))
+                      .alias("cp_share_pct"))
+        .sort(["cp_seconds", "program"], descending=[True, False], nulls_last=True)
+        .head(top))
+
+
+def jobs_by_day(activity: Activity) -> pl.DataFrame:
+    """The address spaces' general-CP seconds per day and class of work, over the
+    systems: day, class_of_work, cp_seconds, ziip_seconds, cp_share_pct (of the day's)."""
+    jobs = activity.jobs
+    day = pl.col("interval_start").dt.date().alias("day")
+    out = jobs.group_by(day, "class_of_work", maintain_order=True).agg(
+        pl.col("cp_seconds").sum(), pl.col("ziip_seconds").sum())
+    total = pl.col("cp_seconds").sum().over("day")
+    return out.with_columns(pl.when(total > 0).then(pl.col("cp_seconds") / total * 100)
+                            .alias("cp_share_pct")).sort("day", "cp_seconds",
+                                                         descending=[False, True])

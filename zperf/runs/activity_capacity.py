@@ -25,6 +25,7 @@ import polars as pl
 
 from zperf.runs.capture import CAPTURED_SCHEMA, capture_by_system, capture_table, captured_seconds
 from zperf.runs.facts import window_mean
+from zperf.runs.jobs import TOP_SPACES, peak_driver_rows
 from zperf.runs.msu import capacity_table, rolling_columns, system_peaks
 from zperf.runs.pi import performance_table
 
@@ -37,7 +38,7 @@ SCHEMAS: dict[str, pl.Schema] = {
     "msu": pl.Schema({"system": pl.String(), "interval_start": _TS,
                       "interval_seconds": pl.Float64(), "msu_per_hour": pl.Float64(),
                       "lac_msu": pl.Int64(), "defined_capacity_msu": pl.Int64(),
-                      "capped": pl.Boolean()}),
+                      "capped": pl.Boolean(), "cpu_adjustment_factor": pl.Float64()}),
     "captured": CAPTURED_SCHEMA,
     "pi": pl.Schema({"system": pl.String(), "interval_start": _TS,
                      "interval_seconds": pl.Float64(), "class_name": pl.String(),
@@ -146,3 +147,35 @@ def pi_buckets(pi: pl.DataFrame, bucket: pl.Expr, seconds: float,
             .with_columns((pl.col("bucket_start") + pl.duration(seconds=seconds))
                           .alias("bucket_end"))
             .sort("bucket_start", "label"))
+
+
+def peak_drivers(msu: pl.DataFrame, jobs: pl.DataFrame, summary: pl.DataFrame,
+                 top: int = TOP_SPACES) -> pl.DataFrame:
+    """The ``top`` address spaces that drove each system's peak R4HA (``summary``'s, as
+    :func:`capacity_by_system` gives it): system, interval_start (the peak interval's),
+    job_name, class_of_work, msu_per_hour (its part of the R4HA), msu_share_pct
+    (:func:`zperf.runs.jobs.peak_driver_rows`)."""
+    if jobs.height == 0 or summary.height == 0:
+        return pl.DataFrame(schema={"system": pl.String(), "interval_start": _TS,
+                                    "job_name": pl.String(), "class_of_work": pl.String(),
+                                    "msu_per_hour": pl.Float64(),
+                                    "msu_share_pct": pl.Float64()})
+    peaks = summary.filter(pl.col("r4ha_peak_at").is_not_null()).select(
+        "system", pl.col("r4ha_peak_at").alias("interval_start")).join(
+        msu.select("system", "interval_start", "interval_seconds", "r4ha_msu",
+                   "r4ha_covered_seconds"), on=["system", "interval_start"], how="inner")
+    rows = peak_driver_rows(peaks, jobs)
+    return (rows.group_by("system", "interval_start", maintain_order=True).head(top)
+            .select("system", "interval_start", "job_name", "class_of_work", "msu_per_hour",
+                    "msu_share_pct"))
+
+
+def jobs_capture(jobs: pl.DataFrame, captured: pl.DataFrame) -> pl.DataFrame:
+    """Per system and RMF interval the address spaces' general-CP seconds beside the
+    service classes' (:func:`zperf.runs.jobs.capture_findings` reads it)."""
+    per = jobs.group_by("system", "interval_start").agg(
+        pl.col("cp_seconds").sum().alias("job_cp_seconds"))
+    service = captured.filter(pl.col("class_kind") == "service").group_by(
+        "system", "interval_start").agg(pl.col("cp_seconds").sum().alias("service_cp_seconds"))
+    return per.join(service, on=["system", "interval_start"], how="inner").sort(
+        "system", "interval_start")

@@ -25,6 +25,7 @@ seconds, time-weighted busy), never as an average of per-interval ratios.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from zperf.calc import formulas as f
 from zperf.errors import UsageError
 from zperf.formats.fits import finite
 from zperf.formats.tally import Tally
-from zperf.runs import task_costs
+from zperf.runs import job_groups, task_costs
 from zperf.runs.capture import captured_seconds
 from zperf.runs.choices import PER_CHOICES
 from zperf.runs.coverage import (
@@ -49,8 +50,15 @@ from zperf.runs.coverage import (
     covered_by_driver,
     members,
 )
-from zperf.runs.facts import MACHINE_COLUMNS, RunFacts, run_facts, transaction_mean
+from zperf.runs.facts import (
+    GROUP_SPLIT_SCHEMA,
+    MACHINE_COLUMNS,
+    RunFacts,
+    run_facts,
+    transaction_mean,
+)
 from zperf.runs.findings import Finding
+from zperf.runs.jobs import rmf_intervals
 from zperf.runs.pi import performance_table
 from zperf.runs.plausibility import plausibility
 from zperf.runs.spec import ClassRef, RunSpec
@@ -88,6 +96,10 @@ class Analysis:
     tallies: list[Tally] = field(default_factory=list)
     facts: RunFacts = field(default_factory=RunFacts)
     findings: list[Finding] = field(default_factory=list)
+    #: Each group's CPU over the window from both its sources, where both hold it (its
+    #: classes, SMF 72.3; its address spaces, SMF 30): :mod:`zperf.runs.job_groups`.
+    agreement: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=job_groups.AGREEMENT_SCHEMA))
     #: What ``rmf_minus_task_cpu_us_per_tran`` compares (:func:`zperf.runs.task_costs.basis`);
     #: empty when the sources hold no CICS task.
     cics_basis: str = ""
@@ -167,6 +179,8 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
         uses[-1] = dataclasses.replace(uses[-1], figures=(*uses[-1].figures, "resp_ms"),
                                        feeds=_FEEDS_TRANSACTIONS_RESPONSE)
     parts = [seconds, counted]
+    jobs = job_groups.on_intervals(tables.get("job_intervals"), rmf_intervals(work, cpu),
+                                   spec.systems)
     busy, busy_source = _busy(work, cpu, spec)
     parts.append(busy)
     uses.append(_busy_use(work, cpu, spec))
@@ -181,6 +195,10 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
             raise UsageError(f"group name {name!r} gives the column names of the CICS tasks "
                              f"({prefix}_...): rename it")
         prefixes[name] = prefix
+        if classes[0].job:  # address spaces by job name: their SMF 30 records
+            parts.append(job_groups.group_seconds(jobs, classes, prefix, name))
+            uses.append(job_groups.group_use(jobs, classes, prefix, name))
+            continue
         parts.append(_group(work, classes, prefix, name, known))
         uses.append(_class_use(
             _matching(work, classes, f"group {name!r}", known),
@@ -212,20 +230,46 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
                                   *(ref for refs in spec.groups.values() for ref in refs)]))
     etr = window["etr_per_sec"][0] if window.height else None
     facts = run_facts(named, cpu, seconds, {name: matches(refs) for name, refs in
-                                            spec.groups.items()}, etr)
+                                            spec.groups.items() if not refs[0].job}, etr)
+    order = {name: i for i, name in enumerate(spec.groups)}  # the run's order of groups
+    facts = dataclasses.replace(facts, group_split=pl.concat([
+        facts.group_split, _job_split(jobs, spec, covered.complete_starts(), window)]).sort(
+        pl.col("group").replace_strict(order, default=len(order), return_dtype=pl.Int64)))
+    agreed, disagree = job_groups.agreement(work, jobs, spec.groups, prefixes,
+                                            covered.complete_starts(), CPU_TIME_COLUMNS)
     findings = [*covered.findings, *_systems_differ(named, cpu, spec),
-                *plausibility(cpu, captured, named)]
+                *plausibility(cpu, captured, named), *disagree]
     if not whole.height and seconds.height:
         findings.append(Finding("coverage", "window_empty",
                                 "no interval is covered by every source: the window has no "
                                 "figure", brief="no complete interval"))
     requests = tables.get("zosconnect_requests")
     return Analysis(spec, intervals, window, busy_source, prefixes, facts=facts,
-                    findings=findings, cics_basis=basis.text if basis else "",
+                    findings=findings, agreement=agreed,
+                    cics_basis=basis.text if basis else "",
                     task_summary=window_summary(tasks) if tasks is not None and tasks.height
                     else None,
                     api_summary=api_summary(task_costs.reduced_requests(requests, spec))
                     if requests is not None and requests.height else None)
+
+
+def _job_split(jobs: pl.DataFrame, spec: RunSpec, starts: list[dt.datetime],
+               window: pl.DataFrame) -> pl.DataFrame:
+    """A group of jobs' CPU per transaction split into general CP and zIIP (as
+    :func:`zperf.runs.facts.group_split` splits a group of classes'): its address
+    spaces' general-CP and zIIP seconds over the window's transactions."""
+    transactions = window["transactions"][0] if window.height else None
+    rows = []
+    complete = jobs.filter(pl.col("interval_start").is_in(starts))
+    for name, refs in spec.groups.items():
+        if not refs[0].job or not transactions:
+            continue
+        mine = complete.filter(job_groups.job_match(refs))
+        ziip, cp = float(mine["ziip_seconds"].sum()), float(mine["cp_seconds"].sum())
+        rows.append({"group": name,
+                     "cp_us_per_tran": float(f.service_us_per_tran(cp, transactions)),
+                     "ziip_us_per_tran": float(f.service_us_per_tran(ziip, transactions))})
+    return pl.DataFrame(rows, schema=GROUP_SPLIT_SCHEMA)
 
 
 def matches(refs: list[ClassRef] | tuple[ClassRef, ...]) -> pl.Expr:
@@ -250,6 +294,8 @@ CPU_COLUMNS = ("system", "source_format", "interval_start", "interval_seconds", 
                "cp_online_engines", "cp_lpar_busy_pct", "cp_mvs_busy_pct", "ziip_online",
                "ziip_online_engines", "ziip_lpar_busy_pct", "ziip_mvs_busy_pct",
                *MACHINE_COLUMNS)
+#: The SMF 30 interval records' columns a run keeps (of its groups' address spaces).
+JOB_COLUMNS = job_groups.KEEP
 #: The cpu table's capacity limits that zperf check's defined_capacity rule reads.
 LIMIT_COLUMNS = ("system", "interval_start", "msu_4h_avg", "defined_capacity_msu",
                  "capacity_group", "group_limit_msu", "group_msu_4h_avg")
@@ -289,9 +335,14 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
         if capacity:
             out["limits"] = _window(cpu.select(LIMIT_COLUMNS), spec)
     work = tables.get("workload")
+    records = tables.get("job_intervals")
     if work is not None and work.height:
         named = {ref.name for ref in spec.transactions} | {name.upper() for name in classes}
-        named |= {ref.name for refs in spec.groups.values() for ref in refs}
+        named |= {ref.name for refs in spec.groups.values() for ref in refs if not ref.job}
+        if records is not None and records.height:  # the classes of a group's jobs
+            named |= set(records.filter(job_groups.job_match(
+                [ref for refs in spec.groups.values() for ref in refs if ref.job]))
+                ["report_class"].drop_nulls().to_list())
         keep = pl.col("class_name").is_in(sorted(named))
         if "cpu" not in out:
             keep = keep | (pl.col("class_kind") == "service")
@@ -303,6 +354,10 @@ def reduce_tables(tables: Mapping[str, pl.DataFrame], spec: RunSpec, *,
         out["class_names"] = work.select("class_kind", "class_name").unique(maintain_order=True)
         out["captured"] = captured_seconds(work)
         out["workload"] = work.filter(keep)
+    if records is not None and records.height and spec.groups:
+        out["job_intervals"] = job_groups.in_window(
+            records.filter(job_groups.wanted(spec.groups)).select(JOB_COLUMNS), spec.start,
+            spec.end)
     return out
 
 

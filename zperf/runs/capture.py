@@ -58,7 +58,7 @@ def capture_table(captured: pl.DataFrame, cpu: pl.DataFrame | None) -> pl.DataFr
     the system's when the cpu table has one system only.
     """
     captured = captured.cast(CAPTURED_SCHEMA)
-    busy = _busy(cpu)
+    busy = busy_table(cpu)
     systems = busy["system"].unique().drop_nulls()
     if systems.len() == 1:
         captured = captured.with_columns(pl.col("system").fill_null(systems[0]))
@@ -103,7 +103,7 @@ def capture_by_system(table: pl.DataFrame) -> pl.DataFrame:
     ).sort("system", nulls_last=True)
 
 
-def _busy(cpu: pl.DataFrame | None) -> pl.DataFrame:
+def busy_table(cpu: pl.DataFrame | None) -> pl.DataFrame:
     """Busy CP seconds per system and interval (engines: the average online)."""
     schema = pl.Schema({k: CAPTURE_SCHEMA[k] for k in (
         "system", "interval_start", "interval_seconds", "cps", "cp_busy_pct", "busy_cp_seconds")})

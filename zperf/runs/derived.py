@@ -7,7 +7,9 @@ paths)``, through the one :func:`read` here: the command is a client of it.
 The derived tables (``names.DERIVED_TABLES`` lists them with the tables each
 is made from) are ``capacity`` (MSU/h and the rolling 4-hour average), ``cec``
 (per partition, capacity group and CEC), ``peaks`` (each day's peak),
-``performance`` (WLM's Performance Index) and ``offload`` (zIIP offload).
+``performance`` (WLM's Performance Index), ``offload`` (zIIP offload), and of
+SMF 30 ``job_hours``, ``job_days`` (CPU by job, program and class of work) and
+``job_capture`` (the address spaces beside the service classes).
 
 A file zperf wrote of a derived table (``zperf parse --table capacity -o
 capacity.parquet``) is read back into that table; read together with the
@@ -30,6 +32,7 @@ from zperf.formats.skipped import notices
 from zperf.formats.tally import OnConflict, OnError
 from zperf.names import ALL_TABLES, DERIVED_TABLES
 from zperf.runs.cec import cec_from_tables
+from zperf.runs.jobs import job_capture_from_tables, job_days_from_tables, job_hours_from_tables
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
 from zperf.runs.pi import performance_from_tables
@@ -42,7 +45,9 @@ Builder = Callable[[Mapping[str, pl.DataFrame]], pl.DataFrame]
 BUILDERS: dict[str, Builder] = {
     "capacity": capacity_from_tables, "cec": cec_from_tables, "peaks": peaks_from_tables,
     "performance": performance_from_tables, "offload": offload_from_tables,
-    "transaction_summary": summary_from_tables, "api_cost": api_cost_from_tables}
+    "transaction_summary": summary_from_tables, "api_cost": api_cost_from_tables,
+    "job_hours": job_hours_from_tables, "job_days": job_days_from_tables,
+    "job_capture": job_capture_from_tables}
 
 
 class ZperfWarning(UserWarning):
@@ -96,7 +101,8 @@ def read(sources: Sources, *, tables: Sequence[str] | None = None, kind: str | N
     the bytes of a file, a binary file object (``open(path, "rb")``), or a list
     of them.  ``tables`` names the tables wanted (default: every table the
     readers fill); a derived one (``capacity``, ``cec``, ``peaks``,
-    ``performance``, ``offload``) is made from the tables read and is in the
+    ``performance``, ``offload``, ``job_hours``, ``job_days``, ``job_capture``) is made
+    from the tables read and is in the
     result only when named.  The result's ``tables`` are polars DataFrames with
     the declared columns (``zperf.SCHEMAS[name]``); its ``tallies`` say what was
     read of each file (records skipped with ``on_error="skip"``, and why).

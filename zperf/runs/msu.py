@@ -49,6 +49,7 @@ import polars as pl
 from zperf.calc import formulas as f
 from zperf.runs.facts import window_mean
 from zperf.runs.findings import Finding
+from zperf.runs.jobs import peak_drivers, peak_sums
 from zperf.tables.capacity import CAPACITY, PEAKS
 
 #: Service classes named per daily peak.
@@ -110,10 +111,11 @@ def capacity_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
 
 
 def daily_peaks(capacity: pl.DataFrame, workload: pl.DataFrame | None,
-                top: int = TOP_CLASSES) -> pl.DataFrame:
+                top: int = TOP_CLASSES, jobs: pl.DataFrame | None = None) -> pl.DataFrame:
     """Per system and day the interval with the peak rolling 4-hour average (zperf's, by
-    :func:`r4ha_peak_rows`'s rule, else WLM's LAC), and the ``top`` service classes by
-    APPL% CP in it."""
+    :func:`r4ha_peak_rows`'s rule, else WLM's LAC), the ``top`` service classes by
+    APPL% CP in it, and (given ``jobs``, :func:`zperf.runs.jobs.interval_sums`) the
+    address spaces that drove the 4 hours up to it (:func:`zperf.runs.jobs.peak_drivers`)."""
     if capacity.height == 0:
         return PEAKS.empty()
     ours = pl.col("r4ha_msu").is_not_null()
@@ -124,8 +126,10 @@ def daily_peaks(capacity: pl.DataFrame, workload: pl.DataFrame | None,
         pl.col("_level").alias("r4ha_msu"),
         *(pl.when(ours).then(pl.col(c)).alias(c) for c in ("r4ha_coverage_pct",
                                                            "r4ha_complete")))
-    return PEAKS.conform(rows.join(_top_classes(workload, top), on=["system", "interval_start"],
-                                   how="left").sort("system", "day", nulls_last=True))
+    rows = rows.join(_top_classes(workload, top), on=["system", "interval_start"], how="left")
+    if jobs is not None and jobs.height:
+        rows = rows.join(peak_drivers(rows, jobs), on=["system", "interval_start"], how="left")
+    return PEAKS.conform(rows.sort("system", "day", nulls_last=True))
 
 
 def _top_classes(workload: pl.DataFrame | None, top: int) -> pl.DataFrame:
@@ -148,8 +152,10 @@ def _top_classes(workload: pl.DataFrame | None, top: int) -> pl.DataFrame:
 
 
 def peaks_from_tables(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
-    """:func:`daily_peaks` of a reader's tables by name."""
-    return daily_peaks(capacity_from_tables(tables), tables.get("workload"))
+    """:func:`daily_peaks` of a reader's tables by name (the SMF 30 interval records'
+    address spaces too, where there are some)."""
+    capacity = capacity_from_tables(tables)
+    return daily_peaks(capacity, tables.get("workload"), jobs=peak_sums(tables, capacity))
 
 
 def _dispatch(cpu_lpar: pl.DataFrame | None) -> pl.DataFrame:

@@ -44,7 +44,7 @@ from zperf.runs.window_text import SPANS, nothing_in_window, with_spans
 
 #: The tables a run table is made from (the others are not even decoded).
 RUN_TABLES = ("workload", "cpu", "driver_intervals", "ims_transit", "cics_transactions",
-              "zosconnect_requests")
+              "zosconnect_requests", "job_intervals")
 
 #: A run: its description (a TOML file), a folder holding a run.toml, or a RunSpec.
 Run = RunSpec | str | os.PathLike[str]

@@ -26,15 +26,25 @@ A run description is given with options or in a small TOML file::
     [groups]
     "IMS Control" = ["IMSCTL", "IMSDLI", "IMSDBRC"]
     "IMS Connect" = ["IMSCON"]
+    "Dependent regions" = ["job:IMSIF*"]  # address spaces by job name, from SMF 30
 
 A class is named ``NAME`` (any class of that name), ``report:NAME`` or
-``service:NAME``.
+``service:NAME``.  A group may instead name address spaces by their job name,
+``job:NAME`` (``job:IMSIF*``: every job name that starts with IMSIF): their CPU
+comes from the SMF 30 interval records, apportioned to the RMF intervals by
+elapsed overlap (:mod:`zperf.runs.jobs`).  A group is of classes or of jobs,
+not both (one CPU, measured twice, would count twice); transactions are counted
+by classes only.  When both sources hold a group's CPU (its report classes, and
+the address spaces whose SMF 30 records name those report classes; or its jobs,
+and the report classes they are in when those hold no other address space),
+the run says how well they agree (:attr:`zperf.runs.analysis.Analysis.agreement`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -49,23 +59,42 @@ from zperf.runs.choices import RATE_SOURCES, RESPONSE_SOURCES, RateFrom, Respons
 #: The run description a run folder holds.
 RUN_FILE = "run.toml"
 _KINDS = ("report", "service")
+#: What names an address space in a group: ``job:NAME``.
+JOB = "job"
+#: A job name: 1 to 8 characters (letters, digits, national characters), a prefix
+#: ending in ``*`` for every job name that starts with it.
+_JOB_NAME = re.compile(r"[A-Z0-9@#$]{1,8}\*?|\*")
 
 
 @dataclass(frozen=True)
 class ClassRef:
-    """A service or report class by name; ``kind`` None matches either."""
+    """A service or report class by name; ``kind`` None matches either.  In a group,
+    ``kind`` "job" names address spaces (SMF 30) by job name instead (:attr:`job`)."""
 
     name: str
     kind: str | None = None
 
     @classmethod
-    def parse(cls, text: str) -> ClassRef:
+    def parse(cls, text: str, *, jobs: bool = False) -> ClassRef:
+        """``NAME``, ``report:NAME``, ``service:NAME``; with ``jobs`` (a group's
+        member) also ``job:NAME`` or ``job:PREFIX*``."""
         kind, sep, name = text.strip().partition(":")
         if not sep:
             return cls(kind.upper())
-        if kind.lower() not in _KINDS or not name:
-            raise UsageError(f"class {text!r}: write NAME, report:NAME or service:NAME")
-        return cls(name.strip().upper(), kind.lower())
+        kinds = (*_KINDS, JOB) if jobs else _KINDS
+        if kind.lower() not in kinds or not name:
+            also = ", or job:NAME for address spaces" if jobs else ""
+            raise UsageError(f"class {text!r}: write NAME, report:NAME or service:NAME{also}")
+        name = name.strip().upper()
+        if kind.lower() == JOB and not _JOB_NAME.fullmatch(name):
+            raise UsageError(f"job {text!r}: a job name is 1 to 8 letters, digits, @, # or $, "
+                             "with * at the end for every name that starts so")
+        return cls(name, kind.lower())
+
+    @property
+    def job(self) -> bool:
+        """Whether this names address spaces (SMF 30 job names), not a class."""
+        return self.kind == JOB
 
     def __str__(self) -> str:
         return f"{self.kind}:{self.name}" if self.kind else self.name
@@ -115,6 +144,11 @@ class RunSpec:
                 raise UsageError(f"{label} cannot be negative")
         if self.start and self.end and self.end <= self.start:
             raise UsageError("the window ends before it starts")
+        for name, refs in self.groups.items():
+            if any(r.job for r in refs) and not all(r.job for r in refs):
+                raise UsageError(f"group {name!r} names both classes and jobs (job:...): a "
+                                 "group's CPU comes from one source, or the same CPU would "
+                                 "count twice; make two groups")
         if self.on_conflict is not None and self.on_conflict not in ON_CONFLICT_CHOICES:
             raise UsageError(f"on_conflict must be one of {', '.join(ON_CONFLICT_CHOICES)}, "
                              f"not {self.on_conflict!r}")
@@ -228,7 +262,8 @@ def runspec(**values: Any) -> RunSpec:
         etr_per_sec=_number(values.pop("etr_per_sec", None), "etr_per_sec"),
         rate_from=str(values.pop("rate_from", None) or "classes"),
         response_from=str(values.pop("response_from", None) or "classes"),
-        groups={str(k): tuple(ClassRef.parse(c) for c in _strings(v, None, f"group {k}"))
+        groups={str(k): tuple(ClassRef.parse(c, jobs=True)
+                              for c in _strings(v, None, f"group {k}"))
                 for k, v in groups.items()},
         start=_when(values.pop("start", None), "start"),
         end=_when(values.pop("end", None), "end"),

@@ -37,7 +37,7 @@ from zperf.calc.formulas import etr_per_sec, msu_per_hour, service_seconds
 from zperf.formats.smf import type70_fields as f70
 from zperf.formats.smf.dump import read_smf, read_smf72
 from zperf.formats.smf.type70_decoder import TYPE70_1
-from zperf.sim import cics_tasks, extract, sidefiles, spaces, zcee
+from zperf.sim import cics_tasks, extract, jobs, sidefiles, spaces, zcee
 from zperf.sim.machines import (
     PHYSICAL_BUSY_PCT,
     SCALING,
@@ -216,6 +216,7 @@ class _Written:
 
     records: list[bytes]
     class_records: dict[str, list[bytes]] = field(default_factory=dict)
+    job_records: dict[str, list[bytes]] = field(default_factory=dict)  # SMF 30
     listings: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     cpu_rows: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     #: What the dump's 70.1 records decode to, per system: the CPU Activity reports'
@@ -247,9 +248,10 @@ def _cpu_row(plan: _Plan, target: LparTarget, level: LparTarget,
 
 def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
                    work: Mapping[str, _Work], extracts: Mapping[str, extract.Extract],
-                   cpu_row: Mapping[str, Any]) -> list[bytes]:
+                   cpu_row: Mapping[str, Any]) -> tuple[list[bytes], list[bytes]]:
     """The 72.3 records of one interval: the report classes (a published extract's
-    counters, at this rate), then the service classes that hold all captured CPU."""
+    counters, at this rate), then the service classes that hold all captured CPU; and
+    the SMF 30 interval records of their address spaces (:func:`_job_records`)."""
     records: list[bytes] = []
     periods: dict[str, Mapping[str, object]] = {}
     for name, item in work.items():
@@ -266,9 +268,38 @@ def _class_records(plan: _Plan, target: LparTarget, when: dt.datetime, tx: int,
         periods[name] = period
         records += _class_record(plan, target, when, name, period, report=True)
     online = {name: periods[name] for names in plan.group_classes.values() for name in names}
-    for name, period in _service_periods(plan, target, online, cpu_row).items():
+    services = _service_periods(plan, target, online, cpu_row)
+    for name, period in services.items():
         records += _class_record(plan, target, when, name, period, report=False)
-    return records
+    return records, _job_records(plan, target, when, online, services)
+
+
+def _job_records(plan: _Plan, target: LparTarget, when: dt.datetime,
+                 online: Mapping[str, Mapping[str, object]],
+                 services: Mapping[str, Mapping[str, object]]) -> list[bytes]:
+    """The SMF 30 interval records of the interval (:mod:`zperf.sim.jobs`): the address
+    spaces of the groups' classes (service class ONLINE, their report class), then those
+    of the other service classes, each class's CPU as its 72.3 record holds it."""
+    classes, first = [], 1
+    for name, period in online.items():
+        count = spaces.address_spaces(plan.scenario, name)
+        classes.append(jobs.ClassCpu(
+            jobs.spaces_of(name, count, service_class=spaces.ONLINE, report_class=name,
+                           workload="ONLINE", first=first),
+            jobs.period_cpu(period, plan.adj, plan.seconds)))
+        first += count
+    for name, names in jobs.OTHER_SPACES.items():
+        if name not in services:
+            continue
+        classes.append(jobs.ClassCpu(
+            [s for i, job in enumerate(names) for s in jobs.spaces_of(
+                job, 1, service_class=name, report_class="", workload="SYSTEM",
+                first=first + i)],
+            jobs.period_cpu(services[name], plan.adj, plan.seconds)))
+        first += len(names)
+    return jobs.interval_records(system=target.name, sysplex=plan.sysplex, start=when,
+                                 seconds=plan.seconds, classes=classes, adj=plan.adj,
+                                 cpa_actual=plan.cec.cpa_actual, scaling=SCALING)
 
 
 def _class_record(plan: _Plan, target: LparTarget, when: dt.datetime, name: str,
@@ -328,6 +359,7 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
     if len(plan_levels) != count:
         raise ValueError(f"{sid}: {len(plan_levels)} levels for {count} intervals")
     class_records: list[bytes] = []
+    job_records: list[bytes] = []
     cpu_rows: list[dict[str, Any]] = []
     for i, level in enumerate(plan_levels):
         when = plan.start + dt.timedelta(seconds=seconds * i)
@@ -339,12 +371,16 @@ def _lpar(plan: _Plan, target: LparTarget, levels: Levels | None,
         basis = tx if first or target.etr_per_sec else written.counted[i][2]
         cpu_rows.append(_cpu_row(plan, target, level, when, i))
         work = _work(plan, level, tx, costs, basis, i)
-        class_records += _class_records(plan, target, when, tx, work, extracts, cpu_rows[-1])
+        records, jobs_of_interval = _class_records(plan, target, when, tx, work, extracts,
+                                                   cpu_rows[-1])
+        class_records += records
+        job_records += jobs_of_interval
         if first:
             written.counted.append((when, seconds, tx))
     fill_capacity(cpu_rows, plan.adj, cpc_msu=plan.cec.msu, cpa_actual=plan.cec.cpa_actual)
     written.cpu_rows.setdefault(target.name, []).extend(cpu_rows)
     written.class_records[target.name] = class_records
+    written.job_records[target.name] = job_records
     written.listings[target.name] = _postprocessed(class_records)
 
 
@@ -441,6 +477,7 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
         _lpar(plan, target, levels, costs, written, first=target is lpars[0])
     for target in lpars:
         written.records += _cpu_records(plan, written, target.name)
+        written.records += written.job_records[target.name]  # (72.3 last, as before SMF 30)
         written.records += written.class_records[target.name]
     entries, connection = sidefiles.db2_statistics(scenario)
     end = plan.start + dt.timedelta(seconds=plan.seconds * plan.count)
@@ -450,7 +487,8 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     written.records.append(writer.dump_trailer(plan.start))
     out.mkdir(parents=True, exist_ok=True)
     cics = _cics_monitoring(plan, written)
-    files = {"smf.dump": f"SMF 70.1 and 72.3 records{' and 110.2 statistics' if entries else ''}, "
+    files = {"smf.dump": f"SMF 70.1, 72.3 and 30 (its address spaces) records"
+                         f"{' and 110.2 statistics' if entries else ''}, "
                          f"{variant.upper()} framing"}
     (out / "smf.dump").write_bytes(_framed(written.records, variant))
     if cics.cics:

@@ -12,6 +12,7 @@ from zperf.tables.cics import DB2CONN, DB2ENTRY
 from zperf.tables.cpu import CPU, CPU_LPAR
 from zperf.tables.driver import DRIVER, DRIVER_INTERVALS
 from zperf.tables.ims import IMS_TRANSIT
+from zperf.tables.jobs import JOB_CAPTURE, JOB_DAYS, JOB_HOURS, JOB_INTERVALS, JOB_STEPS
 from zperf.tables.offload import OFFLOAD
 from zperf.tables.performance import PERFORMANCE
 from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
@@ -34,6 +35,7 @@ SCHEMAS: dict[str, TableSchema] = {
         IMS_TRANSIT, DRIVER, DRIVER_INTERVALS,
         DB2ENTRY, DB2CONN,
         CICS_TRANSACTIONS, ZOSCONNECT_REQUESTS, LIBERTY_REQUESTS, TRANSACTION_SUMMARY, API_COST,
+        JOB_INTERVALS, JOB_STEPS, JOB_HOURS, JOB_DAYS, JOB_CAPTURE,
         PROBLEMS,
     )
 }

@@ -87,7 +87,8 @@ CAPACITY = TableSchema(
 PEAKS = TableSchema(
     "peaks",
     "Peak of the rolling 4-hour average: one row per system and day, with the service "
-    "classes that used most CP time in that interval (SMF 70.1 and 72.3)",
+    "classes that used most CP time in that interval (SMF 70.1 and 72.3) and the address "
+    "spaces that drove the 4 hours up to it (SMF 30)",
     (
         Column("system", STR, "SMF system identifier"),
         Column("day", pl.Date(), "Day of the interval start, local time"),
@@ -105,9 +106,18 @@ PEAKS = TableSchema(
         Column("defined_capacity_msu", I64, "Defined capacity, MSU/h (null: none)"),
         Column("top_classes", STR, "The service classes with the most general-CP time in "
                "the interval, by APPL% CP: 'NAME 101.7 %, ...'"),
+        Column("top_address_spaces", STR, "The address spaces (job names) that consumed the "
+               "most MSU in the 4 hours up to the interval's end (SMF 30 interval records, "
+               "apportioned by elapsed overlap), each with its part of the R4HA and its share "
+               "of the partition's MSU in them: 'IMSCTL 35.2 MSU/h 41.0 %, ...' (null: no "
+               "SMF 30 records, or no R4HA of zperf's)"),
+        Column("address_spaces_msu_pct", F64, "What all the address spaces' SMF 30 records "
+               "hold of the partition's MSU in those 4 hours, % (the rest: uncaptured time, "
+               "and work in no interval record)"),
     ),
     priority=("system", "day", "interval_start", "r4ha_msu", "r4ha_coverage_pct", "lac_msu",
-              "msu_per_hour", "defined_capacity_msu", "top_classes"),
+              "msu_per_hour", "defined_capacity_msu", "top_classes", "top_address_spaces",
+              "address_spaces_msu_pct"),
 )
 
 CEC = TableSchema(

@@ -8,7 +8,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from zperf.formats.encodings import encode_text
-from zperf.formats.smf.columns import text_column, text_columns, zos_release
+from zperf.formats.smf.columns import (
+    text_column,
+    text_columns,
+    text_columns_apart,
+    zos_release,
+)
 
 WORDS = st.sampled_from(["", "A", "PLEX1", "SYS1", "ZV020400", "ZV020500", "Z", "CICSPROD",
                          "BATCH", "X" * 8])
@@ -28,9 +33,11 @@ def test_text_columns_are_each_field_decoded_alone(rows: list[tuple[str, str, st
     index = np.array([p for p in picks if p < len(rows)], dtype=np.int64)
     convert = {"name": zos_release}
     got = text_columns(fields, index, "cp037", convert)
+    apart = text_columns_apart(fields, index, "cp037")  # SMF 30's way: each field alone
     for name, raw in fields.items():
         assert got[name].to_list() == text_column(raw, index, "cp037",
                                                   convert.get(name)).to_list()
+        assert apart[name].to_list() == text_column(raw, index, "cp037").to_list()
 
 
 def test_many_distinct_long_names_are_told_apart() -> None:

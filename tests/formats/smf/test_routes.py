@@ -2,7 +2,7 @@
 
 The walk picks the records the routing table wants (``{(type, subtype):
 decoder}``) and ``smf_batches`` hands each to its decoder, so a reader of SMF
-30 or of CICS 110.1 beside the 110.2 statistics plugs in as a
+89 or of CICS 110.1 beside the 110.2 statistics plugs in as a
 :class:`DecoderSpec`: no change to the walk, the framing or the dump reader.
 The toy decoders here stand for them: they count the records they are given.
 """
@@ -19,6 +19,7 @@ import pytest
 from zperf.formats.registry import SMF_DECODERS
 from zperf.formats.smf.dump import read_smf, smf_batches
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec, Routes
+from zperf.formats.smf.type30_decoder import TYPE30
 from zperf.formats.smf.type110 import TYPE110_2
 from zperf.formats.smf.type110_1 import TYPE110_1
 from zperf.formats.tally import Tally
@@ -56,19 +57,19 @@ def toy(smf_type: int, subtypes: frozenset[int] | None, table: str) -> DecoderSp
 
 
 def _dump(framing: str) -> bytes:
-    """A dump of 110.2 statistics, 110.1 and SMF 30 records (records 2 to 7)."""
+    """A dump of 110.2 statistics, 110.1 and SMF 89 records (records 2 to 7)."""
     stats = build_type110_2([ENTRY], applid="CICSPA01", when=WHEN)
     records = [writer.dump_header(WHEN),
                writer.other_record(110, 300, WHEN, subtype=1),
                stats,
-               writer.other_record(30, 500, WHEN, subtype=4),
+               writer.other_record(89, 500, WHEN, subtype=1),
                writer.other_record(110, 200, WHEN, subtype=1),
-               writer.other_record(30, 900, WHEN, subtype=5),
+               writer.other_record(89, 900, WHEN, subtype=2),
                stats,
                writer.dump_trailer(WHEN)]
     if framing == "rdw":
         return writer.frame_rdw(records)
-    return writer.frame_bdw(records, 700, spanned=True)  # 110.2 and SMF 30 in segments
+    return writer.frame_bdw(records, 700, spanned=True)  # 110.2 and SMF 89 in segments
 
 
 def _read(data: bytes, decoders: tuple[DecoderSpec, ...], **kwargs: Any,
@@ -100,26 +101,28 @@ def test_a_decoder_of_another_subtype_of_a_type_already_read_plugs_in(
 
 @pytest.mark.parametrize("framing", ["rdw", "bdw-spanned"])
 def test_a_decoder_of_a_new_type_plugs_in_beside_the_registry(framing: str) -> None:
-    """SMF 30, every subtype, beside every decoder zperf has: its records and nothing
+    """SMF 89, every subtype, beside every decoder zperf has: its records and nothing
     else; the other tables as before."""
     data = _dump(framing)
     # (the dump's 110.1 records are placeholders, not monitoring records: the registry's
     # 110.1 decoder would call them damaged, so it is left out here)
     registry = tuple(s for s in SMF_DECODERS if s is not TYPE110_1)
     before, _ = read_smf(io.BytesIO(data), "r.smf", decoders=registry)
-    after, tally = _read(data, (*registry, toy(30, None, "smf30")))
-    assert after["smf30"].rows() == [(4, 30, 4), (6, 30, 5)]
+    after, tally = _read(data, (*registry, toy(89, None, "smf89")))
+    assert after["smf89"].rows() == [(4, 89, 1), (6, 89, 2)]
     assert after["db2entry"].equals(before["db2entry"])
     assert (tally.parsed, tally.other) == (4, 4) and tally.balanced()
 
 
 def test_the_walk_is_told_the_subtypes_of_every_decoder_of_a_type() -> None:
-    routes = Routes((*SMF_DECODERS, toy(30, None, "u")))
+    routes = Routes((*SMF_DECODERS, toy(89, None, "u"), toy(30, frozenset({1, 6}), "v")))
     assert routes.wanted == {72: frozenset({3}), 70: frozenset({1}),
                              110: frozenset({1, 2}), 123: frozenset({1, 2}),
-                             120: frozenset({11}), 30: None}
+                             120: frozenset({11}), 30: frozenset(range(1, 7)), 89: None}
     assert routes.by_key[(110, 1)] == SMF_DECODERS.index(TYPE110_1)
     assert routes.by_key[(110, 2)] == SMF_DECODERS.index(TYPE110_2)
+    assert routes.by_key[(30, 2)] == SMF_DECODERS.index(TYPE30)
+    assert routes.by_key[(30, 6)] == len(SMF_DECODERS) + 1  # the toy beside the real one
 
 
 @pytest.mark.parametrize(("second", "message"), [

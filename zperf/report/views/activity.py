@@ -4,9 +4,10 @@ SMF dumps or RMF listings, no run description needed.
 Its sections are a list of builders (:data:`SECTIONS`), each taking the
 :class:`Context` (the period's :class:`zperf.runs.activity.Activity`, the
 chart bucket and the top N) and returning a section or None when it has
-nothing to show.  New sections are added to that list: the capacity section
-(MSU and the rolling 4-hour average, a performance-index heat map, the capture
-ratio) goes after the zIIP section, at the place marked below.
+nothing to show.  New sections are added to that list: the address spaces' CPU
+(SMF 30) and the capacity section (MSU and the rolling 4-hour average with the
+address spaces that drove its peaks, a performance-index heat map, the capture
+ratio) go after the zIIP section.
 
 Every number comes from :mod:`zperf.runs.activity`, which aggregates before
 anything is drawn: a chart gets at most a few hundred points a line whatever
@@ -28,6 +29,7 @@ from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.report.views.run import split_plot
 from zperf.runs import activity as act
 from zperf.runs import activity_capacity as cap
+from zperf.runs.jobs import TOP_SPACES, capture_findings
 from zperf.runs.msu import partial_peak_findings, window_words
 from zperf.runs.plausibility import plausibility
 
@@ -249,6 +251,67 @@ def ziip_section(ctx: Context) -> Section | None:
                    formulas=(c.ELIGIBLE, c.OFFLOAD))
 
 
+#: The columns of the day table: a class of work each (those with CPU in the period).
+_CLASS_OF_WORK_TITLES = {"batch": "Batch", "stc": "Started tasks", "tso": "TSO",
+                         "omvs": "z/OS UNIX", "appc": "APPC", "other": "Other"}
+
+
+def jobs_section(ctx: Context) -> Section | None:
+    """CPU by address space (SMF 30): by class of work over time, the top address
+    spaces and programs over the period, and the days by class of work."""
+    a = ctx.activity
+    if a.jobs.height == 0:
+        return None
+    top = act.top_jobs(a, ctx.top)
+    tables = [c.table(top, [("job_name", "Address space"), ("program", "Program"),
+                            ("class_of_work", "Class of work"), ("cp_seconds", "CP s"),
+                            ("ziip_seconds", "zIIP s"), ("cp_pct", "CP %"),
+                            ("cp_share_pct", "Share %")],
+                      f"Top {top.height} address spaces by general-CP time")]
+    programs = act.top_programs(a, ctx.top)
+    tables.append(c.table(programs, [("program", "Program"),
+                                     ("address_spaces", "Address spaces"),
+                                     ("cp_seconds", "CP s"), ("ziip_seconds", "zIIP s"),
+                                     ("cp_share_pct", "Share %")],
+                          f"Top {programs.height} programs by general-CP time"))
+    days = act.jobs_by_day(a)
+    present = [k for k in _CLASS_OF_WORK_TITLES if k in set(days["class_of_work"].to_list())]
+    wide = days.pivot("class_of_work", index="day", values="cp_seconds").select(
+        "day", *present).sort("day")
+    wide = wide.rename({k: f"{k}_cp_seconds" for k in present})
+    tables.append(c.table(wide, [("day", "Day"), *((f"{k}_cp_seconds",
+                                                     f"{_CLASS_OF_WORK_TITLES[k]} CP s")
+                                                    for k in present)],
+                          "General-CP seconds by class of work and day"))
+    frame = act.jobs_by_class_of_work(a, ctx.bucket_seconds)
+    charts: tuple[Chart, ...] = ()
+    said = ctx.one_bucket(frame, "in the tables")
+    if not said:
+        order = (frame.group_by("class_of_work").agg(pl.col("cp_pct").mean())
+                 .sort(["cp_pct", "class_of_work"], descending=[True, False])
+                 ["class_of_work"].to_list())
+        charts = (Chart("jobs", "General-CP time of the address spaces by class of work "
+                        "(stacked)", ctx.over_time(
+                            "stacked_area", frame, y="cp_pct", y_title="% of one engine",
+                            series="class_of_work", series_title="class of work",
+                            domain=order, bars=frame["bucket_start"].n_unique() < 3),
+                        "largest: " + ", ".join(order[:3])),)
+    return Section("jobs", "CPU by address space (SMF 30)", tables=tuple(tables),
+                   charts=charts, paragraphs=tuple(p for p in (said,) if p),
+                   how_to_read=(
+                       _averaged(ctx),
+                       "From the SMF 30 interval records (subtypes 2 and 3) of every address "
+                       "space: jobs, started tasks, TSO users, z/OS UNIX processes (the class "
+                       "of work is SMF30WID's). A record's CPU goes to the RMF intervals it "
+                       "overlaps in proportion to the seconds it overlaps each (elapsed "
+                       "overlap, as Syncsort Capacity Management apportions job data); "
+                       "general CP is TCB + SRB + I/O interrupt + region control task + "
+                       "hiperspace + initiator time. CP % is % of one engine over the "
+                       "seconds measured; share is of all address spaces' general-CP time. "
+                       "The step- and job-end records (subtypes 4 and 5) hold the same CPU "
+                       "again and are not added.",))
+
+
 def capacity_section(ctx: Context) -> Section | None:
     """MSU/h with the R4HA, LAC and defined capacity; the peaks per system, each with its
     time, the R4HA's with its window's coverage; the capture ratio per system; the PI
@@ -260,6 +323,7 @@ def capacity_section(ctx: Context) -> Section | None:
     if summary.height == 0 and periods.height == 0:
         return None
     tables, charts = [], []
+    drivers_said: tuple[str, ...] = ()
     if summary.height:
         shown = _rounded(summary, 1, "msu_per_hour", "msu_peak_per_hour", "r4ha_peak_msu").pipe(
             _rounded, 3, "capture_ratio").with_columns(
@@ -277,6 +341,16 @@ def capacity_section(ctx: Context) -> Section | None:
                  ("window", "Its 4 hours"), ("lac_peak_msu", "Peak LAC (WLM)"),
                  ("lac_peak_at", "at")],
                 "Peak 4-hour rolling averages: zperf's R4HA and WLM's LAC"))
+        drivers = cap.peak_drivers(a.msu, a.jobs, summary)
+        if drivers.height:
+            tables.append(c.table(
+                drivers.with_columns(pl.col("interval_start").dt.strftime("%m-%d %H:%M")),
+                [("system", "System"), ("interval_start", "Peak at"),
+                 ("job_name", "Address space"), ("class_of_work", "Class of work"),
+                 ("msu_per_hour", "MSU/h of the R4HA"), ("msu_share_pct", "Share %")],
+                f"The address spaces that drove each peak R4HA (top {TOP_SPACES}, in "
+                "the 4 hours up to it; SMF 30)"))
+            drivers_said = (_DRIVERS,)
     lines = cap.msu_buckets(a.msu.drop_nulls("interval_start"), bucket)
     said: list[str] = []
     if lines.height and (single := ctx.one_bucket(lines, "in the tables")):
@@ -333,8 +407,17 @@ def capacity_section(ctx: Context) -> Section | None:
                        "A PI above 1 is a goal missed; the heat map shows each bucket's "
                        "worst interval. The capture ratio is the CPU time the service "
                        "classes captured over the LPAR's busy CP time: the rest is "
-                       "uncaptured (system overhead charged to no address space)."),
+                       "uncaptured (system overhead charged to no address space).",
+                       *drivers_said),
                    formulas=(c.MSU, c.R4HA, c.PI, c.CAPTURE))
+
+
+#: How the peak drivers' table is read (said only where it is shown).
+_DRIVERS = ("The address spaces that drove a peak R4HA are those whose SMF 30 interval "
+            "records hold the most MSU in the 4 hours up to the peak interval's end "
+            "(apportioned to the RMF intervals by elapsed overlap, an interval partly "
+            "inside counting for its part): each with its part of the R4HA (its MSU over "
+            "the hours the R4HA covers) and its share of the partition's MSU in them.")
 
 
 #: The peaks' times, shown as month-day hour:minute.
@@ -368,7 +451,7 @@ def _peak_text(summary: pl.DataFrame) -> str:
 #: The sections, in order.
 SECTIONS: list[Callable[[Context], Section | None]] = [
     overview_section, lpar_section, workload_section, class_cpu_section, top_section,
-    ziip_section, capacity_section]
+    ziip_section, jobs_section, capacity_section]
 
 
 def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
@@ -378,14 +461,17 @@ def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
     start, end = activity.period
     findings = (*partial_peak_findings(
         cap.capacity_by_system(activity.msu, activity.captured, activity.lpar)),
-        *plausibility(activity.lpar, activity.captured, None))
+        *plausibility(activity.lpar, activity.captured, None),
+        *capture_findings(cap.jobs_capture(activity.jobs, activity.captured)))
     quality = c.quality_section([("", f) for f in findings])
     if quality is not None:
         sections = (*sections[:1], quality, *sections[1:])
     return Report("activity", f"Activity: {format_time(start, False)} to "
                   f"{format_time(end, False)}",
                   f"{c.plural(len(activity.systems), 'system')}: LPAR busy, CPU by workload "
-                  "and class, the top classes, zIIP-eligible work on CPs and capacity",
+                  "and class, the top classes, zIIP-eligible work on CPs"
+                  + (", CPU by address space" if activity.jobs.height else "")
+                  + " and capacity",
                   sections, inputs,
                   c.made_at(), __version__,
                   tuple(c.skipped_notes(activity.tallies)),

@@ -12,10 +12,10 @@ import polars as pl
 
 from zperf import __version__
 from zperf.report.charts import CPU_PARTS, Plot
-from zperf.report.run_text import INTERVAL_COLUMNS
+from zperf.report.run_text import INTERVAL_COLUMNS, agreement_columns
 from zperf.report.text import MISSING, format_cell, format_time
 from zperf.report.views import common as c
-from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
+from zperf.report.views.model import Chart, Fact, InputFile, Report, Section, Table
 from zperf.runs.analysis import Analysis
 from zperf.runs.compare import run_table
 from zperf.runs.facts import GROUPS_PART, OTHER_PART, UNCAPTURED_PART, RunFacts, SystemFacts
@@ -185,12 +185,31 @@ def groups_section(analysis: Analysis) -> Section | None:
                       "colours": [CPU_PARTS["CP"], CPU_PARTS["IIP"]]}),
                   f"largest: {top['group']}, "
                   f"{format_cell('cpu_us_per_tran', top['cpu_us_per_tran'])} µs/tran")
-    return Section("groups", "CPU per transaction by address-space group", tables=(shown,),
+    tables: tuple[Table, ...] = (shown,)
+    agreement = analysis.agreement
+    said: tuple[str, ...] = ()
+    if agreement.height:
+        labels = {"group": "Group", "class_cpu_seconds": "Classes, CPU s",
+                  "job_cpu_seconds": "SMF 30, CPU s", "cpu_difference_pct": "Difference %",
+                  "address_spaces": "Address spaces", "class_ziip_seconds": "Classes, zIIP s",
+                  "job_ziip_seconds": "SMF 30, zIIP s",
+                  "ziip_difference_pct": "zIIP difference %"}
+        tables = (shown, c.table(
+            agreement, [(column, labels[column]) for column in agreement_columns(agreement)],
+            "Each group's CPU over the window: its classes (SMF 72.3) and its address "
+            "spaces (SMF 30)"))
+        said = ("Where both sources hold a group's CPU, the second table sets its classes' "
+                "(SMF 72.3 SERVICE TIME) beside its address spaces' (the SMF 30 interval "
+                "records, apportioned to the RMF intervals by elapsed overlap): one CPU "
+                "measured twice, which differs by SMF 30's rounding to the hundredth of a "
+                "second, and where SMF 30 charges an enclave to the address space that owns "
+                "it (Db2 DDF) and 72.3 to the enclave's own class.",)
+    return Section("groups", "CPU per transaction by address-space group", tables=tables,
                    charts=(chart,),
                    how_to_read=("SERVICE TIME CPU holds zIIP time normalized to CP speed, so "
                                 "a group's CPU µs/tran includes its zIIP work; the chart "
                                 "splits it into general CP (from APPL% CP) and zIIP.",
-                                *_capture_text(analysis.facts)),
+                                *said, *_capture_text(analysis.facts)),
                    formulas=(c.GROUP_CPU, c.GROUP_ZIIP, c.GROUP_CP))
 
 

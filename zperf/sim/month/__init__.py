@@ -1,7 +1,7 @@
 """A simulated month of a sysplex: ``zperf simulate sysplex-month``.
 
 Not a paper's run: the SMF data a capacity planner collects in a month (one
-dump a day with every system's 70.1 and 72.3 records, 15-minute intervals),
+dump a day with every system's 70.1, 72.3 and SMF 30 records, 15-minute intervals),
 modeled so that the figures hang together as on a real sysplex, for the
 activity report, the capacity tables and the ``check`` capacity rules, and
 big enough (with more systems and classes) for the benchmarks.
@@ -19,7 +19,9 @@ big enough (with more systems and classes) for the benchmarks.
 * :mod:`~zperf.sim.month.service`: what the classes got, as RMF records it:
   transactions, response times and their distribution, velocity samples, zIIP
   and IIPCP time, report classes;
-* :mod:`~zperf.sim.month.records`: the 70.1 and 72.3 records.
+* :mod:`~zperf.sim.month.records`: the 70.1 and 72.3 records;
+* :mod:`~zperf.sim.month.jobs`: the SMF 30 records of the address spaces (started
+  tasks and online regions all day, batch jobs at night), the same CPU.
 
 :func:`write_month` writes the run folder: ``smf-YYYYMMDD.dump`` a day,
 ``run.toml`` and ``manifest.json`` (the options, the machine, each partition's
@@ -35,6 +37,7 @@ from pathlib import Path
 from zperf import __version__
 from zperf.sim.model import VARIANTS
 from zperf.sim.month.capping import Served, serve
+from zperf.sim.month.jobs import day_records
 from zperf.sim.month.plan import Lpar, Month, Plan, plan
 from zperf.sim.month.records import busy, class_records, cpu_records
 from zperf.sim.month.service import day_figures, tiers, ziip_spill
@@ -84,17 +87,20 @@ def write_month(month: Month, out: Path, variant: str = "rdw") -> Written:
         shown = busy(p, served, figures.iip[:, :, :service_count].sum(axis=2), rows)
         records = cpu_records(p, served, shown, rows)
         blob, lengths = class_records(p, figures, rows)
+        jobs, job_lengths = day_records(p, figures, rows, day)
         when = p.timeline.starts[rows.start]
         path = out / f"smf-{when:%Y%m%d}.dump"
         with path.open("wb") as stream:
             if variant == "rdw":
                 stream.write(writer.frame_rdw([writer.dump_header(when), *records]))
                 stream.write(blob)
+                stream.write(jobs)
                 stream.write(writer.dump_trailer(when))
             else:
                 stream.write(writer.frame_bdw(
                     [writer.dump_header(when), *records, *_split(blob, lengths),
-                     writer.dump_trailer(when)], spanned=variant == "vbs"))
+                     *_split(jobs, job_lengths), writer.dump_trailer(when)],
+                    spanned=variant == "vbs"))
         dumps.append(path)
     (out / "run.toml").write_text(_run_toml(dumps))
     (out / "manifest.json").write_text(json.dumps(_manifest(p, dumps, variant), indent=1)
@@ -122,7 +128,7 @@ def _run_toml(dumps: list[Path]) -> str:
 
 def _manifest(p: Plan, dumps: list[Path], variant: str) -> dict[str, object]:
     m = p.month
-    files = {d.name: f"SMF 70.1 and 72.3 records of every system, {d.name[4:12]}, "
+    files = {d.name: f"SMF 70.1, 72.3 and 30 records of every system, {d.name[4:12]}, "
                      f"{variant.upper()} framing" for d in dumps}
     files["run.toml"] = "run description for zperf analyze"
     return {
