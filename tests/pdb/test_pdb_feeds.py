@@ -7,6 +7,7 @@ import io
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 import pytest
@@ -133,13 +134,13 @@ def test_duckdb_and_pandas_read_the_folders_as_they_are(loaded: Pdb) -> None:
     assert sorted(frame["system"].unique()) == ["SYSA", "SYSB"] and len(frame) == 12
 
 
-def test_spark_reads_and_writes_the_same_layout(loaded: Pdb, tmp_path: Path) -> None:
-    pytest.importorskip("pyspark")
-    from pyspark.sql import SparkSession
-
+def test_spark_reads_and_writes_the_same_layout(loaded: Pdb, tmp_path: Path,
+                                                spark: Any) -> None:
+    """With the test process's one Spark session (tests/conftest.py): a session of its own
+    would start Python workers without zperf's interpreter, and be the one the later
+    Spark tests of this process were given."""
     from zperf.spark.pdb import read_pdb
 
-    spark = SparkSession.builder.master("local[1]").getOrCreate()
     frame = read_pdb(spark, str(loaded.root), "workload")
     assert frame.count() == 2 * PER_DAY["workload"]
     assert {r["system"] for r in frame.select("system").distinct().collect()} == {"SYSA", "SYSB"}
