@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from zperf.formats import encodings as dec
 from zperf.formats.smf import type120_11_fields as f
+from zperf.sim.writers.liberty_server import Server as Server
+from zperf.sim.writers.liberty_server import tod_of
 from zperf.sim.writers.smf_framing import smf_header
 
 #: Liberty's code page (OpenLiberty's convertToEbcdic).
@@ -27,28 +26,6 @@ ENCODING = "cp1047"
 #: writes 2,060, a 2,048-byte data area; readers go by the triplet's length).
 USER_DATA_LENGTH = 120
 SERVER_V3 = 200
-
-
-@dataclass(frozen=True)
-class Server:
-    """The Liberty server (a z/OS Connect server, a CICS JVM server) writing the records."""
-
-    system: str = "SYSA"
-    sysplex: str = "PLEX1"
-    job_name: str = "ZCSRV1"
-    job_id: str = "STC01234"
-    version: str = "24.0.0.6"
-    config_dir: str = "/var/zosconnect/servers/zcsrv1/"
-    utc_offset_seconds: float = 0.0
-
-
-def _tod_of(value: Any, offset_us: int) -> int:
-    """A local time as the TOD value of its UTC moment (0: not set)."""
-    if value is None:
-        return 0
-    micros = int((np.datetime64(value, "us") - np.datetime64("1900-01-01", "us"))
-                 // np.timedelta64(1, "us")) - offset_us
-    return micros << 12
 
 
 def _tod_ms(ms: Any) -> int:
@@ -69,7 +46,7 @@ def record(row: Mapping[str, Any], server: Server, when: dt.datetime) -> bytes:
     req = bytearray(f.REQUEST.encode({
         "REQUEST_VERSION": 1, "SM120BBT": (offset << 12) % (1 << 64),
         "SM120BBV": str(row.get("request_id") or ""),
-        "SM120BBW": _tod_of(row.get("start"), offset), "SM120BBX": _tod_of(row.get("end"), offset),
+        "SM120BBW": tod_of(row.get("start"), offset), "SM120BBX": tod_of(row.get("end"), offset),
         "CPU_START": base, "CP_START": base // 2, "CPU_END": base + cpu,
         "CP_END": base // 2 + on_cp, "USER_NAME": str(row.get("user_name") or ""),
         "MAPPED_USER": str(row.get("mapped_user") or ""),
@@ -85,8 +62,8 @@ def record(row: Mapping[str, Any], server: Server, when: dt.datetime) -> bytes:
     token = row.get("tracking_token")
     if token is not None:
         data = bytearray(f.ZOSCONNECT_DATA.encode({
-            "UD103_VERSION": 1, "UD103_TIME_ZC_ENTRY": _tod_of(row.get("start"), offset),
-            "UD103_TIME_ZC_EXIT": _tod_of(row.get("end"), offset),
+            "UD103_VERSION": 1, "UD103_TIME_ZC_ENTRY": tod_of(row.get("start"), offset),
+            "UD103_TIME_ZC_EXIT": tod_of(row.get("end"), offset),
             "UD103_REQ_ID": row.get("zosconnect_request_id") or 0}, ENCODING))
         at = f.ZOSCONNECT_DATA.offset_of("UD103_TRACKING_TOKEN")
         data[at:at + 64] = bytes(token).ljust(64, b"\x40")[:64]

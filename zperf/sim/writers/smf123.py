@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from zperf.formats import encodings as dec
 from zperf.formats.smf import type123_fields as f123
+from zperf.sim.writers import liberty_server
+from zperf.sim.writers.liberty_server import tod_of
 from zperf.sim.writers.smf_framing import smf_header
 
 #: Requests in one record (IBM: "currently 20").
@@ -33,25 +33,10 @@ _TYPES = {v: k for k, v in f123.REQUEST_TYPES.items()}
 
 
 @dataclass(frozen=True)
-class Server:
-    """The z/OS Connect server that writes the records."""
+class Server(liberty_server.Server):
+    """The z/OS Connect server that writes the records; ``version`` is z/OS Connect's."""
 
-    system: str = "SYSA"
-    sysplex: str = "PLEX1"
-    job_name: str = "ZCSRV1"
-    job_id: str = "STC01234"
     version: str = "3.0.36.0"
-    config_dir: str = "/var/zosconnect/servers/zcsrv1/"
-    utc_offset_seconds: float = 0.0
-
-
-def _tod(value: Any, offset_us: int) -> int:
-    """A local time as the TOD value of its UTC moment (0: not set)."""
-    if value is None:
-        return 0
-    micros = int((np.datetime64(value, "us") - np.datetime64("1900-01-01", "us"))
-                 // np.timedelta64(1, "us")) - offset_us
-    return micros << 12
 
 
 def request_section(row: Mapping[str, Any], server: Server,
@@ -66,7 +51,7 @@ def request_section(row: Mapping[str, Any], server: Server,
         "RESP_PAYLOAD_LEN": row.get("response_bytes") or 0,
         "REQ_ID": row.get("request_id") or 0,
         **{field: row.get(column) or "" for column, field in _TEXT.items()},
-        **{field: _tod(row.get(column), offset) for column, field in _TIMES.items()}}
+        **{field: tod_of(row.get(column), offset) for column, field in _TIMES.items()}}
     section = bytearray(f123.REQUEST.encode(values, encoding))
     token = row.get("tracking_token")
     at = f123.REQUEST.offset_of("TRACKING_TOKEN")
