@@ -18,8 +18,7 @@ from pathlib import Path
 import click
 from jinja2 import Environment, PackageLoader
 
-from zperf.cli.pages import Lines, Page, Part, Sub, Term, Terms, Text, page, page_names
-from zperf.writing import write_text
+from zperf.cli.pages import Lines, Page, Part, Sub, Term, Terms, Text, page, page_names, write_pages
 
 __all__ = ["page_names", "render", "write_all"]
 
@@ -80,15 +79,7 @@ def render(group: click.Group, name: str) -> str:
 
 
 def write_all(folder: Path) -> list[Path]:
-    from zperf.cli import cli
-
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name in page_names():
-        path = folder / f"{name}.1"
-        write_text(path, render(cli, name))  # whole or not at all
-        written.append(path)
-    return written
+    return write_pages(folder, ".1", render)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,9 @@ it for its own format.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import click
 
@@ -320,3 +322,19 @@ def page(group: click.Group, name: str) -> Page:
                 usage=" ".join(command.collect_usage_pieces(ctx)),
                 description=_paragraphs(command.help or ""), commands=commands,
                 options=_options(command, ctx), sections=sections, see_also=see_also)
+
+
+def write_pages(folder: Path, suffix: str,
+                render: Callable[[click.Group, str], str]) -> list[Path]:
+    """Every page rendered by ``render`` (the man pages' roff, the reference's markdown)
+    into ``folder`` as NAME``suffix``, each whole or not at all."""
+    from zperf.cli import cli
+    from zperf.writing import write_text
+
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name in page_names():
+        path = folder / f"{name}{suffix}"
+        write_text(path, render(cli, name))
+        written.append(path)
+    return written
