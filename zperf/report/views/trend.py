@@ -13,6 +13,8 @@ progress, and a first month the history starts in, are said, and are no fault.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
+from typing import Any
 
 import polars as pl
 
@@ -274,28 +276,33 @@ def workload_section(t: Trend) -> Section | None:
                    formulas=(WORKLOAD_MSU,))
 
 
+def _by_month(t: Trend, frame: pl.DataFrame, key: str, cell: Callable[[dict[str, Any]], str]
+              ) -> tuple[list[str], tuple[tuple[str, ...], ...]]:
+    """The names of ``frame``'s ``key`` column, and a row a month of the trend: the month,
+    ``cell`` of each name's row (or MISSING) and the month's coverage."""
+    names = sorted(frame[key].unique().to_list())
+    cells = []
+    for month in t.months:
+        rows = {r[key]: r for r in frame.filter(pl.col("month") == month).iter_rows(named=True)}
+        cells.append((month_text(month),
+                      *(MISSING if (r := rows.get(n)) is None else cell(r) for n in names),
+                      coverage_words(t, month)))
+    return names, tuple(cells)
+
+
 def performance_section(t: Trend) -> Section | None:
     if t.performance.height == 0 and t.offload.height == 0:
         return None
     tables, charts = [], []
     if t.performance.height:
-        names = sorted(t.performance["workload"].unique().to_list())
-        cells = []
-        for month in t.months:
-            rows = {r["workload"]: r for r in
-                    t.performance.filter(pl.col("month") == month).iter_rows(named=True)}
-            line = [month_text(month)]
-            for n in names:
-                r = rows.get(n)
-                line.append(MISSING if r is None else
-                            f"{format_cell('perf_index', r['pi_worst'])} / "
-                            f"{format_cell('missed_pct', r['missed_pct'])} %")
-            cells.append((*line, coverage_words(t, month)))
+        names, cells = _by_month(t, t.performance, "workload", lambda r: (
+            f"{format_cell('perf_index', r['pi_worst'])} / "
+            f"{format_cell('missed_pct', r['missed_pct'])} %"))
         tables.append(Table("Worst PI / share of class period intervals that missed their "
                             "goal, by workload", (Column("Month"),
                                                   *(Column(n, True) for n in names),
                                                   Column("Coverage")),
-                            tuple(cells)))
+                            cells))
         drawn = t.performance.with_columns(
             pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
         if drawn["month"].n_unique() > 1:
@@ -309,22 +316,13 @@ def performance_section(t: Trend) -> Section | None:
                                                       "points": True}),
                                 "worst month: " + _worst_missed(t.performance)))
     if t.offload.height:
-        systems = sorted(t.offload["system"].unique().to_list())
-        cells = []
-        for month in t.months:
-            rows = {r["system"]: r for r in
-                    t.offload.filter(pl.col("month") == month).iter_rows(named=True)}
-            line = [month_text(month)]
-            for s in systems:
-                r = rows.get(s)
-                line.append(MISSING if r is None else
-                            f"{format_cell('achieved_offload_pct', r['achieved_offload_pct'])}"
-                            f" % / {format_cell('hours', round(r['iipcp_hours'], 1))} h")
-            cells.append((*line, coverage_words(t, month)))
+        systems, cells = _by_month(t, t.offload, "system", lambda r: (
+            f"{format_cell('achieved_offload_pct', r['achieved_offload_pct'])}"
+            f" % / {format_cell('hours', round(r['iipcp_hours'], 1))} h"))
         tables.append(Table("zIIP offload % / zIIP-eligible hours run on CPs (IIPCP), by "
                             "system", (Column("Month"), *(Column(s, True) for s in systems),
                                        Column("Coverage")),
-                            tuple(cells)))
+                            cells))
         drawn = t.offload.filter(pl.col("achieved_offload_pct").is_not_null()).with_columns(
             pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
         if drawn.height and drawn["month"].n_unique() > 1:
