@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from zperf.formats import encodings as dec
+from zperf.formats.layout import Layout
 from zperf.formats.smf.record_decoder import Batch
 from zperf.formats.tally import Tally
 
@@ -47,6 +48,16 @@ class Checks:
         for i in np.flatnonzero(bad & self.ok).tolist():
             self.reasons[i] = message(i)  # type: ignore[operator]
         self.ok &= ~bad
+
+    def header(self, layout: Layout, what: str,
+               part: str = "header") -> npt.NDArray[np.void]:
+        """Each record's ``layout`` (its header) as gathered rows, failing the records
+        shorter than it: "``what``: N bytes, shorter than its S-byte ``part``"."""
+        b, size = self.batch, layout.size
+        length = b.lengths
+        self.fail(length < size,
+                  lambda i: f"{what}: {length[i]} bytes, shorter than its {size}-byte {part}")
+        return layout.gather(b.data, b.starts, available=np.minimum(length, size))
 
     def report(self, tally: Tally) -> None:
         b = self.batch

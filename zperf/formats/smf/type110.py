@@ -117,9 +117,7 @@ class Type110Decoder:
     def decode(self, batch: Batch) -> None:
         checks = Checks(batch)
         length = batch.lengths
-        checks.fail(length < f110.HEADER.size, lambda i: f"SMF 110.2 record: {length[i]} "
-                    f"bytes, shorter than its {f110.HEADER.size}-byte header")
-        head = f110.HEADER.gather(batch.data, batch.starts, available=length)
+        head = checks.header(f110.HEADER, "SMF 110.2 record")
         aps, lps, ass, asl, asn = (head[k].astype(np.int64) for k in (
             "SMFSTAPS", "SMFSTLPS", "SMFSTASS", "SMFSTASL", "SMFSTASN"))
         checks.fail((aps + np.minimum(lps, f110.PRODUCT.size) > length) | (lps < 18),

@@ -111,9 +111,7 @@ class Type110Decoder1:
         checks = Checks(batch)
         length = batch.lengths
         hsize = f1.HEADER.size
-        checks.fail(length < hsize, lambda i: f"SMF 110.1 record: {length[i]} bytes, shorter "
-                    f"than its {hsize}-byte header")
-        head = f1.HEADER.gather(batch.data, batch.starts, available=np.minimum(length, hsize))
+        head = checks.header(f1.HEADER, "SMF 110.1 record")
         aps, lps, ass = (head[k].astype(np.int64) for k in ("SMFSTAPS", "SMFSTLPS", "SMFSTASS"))
         psize = f1.PRODUCT.size
         checks.fail((lps < psize) | (aps < hsize) | (aps + psize > length),

@@ -58,9 +58,7 @@ class Type123Decoder:
         checks = Checks(batch)
         length = batch.lengths
         size = f123.HEADER.size
-        checks.fail(length < size, lambda i: f"SMF 123 record: {length[i]} bytes, shorter than "
-                    f"its {size}-byte header and triplets")
-        head = f123.HEADER.gather(batch.data, batch.starts, available=np.minimum(length, size))
+        head = checks.header(f123.HEADER, "SMF 123 record", "header and triplets")
         subtype = head["SMF123_SUBTYPE"].astype(np.int64)
         version = head["SMF123_SUBTYPE_VERSION"].astype(np.int64)
         mine = checks.ok & (subtype == f123.SUBTYPE_PROVIDER) & (version == f123.VERSION)
