@@ -180,3 +180,13 @@ def test_a_listing_that_differs_from_its_systems_rows_is_a_conflict(
             "systems' rows (a sysplex's row cannot replace them)",
             f"zperf: {pdb}: nothing added"]
         assert files_state(pdb) == before
+
+
+def test_an_input_that_cannot_be_opened_is_one_line_exit_2_and_no_pdb(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = tmp_path / "pdb"
+    missing = str(tmp_path / "no-such.dump")
+    code, out, err = run_cli(capsys, "pdb", "add", str(pdb), missing)
+    assert (code, out) == (2, "")
+    assert err == f"zperf: error: {missing}: cannot open: No such file or directory\n"
+    assert not pdb.exists()

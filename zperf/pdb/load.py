@@ -45,10 +45,9 @@ import polars as pl
 
 from zperf import __version__
 from zperf.formats import parallel, printed
-from zperf.formats.archives import open_member
 from zperf.formats.encodings import DEFAULT_ENCODING
 from zperf.formats.one_input import Part, Task, whole
-from zperf.formats.opening import Given, Input, input_name, inputs
+from zperf.formats.opening import Given, Input, input_name, inputs, open_input
 from zperf.formats.options import ReadOptions
 from zperf.formats.repeats import BY_SYSPLEX, KEYS, AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
@@ -128,10 +127,8 @@ def digest(item: Input) -> tuple[str, int]:
         data = item.data or b""
         sha.update(data)
         return sha.hexdigest(), len(data)
-    member = open_member(item)
-    stream = member[0] if member is not None else Path(item).open("rb")  # noqa: SIM115
     size = 0
-    with stream:
+    with open_input(item).stream as stream:  # (one that cannot be opened: an InputError)
         while chunk := stream.read(4 << 20):
             sha.update(chunk)
             size += len(chunk)
