@@ -67,10 +67,25 @@ _REQUESTER_TEXT = {"USER_NAME": "user_name", "USER_NAME_MAPPED": "mapped_user",
                    "IMS_PSBNAME": "ims_psb"}
 
 
-def _ms(later: Ints, earlier: Ints) -> pl.Series:
-    """``later - earlier`` in ms (microsecond values, -1: not set); null unless both are."""
-    return pl.Series(np.where((later >= 0) & (earlier >= 0), (later - earlier) / 1000.0,
-                              np.nan)).fill_nan(None)
+#: An interval in µs, and where it is known.
+Span = tuple[Ints, npt.NDArray[np.bool_]]
+
+
+def _span(later: Ints, earlier: Ints) -> Span:
+    """``later - earlier`` of times in µs (-1: not set): known where both are set."""
+    return later - earlier, (later >= 0) & (earlier >= 0)
+
+
+def _less(whole: Span, part: Span) -> Span:
+    """``whole`` less ``part`` where ``part`` is known, else ``whole`` (the time in z/OS
+    Connect itself: its response less the time in the SoR or the endpoint, if called)."""
+    return np.where(part[1], whole[0] - part[0], whole[0]), whole[1]
+
+
+def _ms(span: Span) -> pl.Series:
+    """An interval in ms (µs exact: the subtraction is done in integers), null where not
+    known."""
+    return pl.Series(np.where(span[1], span[0] / 1000.0, np.nan)).fill_nan(None)
 
 
 def _status_ok(code: Ints) -> npt.NDArray[np.bool_]:
@@ -187,16 +202,14 @@ class Type123Decoder:
     def _provider(self, rows: npt.NDArray[np.void], columns: dict[str, Any]) -> pl.DataFrame:
         columns.update(self._texts(rows, _PROVIDER_TEXT))
         t = self._times(rows, _PROVIDER_TIMES, columns)
-        response = _ms(t["exit"], t["entry"])
-        sor = _ms(t["sor_received"], t["sor_sent"])
+        response = _span(t["exit"], t["entry"])
+        sor = _span(t["sor_received"], t["sor_sent"])
         kind = rows["REQ_TYPE"].astype(np.int64)
         types = np.array([f123.REQUEST_TYPES.get(k, f"type {k}") for k in range(256)],
                          dtype=object)
         flags = rows["RESP_FLAGS"].astype(np.int64)
         columns.update(
-            response_ms=response, sor_ms=sor,
-            zosconnect_ms=pl.select(pl.when(sor.is_null()).then(response)
-                                    .otherwise(response - sor)).to_series(),
+            response_ms=_ms(response), sor_ms=_ms(sor), zosconnect_ms=_ms(_less(response, sor)),
             request_id=rows["REQ_ID"].astype(np.uint64).view(np.int64),
             request_type=pl.Series(types[kind].tolist(), dtype=pl.String),
             http_status=rows["HTTP_RESP_CODE"].astype(np.int64),
@@ -215,8 +228,8 @@ class Type123Decoder:
         http, status = (rows[k].astype(np.int64) for k in ("HTTP_RESP_CODE", "REQ_STATUS_CODE"))
         names = np.array([f123.CALLER_TYPES.get(k, f"type {k}") for k in range(256)],
                          dtype=object)
-        endpoint = _ms(t["endpoint_received"], t["endpoint_sent"])
-        response = _ms(t["exit"], t["entry"])
+        endpoint = _span(t["endpoint_received"], t["endpoint_sent"])
+        response = _span(t["exit"], t["entry"])
         columns.update(
             request_id=rows["REQ_ID"].astype(np.uint64).view(np.int64),
             caller_type=pl.Series(names[caller].tolist(), dtype=pl.String),
@@ -226,15 +239,13 @@ class Type123Decoder:
             retried=(rows["REQ_RETRIED"].astype(np.int64) != 0).astype(np.int64),
             request_bytes=rows["REQ_PAYLOAD_LEN"].astype(np.int64),
             response_bytes=rows["RESP_PAYLOAD_LEN"].astype(np.int64),
-            stub_to_zosconnect_ms=_ms(t["entry"], t["stub_sent"]),
-            before_endpoint_ms=_ms(t["endpoint_sent"], t["entry"]),
-            token_ms=_ms(t["token_finish"], t["token_start"]),
-            endpoint_ms=endpoint,
-            after_endpoint_ms=_ms(t["exit"], t["endpoint_received"]),
-            response_ms=response,
-            zosconnect_ms=pl.select(pl.when(endpoint.is_null()).then(response)
-                                    .otherwise(response - endpoint)).to_series(),
-            total_ms=_ms(t["exit"], t["stub_sent"]),
+            stub_to_zosconnect_ms=_ms(_span(t["entry"], t["stub_sent"])),
+            before_endpoint_ms=_ms(_span(t["endpoint_sent"], t["entry"])),
+            token_ms=_ms(_span(t["token_finish"], t["token_start"])),
+            endpoint_ms=_ms(endpoint),
+            after_endpoint_ms=_ms(_span(t["exit"], t["endpoint_received"])),
+            response_ms=_ms(response), zosconnect_ms=_ms(_less(response, endpoint)),
+            total_ms=_ms(_span(t["exit"], t["stub_sent"])),
             tracking_token=_token(rows))
         epochs = np.zeros(rows.size, dtype=bool)
         for field, _ in f123.REQUESTER_TIMES:

@@ -81,10 +81,10 @@ def requester_section(row: Mapping[str, Any], server: Server,
     offset = round(server.utc_offset_seconds * 1e6)
     caller = _CALLERS.get(row.get("caller_type") or "CICS", 3)
     task = row.get("cics_task_number")
+    http = 200 if row.get("http_status") is None else row["http_status"]
     values: dict[str, object] = {
-        "REQ_DATA_VERSION": 1, "REQ_APP_TYPE": caller,
-        "HTTP_RESP_CODE": row.get("http_status") or 200,
-        "REQ_STATUS_CODE": row.get("caller_status") or row.get("http_status") or 200,
+        "REQ_DATA_VERSION": 1, "REQ_APP_TYPE": caller, "HTTP_RESP_CODE": http,
+        "REQ_STATUS_CODE": http if row.get("caller_status") is None else row["caller_status"],
         "REQ_RETRIED": 1 if row.get("retried") else 0,
         "REQ_PAYLOAD_LEN": row.get("request_bytes") or 0,
         "RESP_PAYLOAD_LEN": row.get("response_bytes") or 0,
