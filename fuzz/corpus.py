@@ -176,8 +176,8 @@ def _zosconnect_records(when: dt.datetime) -> list[bytes]:
 def _requester_records(when: dt.datetime) -> list[bytes]:
     """Three z/OS Connect API requester calls (SMF 123.2 v2) in one record: a CICS
     task's, an IMS transaction's (no access token), a batch job's that never reached its
-    endpoint; then a record of one more call of the CICS task; then a Liberty record of the first call's server
-    CPU (user data of type 104)."""
+    endpoint; then a record of one more call of the CICS task; then a Liberty record of
+    the first call's server CPU (user data of type 104)."""
     from zperf.sim.writers import smf120_11, smf123
 
     us = dt.timedelta(microseconds=1)

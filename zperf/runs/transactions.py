@@ -130,8 +130,10 @@ def api_cost(requests: pl.DataFrame, tasks: pl.DataFrame,
                               pl.col("response_ms").max().alias("cics_response_ms"))
     joined = requests.join(per_token, on="tracking_token", how="left", nulls_equal=False)
     if liberty is not None and liberty.height:
+        # (a table zperf wrote before it read user data 104 has no role: 103 only)
+        role = pl.col("zosconnect_role")
         server = liberty.filter(pl.col("tracking_token").is_not_null()
-                                & (pl.col("zosconnect_role") == "API provider")).group_by(
+                                & (role.is_null() | (role == "API provider"))).group_by(
             "tracking_token").agg(pl.col("cpu_ms").sum().alias("liberty_cpu_ms"),
                                   pl.col("offload_ms").sum().alias("liberty_offload_ms"))
         joined = joined.join(server, on="tracking_token", how="left", nulls_equal=False)

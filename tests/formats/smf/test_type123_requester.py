@@ -328,3 +328,22 @@ def test_damaged_records_never_crash(data: st.DataObject) -> None:
     _, tally = _read(frame_rdw([damaged]), on_error="skip")
     assert tally.balanced()  # type: ignore[attr-defined]
     assert tally.read == 1  # type: ignore[attr-defined]
+
+
+def test_api_cost_takes_the_provider_cpu_only() -> None:
+    """A requester call's 120.11 record (user data 104) never adds to a provider
+    request's CPU, even with the same token; a table written before 104 was read (no
+    role) still gives its 103 CPU."""
+    from zperf.runs.transactions import api_cost
+    from zperf.tables.transactions import CICS_TRANSACTIONS, LIBERTY_REQUESTS, ZOSCONNECT_REQUESTS
+
+    key = _token(0)[:30].hex().upper()
+    requests = ZOSCONNECT_REQUESTS.conform(pl.DataFrame({"job_name": ["Z"], "request_id": [1],
+                                                         "tracking_token": [key]}))
+    liberty = LIBERTY_REQUESTS.conform(pl.DataFrame({
+        "tracking_token": [key, key, key], "cpu_ms": [1.0, 10.0, 100.0],
+        "offload_ms": [0.5, 5.0, 50.0],
+        "zosconnect_role": ["API provider", "API requester", None]}))
+    cost = api_cost(requests, CICS_TRANSACTIONS.empty(), liberty)
+    assert (cost["liberty_cpu_ms"].to_list(), cost["liberty_offload_ms"].to_list()) == (
+        [101.0], [50.5])

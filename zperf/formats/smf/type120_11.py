@@ -8,8 +8,9 @@ its end less at its start (total and on standard processors; the rest ran on a
 zIIP, normalized), and, when WLM classified the request (zosWlm), the enclave's
 CPU and zIIP time.  z/OS Connect (3.0.99 on) adds a user data section of type
 103 (API provider) or 104 (API requester) holding SMF 123's request id, times
-and tracking token: found by its type, not its place.  Records of version 1 (no request section), and of the other subtypes
-of type 120 (WebSphere's), are counted as other records.  Text is Cp1047 as Liberty writes it
+and tracking token: found by its type, not its place.  Records of version 1 (no
+request section), and of the other subtypes of type 120 (WebSphere's), are
+counted as other records.  Text is Cp1047 as Liberty writes it
 (docs/zosconnect-smf.md).
 """
 

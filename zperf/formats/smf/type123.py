@@ -90,7 +90,8 @@ def _ms(span: Span) -> pl.Series:
 
 def _status_ok(code: Ints) -> npt.NDArray[np.bool_]:
     """An HTTP status, or 0 (none: the request never got one)."""
-    return (code == 0) | ((code >= 100) & (code <= 599))
+    ok: npt.NDArray[np.bool_] = (code == 0) | ((code >= 100) & (code <= 599))
+    return ok
 
 
 class Type123Decoder:
