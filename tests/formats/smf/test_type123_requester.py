@@ -347,3 +347,25 @@ def test_api_cost_takes_the_provider_cpu_only() -> None:
     cost = api_cost(requests, CICS_TRANSACTIONS.empty(), liberty)
     assert (cost["liberty_cpu_ms"].to_list(), cost["liberty_offload_ms"].to_list()) == (
         [101.0], [50.5])
+
+
+#: IBM APAR OA67194's real tracking token: BAQ, version 1, correlator of 24 bytes
+#: (sysplex MVSTEST, system OST2, a STCK), stakeholder count 0, X'40' padding.
+APAR_TOKEN = bytes.fromhex("C2C1D8010018D4E5E2E3C5E2E340D6E2E3F240404040DFCF2EB13E984BA000"
+                           ).ljust(64, b"\x40")
+
+
+def test_the_published_values_of_a_real_record() -> None:
+    """What a real 123.2 record's header held (printed by IBM's BAQSMFP, quoted by a
+    BSD-licensed analyser): triplets 2 at 40, CVTLDTO X'00001AD274800000' (+2 h), server
+    section 56/188/1, request sections 244/1560/20; and a real token (APAR OA67194)."""
+    server = smf123.Server(utc_offset_seconds=7200)
+    record = smf123.build_type123_2([_call(k, tracking_token=APAR_TOKEN) for k in range(20)],
+                                    server, T0)[0]
+    assert (record[28], record[29]) == (2, 40)
+    assert record[32:40] == bytes.fromhex("00001AD274800000")
+    assert [int.from_bytes(record[a:a + n], "big") for a, n in (
+        (40, 4), (44, 2), (46, 2), (48, 4), (52, 2), (54, 2))] == [56, 188, 1, 244, 1560, 20]
+    rows = _read(frame_rdw([record]))[0]["zosconnect_api_requests"]
+    assert rows.height == 20 and rows["stub_sent"][0] == T0
+    assert rows["tracking_token"][0] == APAR_TOKEN[:30].hex().upper()
