@@ -53,7 +53,7 @@ FRAMINGS = ("rdw", "bdw", "vbs")
 SMF_BASES: dict[str, tuple[str, ...]] = {
     name: tuple(f"smf/{name}-{framing}.smf" for framing in FRAMINGS)
     for name in ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1", "smf120.11",
-                 "smf30")
+                 "smf30", "smf123.2")
 }
 #: Fixtures whose tables are written (as zperf-csv, -parquet, -arrow) to be read back.
 TABLE_SOURCES = ("driver/requests.csv", "rmf/paper003-figure4.txt",
@@ -84,6 +84,8 @@ def _records(name: str) -> list[bytes]:
         records += _cics_monitoring_records(when)
     elif name == "smf123.1":
         records += _zosconnect_records(when)
+    elif name == "smf123.2":
+        records += _requester_records(when)
     elif name == "smf120.11":
         records += _liberty_records(when)
     else:
@@ -152,7 +154,8 @@ def _cics_monitoring_records(when: dt.datetime) -> list[bytes]:
 
 def _zosconnect_records(when: dt.datetime) -> list[bytes]:
     """Three z/OS Connect requests in one SMF 123.1 v2 record (one never reached its
-    system of record), then the same record as subtype 2 (counted, not decoded)."""
+    system of record), then the same record as subtype 2 (read as API requester calls
+    that lack their shape: said, not damage)."""
     from zperf.sim.writers import smf123
 
     ms = dt.timedelta(milliseconds=1)
@@ -168,6 +171,42 @@ def _zosconnect_records(when: dt.datetime) -> list[bytes]:
     requester = bytearray(record)
     requester[22:24] = (2).to_bytes(2, "big")
     return [record, bytes(requester)]
+
+
+def _requester_records(when: dt.datetime) -> list[bytes]:
+    """Three z/OS Connect API requester calls (SMF 123.2 v2) in one record: a CICS
+    task's, an IMS transaction's (no access token), a batch job's that never reached its
+    endpoint; then a record of one more call of the CICS task; then a Liberty record of
+    the first call's server CPU (user data of type 104)."""
+    from zperf.sim.writers import smf120_11, smf123
+
+    us = dt.timedelta(microseconds=1)
+    token = bytes.fromhex("C2C1D8010018") + bytes([3] * 24)
+    rows = [{"request_id": 20 + k, "requester_name": "payeeInfo", "requester_version": "1.0",
+             "caller_type": ("CICS", "IMS", "z/OS")[k],
+             "caller_job_name": ("CICSAOR1", "IMSMPP1", "PAYBATCH")[k],
+             "cics_applid": "CICSAOR1" if k == 0 else "", "cics_transaction": "PAY1" if k == 0
+             else "", "cics_task_number": 4711 if k == 0 else 0,
+             "ims_transaction": "PAYTRAN" if k == 1 else "", "endpoint_host": "api.example.com",
+             "endpoint_port": 8443, "endpoint_path": "/payees/1", "method": "GET",
+             "http_status": (200, 404, 0)[k], "caller_status": (200, 404, 503)[k],
+             "request_bytes": 120, "response_bytes": 2048, "stub_sent": when + 1000 * k * us,
+             "entry": when + (1000 * k + 200) * us,
+             "token_start": when + 300 * us if k == 0 else None,
+             "token_finish": when + 800 * us if k == 0 else None,
+             "endpoint_sent": None if k == 2 else when + (1000 * k + 900) * us,
+             "endpoint_received": None if k == 2 else when + (1000 * k + 1900) * us,
+             "exit": when + (1000 * k + 2000) * us, "tracking_token": token}
+            for k in range(3)]
+    server = smf123.Server(utc_offset_seconds=3600)
+    liberty = {"request_id": "L0", "uri": "/payeeInfo", "start": rows[0]["entry"],
+               "end": rows[0]["exit"], "cpu_ms": 0.8, "cpu_on_cp_ms": 0.3,
+               "tracking_token": token, "zosconnect_request_id": 20,
+               "zosconnect_role": "API requester", "zosconnect_stub_sent": when}
+    return [*smf123.build_type123_2(rows, server, when),
+            *smf123.build_type123_2([{**rows[0], "request_id": 23}], server, when),
+            *smf120_11.build_type120_11([liberty], smf120_11.Server(utc_offset_seconds=3600),
+                                        when)]
 
 
 def _liberty_records(when: dt.datetime) -> list[bytes]:

@@ -48,7 +48,7 @@ from fuzz.mutations import mutate
 FILE = "fuzzed"
 #: Readers of binary inputs (the others get the text operators).
 BINARY = ("smf70.1", "smf72.3", "smf110.2", "smf110.1", "smf123.1", "smf120.11", "smf30",
-          "zperf-parquet", "zperf-arrow")
+          "smf123.2", "zperf-parquet", "zperf-arrow")
 MODES = ("raise", "skip")
 CONFLICTS = ("error", "first", "last")
 CLI_FORMATS = ("csv", "json", "ndjson", "parquet", "arrow", "table")

@@ -175,7 +175,7 @@ def test_a_derived_table_is_in_the_result_only_when_named() -> None:
     assert set(everything.tables) == set(zperf.TABLES) - {"capacity", "cec", "peaks",
                                                           "performance", "offload",
                                                           "transaction_summary", "api_cost",
-                                                          "job_hours", "job_days",
+                                                          "api_callouts", "job_hours", "job_days",
                                                           "job_capture"}
     assert zperf.read(CPU_DUMP, tables="capacity").tables["capacity"].height > 0
 

@@ -36,8 +36,8 @@ KIND_NAMES: tuple[str, ...] = (
 #: Every table a reader fills, in registry order (``zperf.formats.registry.table_names``).
 TABLE_NAMES: tuple[str, ...] = (
     "workload", "distribution", "cpu", "cpu_lpar", "db2entry", "db2conn", "cics_transactions",
-    "zosconnect_requests", "liberty_requests", "job_intervals", "job_steps", "ims_transit",
-    "driver", "driver_intervals")
+    "zosconnect_requests", "zosconnect_api_requests", "liberty_requests", "job_intervals",
+    "job_steps", "ims_transit", "driver", "driver_intervals")
 #: The tables made from the tables read (``zperf.runs.derived`` makes them): name -> the
 #: tables read for it.
 DERIVED_TABLES: dict[str, tuple[str, ...]] = {
@@ -46,6 +46,7 @@ DERIVED_TABLES: dict[str, tuple[str, ...]] = {
     "performance": ("workload", "distribution"),
     "offload": ("workload",), "transaction_summary": ("cics_transactions",),
     "api_cost": ("zosconnect_requests", "cics_transactions", "liberty_requests"),
+    "api_callouts": ("zosconnect_api_requests", "cics_transactions", "liberty_requests"),
     "job_hours": ("job_intervals",), "job_days": ("job_intervals",),
     "job_capture": ("job_intervals", "workload", "cpu")}
 #: Every table ``zperf parse --table`` shows and ``zperf.read`` gives: read, then derived.

@@ -19,10 +19,11 @@ SAMPLE = str(SAMPLES / "smf" / "paper-figures.smf")
      "see zperf parse --help"),
     (["parse", "--table", "capacty", SAMPLE],
      "parse: --table: 'capacty' is not one of 'workload', 'distribution', 'cpu', 'cpu_lpar', "
-     "'db2entry', 'db2conn', 'cics_transactions', 'zosconnect_requests', 'liberty_requests', "
-     "'job_intervals', 'job_steps', 'ims_transit', 'driver', 'driver_intervals', 'capacity', "
-     "'cec', 'peaks', 'performance', 'offload', 'transaction_summary', 'api_cost', 'job_hours', "
-     "'job_days', 'job_capture' (did you mean capacity?); see zperf parse --help"),
+     "'db2entry', 'db2conn', 'cics_transactions', 'zosconnect_requests', "
+     "'zosconnect_api_requests', 'liberty_requests', 'job_intervals', 'job_steps', "
+     "'ims_transit', 'driver', 'driver_intervals', 'capacity', 'cec', 'peaks', 'performance', "
+     "'offload', 'transaction_summary', 'api_cost', 'api_callouts', 'job_hours', 'job_days', "
+     "'job_capture' (did you mean capacity?); see zperf parse --help"),
     (["parse"], "parse: missing argument FILE...; see zperf parse --help"),
     (["parse", SAMPLE, "--table"],
      "parse: option '--table' requires an argument; see zperf parse --help"),

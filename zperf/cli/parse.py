@@ -92,7 +92,9 @@ def _driver_options(columns: str | None, properties: str | None, timestamp: str 
                    "(zIIP-eligible time on CPs and achieved offload per class), "
                    "transaction_summary (CICS tasks per APPLID, transaction and 15 minutes: "
                    "count, response and CPU percentiles), api_cost (each z/OS Connect "
-                   "request with the CICS tasks of its tracking token), job_hours and "
+                   "request with the CICS tasks of its tracking token), api_callouts (z/OS "
+                   "Connect API requester calls per calling CICS task: time in the calls, "
+                   "their CPU in the server), job_hours and "
                    "job_days (SMF 30: CPU by job, program and class of work per hour and "
                    "day), job_capture (SMF 30's address spaces beside the service classes "
                    "per RMF interval).")

@@ -36,7 +36,11 @@ from zperf.runs.jobs import job_capture_from_tables, job_days_from_tables, job_h
 from zperf.runs.msu import capacity_from_tables, peaks_from_tables
 from zperf.runs.offload import offload_from_tables
 from zperf.runs.pi import performance_from_tables
-from zperf.runs.transactions import api_cost_from_tables, summary_from_tables
+from zperf.runs.transactions import (
+    api_callouts_from_tables,
+    api_cost_from_tables,
+    summary_from_tables,
+)
 from zperf.tables import SCHEMAS
 
 Builder = Callable[[Mapping[str, pl.DataFrame]], pl.DataFrame]
@@ -46,6 +50,7 @@ BUILDERS: dict[str, Builder] = {
     "capacity": capacity_from_tables, "cec": cec_from_tables, "peaks": peaks_from_tables,
     "performance": performance_from_tables, "offload": offload_from_tables,
     "transaction_summary": summary_from_tables, "api_cost": api_cost_from_tables,
+    "api_callouts": api_callouts_from_tables,
     "job_hours": job_hours_from_tables, "job_days": job_days_from_tables,
     "job_capture": job_capture_from_tables}
 

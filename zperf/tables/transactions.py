@@ -1,5 +1,5 @@
-"""Per-transaction tables: CICS tasks (SMF 110.1), z/OS Connect requests (SMF 123) and
-Liberty requests (SMF 120.11).
+"""Per-transaction tables: CICS tasks (SMF 110.1), z/OS Connect requests (SMF 123: API
+provider and API requester) and Liberty requests (SMF 120.11).
 
 Unlike RMF's class periods, these are one row per unit of work, the truth the
 interval figures are sums of.  Times are milliseconds (to the microsecond),
@@ -151,6 +151,82 @@ ZOSCONNECT_REQUESTS = TableSchema(
 )
 
 
+ZOSCONNECT_API_REQUESTS = TableSchema(
+    "zosconnect_api_requests",
+    "z/OS Connect API requester requests (SMF 123 subtype 2 version 2): one row per call "
+    "a z/OS application (CICS, IMS, batch) made to an API through z/OS Connect. The "
+    "offsets of its request section are inferred, not published (docs/zosconnect-smf.md)",
+    (
+        *_SOURCE,
+        Column("source_format", STR, "'smf123.2'"),
+        Column("system", STR, "SMF system id (SMF123_SID)"),
+        Column("sysplex", STR, "Sysplex of the server (SERVER_SYSPLEX)"),
+        Column("job_name", STR, "Server job name (SERVER_JOBNAME)"),
+        Column("job_id", STR, "Server job id (SERVER_JOBID)"),
+        Column("server_version", STR, "z/OS Connect version (SERVER_VERSION)"),
+        Column("request_id", I64, "Request id, unique within one server instance (REQ_ID)"),
+        Column("requester_name", STR, "API requester (API_REQ_NAME)"),
+        Column("requester_version", STR, "API requester version (API_REQ_VERSION)"),
+        Column("caller_type", STR, "Calling application: CICS, IMS or z/OS (REQ_APP_TYPE)"),
+        Column("caller_job_name", STR, "Caller's job name (MVS_JOBNAME)"),
+        Column("caller_job_id", STR, "Caller's job id (MVS_JOBID)"),
+        Column("caller_system", STR, "Caller's system (MVS_SYSNAME)"),
+        Column("cics_applid", STR, "Calling CICS region (CICS_APPLID)"),
+        Column("cics_transaction", STR, "Calling CICS transaction (CICS_TRANSID)"),
+        Column("cics_task_number", I64, "Calling CICS task (CICS_TASK_NUMBER); null unless "
+               "the caller is CICS"),
+        Column("ims_id", STR, "Calling IMS (IMS_IDENTIFIER)"),
+        Column("ims_transaction", STR, "Calling IMS transaction (IMS_TRANSNAME)"),
+        Column("ims_psb", STR, "Its PSB (IMS_PSBNAME)"),
+        Column("user_name", STR, "Authenticated user (USER_NAME)"),
+        Column("mapped_user", STR, "SAF user it was mapped to (USER_NAME_MAPPED)"),
+        Column("asserted_user", STR, "User the caller asserted (USER_NAME_ASSERTED)"),
+        Column("endpoint_reference", STR, "server.xml id of the endpoint connection "
+               "(ENDPOINT_REFERENCE)"),
+        Column("endpoint_host", STR, "Endpoint host (ENDPOINT_HOST)"),
+        Column("endpoint_port", I64, "Endpoint port (ENDPOINT_PORT)"),
+        Column("endpoint_path", STR, "Full path called (ENDPOINT_FULL_PATH)"),
+        Column("method", STR, "HTTP method (ENDPOINT_METHOD)"),
+        Column("query_string", STR, "Query string sent (ENDPOINT_QUERY_STR)"),
+        Column("http_status", I64, "HTTP status from the endpoint (HTTP_RESP_CODE)"),
+        Column("caller_status", I64, "HTTP status returned to the caller (REQ_STATUS_CODE)"),
+        Column("retried", I64, "1 when the call was retried after a 401 (REQ_RETRIED)"),
+        Column("request_bytes", I64, "Request payload sent to the endpoint (REQ_PAYLOAD_LEN)"),
+        Column("response_bytes", I64, "Response payload received (RESP_PAYLOAD_LEN)"),
+        Column("stub_sent", TS, "Request left the caller (TIME_STUB_SENT; the caller's "
+               "clock), local"),
+        Column("entry", TS, "Received by z/OS Connect (TIME_ZC_ENTRY), local"),
+        Column("exit", TS, "Reply ready for the caller (TIME_ZC_EXIT), local"),
+        Column("token_start", TS, "Getting access tokens began (TIME_TOKEN_GET_START), local; "
+               "null when none were needed"),
+        Column("token_finish", TS, "It ended (TIME_TOKEN_GET_FINISH), local"),
+        Column("endpoint_sent", TS, "Request sent to the endpoint (TIME_ENDPOINT_SENT), local"),
+        Column("endpoint_received", TS, "Its response received (TIME_ENDPOINT_RECEIVED), "
+               "local"),
+        Column("stub_to_zosconnect_ms", F64, "Caller to z/OS Connect: entry - stub_sent, ms"),
+        Column("before_endpoint_ms", F64, "z/OS Connect before the call, access tokens "
+               "included: endpoint_sent - entry, ms"),
+        Column("token_ms", F64, "Getting access tokens: token_finish - token_start, ms"),
+        Column("endpoint_ms", F64, "Time in the endpoint (and the network): "
+               "endpoint_received - endpoint_sent, ms; null when it was not called"),
+        Column("after_endpoint_ms", F64, "z/OS Connect after the reply: exit - "
+               "endpoint_received, ms"),
+        Column("response_ms", F64, "Time in z/OS Connect, the endpoint's included: exit - "
+               "entry, ms"),
+        Column("zosconnect_ms", F64, "Time in z/OS Connect itself: response_ms - "
+               "endpoint_ms, ms"),
+        Column("total_ms", F64, "The call as far as the record sees it: exit - stub_sent, "
+               "ms (the reply's way back to the caller is not recorded)"),
+        Column("tracking_token", STR, "Tracking token, hex up to the end of its correlator"),
+    ),
+    measures=("response_ms",),
+    keys=("job_name", "request_id"),
+    priority=("job_name", "request_id", "requester_name", "caller_type", "cics_applid",
+              "cics_transaction", "cics_task_number", "method", "endpoint_host",
+              "http_status", "total_ms", "endpoint_ms", "zosconnect_ms"),
+)
+
+
 LIBERTY_REQUESTS = TableSchema(
     "liberty_requests",
     "Liberty request activity (SMF 120 subtype 11, z/OS Connect and CICS Liberty JVM "
@@ -184,10 +260,18 @@ LIBERTY_REQUESTS = TableSchema(
         Column("client_port", I64, "Client port"),
         Column("port", I64, "Local port"),
         Column("response_bytes", I64, "Response bytes written"),
-        Column("zosconnect_request_id", I64, "z/OS Connect's request id (user data 103, "
-               "z/OS Connect 3.0.99 on): SMF 123's REQ_ID"),
-        Column("tracking_token", STR, "z/OS Connect's tracking token (user data 103), hex up "
-               "to the end of its correlator: the key to SMF 123 and the CICS tasks"),
+        Column("zosconnect_role", STR, "'API provider' (z/OS Connect's user data type 103) "
+               "or 'API requester' (type 104), z/OS Connect 3.0.99 on; null without"),
+        Column("zosconnect_request_id", I64, "z/OS Connect's request id (user data 103 or "
+               "104): SMF 123's REQ_ID"),
+        Column("zosconnect_stub_sent", TS, "API requester: the request left the caller "
+               "(user data 104, = SMF 123.2 TIME_STUB_SENT), local"),
+        Column("zosconnect_entry", TS, "Received by z/OS Connect (user data 103 or 104, = "
+               "SMF 123 TIME_ZC_ENTRY), local"),
+        Column("zosconnect_exit", TS, "Left z/OS Connect (user data 103 or 104, = SMF 123 "
+               "TIME_ZC_EXIT), local"),
+        Column("tracking_token", STR, "z/OS Connect's tracking token (user data 103 or 104), "
+               "hex up to the end of its correlator: the key to SMF 123 and the CICS tasks"),
     ),
     measures=("response_ms", "cpu_ms"),
     keys=("job_name", "request_id", "start"),
@@ -243,12 +327,52 @@ API_COST = TableSchema(
         Column("cics_ziip_ms", F64, "Their zIIP time, ms"),
         Column("cics_response_ms", F64, "The longest of their response times, ms"),
         Column("liberty_cpu_ms", F64, "CPU of the request in the z/OS Connect server (SMF "
-               "120.11 with z/OS Connect's user data, same tracking token), ms; null "
-               "without"),
+               "120.11 with z/OS Connect's API provider user data, same tracking token), ms; "
+               "null without"),
         Column("liberty_offload_ms", F64, "The part of it on zIIPs, normalized, ms"),
     ),
     measures=("response_ms",),
     keys=("job_name", "request_id"),
     priority=("job_name", "request_id", "api_name", "method", "http_status", "response_ms",
               "sor_ms", "cics_tasks", "cics_cpu_ms", "cics_response_ms"),
+)
+
+API_CALLOUTS = TableSchema(
+    "api_callouts",
+    "z/OS Connect API requester calls (zosconnect_api_requests) summed per calling task: "
+    "a CICS task found in cics_transactions by APPLID, task number and transaction with "
+    "the call inside its start and stop; calls from IMS or batch, and from CICS tasks not "
+    "found, per caller with the task columns null",
+    (
+        Column("caller_type", STR, "Calling application: CICS, IMS or z/OS"),
+        Column("caller_job_name", STR, "Caller's job name"),
+        Column("cics_applid", STR, "Calling CICS region"),
+        Column("cics_transaction", STR, "Calling CICS transaction"),
+        Column("cics_task_number", I64, "Calling CICS task"),
+        Column("ims_transaction", STR, "Calling IMS transaction"),
+        Column("task_found", I64, "1 when the calling CICS task was found in "
+               "cics_transactions, else 0"),
+        Column("start", TS, "The task's start (START), local; null when not found"),
+        Column("stop", TS, "Its end (STOP), local"),
+        Column("task_response_ms", F64, "Its response time, ms"),
+        Column("task_cpu_ms", F64, "Its CPU time (USRCPUT), ms"),
+        Column("calls", I64, "API requester calls it made"),
+        Column("errors", I64, "Of them, calls whose endpoint gave HTTP 400 or above, or "
+               "none"),
+        Column("call_ms", F64, "Time in the calls, ms: the sum of total_ms (from the stub "
+               "to z/OS Connect's reply; response_ms where the stub time is not set)"),
+        Column("endpoint_ms", F64, "Of it, time in the endpoints, ms"),
+        Column("zosconnect_ms", F64, "Of it, time in z/OS Connect itself, ms"),
+        Column("call_pct", F64, "call_ms as a part of the task's response time, %"),
+        Column("zosconnect_cpu_ms", F64, "CPU of the calls in the z/OS Connect server (SMF "
+               "120.11 with z/OS Connect's API requester user data, type 104: same server "
+               "job, request id and entry time), ms; null when no call has such a record"),
+        Column("zosconnect_offload_ms", F64, "The part of it on zIIPs, normalized, ms"),
+        Column("calls_with_cpu", I64, "Calls whose 120.11 record was found"),
+    ),
+    measures=("call_ms",),
+    keys=("caller_type", "caller_job_name", "cics_applid", "cics_transaction",
+          "cics_task_number", "ims_transaction", "start"),
+    priority=("cics_applid", "cics_transaction", "cics_task_number", "start", "calls",
+              "call_ms", "task_response_ms", "call_pct", "task_cpu_ms", "zosconnect_cpu_ms"),
 )

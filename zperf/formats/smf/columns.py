@@ -153,3 +153,11 @@ def zos_release(mvs: str | None) -> str | None:
             and mvs[2:6].isdigit():
         return f"V{int(mvs[2:4])}R{int(mvs[4:6])}"
     return mvs or None
+
+
+def local_times(raw: npt.NDArray[np.uint64], local: Ints) -> npt.NDArray[np.datetime64]:
+    """TOD values (STCK, or an STCKE's TOD part) as local time stamps, ``local`` µs from
+    UTC (the record's own CVTLDTO); NaT (null) where 0: not set, never 1900."""
+    value = (raw >> np.uint64(12)).astype(np.int64)
+    return np.where(raw == 0, np.datetime64("NaT", "us"), np.datetime64("1900-01-01", "us")
+                    + (value + local).astype("timedelta64[us]"))

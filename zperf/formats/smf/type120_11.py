@@ -7,9 +7,10 @@ of a batch are then taken column-wise.  CPU is the request thread's TIMEUSED at
 its end less at its start (total and on standard processors; the rest ran on a
 zIIP, normalized), and, when WLM classified the request (zosWlm), the enclave's
 CPU and zIIP time.  z/OS Connect (3.0.99 on) adds a user data section of type
-103 holding SMF 123's request id and tracking token: found by its type, not its
-place.  Records of version 1 (no request section), and of the other subtypes
-of type 120 (WebSphere's), are counted as other records.  Text is Cp1047 as Liberty writes it
+103 (API provider) or 104 (API requester) holding SMF 123's request id, times
+and tracking token: found by its type, not its place.  Records of version 1 (no
+request section), and of the other subtypes of type 120 (WebSphere's), are
+counted as other records.  Text is Cp1047 as Liberty writes it
 (docs/zosconnect-smf.md).
 """
 
@@ -22,7 +23,7 @@ import numpy.typing as npt
 import polars as pl
 
 from zperf.formats.smf import type120_11_fields as f
-from zperf.formats.smf.columns import text_column
+from zperf.formats.smf.columns import local_times, text_column
 from zperf.formats.smf.record_checks import Checks
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.tracking import token_keys
@@ -34,6 +35,7 @@ SOURCE_FORMAT = "smf120.11"
 ENCODING = "cp1047"
 Ints = npt.NDArray[np.int64]
 TOD_PER_MS = 4096 * 1000
+
 _MINIMUM = {"S": f.SERVER.size, "R": f.REQUEST.size, "N": f.NETWORK.size,
             "U": f.USER_DATA.size}
 _MOST = {"S": 1, "R": 1, "N": 1, "U": f.MAX_USER_DATA, "C": 3}
@@ -109,11 +111,8 @@ class LibertyRequestDecoder:
         micros = {}
         for name, field in (("start", "SM120BBW"), ("end", "SM120BBX")):
             raw = req[field].astype(np.uint64)
-            value = (raw >> np.uint64(12)).astype(np.int64)
-            micros[name] = np.where(raw == 0, -1, value)
-            columns[name] = pl.Series(name, np.where(
-                raw == 0, np.datetime64("NaT", "us"),
-                np.datetime64("1900-01-01", "us") + (value + local).astype("timedelta64[us]")))
+            micros[name] = np.where(raw == 0, -1, (raw >> np.uint64(12)).astype(np.int64))
+            columns[name] = pl.Series(name, local_times(raw, local))
         start, end = micros["start"], micros["end"]
         columns["response_ms"] = pl.Series(np.where((start >= 0) & (end >= 0),
                                                     (end - start) / 1000.0, np.nan)).fill_nan(None)
@@ -136,37 +135,59 @@ class LibertyRequestDecoder:
             response_bytes=pl.Series(net["RESPONSE_BYTES"].astype(np.uint64).view(np.int64))
             .set(pl.Series(~has_net), None),
             record_version=head["SM120BAA"][rec].astype(np.int64))
-        columns.update(self._zosconnect(batch, base, trip, rec))
+        columns.update(self._zosconnect(batch, base, trip, rec, local))
         zeros = np.zeros(rec.size, dtype=np.int64)
         columns.update(source=pl.Series([self.file], dtype=pl.String).gather(zeros),
                        source_format=pl.Series([SOURCE_FORMAT], dtype=pl.String).gather(zeros))
         return LIBERTY_REQUESTS.from_columns(columns)
 
     @staticmethod
-    def _zosconnect(batch: Batch, base: Ints, trip: dict[str, Ints],
-                    rec: Ints) -> dict[str, pl.Series]:
-        """z/OS Connect's request id and tracking token, from the first user data section
-        of type 103 long enough to hold them (null where a record has none)."""
+    def _zosconnect(batch: Batch, base: Ints, trip: dict[str, Ints], rec: Ints,
+                    local: Ints) -> dict[str, pl.Series]:
+        """z/OS Connect's role, request id, times and tracking token, from the first user
+        data section of type 103 (API provider) or 104 (API requester) long enough to
+        hold its data (null where a record has none).  Both types have the same fields
+        but 104's stub time: one reading serves both."""
         found = np.full(rec.size, -1, dtype=np.int64)
+        kind = np.zeros(rec.size, dtype=np.int64)
         at, ln, n = trip["US"][rec], trip["UL"][rec], trip["UN"][rec]
         for k in range(f.MAX_USER_DATA):
-            here = (found < 0) & (n > k) & (ln >= f.USER_DATA.size + f.ZOSCONNECT_DATA.size)
+            here = (found < 0) & (n > k) & (ln >= f.USER_DATA.size)
             if not here.any():
                 continue
             section = base + at + k * ln
             heads = f.USER_DATA.gather(batch.data, np.where(here, section, base),
                                        available=np.where(here, f.USER_DATA.size, 0))
-            hit = here & (heads["UD_TYPE"].astype(np.int64) == f.ZOSCONNECT_PROVIDER)
-            found = np.where(hit, section + f.USER_DATA.size, found)
-        has = found >= 0
-        data = f.ZOSCONNECT_DATA.gather(batch.data, np.where(has, found, base),
-                                        available=np.where(has, f.ZOSCONNECT_DATA.size, 0))
-        token = np.ascontiguousarray(data["UD103_TRACKING_TOKEN"]).view(np.uint8).reshape(
-            -1, 64)
-        keys = token_keys(token).set(pl.Series(~has), None)
-        ids = pl.Series(data["UD103_REQ_ID"].astype(np.uint64).view(np.int64)).set(
-            pl.Series(~has), None)
-        return {"zosconnect_request_id": ids, "tracking_token": keys}
+            for code, (layout, _) in f.ZOSCONNECT.items():
+                hit = here & (heads["UD_TYPE"].astype(np.int64) == code) & (
+                    ln >= f.USER_DATA.size + layout.size)
+                found = np.where(hit, section + f.USER_DATA.size, found)
+                kind = np.where(hit, code, kind)
+        role = np.full(rec.size, None, dtype=object)
+        ids = np.zeros(rec.size, dtype=np.int64)
+        tokens = np.zeros((rec.size, 64), dtype=np.uint8)
+        tod = {part: np.zeros(rec.size, dtype=np.uint64) for part in ("STUB_SENT", "ZC_ENTRY",
+                                                                      "ZC_EXIT")}
+        for code, (layout, name) in f.ZOSCONNECT.items():
+            has = kind == code
+            if not has.any():
+                continue
+            data = layout.gather(batch.data, found[has])
+            role[has] = name
+            ids[has] = data[f"UD{code}_REQ_ID"].astype(np.uint64).view(np.int64)
+            tokens[has] = np.ascontiguousarray(data[f"UD{code}_TRACKING_TOKEN"]).view(
+                np.uint8).reshape(-1, 64)
+            for part, values in tod.items():
+                if f"UD{code}_TIME_{part}" in layout.by_name:
+                    values[has] = data[f"UD{code}_TIME_{part}"].astype(np.uint64)
+        none = pl.Series(kind == 0)
+        out = {"zosconnect_role": pl.Series(role.tolist(), dtype=pl.String),
+               "zosconnect_request_id": pl.Series(ids).set(none, None),
+               "tracking_token": token_keys(tokens).set(none, None)}
+        for part, values in tod.items():
+            name = f"zosconnect_{part.lower().removeprefix('zc_')}"
+            out[name] = pl.Series(name, local_times(values, local))
+        return out
 
     def take(self) -> dict[str, pl.DataFrame]:
         if not self.frames:

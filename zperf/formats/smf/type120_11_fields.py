@@ -95,6 +95,25 @@ ZOSCONNECT_DATA = Layout(
     ),
 )
 
+#: z/OS Connect's user data (type 104, API requester), from the data's start: IBM SMF-Tools'
+#: SMFType120SubType11UserDataType104 (Apache-2.0) gives its order and widths.
+ZOSCONNECT_REQUESTER_DATA = Layout(
+    "SMF 120.11 user data type 104 (z/OS Connect API requester)",
+    124,
+    (
+        Field("UD104_VERSION", 0, "u4", 4, "", "Data version"),
+        Field("UD104_TIME_STUB_SENT", 5, "u8", 8, "TOD", "= SMF 123.2 TIME_STUB_SENT (STCKE)"),
+        Field("UD104_TIME_ZC_ENTRY", 21, "u8", 8, "TOD", "= SMF 123.2 TIME_ZC_ENTRY (STCKE)"),
+        Field("UD104_TIME_ZC_EXIT", 37, "u8", 8, "TOD", "= SMF 123.2 TIME_ZC_EXIT (STCKE)"),
+        Field("UD104_REQ_ID", 52, "u8", 8, "", "= SMF 123.2 REQ_ID"),
+        Field("UD104_TRACKING_TOKEN", 60, "text", 64, "", "= SMF 123.2 TRACKING_TOKEN"),
+    ),
+)
+
+#: z/OS Connect's user data by type, and the role each says.
+ZOSCONNECT = {ZOSCONNECT_PROVIDER: (ZOSCONNECT_DATA, "API provider"),
+              ZOSCONNECT_REQUESTER: (ZOSCONNECT_REQUESTER_DATA, "API requester")}
+
 REQUEST = Layout(
     "SMF 120.11 request section",
     396,

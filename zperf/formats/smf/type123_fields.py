@@ -9,8 +9,10 @@ z/OS Connect 3.0 pages on SMF 123.1 and 123.2 v2 records (the header), Pacific
 Systems' layout of the extension and triplets, and two independent readers of
 the 1,560-byte request section of subtype 1 that agree field by field (Colin
 Paice's SMFFormatter, MIT; franfcwong/smf2db, MIT, IBM's field text).  The
-request section of subtype 2 has no published offsets in the sources read:
-those records are counted, not decoded.
+request section of subtype 2 has no published offsets in the sources read: its
+layout here is inferred from IBM's field list and order and the section length
+seen in a real record (1,560), and every request read through it is checked
+for the shape IBM's field text gives (:data:`REQUESTER`, docs/zosconnect-smf.md).
 """
 
 from __future__ import annotations
@@ -99,3 +101,88 @@ REQUEST = Layout(
 #: RESP_FLAGS: the request timed out (smf2db's reading of IBM's Data.REQUEST_TIMED_OUT).
 TIMED_OUT = 0x80
 REQUEST_TYPES = {0: "unknown", 1: "API", 2: "service", 3: "admin"}
+
+#: STCKE times of the API requester, in record order: (field, table column).
+REQUESTER_TIMES = (("TIME_STUB_SENT", "stub_sent"), ("TIME_ZC_ENTRY", "entry"),
+                   ("TIME_ZC_EXIT", "exit"), ("TIME_TOKEN_GET_START", "token_start"),
+                   ("TIME_TOKEN_GET_FINISH", "token_finish"),
+                   ("TIME_ENDPOINT_SENT", "endpoint_sent"),
+                   ("TIME_ENDPOINT_RECEIVED", "endpoint_received"))
+#: Where the first of them starts; each is 16 bytes (STCKE: epoch index, then the TOD).
+REQUESTER_TIMES_AT = 728
+
+
+def _stcke(k: int, name: str, what: str) -> tuple[Field, Field]:
+    at = REQUESTER_TIMES_AT + 16 * k
+    return (Field(f"{name}_EPOCH", at, "u1", 1, "", f"{what}: STCKE epoch index (0)"),
+            Field(name, at + 1, "u8", 8, "TOD", f"{what} (STCKE, its TOD part)"))
+
+
+_WHEN = ("Request left the calling application (the stub)", "Received by z/OS Connect",
+         "Reply ready for the calling application", "Start of getting access tokens",
+         "End of getting access tokens", "Request sent to the API endpoint",
+         "Response received from the endpoint")
+
+#: The request section of subtype 2 (API requester), 1,560 bytes.  IBM's field list,
+#: order and meanings are known (IBM's 123.2 page as quoted by a BSD-licensed reader of
+#: IBM's BAQSMFP print); the offsets are not published in any source read.  They are
+#: inferred: the fields that mean what a 123.1 field means have its width (user names,
+#: version, reference, path, method, query string, the 16-byte STCKE times, REQ_ID,
+#: the 64-byte token, the eight 64-byte headers), the caller's fields the width of the
+#: z/OS control block or CICS/IMS field they copy, and the sum is the 1,560 bytes a real
+#: record's triplet gave.  With it, REQ_ID, the token and the headers fall at the very
+#: offsets they have in subtype 1.  Unconfirmed: every offset from ENDPOINT_HOST to
+#: IMS_RECOVERY_TOKEN (host and port widths, the CICS task number's format, packed as
+#: EIBTASKN), settled by one real record; the decoder checks each request for the
+#: shape IBM's text gives and says how many do not have it.
+REQUESTER = Layout(
+    "SMF 123.2 v2 request section (API requester)",
+    1560,
+    (
+        Field("REQ_DATA_VERSION", 0, "u1", 1, "", "Request section version (1)"),
+        Field("REQ_APP_TYPE", 1, "u1", 1, "", "Caller: 1 CICS, 2 IMS, 3 z/OS"),
+        Field("HTTP_RESP_CODE", 2, "u2", 2, "", "HTTP status from the API endpoint"),
+        Field("REQ_STATUS_CODE", 4, "u2", 2, "", "HTTP status returned to the caller"),
+        Field("RESP_FLAGS", 6, "bits", 1, "", "Response flags"),
+        Field("REQ_RETRIED", 7, "u1", 1, "", "Retried after a 401 from the endpoint"),
+        Field("REQ_PAYLOAD_LEN", 8, "u4", 4, "bytes", "Request payload sent to the endpoint"),
+        Field("RESP_PAYLOAD_LEN", 12, "u4", 4, "bytes", "Response payload received"),
+        Field("USER_NAME", 16, "text", 64, "", "Authenticated user"),
+        Field("USER_NAME_MAPPED", 80, "text", 8, "", "Mapped SAF user"),
+        Field("USER_NAME_ASSERTED", 88, "text", 8, "", "User asserted by the caller"),
+        Field("API_REQ_NAME", 96, "text", 64, "", "API requester name"),
+        Field("API_REQ_VERSION", 160, "text", 8, "", "API requester version"),
+        Field("ENDPOINT_REFERENCE", 168, "text", 32, "", "server.xml id of the endpoint"),
+        Field("ENDPOINT_HOST", 200, "text", 128, "", "Endpoint host"),
+        Field("ENDPOINT_PORT", 328, "u4", 4, "", "Endpoint port"),
+        Field("ENDPOINT_FULL_PATH", 336, "text", 256, "", "Full path called"),
+        Field("ENDPOINT_METHOD", 592, "text", 8, "", "HTTP method"),
+        Field("ENDPOINT_QUERY_STR", 600, "text", 128, "", "Query string sent"),
+        *(f for k, ((name, _), what) in enumerate(zip(REQUESTER_TIMES, _WHEN, strict=True))
+          for f in _stcke(k, name, what)),
+        Field("MVS_JOBNAME", 840, "text", 8, "", "Caller's job name (JSABJBNM)"),
+        Field("MVS_JOBID", 848, "text", 8, "", "Caller's job id (JSABJBID)"),
+        Field("MVS_SYSNAME", 856, "text", 8, "", "Caller's system (CVTSNAME)"),
+        Field("MVS_ASID", 864, "u2", 2, "", "Caller's ASID"),
+        Field("MVS_SID", 868, "text", 4, "", "Caller's SMF system id"),
+        Field("CICS_APPLID", 872, "text", 8, "", "Calling CICS region's APPLID"),
+        Field("CICS_TASK_NUMBER", 880, "packed", 4, "", "Calling task (EIBTASKN, packed)"),
+        Field("CICS_TRANSID", 884, "text", 4, "", "Calling transaction"),
+        Field("CICS_RMUOWID", 888, "u8", 8, "", "Recovery manager unit of work id"),
+        Field("CICS_NETUOW_PX", 896, "text", 20, "", "Network unit of work prefix"),
+        Field("CICS_NETUOW_SX", 916, "u8", 8, "", "Network unit of work suffix"),
+        Field("IMS_IDENTIFIER", 924, "text", 8, "", "IMS id"),
+        Field("IMS_REGION_ID", 932, "u4", 4, "", "IMS dependent region id"),
+        Field("IMS_TRANSNAME", 936, "text", 8, "", "IMS transaction"),
+        Field("IMS_APPNAME", 944, "text", 8, "", "IMS application"),
+        Field("IMS_PSBNAME", 952, "text", 8, "", "IMS PSB"),
+        Field("IMS_RECOVERY_TOKEN", 960, "text", 16, "", "IMS recovery token (binary)"),
+        Field("REQ_ID", 976, "u8", 8, "", "Request id, unique in the server instance"),
+        Field("TRACKING_TOKEN", 984, "text", 64, "", "Tracking token (binary)"),
+    ),
+)
+
+#: REQ_APP_TYPE: who called.
+CALLER_TYPES = {1: "CICS", 2: "IMS", 3: "z/OS"}
+#: The methods IBM's field text names for ENDPOINT_METHOD (and HTTP's others).
+METHODS = frozenset({"GET", "POST", "PUT", "DELETE", "OPTIONS", "PATCH", "HEAD"})

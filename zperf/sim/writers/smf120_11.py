@@ -5,7 +5,10 @@ the simulator, in the order OpenLiberty's writer lays a record out: header,
 five triplets, server, user data, request, (no classification: no zosWlm)
 network.  One record per request, given as a row of the ``liberty_requests``
 table (times local; CPU in ms; the tracking token as its 64 raw bytes, with
-``zosconnect_request_id``, for z/OS Connect's user data section of type 103).
+``zosconnect_request_id``, for z/OS Connect's user data section: of type 103,
+or 104 when ``zosconnect_role`` is 'API requester'; z/OS Connect's entry and
+exit are the request's start and end unless ``zosconnect_entry`` and
+``zosconnect_exit`` say).
 """
 
 from __future__ import annotations
@@ -22,9 +25,6 @@ from zperf.sim.writers.smf_framing import smf_header
 
 #: Liberty's code page (OpenLiberty's convertToEbcdic).
 ENCODING = "cp1047"
-#: The user data section length written: its head and z/OS Connect's 108 bytes (OpenLiberty
-#: writes 2,060, a 2,048-byte data area; readers go by the triplet's length).
-USER_DATA_LENGTH = 120
 SERVER_V3 = 200
 
 
@@ -58,18 +58,7 @@ def record(row: Mapping[str, Any], server: Server, when: dt.datetime) -> bytes:
         "NETWORK_VERSION": 1, "RESPONSE_BYTES": row.get("response_bytes") or 0,
         "LOCAL_PORT": row.get("port") or 9443, "REMOTE_PORT": row.get("client_port") or 0,
         "REMOTE_ADDR_LENGTH": len(addr), "REMOTE_ADDR": addr}, ENCODING)
-    user = b""
-    token = row.get("tracking_token")
-    if token is not None:
-        data = bytearray(f.ZOSCONNECT_DATA.encode({
-            "UD103_VERSION": 1, "UD103_TIME_ZC_ENTRY": tod_of(row.get("start"), offset),
-            "UD103_TIME_ZC_EXIT": tod_of(row.get("end"), offset),
-            "UD103_REQ_ID": row.get("zosconnect_request_id") or 0}, ENCODING))
-        at = f.ZOSCONNECT_DATA.offset_of("UD103_TRACKING_TOKEN")
-        data[at:at + 64] = bytes(token).ljust(64, b"\x40")[:64]
-        user = (f.USER_DATA.encode({"UD_VERSION": 2, "UD_TYPE": f.ZOSCONNECT_PROVIDER,
-                                    "UD_LENGTH": len(data)}, ENCODING)
-                + bytes(data)).ljust(USER_DATA_LENGTH, b"\x00")
+    user = _zosconnect_user_data(row, offset)
     sections = {"S": (bytes(srv), 1), "U": (user, 1 if user else 0), "R": (bytes(req), 1),
                 "C": (b"", 0), "N": (net, 1)}
     values: dict[str, object] = {"SM120BAA": 3, "SM120BAB": len(f.SECTIONS), "SM120BAD": 1}
@@ -93,3 +82,26 @@ def build_type120_11(rows: Sequence[Mapping[str, Any]], server: Server,
                      when: dt.datetime) -> list[bytes]:
     """One record per request of ``rows``."""
     return [record(row, server, when) for row in rows]
+
+
+def _zosconnect_user_data(row: Mapping[str, Any], offset: int) -> bytes:
+    """z/OS Connect's user data section of a row with a tracking token (none without)."""
+    token = row.get("tracking_token")
+    if token is None:
+        return b""
+    code = (f.ZOSCONNECT_REQUESTER if row.get("zosconnect_role") == "API requester"
+            else f.ZOSCONNECT_PROVIDER)
+    layout = f.ZOSCONNECT[code][0]
+    when = {"ZC_ENTRY": row.get("zosconnect_entry", row.get("start")),
+            "ZC_EXIT": row.get("zosconnect_exit", row.get("end")),
+            "STUB_SENT": row.get("zosconnect_stub_sent")}
+    data = bytearray(layout.encode({
+        f"UD{code}_VERSION": 1, f"UD{code}_REQ_ID": row.get("zosconnect_request_id") or 0,
+        **{f"UD{code}_TIME_{part}": tod_of(value, offset) for part, value in when.items()
+           if f"UD{code}_TIME_{part}" in layout.by_name}}, ENCODING))
+    at = layout.offset_of(f"UD{code}_TRACKING_TOKEN")
+    data[at:at + 64] = bytes(token).ljust(64, b"\x40")[:64]
+    # Just its head and z/OS Connect's 108 or 124 bytes: OpenLiberty writes 2,060 (a
+    # 2,048-byte data area), and readers go by the triplet's length.
+    return f.USER_DATA.encode({"UD_VERSION": 2, "UD_TYPE": code, "UD_LENGTH": len(data)},
+                              ENCODING) + bytes(data)
