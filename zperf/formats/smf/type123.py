@@ -278,7 +278,10 @@ class Type123Decoder:
                     f"SMF 123.{sub}: request sections of {sizes} bytes, longer than the "
                     f"{LAYOUT[sub].size} zperf knows: the fields after them are not read")
         if self.requests:
-            self.tally.warnings.append(
+            # a standing caveat is a note; requests that do not look as IBM says are
+            # a warning
+            said = self.tally.warnings if self.doubtful else self.tally.notes
+            said.append(
                 f"SMF 123.2: {self.requests} API requester requests read with offsets zperf "
                 "infers from IBM's field list (not published; docs/zosconnect-smf.md)"
                 + (f"; {self.doubtful} of them do not have the shape IBM's field text gives "
