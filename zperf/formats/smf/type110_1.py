@@ -18,7 +18,10 @@ that share a dictionary and a connector list are then taken column-wise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -42,6 +45,9 @@ Ints = npt.NDArray[np.int64]
 TOD_PER_US = 4096
 #: Expanded bytes of the records decoded together (they stay in the processor's cache).
 PART_BYTES = 32 * 1024 * 1024
+#: Tasks whose rows are built together (in one thread): enough to amortize the fixed
+#: cost of ~70 columns, few enough that the threads share a part.
+PIECE_TASKS = 8192
 #: Where SMFMNDRA, SMFMNDRL and SMFMNDRN are when the product section is at 44 (as CICS
 #: writes it): a first guess of a record's expanded size, to cut a batch in parts.
 EXPANDED_SIZE_AT = f1.HEADER.size + f1.PRODUCT.offset_of("SMFMNDRA")
@@ -88,12 +94,22 @@ class Type110Decoder1:
         self.by_nickname: set[str] = set()
         self.clock_errors = 0
         self.classes: dict[int, int] = {}
+        self.pool: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ batch
 
+    def use_threads(self, threads: int) -> None:
+        """Build the rows of a batch's records in ``threads`` threads (the fields are
+        gathered by a compiled loop that lets go of the GIL, and most of the columns by
+        numpy and polars, which do too): the records are cut in parts, each part's rows
+        built in a thread, and the parts handed on in file order."""
+        if threads > 1 and self.pool is None:
+            self.pool = ThreadPoolExecutor(threads, thread_name_prefix="zperf-110.1")
+
     def decode(self, batch: Batch) -> None:
-        # Expanded records are 5-10 times their compressed size: a batch is decoded in
-        # parts whose expanded bytes stay in the processor's cache.
+        # A batch is decoded in parts of a bounded size (memory, and work for the threads);
+        # each part's checks and dictionaries are read here in file order, its rows built
+        # (in a thread, with ``use_threads``), and the parts settled in file order.
         data = np.frombuffer(batch.data, dtype=np.uint8)
         at = np.minimum(batch.starts + EXPANDED_SIZE_AT, max(data.size - 8, 0))
         guess = np.zeros(batch.starts.size, dtype=np.int64)
@@ -103,11 +119,16 @@ class Type110Decoder1:
             guess = np.clip(dra + (data[at + 4].astype(np.int64) << 8 | data[at + 5])
                             * (data[at + 6].astype(np.int64) << 8 | data[at + 7]), 0, 1 << 20)
         part = np.cumsum(np.maximum(guess, batch.lengths)) // PART_BYTES
-        for number in np.unique(part).tolist():
-            mine = part == number
-            self._decode(batch if mine.all() else subset(batch, mine))
+        settle = [self._decode(batch if mine.all() else subset(batch, mine))
+                  for mine in (part == number for number in np.unique(part).tolist())]
+        try:
+            for one in settle:
+                one()
+        finally:
+            for one in settle:  # after an error: no thread left writing
+                one.cancel()
 
-    def _decode(self, batch: Batch) -> None:
+    def _decode(self, batch: Batch) -> _Part:
         checks = Checks(batch)
         length = batch.lengths
         hsize = f1.HEADER.size
@@ -144,17 +165,17 @@ class Type110Decoder1:
         checks.fail(work & ~compressed & (end > length),
                     lambda i: f"SMF 110.1 record: {drn[i]} records of {drl[i]} bytes at "
                     f"{dra[i]} run past the record end ({length[i]} bytes)")
-        self._read(batch, checks, head, prod, cls, compressed & checks.ok)
-        others_n = int(others.sum())
-        checks.report(self.tally)
-        self.tally.settle(parsed=int(checks.ok.sum()) - others_n, other=others_n)
+        todo = self._read(batch, checks, head, prod, cls, compressed & checks.ok)
+        return _Part(self, checks, todo, int(others.sum()))
 
     # ------------------------------------------------------ records in order
 
     def _read(self, batch: Batch, checks: Checks, head: npt.NDArray[np.void],
-              prod: npt.NDArray[np.void], cls: Ints, compressed: npt.NDArray[np.bool_]) -> None:
+              prod: npt.NDArray[np.void], cls: Ints, compressed: npt.NDArray[np.bool_]
+              ) -> list[tuple[_Shape, Ints, Future[_Built]]]:
         """Dictionaries and performance records in file order: each performance record
-        read with its region's dictionary of the moment."""
+        read with its region's dictionary of the moment.  The rows are built apart (see
+        :meth:`use_threads`): the work, in file order."""
         keys = np.empty(cls.size, dtype=[("sid", "S4"), ("prn", "S8"), ("spn", "S8")])
         keys["sid"], keys["prn"], keys["spn"] = head["SMFSTSID"], prod["SMFMNPRN"], \
             prod["SMFMNSPN"]
@@ -183,6 +204,7 @@ class Type110Decoder1:
                         f"{self._region_text(region_keys[inverse[i]])} before any dictionary "
                         "record of that region: its fields cannot be placed (give the dump "
                         "that holds the dictionary first)")
+        work: list[tuple[_Shape, Ints, Future[_Built]]] = []
         for (dict_id, connector_list, length), records in groups.items():
             dictionary = found[dict_id]
             plan = self._plan(dictionary, connector_list, length)
@@ -192,10 +214,35 @@ class Type110Decoder1:
                             lambda i, why=plan: f"SMF 110.1 performance record: {why}")
                 continue
             compact = _layout(plan)
-            matrix, good = shape.fields(rec, compact, checks)
-            if good.any():
-                self.frames.append(self._rows(head, prod, rec[good], matrix, compact.layout,
-                                              plan, shape.drn, dictionary))
+            tasks = np.cumsum(shape.drn[rec])
+            for piece in np.split(rec, np.searchsorted(
+                    tasks, np.arange(PIECE_TASKS, int(tasks[-1]), PIECE_TASKS), side="right")):
+                if piece.size:
+                    work.append((shape, piece, self._submit(self._build, shape, head, prod,
+                                                            piece, compact, plan, dictionary)))
+        return work
+
+    def _submit(self, function: Callable[..., _Built], *args: Any) -> Future[_Built]:
+        """``function(*args)`` in a thread of the pool, or here and now without one."""
+        if self.pool is not None:
+            return self.pool.submit(function, *args)
+        done: Future[_Built] = Future()
+        done.set_result(function(*args))
+        return done
+
+    def _build(self, shape: _Shape, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
+               rec: Ints, compact: Compact, plan: Plan, dictionary: Dictionary) -> _Built:
+        """The rows of the records ``rec`` (one dictionary, one record shape), and the
+        verdict of each record's data section (a thread's work: nothing shared is changed)."""
+        matrix, codes, at = shape.gather(rec, compact)
+        good = codes == cc.OK
+        if not good.any():
+            return _Built(codes, at, None, 0)
+        if not good.all():
+            matrix = matrix[np.repeat(good, shape.drn[rec])]
+        frame, errors = self._rows(head, prod, rec[good], matrix, compact.layout, plan,
+                                   shape.drn, dictionary)
+        return _Built(codes, at, frame, errors)
 
     def _connectors(self, shape: _Shape, checks: Checks, perf: Ints) -> dict[int, bytes]:
         """Each performance record's field connectors (and their width, as a last byte),
@@ -303,9 +350,10 @@ class Type110Decoder1:
 
     def _rows(self, head: npt.NDArray[np.void], prod: npt.NDArray[np.void], rec: Ints,
               matrix: npt.NDArray[np.uint8], layout: Layout, plan: Plan, drn: Ints,
-              dictionary: Dictionary) -> pl.DataFrame:
+              dictionary: Dictionary) -> tuple[pl.DataFrame, int]:
         """The tasks of the records ``rec`` (one dictionary, one record shape), whose
-        fields are the rows of ``matrix`` (the layout's)."""
+        fields are the rows of ``matrix`` (the layout's); and how many tasks have a clock
+        whose flags say an error."""
         per = drn[rec]
         owner = np.repeat(np.arange(rec.size, dtype=np.int64), per)
         rows = matrix.reshape(-1).view(layout.dtype)  # the pieces are side by side already
@@ -340,7 +388,6 @@ class Type110Decoder1:
             else:
                 columns[name] = text_column(np.asarray(rows[name]), np.arange(owner.size),
                                             self.encoding)
-        self.clock_errors += int((errors > 0).sum())
         token = columns.pop("origin_data1", None)
         correlator = columns.pop("origin_user_correlator", None)
         if token is not None and correlator is not None:
@@ -368,7 +415,7 @@ class Type110Decoder1:
             job_name=text_column(prod["SMFMNJBN"][rec], owner, self.encoding),
             clock_errors=errors,
         )
-        return CICS_TRANSACTIONS.from_columns(columns)
+        return CICS_TRANSACTIONS.from_columns(columns), int((errors > 0).sum())
 
     @staticmethod
     def _local(prod: npt.NDArray[np.void], rec: Ints, owner: Ints) -> Ints:
@@ -388,6 +435,9 @@ class Type110Decoder1:
         return {"cics_transactions": out}
 
     def finish(self) -> dict[str, pl.DataFrame]:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
         warnings = self.tally.warnings
         warnings += self.changed
         if self.by_nickname:
@@ -404,6 +454,42 @@ class Type110Decoder1:
 
 
 @dataclass(frozen=True)
+class _Built:
+    """What building the rows of some records gave: each record's verdict (code and
+    byte, :func:`cics_compress.verdict`), the rows of the good ones, and how many of
+    them have a clock in error."""
+
+    codes: Ints
+    at: Ints
+    frame: pl.DataFrame | None
+    clock_errors: int
+
+
+class _Part:
+    """A part of a batch read in file order, its rows being built: settled (its bad
+    records reported, its rows handed on, its records counted) in file order too."""
+
+    def __init__(self, decoder: Type110Decoder1, checks: Checks,
+                 work: list[tuple[_Shape, Ints, Future[_Built]]], others: int) -> None:
+        self.decoder, self.checks, self.work, self.others = decoder, checks, work, others
+
+    def __call__(self) -> None:
+        decoder, checks = self.decoder, self.checks
+        for shape, rec, future in self.work:
+            built = future.result()
+            shape.fail_damaged(checks, rec, built.codes, built.at)
+            if built.frame is not None:
+                decoder.frames.append(built.frame)
+                decoder.clock_errors += built.clock_errors
+        checks.report(decoder.tally)
+        decoder.tally.settle(parsed=int(checks.ok.sum()) - self.others, other=self.others)
+
+    def cancel(self) -> None:
+        for _, _, future in self.work:
+            future.cancel()
+
+
+@dataclass(frozen=True)
 class Compact:
     """The bytes of a performance record zperf reads, side by side: ``layout`` views them,
     ``offsets`` and ``sizes`` say where each piece is in the record."""
@@ -413,6 +499,7 @@ class Compact:
     sizes: Ints
 
 
+@cache
 def _layout(plan: Plan) -> Compact:
     """The plan's fields as a layout of the pieces read (a clock as its timer and, after
     it, its flag byte with the period count), in record order."""
@@ -455,7 +542,8 @@ class _Shape:
                                                "SMFMNDRL", "SMFMNDRN", "SMFMNCRL"))
         self.end = self.dra + self.drl * self.drn
 
-    def _fail(self, checks: Checks, rec: Ints, codes: Ints, at: Ints) -> npt.NDArray[np.bool_]:
+    def fail_damaged(self, checks: Checks, rec: Ints, codes: Ints,
+                     at: Ints) -> npt.NDArray[np.bool_]:
         """Fail the records whose compressed section is damaged; the good ones."""
         bad = codes != cc.OK
         if bad.any():
@@ -479,7 +567,7 @@ class _Shape:
             return cc.expand(self.batch.data[start:start + int(self.crl[i])],
                              int(self.end[i] - self.ass[i]))
         except cc.ExpandError as error:
-            self._fail(checks, np.array([i]), np.array([error.code]), np.array([error.at]))
+            self.fail_damaged(checks, np.array([i]), np.array([error.code]), np.array([error.at]))
             return None
 
     def bytes_at(self, rec: Ints, first: Ints, width: int,
@@ -501,19 +589,27 @@ class _Shape:
                 np.ones(which.size, dtype=np.int64), np.zeros(1, dtype=np.int64),
                 np.array([width]))
             rows[comp] = got
-            good[comp] = self._fail(checks, which, codes, at)
+            good[comp] = self.fail_damaged(checks, which, codes, at)
         return rows, good
 
-    def fields(self, rec: Ints, compact: Compact,
-               checks: Checks) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-        """The pieces of every task of the records ``rec`` (one row per task, of the
-        records that gave them), and which records did."""
+    def gather(self, rec: Ints, compact: Compact) -> tuple[npt.NDArray[np.uint8], Ints, Ints]:
+        """The pieces of every task of the records ``rec``, one row per task (zeros for
+        the tasks of a damaged record), and each record's verdict: code and byte (as
+        :func:`cics_compress.gather_sections` gives them; :meth:`fail_damaged` reports
+        them).  Changes nothing shared: a thread's work."""
         width = compact.layout.size
         per = self.drn[rec]
+        codes = np.zeros(rec.size, dtype=np.int64)
+        at_ = np.zeros(rec.size, dtype=np.int64)
+        comp = self.compressed[rec]
+        if comp.all():
+            matrix, codes, at_ = cc.gather_sections(
+                self.batch.data, self.batch.starts[rec] + self.ass[rec], self.crl[rec],
+                self.end[rec] - self.ass[rec], self.dra[rec] - self.ass[rec], self.drl[rec],
+                per, compact.offsets, compact.sizes)
+            return matrix, codes, at_
         row_at = np.concatenate(([0], np.cumsum(per))).astype(np.int64)
         matrix = np.zeros((int(row_at[-1]), width), dtype=np.uint8)
-        good = np.ones(rec.size, dtype=bool)
-        comp = self.compressed[rec]
         if (~comp).any():
             k = np.flatnonzero(~comp)
             plain = rec[k]
@@ -531,19 +627,12 @@ class _Shape:
         if comp.any():
             k = np.flatnonzero(comp)
             which = rec[k]
-            got, codes, at_ = cc.gather_sections(
+            got, codes[k], at_[k] = cc.gather_sections(
                 self.batch.data, self.batch.starts[which] + self.ass[which], self.crl[which],
                 self.end[which] - self.ass[which], self.dra[which] - self.ass[which],
                 self.drl[which], self.drn[which], compact.offsets, compact.sizes)
-            if k.size == rec.size:
-                matrix = got
-            else:
-                rows = np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])
-                matrix[rows] = got
-            good[k] = self._fail(checks, which, codes, at_)
-        if not good.all():
-            matrix = matrix[np.repeat(good, per)]
-        return np.ascontiguousarray(matrix), good
+            matrix[np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])] = got
+        return matrix, codes, at_
 
 
 TYPE110_1 = DecoderSpec(110, frozenset({1}), ("cics_transactions",),
