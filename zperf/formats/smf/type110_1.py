@@ -386,8 +386,7 @@ class Type110Decoder1:
                 matrix = np.ascontiguousarray(rows[name]).view(np.uint8).reshape(-1, cf.length)
                 columns[name] = token_keys(matrix)
             else:
-                columns[name] = text_column(np.asarray(rows[name]), np.arange(owner.size),
-                                            self.encoding)
+                columns[name] = text_column(np.asarray(rows[name]), None, self.encoding)
         token = columns.pop("origin_data1", None)
         correlator = columns.pop("origin_user_correlator", None)
         if token is not None and correlator is not None:
