@@ -29,7 +29,7 @@ import numpy.typing as npt
 import polars as pl
 
 from zperf.formats import encodings as dec
-from zperf.formats.layout import Field, Layout, take_rows
+from zperf.formats.layout import take_rows
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1_fields as f1
 from zperf.formats.smf.columns import distinct_rows, text_column
@@ -219,7 +219,7 @@ class Type110Decoder1:
                     tasks, np.arange(PIECE_TASKS, int(tasks[-1]), PIECE_TASKS), side="right")):
                 if piece.size:
                     work.append((shape, piece, self._submit(self._build, shape, head, prod,
-                                                            piece, compact, plan, dictionary)))
+                                                            piece, compact, dictionary)))
         return work
 
     def _submit(self, function: Callable[..., _Built], *args: Any) -> Future[_Built]:
@@ -231,16 +231,17 @@ class Type110Decoder1:
         return done
 
     def _build(self, shape: _Shape, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
-               rec: Ints, compact: Compact, plan: Plan, dictionary: Dictionary) -> _Built:
+               rec: Ints, compact: Compact, dictionary: Dictionary) -> _Built:
         """The rows of the records ``rec`` (one dictionary, one record shape), and the
         verdict of each record's data section (a thread's work: nothing shared is changed)."""
-        matrix, codes, at = shape.gather(rec, compact)
+        buffer, codes, at = shape.gather(rec, compact)
         good = codes == cc.OK
         if not good.any():
             return _Built(codes, at, None, 0)
-        if not good.all():
-            matrix = matrix[np.repeat(good, shape.drn[rec])]
-        frame, errors = self._rows(head, prod, rec[good], matrix, compact.layout, plan,
+        per = shape.drn[rec]
+        fields, clocks = compact.split(buffer, int(per.sum()),
+                                       None if good.all() else np.repeat(good, per))
+        frame, errors = self._rows(head, prod, rec[good], fields, clocks, compact,
                                    shape.drn, dictionary)
         return _Built(codes, at, frame, errors)
 
@@ -349,44 +350,45 @@ class Type110Decoder1:
     # ------------------------------------------------------------------- rows
 
     def _rows(self, head: npt.NDArray[np.void], prod: npt.NDArray[np.void], rec: Ints,
-              matrix: npt.NDArray[np.uint8], layout: Layout, plan: Plan, drn: Ints,
-              dictionary: Dictionary) -> tuple[pl.DataFrame, int]:
-        """The tasks of the records ``rec`` (one dictionary, one record shape), whose
-        fields are the rows of ``matrix`` (the layout's); and how many tasks have a clock
-        whose flags say an error."""
+              fields: dict[str, npt.NDArray[np.uint8]], clocks: npt.NDArray[np.void],
+              compact: Compact, drn: Ints, dictionary: Dictionary) -> tuple[pl.DataFrame, int]:
+        """The tasks of the records ``rec`` (one dictionary, one record shape), of which
+        ``fields`` and ``clocks`` hold the fields (:meth:`Compact.split`); and how many
+        tasks have a clock whose flags say an error."""
         per = drn[rec]
         owner = np.repeat(np.arange(rec.size, dtype=np.int64), per)
-        rows = matrix.reshape(-1).view(layout.dtype)  # the pieces are side by side already
-        values = {f.name: rows[f.name].astype(np.int64 if f.kind != "u8" else np.uint64)
-                  for f in layout.fields if f.kind in ("u4", "u8")}
         columns: dict[str, Any] = {}
         local = self._local(prod, rec, owner)
-        errors = np.zeros(owner.size, dtype=np.int64)
-        for cf, _ in plan.fields:
-            name = cf.column
-            if cf.type == "S":
-                flags = values[f"{name}_f"]
-                errors += (flags >> 24 & f1.CLOCK_ERROR_BITS) != 0
-                columns[name] = values[name] / (TOD_PER_US * 1000.0)
-                if cf.count_column:
-                    columns[cf.count_column] = flags & 0xFFFFFF
-            elif cf.type == "T":
-                raw = values[name].astype(np.uint64)
-                stamp = dec.stck_to_datetime(raw)
-                columns[name] = np.where(raw == 0, np.datetime64("NaT", "us"),
+        # The clocks, all at once: each column one run of memory.
+        flags = clocks["flags"].astype(np.int64)
+        times = clocks["timer"].astype(np.uint64) / (TOD_PER_US * 1000.0)
+        counts = flags & 0xFFFFFF
+        errors = np.count_nonzero(flags >> 24 & f1.CLOCK_ERROR_BITS, axis=0).astype(np.int64)
+        for k, cf in enumerate(compact.clocks):
+            columns[cf.column] = times[k]
+            if cf.count_column:
+                columns[cf.count_column] = counts[k]
+        for cf in compact.fields:
+            name, raw = cf.column, fields.get(cf.column)
+            if raw is None:  # a clock
+                continue
+            if cf.type == "T":
+                stamp_raw = raw.view(">u8")[:, 0].astype(np.uint64)
+                stamp = dec.stck_to_datetime(stamp_raw)
+                columns[name] = np.where(stamp_raw == 0, np.datetime64("NaT", "us"),
                                          stamp + local.astype("timedelta64[us]"))
             elif cf.type == "A":
-                columns[name] = values[name]
+                columns[name] = raw.view(">u4" if cf.length == 4 else ">u8")[:, 0].astype(
+                    np.int64 if cf.length == 4 else np.uint64)
             elif cf.type == "P":
-                number, valid = dec.packed_to_int(np.ascontiguousarray(rows[name]).view(np.uint8)
-                                                  .reshape(-1, cf.length))
+                number, valid = dec.packed_to_int(raw)
                 columns[name] = pl.Series(name, number).set(pl.Series(~valid), None) \
                     if not valid.all() else number
             elif cf.nickname in f1.BINARY:
-                matrix = np.ascontiguousarray(rows[name]).view(np.uint8).reshape(-1, cf.length)
-                columns[name] = token_keys(matrix)
+                columns[name] = token_keys(raw)
             else:
-                columns[name] = text_column(np.asarray(rows[name]), None, self.encoding)
+                columns[name] = text_column(raw.view(f"S{cf.length}")[:, 0], None,
+                                            self.encoding)
         token = columns.pop("origin_data1", None)
         correlator = columns.pop("origin_user_correlator", None)
         if token is not None and correlator is not None:
@@ -414,7 +416,7 @@ class Type110Decoder1:
             job_name=text_column(prod["SMFMNJBN"][rec], owner, self.encoding),
             clock_errors=errors,
         )
-        return CICS_TRANSACTIONS.from_columns(columns), int((errors > 0).sum())
+        return CICS_TRANSACTIONS.from_columns(columns), int(np.count_nonzero(errors))
 
     @staticmethod
     def _local(prod: npt.NDArray[np.void], rec: Ints, owner: Ints) -> Ints:
@@ -488,38 +490,60 @@ class _Part:
             future.cancel()
 
 
+#: A clock as the gather lays it out: timer, then flag byte and period count.
+CLOCK = np.dtype([("timer", ">u8"), ("flags", ">u4")])
+
+
 @dataclass(frozen=True)
 class Compact:
-    """The bytes of a performance record zperf reads, side by side: ``layout`` views them,
-    ``offsets`` and ``sizes`` say where each piece is in the record."""
+    """The fields of a performance record zperf reads, and how the gather lays them out:
+    field by field (:func:`cics_compress.gather_sections` with ``blocks``), the clocks
+    first and side by side, so that all the clocks of a part are one (clocks x tasks)
+    array.  ``fields``, ``offsets`` and ``sizes`` are in record order (the order the
+    gather walks them); ``blocks`` is each field's place, in bytes per task."""
 
-    layout: Layout
+    fields: tuple[f1.CicsField, ...]
     offsets: Ints
     sizes: Ints
+    blocks: Ints
+    clocks: tuple[f1.CicsField, ...]  # in their order in the layout
+
+    @property
+    def width(self) -> int:
+        return int(self.sizes.sum())
+
+    def split(self, buffer: npt.NDArray[np.uint8], tasks: int,
+              keep: npt.NDArray[np.bool_] | None) -> tuple[dict[str, npt.NDArray[np.uint8]],
+                                                            npt.NDArray[np.void]]:
+        """The gathered ``buffer`` of ``tasks`` tasks as a (tasks x size) array per
+        field, and the clocks as one (clocks x tasks) array of :data:`CLOCK`; of the
+        tasks ``keep`` marks (None: all)."""
+        fields = {}
+        for cf, block, size in zip(self.fields, self.blocks.tolist(), self.sizes.tolist(),
+                                   strict=True):
+            if cf.type != "S":
+                view = buffer[block * tasks:(block + size) * tasks].reshape(tasks, size)
+                fields[cf.column] = view if keep is None else view[keep]
+        clocks = buffer[:len(self.clocks) * CLOCK.itemsize * tasks].view(CLOCK).reshape(
+            len(self.clocks), tasks)
+        return fields, (clocks if keep is None else clocks[:, keep])
 
 
 @cache
 def _layout(plan: Plan) -> Compact:
-    """The plan's fields as a layout of the pieces read (a clock as its timer and, after
-    it, its flag byte with the period count), in record order."""
-    fields, offsets, sizes, at = [], [], [], 0
-    for cf, offset in sorted(plan.fields, key=lambda item: item[1]):
-        if cf.type == "S":
-            fields += [Field(cf.column, at, "u8", 8), Field(f"{cf.column}_f", at + 8, "u4", 4)]
-        elif cf.type == "T":
-            fields.append(Field(cf.column, at, "u8", 8))
-        elif cf.type == "A":
-            fields.append(Field(cf.column, at, "u4" if cf.length == 4 else "u8", cf.length))
-        elif cf.type == "P":
-            fields.append(Field(cf.column, at, "packed", cf.length))
-        else:
-            fields.append(Field(cf.column, at, "text", cf.length))
-        offsets.append(offset)
-        sizes.append(cf.length)
-        at += cf.length
-    return Compact(Layout("SMF 110.1 performance record, the fields read", max(at, 1),
-                          fields), np.array(offsets, dtype=np.int64),
-                   np.array(sizes, dtype=np.int64))
+    """The plan's fields in record order, the clocks placed first in the gathered
+    buffer (a clock: 12 bytes, its timer and, after it, its flag byte and count)."""
+    chosen = sorted(plan.fields, key=lambda item: item[1])
+    order = sorted(range(len(chosen)), key=lambda k: chosen[k][0].type != "S")
+    sizes = np.array([cf.length for cf, _ in chosen], dtype=np.int64)
+    blocks = np.zeros(len(chosen), dtype=np.int64)
+    place = 0
+    for k in order:
+        blocks[k] = place
+        place += int(sizes[k])
+    return Compact(tuple(cf for cf, _ in chosen),
+                   np.array([offset for _, offset in chosen], dtype=np.int64), sizes, blocks,
+                   tuple(chosen[k][0] for k in order if chosen[k][0].type == "S"))
 
 
 def _mask(checks: Checks, which: Any) -> npt.NDArray[np.bool_]:
@@ -592,23 +616,23 @@ class _Shape:
         return rows, good
 
     def gather(self, rec: Ints, compact: Compact) -> tuple[npt.NDArray[np.uint8], Ints, Ints]:
-        """The pieces of every task of the records ``rec``, one row per task (zeros for
-        the tasks of a damaged record), and each record's verdict: code and byte (as
-        :func:`cics_compress.gather_sections` gives them; :meth:`fail_damaged` reports
-        them).  Changes nothing shared: a thread's work."""
-        width = compact.layout.size
+        """The fields of every task of the records ``rec``, laid out as ``compact`` says
+        (zeros for the tasks of a damaged record), and each record's verdict: code and
+        byte (as :func:`cics_compress.gather_sections` gives them; :meth:`fail_damaged`
+        reports them).  Changes nothing shared: a thread's work."""
         per = self.drn[rec]
         codes = np.zeros(rec.size, dtype=np.int64)
         at_ = np.zeros(rec.size, dtype=np.int64)
         comp = self.compressed[rec]
         if comp.all():
-            matrix, codes, at_ = cc.gather_sections(
+            return cc.gather_sections(
                 self.batch.data, self.batch.starts[rec] + self.ass[rec], self.crl[rec],
                 self.end[rec] - self.ass[rec], self.dra[rec] - self.ass[rec], self.drl[rec],
-                per, compact.offsets, compact.sizes)
-            return matrix, codes, at_
+                per, compact.offsets, compact.sizes, compact.blocks)
         row_at = np.concatenate(([0], np.cumsum(per))).astype(np.int64)
-        matrix = np.zeros((int(row_at[-1]), width), dtype=np.uint8)
+        tasks = int(row_at[-1])
+        buffer = np.zeros(tasks * compact.width, dtype=np.uint8)
+        sizes, blocks = compact.sizes.tolist(), compact.blocks.tolist()
         if (~comp).any():
             k = np.flatnonzero(~comp)
             plain = rec[k]
@@ -617,21 +641,25 @@ class _Shape:
             at = ((self.batch.starts[plain] + self.dra[plain])[owner]
                   + index * self.drl[plain][owner])
             rows = np.repeat(row_at[k], per[k]) + index
-            column = 0
-            for offset, size in zip(compact.offsets.tolist(), compact.sizes.tolist(),
-                                    strict=True):
-                matrix[rows, column:column + size] = take_rows(
-                    self.batch.data, at + offset, size).view(np.uint8).reshape(-1, size)
-                column += size
+            for offset, size, block in zip(compact.offsets.tolist(), sizes, blocks,
+                                           strict=True):
+                field = buffer[block * tasks:(block + size) * tasks].reshape(tasks, size)
+                field[rows] = take_rows(self.batch.data, at + offset, size).view(
+                    np.uint8).reshape(-1, size)
         if comp.any():
             k = np.flatnonzero(comp)
             which = rec[k]
             got, codes[k], at_[k] = cc.gather_sections(
                 self.batch.data, self.batch.starts[which] + self.ass[which], self.crl[which],
                 self.end[which] - self.ass[which], self.dra[which] - self.ass[which],
-                self.drl[which], self.drn[which], compact.offsets, compact.sizes)
-            matrix[np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])] = got
-        return matrix, codes, at_
+                self.drl[which], self.drn[which], compact.offsets, compact.sizes,
+                compact.blocks)
+            rows = np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])
+            for size, block in zip(sizes, blocks, strict=True):
+                field = buffer[block * tasks:(block + size) * tasks].reshape(tasks, size)
+                field[rows] = got[block * rows.size:(block + size) * rows.size].reshape(
+                    rows.size, size)
+        return buffer, codes, at_
 
 
 TYPE110_1 = DecoderSpec(110, frozenset({1}), ("cics_transactions",),
