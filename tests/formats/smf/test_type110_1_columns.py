@@ -66,6 +66,10 @@ def _matrix(region: w.Region, tasks: dict[str, Any], errors_every: int) -> Any:
     if not any(e[2] == 352 for e in region.fields):
         tasks = {**tasks, "origin_user_correlator": tasks["tracking_token"]}
         del tasks["tracking_token"]
+    else:  # a correlator in every other task: some with a token in OADATA1, some not
+        tasks = {**tasks, "origin_user_correlator": [
+            bytes.fromhex("C3E3C7") + bytes((k % 50 + 1,)) * 3 if k % 2 == 0 else b""
+            for k in range(len(tasks["tracking_token"]))]}
     matrix = w.task_matrix(region, tasks, ENCODING).copy()
     offset = 0
     for k, (_, kind, _, length, _) in enumerate(region.fields):

@@ -29,7 +29,8 @@ def text_column(raw: npt.NDArray[Any], index: Ints | None, encoding: str,
     texts = _decoded(raw[first], encoding, convert)
     if first.size == 1:  # one value (a blank field): no index to follow
         return texts.new_from_index(0, rows)
-    return texts.gather(inverse if index is None else inverse[index])
+    # (indexing, not ``gather``: the same values without a query plan per column)
+    return texts[inverse if index is None else inverse[index]]
 
 
 def decoded_texts(values: npt.NDArray[Any], encoding: str) -> list[str | None]:
@@ -176,6 +177,8 @@ def distinct_values(raw: npt.NDArray[Any]) -> tuple[Ints, Ints]:
     while rest.size and len(firsts) < FEW:
         hit = rest == rest[0]
         taken = int(np.count_nonzero(hit))
+        if taken == n:  # one value in all rows: a blank field, most often
+            return np.zeros(1, dtype=np.int64), np.zeros(n, dtype=np.int64)
         if firsts and 16 * taken < rest.size:
             break
         code = len(firsts)

@@ -28,15 +28,21 @@ CORRELATOR_AT = 6
 
 def token_keys(matrix: npt.NDArray[np.uint8]) -> pl.Series:
     """Each row's token (rows x width bytes) as upper-case hex up to the end of its
-    correlator; null where the field holds only padding.
+    correlator; null where the field holds only padding (:func:`token_lengths`)."""
+    m = np.ascontiguousarray(matrix, dtype=np.uint8)
+    if m.shape[0] == 0:
+        return pl.Series([], dtype=pl.String)
+    return hex_prefixes(m, token_lengths(m))
+
+
+def token_lengths(matrix: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """How many bytes of each row's token :func:`token_keys` keeps (0: only padding).
 
     Most rows are one of two kinds, each told at a glance: a blank field (its 8-byte
     words all X'00' or all X'40') and a z/OS Connect token (its length is in it);
     only the others are searched for their last byte that is not padding."""
     m = np.ascontiguousarray(matrix, dtype=np.uint8)
     rows, width = m.shape
-    if rows == 0:
-        return pl.Series([], dtype=pl.String)
     used = np.zeros(rows, dtype=np.int64)
     some = _maybe_used(m)
     held = m if some.size == rows else m[some]
@@ -54,7 +60,7 @@ def token_keys(matrix: npt.NDArray[np.uint8]) -> pl.Series:
         found[other] = np.where(padding.all(axis=1), 0,
                                 width - np.argmax(~padding[:, ::-1], axis=1))
     used[some] = found
-    return hex_prefixes(m, used)
+    return used
 
 
 #: An 8-byte word of padding of either kind.

@@ -35,7 +35,7 @@ from zperf.formats.smf import type110_1_fields as f1
 from zperf.formats.smf.columns import distinct_rows, text_column
 from zperf.formats.smf.record_checks import Checks, subset
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
-from zperf.formats.smf.tracking import token_keys
+from zperf.formats.smf.tracking import hex_prefixes, token_keys, token_lengths
 from zperf.formats.tally import Tally
 from zperf.tables.transactions import CICS_TRANSACTIONS
 
@@ -385,17 +385,14 @@ class Type110Decoder1:
                 columns[name] = pl.Series(name, number).set(pl.Series(~valid), None) \
                     if not valid.all() else number
             elif cf.nickname in f1.BINARY:
-                columns[name] = token_keys(raw)
+                columns[name] = raw  # the token: below
             else:
                 columns[name] = text_column(raw.view(f"S{cf.length}")[:, 0], None,
                                             self.encoding)
-        token = columns.pop("origin_data1", None)
-        correlator = columns.pop("origin_user_correlator", None)
-        if token is not None and correlator is not None:
-            columns["tracking_token"] = pl.select(pl.coalesce(pl.lit(token), pl.lit(correlator))
-                                                  ).to_series()
-        elif token is not None or correlator is not None:
-            columns["tracking_token"] = token if token is not None else correlator
+        token = _token(columns.pop("origin_data1", None),
+                       columns.pop("origin_user_correlator", None))
+        if token is not None:
+            columns["tracking_token"] = token
         if "start" in columns and "stop" in columns:
             columns["response_ms"] = (columns["stop"] - columns["start"]) / np.timedelta64(
                 1, "us") / 1000.0
@@ -404,12 +401,12 @@ class Type110Decoder1:
         for name in ("start", "stop"):
             if name in columns:
                 columns[name] = pl.Series(name, columns[name])
-        zeros = np.zeros(owner.size, dtype=np.int64)
         release = f1.RELEASES.get(dictionary.release, f"X'{dictionary.release:04X}'")
         columns.update(
-            source=pl.Series([self.file], dtype=pl.String).gather(zeros),
-            source_format=pl.Series([SOURCE_FORMAT], dtype=pl.String).gather(zeros),
-            cics_release=pl.Series([release], dtype=pl.String).gather(zeros),
+            source=pl.Series([self.file], dtype=pl.String).new_from_index(0, owner.size),
+            source_format=pl.Series([SOURCE_FORMAT], dtype=pl.String).new_from_index(
+                0, owner.size),
+            cics_release=pl.Series([release], dtype=pl.String).new_from_index(0, owner.size),
             system=text_column(head["SMFSTSID"][rec], owner, self.encoding),
             applid=text_column(prod["SMFMNSPN"][rec], owner, self.encoding),
             generic_applid=text_column(prod["SMFMNPRN"][rec], owner, self.encoding),
@@ -544,6 +541,24 @@ def _layout(plan: Plan) -> Compact:
     return Compact(tuple(cf for cf, _ in chosen),
                    np.array([offset for _, offset in chosen], dtype=np.int64), sizes, blocks,
                    tuple(chosen[k][0] for k in order if chosen[k][0].type == "S"))
+
+
+def _token(data: npt.NDArray[np.uint8] | None,
+           correlator: npt.NDArray[np.uint8] | None) -> pl.Series | None:
+    """The tracking token of each task: OADATA1's (z/OS Connect from 3.0.30), else
+    OUSERCOR's (before); None when the dictionary has neither.  The bytes are chosen
+    before they are made hex: one hex column, not two and a third of the two."""
+    if data is None or correlator is None:
+        given = data if data is not None else correlator
+        return None if given is None else token_keys(given)
+    if data.shape != correlator.shape or data.shape[0] == 0:
+        return pl.select(pl.coalesce(pl.lit(token_keys(data)),
+                                     pl.lit(token_keys(correlator)))).to_series()
+    used, other = token_lengths(data), token_lengths(correlator)
+    first = used > 0
+    if first.all():
+        return hex_prefixes(data, used)
+    return hex_prefixes(np.where(first[:, None], data, correlator), np.where(first, used, other))
 
 
 def _mask(checks: Checks, which: Any) -> npt.NDArray[np.bool_]:
