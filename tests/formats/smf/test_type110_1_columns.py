@@ -17,12 +17,15 @@ from __future__ import annotations
 import datetime as dt
 import io
 import struct
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
 import pytest
 
+from conftest import run_cli
+from zperf.formats.options import ReadOptions, available_cpus
 from zperf.formats.registry import SMF_DECODERS
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1 as t1
@@ -272,3 +275,59 @@ def test_a_damaged_record_among_threads_is_named_as_without_them(
         assert (tally.read, tally.skipped) == (len(good) + 1, 1)
         assert tables["cics_transactions"].height == 200 - int(region.per_record)
     assert messages[0] == messages[1]
+
+
+def test_parse_reads_a_dump_with_n_threads_as_with_one(
+        dump: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-j N`` on one dump: its 110.1 rows built in N threads (a spy says how many), the
+    output byte for byte ``-j 1``'s, and a damaged record named as with one thread."""
+    path = tmp_path / "d.smf"
+    path.write_bytes(dump)
+    asked: list[int] = []
+    real = t1.Type110Decoder1.use_threads
+
+    def spy(self: t1.Type110Decoder1, threads: int) -> None:
+        asked.append(threads)
+        real(self, threads)
+
+    monkeypatch.setattr(t1.Type110Decoder1, "use_threads", spy)
+    monkeypatch.setattr(t1, "PIECE_TASKS", 50)
+    outs = []
+    for jobs in ("1", "2"):
+        code, out, err = run_cli(capsys, "parse", str(path), "--table", "cics_transactions",
+                                 "--to", "csv", "-j", jobs)
+        assert code == 0, err
+        outs.append(out)
+    assert outs[0] == outs[1] and outs[0].count("\n") == 1034
+    assert asked == [2]  # -j 1: no threads
+    path.write_bytes(_damaged(dump, 20))
+    errors = [run_cli(capsys, "parse", str(path), "--table", "cics_transactions", "--to",
+                      "csv", "-j", jobs)[::2] for jobs in ("1", "2")]
+    assert errors[0] == errors[1]
+    assert errors[0][0] == 2 and "says a run of 0 bytes" in errors[0][1].splitlines()[-1]
+
+
+def _damaged(dump: bytes, skip: int) -> bytes:
+    """The dump with the compressed section of its ``skip``-th compressed performance
+    record ending in runs of 0 bytes."""
+    data, pos = bytearray(dump), 0
+    while pos < len(data):
+        length = struct.unpack_from(">H", data, pos)[0]
+        aps = struct.unpack_from(">I", data, pos + 28)[0]
+        cls, crl = (struct.unpack_from(">H", data, pos + aps + at)[0] for at in (22, 58))
+        if cls == f1.CLASS_PERFORMANCE and crl:
+            skip -= 1
+            if skip < 0:
+                data[pos + length - 3:pos + length] = b"\x80\x80\x80"
+                return bytes(data)
+        pos += length
+    raise AssertionError("not so many compressed records")
+
+
+def test_a_worker_reads_with_one_thread() -> None:
+    """ReadOptions.threads: -j, else one per CPU; a worker of -j is one job."""
+    assert ReadOptions(jobs=3).threads == 3
+    assert ReadOptions(jobs=None).threads == available_cpus()
+    assert ReadOptions(jobs=None).in_worker().threads == 1
+    assert ReadOptions(jobs=1).in_worker() == ReadOptions(jobs=1)
