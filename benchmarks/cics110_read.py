@@ -123,7 +123,7 @@ STAGES = (
     ("    gather (the compressed sections' fields)", "type110_1", "_Shape", "gather"),
     ("    rows (columns and frame)", "type110_1", "Type110Decoder1", "_rows"),
     ("      text columns", "type110_1", None, "text_column"),
-    ("      tracking tokens", "type110_1", None, "token_keys"),
+    ("      tracking tokens", "type110_1", None, "_token"),
     ("      the frame (polars, schema)", "type110_1", "CICS_TRANSACTIONS", "from_columns"),
     ("  connectors (each record's)", "type110_1", "Type110Decoder1", "_connectors"),
 )
