@@ -215,8 +215,9 @@ class Type110Decoder1:
                 continue
             compact = _layout(plan)
             tasks = np.cumsum(shape.drn[rec])
-            for piece in np.split(rec, np.searchsorted(
-                    tasks, np.arange(PIECE_TASKS, int(tasks[-1]), PIECE_TASKS), side="right")):
+            pieces = -(-int(tasks[-1]) // PIECE_TASKS)  # of about the same size
+            cuts = np.arange(1, pieces) * (int(tasks[-1]) / pieces)
+            for piece in np.split(rec, np.searchsorted(tasks, cuts, side="right")):
                 if piece.size:
                     work.append((shape, piece, self._submit(self._build, shape, head, prod,
                                                             piece, compact, dictionary)))
