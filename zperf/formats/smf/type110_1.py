@@ -183,32 +183,54 @@ class Type110Decoder1:
         region_keys = [keys[k].tobytes() for k in first.tolist()]
         shape = _Shape(batch, head, prod, compressed)
         perf = np.flatnonzero(checks.ok & (cls == f1.CLASS_PERFORMANCE))
-        connectors = self._connectors(shape, checks, perf)
-        groups: dict[tuple[int, bytes, int], list[int]] = {}
-        found: dict[int, Dictionary] = {}
-        missing: list[int] = []
-        for i in np.flatnonzero(checks.ok & np.isin(cls, (f1.CLASS_DICTIONARY,
-                                                            f1.CLASS_PERFORMANCE))).tolist():
-            region = region_keys[inverse[i]]
-            if cls[i] == f1.CLASS_DICTIONARY:
-                self._dictionary(shape, checks, i, region)
-                continue
-            known = self.dictionaries.get(region)
-            if known is None:
-                missing.append(i)
-                continue
-            found[id(known)] = known
-            groups.setdefault((id(known), connectors[i], int(shape.drl[i])), []).append(i)
-        if missing:
-            checks.fail(_mask(checks, missing), lambda i: "SMF 110.1 performance record of "
+        connector_of, connector_lists = self._connectors(shape, checks, perf)
+        # Each performance record's dictionary: the one of its region when it comes,
+        # the dictionary records read in file order between the runs of others.
+        known: list[Dictionary] = []  # the dictionaries the records use, numbered
+        number: dict[int, int] = {}  # id of a dictionary -> its number in ``known``
+
+        def current(region: bytes) -> int:
+            dictionary = self.dictionaries.get(region)
+            if dictionary is None:
+                return -1
+            if id(dictionary) not in number:
+                number[id(dictionary)] = len(known)
+                known.append(dictionary)
+            return number[id(dictionary)]
+
+        now = np.array([current(key) for key in region_keys], dtype=np.int64)
+        dictionary_of = np.full(cls.size, -1, dtype=np.int64)
+        performance = checks.ok & (cls == f1.CLASS_PERFORMANCE)
+        after = 0
+        for i in [*np.flatnonzero(checks.ok & (cls == f1.CLASS_DICTIONARY)).tolist(), cls.size]:
+            run = after + np.flatnonzero(performance[after:i])
+            dictionary_of[run] = now[inverse[run]]
+            if i < cls.size:
+                self._dictionary(shape, checks, i, region_keys[inverse[i]])
+                now[inverse[i]] = current(region_keys[inverse[i]])
+            after = i + 1
+        missing = performance & (dictionary_of < 0)
+        if missing.any():
+            checks.fail(missing, lambda i: "SMF 110.1 performance record of "
                         f"{self._region_text(region_keys[inverse[i]])} before any dictionary "
                         "record of that region: its fields cannot be placed (give the dump "
                         "that holds the dictionary first)")
+        # Records of one dictionary, connector list and record length read together; the
+        # groups in the order their first record comes, each's records in file order.
+        placed = np.flatnonzero(performance & (dictionary_of >= 0))
+        shapes = np.empty(placed.size, dtype=[("d", "i8"), ("c", "i8"), ("l", "i8")])
+        shapes["d"], shapes["c"], shapes["l"] = (dictionary_of[placed], connector_of[placed],
+                                                 shape.drl[placed])
+        _, first_of, group_of = np.unique(shapes, return_index=True, return_inverse=True)
+        group_of = group_of.reshape(-1)
+        by_group = np.argsort(group_of, kind="stable")
+        bounds = np.searchsorted(group_of[by_group], np.arange(first_of.size + 1))
+        groups = [(known[int(shapes["d"][f])], connector_lists[int(shapes["c"][f])],
+                   int(shapes["l"][f]), placed[by_group[bounds[g]:bounds[g + 1]]])
+                  for g, f in sorted(enumerate(first_of.tolist()), key=lambda gf: gf[1])]
         work: list[tuple[_Shape, Ints, Future[_Built]]] = []
-        for (dict_id, connector_list, length), records in groups.items():
-            dictionary = found[dict_id]
+        for dictionary, connector_list, length, rec in groups:
             plan = self._plan(dictionary, connector_list, length)
-            rec = np.array(records, dtype=np.int64)
             if isinstance(plan, str):
                 checks.fail(_mask(checks, rec),
                             lambda i, why=plan: f"SMF 110.1 performance record: {why}")
@@ -246,19 +268,29 @@ class Type110Decoder1:
                                    shape.drn, dictionary)
         return _Built(codes, at, frame, errors)
 
-    def _connectors(self, shape: _Shape, checks: Checks, perf: Ints) -> dict[int, bytes]:
-        """Each performance record's field connectors (and their width, as a last byte),
-        read without expanding the records after them."""
-        out: dict[int, bytes] = {}
+    def _connectors(self, shape: _Shape, checks: Checks, perf: Ints
+                    ) -> tuple[Ints, list[bytes]]:
+        """Each performance record's field connectors, read without expanding the records
+        after them: the number of its connector list (-1: not read) and the lists (each
+        with the connectors' width as a last byte)."""
+        number = np.full(shape.dcn.size, -1, dtype=np.int64)
+        lists: list[bytes] = []
         size = shape.dcn * shape.dcl
-        for width in np.unique(size[perf]).tolist():
-            rec = perf[size[perf] == width]
+        pairs = np.unique(np.stack((size[perf], shape.dcl[perf])), axis=1) if perf.size \
+            else np.zeros((2, 0), dtype=np.int64)
+        for width, dcl in pairs.T.tolist():
+            rec = perf[(size[perf] == width) & (shape.dcl[perf] == dcl)]
             rows, good = shape.bytes_at(rec, shape.dca[rec] - shape.ass[rec], int(width),
                                         checks)
-            for k, i in enumerate(rec.tolist()):
-                if good[k]:
-                    out[i] = rows[k].tobytes() + bytes((int(shape.dcl[i]),))
-        return out
+            rec, rows = rec[good], rows[good]
+            if not rec.size:
+                continue
+            # (a performance record has connectors: width >= 1, checked with the triplets)
+            first, inverse = distinct_rows(np.ascontiguousarray(rows).view(
+                np.dtype((np.void, int(width)))).reshape(-1))
+            number[rec] = len(lists) + inverse
+            lists += [rows[k].tobytes() + bytes((int(dcl),)) for k in first.tolist()]
+        return number, lists
 
     def _region_text(self, key: bytes) -> str:
         sid, prn, spn = (key[a:b].decode(self.encoding, errors="replace").strip(" \x00")
