@@ -32,7 +32,7 @@ from zperf.formats import encodings as dec
 from zperf.formats.layout import take_rows
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1_fields as f1
-from zperf.formats.smf.columns import distinct_rows, text_column
+from zperf.formats.smf.columns import distinct_rows, distinct_values, text_column
 from zperf.formats.smf.record_checks import Checks, subset
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.tracking import hex_prefixes, token_keys, token_lengths
@@ -286,7 +286,7 @@ class Type110Decoder1:
             if not rec.size:
                 continue
             # (a performance record has connectors: width >= 1, checked with the triplets)
-            first, inverse = distinct_rows(np.ascontiguousarray(rows).view(
+            first, inverse = distinct_values(np.ascontiguousarray(rows).view(
                 np.dtype((np.void, int(width)))).reshape(-1))
             number[rec] = len(lists) + inverse
             lists += [rows[k].tobytes() + bytes((int(dcl),)) for k in first.tolist()]
