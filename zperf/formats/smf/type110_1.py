@@ -10,10 +10,16 @@ performance record with no dictionary before it is skipped with that reason
 (the dictionary may be in an earlier dump: give that dump first).
 
 Data sections are compressed by default (SMFMNCRL, CSRCESRV: see
-:mod:`~zperf.formats.smf.cics_compress`); all the compressed sections of a
-batch are expanded at once, and the triplets of the product section read on
-the expanded image, as IBM's procedure says.  The fields of all the records
-that share a dictionary and a connector list are then taken column-wise.
+:mod:`~zperf.formats.smf.cics_compress`); the triplets of the product section
+describe the expanded image, as IBM's procedure says.  The records of a part of
+a batch that share a dictionary, a connector list and a length are read a
+column at a time: one walk over their compressed sections (compiled with the
+``fast`` extra) writes the fields zperf reads into one buffer, field by field
+and the clocks side by side (:class:`Compact`), and each column is a view of
+it converted at once; no Python runs per task.  The rows of a part are built in
+pieces, in threads when the reader has them (:meth:`Type110Decoder1.use_threads`),
+and the parts settled in file order: the table, the counts and the problems are
+the same whatever the number of threads.
 """
 
 from __future__ import annotations
