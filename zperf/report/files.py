@@ -184,10 +184,11 @@ def _bytes_per_value(kind: pa.DataType) -> int:
 
 
 class ParquetWriter(_Grouped):
-    """Parquet: a row group per 1 Mi rows, or per 64 MiB or so in memory for a wide
-    table (a group is held whole until it is written: at 1 Mi rows the 70 columns of
-    cics_transactions made the memory of ``parse -o`` grow with the dump; large
-    groups compress and scan best, and 64 MiB is what Arrow's own writers aim at)."""
+    """Parquet: a row group per 1 Mi rows, or per 64 MiB or so in memory when that is
+    fewer rows (a group is held whole until it is written: at 1 Mi rows the 62
+    columns of cics_transactions made the memory of ``parse -o`` grow with the dump
+    up to a gigabyte; large groups compress and scan best, and a group of 64 MiB in
+    memory is still several MB on disk)."""
 
     group_bytes = 64 * 1024 * 1024
 
