@@ -12,23 +12,30 @@ record, their data sections compressed with CSRCESRV's format.  Then:
   the dictionary read into a dict, and per task the same core fields unpacked with
   ``struct.unpack_from`` (transaction, task number, start, stop, CPU, dispatch),
   on the first ``--baseline-tasks`` tasks;
-* zperf, one process: ``read_smf`` of one dump, with the compiled expander (numba,
-  the extra ``zperf[fast]``) and with the numpy one (``ZPERF_NUMBA=0``);
-* zperf, two processes: both dumps at once, one process each (the 2 cores).
+* zperf, one process, one thread: ``read_smf`` of one dump, with the compiled
+  gather (numba, the extra ``zperf[fast]``) and with the numpy one (``ZPERF_NUMBA=0``);
+* zperf, one process, 2 threads: both dumps as one (``--tasks`` tasks), read as
+  ``zperf parse`` reads one dump on 2 CPUs;
+* zperf, two processes: both dumps at once, one process each (the 2 cores);
+* where the CPU goes: the CPU time of each stage of the read, per task.
 
-Figures are tasks per second, each with its ratio to the baseline.
+Figures are tasks per second of wall time and per CPU second (the machine is
+shared: the load average while measuring is printed, and above the number of
+CPUs the CPU seconds are the figure to read), each with its ratio to the baseline.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import struct
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -108,27 +115,78 @@ def baseline(path: Path, limit: int) -> tuple[int, float]:
     return tasks, time.perf_counter() - began
 
 
-def start_read(path: str, numba: str) -> subprocess.Popen[str]:
-    """One process reading a dump: 'tasks seconds cpu-seconds backend' on standard output
-    (CPU seconds of all its threads: what the read costs however busy the machine)."""
-    code = (
-        "import io, sys, time\n"
-        "from zperf.formats.smf.dump import read_smf\n"
-        "from zperf.formats.smf.type110_1 import TYPE110_1\n"
-        "from zperf.formats.smf import cics_compress as cc\n"
-        "cc.expand_sections(b'\\x80\\x01\\x40', [0], [3], [1])\n"  # compile before timing
-        f"data = open({path!r}, 'rb')\n"
-        "t, c = time.perf_counter(), time.process_time()\n"
-        "tables, tally = read_smf(data, 'x', decoders=[TYPE110_1])\n"
-        "print(tables['cics_transactions'].height, time.perf_counter() - t,\n"
-        "      time.process_time() - c, cc.backend())\n")
+#: The stages of the read whose CPU time ``--stages`` reports: (label, module, object,
+#: function); a stage's time includes the stages it calls.
+STAGES = (
+    ("decode (all of the 110.1 decoder)", "type110_1", "Type110Decoder1", "decode"),
+    ("  build (a piece's gather and rows)", "type110_1", "Type110Decoder1", "_build"),
+    ("    gather (the compressed sections' fields)", "type110_1", "_Shape", "gather"),
+    ("    rows (columns and frame)", "type110_1", "Type110Decoder1", "_rows"),
+    ("      text columns", "type110_1", None, "text_column"),
+    ("      tracking tokens", "type110_1", None, "_token"),
+    ("      the frame (polars, schema)", "type110_1", "CICS_TRANSACTIONS", "from_columns"),
+    ("  connectors (each record's)", "type110_1", "Type110Decoder1", "_connectors"),
+)
+
+READ = """
+import io, json, sys, time, threading
+from zperf.formats.smf.dump import read_smf
+from zperf.formats.smf import type110_1
+from zperf.formats.smf.type110_1 import TYPE110_1
+from zperf.formats.smf import cics_compress as cc
+cc.expand_sections(b'\\x80\\x01\\x40', [0], [3], [1])  # compile before timing
+cc.gather_sections(b'\\x80\\x01\\x40', [0], [3], [1], [0], [1], [1], [0], [1])
+stages = {stages!r}
+spent = {{}}
+lock = threading.Lock()
+for label, module, owner, name in stages:
+    holder = type110_1 if owner is None else getattr(type110_1, owner)
+    if owner == "CICS_TRANSACTIONS":
+        holder = type(holder)
+    def timed(*a, _f=getattr(holder, name), _label=label, **k):
+        began = time.thread_time()
+        try:
+            return _f(*a, **k)
+        finally:
+            with lock:
+                spent[_label] = spent.get(_label, 0.0) + time.thread_time() - began
+    setattr(holder, name, timed)
+data = open({path!r}, 'rb').read()
+t, c = time.perf_counter(), time.process_time()
+tables, tally = read_smf(io.BytesIO(data), 'x', decoders=[TYPE110_1], threads={threads})
+print(json.dumps({{"tasks": tables['cics_transactions'].height, "wall": time.perf_counter() - t,
+                  "cpu": time.process_time() - c, "backend": cc.backend(), "stages": spent}}))
+"""
+
+
+def start_read(path: str, numba: str, threads: int = 1,
+               stages: bool = False) -> subprocess.Popen[str]:
+    """One process reading a dump (from memory, so that the disk is not timed), with
+    ``threads`` threads: a JSON line of tasks, seconds, CPU seconds (of all its threads:
+    what the read costs however busy the machine), the expander, and with ``stages``
+    the CPU seconds of each of :data:`STAGES`."""
+    code = READ.format(path=path, threads=threads, stages=STAGES if stages else ())
     return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True,
                             env={**os.environ, "ZPERF_NUMBA": numba})
 
 
-def zperf_read(path: str, numba: str) -> str:
-    """:func:`start_read` and its output."""
-    return start_read(path, numba).communicate()[0]
+def zperf_read(path: str, numba: str, threads: int = 1, stages: bool = False
+               ) -> dict[str, Any]:
+    """:func:`start_read` and what it printed."""
+    out: dict[str, Any] = json.loads(start_read(path, numba, threads, stages).communicate()[0])
+    return out
+
+
+def best_of(repeat: int, path: str, numba: str, threads: int = 1) -> tuple[float, float, str]:
+    """Best tasks per second of wall time and per CPU second of ``repeat`` reads."""
+    wall = cpu = 0.0
+    backend = ""
+    for _ in range(repeat):
+        got = zperf_read(path, numba, threads)
+        wall = max(wall, got["tasks"] / got["wall"])
+        cpu = max(cpu, got["tasks"] / got["cpu"])
+        backend = got["backend"]
+    return wall, cpu, backend
 
 
 def main() -> None:
@@ -145,28 +203,44 @@ def main() -> None:
             build(path, half, k)
             print(f"built {path.name}: {path.stat().st_size / 1e6:.1f} MB in "
                   f"{time.perf_counter() - began:.1f} s")
+    whole = HERE / "data" / f"cics110-{2 * half}-both.smf"
+    if not whole.exists():
+        whole.write_bytes(dumps[0].read_bytes() + dumps[1].read_bytes())
+    loads = [os.getloadavg()[0]]
     began = time.process_time()
     tasks, seconds = baseline(dumps[0], args.baseline_tasks)
     base, base_cpu = tasks / seconds, tasks / (time.process_time() - began)
     print(f"baseline (Python per run and field): {base:,.0f} tasks/s, {base_cpu:,.0f} per CPU "
           f"second ({tasks} tasks)")
+
+    def line(what: str, wall: float, cpu: float) -> None:
+        loads.append(os.getloadavg()[0])
+        print(f"zperf, {what}: {wall:,.0f} tasks/s ({wall / base:.1f} x baseline), "
+              f"{cpu:,.0f} per CPU second ({cpu / base_cpu:.1f} x)")
+
     for numba in ("1", "0"):
-        best = best_cpu = 0.0
-        for _ in range(args.repeat):
-            rows, took, cpu, backend = zperf_read(str(dumps[0]), numba).split()
-            best = max(best, int(rows) / float(took))
-            best_cpu = max(best_cpu, int(rows) / float(cpu))
-        print(f"zperf, 1 process, {backend} expander: {best:,.0f} tasks/s "
-              f"({best / base:.1f} x baseline), {best_cpu:,.0f} per CPU second "
-              f"({best_cpu / base_cpu:.1f} x)")
+        wall, cpu, backend = best_of(args.repeat, str(dumps[0]), numba)
+        line(f"1 thread, {backend} expander", wall, cpu)
+    wall, cpu, backend = best_of(args.repeat, str(whole), "1", threads=2)
+    line(f"one dump of {2 * half:,} tasks, 2 threads ({backend}; what `zperf parse` does "
+         "with one dump on 2 CPUs)", wall, cpu)
     best = 0.0
     for _ in range(args.repeat):
         outs = [start_read(str(p), "1") for p in dumps]
-        done = [o.communicate()[0].split() for o in outs]
-        rows = sum(int(d[0]) for d in done)
-        best = max(best, rows / max(float(d[1]) for d in done))
+        done = [json.loads(o.communicate()[0]) for o in outs]
+        best = max(best, sum(d["tasks"] for d in done) / max(d["wall"] for d in done))
+    loads.append(os.getloadavg()[0])
     print(f"zperf, 2 processes at once (one dump each; from the start of their reads to the "
           f"end of the last): {best:,.0f} tasks/s ({best / base:.1f} x baseline)")
+    got = zperf_read(str(dumps[0]), "1", stages=True)
+    print(f"where the CPU goes (numba, 1 thread, {got['tasks']:,} tasks; microseconds per "
+          f"task; a stage includes those under it): all {got['cpu'] / got['tasks'] * 1e6:.2f}")
+    for label, *_ in STAGES:
+        spent = got["stages"].get(label, 0.0)
+        print(f"  {label}: {spent / got['tasks'] * 1e6:.2f}")
+    print(f"load average (1 minute) while measuring: {min(loads):.1f} to {max(loads):.1f} on "
+          f"{os.cpu_count()} CPUs (above the CPUs, wall times are the machine's, CPU seconds "
+          "are the reader's)")
 
 
 if __name__ == "__main__":

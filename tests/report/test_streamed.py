@@ -18,7 +18,7 @@ from conftest import ROOT, SAMPLES, run_cli
 from zperf.errors import InputError
 from zperf.formats import Part, read, read_batches
 from zperf.formats.smf import dump
-from zperf.report import STREAMED
+from zperf.report import STREAMED, files
 from zperf.report.files import WRITERS, ArrowWriter, ParquetWriter, write_whole
 from zperf.report.streamed import write_as_read
 from zperf.sim.writers import smf as writer
@@ -99,6 +99,37 @@ def test_groups_do_not_depend_on_the_parts(writer: type[ParquetWriter],
         assert pl.read_parquet(whole.getvalue()).equals(frame)
     else:
         assert pl.read_ipc(whole.getvalue()).equals(frame)
+
+
+def test_a_wide_tables_parquet_groups_are_cut_by_bytes(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """A group is held whole until written: a wide table's is cut by its bytes, from its
+    columns (8 + 8 + 16 bytes a row here), so that the groups do not depend on the parts
+    either, and the memory of ``parse -o`` does not grow with the dump."""
+    monkeypatch.setattr(ParquetWriter, "group_bytes", 32 * 10)
+    monkeypatch.setattr(files, "MIN_GROUP_ROWS", 4)
+    frame = pl.DataFrame({"n": list(range(70)), "x": [i / 3 for i in range(70)],
+                          "name": [f"T{i}" for i in range(70)]})
+    whole, parted = io.BytesIO(), io.BytesIO()
+    write_whole("parquet", frame, whole, "d")
+    parts = ParquetWriter(parted, "d")
+    for start, length in ((0, 9), (9, 40), (49, 21)):
+        parts.write(frame.slice(start, length))
+    parts.close()
+    assert parted.getvalue() == whole.getvalue()
+    groups = pq.ParquetFile(io.BytesIO(whole.getvalue()))
+    assert [groups.metadata.row_group(g).num_rows for g in range(groups.num_row_groups)] \
+        == [10] * 7
+    assert pl.read_parquet(whole.getvalue()).equals(frame)
+
+
+def test_the_cics_task_table_is_written_in_groups_of_bounded_size() -> None:
+    """cics_transactions (70 columns) in groups of about 64 MiB, not 1 Mi rows."""
+    from zperf.tables.transactions import CICS_TRANSACTIONS
+
+    writer = ParquetWriter(io.BytesIO(), "cics_transactions")
+    rows = writer._group_rows(CICS_TRANSACTIONS.empty().to_arrow().schema)
+    assert files.MIN_GROUP_ROWS <= rows <= 128 * 1024
 
 
 def _last_record(data: bytes) -> int:

@@ -52,7 +52,8 @@ def input_options(func: F) -> F:
                      help="Read N files at once, each in a process of its own (default: one "
                           "per CPU; -j 1: one after the other, in this process). Output is the "
                           "same either way; only several files of 64 MiB or more in all are "
-                          "worth the processes' start."),
+                          "worth the processes' start. A file read in this process builds its "
+                          "CICS 110.1 rows in N threads."),
     ]):
         func = option(func)
     return func

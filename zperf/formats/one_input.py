@@ -140,7 +140,7 @@ def _read(stream: BinaryIO, name: str, size: int | None, how: ReadOptions,
     # registered later (a plug-in, a test) is one line there and nothing here
     for got in smf_batches(data, tally, encoding=how.encoding, head=head, progress=tick,
                            tables=how.tables, decoders=registry.SMF_DECODERS, offset=offset,
-                           columns=how.needed_columns):
+                           columns=how.needed_columns, threads=how.threads):
         yielded = True
         yield got, tally
     if not yielded:

@@ -17,6 +17,7 @@ reads a file with is this one, pickled.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,14 @@ from zperf.formats.tally import ON_CONFLICT_CHOICES, ON_ERROR_CHOICES, OnConflic
 #: A progress bar for a file: ``progress(name, size)`` gives a function told how many
 #: bytes have been read, or None for no bar (a small file).
 Progress = Callable[[str, int | None], Callable[[int], None] | None]
+
+
+def available_cpus() -> int:
+    """The CPUs this process may run on (its affinity, not the machine's count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 @dataclass(frozen=True)
@@ -98,7 +107,14 @@ class ReadOptions:
         """Per table, the columns a caller needs (a table not named: all of them)."""
         return {name: frozenset(names) for name, names in (self.columns or {}).items()}
 
+    @property
+    def threads(self) -> int:
+        """Threads a reader may use for one file (``jobs``; None: one per CPU): a file
+        read alone gets the CPUs the jobs would have had."""
+        return available_cpus() if self.jobs is None else self.jobs
+
     def in_worker(self) -> ReadOptions:
         """What a worker process reads with: no progress bar (it has no terminal; and a
-        bar is not sent to another process)."""
-        return self if self.progress is None else self.replace(progress=None)
+        bar is not sent to another process), and one thread (the worker is one job)."""
+        return self if self.progress is None and self.jobs == 1 else self.replace(
+            progress=None, jobs=1)

@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import multiprocessing
-import os
 import pickle
 import signal
 import tempfile
@@ -38,6 +37,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+from zperf.formats.options import available_cpus
+
 T = TypeVar("T")
 R = TypeVar("R")
 P = TypeVar("P")
@@ -45,14 +46,6 @@ P = TypeVar("P")
 #: Below this many bytes in all, the files are read one after the other: starting
 #: the workers would cost more than it saves.
 MIN_PARALLEL_BYTES = 64 * 1024 * 1024
-
-
-def available_cpus() -> int:
-    """The CPUs this process may run on (its affinity, not the machine's count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def workers_for(jobs: int | None, paths: Sequence[str], min_bytes: int | None = None) -> int:

@@ -111,11 +111,15 @@ class _Grouped(TableWriter):
     """Parts gathered into groups of ``rows_per_group`` rows (the last may be shorter)."""
 
     rows_per_group = 1024 * 1024
+    #: Bytes of a group in memory, about (None: ``rows_per_group`` rows whatever the
+    #: table's width).
+    group_bytes: int | None = None
 
     def __init__(self, out: BinaryIO, table: str) -> None:
         super().__init__(out, table)
         self.parts: list[pa.Table] = []
         self.rows = 0
+        self.group = self.rows_per_group
         self.writer: Any = None
         self.metadata: dict[bytes, bytes] | None = None
         self.groups = 0
@@ -129,10 +133,20 @@ class _Grouped(TableWriter):
                 {"zperf.table": self.table, "zperf.schema_version": SCHEMA_VERSION})
             self.writer = self._open(pa.PythonFile(_Tell(self.out), mode="w"), schema)
             self.metadata = schema.metadata
+            self.group = self._group_rows(schema)
         self.parts.append(arrow.replace_schema_metadata(self.metadata))
         self.rows += arrow.num_rows
-        while self.rows >= self.rows_per_group:
-            self._flush(self.rows_per_group)
+        while self.rows >= self.group:
+            self._flush(self.group)
+
+    def _group_rows(self, schema: pa.Schema) -> int:
+        """Rows per group: ``rows_per_group``, fewer for a wide table when ``group_bytes``
+        is set (from the table's columns, not its values: the groups are the same
+        however the rows come in parts)."""
+        if self.group_bytes is None:
+            return self.rows_per_group
+        row = sum(_bytes_per_value(field.type) for field in schema)
+        return min(self.rows_per_group, max(MIN_GROUP_ROWS, self.group_bytes // max(row, 1)))
 
     def _flush(self, rows: int) -> None:
         import pyarrow as pa
@@ -157,9 +171,26 @@ class _Grouped(TableWriter):
         raise NotImplementedError
 
 
+#: Fewest rows in a group cut by bytes (a group too small scans slowly).
+MIN_GROUP_ROWS = 64 * 1024
+
+
+def _bytes_per_value(kind: pa.DataType) -> int:
+    """Bytes a value of ``kind`` takes in memory, about (text: 16, as a view does)."""
+    try:
+        return max(int(kind.bit_width) // 8, 1)
+    except ValueError:  # not of a fixed width
+        return 16
+
+
 class ParquetWriter(_Grouped):
-    """Parquet: a row group per 1 Mi rows (a wide table's group is hundreds of MB in
-    memory, a few tens on disk: large groups compress and scan best)."""
+    """Parquet: a row group per 1 Mi rows, or per 64 MiB or so in memory when that is
+    fewer rows (a group is held whole until it is written: at 1 Mi rows the 62
+    columns of cics_transactions made the memory of ``parse -o`` grow with the dump
+    up to a gigabyte; large groups compress and scan best, and a group of 64 MiB in
+    memory is still several MB on disk)."""
+
+    group_bytes = 64 * 1024 * 1024
 
     def _open(self, sink: Any, schema: pa.Schema) -> Any:
         import pyarrow.parquet as pq
@@ -167,7 +198,7 @@ class ParquetWriter(_Grouped):
         return pq.ParquetWriter(sink, schema)
 
     def _write_group(self, group: pa.Table) -> None:
-        self.writer.write_table(group, row_group_size=self.rows_per_group)
+        self.writer.write_table(group, row_group_size=max(self.group, 1))
 
 
 class ArrowWriter(_Grouped):

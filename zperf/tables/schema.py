@@ -108,8 +108,10 @@ class TableSchema:
                  pl.lit(None, dtype=c.dtype).alias(c.name)) for c in self.columns]
 
     def from_columns(self, columns: Mapping[str, object]) -> pl.DataFrame:
-        """Build a conforming frame from a mapping of column name to array or list."""
-        frame = pl.DataFrame({k: v for k, v in columns.items() if k in self._name_set})
+        """Build a conforming frame from a mapping of column name to array or list (in
+        the schema's order: a frame with every column, each of its type, is then taken
+        as it is, without a select to order it)."""
+        frame = pl.DataFrame({name: columns[name] for name in self.names if name in columns})
         return self.conform(frame)
 
 

@@ -260,7 +260,8 @@ def _expand_numba(kernel: Callable[..., Any], buf: npt.NDArray[np.uint8], starts
 
 def gather_sections(data: memoryview | bytes | bytearray, starts: Ints, lengths: Ints,
                     expected: Ints, first: Ints, step: Ints, count: Ints,
-                    offsets: Ints, sizes: Ints) -> tuple[npt.NDArray[np.uint8], Ints, Ints]:
+                    offsets: Ints, sizes: Ints, blocks: Ints | None = None
+                    ) -> tuple[npt.NDArray[np.uint8], Ints, Ints]:
     """Some bytes of what many compressed sections expand to, without expanding them
     whole: of section ``k``, the records ``j < count[k]`` starting at ``first[k] +
     j * step[k]`` of the expanded section, of each the fields at ``offsets`` (sorted,
@@ -268,6 +269,11 @@ def gather_sections(data: memoryview | bytes | bytearray, starts: Ints, lengths:
     fields side by side (a record of a bad section is zeros), and each section's
     verdict as :func:`expand_sections` gives it (``expected``: its whole length; a
     negative one is not checked, and the walk stops after the last field).
+
+    ``blocks``, when given, lays the fields out field by field instead (what a column
+    reader wants: each field of all records one run of memory): ``rows`` is then one
+    buffer of records x sum(sizes) bytes, field ``f`` of record ``r`` at ``blocks[f] *
+    records + r * sizes[f]`` (``blocks[f]``: the field's place, in bytes per record).
 
     With numba one compiled walk writes only the bytes asked for (the expanded
     records are 5-10 times the compressed ones, and most of their bytes are not
@@ -278,35 +284,54 @@ def gather_sections(data: memoryview | bytes | bytearray, starts: Ints, lengths:
                                                 offsets, sizes))
     width = int(sizes.sum())
     row_at = np.concatenate(([0], np.cumsum(count))).astype(np.int64)
-    rows = np.zeros((int(row_at[-1]), width), dtype=np.uint8)
+    records = int(row_at[-1])
+    if blocks is None:  # side by side: field f of record r at r * width + its column
+        base = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        stride = np.full(sizes.size, width, dtype=np.int64)
+    else:
+        base, stride = np.asarray(blocks, dtype=np.int64) * records, sizes
+    out = np.empty(records * width, dtype=np.uint8)
     codes = np.zeros(starts.size, dtype=np.int64)
     at = np.zeros(starts.size, dtype=np.int64)
-    out_at = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
     kernel = _numba_gather() if numba_wanted() else None
     if kernel is not None:
         kernel(np.frombuffer(data, dtype=np.uint8), starts, lengths, expected, first, step,
-               count, offsets, sizes, out_at, rows, row_at, codes, at)
-        for k in np.flatnonzero(codes != OK).tolist():  # what a bad section began to give
-            rows[row_at[k]:row_at[k + 1]] = 0
-        return rows, codes, at
-    # Without numba: the sections expanded (as far as the fields need when their length
-    # is not checked), then every field of every record taken at once.
-    need = np.where(count > 0, first + (count - 1) * step + offsets[-1] + sizes[-1], 0)
-    out, out_starts, codes, at = _expand_python(data, starts, lengths, expected, stop_at=need)
-    good = codes == OK
-    made = np.diff(np.append(out_starts, out.size))
-    short = good & (made < need)
-    codes[short], at[short] = WRONG_LENGTH, lengths[short]
-    good &= ~short
-    owner = np.repeat(np.arange(starts.size), np.where(good, count, 0))
-    index = np.arange(owner.size) - (np.cumsum(np.where(good, count, 0))
-                                     - np.where(good, count, 0))[owner]
-    base = out_starts[owner] + first[owner] + index * step[owner]
-    target = row_at[owner] + index
-    for off, size, col in zip(offsets.tolist(), sizes.tolist(), out_at.tolist(), strict=True):
-        rows[target, col:col + size] = take_rows(out.data, base + off, size).view(
-            np.uint8).reshape(-1, size)
-    return rows, codes, at
+               count, offsets, sizes, base, stride, out, row_at, codes, at)
+        bad = codes != OK  # what a bad section began to give, and its records' rest
+        if bad.any():
+            for field in _rows_of(out, base, stride, sizes):
+                field[np.repeat(bad, count)] = 0
+    else:
+        # Without numba: the sections expanded (as far as the fields need when their
+        # length is not checked), then every field of every record taken at once.
+        need = np.where(count > 0, first + (count - 1) * step + offsets[-1] + sizes[-1], 0)
+        got, out_starts, codes, at = _expand_python(data, starts, lengths, expected,
+                                                    stop_at=need)
+        good = codes == OK
+        made = np.diff(np.append(out_starts, got.size))
+        short = good & (made < need)
+        codes[short], at[short] = WRONG_LENGTH, lengths[short]
+        good &= ~short
+        owner = np.repeat(np.arange(starts.size), np.where(good, count, 0))
+        index = np.arange(owner.size) - (np.cumsum(np.where(good, count, 0))
+                                         - np.where(good, count, 0))[owner]
+        source = out_starts[owner] + first[owner] + index * step[owner]
+        target = row_at[owner] + index
+        fields = _rows_of(out, base, stride, sizes)
+        for field, off, size in zip(fields, offsets.tolist(), sizes.tolist(), strict=True):
+            field[np.repeat(~good, count)] = 0
+            field[target] = take_rows(got.data, source + off, size).view(
+                np.uint8).reshape(-1, size)
+    return (out.reshape(records, width) if blocks is None else out), codes, at
+
+
+def _rows_of(out: npt.NDArray[np.uint8], base: Ints, stride: Ints,
+             sizes: Ints) -> list[npt.NDArray[np.uint8]]:
+    """Each field of ``out`` (laid out as :func:`gather_sections` says) as a
+    (records x size) view."""
+    records = out.size // max(int(sizes.sum()), 1)
+    return [np.lib.stride_tricks.as_strided(out[b:], (records, int(n)), (int(s), 1))
+            for b, s, n in zip(base.tolist(), stride.tolist(), sizes.tolist(), strict=True)]
 
 
 def numba_wanted() -> bool:
@@ -377,8 +402,8 @@ def _compiled_gather() -> Callable[..., Any] | None:
 
     @numba.njit(cache=True, nogil=True)  # type: ignore[untyped-decorator,unused-ignore]
     def kernel(buf: Any, starts: Any, lengths: Any, expected: Any, first: Any, step: Any,
-               count: Any, offsets: Any, sizes: Any, out_at: Any, rows: Any, row_at: Any,
-               codes: Any, at: Any) -> None:  # pragma: no cover - compiled
+               count: Any, offsets: Any, sizes: Any, base: Any, stride: Any, out: Any,
+               row_at: Any, codes: Any, at: Any) -> None:  # pragma: no cover - compiled
         fields = offsets.size
         for k in range(starts.size):
             start, end = starts[k], starts[k] + lengths[k]
@@ -414,16 +439,15 @@ def _compiled_gather() -> Callable[..., Any] | None:
                 while not done and lo < run_end:
                     a = lo if lo > o else o
                     b = hi if hi < run_end else run_end
-                    row = row_at[k] + j
-                    col = out_at[f] + (a - lo)
+                    to = base[f] + (row_at[k] + j) * stride[f] + (a - lo)
                     if repeat:
                         value = buf[i + 1]
                         for x in range(b - a):
-                            rows[row, col + x] = value
+                            out[to + x] = value
                     else:
                         src = i + 1 + (a - o)
                         for x in range(b - a):
-                            rows[row, col + x] = buf[src + x]
+                            out[to + x] = buf[src + x]
                     if b < hi:
                         break  # the field goes on in the next run
                     f += 1

@@ -31,6 +31,7 @@ from zperf.formats.smf.record_decoder import (
     Columns,
     DecoderSpec,
     Routes,
+    Threaded,
     starts_of,
 )
 from zperf.formats.smf.type72_decoder import TYPE72_3
@@ -54,6 +55,7 @@ class SmfOptions(TypedDict, total=False):
     decoders: Required[Iterable[DecoderSpec]]
     offset: int
     columns: Columns | None
+    threads: int
 
 
 def read_smf(stream: BinaryIO, file: str, *, on_error: OnError = "raise",
@@ -83,6 +85,7 @@ def smf_batches(
     decoders: Iterable[DecoderSpec],
     offset: int = 0,
     columns: Columns | None = None,
+    threads: int = 1,
 ) -> Iterator[dict[str, pl.DataFrame]]:
     """The rows of an SMF dump's decoded record types, batch by batch as they are read.
 
@@ -97,6 +100,8 @@ def smf_batches(
     a dump read apart (see :func:`zperf.formats.smf.physical.scan`).
     ``columns``: the columns the caller needs of a table (its decoder may decode
     only those and give a table of them; a table not named comes whole).
+    ``threads``: how many threads a decoder that can use them may (the CICS 110.1
+    decoder builds its rows in them; the rows are the same whatever the number).
     """
     specs = tuple(decoders)
     wanted_tables = frozenset([t for s in specs for t in s.tables] if tables is None else tables)
@@ -104,6 +109,9 @@ def smf_batches(
     file = tally.file
     run = [(s.make(tally, file, encoding, wanted_tables & set(s.tables), columns or {}),
             _Pending()) for s in routes.specs]
+    for decoder, _ in run:
+        if threads > 1 and isinstance(decoder, Threaded):
+            decoder.use_threads(threads)
 
     def drain(force: bool, take: bool = True) -> dict[str, pl.DataFrame]:
         ready: dict[str, pl.DataFrame] = {}

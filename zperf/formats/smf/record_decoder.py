@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +80,16 @@ class RecordDecoder(Protocol):
 
     def finish(self) -> dict[str, pl.DataFrame]:
         """After the last batch: the rows not taken yet (as ``take``)."""
+
+
+@runtime_checkable
+class Threaded(Protocol):
+    """A decoder that can spread its work over threads (told how many before the first
+    batch; it hands its rows on in file order all the same, and stops its threads in
+    ``finish``)."""
+
+    def use_threads(self, threads: int) -> None:
+        """Use up to ``threads`` threads from now on."""
 
 
 @dataclass(frozen=True)

@@ -28,22 +28,54 @@ CORRELATOR_AT = 6
 
 def token_keys(matrix: npt.NDArray[np.uint8]) -> pl.Series:
     """Each row's token (rows x width bytes) as upper-case hex up to the end of its
-    correlator; null where the field holds only padding."""
+    correlator; null where the field holds only padding (:func:`token_lengths`)."""
+    m = np.ascontiguousarray(matrix, dtype=np.uint8)
+    if m.shape[0] == 0:
+        return pl.Series([], dtype=pl.String)
+    return hex_prefixes(m, token_lengths(m))
+
+
+def token_lengths(matrix: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """How many bytes of each row's token :func:`token_keys` keeps (0: only padding).
+
+    Most rows are one of two kinds, each told at a glance: a blank field (its 8-byte
+    words all X'00' or all X'40') and a z/OS Connect token (its length is in it);
+    only the others are searched for their last byte that is not padding."""
     m = np.ascontiguousarray(matrix, dtype=np.uint8)
     rows, width = m.shape
-    if rows == 0:
-        return pl.Series([], dtype=pl.String)
-    padding = (m == 0x00) | (m == 0x40)
-    used = np.where(padding.all(axis=1), 0,
-                    width - np.argmax(~padding[:, ::-1], axis=1))
-    baq = (m[:, 0] == BAQ[0]) & (m[:, 1] == BAQ[1]) & (m[:, 2] == BAQ[2]) if width >= 6 \
-        else np.zeros(rows, dtype=bool)
+    used = np.zeros(rows, dtype=np.int64)
+    some = _maybe_used(m)
+    held = m if some.size == rows else m[some]
+    found = np.zeros(some.size, dtype=np.int64)
+    other = np.ones(some.size, dtype=bool)
     if width >= CORRELATOR_AT:
-        correlator = m[:, 4].astype(np.int64) << 8 | m[:, 5]
-        end = CORRELATOR_AT + correlator
-        baq &= end <= width
-        used = np.where(baq, end, used)
-    return hex_prefixes(m, used)
+        end = CORRELATOR_AT + (held[:, 4].astype(np.int64) << 8 | held[:, 5])
+        baq = ((held[:, 0] == BAQ[0]) & (held[:, 1] == BAQ[1]) & (held[:, 2] == BAQ[2])
+               & (end <= width))
+        found[baq] = end[baq]
+        other = ~baq
+    if other.any():
+        rest = held[other]
+        padding = (rest == 0x00) | (rest == 0x40)
+        found[other] = np.where(padding.all(axis=1), 0,
+                                width - np.argmax(~padding[:, ::-1], axis=1))
+    used[some] = found
+    return used
+
+
+#: An 8-byte word of padding of either kind.
+_PAD_WORDS = np.array([0, 0x4040404040404040], dtype=np.uint64)
+
+
+def _maybe_used(m: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """The rows that may hold more than padding: all but those whose 8-byte words are
+    each all X'00' or all X'40' (a field of another width: all rows)."""
+    rows, width = m.shape
+    if width % 8:
+        return np.arange(rows, dtype=np.int64)
+    words = m.view(np.uint64)
+    pure = (words == _PAD_WORDS[0]) | (words == _PAD_WORDS[1])
+    return np.flatnonzero(~pure.all(axis=1))
 
 
 #: Each byte's two upper-case hex digits, as ASCII.

@@ -10,15 +10,24 @@ performance record with no dictionary before it is skipped with that reason
 (the dictionary may be in an earlier dump: give that dump first).
 
 Data sections are compressed by default (SMFMNCRL, CSRCESRV: see
-:mod:`~zperf.formats.smf.cics_compress`); all the compressed sections of a
-batch are expanded at once, and the triplets of the product section read on
-the expanded image, as IBM's procedure says.  The fields of all the records
-that share a dictionary and a connector list are then taken column-wise.
+:mod:`~zperf.formats.smf.cics_compress`); the triplets of the product section
+describe the expanded image, as IBM's procedure says.  The records of a part of
+a batch that share a dictionary, a connector list and a length are read a
+column at a time: one walk over their compressed sections (compiled with the
+``fast`` extra) writes the fields zperf reads into one buffer, field by field
+and the clocks side by side (:class:`Compact`), and each column is a view of
+it converted at once; no Python runs per task.  The rows of a part are built in
+pieces, in threads when the reader has them (:meth:`Type110Decoder1.use_threads`),
+and the parts settled in file order: the table, the counts and the problems are
+the same whatever the number of threads.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -26,13 +35,13 @@ import numpy.typing as npt
 import polars as pl
 
 from zperf.formats import encodings as dec
-from zperf.formats.layout import Field, Layout, take_rows
+from zperf.formats.layout import take_rows
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1_fields as f1
-from zperf.formats.smf.columns import distinct_rows, text_column
+from zperf.formats.smf.columns import distinct_rows, distinct_values, text_column
 from zperf.formats.smf.record_checks import Checks, subset
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
-from zperf.formats.smf.tracking import token_keys
+from zperf.formats.smf.tracking import hex_prefixes, token_keys, token_lengths
 from zperf.formats.tally import Tally
 from zperf.tables.transactions import CICS_TRANSACTIONS
 
@@ -42,6 +51,9 @@ Ints = npt.NDArray[np.int64]
 TOD_PER_US = 4096
 #: Expanded bytes of the records decoded together (they stay in the processor's cache).
 PART_BYTES = 32 * 1024 * 1024
+#: Tasks whose rows are built together (in one thread): enough to amortize the fixed
+#: cost of ~70 columns, few enough that the threads share a part.
+PIECE_TASKS = 8192
 #: Where SMFMNDRA, SMFMNDRL and SMFMNDRN are when the product section is at 44 (as CICS
 #: writes it): a first guess of a record's expanded size, to cut a batch in parts.
 EXPANDED_SIZE_AT = f1.HEADER.size + f1.PRODUCT.offset_of("SMFMNDRA")
@@ -88,12 +100,22 @@ class Type110Decoder1:
         self.by_nickname: set[str] = set()
         self.clock_errors = 0
         self.classes: dict[int, int] = {}
+        self.pool: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ batch
 
+    def use_threads(self, threads: int) -> None:
+        """Build the rows of a batch's records in ``threads`` threads (the fields are
+        gathered by a compiled loop that lets go of the GIL, and most of the columns by
+        numpy and polars, which do too): the records are cut in parts, each part's rows
+        built in a thread, and the parts handed on in file order."""
+        if threads > 1 and self.pool is None:
+            self.pool = ThreadPoolExecutor(threads, thread_name_prefix="zperf-110.1")
+
     def decode(self, batch: Batch) -> None:
-        # Expanded records are 5-10 times their compressed size: a batch is decoded in
-        # parts whose expanded bytes stay in the processor's cache.
+        # A batch is decoded in parts of a bounded size (memory, and work for the threads);
+        # each part's checks and dictionaries are read here in file order, its rows built
+        # (in a thread, with ``use_threads``), and the parts settled in file order.
         data = np.frombuffer(batch.data, dtype=np.uint8)
         at = np.minimum(batch.starts + EXPANDED_SIZE_AT, max(data.size - 8, 0))
         guess = np.zeros(batch.starts.size, dtype=np.int64)
@@ -103,11 +125,16 @@ class Type110Decoder1:
             guess = np.clip(dra + (data[at + 4].astype(np.int64) << 8 | data[at + 5])
                             * (data[at + 6].astype(np.int64) << 8 | data[at + 7]), 0, 1 << 20)
         part = np.cumsum(np.maximum(guess, batch.lengths)) // PART_BYTES
-        for number in np.unique(part).tolist():
-            mine = part == number
-            self._decode(batch if mine.all() else subset(batch, mine))
+        settle = [self._decode(batch if mine.all() else subset(batch, mine))
+                  for mine in (part == number for number in np.unique(part).tolist())]
+        try:
+            for one in settle:
+                one()
+        finally:
+            for one in settle:  # after an error: no thread left writing
+                one.cancel()
 
-    def _decode(self, batch: Batch) -> None:
+    def _decode(self, batch: Batch) -> _Part:
         checks = Checks(batch)
         length = batch.lengths
         hsize = f1.HEADER.size
@@ -144,17 +171,17 @@ class Type110Decoder1:
         checks.fail(work & ~compressed & (end > length),
                     lambda i: f"SMF 110.1 record: {drn[i]} records of {drl[i]} bytes at "
                     f"{dra[i]} run past the record end ({length[i]} bytes)")
-        self._read(batch, checks, head, prod, cls, compressed & checks.ok)
-        others_n = int(others.sum())
-        checks.report(self.tally)
-        self.tally.settle(parsed=int(checks.ok.sum()) - others_n, other=others_n)
+        todo = self._read(batch, checks, head, prod, cls, compressed & checks.ok)
+        return _Part(self, checks, todo, int(others.sum()))
 
     # ------------------------------------------------------ records in order
 
     def _read(self, batch: Batch, checks: Checks, head: npt.NDArray[np.void],
-              prod: npt.NDArray[np.void], cls: Ints, compressed: npt.NDArray[np.bool_]) -> None:
+              prod: npt.NDArray[np.void], cls: Ints, compressed: npt.NDArray[np.bool_]
+              ) -> list[tuple[_Shape, Ints, Future[_Built]]]:
         """Dictionaries and performance records in file order: each performance record
-        read with its region's dictionary of the moment."""
+        read with its region's dictionary of the moment.  The rows are built apart (see
+        :meth:`use_threads`): the work, in file order."""
         keys = np.empty(cls.size, dtype=[("sid", "S4"), ("prn", "S8"), ("spn", "S8")])
         keys["sid"], keys["prn"], keys["spn"] = head["SMFSTSID"], prod["SMFMNPRN"], \
             prod["SMFMNSPN"]
@@ -162,54 +189,114 @@ class Type110Decoder1:
         region_keys = [keys[k].tobytes() for k in first.tolist()]
         shape = _Shape(batch, head, prod, compressed)
         perf = np.flatnonzero(checks.ok & (cls == f1.CLASS_PERFORMANCE))
-        connectors = self._connectors(shape, checks, perf)
-        groups: dict[tuple[int, bytes, int], list[int]] = {}
-        found: dict[int, Dictionary] = {}
-        missing: list[int] = []
-        for i in np.flatnonzero(checks.ok & np.isin(cls, (f1.CLASS_DICTIONARY,
-                                                            f1.CLASS_PERFORMANCE))).tolist():
-            region = region_keys[inverse[i]]
-            if cls[i] == f1.CLASS_DICTIONARY:
-                self._dictionary(shape, checks, i, region)
-                continue
-            known = self.dictionaries.get(region)
-            if known is None:
-                missing.append(i)
-                continue
-            found[id(known)] = known
-            groups.setdefault((id(known), connectors[i], int(shape.drl[i])), []).append(i)
-        if missing:
-            checks.fail(_mask(checks, missing), lambda i: "SMF 110.1 performance record of "
+        connector_of, connector_lists = self._connectors(shape, checks, perf)
+        # Each performance record's dictionary: the one of its region when it comes,
+        # the dictionary records read in file order between the runs of others.
+        known: list[Dictionary] = []  # the dictionaries the records use, numbered
+        number: dict[int, int] = {}  # id of a dictionary -> its number in ``known``
+
+        def current(region: bytes) -> int:
+            dictionary = self.dictionaries.get(region)
+            if dictionary is None:
+                return -1
+            if id(dictionary) not in number:
+                number[id(dictionary)] = len(known)
+                known.append(dictionary)
+            return number[id(dictionary)]
+
+        now = np.array([current(key) for key in region_keys], dtype=np.int64)
+        dictionary_of = np.full(cls.size, -1, dtype=np.int64)
+        performance = checks.ok & (cls == f1.CLASS_PERFORMANCE)
+        after = 0
+        for i in [*np.flatnonzero(checks.ok & (cls == f1.CLASS_DICTIONARY)).tolist(), cls.size]:
+            run = after + np.flatnonzero(performance[after:i])
+            dictionary_of[run] = now[inverse[run]]
+            if i < cls.size:
+                self._dictionary(shape, checks, i, region_keys[inverse[i]])
+                now[inverse[i]] = current(region_keys[inverse[i]])
+            after = i + 1
+        missing = performance & (dictionary_of < 0)
+        if missing.any():
+            checks.fail(missing, lambda i: "SMF 110.1 performance record of "
                         f"{self._region_text(region_keys[inverse[i]])} before any dictionary "
                         "record of that region: its fields cannot be placed (give the dump "
                         "that holds the dictionary first)")
-        for (dict_id, connector_list, length), records in groups.items():
-            dictionary = found[dict_id]
+        # Records of one dictionary, connector list and record length read together; the
+        # groups in the order their first record comes, each's records in file order.
+        placed = np.flatnonzero(performance & (dictionary_of >= 0))
+        shapes = np.empty(placed.size, dtype=[("d", "i8"), ("c", "i8"), ("l", "i8")])
+        shapes["d"], shapes["c"], shapes["l"] = (dictionary_of[placed], connector_of[placed],
+                                                 shape.drl[placed])
+        _, first_of, group_of = np.unique(shapes, return_index=True, return_inverse=True)
+        group_of = group_of.reshape(-1)
+        by_group = np.argsort(group_of, kind="stable")
+        bounds = np.searchsorted(group_of[by_group], np.arange(first_of.size + 1))
+        groups = [(known[int(shapes["d"][f])], connector_lists[int(shapes["c"][f])],
+                   int(shapes["l"][f]), placed[by_group[bounds[g]:bounds[g + 1]]])
+                  for g, f in sorted(enumerate(first_of.tolist()), key=lambda gf: gf[1])]
+        work: list[tuple[_Shape, Ints, Future[_Built]]] = []
+        for dictionary, connector_list, length, rec in groups:
             plan = self._plan(dictionary, connector_list, length)
-            rec = np.array(records, dtype=np.int64)
             if isinstance(plan, str):
                 checks.fail(_mask(checks, rec),
                             lambda i, why=plan: f"SMF 110.1 performance record: {why}")
                 continue
             compact = _layout(plan)
-            matrix, good = shape.fields(rec, compact, checks)
-            if good.any():
-                self.frames.append(self._rows(head, prod, rec[good], matrix, compact.layout,
-                                              plan, shape.drn, dictionary))
+            tasks = np.cumsum(shape.drn[rec])
+            pieces = -(-int(tasks[-1]) // PIECE_TASKS)  # of about the same size
+            cuts = np.arange(1, pieces) * (int(tasks[-1]) / pieces)
+            for piece in np.split(rec, np.searchsorted(tasks, cuts, side="right")):
+                if piece.size:
+                    work.append((shape, piece, self._submit(self._build, shape, head, prod,
+                                                            piece, compact, dictionary)))
+        return work
 
-    def _connectors(self, shape: _Shape, checks: Checks, perf: Ints) -> dict[int, bytes]:
-        """Each performance record's field connectors (and their width, as a last byte),
-        read without expanding the records after them."""
-        out: dict[int, bytes] = {}
+    def _submit(self, function: Callable[..., _Built], *args: Any) -> Future[_Built]:
+        """``function(*args)`` in a thread of the pool, or here and now without one."""
+        if self.pool is not None:
+            return self.pool.submit(function, *args)
+        done: Future[_Built] = Future()
+        done.set_result(function(*args))
+        return done
+
+    def _build(self, shape: _Shape, head: npt.NDArray[np.void], prod: npt.NDArray[np.void],
+               rec: Ints, compact: Compact, dictionary: Dictionary) -> _Built:
+        """The rows of the records ``rec`` (one dictionary, one record shape), and the
+        verdict of each record's data section (a thread's work: nothing shared is changed)."""
+        buffer, codes, at = shape.gather(rec, compact)
+        good = codes == cc.OK
+        if not good.any():
+            return _Built(codes, at, None, 0)
+        per = shape.drn[rec]
+        fields, clocks = compact.split(buffer, int(per.sum()),
+                                       None if good.all() else np.repeat(good, per))
+        frame, errors = self._rows(head, prod, rec[good], fields, clocks, compact,
+                                   shape.drn, dictionary)
+        return _Built(codes, at, frame, errors)
+
+    def _connectors(self, shape: _Shape, checks: Checks, perf: Ints
+                    ) -> tuple[Ints, list[bytes]]:
+        """Each performance record's field connectors, read without expanding the records
+        after them: the number of its connector list (-1: not read) and the lists (each
+        with the connectors' width as a last byte)."""
+        number = np.full(shape.dcn.size, -1, dtype=np.int64)
+        lists: list[bytes] = []
         size = shape.dcn * shape.dcl
-        for width in np.unique(size[perf]).tolist():
-            rec = perf[size[perf] == width]
+        pairs = np.unique(np.stack((size[perf], shape.dcl[perf])), axis=1) if perf.size \
+            else np.zeros((2, 0), dtype=np.int64)
+        for width, dcl in pairs.T.tolist():
+            rec = perf[(size[perf] == width) & (shape.dcl[perf] == dcl)]
             rows, good = shape.bytes_at(rec, shape.dca[rec] - shape.ass[rec], int(width),
                                         checks)
-            for k, i in enumerate(rec.tolist()):
-                if good[k]:
-                    out[i] = rows[k].tobytes() + bytes((int(shape.dcl[i]),))
-        return out
+            rec, rows = rec[good], rows[good]
+            if not rec.size:
+                continue
+            # (a performance record has connectors: width >= 1, checked with the triplets)
+            first, inverse = distinct_values(np.ascontiguousarray(rows).view(
+                np.dtype((np.void, int(width)))).reshape(-1))
+            number[rec] = len(lists) + inverse
+            lists += [rows[k].tobytes() + bytes((int(dcl),)) for k in first.tolist()]
+        return number, lists
 
     def _region_text(self, key: bytes) -> str:
         sid, prn, spn = (key[a:b].decode(self.encoding, errors="replace").strip(" \x00")
@@ -302,52 +389,49 @@ class Type110Decoder1:
     # ------------------------------------------------------------------- rows
 
     def _rows(self, head: npt.NDArray[np.void], prod: npt.NDArray[np.void], rec: Ints,
-              matrix: npt.NDArray[np.uint8], layout: Layout, plan: Plan, drn: Ints,
-              dictionary: Dictionary) -> pl.DataFrame:
-        """The tasks of the records ``rec`` (one dictionary, one record shape), whose
-        fields are the rows of ``matrix`` (the layout's)."""
+              fields: dict[str, npt.NDArray[np.uint8]], clocks: npt.NDArray[np.void],
+              compact: Compact, drn: Ints, dictionary: Dictionary) -> tuple[pl.DataFrame, int]:
+        """The tasks of the records ``rec`` (one dictionary, one record shape), of which
+        ``fields`` and ``clocks`` hold the fields (:meth:`Compact.split`); and how many
+        tasks have a clock whose flags say an error."""
         per = drn[rec]
         owner = np.repeat(np.arange(rec.size, dtype=np.int64), per)
-        rows = matrix.reshape(-1).view(layout.dtype)  # the pieces are side by side already
-        values = {f.name: rows[f.name].astype(np.int64 if f.kind != "u8" else np.uint64)
-                  for f in layout.fields if f.kind in ("u4", "u8")}
         columns: dict[str, Any] = {}
         local = self._local(prod, rec, owner)
-        errors = np.zeros(owner.size, dtype=np.int64)
-        for cf, _ in plan.fields:
-            name = cf.column
-            if cf.type == "S":
-                flags = values[f"{name}_f"]
-                errors += (flags >> 24 & f1.CLOCK_ERROR_BITS) != 0
-                columns[name] = values[name] / (TOD_PER_US * 1000.0)
-                if cf.count_column:
-                    columns[cf.count_column] = flags & 0xFFFFFF
-            elif cf.type == "T":
-                raw = values[name].astype(np.uint64)
-                stamp = dec.stck_to_datetime(raw)
-                columns[name] = np.where(raw == 0, np.datetime64("NaT", "us"),
+        # The clocks, all at once: each column one run of memory.
+        flags = clocks["flags"].astype(np.int64)
+        times = clocks["timer"].astype(np.uint64) / (TOD_PER_US * 1000.0)
+        counts = flags & 0xFFFFFF
+        errors = np.count_nonzero(flags >> 24 & f1.CLOCK_ERROR_BITS, axis=0).astype(np.int64)
+        for k, cf in enumerate(compact.clocks):
+            columns[cf.column] = times[k]
+            if cf.count_column:
+                columns[cf.count_column] = counts[k]
+        for cf in compact.fields:
+            name, raw = cf.column, fields.get(cf.column)
+            if raw is None:  # a clock
+                continue
+            if cf.type == "T":
+                stamp_raw = raw.view(">u8")[:, 0].astype(np.uint64)
+                stamp = dec.stck_to_datetime(stamp_raw)
+                columns[name] = np.where(stamp_raw == 0, np.datetime64("NaT", "us"),
                                          stamp + local.astype("timedelta64[us]"))
             elif cf.type == "A":
-                columns[name] = values[name]
+                columns[name] = raw.view(">u4" if cf.length == 4 else ">u8")[:, 0].astype(
+                    np.int64 if cf.length == 4 else np.uint64)
             elif cf.type == "P":
-                number, valid = dec.packed_to_int(np.ascontiguousarray(rows[name]).view(np.uint8)
-                                                  .reshape(-1, cf.length))
+                number, valid = dec.packed_to_int(raw)
                 columns[name] = pl.Series(name, number).set(pl.Series(~valid), None) \
                     if not valid.all() else number
             elif cf.nickname in f1.BINARY:
-                matrix = np.ascontiguousarray(rows[name]).view(np.uint8).reshape(-1, cf.length)
-                columns[name] = token_keys(matrix)
+                columns[name] = raw  # the token: below
             else:
-                columns[name] = text_column(np.asarray(rows[name]), np.arange(owner.size),
+                columns[name] = text_column(raw.view(f"S{cf.length}")[:, 0], None,
                                             self.encoding)
-        self.clock_errors += int((errors > 0).sum())
-        token = columns.pop("origin_data1", None)
-        correlator = columns.pop("origin_user_correlator", None)
-        if token is not None and correlator is not None:
-            columns["tracking_token"] = pl.select(pl.coalesce(pl.lit(token), pl.lit(correlator))
-                                                  ).to_series()
-        elif token is not None or correlator is not None:
-            columns["tracking_token"] = token if token is not None else correlator
+        token = _token(columns.pop("origin_data1", None),
+                       columns.pop("origin_user_correlator", None))
+        if token is not None:
+            columns["tracking_token"] = token
         if "start" in columns and "stop" in columns:
             columns["response_ms"] = (columns["stop"] - columns["start"]) / np.timedelta64(
                 1, "us") / 1000.0
@@ -356,19 +440,19 @@ class Type110Decoder1:
         for name in ("start", "stop"):
             if name in columns:
                 columns[name] = pl.Series(name, columns[name])
-        zeros = np.zeros(owner.size, dtype=np.int64)
         release = f1.RELEASES.get(dictionary.release, f"X'{dictionary.release:04X}'")
         columns.update(
-            source=pl.Series([self.file], dtype=pl.String).gather(zeros),
-            source_format=pl.Series([SOURCE_FORMAT], dtype=pl.String).gather(zeros),
-            cics_release=pl.Series([release], dtype=pl.String).gather(zeros),
+            source=pl.Series([self.file], dtype=pl.String).new_from_index(0, owner.size),
+            source_format=pl.Series([SOURCE_FORMAT], dtype=pl.String).new_from_index(
+                0, owner.size),
+            cics_release=pl.Series([release], dtype=pl.String).new_from_index(0, owner.size),
             system=text_column(head["SMFSTSID"][rec], owner, self.encoding),
             applid=text_column(prod["SMFMNSPN"][rec], owner, self.encoding),
             generic_applid=text_column(prod["SMFMNPRN"][rec], owner, self.encoding),
             job_name=text_column(prod["SMFMNJBN"][rec], owner, self.encoding),
             clock_errors=errors,
         )
-        return CICS_TRANSACTIONS.from_columns(columns)
+        return CICS_TRANSACTIONS.from_columns(columns), int(np.count_nonzero(errors))
 
     @staticmethod
     def _local(prod: npt.NDArray[np.void], rec: Ints, owner: Ints) -> Ints:
@@ -388,6 +472,9 @@ class Type110Decoder1:
         return {"cics_transactions": out}
 
     def finish(self) -> dict[str, pl.DataFrame]:
+        if self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
         warnings = self.tally.warnings
         warnings += self.changed
         if self.by_nickname:
@@ -404,36 +491,113 @@ class Type110Decoder1:
 
 
 @dataclass(frozen=True)
-class Compact:
-    """The bytes of a performance record zperf reads, side by side: ``layout`` views them,
-    ``offsets`` and ``sizes`` say where each piece is in the record."""
+class _Built:
+    """What building the rows of some records gave: each record's verdict (code and
+    byte, :func:`cics_compress.verdict`), the rows of the good ones, and how many of
+    them have a clock in error."""
 
-    layout: Layout
+    codes: Ints
+    at: Ints
+    frame: pl.DataFrame | None
+    clock_errors: int
+
+
+class _Part:
+    """A part of a batch read in file order, its rows being built: settled (its bad
+    records reported, its rows handed on, its records counted) in file order too."""
+
+    def __init__(self, decoder: Type110Decoder1, checks: Checks,
+                 work: list[tuple[_Shape, Ints, Future[_Built]]], others: int) -> None:
+        self.decoder, self.checks, self.work, self.others = decoder, checks, work, others
+
+    def __call__(self) -> None:
+        decoder, checks = self.decoder, self.checks
+        for shape, rec, future in self.work:
+            built = future.result()
+            shape.fail_damaged(checks, rec, built.codes, built.at)
+            if built.frame is not None:
+                decoder.frames.append(built.frame)
+                decoder.clock_errors += built.clock_errors
+        checks.report(decoder.tally)
+        decoder.tally.settle(parsed=int(checks.ok.sum()) - self.others, other=self.others)
+
+    def cancel(self) -> None:
+        for _, _, future in self.work:
+            future.cancel()
+
+
+#: A clock as the gather lays it out: timer, then flag byte and period count.
+CLOCK = np.dtype([("timer", ">u8"), ("flags", ">u4")])
+
+
+@dataclass(frozen=True)
+class Compact:
+    """The fields of a performance record zperf reads, and how the gather lays them out:
+    field by field (:func:`cics_compress.gather_sections` with ``blocks``), the clocks
+    first and side by side, so that all the clocks of a part are one (clocks x tasks)
+    array.  ``fields``, ``offsets`` and ``sizes`` are in record order (the order the
+    gather walks them); ``blocks`` is each field's place, in bytes per task."""
+
+    fields: tuple[f1.CicsField, ...]
     offsets: Ints
     sizes: Ints
+    blocks: Ints
+    clocks: tuple[f1.CicsField, ...]  # in their order in the layout
+
+    @property
+    def width(self) -> int:
+        return int(self.sizes.sum())
+
+    def split(self, buffer: npt.NDArray[np.uint8], tasks: int,
+              keep: npt.NDArray[np.bool_] | None) -> tuple[dict[str, npt.NDArray[np.uint8]],
+                                                            npt.NDArray[np.void]]:
+        """The gathered ``buffer`` of ``tasks`` tasks as a (tasks x size) array per
+        field, and the clocks as one (clocks x tasks) array of :data:`CLOCK`; of the
+        tasks ``keep`` marks (None: all)."""
+        fields = {}
+        for cf, block, size in zip(self.fields, self.blocks.tolist(), self.sizes.tolist(),
+                                   strict=True):
+            if cf.type != "S":
+                view = buffer[block * tasks:(block + size) * tasks].reshape(tasks, size)
+                fields[cf.column] = view if keep is None else view[keep]
+        clocks = buffer[:len(self.clocks) * CLOCK.itemsize * tasks].view(CLOCK).reshape(
+            len(self.clocks), tasks)
+        return fields, (clocks if keep is None else clocks[:, keep])
 
 
+@cache
 def _layout(plan: Plan) -> Compact:
-    """The plan's fields as a layout of the pieces read (a clock as its timer and, after
-    it, its flag byte with the period count), in record order."""
-    fields, offsets, sizes, at = [], [], [], 0
-    for cf, offset in sorted(plan.fields, key=lambda item: item[1]):
-        if cf.type == "S":
-            fields += [Field(cf.column, at, "u8", 8), Field(f"{cf.column}_f", at + 8, "u4", 4)]
-        elif cf.type == "T":
-            fields.append(Field(cf.column, at, "u8", 8))
-        elif cf.type == "A":
-            fields.append(Field(cf.column, at, "u4" if cf.length == 4 else "u8", cf.length))
-        elif cf.type == "P":
-            fields.append(Field(cf.column, at, "packed", cf.length))
-        else:
-            fields.append(Field(cf.column, at, "text", cf.length))
-        offsets.append(offset)
-        sizes.append(cf.length)
-        at += cf.length
-    return Compact(Layout("SMF 110.1 performance record, the fields read", max(at, 1),
-                          fields), np.array(offsets, dtype=np.int64),
-                   np.array(sizes, dtype=np.int64))
+    """The plan's fields in record order, the clocks placed first in the gathered
+    buffer (a clock: 12 bytes, its timer and, after it, its flag byte and count)."""
+    chosen = sorted(plan.fields, key=lambda item: item[1])
+    order = sorted(range(len(chosen)), key=lambda k: chosen[k][0].type != "S")
+    sizes = np.array([cf.length for cf, _ in chosen], dtype=np.int64)
+    blocks = np.zeros(len(chosen), dtype=np.int64)
+    place = 0
+    for k in order:
+        blocks[k] = place
+        place += int(sizes[k])
+    return Compact(tuple(cf for cf, _ in chosen),
+                   np.array([offset for _, offset in chosen], dtype=np.int64), sizes, blocks,
+                   tuple(chosen[k][0] for k in order if chosen[k][0].type == "S"))
+
+
+def _token(data: npt.NDArray[np.uint8] | None,
+           correlator: npt.NDArray[np.uint8] | None) -> pl.Series | None:
+    """The tracking token of each task: OADATA1's (z/OS Connect from 3.0.30), else
+    OUSERCOR's (before); None when the dictionary has neither.  The bytes are chosen
+    before they are made hex: one hex column, not two and a third of the two."""
+    if data is None or correlator is None:
+        given = data if data is not None else correlator
+        return None if given is None else token_keys(given)
+    if data.shape != correlator.shape or data.shape[0] == 0:
+        return pl.select(pl.coalesce(pl.lit(token_keys(data)),
+                                     pl.lit(token_keys(correlator)))).to_series()
+    used, other = token_lengths(data), token_lengths(correlator)
+    first = used > 0
+    if first.all():
+        return hex_prefixes(data, used)
+    return hex_prefixes(np.where(first[:, None], data, correlator), np.where(first, used, other))
 
 
 def _mask(checks: Checks, which: Any) -> npt.NDArray[np.bool_]:
@@ -455,7 +619,8 @@ class _Shape:
                                                "SMFMNDRL", "SMFMNDRN", "SMFMNCRL"))
         self.end = self.dra + self.drl * self.drn
 
-    def _fail(self, checks: Checks, rec: Ints, codes: Ints, at: Ints) -> npt.NDArray[np.bool_]:
+    def fail_damaged(self, checks: Checks, rec: Ints, codes: Ints,
+                     at: Ints) -> npt.NDArray[np.bool_]:
         """Fail the records whose compressed section is damaged; the good ones."""
         bad = codes != cc.OK
         if bad.any():
@@ -479,7 +644,7 @@ class _Shape:
             return cc.expand(self.batch.data[start:start + int(self.crl[i])],
                              int(self.end[i] - self.ass[i]))
         except cc.ExpandError as error:
-            self._fail(checks, np.array([i]), np.array([error.code]), np.array([error.at]))
+            self.fail_damaged(checks, np.array([i]), np.array([error.code]), np.array([error.at]))
             return None
 
     def bytes_at(self, rec: Ints, first: Ints, width: int,
@@ -501,19 +666,27 @@ class _Shape:
                 np.ones(which.size, dtype=np.int64), np.zeros(1, dtype=np.int64),
                 np.array([width]))
             rows[comp] = got
-            good[comp] = self._fail(checks, which, codes, at)
+            good[comp] = self.fail_damaged(checks, which, codes, at)
         return rows, good
 
-    def fields(self, rec: Ints, compact: Compact,
-               checks: Checks) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-        """The pieces of every task of the records ``rec`` (one row per task, of the
-        records that gave them), and which records did."""
-        width = compact.layout.size
+    def gather(self, rec: Ints, compact: Compact) -> tuple[npt.NDArray[np.uint8], Ints, Ints]:
+        """The fields of every task of the records ``rec``, laid out as ``compact`` says
+        (zeros for the tasks of a damaged record), and each record's verdict: code and
+        byte (as :func:`cics_compress.gather_sections` gives them; :meth:`fail_damaged`
+        reports them).  Changes nothing shared: a thread's work."""
         per = self.drn[rec]
-        row_at = np.concatenate(([0], np.cumsum(per))).astype(np.int64)
-        matrix = np.zeros((int(row_at[-1]), width), dtype=np.uint8)
-        good = np.ones(rec.size, dtype=bool)
+        codes = np.zeros(rec.size, dtype=np.int64)
+        at_ = np.zeros(rec.size, dtype=np.int64)
         comp = self.compressed[rec]
+        if comp.all():
+            return cc.gather_sections(
+                self.batch.data, self.batch.starts[rec] + self.ass[rec], self.crl[rec],
+                self.end[rec] - self.ass[rec], self.dra[rec] - self.ass[rec], self.drl[rec],
+                per, compact.offsets, compact.sizes, compact.blocks)
+        row_at = np.concatenate(([0], np.cumsum(per))).astype(np.int64)
+        tasks = int(row_at[-1])
+        buffer = np.zeros(tasks * compact.width, dtype=np.uint8)
+        sizes, blocks = compact.sizes.tolist(), compact.blocks.tolist()
         if (~comp).any():
             k = np.flatnonzero(~comp)
             plain = rec[k]
@@ -522,28 +695,25 @@ class _Shape:
             at = ((self.batch.starts[plain] + self.dra[plain])[owner]
                   + index * self.drl[plain][owner])
             rows = np.repeat(row_at[k], per[k]) + index
-            column = 0
-            for offset, size in zip(compact.offsets.tolist(), compact.sizes.tolist(),
-                                    strict=True):
-                matrix[rows, column:column + size] = take_rows(
-                    self.batch.data, at + offset, size).view(np.uint8).reshape(-1, size)
-                column += size
+            for offset, size, block in zip(compact.offsets.tolist(), sizes, blocks,
+                                           strict=True):
+                field = buffer[block * tasks:(block + size) * tasks].reshape(tasks, size)
+                field[rows] = take_rows(self.batch.data, at + offset, size).view(
+                    np.uint8).reshape(-1, size)
         if comp.any():
             k = np.flatnonzero(comp)
             which = rec[k]
-            got, codes, at_ = cc.gather_sections(
+            got, codes[k], at_[k] = cc.gather_sections(
                 self.batch.data, self.batch.starts[which] + self.ass[which], self.crl[which],
                 self.end[which] - self.ass[which], self.dra[which] - self.ass[which],
-                self.drl[which], self.drn[which], compact.offsets, compact.sizes)
-            if k.size == rec.size:
-                matrix = got
-            else:
-                rows = np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])
-                matrix[rows] = got
-            good[k] = self._fail(checks, which, codes, at_)
-        if not good.all():
-            matrix = matrix[np.repeat(good, per)]
-        return np.ascontiguousarray(matrix), good
+                self.drl[which], self.drn[which], compact.offsets, compact.sizes,
+                compact.blocks)
+            rows = np.concatenate([np.arange(row_at[j], row_at[j + 1]) for j in k])
+            for size, block in zip(sizes, blocks, strict=True):
+                field = buffer[block * tasks:(block + size) * tasks].reshape(tasks, size)
+                field[rows] = got[block * rows.size:(block + size) * rows.size].reshape(
+                    rows.size, size)
+        return buffer, codes, at_
 
 
 TYPE110_1 = DecoderSpec(110, frozenset({1}), ("cics_transactions",),
