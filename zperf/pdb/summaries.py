@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 import polars as pl
 
 from zperf.calc import formulas as f
+from zperf.pdb import jobs
 from zperf.pdb.config import Config, Shifts
 from zperf.pdb.layout import Partition, bucket
 from zperf.pdb.store import Transaction, schema_of
@@ -41,14 +42,14 @@ from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, r4ha_peak_rows
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
-from zperf.tables.history import ALL_SHIFTS, ENTITY_KEYS, SUMMARIES, summary_name
+from zperf.tables.history import ALL_SHIFTS, ENTITY_KEYS, JOB_SUMS, SUMMARIES, summary_name
 from zperf.tables.workload import CLASS_KINDS
 
 #: The percentile planners read beside the mean and the maximum.
 PERCENTILE = 0.95
 _SUMS = ("intervals", "measured_seconds", "trans_ended", "service_seconds", "iip_seconds",
          "iipcp_seconds", "busy_cp_seconds", "captured_cp_seconds", "pi_intervals",
-         "goal_missed_intervals")
+         "goal_missed_intervals", *JOB_SUMS)
 _MEANS = ("cps", "cp_busy_pct", "msu_per_hour", "appl_cp_pct", "cec_msu_per_hour")
 _MAXIMA = ("cp_busy_max_pct", "msu_max_per_hour", "lac_peak_msu", "etr_max_per_sec",
            "appl_cp_max_pct", "pi_worst", "importance", "defined_capacity_msu",
@@ -56,6 +57,8 @@ _MAXIMA = ("cp_busy_max_pct", "msu_max_per_hour", "lac_peak_msu", "etr_max_per_s
 _PERCENTILES = {"cp_busy_p95_pct": "cp_busy_pct", "msu_p95_per_hour": "msu_per_hour",
                 "appl_cp_p95_pct": "appl_cp_pct"}
 _FIRSTS = ("sysplex", "workload", "goal_type", "capacity_group", "cpc_sequence_code")
+#: Kept where the rows agree, else null (an address space's program: one, or several).
+_STABLE = ("program",)
 #: The rolling 4-hour averages whose peaks a system's rows keep: its own partition's, its
 #: capacity group's and its CEC's (column prefixes).
 PEAKS = ("", "group_", "cec_")
@@ -277,6 +280,8 @@ def _summed(rows: pl.DataFrame, by: list[str], entity: str) -> pl.DataFrame:
     aggs += [pl.col(source).quantile(PERCENTILE, "linear").alias(c)
              for c, source in _PERCENTILES.items() if source in have]
     aggs += [pl.col(c).drop_nulls().first() for c in _FIRSTS if c in have]
+    aggs += [pl.when(pl.col(c).n_unique() == 1).then(pl.col(c).first()).alias(c)
+             for c in _STABLE if c in have]
     if "pi_mean" in have:
         n = pl.col("pi_intervals")
         aggs.append(((pl.col("pi_mean") * n).filter(n > 0).sum()
@@ -313,6 +318,8 @@ def _ratios(rows: pl.DataFrame, entity: str) -> pl.DataFrame:
         busy = pl.col("busy_cp_seconds")
         exprs.append(pl.when(busy > 0).then(
             f.capture_ratio(pl.col("captured_cp_seconds"), busy)).alias("capture_ratio"))
+    elif entity == jobs.ENTITY:
+        exprs += jobs.ratios()
     else:
         ended, secs = pl.col("trans_ended"), pl.col("measured_seconds")
         exprs += [pl.when(secs > 0).then(f.etr_per_sec(ended.fill_null(0), secs))
@@ -337,7 +344,8 @@ def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Co
         for day in days:
             pairs.add((system, day))
             following = day + dt.timedelta(days=1)
-            if tx.has(Partition("cpu", system, following.isoformat())):
+            if tx.has(Partition("cpu", system, following.isoformat())) \
+                    or tx.has(Partition(jobs.DETAIL, system, following.isoformat())):
                 pairs.add((system, following))
     days = sorted({day for _, day in pairs})
     for at in range(0, len(days), CHUNK_DAYS):  # memory: a week of intervals at a time
@@ -348,7 +356,7 @@ def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Co
 def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) -> None:
     """:func:`update` of these systems' days."""
     detail = {name: tx.current_many([Partition(name, s, d.isoformat()) for s, d in pairs])
-              for name in ("workload", "distribution", "cpu", "cpu_lpar")}
+              for name in ("workload", "distribution", "cpu", "cpu_lpar", jobs.DETAIL)}
     # the last 4 hours of each day before one made that is not made itself (read at once)
     before = sorted({(s, d - dt.timedelta(days=1)) for s, d in pairs} - pairs)
     last_hours = pl.col("interval_start") >= (pl.col("interval_start").dt.truncate("1d")
@@ -358,7 +366,10 @@ def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) ->
                for name in ("cpu", "cpu_lpar")}
     made = pl.DataFrame(sorted(pairs), schema={"system": pl.String, "_day": pl.Date},
                         orient="row")
-    for entity, rows in interval_rows(detail, lead_in).items():
+    job_lead_in = tx.current_many([Partition(jobs.DETAIL, s, d.isoformat()) for s, d in before]
+                                  ).filter(jobs.lead_in_filter()) if before else schema_of(jobs.DETAIL).empty()
+    for entity, rows in {**interval_rows(detail, lead_in), jobs.ENTITY: jobs.interval_rows(
+            detail[jobs.DETAIL], job_lead_in, detail["cpu"], made)}.items():
         hours = rollup(rows, entity, "hour", config.shifts)
         _merge(tx, summary_name(entity, "hour"), hours, made)
         _merge(tx, summary_name(entity, "day"), rollup(hours, entity, "day", config.shifts),
