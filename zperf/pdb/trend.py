@@ -25,7 +25,9 @@ is read in a fraction of a second, long after its intervals were pruned:
   share of class period intervals that missed their goal; per system the zIIP
   offload and the zIIP-eligible time that ran on CPs;
 * **changes**: the largest changes between the last two complete months (LPAR and
-  CEC peaks, workload MSU/h, service class CPU, workload worst PI).
+  CEC peaks, workload MSU/h, service class CPU, workload worst PI);
+* **who drove the peaks**: per LPAR and month, the address spaces with the most MSU
+  in the 4 hours up to the peak R4HA, from the job hours (:mod:`zperf.pdb.drivers`).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import polars as pl
 
 from zperf.calc.growth import MIN_POINTS, Growth, fit_growth
 from zperf.errors import UsageError
+from zperf.pdb.drivers import peak_drivers
 from zperf.pdb.store import Pdb
 from zperf.tables.history import ALL_SHIFTS
 
@@ -97,6 +100,8 @@ class Trend:
     compared: tuple[dt.date, dt.date] | None  # the two months of the changes
     horizon: int
     partial: tuple[str, ...] = field(default=())  # "2026-10: partial (SYSA 12 of 31 days)"
+    #: The address spaces behind each LPAR's monthly peak (:data:`zperf.pdb.drivers.SCHEMA`).
+    drivers: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def empty(self) -> bool:
@@ -164,6 +169,7 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
         workload_month = _month_rows(pdb, "workload_month", systems).filter(inside)
         class_month = _month_rows(pdb, "class_month", systems).filter(
             inside & (pl.col("class_kind") == "service"))
+        drivers = peak_drivers(pdb, system_month)
     shown = tuple(add_months(first, n) for n in range(_index(last) - _index(first) + 1))
     coverage = _coverage(days, system_month)
     peaks = _peaks(system_month, coverage)
@@ -178,7 +184,7 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
     changes = _changes(peaks, workloads, workload_month, class_month, compared, top)
     return Trend(shown, coverage, peaks, forecasts, workloads,
                  _performance(workload_month, coverage), _offload(system_month, coverage),
-                 changes, compared, horizon, _partial_notes(coverage, shown))
+                 changes, compared, horizon, _partial_notes(coverage, shown), drivers)
 
 
 def _empty(horizon: int) -> Trend:

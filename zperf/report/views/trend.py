@@ -8,6 +8,8 @@ their days beside them ("partial: 12 of 31 days") and are left out of the fits
 and the changes; a partial month after a complete one and before the last (a
 gap in the history) is said atop the report and the command exits 1; the month in
 progress, and a first month the history starts in, are said, and are no fault.
+Who drove each month's peak R4HA per LPAR (the address spaces with the most MSU in
+its 4 hours, from the PDB's job hours) follows the peaks.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from zperf.report.text import MISSING, format_cell
 from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Column, Fact, Formula, InputFile, Report, Section, Table
 from zperf.runs.findings import Finding
+from zperf.runs.jobs import TOP_SPACES
 
 #: The forecast chart's series, in this order and these colours.
 FORECAST_SERIES = ("limit", "95 % band, high", "95 % band, low", "linear trend", "monthly peak")
@@ -150,6 +153,51 @@ def peaks_section(t: Trend) -> Section | None:
                        "their partitions added up, interval by interval (not the sum of "
                        "each partition's peak).",),
                    formulas=(c.MSU, c.R4HA))
+
+
+def drivers_section(t: Trend) -> Section | None:
+    """Per LPAR and month, the address spaces with the most MSU in the 4 hours up to the
+    peak R4HA (:mod:`zperf.pdb.drivers`); a peak whose job hours are not kept is said."""
+    if t.drivers.height == 0:
+        return None
+    rows: list[tuple[str, ...]] = []
+    marks: list[str] = []
+    for (month, system), peak in t.drivers.group_by("month", "system", maintain_order=True):
+        first = peak.row(0, named=True)
+        head = (month_text(first["month"]), str(system),
+                f"{format_cell('peak_msu', round(first['peak_msu']))} at "
+                f"{_at(first['peak_at'])}")
+        if first["job_name"] is None:
+            why = ("no SMF 30 job hours kept for it" if not first["hours_kept"]
+                   else "no address space with MSU in its 4 hours")
+            rows.append((*head, why, MISSING, MISSING, MISSING))
+            marks.append("differs")
+            continue
+        for at, r in enumerate(peak.iter_rows(named=True)):
+            rows.append((*(head if at == 0 else ("", "", "")), r["job_name"],
+                         r["class_of_work"] or MISSING,
+                         format_cell("msu", round(r["msu_per_hour"], 1)),
+                         format_cell("msu_share_pct", r["msu_share_pct"])))
+            marks.append("")
+        rows.append(("", "", "", "all address spaces", "", "",
+                     format_cell("explained_pct", first["explained_pct"])))
+        marks.append("")
+    table = Table(f"The {TOP_SPACES} address spaces with the most MSU in the 4 hours up to "
+                  "each LPAR's monthly peak R4HA",
+                  (Column("Month"), Column("LPAR"), Column("Peak R4HA, MSU/h"),
+                   Column("Address space"), Column("Class"), Column("MSU/h of it", True),
+                   Column("Share %", True)),
+                  tuple(rows), marks=tuple(marks))
+    return Section("drivers", "Who drove the peaks", tables=(table,), how_to_read=(
+        "For each month's peak rolling 4-hour average of each LPAR, the address spaces "
+        "(SMF 30 job, started task or TSO user names) that used the most MSU in the 4 "
+        "hours up to the end of the peak interval, from the PDB's job hours: an hour partly "
+        "inside the window counts for the part inside, its MSU taken as spread evenly over "
+        "the hour. 'MSU/h of it' is the address space's part of the peak R4HA; its share "
+        "is of the LPAR's MSU in the window, and 'all address spaces' is what SMF 30's "
+        "interval records explain of it (the rest: uncaptured time and address spaces "
+        "without interval records). Job hours are kept as long as the hour summaries "
+        "(hour_days in pdb.toml): an older peak has none.",), formulas=(c.MSU, c.R4HA))
 
 
 def _highest(rows: pl.DataFrame) -> str:
@@ -385,8 +433,8 @@ def trend_report(t: Trend, inputs: tuple[InputFile, ...]) -> Report:
                                       "zperf pdb add).",))
         return Report("trend", "Trend: no data", "", (section,), inputs, c.made_at(),
                       __version__, ("the PDB holds no month summary",), attention=True)
-    builders = (overview_section, peaks_section, forecast_section, workload_section,
-                performance_section, changes_section)
+    builders = (overview_section, peaks_section, drivers_section, forecast_section,
+                workload_section, performance_section, changes_section)
     sections = tuple(s for s in (b(t) for b in builders) if s is not None)
     gaps, told = t.gaps()
     findings = [Finding("coverage", "partial_month", f"{note}: its figures are flagged and "
