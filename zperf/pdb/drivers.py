@@ -13,7 +13,8 @@ what SMF 30 explains of the peak (the rest: uncaptured time, address spaces
 without interval records).
 
 The job hours are kept ``hour_days`` (13 months by default): an older month's peak
-has no address spaces, and is said so (``hours_kept`` false).
+has no address spaces, and is said so (``hours_kept`` false); a PDB with no job hours
+in the months asked (no SMF 30 loaded) has no rows at all.
 """
 
 from __future__ import annotations
@@ -81,5 +82,7 @@ def peak_drivers(pdb: Pdb, system_month: pl.DataFrame, top: int = TOP_SPACES) ->
                    pl.col("r4ha_msu").alias("peak_msu"), "rank", "job_name", "class_of_work",
                    "msu_per_hour", "msu_share_pct", "explained_pct",
                    pl.col("hours_kept").fill_null(False)))
+    if not out["hours_kept"].any():  # (no SMF 30 loaded, or all its hours pruned)
+        return pl.DataFrame(schema=SCHEMA)
     return out.sort("month", "system", "rank", nulls_last=True).cast(
         SCHEMA)  # type: ignore[arg-type]

@@ -168,7 +168,7 @@ def drivers_section(t: Trend) -> Section | None:
                 f"{format_cell('peak_msu', round(first['peak_msu']))} at "
                 f"{_at(first['peak_at'])}")
         if first["job_name"] is None:
-            why = ("no SMF 30 job hours kept for it" if not first["hours_kept"]
+            why = ("no SMF 30 job hours (none loaded, or pruned)" if not first["hours_kept"]
                    else "no address space with MSU in its 4 hours")
             rows.append((*head, why, MISSING, MISSING, MISSING))
             marks.append("differs")
@@ -366,7 +366,7 @@ def performance_section(t: Trend) -> Section | None:
     if t.offload.height:
         systems, cells = _by_month(t, t.offload, "system", lambda r: (
             f"{format_cell('achieved_offload_pct', r['achieved_offload_pct'])}"
-            f" % / {format_cell('hours', round(r['iipcp_hours'], 1))} h"))
+            f" % / {format_cell('hours', _rounded(r['iipcp_hours'], 1))} h"))
         tables.append(Table("zIIP offload % / zIIP-eligible hours run on CPs (IIPCP), by "
                             "system", (Column("Month"), *(Column(s, True) for s in systems),
                                        Column("Coverage")),
@@ -388,6 +388,11 @@ def performance_section(t: Trend) -> Section | None:
                                 "classes; IIPCP hours are zIIP-eligible work that ran on "
                                 "general CPs.",),
                    formulas=(c.PI, c.OFFLOAD))
+
+
+def _rounded(value: float | None, places: int) -> float | None:
+    """``value`` to ``places`` (None stays None: a month of no service class data)."""
+    return None if value is None else round(value, places)
 
 
 def _worst_missed(frame: pl.DataFrame) -> str:
