@@ -42,9 +42,10 @@ def pdb_command() -> None:
     and pdb.toml (retention, shifts). `add` loads any input zperf reads, again and
     again, in any order: an input already loaded changes nothing, a class period
     or CPU interval already held is a repeat, one held with other values a
-    conflict. The hour, day, week and month summaries per system, class and
-    workload are kept up to date by each load. Every change (add, prune, compact)
-    is made whole or not at all, one at a time.
+    conflict. The hour, day, week and month summaries per system, class,
+    workload and address space (SMF 30 job) are kept up to date by each load.
+    Every change (add, prune, compact) is made whole or not at all, one at a
+    time.
 
     \b
     Examples:
@@ -186,8 +187,10 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
 
 @pdb_command.command(name="summary")
 @output_options
-@click.option("--by", type=click.Choice(["system", "class", "workload"]), default="system",
-              show_default=True, help="Rows per system, per class period, or per WLM workload.")
+@click.option("--by", type=click.Choice(["system", "class", "workload", "job"]),
+              default="system", show_default=True,
+              help="Rows per system, per class period, per WLM workload, or per address "
+                   "space (SMF 30 job name, class of work, service and report class).")
 @click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
               show_default=True, help="Rows per hour, day, week (from Monday) or month.")
 @click.option("--shift", "shifts", multiple=True, metavar="SHIFT",
@@ -201,7 +204,7 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
                     systems: tuple[str, ...], since: dt.datetime | None,
                     until: dt.datetime | None, fmt: str | None, output: str,
                     wide: bool) -> None:
-    """Show the PDB's summaries: per system, class or workload, per hour, day, week or month.
+    """Show the PDB's summaries: per system, class, workload or job; per hour, day, week, month.
 
     Means are time-weighted; _max_ columns are the highest interval's value;
     _p95_ columns the 95th percentile of the intervals (an hour) or of the hours'
