@@ -58,6 +58,12 @@ _APPORTIONED: dict[str, tuple[str, ...]] = {
     "su_ioc": ("su_ioc",), "su_mso": ("su_mso",), "excp_count": ("excp_count",),
     "connect_seconds": ("connect_seconds",)}
 
+#: The columns of ``job_intervals`` the rows are made of (the others are not copied
+#: through the apportioning: a day of a 10-system sysplex is 150,000 records).
+_READ = ("sysplex", "system", "job_name", "class_of_work", "service_class", "report_class",
+         "workload", "program", "interval_start", "interval_seconds", "cpu_adjustment_factor",
+         *sorted({c for cols in _APPORTIONED.values() for c in cols}))
+
 
 def interval_rows(records: pl.DataFrame, lead_in: pl.DataFrame, cpu: pl.DataFrame,
                   made: pl.DataFrame) -> pl.DataFrame:
@@ -69,7 +75,8 @@ def interval_rows(records: pl.DataFrame, lead_in: pl.DataFrame, cpu: pl.DataFram
     the ``cpu`` rows of the days, whose CPU rate converts a record without its own."""
     both = pl.concat([lead_in, records], how="diagonal_relaxed") if lead_in.height \
         else records
-    both = both.filter(pl.col("interval_start").is_not_null() & pl.col("system").is_not_null())
+    both = both.select(_READ).filter(pl.col("interval_start").is_not_null()
+                                     & pl.col("system").is_not_null())
     if both.height == 0:
         return empty()
     parts = with_rates(apportioned(both, clock_bins(both, _HOUR)), system_rates(cpu))
