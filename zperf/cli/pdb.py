@@ -119,16 +119,19 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
              "its systems' rows (a sysplex's row cannot replace them)")
     for name in loaded.empty:
         _say(f"warning: {name}: holds no workload or CPU activity row: nothing loaded from it")
-    _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation))
+    for line in loaded.task_overlaps:
+        _say(f"warning: {line}")
+    _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation, loaded.tasks))
     if loaded.attention:
         sys.exit(EXIT_ATTENTION)
 
 
 def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]],
-                 generation: int) -> str:
+                 generation: int, tasks: int = 0) -> str:
     if not added and not days:
         return f"{path}: nothing added"
-    rows = ", ".join(f"{n} {table} rows" for table, n in added.items()) or "no new rows"
+    rows = ", ".join([*(f"{n} {table} rows" for table, n in added.items()),
+                      *((f"{tasks} CICS tasks summarized",) if tasks else ())]) or "no new rows"
     every = sorted({d for ds in days.values() for d in ds})
     span = (every[0].isoformat() if len(every) == 1
             else f"{len(every)} days from {every[0]} to {every[-1]}") if every else "no day"

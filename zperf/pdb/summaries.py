@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping
 import polars as pl
 
 from zperf.calc import formulas as f
-from zperf.pdb import jobs
+from zperf.pdb import histograms, jobs, tasks
 from zperf.pdb.config import Config, Shifts
 from zperf.pdb.layout import Partition, bucket
 from zperf.pdb.store import Transaction, schema_of
@@ -42,18 +42,26 @@ from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, r4ha_peak_rows
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
-from zperf.tables.history import ALL_SHIFTS, ENTITY_KEYS, JOB_SUMS, SUMMARIES, summary_name
+from zperf.tables.history import (
+    ALL_SHIFTS,
+    ENTITY_KEYS,
+    JOB_SUMS,
+    SUMMARIES,
+    TASK_MAXIMA,
+    TASK_SUMS,
+    summary_name,
+)
 from zperf.tables.workload import CLASS_KINDS
 
 #: The percentile planners read beside the mean and the maximum.
 PERCENTILE = 0.95
 _SUMS = ("intervals", "measured_seconds", "trans_ended", "service_seconds", "iip_seconds",
          "iipcp_seconds", "busy_cp_seconds", "captured_cp_seconds", "pi_intervals",
-         "goal_missed_intervals", *JOB_SUMS)
+         "goal_missed_intervals", *JOB_SUMS, *TASK_SUMS)
 _MEANS = ("cps", "cp_busy_pct", "msu_per_hour", "appl_cp_pct", "cec_msu_per_hour")
 _MAXIMA = ("cp_busy_max_pct", "msu_max_per_hour", "lac_peak_msu", "etr_max_per_sec",
            "appl_cp_max_pct", "pi_worst", "importance", "defined_capacity_msu",
-           "group_limit_msu", "cec_capacity_msu")
+           "group_limit_msu", "cec_capacity_msu", *TASK_MAXIMA)
 _PERCENTILES = {"cp_busy_p95_pct": "cp_busy_pct", "msu_p95_per_hour": "msu_per_hour",
                 "appl_cp_p95_pct": "appl_cp_pct"}
 _FIRSTS = ("sysplex", "workload", "goal_type", "capacity_group", "cpc_sequence_code")
@@ -282,6 +290,7 @@ def _summed(rows: pl.DataFrame, by: list[str], entity: str) -> pl.DataFrame:
     aggs += [pl.col(c).drop_nulls().first() for c in _FIRSTS if c in have]
     aggs += [pl.when(pl.col(c).n_unique() == 1).then(pl.col(c).first()).alias(c)
              for c in _STABLE if c in have]
+    aggs += [histograms.summed(c) for c in histograms.HISTOGRAMS if c in have]
     if "pi_mean" in have:
         n = pl.col("pi_intervals")
         aggs.append(((pl.col("pi_mean") * n).filter(n > 0).sum()
@@ -313,8 +322,10 @@ def _ratios(rows: pl.DataFrame, entity: str) -> pl.DataFrame:
     the sum below is 0); no NaN is kept."""
     iip, iipcp = pl.col("iip_seconds"), pl.col("iipcp_seconds")
     exprs = [pl.when(iip + iipcp > 0).then(f.achieved_offload_pct(iip, iipcp))
-             .alias("achieved_offload_pct")]
-    if entity == "system":
+             .alias("achieved_offload_pct")] if "iip_seconds" in rows.columns else []
+    if entity == tasks.ENTITY:
+        exprs += tasks.ratios()
+    elif entity == "system":
         busy = pl.col("busy_cp_seconds")
         exprs.append(pl.when(busy > 0).then(
             f.capture_ratio(pl.col("captured_cp_seconds"), busy)).alias("capture_ratio"))
@@ -441,3 +452,23 @@ def _hours_of(tx: Transaction, table: str, wanted: set[tuple[str, dt.date]]) -> 
     pairs = pl.DataFrame(sorted(wanted), schema={"system": pl.String, "_day": pl.Date},
                          orient="row")
     return _day_of(rows).join(pairs, on=["system", "_day"], how="semi").drop("_day")
+
+
+# ------------------------------------------------------------------ entities of no detail
+
+
+def add_hours(tx: Transaction, entity: str, rows: pl.DataFrame, config: Config) -> None:
+    """Add ``rows`` (rows of an entity's hour shape, from data the PDB keeps no detail
+    of: :mod:`zperf.pdb.tasks`) to the hour rows the PDB holds of their systems' days,
+    and make those days, their weeks and months again, by the one rollup: the sums of
+    a load add to those of the loads before."""
+    if rows.height == 0:
+        return
+    hour_table = summary_name(entity, "hour")
+    made = _day_of(rows).select("system", "_day").unique().sort("system", "_day")
+    held = _hours_of(tx, hour_table, set(made.iter_rows()))
+    hours = rollup(pl.concat([held, schema_of(hour_table).conform(rows)], how="vertical"),
+                   entity, "hour", config.shifts)
+    _merge(tx, hour_table, hours, made)
+    _merge(tx, summary_name(entity, "day"), rollup(hours, entity, "day", config.shifts), made)
+    _roll_longer(tx, entity, made, hours, config.shifts)

@@ -25,13 +25,15 @@ one for them ``all``.  The names of these tables are ``ENTITY_LEVEL``
 
 from __future__ import annotations
 
+import polars as pl
+
 from zperf.tables.capacity import BOOL
 from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 
 #: The levels of a summary, finest first.
 LEVELS = ("hour", "day", "week", "month")
 #: What a summary row is of.
-ENTITIES = ("system", "class", "workload", "job")
+ENTITIES = ("system", "class", "workload", "job", "transaction")
 #: A shift's name for a whole day, week or month.
 ALL_SHIFTS = "all"
 
@@ -208,6 +210,41 @@ JOB_SUMS = ("cp_seconds", "tcb_seconds", "srb_seconds", "preemptable_srb_seconds
             "msu", "unrated_intervals", "su_total", "su_cpu", "su_srb", "su_ioc", "su_mso",
             "excp_count", "connect_seconds")
 
+_TRANSACTION = (
+    Column("system", STR, "SMF system id"),
+    Column("applid", STR, "APPLID of the CICS region"),
+    Column("transaction", STR, "Transaction id"),
+    Column("service_class", STR, "WLM service class"),
+    Column("report_class", STR, "WLM report class"),
+    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the tasks "
+           "ended in, local time"),
+    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
+           "'all' for a whole day, week or month"),
+    Column("transactions", I64, "CICS tasks that ended (SMF 110.1 records of task end, RTYPE "
+           "T, and records that do not say), as transaction_summary counts them"),
+    Column("response_seconds", F64, "Response time of those tasks added up, s"),
+    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
+    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
+           "(within 12.3 % of the tasks' own: see resp_histogram), ms"),
+    Column("resp_max_ms", F64, "Longest response time, ms"),
+    Column("cpu_seconds", F64, "CPU time of the tasks added up (USRCPUT), s"),
+    Column("cpu_us_per_tran", F64, "CPU per transaction: cpu_seconds x 10^6 / transactions, "
+           "us"),
+    Column("cpu_p95_ms", F64, "95th percentile of the CPU time per task, from cpu_histogram, "
+           "ms"),
+    Column("cpu_max_ms", F64, "Most CPU time of a task, ms"),
+    Column("ziip_seconds", F64, "zIIP time of the tasks added up (USRCPUT - CPUTONCP), s"),
+    Column("resp_histogram", pl.List(pl.Int64()), "Tasks per response-time bucket: bucket i "
+           "holds 0.01 ms x 2^(i/3) up to 0.01 ms x 2^((i+1)/3) (the first, less; the last, "
+           "more): 96 buckets, summed up from level to level"),
+    Column("cpu_histogram", pl.List(pl.Int64()), "Tasks per CPU-time bucket, the same "
+           "buckets"),
+)
+#: The transaction summaries' own sums and maxima (the histograms are summed bucket by
+#: bucket: :mod:`zperf.pdb.histograms`).
+TASK_SUMS = ("transactions", "response_seconds", "ziip_seconds")
+TASK_MAXIMA = ("resp_max_ms", "cpu_max_ms")
+
 _DESCRIBED = {
     "system": ("per system", _SYSTEM,
                ("system", "period_start", "shift", "cp_busy_pct", "cp_busy_max_pct",
@@ -227,6 +264,11 @@ _DESCRIBED = {
             ("system", "job_name", "period_start", "shift", "class_of_work", "cp_seconds",
              "msu", "cp_share_pct", "iip_seconds", "iipcp_seconds", "msu_max_per_hour",
              "program", "service_class", "report_class", "excp_count")),
+    "transaction": ("per CICS transaction (SMF 110.1 tasks)", _TRANSACTION,
+                    ("system", "applid", "transaction", "period_start", "shift",
+                     "transactions", "resp_mean_ms", "resp_p95_ms", "cpu_us_per_tran",
+                     "cpu_p95_ms", "resp_max_ms", "cpu_max_ms", "service_class",
+                     "report_class")),
 }
 #: The columns that name a row of an entity's summary (with ``period_start`` and
 #: ``shift``).
@@ -235,6 +277,7 @@ ENTITY_KEYS: dict[str, tuple[str, ...]] = {
     "class": ("system", "class_kind", "class_name", "period"),
     "workload": ("system", "workload"),
     "job": ("system", "job_name", "class_of_work", "service_class", "report_class"),
+    "transaction": ("system", "applid", "transaction", "service_class", "report_class"),
 }
 
 
@@ -251,4 +294,4 @@ SUMMARIES: dict[str, TableSchema] = {
 }
 
 __all__ = ["ALL_SHIFTS", "ENTITIES", "ENTITY_KEYS", "JOB_SUMS", "LEVELS", "SUMMARIES",
-           "summary_name"]
+           "TASK_MAXIMA", "TASK_SUMS", "summary_name"]
