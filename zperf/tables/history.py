@@ -242,7 +242,7 @@ _TRANSACTION = (
 )
 #: The transaction summaries' own sums and maxima (the histograms are summed bucket by
 #: bucket: :mod:`zperf.pdb.histograms`).
-TASK_SUMS = ("transactions", "response_seconds", "ziip_seconds")
+TASK_SUMS = ("transactions", "response_seconds", "cpu_seconds", "ziip_seconds")
 TASK_MAXIMA = ("resp_max_ms", "cpu_max_ms")
 
 _DESCRIBED = {

@@ -1,0 +1,225 @@
+"""CICS tasks (SMF 110.1) into the PDB as summaries only (issue 34): folded batch by
+batch, against zperf.runs.transactions' own figures, the 95th percentile within the
+histogram's bound, loads in any order, twice, split, overlapping, killed, pruned."""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import math
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from conftest import run_cli
+from pdb_data import files_state, same_tables, tables_state
+
+from zperf.formats import one_input
+from zperf.formats.options import ReadOptions
+from zperf.formats.reading import read
+from zperf.formats.smf import dump
+from zperf.pdb import histograms, tasks
+from zperf.pdb.load import add
+from zperf.pdb.store import KILL_AT, Pdb
+from zperf.pdb.upkeep import prune
+from zperf.runs.transactions import summary
+from zperf.sim.writers import smf110_1 as w
+from zperf.sim.writers.smf_framing import frame_rdw
+
+DAY = dt.datetime(2026, 10, 1)
+REGIONS = (w.Region("CICSA1", system="SYSA"), w.Region("CICSB1", system="SYSB"))
+
+
+def _tasks(day: int, n: int, seed: int) -> dict[str, object]:
+    """``n`` tasks of day ``day`` (from DAY): two transactions, log-normal responses,
+    gamma CPU, ends spread over the day."""
+    rng = np.random.default_rng(seed)
+    start = (np.datetime64(DAY + dt.timedelta(days=day), "us")
+             + np.sort(rng.integers(0, 86_000_000_000, n)).astype("timedelta64[us]"))
+    response = np.maximum(rng.lognormal(math.log(20_000), 0.8, n), 50).astype(np.int64)
+    cpu = rng.gamma(4, 0.5, n).round(3)
+    return {"transaction": rng.choice(["PAY1", "INQ1"], n).tolist(),
+            "task_number": np.arange(1, n + 1), "program": ["DFHPGM"] * n,
+            "user_id": ["USER1"] * n, "start": start,
+            "stop": start + response.astype("timedelta64[us]"), "cpu_ms": cpu,
+            "cpu_on_cp_ms": (cpu * 0.7).round(3), "dispatch_ms": cpu * 2,
+            "dispatch_count": rng.integers(1, 30, n), "service_class": ["CICSHI"] * n,
+            "report_class": ["RCICS"] * n}
+
+
+def _dump(path: Path, day: int, n: int = 1500, *, seed: int = 0,
+          keep: slice = slice(None)) -> Path:
+    """A dump of both regions' tasks of a day (``keep``: a slice of them)."""
+    records = []
+    when = DAY + dt.timedelta(days=day)
+    for number, region in enumerate(REGIONS):
+        every = _tasks(day, n, seed + 10 * day + number)
+        chosen = {k: (v[keep] if not isinstance(v, list) else v[keep])
+                  for k, v in every.items()}
+        records += [w.dictionary_record(region, when),
+                    *w.performance_records(region, chosen, when)]
+    path.write_bytes(frame_rdw(records))
+    return path
+
+
+@pytest.fixture(scope="module")
+def days(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    out = tmp_path_factory.mktemp("tasks")
+    return [_dump(out / f"cics-{d}.smf", d) for d in range(3)]
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory: pytest.TempPathFactory, days: list[Path]) -> Pdb:
+    pdb = Pdb(tmp_path_factory.mktemp("loaded") / "pdb")
+    for day in days:
+        add(pdb, [day], jobs=1)
+    return pdb
+
+
+def _exact_p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[math.ceil(0.95 * len(ordered)) - 1]  # nearest rank
+
+
+def test_hours_add_up_the_tasks_as_transaction_summary_does(
+        loaded: Pdb, days: list[Path]) -> None:
+    cics = read(days, tables=["cics_transactions"]).tables["cics_transactions"]
+    quarter = summary(cics)  # 15-minute intervals: four to an hour
+    want = quarter.group_by("system", "applid", "transaction",
+                            pl.col("interval_start").dt.truncate("1h").alias("period_start")
+                            ).agg(pl.col("transactions").sum(), pl.col("cpu_seconds").sum(),
+                                  pl.col("resp_max_ms").max(), pl.col("cpu_max_ms").max(),
+                                  (pl.col("resp_mean_ms") * pl.col("transactions")).sum()
+                                  .alias("_resp"))
+    hours = loaded.scan("transaction_hour").collect()
+    assert hours.height == want.height > 24
+    both = want.join(hours, on=["system", "applid", "transaction", "period_start"],
+                     suffix="_pdb")
+    assert both.height == want.height
+    assert both["transactions"].to_list() == both["transactions_pdb"].to_list()
+    for name in ("cpu_seconds", "resp_max_ms", "cpu_max_ms"):
+        assert both[name].to_list() == pytest.approx(both[f"{name}_pdb"].to_list())
+    assert (both["_resp"] / both["transactions"]).to_list() == pytest.approx(
+        both["resp_mean_ms"].to_list())
+    assert (both["cpu_seconds"] * 1e6 / both["transactions"]).to_list() == pytest.approx(
+        both["cpu_us_per_tran"].to_list())
+    assert hours["service_class"].unique().to_list() == ["CICSHI"]
+    assert hours["shift"].unique().sort().to_list() == ["offprime", "prime", "weekend"]
+    assert hours.select(pl.col("resp_histogram").list.sum() == pl.col("transactions")).to_series().all()
+
+
+def test_the_95th_percentile_is_within_the_histogram_s_bound(
+        loaded: Pdb, days: list[Path]) -> None:
+    cics = read(days, tables=["cics_transactions"]).tables["cics_transactions"]
+    by_day = cics.group_by("system", "applid", "transaction",
+                           pl.col("stop").dt.truncate("1d").alias("period_start")).agg(
+        pl.col("response_ms"), pl.col("cpu_ms"))
+    rows = loaded.scan("transaction_day").filter(pl.col("shift") == "all").collect().join(
+        by_day, on=["system", "applid", "transaction", "period_start"])
+    assert rows.height == 2 * 2 * 3
+    for r in rows.iter_rows(named=True):
+        for value, p95 in (("response_ms", "resp_p95_ms"), ("cpu_ms", "cpu_p95_ms")):
+            exact = _exact_p95(r[value])
+            assert abs(r[p95] / exact - 1) <= histograms.ERROR + 1e-9, (r[p95], exact)
+            assert r[p95] != pytest.approx(exact, rel=1e-6)  # (read from buckets, not tasks)
+    # the month is its days (shift 'all'): counts and histograms add up
+    month = loaded.scan("transaction_month").filter(pl.col("shift") == "all").collect()
+    assert month["transactions"].sum() == cics.height
+    assert month.select(pl.col("cpu_histogram").list.sum()).to_series().sum() == cics.height
+
+
+def test_a_day_is_folded_batch_by_batch_and_no_task_is_kept(
+        days: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    how = ReadOptions(tables=("cics_transactions",))
+    whole = tasks.read_folded(one_input.Task(str(days[0]), how))
+    # the reader's batches made small (a day of a real region is millions of tasks)
+    monkeypatch.setattr(dump, "DECODE_BATCH_BYTES", 8 * 1024)
+    monkeypatch.setattr(one_input, "smf_batches",
+                        functools.partial(dump.smf_batches, chunk_size=16 * 1024))
+    pieces = list(one_input.parts(one_input.Task(str(days[0]), how)))
+    assert len(pieces) > 5  # the reader's batches
+    small = tasks.read_folded(one_input.Task(str(days[0]), how))
+    assert "cics_transactions" not in small.tables
+    key = ["system", "applid", "transaction", "period_start"]
+    merged = small.tables[tasks.HOUR].group_by(key).agg(
+        pl.col("transactions").sum(), pl.col("cpu_seconds").sum()).sort(key)
+    once = whole.tables[tasks.HOUR].sort(key).select(*key, "transactions", "cpu_seconds")
+    assert small.tables[tasks.HOUR].height > once.height  # (an hour in several batches)
+    assert merged["transactions"].to_list() == once["transactions"].to_list()
+    assert merged["cpu_seconds"].to_list() == pytest.approx(once["cpu_seconds"].to_list())
+
+
+def test_loads_in_any_order_or_twice_give_the_same_pdb(
+        tmp_path: Path, loaded: Pdb, days: list[Path]) -> None:
+    backwards = Pdb(tmp_path / "backwards")
+    for day in reversed(days):
+        add(backwards, [day], jobs=1)
+    same_tables(tables_state(backwards.root), tables_state(loaded.root))
+    before = files_state(backwards.root)
+    again = add(backwards, days, jobs=1)
+    assert len(again.unchanged) == 3 and files_state(backwards.root) == before
+
+
+def test_a_day_in_two_dumps_is_the_day_in_one(tmp_path: Path, days: list[Path],
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    one = Pdb(tmp_path / "one")
+    add(one, [days[0]], jobs=1)
+    halves = [_dump(tmp_path / "a.smf", 0, keep=slice(0, 700)),
+              _dump(tmp_path / "b.smf", 0, keep=slice(700, None))]
+    code, _, err = run_cli(capsys, "pdb", "add", str(tmp_path / "two"), *map(str, halves))
+    assert code == 0, err
+    assert err == (f"zperf: {tmp_path / 'two'}: added 3000 CICS tasks summarized (2 systems, "
+                   "2026-10-01); their summaries made again (change 1)\n")
+    same_tables(tables_state(tmp_path / "two"), tables_state(one.root))
+
+
+def test_an_input_whose_tasks_overlap_another_s_is_said(
+        tmp_path: Path, days: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "pdb"
+    assert run_cli(capsys, "pdb", "add", str(root), str(days[0]))[0] == 0
+    # the same tasks in a dump of other content (fewer of them): counted twice, and said
+    other = _dump(tmp_path / "again.smf", 0, keep=slice(100, 200))
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(other))
+    assert code == 1
+    lines = err.splitlines()
+    assert lines[0].startswith(f"zperf: warning: {other}: CICS tasks of SYSA/CICSA1 ending "
+                               "from 2026-10-01 ")
+    assert lines[0].endswith(f"as {days[0]} has: the PDB keeps no task to tell the same tasks "
+                             "apart, so those both hold are counted twice")
+    assert len(lines) == 3 and "SYSB/CICSB1" in lines[1]
+
+
+LOAD = "import sys\nfrom zperf.cli import main\nmain(['pdb', 'add', '-j', '1', *sys.argv[1:]])\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("step", ["read", "staged:1"])
+def test_a_killed_load_leaves_the_pdb_as_it_was(step: str, tmp_path: Path,
+                                                days: list[Path]) -> None:
+    pdb = Pdb(tmp_path / "pdb")
+    add(pdb, [days[0]], jobs=1)
+    before = tables_state(pdb.root)
+    env = {**os.environ, KILL_AT: step}
+    done = subprocess.run([sys.executable, "-c", LOAD, str(pdb.root), str(days[1])],
+                          capture_output=True, text=True, env=env, timeout=300, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    same_tables(tables_state(pdb.root), before)
+    add(pdb, [days[1]], jobs=1)
+    assert pdb.scan("transaction_day").filter(pl.col("shift") == "all").collect().height == 8
+
+
+def test_prune_keeps_the_transaction_hours_their_days(tmp_path: Path,
+                                                      days: list[Path]) -> None:
+    pdb = Pdb(tmp_path / "pdb")
+    add(pdb, days, jobs=1)
+    (pdb.root / "pdb.toml").write_text("[retention]\nhour_days = 1\n")
+    done = prune(pdb, as_of=dt.date(2026, 10, 3))
+    assert [p.value for p in done.partitions["transaction_hour"]] == ["2026-10-01"]
+    left = pdb.scan("transaction_hour").collect()["period_start"].dt.date().unique().sort()
+    assert left.to_list() == [dt.date(2026, 10, 2), dt.date(2026, 10, 3)]
+    assert pdb.scan("transaction_month").collect().height > 0
