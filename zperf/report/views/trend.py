@@ -21,6 +21,7 @@ from typing import Any
 import polars as pl
 
 from zperf import __version__
+from zperf.pdb import histograms
 from zperf.pdb.trend import Trend, add_months, days_note, month_text
 from zperf.report.charts import Plot
 from zperf.report.text import MISSING, format_cell
@@ -198,6 +199,42 @@ def drivers_section(t: Trend) -> Section | None:
         "interval records explain of it (the rest: uncaptured time and address spaces "
         "without interval records). Job hours are kept as long as the hour summaries "
         "(hour_days in pdb.toml): an older peak has none.",), formulas=(c.MSU, c.R4HA))
+
+
+def transactions_section(t: Trend) -> Section | None:
+    """Per APPLID and CICS transaction (the most tasks over the months), each month's
+    tasks, CPU per transaction and response (:func:`zperf.pdb.trend.trend`)."""
+    if t.transactions.height == 0:
+        return None
+    rows: list[tuple[str, ...]] = []
+    marks: list[str] = []
+    for (applid, transaction), months in t.transactions.group_by(
+            "applid", "transaction", maintain_order=True):
+        name = f"{applid or MISSING} {transaction or MISSING}"
+        for at, r in enumerate(months.iter_rows(named=True)):
+            coverage = coverage_words(t, r["month"])
+            partial = coverage.startswith("partial")
+            rows.append((name if at == 0 else "", month_text(r["month"]),
+                         format_cell("transactions", r["transactions"]),
+                         format_cell("value", _rounded(r["cpu_us_per_tran"], 1)),
+                         format_cell("value", _rounded(r["resp_mean_ms"], 1)),
+                         format_cell("value", _rounded(r["resp_p95_ms"], 1)),
+                         coverage if partial else ""))
+            marks.append("differs" if partial else "")
+    table = Table(f"The {t.transactions.select('applid', 'transaction').n_unique()} CICS "
+                  "transactions with the most tasks (APPLID and transaction id), each month",
+                  (Column("Transaction"), Column("Month"), Column("Tasks", True),
+                   Column("CPU µs/tran", True), Column("Mean ms", True),
+                   Column("p95 ms", True), Column("Coverage")), tuple(rows),
+                  marks=tuple(marks))
+    return Section("transactions", "Transaction history", tables=(table,), how_to_read=(
+        "CICS tasks (SMF 110.1) as the PDB summarizes them (it keeps no task): per APPLID "
+        "and transaction, every system's, service and report class's added up, the tasks "
+        "that ended in the month, their CPU (USRCPUT) per transaction and their mean and "
+        "95th-percentile response time. The percentile is read from a histogram of "
+        f"log-spaced buckets ({histograms.PER_DOUBLING} to a doubling): within "
+        f"{100 * histograms.ERROR:.1f} % of the tasks' own. A month whose RMF data is "
+        "partial is said beside it.",))
 
 
 def _highest(rows: pl.DataFrame) -> str:
@@ -439,7 +476,7 @@ def trend_report(t: Trend, inputs: tuple[InputFile, ...]) -> Report:
         return Report("trend", "Trend: no data", "", (section,), inputs, c.made_at(),
                       __version__, ("the PDB holds no month summary",), attention=True)
     builders = (overview_section, peaks_section, drivers_section, forecast_section,
-                workload_section, performance_section, changes_section)
+                workload_section, performance_section, transactions_section, changes_section)
     sections = tuple(s for s in (b(t) for b in builders) if s is not None)
     gaps, told = t.gaps()
     findings = [Finding("coverage", "partial_month", f"{note}: its figures are flagged and "
