@@ -17,7 +17,7 @@ import numpy as np
 import polars as pl
 import pytest
 from conftest import run_cli
-from pdb_data import files_state, same_tables, tables_state
+from pdb_data import files_state, month_fixture, same_tables, tables_state  # noqa: F401
 
 from zperf.formats import one_input
 from zperf.formats.options import ReadOptions
@@ -26,6 +26,7 @@ from zperf.formats.smf import dump
 from zperf.pdb import histograms, tasks
 from zperf.pdb.load import add
 from zperf.pdb.store import KILL_AT, Pdb
+from zperf.pdb.trend import trend
 from zperf.pdb.upkeep import prune
 from zperf.runs.transactions import summary
 from zperf.sim.writers import smf110_1 as w
@@ -223,3 +224,45 @@ def test_prune_keeps_the_transaction_hours_their_days(tmp_path: Path,
     left = pdb.scan("transaction_hour").collect()["period_start"].dt.date().unique().sort()
     assert left.to_list() == [dt.date(2026, 10, 2), dt.date(2026, 10, 3)]
     assert pdb.scan("transaction_month").collect().height > 0
+
+
+def test_the_trend_shows_the_transaction_history(
+        tmp_path: Path, days: list[Path], month: list[Path],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    pdb = Pdb(tmp_path / "pdb")
+    add(pdb, [*month, *days], jobs=1)
+    got = trend(pdb).transactions
+    cics = read(days, tables=["cics_transactions"]).tables["cics_transactions"]
+    want = cics.group_by("applid", "transaction").agg(
+        pl.len().alias("n"), pl.col("cpu_ms").sum(), pl.col("response_ms"))
+    both = got.join(want, on=["applid", "transaction"])
+    assert both.height == got.height == 4
+    assert both["transactions"].to_list() == both["n"].to_list()
+    assert both["cpu_us_per_tran"].to_list() == pytest.approx(
+        (both["cpu_ms"] * 1000 / both["n"]).to_list())
+    for r in both.iter_rows(named=True):
+        assert abs(r["resp_p95_ms"] / _exact_p95(r["response_ms"]) - 1) <= histograms.ERROR
+    assert got["transactions"].to_list() == sorted(got["transactions"].to_list(), reverse=True)
+    code, text, _ = run_cli(capsys, "report", "trend", str(pdb.root))
+    assert code == 0
+    section = text[text.index("Transaction history"):]
+    first = both.sort("transactions", descending=True).row(0, named=True)
+    assert (f"{first['applid']} {first['transaction']}   2026-10    {first['n']}"
+            in section)
+
+
+def test_the_transaction_history_escapes_the_names(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    region = w.Region("<i>&A", system="SYSA")
+    tasks_of = _tasks(0, 50, 7)
+    tasks_of["transaction"] = ["<b>|"] * 50
+    path = tmp_path / "odd.smf"
+    path.write_bytes(frame_rdw([w.dictionary_record(region, DAY),
+                                *w.performance_records(region, tasks_of, DAY)]))
+    pdb = Pdb(tmp_path / "pdb")
+    add(pdb, [month[0], path], jobs=1)
+    code, page, _ = run_cli(capsys, "report", "trend", str(pdb.root), "--to", "html")
+    assert code == 0 and "Transaction history" in page
+    assert "<b>|" not in page and "<i>&A" not in page and "&lt;b&gt;|" in page
+    code, page, _ = run_cli(capsys, "report", "trend", str(pdb.root), "--to", "markdown")
+    assert code == 0 and "<b>" not in page and "Transaction history" in page
