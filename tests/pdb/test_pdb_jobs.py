@@ -9,9 +9,9 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from conftest import run_cli
 from pdb_data import month_fixture  # noqa: F401 (fixtures)
 
+from conftest import run_cli
 from zperf.calc import formulas as f
 from zperf.formats.reading import read
 from zperf.pdb import summaries

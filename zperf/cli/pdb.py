@@ -43,7 +43,8 @@ def pdb_command() -> None:
     again, in any order: an input already loaded changes nothing, a class period
     or CPU interval already held is a repeat, one held with other values a
     conflict. The hour, day, week and month summaries per system, class,
-    workload and address space (SMF 30 job) are kept up to date by each load.
+    workload, address space (SMF 30) and CICS transaction (SMF 110.1, whose
+    tasks are kept as summaries only) are kept up to date by each load.
     Every change (add, prune, compact) is made whole or not at all, one at a
     time.
 
@@ -190,10 +191,12 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
 
 @pdb_command.command(name="summary")
 @output_options
-@click.option("--by", type=click.Choice(["system", "class", "workload", "job"]),
+@click.option("--by", type=click.Choice(["system", "class", "workload", "job", "transaction"]),
               default="system", show_default=True,
-              help="Rows per system, per class period, per WLM workload, or per address "
-                   "space (SMF 30 job name, class of work, service and report class).")
+              help="Rows per system, per class period, per WLM workload, per address space "
+                   "(SMF 30 job name, class of work, service and report class), or per CICS "
+                   "transaction (SMF 110.1: system, APPLID, transaction id, service and "
+                   "report class).")
 @click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
               show_default=True, help="Rows per hour, day, week (from Monday) or month.")
 @click.option("--shift", "shifts", multiple=True, metavar="SHIFT",
@@ -207,7 +210,7 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
                     systems: tuple[str, ...], since: dt.datetime | None,
                     until: dt.datetime | None, fmt: str | None, output: str,
                     wide: bool) -> None:
-    """Show the PDB's summaries: per system, class, workload or job; per hour, day, week, month.
+    """Show the PDB's summaries (system, class, workload, job, transaction) per hour ... month.
 
     Means are time-weighted; _max_ columns are the highest interval's value;
     _p95_ columns the 95th percentile of the intervals (an hour) or of the hours'

@@ -84,5 +84,4 @@ def peak_drivers(pdb: Pdb, system_month: pl.DataFrame, top: int = TOP_SPACES) ->
                    pl.col("hours_kept").fill_null(False)))
     if not out["hours_kept"].any():  # (no SMF 30 loaded, or all its hours pruned)
         return pl.DataFrame(schema=SCHEMA)
-    return out.sort("month", "system", "rank", nulls_last=True).cast(
-        SCHEMA)  # type: ignore[arg-type]
+    return out.sort("month", "system", "rank", nulls_last=True).cast(SCHEMA)

@@ -245,8 +245,9 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         if folded:
             hours = pl.concat(folded)
             summaries.add_hours(tx, tasks.ENTITY, hours, config)
-            days = hours.select("system", pl.col("period_start").dt.date()).unique()
-            changed = {s: {*changed.get(s, ()), *d} for s, d in _by_system(days).items()}
+            ended = hours.select("system", pl.col("period_start").dt.date()).unique()
+            for system, on in _by_system(ended).items():
+                changed.setdefault(system, set()).update(on)
         loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
         now = dt.datetime.now().isoformat(timespec="seconds")
         for record in records:

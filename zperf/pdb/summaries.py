@@ -377,8 +377,8 @@ def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) ->
                for name in ("cpu", "cpu_lpar")}
     made = pl.DataFrame(sorted(pairs), schema={"system": pl.String, "_day": pl.Date},
                         orient="row")
-    job_lead_in = tx.current_many([Partition(jobs.DETAIL, s, d.isoformat()) for s, d in before]
-                                  ).filter(jobs.lead_in_filter()) if before else schema_of(jobs.DETAIL).empty()
+    job_lead_in = (tx.current_many([Partition(jobs.DETAIL, s, d.isoformat()) for s, d in before])
+                   .filter(jobs.lead_in_filter()) if before else schema_of(jobs.DETAIL).empty())
     for entity, rows in {**interval_rows(detail, lead_in), jobs.ENTITY: jobs.interval_rows(
             detail[jobs.DETAIL], job_lead_in, detail["cpu"], made)}.items():
         hours = rollup(rows, entity, "hour", config.shifts)

@@ -43,9 +43,9 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from zperf.calc import formulas as f
 from zperf.calc.growth import MIN_POINTS, Growth, fit_growth
 from zperf.errors import UsageError
-from zperf.calc import formulas as f
 from zperf.pdb import histograms
 from zperf.pdb.drivers import peak_drivers
 from zperf.pdb.store import Pdb

@@ -144,7 +144,8 @@ def record_msu(cp_seconds: pl.Expr, seconds: pl.Expr) -> pl.Expr:
     """MSU/h of ``cp_seconds`` over ``seconds`` at each record's CPU rate, else its
     system's (:func:`with_rates`; null where neither is known: no MSU is guessed).  Over
     3600 seconds: the MSU consumed."""
-    return f.msu_per_hour(cp_seconds, seconds, _RATE, 1)
+    msu: pl.Expr = f.msu_per_hour(cp_seconds, seconds, _RATE, 1)
+    return msu
 
 
 def cp_share_pct(cp_seconds: pl.Expr, *over: str) -> pl.Expr:

@@ -163,7 +163,7 @@ def drivers_section(t: Trend) -> Section | None:
         return None
     rows: list[tuple[str, ...]] = []
     marks: list[str] = []
-    for (month, system), peak in t.drivers.group_by("month", "system", maintain_order=True):
+    for (_, system), peak in t.drivers.group_by("month", "system", maintain_order=True):
         first = peak.row(0, named=True)
         head = (month_text(first["month"]), str(system),
                 f"{format_cell('peak_msu', round(first['peak_msu']))} at "
