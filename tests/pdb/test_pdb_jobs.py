@@ -282,3 +282,13 @@ def test_a_pdb_without_job_hours_has_no_drivers_section(
     _write_peak_hours(pdb, {}, 100.0, dt.datetime(2026, 10, 12, 13, 0))
     code, text, _ = run_cli(capsys, "report", "trend", str(pdb.root))
     assert code == 0 and "Who drove the peaks" not in text
+
+
+def test_summary_by_job_through_the_command_line(
+        loaded: Pdb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "pdb", "summary", str(loaded.root), "--by", "job",
+                           "--level", "month", "--to", "csv")
+    lines = out.splitlines()
+    assert code == 0 and lines[0].startswith("sysplex,system,job_name,class_of_work,")
+    assert len(lines) - 1 == loaded.scan("job_month").filter(
+        pl.col("shift") == "all").collect().height

@@ -265,3 +265,19 @@ def test_the_transaction_history_escapes_the_names(
     assert "<b>|" not in page and "<i>&A" not in page and "&lt;b&gt;|" in page
     code, page, _ = run_cli(capsys, "report", "trend", str(pdb.root), "--to", "markdown")
     assert code == 0 and "<b>" not in page and "Transaction history" in page
+
+
+def test_summary_and_query_of_the_transaction_rows(
+        loaded: Pdb, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run_cli(capsys, "pdb", "summary", str(loaded.root), "--by", "transaction",
+                           "--level", "month", "--to", "csv")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 1 + 4
+    assert lines[0].startswith("system,applid,transaction,service_class,report_class,")
+    assert "histogram" not in lines[0]  # (what the percentiles are read from)
+    code, out, _ = run_cli(capsys, "pdb", "query", str(loaded.root), "--to", "csv",
+                           "SELECT transactions, resp_histogram FROM transaction_month "
+                           "WHERE shift = 'all' ORDER BY transactions DESC LIMIT 1")
+    row = out.splitlines()[1].split(",", 1)
+    counts = [int(n) for n in row[1].strip('"').split(",")]
+    assert code == 0 and len(counts) == histograms.BUCKETS and sum(counts) == int(row[0])
