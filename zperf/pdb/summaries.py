@@ -1,5 +1,6 @@
 """The PDB's summaries: per system, class period and WLM workload, per hour, day, week, month
-and shift (the tables of :mod:`zperf.tables.history`).
+and shift (the tables of :mod:`zperf.tables.history`); the same rollup makes the address
+spaces' (:mod:`zperf.pdb.jobs`) and the CICS transactions' (:mod:`zperf.pdb.tasks`).
 
 Made by each load for the days it changed (and the day after each, whose rolling
 4-hour averages reach back into it), in the same change as the rows

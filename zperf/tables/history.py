@@ -1,5 +1,5 @@
-"""The performance database's summaries: per system, class and workload, per hour, day, week
-and month, per shift.
+"""The performance database's summaries: per system, class, workload, address space (SMF 30
+job) and CICS transaction (SMF 110.1), per hour, day, week and month, per shift.
 
 What a capacity planner keeps for months and years, when the intervals themselves are
 long gone (``zperf pdb``, :mod:`zperf.pdb`): one row per system (or class period, or
