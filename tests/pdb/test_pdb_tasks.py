@@ -146,10 +146,11 @@ def test_a_day_is_folded_batch_by_batch_and_no_task_is_kept(
     small = tasks.read_folded(one_input.Task(str(days[0]), how))
     assert "cics_transactions" not in small.tables
     key = ["system", "applid", "transaction", "period_start"]
-    merged = small.tables[tasks.HOUR].group_by(key).agg(
+    hour = tasks.HOURS["transaction"]
+    merged = small.tables[hour].group_by(key).agg(
         pl.col("transactions").sum(), pl.col("cpu_seconds").sum()).sort(key)
-    once = whole.tables[tasks.HOUR].sort(key).select(*key, "transactions", "cpu_seconds")
-    assert small.tables[tasks.HOUR].height > once.height  # (an hour in several batches)
+    once = whole.tables[hour].sort(key).select(*key, "transactions", "cpu_seconds")
+    assert small.tables[hour].height > once.height  # (an hour in several batches)
     assert merged["transactions"].to_list() == once["transactions"].to_list()
     assert merged["cpu_seconds"].to_list() == pytest.approx(once["cpu_seconds"].to_list())
 
@@ -189,7 +190,7 @@ def test_an_input_whose_tasks_overlap_another_s_is_said(
     lines = err.splitlines()
     assert lines[0].startswith(f"zperf: warning: {other}: CICS tasks of SYSA/CICSA1 ending "
                                "from 2026-10-01 ")
-    assert lines[0].endswith(f"as {days[0]} has: the PDB keeps no task to tell the same tasks "
+    assert lines[0].endswith(f"as {days[0]} has: the PDB keeps none to tell the same ones "
                              "apart, so those both hold are counted twice")
     assert len(lines) == 3 and "SYSB/CICSB1" in lines[1]
 

@@ -128,11 +128,12 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
 
 
 def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]],
-                 generation: int, tasks: int = 0) -> str:
+                 generation: int, tasks: dict[str, int] | None = None) -> str:
     if not added and not days:
         return f"{path}: nothing added"
     rows = ", ".join([*(f"{n} {table} rows" for table, n in added.items()),
-                      *((f"{tasks} CICS tasks summarized",) if tasks else ())]) or "no new rows"
+                      *(f"{n} {noun} summarized" for noun, n in (tasks or {}).items())]
+                     ) or "no new rows"
     every = sorted({d for ds in days.values() for d in ds})
     span = (every[0].isoformat() if len(every) == 1
             else f"{len(every)} days from {every[0]} to {every[-1]}") if every else "no day"

@@ -29,8 +29,8 @@ LOW_MS = 0.01
 PER_DOUBLING = 3
 #: Buckets: 0.01 ms x 2^32 is 11.9 hours.
 BUCKETS = 96
-#: The histograms of a transaction summary row and the value column each counts.
-HISTOGRAMS = {"resp_histogram": "response_ms", "cpu_histogram": "cpu_ms"}
+#: The summaries' histogram columns (the values each counts: :data:`zperf.pdb.tasks.FEEDS`).
+HISTOGRAMS = ("resp_histogram", "cpu_histogram")
 #: The largest relative error of a percentile read from a histogram.
 ERROR = 2 ** (1 / (2 * PER_DOUBLING)) - 1
 

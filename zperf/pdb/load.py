@@ -113,8 +113,9 @@ class Loaded:
     days: dict[str, list[dt.date]] = field(default_factory=dict)
     #: What the PDB, as the earliest file, was told (its rows read once from a dump).
     pdb_tally: Tally | None = None
-    #: CICS tasks summarized (:mod:`zperf.pdb.tasks`: kept as summaries only).
-    tasks: int = 0
+    #: Units of work summarized, by what they are called (``CICS tasks``:
+    #: :mod:`zperf.pdb.tasks`, kept as summaries only).
+    tasks: dict[str, int] = field(default_factory=dict)
     #: Inputs whose tasks overlap those of another input (one line each).
     task_overlaps: list[str] = field(default_factory=list)
 
@@ -204,7 +205,7 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         how = ReadOptions(kind=kind, on_error=on_error, encoding=encoding,
                           tables=(*DETAIL_TABLES, *tasks.TABLES), jobs=jobs,
                           on_conflict=on_conflict)
-        folded: list[pl.DataFrame] = []
+        folded: dict[str, list[pl.DataFrame]] = {}
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
             results = _read([item for item, _, _ in batch], how)
@@ -218,17 +219,20 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                 if listed.height:
                     listings[name] = listed
                 hours = tasks.folded(result.tables)
-                if not any(frame.height for frame in tables.values()) and not hours.height:
+                if not any(frame.height for frame in tables.values()) and not hours:
                     if not lost and not listed.height:  # (those are said as such)
                         loaded.empty.append(name)
                     continue
                 if any(frame.height for frame in tables.values()):
                     tables_of[name] = tables
-                records.append(_record(name, sha, size, {**tables, tasks.HOUR: hours},
-                                       result.tallies))
-                if hours.height:
-                    folded.append(hours)
-                    loaded.tasks += int(hours["transactions"].sum())
+                records.append(_record(name, sha, size, {
+                    **tables, **{tasks.HOURS[e]: rows for e, rows in hours.items()}},
+                    result.tallies))
+                if hours:
+                    for entity, rows in hours.items():
+                        folded.setdefault(entity, []).append(rows)
+                    for noun, count in tasks.counted(hours).items():
+                        loaded.tasks[noun] = loaded.tasks.get(noun, 0) + count
                     records[-1]["task_spans"] = spans = tasks.spans(result.tables)
                     loaded.task_overlaps += tasks.overlaps(
                         spans, name, [*manifest.get("inputs", []), *records[:-1]])
@@ -242,9 +246,9 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         if not records:
             return loaded
         summaries.update(tx, changed, config)
-        if folded:
-            hours = pl.concat(folded)
-            summaries.add_hours(tx, tasks.ENTITY, hours, config)
+        for entity, frames in folded.items():
+            hours = pl.concat(frames)
+            summaries.add_hours(tx, entity, hours, config)
             ended = hours.select("system", pl.col("period_start").dt.date()).unique()
             for system, on in _by_system(ended).items():
                 changed.setdefault(system, set()).update(on)
@@ -363,8 +367,8 @@ def _record(name: str, sha: str, size: int, tables: dict[str, pl.DataFrame],
     # the RMF intervals' span; an SMF 30 record starts where its address space's SMF
     # interval or its step did (a dump of SMF 30 alone: its records' span)
     rmf = [frame["interval_start"] for name, frame in tables.items()
-           if frame.height and name not in ("job_intervals", tasks.HOUR)]
-    tables = {name: tasks.as_record(frame) if name == tasks.HOUR else frame
+           if frame.height and name not in ("job_intervals", *tasks.HOURS.values())]
+    tables = {name: tasks.as_record(frame) if name in tasks.HOURS.values() else frame
               for name, frame in tables.items()}
     starts = rmf or [frame["interval_start"] for frame in tables.values() if frame.height]
     first = min(s.min() for s in starts)  # type: ignore[type-var]

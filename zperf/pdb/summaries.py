@@ -324,8 +324,8 @@ def _ratios(rows: pl.DataFrame, entity: str) -> pl.DataFrame:
     iip, iipcp = pl.col("iip_seconds"), pl.col("iipcp_seconds")
     exprs = [pl.when(iip + iipcp > 0).then(f.achieved_offload_pct(iip, iipcp))
              .alias("achieved_offload_pct")] if "iip_seconds" in rows.columns else []
-    if entity == tasks.ENTITY:
-        exprs += tasks.ratios()
+    if entity in tasks.RATIOS:
+        exprs += tasks.RATIOS[entity]()
     elif entity == "system":
         busy = pl.col("busy_cp_seconds")
         exprs.append(pl.when(busy > 0).then(

@@ -1,5 +1,6 @@
 """The performance database's summaries: per system, class, workload, address space (SMF 30
-job) and CICS transaction (SMF 110.1), per hour, day, week and month, per shift.
+job), CICS transaction (SMF 110.1) and z/OS Connect API (SMF 123), per hour, day, week and
+month, per shift.
 
 What a capacity planner keeps for months and years, when the intervals themselves are
 long gone (``zperf pdb``, :mod:`zperf.pdb`): one row per system (or class period, or
@@ -33,7 +34,7 @@ from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 #: The levels of a summary, finest first.
 LEVELS = ("hour", "day", "week", "month")
 #: What a summary row is of.
-ENTITIES = ("system", "class", "workload", "job", "transaction")
+ENTITIES = ("system", "class", "workload", "job", "transaction", "api")
 #: A shift's name for a whole day, week or month.
 ALL_SHIFTS = "all"
 
@@ -240,9 +241,33 @@ _TRANSACTION = (
     Column("cpu_histogram", pl.List(pl.Int64()), "Tasks per CPU-time bucket, the same "
            "buckets"),
 )
-#: The transaction summaries' own sums and maxima (the histograms are summed bucket by
-#: bucket: :mod:`zperf.pdb.histograms`).
-TASK_SUMS = ("transactions", "response_seconds", "cpu_seconds", "ziip_seconds")
+_API = (
+    Column("system", STR, "SMF system id"),
+    Column("job_name", STR, "The z/OS Connect server's job name"),
+    Column("api_name", STR, "API name (null: a request to no API, a service or an admin URI)"),
+    Column("method", STR, "HTTP method"),
+    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the requests "
+           "ended in (their exit), local time"),
+    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
+           "'all' for a whole day, week or month"),
+    Column("transactions", I64, "z/OS Connect requests that ended (SMF 123)"),
+    Column("errors", I64, "Those answered with HTTP status 400 or above"),
+    Column("response_seconds", F64, "Their response time (exit - entry) added up, s"),
+    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
+    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
+           "(within 12.3 %), ms"),
+    Column("resp_max_ms", F64, "Longest response time, ms"),
+    Column("sor_requests", I64, "Requests with a time in the system of record"),
+    Column("sor_seconds", F64, "Their time in the system of record added up, s"),
+    Column("sor_mean_ms", F64, "Mean time in the system of record: sor_seconds / "
+           "sor_requests, ms"),
+    Column("resp_histogram", pl.List(pl.Int64()), "Requests per response-time bucket (the "
+           "buckets of transaction_hour's resp_histogram)"),
+)
+#: The transaction and API summaries' own sums and maxima (the histograms are summed
+#: bucket by bucket: :mod:`zperf.pdb.histograms`).
+TASK_SUMS = ("transactions", "response_seconds", "cpu_seconds", "ziip_seconds", "errors",
+             "sor_requests", "sor_seconds")
 TASK_MAXIMA = ("resp_max_ms", "cpu_max_ms")
 
 _DESCRIBED = {
@@ -269,6 +294,10 @@ _DESCRIBED = {
                      "transactions", "resp_mean_ms", "resp_p95_ms", "cpu_us_per_tran",
                      "cpu_p95_ms", "resp_max_ms", "cpu_max_ms", "service_class",
                      "report_class")),
+    "api": ("per z/OS Connect API (SMF 123 requests)", _API,
+            ("system", "job_name", "api_name", "method", "period_start", "shift",
+             "transactions", "errors", "resp_mean_ms", "resp_p95_ms", "resp_max_ms",
+             "sor_mean_ms")),
 }
 #: The columns that name a row of an entity's summary (with ``period_start`` and
 #: ``shift``).
@@ -278,6 +307,7 @@ ENTITY_KEYS: dict[str, tuple[str, ...]] = {
     "workload": ("system", "workload"),
     "job": ("system", "job_name", "class_of_work", "service_class", "report_class"),
     "transaction": ("system", "applid", "transaction", "service_class", "report_class"),
+    "api": ("system", "job_name", "api_name", "method"),
 }
 
 
