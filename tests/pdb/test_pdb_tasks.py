@@ -282,3 +282,57 @@ def test_summary_and_query_of_the_transaction_rows(
     row = out.splitlines()[1].split(",", 1)
     counts = [int(n) for n in row[1].strip('"').split(",")]
     assert code == 0 and len(counts) == histograms.BUCKETS and sum(counts) == int(row[0])
+
+
+def _requests(n: int, seed: int) -> list[dict[str, object]]:
+    """``n`` z/OS Connect requests over 2026-10-01: two APIs, some errors, no SOR time for
+    a few."""
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, object]] = []
+    for k in range(n):
+        entry = DAY + dt.timedelta(seconds=int(rng.integers(0, 86_000)))
+        took = float(rng.lognormal(math.log(30), 0.6))
+        out.append({"request_id": k, "api_name": ("car100", "quote")[k % 2],
+                    "api_version": "1.0.0", "method": "GET", "uri": "/x",
+                    "http_status": 500 if k % 11 == 0 else 200, "request_bytes": 0,
+                    "response_bytes": 100, "entry": entry,
+                    "exit": entry + dt.timedelta(milliseconds=took),
+                    **({"sor_sent": entry + dt.timedelta(milliseconds=took / 4),
+                        "sor_received": entry + dt.timedelta(milliseconds=took / 2)}
+                       if k % 5 else {}),
+                    "sor_name": "CICS", "user_name": "U"})
+    return out
+
+
+def test_z_os_connect_requests_are_summarized_per_api(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from zperf.runs.transactions import api_summary
+    from zperf.sim.writers import smf123
+
+    path = tmp_path / "zcee.smf"
+    path.write_bytes(frame_rdw(smf123.build_type123_1(_requests(800, 3), smf123.Server(),
+                                                      DAY)))
+    code, _, err = run_cli(capsys, "pdb", "add", str(tmp_path / "pdb"), str(path))
+    assert code == 0 and err == (
+        f"zperf: {tmp_path / 'pdb'}: added 800 z/OS Connect requests summarized (1 system, "
+        "2026-10-01); their summaries made again (change 1)\n")
+    pdb = Pdb(tmp_path / "pdb")
+    day = pdb.scan("api_day").filter(pl.col("shift") == "all").sort("api_name").collect()
+    requests = read(path, tables=["zosconnect_requests"]).tables["zosconnect_requests"]
+    want = api_summary(requests).sort("api_name")
+    assert day["transactions"].to_list() == want["transactions"].to_list() == [400, 400]
+    assert day["errors"].to_list() == want["error_count"].to_list()
+    assert day["resp_mean_ms"].to_list() == pytest.approx(want["resp_mean_ms"].to_list())
+    assert day["resp_max_ms"].to_list() == pytest.approx(want["resp_max_ms"].to_list())
+    assert day["sor_mean_ms"].to_list() == pytest.approx(want["sor_mean_ms"].to_list())
+    for r in day.iter_rows(named=True):
+        values = requests.filter(pl.col("api_name") == r["api_name"])["response_ms"].to_list()
+        assert abs(r["resp_p95_ms"] / _exact_p95(values) - 1) <= histograms.ERROR
+    assert day["job_name"].unique().to_list() == ["ZCSRV1"]
+    # the same requests again, in a dump of other content: said, exit 1
+    again = tmp_path / "again.smf"
+    again.write_bytes(frame_rdw(smf123.build_type123_1(_requests(800, 3)[:50],
+                                                       smf123.Server(), DAY)))
+    code, _, err = run_cli(capsys, "pdb", "add", str(tmp_path / "pdb"), str(again))
+    assert code == 1 and err.startswith(f"zperf: warning: {again}: z/OS Connect requests of "
+                                        "SYSA/ZCSRV1 ending from 2026-10-01 ")

@@ -43,8 +43,9 @@ def pdb_command() -> None:
     again, in any order: an input already loaded changes nothing, a class period
     or CPU interval already held is a repeat, one held with other values a
     conflict. The hour, day, week and month summaries per system, class,
-    workload, address space (SMF 30) and CICS transaction (SMF 110.1, whose
-    tasks are kept as summaries only) are kept up to date by each load.
+    workload, address space (SMF 30), CICS transaction (SMF 110.1) and z/OS
+    Connect API (SMF 123; tasks and requests are kept as summaries only) are
+    kept up to date by each load.
     Every change (add, prune, compact) is made whole or not at all, one at a
     time.
 
@@ -192,12 +193,14 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
 
 @pdb_command.command(name="summary")
 @output_options
-@click.option("--by", type=click.Choice(["system", "class", "workload", "job", "transaction"]),
+@click.option("--by", type=click.Choice(["system", "class", "workload", "job", "transaction",
+                                        "api"]),
               default="system", show_default=True,
               help="Rows per system, per class period, per WLM workload, per address space "
-                   "(SMF 30 job name, class of work, service and report class), or per CICS "
+                   "(SMF 30 job name, class of work, service and report class), per CICS "
                    "transaction (SMF 110.1: system, APPLID, transaction id, service and "
-                   "report class).")
+                   "report class), or per z/OS Connect API (SMF 123: system, server, API, "
+                   "method).")
 @click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
               show_default=True, help="Rows per hour, day, week (from Monday) or month.")
 @click.option("--shift", "shifts", multiple=True, metavar="SHIFT",
@@ -211,7 +214,7 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
                     systems: tuple[str, ...], since: dt.datetime | None,
                     until: dt.datetime | None, fmt: str | None, output: str,
                     wide: bool) -> None:
-    """Show the PDB's summaries (system, class, workload, job, transaction) per hour ... month.
+    """Show the PDB's summaries (system, class, workload, job, transaction, api) by period.
 
     Means are time-weighted; _max_ columns are the highest interval's value;
     _p95_ columns the 95th percentile of the intervals (an hour) or of the hours'

@@ -247,9 +247,9 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
             return loaded
         summaries.update(tx, changed, config)
         for entity, frames in folded.items():
-            hours = pl.concat(frames)
-            summaries.add_hours(tx, entity, hours, config)
-            ended = hours.select("system", pl.col("period_start").dt.date()).unique()
+            summed = pl.concat(frames)
+            summaries.add_hours(tx, entity, summed, config)
+            ended = summed.select("system", pl.col("period_start").dt.date()).unique()
             for system, on in _by_system(ended).items():
                 changed.setdefault(system, set()).update(on)
         loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
