@@ -43,6 +43,7 @@ US_PER_TRAN = Unit("µs/tran", 3)
 PER_TRAN = Unit("/tran", 3)
 PER_SECOND = Unit("/s", 2)
 MSU = Unit("MSU/h", 1)
+MSU_CONSUMED = Unit("MSU", 1)  # MSU/h over an hour: a PDB job row's MSU
 ENGINES = Unit("engines", 4)  # online time / interval: RMF's ONLINE % / 100, as read
 PROCESSORS = Unit("processors", 2, trim=True)  # whole, or a time-weighted mean of them
 COUNT = Unit("", 0)
@@ -66,6 +67,7 @@ NAMED: dict[str, Unit] = {
     # what zperf check counts (a float, as every observed value)
     "skipped_records": COUNT, "absences": COUNT, "figures_differing": COUNT,
     "cpu_adjustment_factor": Unit("1/16 µs/SU", 2),
+    "msu": MSU_CONSUMED,
 }
 #: Name endings, checked in order (``_per_tran`` before ``_tran``...).
 ENDINGS: tuple[tuple[str, Unit], ...] = (

@@ -84,14 +84,14 @@ def test_query_summary_list_export_prune_compact(tmp_path: Path, month: list[Pat
     assert code == 2 and err.startswith("zperf: error: unknown PDB table 'clas_month' (did you "
                                         'mean "class_month"?)')
     code, _, err = run_cli(capsys, "pdb", "prune", pdb, "--as-of", "2026-12-01", "--dry-run")
-    # the detail's 5 tables x 2 systems x 3 days; the summaries' 3 entities' hours (by date:
+    # the detail's 5 tables x 2 systems x 3 days; the summaries' 4 entities' hours (by date:
     # 3), days (by month: 1), weeks and months (by year: 1 each) are left
     assert code == 0 and err == (f"zperf: {pdb}: as of 2026-12-01: would remove 30 partitions "
                                  "(workload 6, distribution 6, cpu 6, cpu_lpar 6, "
-                                 "job_intervals 6); 18 files left\n")
+                                 "job_intervals 6); 24 files left\n")
     code, _, err = run_cli(capsys, "pdb", "compact", pdb)
-    assert code == 0 and err == (f"zperf: {pdb}: wrote 0 partitions as one file each: 48 files "
-                                 "before, 48 after\n")
+    assert code == 0 and err == (f"zperf: {pdb}: wrote 0 partitions as one file each: 54 files "
+                                 "before, 54 after\n")
 
 
 def test_reading_a_folder_that_is_no_pdb_is_an_error(tmp_path: Path,

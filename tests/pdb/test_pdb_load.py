@@ -244,5 +244,6 @@ def test_a_sysplex_loaded_system_by_system_gives_the_same_summaries(
         add(by_system, [path for day in days for path in parts[day]], jobs=1)
     got, want = tables_state(by_system.root), tables_state(whole.root)
     for table in SUMMARY_TABLES:
-        assert want[table].height, table
+        # (the month has no CICS tasks nor z/OS Connect requests: test_pdb_tasks.py has)
+        assert want[table].height or table.startswith(("transaction_", "api_")), table
         assert_frame_equal(got[table], want[table], check_row_order=False)

@@ -169,7 +169,9 @@ def test_prune_keeps_each_level_its_days(tmp_path: Path, month: list[Path]) -> N
     assert pdb.scan("workload").collect().height == 3 * PER_DAY["workload"]
     done = prune(pdb, as_of=dt.date(2026, 12, 1))
     assert set(done.partitions) == {*DETAIL_TABLES, "system_hour", "class_hour",
-                                    "workload_hour"}
+                                    "workload_hour", "job_hour"}
+    assert pdb.scan("job_hour").collect().height == 0
+    assert pdb.scan("job_day").collect().height > 0  # an address space's days too
     assert pdb.scan("workload").collect().height == 0
     assert pdb.scan("system_day").collect().height > 0  # days are kept for years
     assert not list(root.glob("table=workload/*"))

@@ -42,9 +42,12 @@ def pdb_command() -> None:
     and pdb.toml (retention, shifts). `add` loads any input zperf reads, again and
     again, in any order: an input already loaded changes nothing, a class period
     or CPU interval already held is a repeat, one held with other values a
-    conflict. The hour, day, week and month summaries per system, class and
-    workload are kept up to date by each load. Every change (add, prune, compact)
-    is made whole or not at all, one at a time.
+    conflict. The hour, day, week and month summaries per system, class,
+    workload, address space (SMF 30), CICS transaction (SMF 110.1) and z/OS
+    Connect API (SMF 123; tasks and requests are kept as summaries only) are
+    kept up to date by each load.
+    Every change (add, prune, compact) is made whole or not at all, one at a
+    time.
 
     \b
     Examples:
@@ -118,16 +121,20 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
              "its systems' rows (a sysplex's row cannot replace them)")
     for name in loaded.empty:
         _say(f"warning: {name}: holds no workload or CPU activity row: nothing loaded from it")
-    _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation))
+    for line in loaded.task_overlaps:
+        _say(f"warning: {line}")
+    _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation, loaded.tasks))
     if loaded.attention:
         sys.exit(EXIT_ATTENTION)
 
 
 def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]],
-                 generation: int) -> str:
+                 generation: int, tasks: dict[str, int] | None = None) -> str:
     if not added and not days:
         return f"{path}: nothing added"
-    rows = ", ".join(f"{n} {table} rows" for table, n in added.items()) or "no new rows"
+    rows = ", ".join([*(f"{n} {table} rows" for table, n in added.items()),
+                      *(f"{n} {noun} summarized" for noun, n in (tasks or {}).items())]
+                     ) or "no new rows"
     every = sorted({d for ds in days.values() for d in ds})
     span = (every[0].isoformat() if len(every) == 1
             else f"{len(every)} days from {every[0]} to {every[-1]}") if every else "no day"
@@ -186,8 +193,14 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
 
 @pdb_command.command(name="summary")
 @output_options
-@click.option("--by", type=click.Choice(["system", "class", "workload"]), default="system",
-              show_default=True, help="Rows per system, per class period, or per WLM workload.")
+@click.option("--by", type=click.Choice(["system", "class", "workload", "job", "transaction",
+                                        "api"]),
+              default="system", show_default=True,
+              help="Rows per system, per class period, per WLM workload, per address space "
+                   "(SMF 30 job name, class of work, service and report class), per CICS "
+                   "transaction (SMF 110.1: system, APPLID, transaction id, service and "
+                   "report class), or per z/OS Connect API (SMF 123: system, server, API, "
+                   "method).")
 @click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
               show_default=True, help="Rows per hour, day, week (from Monday) or month.")
 @click.option("--shift", "shifts", multiple=True, metavar="SHIFT",
@@ -201,7 +214,7 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
                     systems: tuple[str, ...], since: dt.datetime | None,
                     until: dt.datetime | None, fmt: str | None, output: str,
                     wide: bool) -> None:
-    """Show the PDB's summaries: per system, class or workload, per hour, day, week or month.
+    """Show the PDB's summaries (system, class, workload, job, transaction, api) by period.
 
     Means are time-weighted; _max_ columns are the highest interval's value;
     _p95_ columns the 95th percentile of the intervals (an hour) or of the hours'

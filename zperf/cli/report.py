@@ -74,7 +74,8 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
     trend         a PDB's months: peak R4HA per LPAR, group and CEC with its
                   time, growth (linear and compound, with standard errors),
                   the month each reaches its limit with a 95 % band, MSU by
-                  workload, PI and zIIP offload history, top changes
+                  workload, who drove each peak (the address spaces of its
+                  4 hours, SMF 30), PI and zIIP offload history, top changes
 
     HTML is one self-contained file (inline SVG charts, no network access
     when viewed); text fits 100 columns (a table too wide is a list of

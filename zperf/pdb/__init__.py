@@ -5,7 +5,9 @@ A folder of Parquet files, partitioned Hive-style by table, system and date
 the inputs loaded; changes made whole or not at all (:mod:`zperf.pdb.store`).
 ``zperf pdb add`` loads inputs (:mod:`zperf.pdb.load`), settling the rows it already
 holds by the one rule of :mod:`zperf.formats.repeats`; summaries per hour, day,
-week and month are kept up to date (:mod:`zperf.pdb.summaries`); ``prune`` and
+week and month are kept up to date (:mod:`zperf.pdb.summaries`; the address spaces'
+of SMF 30, :mod:`zperf.pdb.jobs`; CICS tasks kept as summaries only,
+:mod:`zperf.pdb.tasks`); ``prune`` and
 ``compact`` keep it small (:mod:`zperf.pdb.upkeep`); ``query`` is SQL over it
 (:mod:`zperf.pdb.query`); ``export`` writes OpenMetrics text and OTLP JSON
 (:mod:`zperf.pdb.feeds`).

@@ -46,12 +46,12 @@ import polars as pl
 from zperf import __version__
 from zperf.formats import parallel, printed
 from zperf.formats.encodings import DEFAULT_ENCODING
-from zperf.formats.one_input import Part, Task, whole
+from zperf.formats.one_input import Part, Task
 from zperf.formats.opening import Given, Input, input_name, inputs, open_input
 from zperf.formats.options import ReadOptions
 from zperf.formats.repeats import BY_SYSPLEX, KEYS, AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
-from zperf.pdb import summaries
+from zperf.pdb import summaries, tasks
 from zperf.pdb.layout import DETAIL_TABLES, Partition
 from zperf.pdb.store import Pdb, Transaction, reached, schema_of
 from zperf.tables.schema import TableSchema
@@ -112,11 +112,16 @@ class Loaded:
     days: dict[str, list[dt.date]] = field(default_factory=dict)
     #: What the PDB, as the earliest file, was told (its rows read once from a dump).
     pdb_tally: Tally | None = None
+    #: Units of work summarized, by what they are called (``CICS tasks``:
+    #: :mod:`zperf.pdb.tasks`, kept as summaries only).
+    tasks: dict[str, int] = field(default_factory=dict)
+    #: Inputs whose tasks overlap those of another input (one line each).
+    task_overlaps: list[str] = field(default_factory=list)
 
     @property
     def attention(self) -> bool:
         """Something the user should look at (exit status 1)."""
-        return bool(self.empty or self.systemless or self.differing
+        return bool(self.empty or self.systemless or self.differing or self.task_overlaps
                     or any(t.skipped for t in self.tallies))
 
 
@@ -143,11 +148,11 @@ def _read(items: list[Input], how: ReadOptions) -> Iterator[Part]:
     paths = [item for item in items if isinstance(item, str)]
     workers = parallel.workers_for(how.jobs, paths) if len(paths) == len(items) else 1
     if workers > 1:
-        yield from parallel.in_order(whole, [Task(item, how.in_worker()) for item in items],
-                                     workers)
+        yield from parallel.in_order(tasks.read_folded,
+                                     [Task(item, how.in_worker()) for item in items], workers)
         return
     for item in items:
-        yield whole(Task(item, how))
+        yield tasks.read_folded(Task(item, how))  # (whole(), CICS tasks folded as read)
 
 
 def _items(sources: Iterable[str | Path] | str | Path) -> list[Input]:
@@ -195,7 +200,9 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         changed: dict[str, set[dt.date]] = {}
         loaded.pdb_tally = Tally(f"the PDB {pdb.root}", on_conflict=on_conflict)
         how = ReadOptions(kind=kind, on_error=on_error, encoding=encoding,
-                          tables=DETAIL_TABLES, jobs=jobs, on_conflict=on_conflict)
+                          tables=(*DETAIL_TABLES, *tasks.TABLES), jobs=jobs,
+                          on_conflict=on_conflict)
+        folded: dict[str, list[pl.DataFrame]] = {}
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
             results = _read([item for item, _, _ in batch], how)
@@ -208,12 +215,24 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                     loaded.systemless[name] = lost
                 if listed.height:
                     listings[name] = listed
-                if not any(frame.height for frame in tables.values()):
+                hours = tasks.folded(result.tables)
+                if not any(frame.height for frame in tables.values()) and not hours:
                     if not lost and not listed.height:  # (those are said as such)
                         loaded.empty.append(name)
                     continue
-                tables_of[name] = tables
-                records.append(_record(name, sha, size, tables, result.tallies))
+                if any(frame.height for frame in tables.values()):
+                    tables_of[name] = tables
+                records.append(_record(name, sha, size, {
+                    **tables, **{tasks.HOURS[e]: rows for e, rows in hours.items()}},
+                    result.tallies))
+                if hours:
+                    for entity, rows in hours.items():
+                        folded.setdefault(entity, []).append(rows)
+                    for noun, count in tasks.counted(hours).items():
+                        loaded.tasks[noun] = loaded.tasks.get(noun, 0) + count
+                    records[-1]["task_spans"] = spans = tasks.spans(result.tables)
+                    loaded.task_overlaps += tasks.overlaps(
+                        spans, name, [*manifest.get("inputs", []), *records[:-1]])
             if tables_of:
                 kept = _settled(tx, pdb, tables_of, list(loaded.tallies), on_conflict, loaded)
                 for system, days in _write_detail(tx, kept, loaded).items():
@@ -223,8 +242,14 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
             _settle_listings(tx, pdb, listings, loaded, on_conflict)
         if not records:
             return loaded
-        loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
         summaries.update(tx, changed, config)
+        for entity, frames in folded.items():
+            summed = pl.concat(frames)
+            summaries.add_hours(tx, entity, summed, config)
+            ended = summed.select("system", pl.col("period_start").dt.date()).unique()
+            for system, on in _by_system(ended).items():
+                changed.setdefault(system, set()).update(on)
+        loaded.days = {system: sorted(days) for system, days in sorted(changed.items())}
         now = dt.datetime.now().isoformat(timespec="seconds")
         for record in records:
             record.update(loaded_at=now, generation=tx.generation)
@@ -237,6 +262,13 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                      for system, days in loaded.days.items()}}]
         tx.commit(manifest)
     return loaded
+
+
+def _by_system(days: pl.DataFrame) -> dict[str, set[dt.date]]:
+    out: dict[str, set[dt.date]] = {}
+    for system, day in days.iter_rows():
+        out.setdefault(system, set()).add(day)
+    return out
 
 
 def _with_system(tables: dict[str, pl.DataFrame],
@@ -332,7 +364,9 @@ def _record(name: str, sha: str, size: int, tables: dict[str, pl.DataFrame],
     # the RMF intervals' span; an SMF 30 record starts where its address space's SMF
     # interval or its step did (a dump of SMF 30 alone: its records' span)
     rmf = [frame["interval_start"] for name, frame in tables.items()
-           if frame.height and name != "job_intervals"]
+           if frame.height and name not in ("job_intervals", *tasks.HOURS.values())]
+    tables = {name: tasks.as_record(frame) if name in tasks.HOURS.values() else frame
+              for name, frame in tables.items()}
     starts = rmf or [frame["interval_start"] for frame in tables.values() if frame.height]
     first = min(s.min() for s in starts)  # type: ignore[type-var]
     last = max(s.max() for s in starts)  # type: ignore[type-var]

@@ -30,7 +30,7 @@ def sql(pdb: Pdb, text: str, *, on_wait: OnWait = None) -> pl.DataFrame:
     with pdb.reading(on_wait=on_wait):
         context = pl.SQLContext({name: pdb.scan(name) for name in TABLES}, eager=False)
         try:
-            return context.execute(text).collect()
+            return flat(context.execute(text).collect())
         except (pl.exceptions.SQLInterfaceError, pl.exceptions.SQLSyntaxError,
                 pl.exceptions.ColumnNotFoundError, pl.exceptions.InvalidOperationError,
                 pl.exceptions.SchemaError, pl.exceptions.ComputeError,
@@ -64,7 +64,17 @@ def summary(pdb: Pdb, *, by: str = "system", level: str = "day",
     if until is not None:
         frame = frame.filter(start <= until)
     with pdb.reading(on_wait=on_wait):
-        return frame.drop(grain(table)).sort("system", "period_start", "shift").collect()
+        rows = frame.drop(grain(table)).sort("system", "period_start", "shift").collect()
+    # (the histograms a percentile is read from: zperf.pdb.histograms; a query shows them)
+    return rows.drop(c for c, t in rows.schema.items() if isinstance(t, pl.List))
+
+
+def flat(frame: pl.DataFrame) -> pl.DataFrame:
+    """``frame`` with each list column (a transaction summary's histograms) as text,
+    ``0,0,3,12,...``: what every output format holds."""
+    lists = [c for c, t in frame.schema.items() if isinstance(t, pl.List)]
+    return frame.with_columns(pl.col(c).cast(pl.List(pl.String)).list.join(",")
+                              for c in lists) if lists else frame
 
 
 def inputs(pdb: Pdb) -> pl.DataFrame:

@@ -1,5 +1,6 @@
 """The PDB's summaries: per system, class period and WLM workload, per hour, day, week, month
-and shift (the tables of :mod:`zperf.tables.history`).
+and shift (the tables of :mod:`zperf.tables.history`); the same rollup makes the address
+spaces' (:mod:`zperf.pdb.jobs`) and the CICS transactions' (:mod:`zperf.pdb.tasks`).
 
 Made by each load for the days it changed (and the day after each, whose rolling
 4-hour averages reach back into it), in the same change as the rows
@@ -32,6 +33,7 @@ from collections.abc import Iterable, Mapping
 import polars as pl
 
 from zperf.calc import formulas as f
+from zperf.pdb import histograms, jobs, tasks
 from zperf.pdb.config import Config, Shifts
 from zperf.pdb.layout import Partition, bucket
 from zperf.pdb.store import Transaction, schema_of
@@ -41,21 +43,31 @@ from zperf.runs.facts import window_mean
 from zperf.runs.msu import capacity_table, r4ha_peak_rows
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
-from zperf.tables.history import ALL_SHIFTS, ENTITY_KEYS, SUMMARIES, summary_name
+from zperf.tables.history import (
+    ALL_SHIFTS,
+    ENTITY_KEYS,
+    JOB_SUMS,
+    SUMMARIES,
+    TASK_MAXIMA,
+    TASK_SUMS,
+    summary_name,
+)
 from zperf.tables.workload import CLASS_KINDS
 
 #: The percentile planners read beside the mean and the maximum.
 PERCENTILE = 0.95
 _SUMS = ("intervals", "measured_seconds", "trans_ended", "service_seconds", "iip_seconds",
          "iipcp_seconds", "busy_cp_seconds", "captured_cp_seconds", "pi_intervals",
-         "goal_missed_intervals")
+         "goal_missed_intervals", *JOB_SUMS, *TASK_SUMS)
 _MEANS = ("cps", "cp_busy_pct", "msu_per_hour", "appl_cp_pct", "cec_msu_per_hour")
 _MAXIMA = ("cp_busy_max_pct", "msu_max_per_hour", "lac_peak_msu", "etr_max_per_sec",
            "appl_cp_max_pct", "pi_worst", "importance", "defined_capacity_msu",
-           "group_limit_msu", "cec_capacity_msu")
+           "group_limit_msu", "cec_capacity_msu", *TASK_MAXIMA)
 _PERCENTILES = {"cp_busy_p95_pct": "cp_busy_pct", "msu_p95_per_hour": "msu_per_hour",
                 "appl_cp_p95_pct": "appl_cp_pct"}
 _FIRSTS = ("sysplex", "workload", "goal_type", "capacity_group", "cpc_sequence_code")
+#: Kept where the rows agree, else null (an address space's program: one, or several).
+_STABLE = ("program",)
 #: The rolling 4-hour averages whose peaks a system's rows keep: its own partition's, its
 #: capacity group's and its CEC's (column prefixes).
 PEAKS = ("", "group_", "cec_")
@@ -277,6 +289,9 @@ def _summed(rows: pl.DataFrame, by: list[str], entity: str) -> pl.DataFrame:
     aggs += [pl.col(source).quantile(PERCENTILE, "linear").alias(c)
              for c, source in _PERCENTILES.items() if source in have]
     aggs += [pl.col(c).drop_nulls().first() for c in _FIRSTS if c in have]
+    aggs += [pl.when(pl.col(c).n_unique() == 1).then(pl.col(c).first()).alias(c)
+             for c in _STABLE if c in have]
+    aggs += [histograms.summed(c) for c in histograms.HISTOGRAMS if c in have]
     if "pi_mean" in have:
         n = pl.col("pi_intervals")
         aggs.append(((pl.col("pi_mean") * n).filter(n > 0).sum()
@@ -308,11 +323,15 @@ def _ratios(rows: pl.DataFrame, entity: str) -> pl.DataFrame:
     the sum below is 0); no NaN is kept."""
     iip, iipcp = pl.col("iip_seconds"), pl.col("iipcp_seconds")
     exprs = [pl.when(iip + iipcp > 0).then(f.achieved_offload_pct(iip, iipcp))
-             .alias("achieved_offload_pct")]
-    if entity == "system":
+             .alias("achieved_offload_pct")] if "iip_seconds" in rows.columns else []
+    if entity in tasks.RATIOS:
+        exprs += tasks.RATIOS[entity]()
+    elif entity == "system":
         busy = pl.col("busy_cp_seconds")
         exprs.append(pl.when(busy > 0).then(
             f.capture_ratio(pl.col("captured_cp_seconds"), busy)).alias("capture_ratio"))
+    elif entity == jobs.ENTITY:
+        exprs += jobs.ratios()
     else:
         ended, secs = pl.col("trans_ended"), pl.col("measured_seconds")
         exprs += [pl.when(secs > 0).then(f.etr_per_sec(ended.fill_null(0), secs))
@@ -337,7 +356,8 @@ def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Co
         for day in days:
             pairs.add((system, day))
             following = day + dt.timedelta(days=1)
-            if tx.has(Partition("cpu", system, following.isoformat())):
+            if tx.has(Partition("cpu", system, following.isoformat())) \
+                    or tx.has(Partition(jobs.DETAIL, system, following.isoformat())):
                 pairs.add((system, following))
     days = sorted({day for _, day in pairs})
     for at in range(0, len(days), CHUNK_DAYS):  # memory: a week of intervals at a time
@@ -348,7 +368,7 @@ def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Co
 def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) -> None:
     """:func:`update` of these systems' days."""
     detail = {name: tx.current_many([Partition(name, s, d.isoformat()) for s, d in pairs])
-              for name in ("workload", "distribution", "cpu", "cpu_lpar")}
+              for name in ("workload", "distribution", "cpu", "cpu_lpar", jobs.DETAIL)}
     # the last 4 hours of each day before one made that is not made itself (read at once)
     before = sorted({(s, d - dt.timedelta(days=1)) for s, d in pairs} - pairs)
     last_hours = pl.col("interval_start") >= (pl.col("interval_start").dt.truncate("1d")
@@ -358,7 +378,10 @@ def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) ->
                for name in ("cpu", "cpu_lpar")}
     made = pl.DataFrame(sorted(pairs), schema={"system": pl.String, "_day": pl.Date},
                         orient="row")
-    for entity, rows in interval_rows(detail, lead_in).items():
+    job_lead_in = (tx.current_many([Partition(jobs.DETAIL, s, d.isoformat()) for s, d in before])
+                   .filter(jobs.lead_in_filter()) if before else schema_of(jobs.DETAIL).empty())
+    for entity, rows in {**interval_rows(detail, lead_in), jobs.ENTITY: jobs.interval_rows(
+            detail[jobs.DETAIL], job_lead_in, detail["cpu"], made)}.items():
         hours = rollup(rows, entity, "hour", config.shifts)
         _merge(tx, summary_name(entity, "hour"), hours, made)
         _merge(tx, summary_name(entity, "day"), rollup(hours, entity, "day", config.shifts),
@@ -430,3 +453,23 @@ def _hours_of(tx: Transaction, table: str, wanted: set[tuple[str, dt.date]]) -> 
     pairs = pl.DataFrame(sorted(wanted), schema={"system": pl.String, "_day": pl.Date},
                          orient="row")
     return _day_of(rows).join(pairs, on=["system", "_day"], how="semi").drop("_day")
+
+
+# ------------------------------------------------------------------ entities of no detail
+
+
+def add_hours(tx: Transaction, entity: str, rows: pl.DataFrame, config: Config) -> None:
+    """Add ``rows`` (rows of an entity's hour shape, from data the PDB keeps no detail
+    of: :mod:`zperf.pdb.tasks`) to the hour rows the PDB holds of their systems' days,
+    and make those days, their weeks and months again, by the one rollup: the sums of
+    a load add to those of the loads before."""
+    if rows.height == 0:
+        return
+    hour_table = summary_name(entity, "hour")
+    made = _day_of(rows).select("system", "_day").unique().sort("system", "_day")
+    held = _hours_of(tx, hour_table, set(made.iter_rows()))
+    hours = rollup(pl.concat([held, schema_of(hour_table).conform(rows)], how="vertical"),
+                   entity, "hour", config.shifts)
+    _merge(tx, hour_table, hours, made)
+    _merge(tx, summary_name(entity, "day"), rollup(hours, entity, "day", config.shifts), made)
+    _roll_longer(tx, entity, made, hours, config.shifts)

@@ -25,7 +25,13 @@ is read in a fraction of a second, long after its intervals were pruned:
   share of class period intervals that missed their goal; per system the zIIP
   offload and the zIIP-eligible time that ran on CPs;
 * **changes**: the largest changes between the last two complete months (LPAR and
-  CEC peaks, workload MSU/h, service class CPU, workload worst PI).
+  CEC peaks, workload MSU/h, service class CPU, workload worst PI);
+* **who drove the peaks**: per LPAR and month, the address spaces with the most MSU
+  in the 4 hours up to the peak R4HA, from the job hours (:mod:`zperf.pdb.drivers`);
+* **transactions**: per APPLID and CICS transaction (the most tasks over the months
+  shown), each month's tasks, CPU per transaction and 95th-percentile response,
+  every system's added up (the percentile from the summed histograms:
+  :mod:`zperf.pdb.histograms`).
 """
 
 from __future__ import annotations
@@ -37,8 +43,11 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
+from zperf.calc import formulas as f
 from zperf.calc.growth import MIN_POINTS, Growth, fit_growth
 from zperf.errors import UsageError
+from zperf.pdb import histograms
+from zperf.pdb.drivers import peak_drivers
 from zperf.pdb.store import Pdb
 from zperf.tables.history import ALL_SHIFTS
 
@@ -50,6 +59,8 @@ HORIZON = 24
 DAY_MEASURED = 0.99
 #: Rows of the largest changes month over month, by default.
 TOP_CHANGES = 10
+#: Transactions shown in the history, by default (the most tasks over the months).
+TOP_TRANSACTIONS = 10
 #: Changes of items smaller than this share of their kind's total are not ranked (a
 #: class of 0.1 MSU doubling is no news).
 CHANGE_FLOOR = 0.01
@@ -97,6 +108,10 @@ class Trend:
     compared: tuple[dt.date, dt.date] | None  # the two months of the changes
     horizon: int
     partial: tuple[str, ...] = field(default=())  # "2026-10: partial (SYSA 12 of 31 days)"
+    #: The address spaces behind each LPAR's monthly peak (:data:`zperf.pdb.drivers.SCHEMA`).
+    drivers: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: month, applid, transaction, transactions, cpu_us_per_tran, resp_mean_ms, resp_p95_ms
+    transactions: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def empty(self) -> bool:
@@ -164,6 +179,9 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
         workload_month = _month_rows(pdb, "workload_month", systems).filter(inside)
         class_month = _month_rows(pdb, "class_month", systems).filter(
             inside & (pl.col("class_kind") == "service"))
+        drivers = peak_drivers(pdb, system_month)
+        transactions = _transactions(
+            _month_rows(pdb, "transaction_month", systems).filter(inside), TOP_TRANSACTIONS)
     shown = tuple(add_months(first, n) for n in range(_index(last) - _index(first) + 1))
     coverage = _coverage(days, system_month)
     peaks = _peaks(system_month, coverage)
@@ -178,7 +196,8 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
     changes = _changes(peaks, workloads, workload_month, class_month, compared, top)
     return Trend(shown, coverage, peaks, forecasts, workloads,
                  _performance(workload_month, coverage), _offload(system_month, coverage),
-                 changes, compared, horizon, _partial_notes(coverage, shown))
+                 changes, compared, horizon, _partial_notes(coverage, shown), drivers,
+                 transactions)
 
 
 def _empty(horizon: int) -> Trend:
@@ -384,6 +403,34 @@ def _offload(system_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame
                     (pl.col("iip_seconds") / 3600).alias("iip_hours"),
                     "complete", "days_measured", "days")
             .sort("month", "system"))
+
+
+def _transactions(rows: pl.DataFrame, top: int) -> pl.DataFrame:
+    """Per month, APPLID and transaction (every system's, service and report class's
+    added up), of the ``top`` with the most tasks over the months: tasks, CPU per
+    transaction, mean and 95th-percentile response."""
+    schema = {"month": pl.Date(), "applid": pl.String(), "transaction": pl.String(),
+              "transactions": pl.Int64(), "cpu_us_per_tran": pl.Float64(),
+              "resp_mean_ms": pl.Float64(), "resp_p95_ms": pl.Float64()}
+    if rows.height == 0:
+        return pl.DataFrame(schema=schema)
+    key = ["applid", "transaction"]
+    chosen = (rows.group_by(key).agg(pl.col("transactions").sum())
+              .sort("transactions", *key, descending=[True, False, False], nulls_last=True)
+              .head(top).with_row_index("_rank"))
+    n = pl.col("transactions")
+    out = (rows.join(chosen.select(*key, "_rank"), on=key, nulls_equal=True)
+           .group_by("_rank", *key, "month").agg(
+               n.sum(), pl.col("cpu_seconds").sum(), pl.col("response_seconds").sum(),
+               pl.col("resp_max_ms").max(), histograms.summed("resp_histogram"))
+           .with_columns(
+               pl.when(n > 0).then(f.service_us_per_tran(pl.col("cpu_seconds"), n))
+               .alias("cpu_us_per_tran"),
+               pl.when(n > 0).then(pl.col("response_seconds") * 1000 / n).alias("resp_mean_ms"),
+               histograms.quantile(pl.col("resp_histogram"), 0.95, pl.col("resp_max_ms"))
+               .alias("resp_p95_ms"))
+           .sort("_rank", "month"))
+    return out.select(list(schema)).cast(schema)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ changes

@@ -140,10 +140,25 @@ def with_rates(rows: pl.DataFrame, rates: pl.DataFrame | None) -> pl.DataFrame:
     return rows.with_columns(pl.lit(None, pl.Float64).alias("_rate"))
 
 
+def record_msu(cp_seconds: pl.Expr, seconds: pl.Expr) -> pl.Expr:
+    """MSU/h of ``cp_seconds`` over ``seconds`` at each record's CPU rate, else its
+    system's (:func:`with_rates`; null where neither is known: no MSU is guessed).  Over
+    3600 seconds: the MSU consumed."""
+    msu: pl.Expr = f.msu_per_hour(cp_seconds, seconds, _RATE, 1)
+    return msu
+
+
+def cp_share_pct(cp_seconds: pl.Expr, *over: str) -> pl.Expr:
+    """``cp_seconds`` as % of the sum over the rows of the same ``over`` (a system's
+    address spaces in an hour or day); null where that sum is 0."""
+    total = cp_seconds.sum().over(*over)
+    return pl.when(total > 0).then(cp_seconds / total * 100)
+
+
 def _msu(seconds: pl.Expr) -> pl.Expr:
     """MSU/h of the apportioned general-CP seconds over ``seconds`` at each record's CPU
     rate, else its system's (null where neither is known: no MSU is guessed)."""
-    each = f.msu_per_hour(pl.col("cp_seconds") * pl.col("share"), seconds, _RATE, 1)
+    each = record_msu(pl.col("cp_seconds") * pl.col("share"), seconds)
     return pl.when(_RATE.is_not_null().all()).then(each.sum())
 
 
@@ -162,9 +177,8 @@ def by_bucket(records: pl.DataFrame, seconds: float,
         pl.col("bin_seconds").first().alias("interval_seconds"), pl.len().alias("records"),
         *(_shared(c).sum() for c in SHARED),
         _msu(pl.col("bin_seconds").first()).alias("msu_per_hour"))
-    total = pl.col("cp_seconds").sum().over("system", "bin_start")
     return schema.conform(out.with_columns(
-        pl.when(total > 0).then(pl.col("cp_seconds") / total * 100).alias("cp_share_pct"))
+        cp_share_pct(pl.col("cp_seconds"), "system", "bin_start").alias("cp_share_pct"))
         .rename({"bin_start": "interval_start"})
         .sort("system", "interval_start", "cp_seconds", "job_name",
               descending=[False, False, True, False], nulls_last=True))

@@ -32,6 +32,11 @@ def column_types(dtype: pl.DataType) -> tuple[st.DataType, pa.DataType]:
         if dtype.time_zone is not None:
             return st.TimestampType(), pa.timestamp("us", tz=dtype.time_zone)
         return st.TimestampNTZType(), pa.timestamp("us")
+    if isinstance(dtype, pl.List):  # (a PDB transaction summary's histograms)
+        inner = dtype.inner
+        inner_spark, inner_arrow = column_types(inner if isinstance(inner, pl.DataType)
+                                                else inner())
+        return st.ArrayType(inner_spark, True), pa.list_(inner_arrow)
     for polars_type, spark, arrow in _TYPES:
         if isinstance(dtype, polars_type):
             return spark, arrow

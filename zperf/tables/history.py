@@ -1,5 +1,6 @@
-"""The performance database's summaries: per system, class and workload, per hour, day, week
-and month, per shift.
+"""The performance database's summaries: per system, class, workload, address space (SMF 30
+job), CICS transaction (SMF 110.1) and z/OS Connect API (SMF 123), per hour, day, week and
+month, per shift.
 
 What a capacity planner keeps for months and years, when the intervals themselves are
 long gone (``zperf pdb``, :mod:`zperf.pdb`): one row per system (or class period, or
@@ -25,13 +26,15 @@ one for them ``all``.  The names of these tables are ``ENTITY_LEVEL``
 
 from __future__ import annotations
 
+import polars as pl
+
 from zperf.tables.capacity import BOOL
 from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 
 #: The levels of a summary, finest first.
 LEVELS = ("hour", "day", "week", "month")
 #: What a summary row is of.
-ENTITIES = ("system", "class", "workload")
+ENTITIES = ("system", "class", "workload", "job", "transaction", "api")
 #: A shift's name for a whole day, week or month.
 ALL_SHIFTS = "all"
 
@@ -148,6 +151,125 @@ _WORKLOAD = (
     *_WORK,
 )
 
+_JOB = (
+    Column("sysplex", STR, "Sysplex name (SMF30SYP)"),
+    Column("system", STR, "SMF system identifier"),
+    Column("job_name", STR, "Job, started task or TSO user name (SMF30JBN): its address "
+           "spaces of the period added up (every job id)"),
+    Column("class_of_work", STR, "'batch', 'stc', 'tso', 'omvs', 'appc' or 'other'"),
+    Column("service_class", STR, "WLM service class (SMF30SCN)"),
+    Column("report_class", STR, "WLM report class (SMF30RCN)"),
+    Column("workload", STR, "WLM workload (SMF30WLM)"),
+    Column("program", STR, "The program its steps ran (SMF30PGM) when it was one all the "
+           "period; null when several"),
+    Column("period_start", TS, "Start of the hour, day, week (Monday) or month, local time"),
+    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
+           "'all' for a whole day, week or month"),
+    Column("intervals", I64, "SMF 30 interval records (subtypes 2 and 3) summed up, a record "
+           "once per clock hour it overlaps"),
+    Column("measured_seconds", F64, "Seconds the interval records cover (their address "
+           "spaces' seconds, added up), s"),
+    Column("cp_seconds", F64, "General-CP time (TCB + SRB + I/O interrupt + RCT + "
+           "hiperspace + initiator), apportioned to the hours by elapsed overlap, s"),
+    Column("tcb_seconds", F64, "TCB time on general CPs (holds the enclave, preemptable-SRB "
+           "and zIIP-eligible-on-CP times below), s"),
+    Column("srb_seconds", F64, "Non-preemptable SRB time, s"),
+    Column("preemptable_srb_seconds", F64, "Preemptable and client SRB time (part of "
+           "tcb_seconds), s"),
+    Column("enclave_cp_seconds", F64, "Independent enclave time on CPs (part of "
+           "tcb_seconds), s"),
+    Column("dependent_enclave_cp_seconds", F64, "Dependent enclave time on CPs (part of "
+           "tcb_seconds), s"),
+    Column("iip_seconds", F64, "Time on zIIPs, enclaves included, raw (SMF30_TIME_ON_ZIIP), s"),
+    Column("iipcp_seconds", F64, "zIIP-eligible time that ran on general CPs (part of "
+           "tcb_seconds), s"),
+    Column("enclave_iip_seconds", F64, "Independent and dependent enclave time on zIIPs, s"),
+    Column("achieved_offload_pct", F64, "IIP / (IIP + IIPCP) x 100"),
+    Column("msu", F64, "MSU consumed: cp_seconds as MSU at each record's CPU rate (else its "
+           "system's, SMF 70.1); null when a record has neither (unrated_intervals)"),
+    Column("unrated_intervals", I64, "Interval records without a CPU rate, theirs or their "
+           "system's: MSU is not guessed"),
+    Column("msu_per_hour", F64, "MSU/h while measured: time-weighted mean over the measured "
+           "seconds"),
+    Column("msu_max_per_hour", F64, "The highest MSU/h of an interval record (its part in "
+           "an hour)"),
+    Column("cp_share_pct", F64, "cp_seconds as % of the general-CP seconds of every address "
+           "space of the system in the period and shift (SMF 30's, as job_hours)"),
+    Column("su_total", F64, "Service units (total), apportioned"),
+    Column("su_cpu", F64, "CPU (TCB) service units, apportioned"),
+    Column("su_srb", F64, "SRB service units, apportioned"),
+    Column("su_ioc", F64, "I/O service units, apportioned"),
+    Column("su_mso", F64, "Storage service units, apportioned"),
+    Column("excp_count", F64, "EXCPs (blocks) of all DDs, apportioned"),
+    Column("connect_seconds", F64, "Device connect time, apportioned, s"),
+)
+#: The job summaries' own sums (beside ``intervals``, ``measured_seconds``,
+#: ``iip_seconds`` and ``iipcp_seconds``, which every summary sums): what an interval
+#: record's part in an hour adds.
+JOB_SUMS = ("cp_seconds", "tcb_seconds", "srb_seconds", "preemptable_srb_seconds",
+            "enclave_cp_seconds", "dependent_enclave_cp_seconds", "enclave_iip_seconds",
+            "msu", "unrated_intervals", "su_total", "su_cpu", "su_srb", "su_ioc", "su_mso",
+            "excp_count", "connect_seconds")
+
+_TRANSACTION = (
+    Column("system", STR, "SMF system id"),
+    Column("applid", STR, "APPLID of the CICS region"),
+    Column("transaction", STR, "Transaction id"),
+    Column("service_class", STR, "WLM service class"),
+    Column("report_class", STR, "WLM report class"),
+    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the tasks "
+           "ended in, local time"),
+    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
+           "'all' for a whole day, week or month"),
+    Column("transactions", I64, "CICS tasks that ended (SMF 110.1 records of task end, RTYPE "
+           "T, and records that do not say), as transaction_summary counts them"),
+    Column("response_seconds", F64, "Response time of those tasks added up, s"),
+    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
+    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
+           "(within 12.3 % of the tasks' own: see resp_histogram), ms"),
+    Column("resp_max_ms", F64, "Longest response time, ms"),
+    Column("cpu_seconds", F64, "CPU time of the tasks added up (USRCPUT), s"),
+    Column("cpu_us_per_tran", F64, "CPU per transaction: cpu_seconds x 10^6 / transactions, "
+           "us"),
+    Column("cpu_p95_ms", F64, "95th percentile of the CPU time per task, from cpu_histogram, "
+           "ms"),
+    Column("cpu_max_ms", F64, "Most CPU time of a task, ms"),
+    Column("ziip_seconds", F64, "zIIP time of the tasks added up (USRCPUT - CPUTONCP), s"),
+    Column("resp_histogram", pl.List(pl.Int64()), "Tasks per response-time bucket: bucket i "
+           "holds 0.01 ms x 2^(i/3) up to 0.01 ms x 2^((i+1)/3) (the first, less; the last, "
+           "more): 96 buckets, summed up from level to level"),
+    Column("cpu_histogram", pl.List(pl.Int64()), "Tasks per CPU-time bucket, the same "
+           "buckets"),
+)
+_API = (
+    Column("system", STR, "SMF system id"),
+    Column("job_name", STR, "The z/OS Connect server's job name"),
+    Column("api_name", STR, "API name (null: a request to no API, a service or an admin URI)"),
+    Column("method", STR, "HTTP method"),
+    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the requests "
+           "ended in (their exit), local time"),
+    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
+           "'all' for a whole day, week or month"),
+    Column("transactions", I64, "z/OS Connect requests that ended (SMF 123)"),
+    Column("errors", I64, "Those answered with HTTP status 400 or above"),
+    Column("response_seconds", F64, "Their response time (exit - entry) added up, s"),
+    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
+    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
+           "(within 12.3 %), ms"),
+    Column("resp_max_ms", F64, "Longest response time, ms"),
+    Column("sor_requests", I64, "Requests with a time in the system of record"),
+    Column("sor_seconds", F64, "Their time in the system of record added up, s"),
+    Column("sor_mean_ms", F64, "Mean time in the system of record: sor_seconds / "
+           "sor_requests, ms"),
+    Column("resp_histogram", pl.List(pl.Int64()), "Requests per response-time bucket (the "
+           "buckets of transaction_hour's resp_histogram)"),
+)
+#: The transaction and API summaries' own sums and maxima (the histograms are summed
+#: bucket by bucket: :mod:`zperf.pdb.histograms`).
+TASK_SUMS = ("transactions", "response_seconds", "cpu_seconds", "ziip_seconds", "errors",
+             "sor_requests", "sor_seconds")
+TASK_MAXIMA = ("resp_max_ms", "cpu_max_ms")
+
 _DESCRIBED = {
     "system": ("per system", _SYSTEM,
                ("system", "period_start", "shift", "cp_busy_pct", "cp_busy_max_pct",
@@ -163,6 +285,19 @@ _DESCRIBED = {
                  ("system", "workload", "period_start", "shift", "trans_ended", "etr_per_sec",
                   "cpu_us_per_tran", "appl_cp_pct", "appl_cp_max_pct", "pi_worst",
                   "achieved_offload_pct", "appl_cp_p95_pct", "resp_actual_ms")),
+    "job": ("per address space (SMF 30: job, started task, TSO user)", _JOB,
+            ("system", "job_name", "period_start", "shift", "class_of_work", "cp_seconds",
+             "msu", "cp_share_pct", "iip_seconds", "iipcp_seconds", "msu_max_per_hour",
+             "program", "service_class", "report_class", "excp_count")),
+    "transaction": ("per CICS transaction (SMF 110.1 tasks)", _TRANSACTION,
+                    ("system", "applid", "transaction", "period_start", "shift",
+                     "transactions", "resp_mean_ms", "resp_p95_ms", "cpu_us_per_tran",
+                     "cpu_p95_ms", "resp_max_ms", "cpu_max_ms", "service_class",
+                     "report_class")),
+    "api": ("per z/OS Connect API (SMF 123 requests)", _API,
+            ("system", "job_name", "api_name", "method", "period_start", "shift",
+             "transactions", "errors", "resp_mean_ms", "resp_p95_ms", "resp_max_ms",
+             "sor_mean_ms")),
 }
 #: The columns that name a row of an entity's summary (with ``period_start`` and
 #: ``shift``).
@@ -170,6 +305,9 @@ ENTITY_KEYS: dict[str, tuple[str, ...]] = {
     "system": ("system",),
     "class": ("system", "class_kind", "class_name", "period"),
     "workload": ("system", "workload"),
+    "job": ("system", "job_name", "class_of_work", "service_class", "report_class"),
+    "transaction": ("system", "applid", "transaction", "service_class", "report_class"),
+    "api": ("system", "job_name", "api_name", "method"),
 }
 
 
@@ -185,4 +323,5 @@ SUMMARIES: dict[str, TableSchema] = {
     for entity, (what, columns, priority) in _DESCRIBED.items() for level in LEVELS
 }
 
-__all__ = ["ALL_SHIFTS", "ENTITIES", "ENTITY_KEYS", "LEVELS", "SUMMARIES", "summary_name"]
+__all__ = ["ALL_SHIFTS", "ENTITIES", "ENTITY_KEYS", "JOB_SUMS", "LEVELS", "SUMMARIES",
+           "TASK_MAXIMA", "TASK_SUMS", "summary_name"]

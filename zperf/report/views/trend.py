@@ -8,6 +8,8 @@ their days beside them ("partial: 12 of 31 days") and are left out of the fits
 and the changes; a partial month after a complete one and before the last (a
 gap in the history) is said atop the report and the command exits 1; the month in
 progress, and a first month the history starts in, are said, and are no fault.
+Who drove each month's peak R4HA per LPAR (the address spaces with the most MSU in
+its 4 hours, from the PDB's job hours) follows the peaks.
 """
 
 from __future__ import annotations
@@ -19,12 +21,14 @@ from typing import Any
 import polars as pl
 
 from zperf import __version__
+from zperf.pdb import histograms
 from zperf.pdb.trend import Trend, add_months, days_note, month_text
 from zperf.report.charts import Plot
 from zperf.report.text import MISSING, format_cell
 from zperf.report.views import common as c
 from zperf.report.views.model import Chart, Column, Fact, Formula, InputFile, Report, Section, Table
 from zperf.runs.findings import Finding
+from zperf.runs.jobs import TOP_SPACES
 
 #: The forecast chart's series, in this order and these colours.
 FORECAST_SERIES = ("limit", "95 % band, high", "95 % band, low", "linear trend", "monthly peak")
@@ -150,6 +154,87 @@ def peaks_section(t: Trend) -> Section | None:
                        "their partitions added up, interval by interval (not the sum of "
                        "each partition's peak).",),
                    formulas=(c.MSU, c.R4HA))
+
+
+def drivers_section(t: Trend) -> Section | None:
+    """Per LPAR and month, the address spaces with the most MSU in the 4 hours up to the
+    peak R4HA (:mod:`zperf.pdb.drivers`); a peak whose job hours are not kept is said."""
+    if t.drivers.height == 0:
+        return None
+    rows: list[tuple[str, ...]] = []
+    marks: list[str] = []
+    for (_, system), peak in t.drivers.group_by("month", "system", maintain_order=True):
+        first = peak.row(0, named=True)
+        head = (month_text(first["month"]), str(system),
+                f"{format_cell('peak_msu', round(first['peak_msu']))} at "
+                f"{_at(first['peak_at'])}")
+        if first["job_name"] is None:
+            why = ("no SMF 30 job hours (none loaded, or pruned)" if not first["hours_kept"]
+                   else "no address space with MSU in its 4 hours")
+            rows.append((*head, why, MISSING, MISSING, MISSING))
+            marks.append("differs")
+            continue
+        for at, r in enumerate(peak.iter_rows(named=True)):
+            rows.append((*(head if at == 0 else ("", "", "")), r["job_name"],
+                         r["class_of_work"] or MISSING,
+                         format_cell("msu", round(r["msu_per_hour"], 1)),
+                         format_cell("msu_share_pct", r["msu_share_pct"])))
+            marks.append("")
+        rows.append(("", "", "", "all address spaces", "", "",
+                     format_cell("explained_pct", first["explained_pct"])))
+        marks.append("")
+    table = Table(f"The {TOP_SPACES} address spaces with the most MSU in the 4 hours up to "
+                  "each LPAR's monthly peak R4HA",
+                  (Column("Month"), Column("LPAR"), Column("Peak R4HA, MSU/h"),
+                   Column("Address space"), Column("Class"), Column("MSU/h of it", True),
+                   Column("Share %", True)),
+                  tuple(rows), marks=tuple(marks))
+    return Section("drivers", "Who drove the peaks", tables=(table,), how_to_read=(
+        "For each month's peak rolling 4-hour average of each LPAR, the address spaces "
+        "(SMF 30 job, started task or TSO user names) that used the most MSU in the 4 "
+        "hours up to the end of the peak interval, from the PDB's job hours: an hour partly "
+        "inside the window counts for the part inside, its MSU taken as spread evenly over "
+        "the hour. 'MSU/h of it' is the address space's part of the peak R4HA; its share "
+        "is of the LPAR's MSU in the window, and 'all address spaces' is what SMF 30's "
+        "interval records explain of it (the rest: uncaptured time and address spaces "
+        "without interval records). Job hours are kept as long as the hour summaries "
+        "(hour_days in pdb.toml): an older peak has none.",), formulas=(c.MSU, c.R4HA))
+
+
+def transactions_section(t: Trend) -> Section | None:
+    """Per APPLID and CICS transaction (the most tasks over the months), each month's
+    tasks, CPU per transaction and response (:func:`zperf.pdb.trend.trend`)."""
+    if t.transactions.height == 0:
+        return None
+    rows: list[tuple[str, ...]] = []
+    marks: list[str] = []
+    for (applid, transaction), months in t.transactions.group_by(
+            "applid", "transaction", maintain_order=True):
+        name = f"{applid or MISSING} {transaction or MISSING}"
+        for at, r in enumerate(months.iter_rows(named=True)):
+            coverage = coverage_words(t, r["month"])
+            partial = coverage.startswith("partial")
+            rows.append((name if at == 0 else "", month_text(r["month"]),
+                         format_cell("transactions", r["transactions"]),
+                         format_cell("value", _rounded(r["cpu_us_per_tran"], 1)),
+                         format_cell("value", _rounded(r["resp_mean_ms"], 1)),
+                         format_cell("value", _rounded(r["resp_p95_ms"], 1)),
+                         coverage if partial else ""))
+            marks.append("differs" if partial else "")
+    table = Table(f"The {t.transactions.select('applid', 'transaction').n_unique()} CICS "
+                  "transactions with the most tasks (APPLID and transaction id), each month",
+                  (Column("Transaction"), Column("Month"), Column("Tasks", True),
+                   Column("CPU µs/tran", True), Column("Mean ms", True),
+                   Column("p95 ms", True), Column("Coverage")), tuple(rows),
+                  marks=tuple(marks))
+    return Section("transactions", "Transaction history", tables=(table,), how_to_read=(
+        "CICS tasks (SMF 110.1) as the PDB summarizes them (it keeps no task): per APPLID "
+        "and transaction, every system's, service and report class's added up, the tasks "
+        "that ended in the month, their CPU (USRCPUT) per transaction and their mean and "
+        "95th-percentile response time. The percentile is read from a histogram of "
+        f"log-spaced buckets ({histograms.PER_DOUBLING} to a doubling): within "
+        f"{100 * histograms.ERROR:.1f} % of the tasks' own. A month whose RMF data is "
+        "partial is said beside it.",))
 
 
 def _highest(rows: pl.DataFrame) -> str:
@@ -318,7 +403,7 @@ def performance_section(t: Trend) -> Section | None:
     if t.offload.height:
         systems, cells = _by_month(t, t.offload, "system", lambda r: (
             f"{format_cell('achieved_offload_pct', r['achieved_offload_pct'])}"
-            f" % / {format_cell('hours', round(r['iipcp_hours'], 1))} h"))
+            f" % / {format_cell('hours', _rounded(r['iipcp_hours'], 1))} h"))
         tables.append(Table("zIIP offload % / zIIP-eligible hours run on CPs (IIPCP), by "
                             "system", (Column("Month"), *(Column(s, True) for s in systems),
                                        Column("Coverage")),
@@ -340,6 +425,11 @@ def performance_section(t: Trend) -> Section | None:
                                 "classes; IIPCP hours are zIIP-eligible work that ran on "
                                 "general CPs.",),
                    formulas=(c.PI, c.OFFLOAD))
+
+
+def _rounded(value: float | None, places: int) -> float | None:
+    """``value`` to ``places`` (None stays None: a month of no service class data)."""
+    return None if value is None else round(value, places)
 
 
 def _worst_missed(frame: pl.DataFrame) -> str:
@@ -385,8 +475,8 @@ def trend_report(t: Trend, inputs: tuple[InputFile, ...]) -> Report:
                                       "zperf pdb add).",))
         return Report("trend", "Trend: no data", "", (section,), inputs, c.made_at(),
                       __version__, ("the PDB holds no month summary",), attention=True)
-    builders = (overview_section, peaks_section, forecast_section, workload_section,
-                performance_section, changes_section)
+    builders = (overview_section, peaks_section, drivers_section, forecast_section,
+                workload_section, performance_section, transactions_section, changes_section)
     sections = tuple(s for s in (b(t) for b in builders) if s is not None)
     gaps, told = t.gaps()
     findings = [Finding("coverage", "partial_month", f"{note}: its figures are flagged and "
