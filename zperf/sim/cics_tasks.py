@@ -218,14 +218,14 @@ class ClassInterval:
 
 def interval_tasks(interval: ClassInterval, profile: Profile, rng: np.random.Generator,
                    first_task: int, sysplex: str, system: str, *, count: int | None = None,
-                   share: float = 1.0, resp_ms: float | None = None) -> dict[str, Any]:
+                   cpu_share: float = 1.0, resp_ms: float | None = None) -> dict[str, Any]:
     """The tasks that ended in one interval, as columns of ``cics_transactions``: ``count``
-    of them (default: as many as the class ended), their CPU ``share`` of the class's
+    of them (default: as many as the class ended), their CPU ``cpu_share`` of the class's
     :data:`TASK_SHARE`, their mean response the profile's share of ``resp_ms`` (default:
     the class's).  A long-running task's record (RTYPE F) spans the interval."""
     n = interval.ended if count is None else count
     cpu = rng.gamma(CPU_SHAPE, 1.0, n)
-    cpu *= share * TASK_SHARE * interval.cpu_seconds * 1000.0 / cpu.sum()
+    cpu *= cpu_share * TASK_SHARE * interval.cpu_seconds * 1000.0 / cpu.sum()
     ziip_share = interval.iip_seconds / interval.cpu_seconds if interval.cpu_seconds else 0.0
     mean = (interval.resp_ms if resp_ms is None else resp_ms) * profile.resp_share \
         or 3.0 * cpu.mean()
@@ -385,18 +385,20 @@ def records(mix: Mix, system: str, sysplex: str, run: Sequence[ClassInterval],
                                config_dir="/var/zosconnect/servers/zcsrv1/" if first.origin
                                else f"/var/cics/{cics[0].applid.lower()}/wlp/")
     numbers = [1000] * len(regions)
-    for k, interval in enumerate(run):
+    for interval in run:
         if interval.ended <= 0:
             continue
         end = interval.start + dt.timedelta(seconds=interval.seconds)
         for r, (region, part) in enumerate(zip(cics, regions, strict=True)):
-            own = part.intervals[k]
+            own = next((i for i in part.intervals if i.start == interval.start), None)
+            if own is None:  # the region's class has no record of the interval
+                continue
             for kind in part.tasks.kinds:
                 n = _counts(kind, interval.ended)
                 if n <= 0:
                     continue
                 columns = interval_tasks(own, kind.profile, rng, numbers[r], sysplex, system,
-                                         count=n, share=kind.cpu_weight,
+                                         count=n, cpu_share=kind.cpu_weight,
                                          resp_ms=interval.resp_ms)
                 columns["service_class"] = ["CICSHIGH"] * n
                 columns["report_class"] = [part.class_name] * n
