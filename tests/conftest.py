@@ -120,17 +120,16 @@ def sim_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 @pytest.fixture(scope="session")
 def zcee_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Paper 000's z/OS Connect baseline run, exact, with a run description that reads
-    its CICS tasks (SMF 110.1) and z/OS Connect requests (SMF 123) beside RMF."""
+    """Paper 000's z/OS Connect baseline run, exact: its run description reads its CICS
+    tasks (SMF 110.1), z/OS Connect requests (SMF 123) and Liberty requests (SMF 120.11)
+    beside RMF, as the simulator writes it."""
     from zperf.sim import catalogue
     from zperf.sim.engine import simulate
 
     folder = tmp_path_factory.mktemp("zcee-run")
     simulate(catalogue.find("zcee-car100-baseline"), folder, exact=True)
-    toml = (folder / "run.toml").read_text()
-    (folder / "run.toml").write_text(toml.replace(
-        '"driver.jtl"]', '"driver.jtl", "cics110.dump", "zcee123.dump"]'))
-    assert "cics110.dump" in (folder / "run.toml").read_text()
+    assert ('"driver.jtl", "cics110.dump", "zcee123.dump", "liberty120.dump"]'
+            in (folder / "run.toml").read_text())
     return folder
 
 

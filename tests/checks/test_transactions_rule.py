@@ -68,7 +68,8 @@ def test_not_measurable_without_the_records(checked: Path, zcee_run: Path,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     (checked / "plain").mkdir()
     (checked / "plain" / "run.toml").write_text(
-        (zcee_run / "run.toml").read_text().replace(', "cics110.dump", "zcee123.dump"', "")
+        (zcee_run / "run.toml").read_text()
+        .replace(', "cics110.dump", "zcee123.dump", "liberty120.dump"', "")
         .replace('"smf.dump"', f'"{zcee_run / "smf.dump"}"')
         .replace('"driver.jtl"', f'"{zcee_run / "driver.jtl"}"'))
     rules = checked / "rules.toml"

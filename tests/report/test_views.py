@@ -28,8 +28,9 @@ def test_run_report_of_paper_003_figure_4(sim_runs: Path) -> None:
     """CICS Liberty T2 (003 Figure 4): CP 31.66, IIPCP 6.76, IIP 75.53 -> 24.90 % not
     eligible, 91.79 % offload; 0.7260 ms/tran = 0.2144 CP + 0.5116 zIIP (docs/formulas.md)."""
     report = run_report(zperf.analyze(sim_runs / "cics52-liberty-t2-reuse"))
+    # the run's CICS tasks (run.toml names cics110.dump): the transactions section too
     assert [s.key for s in report.sections] == ["measured", "run-table", "intervals", "groups",
-                                                "ziip"]
+                                                "ziip", "transactions"]
     facts = {f.label: f.value for f in section(report, "measured").facts}
     assert facts["System SYSA"] == "2964-7B3 (NC9); 3 CPs, 2 zIIPs; z/OS V2R1"
     assert facts["Transactions counted by"] == "ENDED of report:CICS2A20"

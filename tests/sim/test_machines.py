@@ -19,6 +19,7 @@ MACHINES = {
     "ims15-logger-0km-base": ("3906", "720", "M04"),  # 004 §7.3.1 (720 estimated)
     "cics52-liberty-t4-remote": ("2964", "7B3", "NC9"),  # 003 (NC9 estimated)
     "zcee-car100-baseline": ("2964", "7A5", "NE1"),  # 000 §3.7
+    "cics31-commarea-local": ("2084", "308", "B16"),  # 001: assumed, it names none
 }
 
 
@@ -44,7 +45,8 @@ def test_the_dump_names_the_papers_machine(runs: dict[str, dict[str, pl.DataFram
     assert set(cpu["hardware_model"]) == {hardware}
     assert set(cpu["cpc_sequence_code"]) == {cec.serial}
     assert set(cpu["cpc_capacity_msu"]) == {machines.ratings()[(machine_type, capacity_id)].msu}
-    assert set(cpu["hiperdispatch"]) == {"YES"}
+    # HiperDispatch came with the z10 (2008): not on 001's z990
+    assert set(cpu["hiperdispatch"]) == {"NO" if machine_type == "2084" else "YES"}
     for row in cpu.iter_rows(named=True):  # the image's capacity: its CPs at the CEC's rate
         assert row["image_capacity_msu"] == cec.image_capacity(row["cp_online"])
         assert abs(row["image_capacity_msu"] - row["cp_online"] * cec.msu_per_cp) <= 1
@@ -55,8 +57,9 @@ def test_distinct_machines_have_distinct_serials() -> None:
     serials = [c.serial for c in machines.cecs().values()]
     assert len(set(serials)) == len(serials)
     papers = {catalogue.load(sid).paper: machines.cec_of(catalogue.load(sid)).serial
-              for sid in ("ims15-fast-path", "cics52-liberty-t2", "zcee-car100-baseline")}
-    assert len(set(papers.values())) == 3
+              for sid in ("ims15-fast-path", "cics52-liberty-t2", "zcee-car100-baseline",
+                          "cics31-soap-provider-cwsa")}
+    assert len(set(papers.values())) == 4
 
 
 def test_every_run_of_a_paper_is_on_one_cec() -> None:
@@ -64,8 +67,8 @@ def test_every_run_of_a_paper_is_on_one_cec() -> None:
     for scenario in catalogue.all_scenarios():
         if scenario.kind == "rmf" and "logger" not in scenario.id:
             by_paper.setdefault(scenario.paper, set()).add(machines.cec_of(scenario).id)
-    assert by_paper == {"000": {"hursley-z13-7a5"}, "003": {"hursley-z13-7b3"},
-                        "004": {"svl-z14"}}
+    assert by_paper == {"000": {"hursley-z13-7a5"}, "001": {"hursley-z990"},
+                        "003": {"hursley-z13-7b3"}, "004": {"svl-z14"}}
 
 
 @pytest.mark.parametrize("scenario_id", list(MACHINES))
@@ -131,7 +134,8 @@ def test_ratings_say_where_they_come_from() -> None:
 
 
 @pytest.mark.parametrize(("capacity_id", "cps"), [("701", 1), ("7E7", 147), ("7A5", 105),
-                                                  ("7B3", 113), ("720", 20), ("N30", None)])
+                                                  ("7B3", 113), ("720", 20), ("308", 8),
+                                                  ("N30", None), ("208", None)])
 def test_capacity_identifiers_count_cps(capacity_id: str, cps: int | None) -> None:
     assert machines.capacity_cps(capacity_id) == cps
 

@@ -75,17 +75,19 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
     `zperf simulate list` shows the catalogue: each scenario, its paper and
     the tables it reproduces. `zperf simulate SCENARIO` writes a run folder
     (SMF dump with 70.1 and 72.3 records, RMF Workload Activity listings, for
-    CICS runs DFHSTUP and DFH0STAT statistics and SMF 110.2, the driver's
-    report or JTL request log, a run.toml for zperf analyze, and
-    manifest.json saying what each file is, the machine, the seed and the
-    zperf version). Each run is on its paper's machine (model, MSU rating,
+    CICS runs DFHSTUP and DFH0STAT statistics and SMF 110.2 and their
+    regions' tasks as SMF 110.1 records (cics110.dump), the driver's report
+    or JTL request log, a run.toml for zperf analyze naming every file it
+    reads, and manifest.json saying what each file is, the machine, the seed
+    and the zperf version). Each run is on its paper's machine (model, MSU rating,
     serial, the CEC's other partitions; zperf/sim/machines.toml says which
     facts are estimates), every address space it names costs CPU, and the
     service classes capture 0.90 of the busy time, as on real systems.
     SCENARIO is a catalogue id or a scenario TOML file. --check also shows
-    which files each figure came back from (every copy must agree) and, for
-    paper 000's cost model, the costs it predicts that the paper prints no
-    number for. --series (paper 004 runs) writes the scaling runs behind the
+    which files each figure came back from (every copy must agree), for
+    paper 000's cost model the costs it predicts that the paper prints no
+    number for, and for paper 001's variations the change from the base run,
+    which it simulates too. --series (paper 004 runs) writes the scaling runs behind the
     paper's ITR, response-time and busy charts, which it prints no numbers
     for: 10 % to 70 % busy modeled at the published run's ITR, then the
     published ~80 % run; zperf analyze prints one interval row per level.

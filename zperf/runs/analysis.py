@@ -209,7 +209,7 @@ def analyze(tables: Mapping[str, pl.DataFrame], spec: RunSpec) -> Analysis:
     if tasks is not None and tasks.height:
         tasks = task_costs.reduced(tasks, spec)
         basis = task_costs.basis(tasks, spec.groups, prefixes)
-        parts.append(task_costs.per_interval(tasks, seconds))
+        parts.append(task_costs.per_interval(basis.tasks(tasks), seconds))
     joined = parts[0]
     for part in parts[1:]:
         joined = joined.join(part, on="interval_start", how="left")

@@ -7,15 +7,20 @@ the RMF interval its end falls in, as RMF counts a transaction, and adds:
 
 * ``task_count``, ``task_resp_ms`` (their mean response), ``task_cpu_seconds``
   and ``task_ziip_seconds`` (USRCPUT and its zIIP part, added up);
-* ``task_cpu_us_per_tran`` and ``task_ziip_us_per_tran``: those over the tasks;
+* ``task_cpu_us_per_tran`` and ``task_ziip_us_per_tran``: those over the run's
+  transactions (RMF's, or the driver's), as RMF's CPU per transaction is: a
+  transaction may be several tasks (paper 001's CWXN and CPIH, the mirrors of
+  an MRO link), and with one task a transaction it is the tasks' mean;
 * ``rmf_minus_task_cpu_us_per_tran``: RMF's CPU per transaction minus the tasks', what
   the papers' method adds to (or, negative, leaves out of) the tasks' own
   cost: the region's work outside tasks, SRB time, other address spaces,
   uncaptured time.  Which RMF figure is compared (:func:`basis`) is said beside
   it: the group whose classes include the tasks' service or report class
-  (its SERVICE TIME per transaction, zIIP time normalized as in USRCPUT), else
-  the general CPU per transaction (LPAR busy CPs over the run's transactions)
-  against the tasks' time on standard processors (USRCPUT - zIIP).
+  (its SERVICE TIME per transaction, zIIP time normalized as in USRCPUT),
+  against the tasks of those classes alone (another region's tasks, in
+  another group, are not that group's CPU), else the general CPU per
+  transaction (LPAR busy CPs over the run's transactions) against all the
+  tasks' time on standard processors (USRCPUT - zIIP).
 
 Tasks of systems the run does not measure are left out; an interval with no
 task has no ``task_`` figure (not 0: the monitoring data may not cover it).
@@ -60,6 +65,16 @@ class Basis:
     rmf_column: str
     standard_cp_only: bool
     text: str
+    #: The WLM classes whose tasks are compared (empty: every task).
+    classes: frozenset[str] = frozenset()
+
+    def tasks(self, tasks: pl.DataFrame) -> pl.DataFrame:
+        """The tasks compared: those of the basis's classes (all, without)."""
+        if not self.classes:
+            return tasks
+        wanted = list(self.classes)
+        return tasks.filter(pl.col("service_class").str.strip_chars().is_in(wanted)
+                            | pl.col("report_class").str.strip_chars().is_in(wanted))
 
 
 def reduced(tasks: pl.DataFrame, spec: RunSpec) -> pl.DataFrame:
@@ -121,9 +136,9 @@ def totals() -> list[pl.Expr]:
 
 def metrics(basis: Basis) -> list[pl.Expr]:
     """The per-transaction figures of the sums, and the difference from RMF's."""
-    tasks = pl.col("task_count")
-    cpu = f.service_us_per_tran(pl.col("task_cpu_seconds"), tasks)
-    ziip = f.service_us_per_tran(pl.col("task_ziip_seconds"), tasks)
+    transactions = pl.col("transactions")
+    cpu = f.service_us_per_tran(pl.col("task_cpu_seconds"), transactions)
+    ziip = f.service_us_per_tran(pl.col("task_ziip_seconds"), transactions)
     ours = cpu - ziip.fill_null(0.0) if basis.standard_cp_only else cpu
     return [cpu.alias("task_cpu_us_per_tran"), ziip.alias("task_ziip_us_per_tran"),
             (pl.col(basis.rmf_column) - ours).alias("rmf_minus_task_cpu_us_per_tran")]
@@ -132,8 +147,9 @@ def metrics(basis: Basis) -> list[pl.Expr]:
 def basis(tasks: pl.DataFrame, groups: Mapping[str, Sequence[ClassRef]],
           prefixes: Mapping[str, str]) -> Basis:
     """The group whose classes include the tasks' WLM service or report class (its
-    SERVICE TIME per transaction holds zIIP time normalized, as USRCPUT does), else the
-    general CPU per transaction against the tasks' time on standard CPs."""
+    SERVICE TIME per transaction holds zIIP time normalized, as USRCPUT does), against
+    the tasks of those classes; else the general CPU per transaction against the tasks'
+    time on standard CPs."""
     classes = {c.strip() for column in ("service_class", "report_class")
                for c in tasks[column].drop_nulls().unique().to_list() if c.strip()}
     for name, refs in groups.items():
@@ -141,7 +157,8 @@ def basis(tasks: pl.DataFrame, groups: Mapping[str, Sequence[ClassRef]],
         if hit:
             return Basis(f"{prefixes[name]}_cpu_us_per_tran", False,
                          f"group {name}'s CPU service time per transaction (class "
-                         f"{', '.join(hit)}, the tasks' WLM class) minus the tasks' USRCPUT")
+                         f"{', '.join(hit)}, the tasks' WLM class) minus the tasks' USRCPUT",
+                         frozenset(hit))
     return Basis(GENERAL, True, "the general CPU per transaction (busy CPs over the run's "
                                 "transactions) minus the tasks' USRCPUT on standard CPs (no "
                                 "group of the run holds the tasks' WLM class)")

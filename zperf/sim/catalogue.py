@@ -35,7 +35,7 @@ from typing import Any
 
 from zperf.errors import UsageError
 from zperf.runs.analysis import slug
-from zperf.sim import figures, spaces, zcee
+from zperf.sim import change, figures, spaces, zcee
 from zperf.sim.figures import Check, checks
 from zperf.sim.locate import Lines, toml_error
 from zperf.sim.machines import cec_of, layout_problems
@@ -174,6 +174,25 @@ def _structure(scenario: Scenario) -> Iterator[Problem]:
     yield from _observation_problems(scenario)
     yield from _scaling_problems(scenario)
     yield from _machine_problems(scenario)
+    yield from _change_problems(scenario)
+
+
+def _change_problems(scenario: Scenario) -> Iterator[Problem]:
+    """A change figure (``zperf.sim.change``) is of an analyze or group column, from a base
+    run the catalogue holds (``[workload] base_scenario``), not the run itself."""
+    base = change.base_id(scenario.workload)
+    for i, item in enumerate(scenario.published):
+        if not change.is_change(item.metric):
+            continue
+        column = change.column(item.metric)
+        if not item.metric.endswith(change.SUFFIX) or column.startswith(SUM_OF_LPARS) or \
+                not known_metric(column, _groups(scenario)):
+            yield Problem(("published", i, "metric"),
+                          f"{item.metric}: a change is change.<analyze or group column>_pct")
+        if base is None or base == scenario.id or base not in ids():
+            yield Problem(("workload",), f"{item.metric}: [workload] {change.BASE} must name "
+                                         f"another catalogued scenario, not {base!r}")
+            return
 
 
 def _machine_problems(scenario: Scenario) -> Iterator[Problem]:

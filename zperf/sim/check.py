@@ -19,6 +19,7 @@ cost the paper prints no number for: the model's prediction, marked as such.
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,12 +27,12 @@ from typing import Any
 
 import polars as pl
 
-from zperf.calc.formulas import size_vs_baseline_pct, sum_of_lpars_us_per_tran
+from zperf.calc.formulas import delta_pct, size_vs_baseline_pct, sum_of_lpars_us_per_tran
 from zperf.formats import read
 from zperf.runs.analysis import analyze, slug
-from zperf.runs.spec import load_runspec
-from zperf.sim import payload, zcee
-from zperf.sim.engine import simulate
+from zperf.runs.spec import RunSpec, load_runspec
+from zperf.sim import catalogue, change, payload, zcee
+from zperf.sim.engine import SUBSYSTEM_DUMPS, simulate
 from zperf.sim.model import (
     COMBINED,
     SUM_OF_LPARS,
@@ -139,14 +140,22 @@ def side_file_figures(scenario: Scenario, out: Path,
     return found
 
 
+def _rmf_sources(spec: RunSpec) -> RunSpec:
+    """The run description without the subsystems' dumps (CICS tasks, z/OS Connect and
+    Liberty requests): every published figure analyze gives back is an RMF (or driver,
+    IMS PA) figure, so the check reads only the files those come from, and names them."""
+    return dataclasses.replace(spec, sources=tuple(
+        s for s in spec.sources if Path(s).name not in SUBSYSTEM_DUMPS))
+
+
 def _windows(scenario: Scenario, out: Path) -> tuple[Windows, str]:
     """analyze's window row of the LPARs combined and of each; the files it read."""
-    spec = load_runspec(out / "run.toml")  # 004 runs: response time from IMS PA
+    spec = _rmf_sources(load_runspec(out / "run.toml"))  # 004: response time from IMS PA
     tables = read(list(spec.sources)).tables
     windows: Windows = {COMBINED: analyze(tables, spec).window.row(0, named=True)}
     for name in scenario.lpar_names:
-        windows[name] = analyze(tables, load_runspec(out / "run.toml", systems=[name])) \
-            .window.row(0, named=True)
+        windows[name] = analyze(tables, _rmf_sources(
+            load_runspec(out / "run.toml", systems=[name]))).window.row(0, named=True)
     return windows, "analyze: " + ", ".join(Path(s).name for s in spec.sources)
 
 
@@ -161,6 +170,8 @@ def _found(scenario: Scenario, item: Published, windows: Windows, analyzed: str,
         return side.get(metric, [])
     if metric in DB2ENTRY_FIGURES:
         return side.get(f"{metric}@{item.subject or 'ENTRY'}", [])
+    if change.is_change(metric):  # 001's variations: against the base run
+        return side.get(f"{metric}@{item.lpar}", [])
     if metric.startswith(SUM_OF_LPARS):  # 004 Table 20: LPARs' per-tran values added
         parts = [windows[name].get(metric.removeprefix(SUM_OF_LPARS))
                  for name in scenario.lpar_names]
@@ -176,11 +187,13 @@ def _row(item: Published, found: Found, *, exact: bool, inconsistent: bool) -> d
         half = half_unit(printed, scale)
     except ScenarioError:
         half = 0.0
+    noisy = change.NOISY_POINTS if change.is_change(item.metric) else \
+        abs(published) * NOISY_TOLERANCE
 
     def agrees(value: float) -> bool:
         if exact:  # as printed: within half a unit of the last printed digit
             return abs(value - published) <= half * 1.0001 + 1e-12
-        return abs(value - published) <= abs(published) * NOISY_TOLERANCE + 2 * half
+        return abs(value - published) <= noisy + 2 * half
 
     value = found[0][1] if found else None
     ok = None if not found else all(agrees(v) for _, v in found)
@@ -206,12 +219,36 @@ def check(scenario: Scenario, out: Path | None = None, *, seed: int = 0, exact: 
     simulate(scenario, out, seed=seed, exact=exact, variant=variant)
     windows, analyzed = _windows(scenario, out)
     side = side_file_figures(scenario, out, read([str(out / "smf.dump")]).tables)
+    side.update(_changes(scenario, windows, analyzed, seed=seed, exact=exact, variant=variant))
     known = {(i.metric, i.lpar) for i in scenario.inconsistencies}
     rows = [_row(item, _found(scenario, item, windows, analyzed, side), exact=exact,
                  inconsistent=(item.metric, item.lpar) in known)
             for item in scenario.published]
     rows += _predictions(scenario, windows, analyzed)
     return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def _changes(scenario: Scenario, windows: Windows, analyzed: str, *, seed: int, exact: bool,
+             variant: str) -> dict[str, Found]:
+    """001's variations (``zperf.sim.change``): the base run simulated and analyzed as
+    this one, each change figure the analyzed column's % change from the base run's."""
+    wanted = [i for i in scenario.published if change.is_change(i.metric)]
+    base_id = change.base_id(scenario.workload)
+    if not wanted or base_id is None:
+        return {}
+    base = catalogue.find(base_id)
+    with tempfile.TemporaryDirectory(prefix="zperf-sim-base-") as tmp:
+        simulate(base, Path(tmp), seed=seed, exact=exact, variant=variant)
+        before, _ = _windows(base, Path(tmp))
+    found: dict[str, Found] = {}
+    for item in wanted:
+        column = change.column(item.metric)
+        lpar = item.lpar if item.lpar in windows else COMBINED
+        new, old = windows[lpar].get(column), before.get(lpar, {}).get(column)
+        if new is not None and old:
+            found[f"{item.metric}@{item.lpar}"] = [
+                (f"{analyzed}; base run {base.id}", float(delta_pct(old, new)))]
+    return found
 
 
 def _predictions(scenario: Scenario, windows: Windows, analyzed: str) -> list[dict[str, Any]]:

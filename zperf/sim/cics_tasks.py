@@ -14,6 +14,14 @@ spread over the interval), so that summaries and percentiles have something
 to show.  What a task spends where (TCB
 modes, waits) follows the run's application, :data:`PROFILES`: modeled, the
 papers print no per-task figures.
+
+A transaction may be several tasks, in several regions (:data:`MIXES`, a
+run's :class:`Mix`): paper 001's SOAP message is a CWXN task that attaches a
+CPIH task, with the CSOL listener's CPU beside them; its MRO runs have the
+sender's task in one region and the mirror tasks (CSMI) that serve it in the
+other.  Each region's tasks share its own class's :data:`TASK_SHARE`, kind by
+kind in the mix's weights, as many of a kind as it has per transaction of
+the run's class.
 """
 
 from __future__ import annotations
@@ -52,6 +60,12 @@ class Profile:
     #: (z/OS Connect's); None: the tasks run in a Liberty JVM server of the region.
     liberty_class: str | None = None
     uri: str = "/"
+    #: The tasks' mean response as a share of their class's (a task that serves part of
+    #: a transaction, a mirror, takes part of its time).
+    resp_share: float = 1.0
+    #: RTYPE: None for a task's end; "F" for a long-running task's interval record
+    #: (MNFREQ), which zperf analyze does not count as a task that ended.
+    record_type: str | None = None
 
 
 #: The papers' CICS work (modeled).
@@ -69,6 +83,127 @@ PROFILES: dict[str, Profile] = {
 }
 
 
+_COBOL = {"qr_cpu_ms": 0.97, "misc_cpu_ms": 0.03}  # a COBOL program, not threadsafe: QR
+#: Paper 001's CICS work (modeled: the paper names the system transactions of its SOAP
+#: runs, CWXN, CPIH, CSOL and the mirrors; the programs and users of its own
+#: applications are not named, so those names are the simulator's).
+PROFILES_001: dict[str, Profile] = {
+    "commarea": Profile("COMA", "COMASEND", "PERFUSER", _COBOL, {"dispatch_wait_ms": 0.05},
+                        1.1),
+    "channel": Profile("CHAN", "CHANSEND", "PERFUSER", _COBOL, {"dispatch_wait_ms": 0.05},
+                       1.1),
+    "tsq": Profile("TSQS", "TSQSEND", "PERFUSER", _COBOL, {"dispatch_wait_ms": 0.05}, 1.1),
+    # the sender's task when its LINK (or its TS requests) go over MRO: it waits on them
+    "commarea-mro": Profile("COMA", "COMASEND", "PERFUSER", _COBOL,
+                            {"mro_wait_ms": 0.7, "dispatch_wait_ms": 0.03}, 1.1),
+    "channel-mro": Profile("CHAN", "CHANSEND", "PERFUSER", _COBOL,
+                           {"mro_wait_ms": 0.7, "dispatch_wait_ms": 0.03}, 1.1),
+    "tsq-mro": Profile("TSQS", "TSQSEND", "PERFUSER", _COBOL,
+                       {"mro_wait_ms": 0.2, "dispatch_wait_ms": 0.03}, 1.1),
+    # the mirror on the remote region: the called program under it (DPL), or one TS request
+    "mirror-dpl": Profile("CSMI", "DFHMIR", "PERFUSER", _COBOL, {"dispatch_wait_ms": 0.05},
+                          1.1, resp_share=0.7),
+    "mirror-ts": Profile("CSMI", "DFHMIR", "PERFUSER", _COBOL, {"dispatch_wait_ms": 0.05},
+                         1.1, resp_share=0.05),
+    # the SOAP pipeline: CWXN (HTTP input, DFHWBXN) attaches CPIH (the pipeline, DFHPIDSH,
+    # on L8 open TCBs with OPENAPI); CSOL (DFHSOL) is the region's TCP/IP listener
+    "cwxn": Profile("CWXN", "DFHWBXN", "CICSUSER", {"qr_cpu_ms": 0.9, "misc_cpu_ms": 0.1},
+                    {"dispatch_wait_ms": 0.05}, 1.1, resp_share=0.2),
+    "cpih": Profile("CPIH", "DFHPIDSH", "CICSUSER", {"l8_cpu_ms": 0.75, "qr_cpu_ms": 0.25},
+                    {"dispatch_wait_ms": 0.05}, 1.1, resp_share=0.8),
+    "csol": Profile("CSOL", "DFHSOL", "CICSUSER", {"misc_cpu_ms": 1.0}, {}, 1.1,
+                    record_type="F"),
+}
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of task of a region: how many per transaction of the run's class (and
+    per interval), and its share of the region's task CPU."""
+
+    profile: Profile
+    per_transaction: float = 1.0
+    cpu_weight: float = 1.0
+    per_interval: int = 0  # a long-running task's one record an interval (MNFREQ)
+
+
+@dataclass(frozen=True)
+class RegionTasks:
+    """A CICS region of a run: the ``[run.groups]`` group whose (first) class is its
+    address space, its APPLID (``{system}`` the LPAR's name), and its tasks."""
+
+    group: str
+    applid: str
+    kinds: tuple[Kind, ...]
+
+
+@dataclass(frozen=True)
+class Mix:
+    """A run's CICS regions and their tasks; ``release``: SMFMNRVN of their records;
+    ``liberty``: whether Liberty requests (SMF 120.11) drove or ran the tasks."""
+
+    regions: tuple[RegionTasks, ...]
+    release: int = 0x0730
+    liberty: bool = False
+    #: Fields left out of the regions' dictionaries (added in later releases).
+    left_out: frozenset[str] = frozenset()
+
+
+def _one(paper: str, release: int) -> Mix:
+    return Mix((RegionTasks("CICS", "CICS{system}", (Kind(PROFILES[paper]),)),), release,
+               liberty=True)
+
+
+#: Fields a CICS TS 3.1 (2005) region's dictionary does not have: origin data (TS 5.2),
+#: T8 and zIIP CPU, IPIC waits (TS 3.2 and later).
+TS31_LATER = frozenset({"T8CPUT", "CPUTONCP", "OFFLCPUT", "ISIOWTT", "OADID", "OADATA1",
+                        "OADATA2", "OADATA3", "OAPPLID", "OTRAN", "OUSERID", "OUSERCOR",
+                        "OCLIPADR", "ONETWKID", "OSTART", "OTRANNUM", "OTCPSVCE", "OPORTNUM",
+                        "OCLIPORT", "OTRANFLG", "OFCTYNME"})
+TS31 = 0x0640  # SMFMNRVN of CICS TS 3.1
+
+
+def _ts31(*regions: RegionTasks) -> Mix:
+    return Mix(regions, TS31, left_out=TS31_LATER)
+
+
+def _local(kind: str) -> Mix:
+    return _ts31(RegionTasks("CICS", "CICS{system}", (Kind(PROFILES_001[kind]),)))
+
+
+def _mro(kind: str, mirror: str, mirrors: float) -> Mix:
+    """Paper 001's MRO runs: the sender's region, and the remote region's mirrors."""
+    return _ts31(RegionTasks("CICS", "CICL{system}", (Kind(PROFILES_001[f"{kind}-mro"]),)),
+                 RegionTasks("CICS remote", "CICR{system}",
+                             (Kind(PROFILES_001[mirror], per_transaction=mirrors),)))
+
+
+#: Every run's CICS tasks, by ``[workload] cics_tasks`` (or, without it, the paper):
+#: weights and counts modeled, the papers give none.
+MIXES: dict[str, Mix] = {
+    "000": _one("000", 0x0720),
+    "003": _one("003", 0x0690),
+    "commarea-local": _local("commarea"),
+    "channel-local": _local("channel"),
+    "tsq-local": _local("tsq"),
+    # DPL: one mirror a LINK; TS requests: one mirror each (WRITEQ, READQ, DELETEQ), as a
+    # mirror for a request that changes no recoverable resource ends after it
+    "commarea-mro": _mro("commarea", "mirror-dpl", 1),
+    "channel-mro": _mro("channel", "mirror-dpl", 1),
+    "tsq-mro": _mro("tsq", "mirror-ts", 3),
+    "soap-provider": _ts31(RegionTasks("CICS", "CICS{system}", (
+        Kind(PROFILES_001["cwxn"], cpu_weight=0.15),
+        Kind(PROFILES_001["cpih"], cpu_weight=0.82),
+        Kind(PROFILES_001["csol"], per_transaction=0, cpu_weight=0.03, per_interval=1)))),
+}
+
+
+def mix_of(workload: Mapping[str, Any], paper: str) -> Mix | None:
+    """The run's CICS tasks: ``[workload] cics_tasks`` names its mix, else its paper's."""
+    name = workload.get("cics_tasks", paper)
+    return MIXES.get(name) if isinstance(name, str) else None
+
+
 @dataclass(frozen=True)
 class ClassInterval:
     """What RMF shows of the CICS class in one interval."""
@@ -82,13 +217,18 @@ class ClassInterval:
 
 
 def interval_tasks(interval: ClassInterval, profile: Profile, rng: np.random.Generator,
-                   first_task: int, sysplex: str, system: str) -> dict[str, Any]:
-    """The tasks that ended in one interval, as columns of ``cics_transactions``."""
-    n = interval.ended
+                   first_task: int, sysplex: str, system: str, *, count: int | None = None,
+                   cpu_share: float = 1.0, resp_ms: float | None = None) -> dict[str, Any]:
+    """The tasks that ended in one interval, as columns of ``cics_transactions``: ``count``
+    of them (default: as many as the class ended), their CPU ``cpu_share`` of the class's
+    :data:`TASK_SHARE`, their mean response the profile's share of ``resp_ms`` (default:
+    the class's).  A long-running task's record (RTYPE F) spans the interval."""
+    n = interval.ended if count is None else count
     cpu = rng.gamma(CPU_SHAPE, 1.0, n)
-    cpu *= TASK_SHARE * interval.cpu_seconds * 1000.0 / cpu.sum()
+    cpu *= cpu_share * TASK_SHARE * interval.cpu_seconds * 1000.0 / cpu.sum()
     ziip_share = interval.iip_seconds / interval.cpu_seconds if interval.cpu_seconds else 0.0
-    mean = interval.resp_ms or 3.0 * cpu.mean()
+    mean = (interval.resp_ms if resp_ms is None else resp_ms) * profile.resp_share \
+        or 3.0 * cpu.mean()
     # A task's response is its dispatch time and a log-normal rest, scaled so that the
     # mean is the class's (when the class's mean leaves room for the dispatch time).
     dispatch = cpu * profile.dispatch_per_cpu
@@ -97,6 +237,9 @@ def interval_tasks(interval: ClassInterval, profile: Profile, rng: np.random.Gen
     start = np.datetime64(interval.start, "us")
     stop = start + np.sort(rng.uniform(0, interval.seconds * 1e6, n)).astype(
         "timedelta64[us]")
+    if profile.record_type == "F":  # the record of an interval: written at its end
+        stop = np.full(n, start + np.timedelta64(round(interval.seconds * 1e6), "us"))
+        response = np.full(n, interval.seconds * 1000.0)
     begin = stop - np.round(response * 1000).astype("timedelta64[us]")
     columns: dict[str, Any] = {
         "transaction": [profile.transaction] * n, "program": [profile.program] * n,
@@ -110,6 +253,8 @@ def interval_tasks(interval: ClassInterval, profile: Profile, rng: np.random.Gen
         columns[name] = cpu * share
     for name, share in profile.wait_shares.items():
         columns[name] = response * share
+    if profile.record_type:
+        columns["record_type"] = [profile.record_type] * n
     if profile.origin:
         columns["tracking_token"] = tokens(sysplex, system, stop, n)
         columns["origin_adapter"] = [profile.origin] * n
@@ -200,42 +345,73 @@ def liberty_rows(columns: Mapping[str, Any], calls: Sequence[Mapping[str, Any]],
              "client_port": 40000 + k % 20000} for k in range(len(t8))]
 
 
-def records(paper: str, applid: str, system: str, sysplex: str, report_class: str,
-            intervals: Sequence[ClassInterval], seed: str, response_bytes: int = 0,
+@dataclass(frozen=True)
+class RegionRun:
+    """One region of a run on one system: what its mix says, its RMF class and that
+    class's intervals."""
+
+    tasks: RegionTasks
+    class_name: str
+    intervals: Sequence[ClassInterval]
+
+
+def _counts(kind: Kind, ended: int) -> int:
+    return round(kind.per_transaction * ended) + kind.per_interval
+
+
+def records(mix: Mix, system: str, sysplex: str, run: Sequence[ClassInterval],
+            regions: Sequence[RegionRun], seed: str, response_bytes: int = 0,
             server_class: Sequence[ClassInterval] = ()) -> Written:
-    """The region's SMF 110.1 records for the run (its dictionary, then each interval's
-    tasks' performance records, compressed as CICS writes them by default, each written
-    when the interval ends); for tasks z/OS Connect drove, the server's SMF 123.1
-    records of the requests; and the Liberty server's SMF 120.11 records (z/OS
-    Connect's, whose RMF class is ``server_class``, interval by interval; or the
-    region's JVM server's)."""
-    profile = PROFILES[paper]
-    region = w.Region(applid, system=system, release=0x0690 if paper == "003" else 0x0720)
+    """The regions' SMF 110.1 records for the run (each region's dictionary, then each
+    interval's tasks' performance records, compressed as CICS writes them by default,
+    each written when the interval ends): of each kind as many tasks as it has per
+    transaction the run's class (``run``) ended in the interval, their CPU its share of
+    the region's class's.  For tasks z/OS Connect drove, the server's SMF 123.1 records
+    of the requests; with Liberty, the server's SMF 120.11 records (z/OS Connect's,
+    whose RMF class is ``server_class``, interval by interval; or the region's JVM
+    server's)."""
     rng = np.random.default_rng([ord(c) for c in seed])
     liberty_rng = np.random.default_rng([ord(c) for c in f"{seed}:liberty"])
     by_start = {i.start: i for i in server_class}
-    out = Written([w.dictionary_record(region, intervals[0].start)], [], [])
+    cics = [w.Region(r.tasks.applid.format(system=system)[:8], system=system,
+                     release=mix.release, fields=tuple(
+                         e for e in w.DEFAULT_FIELDS if e[4] not in mix.left_out))
+            for r in regions]
+    out = Written([w.dictionary_record(region, run[0].start) for region in cics], [], [])
     server = smf123.Server(system=system, sysplex=sysplex, version="3.0.36.0")
+    first = regions[0].tasks.kinds[0].profile
     liberty = smf120_11.Server(system=system, sysplex=sysplex,
-                               job_name="ZCSRV1" if profile.origin else applid,
-                               config_dir="/var/zosconnect/servers/zcsrv1/" if profile.origin
-                               else f"/var/cics/{applid.lower()}/wlp/")
-    task = 1000
-    for interval in intervals:
+                               job_name="ZCSRV1" if first.origin else cics[0].applid,
+                               config_dir="/var/zosconnect/servers/zcsrv1/" if first.origin
+                               else f"/var/cics/{cics[0].applid.lower()}/wlp/")
+    numbers = [1000] * len(regions)
+    for interval in run:
         if interval.ended <= 0:
             continue
-        columns = interval_tasks(interval, profile, rng, task, sysplex, system)
-        columns["service_class"] = ["CICSHIGH"] * interval.ended
-        columns["report_class"] = [report_class] * interval.ended
         end = interval.start + dt.timedelta(seconds=interval.seconds)
-        out.cics += w.performance_records(region, columns, end)
-        calls: list[dict[str, Any]] = []
-        if profile.origin:
-            calls = requests(columns, applid, profile.program, task, rng,
-                             response_bytes=response_bytes)
-            out.zcon += smf123.build_type123_1(calls, server, end)
-        out.liberty += smf120_11.build_type120_11(
-            liberty_rows(columns, calls, profile, by_start.get(interval.start), liberty_rng,
-                         task), liberty, end)
-        task += interval.ended
+        for r, (region, part) in enumerate(zip(cics, regions, strict=True)):
+            own = next((i for i in part.intervals if i.start == interval.start), None)
+            if own is None:  # the region's class has no record of the interval
+                continue
+            for kind in part.tasks.kinds:
+                n = _counts(kind, interval.ended)
+                if n <= 0:
+                    continue
+                columns = interval_tasks(own, kind.profile, rng, numbers[r], sysplex, system,
+                                         count=n, cpu_share=kind.cpu_weight,
+                                         resp_ms=interval.resp_ms)
+                columns["service_class"] = ["CICSHIGH"] * n
+                columns["report_class"] = [part.class_name] * n
+                out.cics += w.performance_records(region, columns, end)
+                calls: list[dict[str, Any]] = []
+                if kind.profile.origin:
+                    calls = requests(columns, region.applid, kind.profile.program,
+                                     numbers[r], rng, response_bytes=response_bytes)
+                    out.zcon += smf123.build_type123_1(calls, server, end)
+                if mix.liberty:
+                    out.liberty += smf120_11.build_type120_11(
+                        liberty_rows(columns, calls, kind.profile,
+                                     by_start.get(interval.start), liberty_rng, numbers[r]),
+                        liberty, end)
+                numbers[r] += n
     return out

@@ -510,6 +510,7 @@ def simulate(scenario: Scenario, out: Path, *, seed: int = 0, exact: bool = Fals
     extra = sorted(n for n in files if n.startswith("imspa-"))
     if sidefiles.JTL in files:
         extra.append(sidefiles.JTL)
+    extra += [name for name in SUBSYSTEM_DUMPS if name in files]  # every dump written
     (out / "run.toml").write_text(_run_toml(scenario, [t.name for t in lpars], extra))
     files["run.toml"] = "run description for zperf analyze"
     return _manifest(scenario, out, files, seed=seed, exact=exact, variant=variant,
@@ -525,23 +526,29 @@ ZCON_DUMP = "zcee123.dump"
 #: The run folder's Liberty request activity dump (SMF 120.11): z/OS Connect's (000) or
 #: the CICS region's JVM server's (003).
 LIBERTY_DUMP = "liberty120.dump"
+#: The subsystems' dumps, in run.toml's order: analyze reads the CICS tasks (and the
+#: requests) beside RMF; ``--check`` takes its figures from the RMF files alone
+#: (``zperf.sim.check``), so these add no figure to it and change none.
+SUBSYSTEM_DUMPS = (CICS_DUMP, ZCON_DUMP, LIBERTY_DUMP)
 
 
 def _cics_monitoring(plan: _Plan, written: _Written) -> cics_tasks.Written:
-    """The SMF 110.1 records of the run's CICS region (papers 000 and 003): its tasks add up
-    to the CICS class's transactions and CPU of every interval, as the dump's 72.3 records
-    give them (:mod:`zperf.sim.cics_tasks`); and the SMF 123 records of the z/OS Connect
-    requests that drove them (paper 000)."""
+    """The SMF 110.1 records of the run's CICS regions (papers 000, 001 and 003: the run's
+    :class:`~zperf.sim.cics_tasks.Mix`): each region's tasks add up to its class's CPU of
+    every interval, as many as the run's class ended times the tasks a transaction is
+    there, as the dump's 72.3 records give them (:mod:`zperf.sim.cics_tasks`); and the SMF
+    123 records of the z/OS Connect requests that drove them (paper 000)."""
     scenario = plan.scenario
-    classes = plan.group_classes.get("CICS", [])
     none = cics_tasks.Written([], [], [])
-    if scenario.paper not in cics_tasks.PROFILES or not classes or \
-            plan.transaction_class not in classes:
-        return none
+    mix = cics_tasks.mix_of(scenario.workload, scenario.paper)
     name = plan.transaction_class
+    if mix is None or name is None or any(
+            not plan.group_classes.get(r.group) for r in mix.regions) or \
+            name not in plan.group_classes.get(mix.regions[0].group, []):
+        return none
     body = scenario.workload.get("json_response_bytes")
     size = int(body) if isinstance(body, int | float) and not isinstance(body, bool) else 0
-    liberty = cics_tasks.PROFILES[scenario.paper].liberty_class
+    liberty = mix.regions[0].kinds[0].profile.liberty_class
     for system, rows in written.listings.items():
         def of(cls: str | None, rows: list[dict[str, Any]] = rows
                ) -> list[cics_tasks.ClassInterval]:
@@ -551,8 +558,11 @@ def _cics_monitoring(plan: _Plan, written: _Written) -> cics_tasks.Written:
                 float(row["resp_actual_ms"] or 0.0)) for row in rows if row["class_name"] == cls]
         intervals = of(name)
         if any(i.ended for i in intervals):
+            regions = [cics_tasks.RegionRun(r, cls, of(cls)) for r in mix.regions
+                       for cls in [name if r is mix.regions[0]
+                                   else plan.group_classes[r.group][0]]]
             made = cics_tasks.records(
-                scenario.paper, f"CICS{system}"[:8], system, plan.sysplex, name, intervals,
+                mix, system, plan.sysplex, intervals, regions,
                 f"{plan.seed}:{scenario.id}:cics", response_bytes=size,
                 server_class=of(liberty) if liberty else ())
             none.cics += made.cics

@@ -164,9 +164,9 @@ def _rating(machine_type: str, capacity_id: str, where: str) -> Rating:
 
 def capacity_cps(capacity_id: str) -> int | None:
     """The CPs of a model capacity identifier: '7E7' -> 147 (the capacity setting, then the
-    CP count, its tens digit a letter from 10 on: A = 10 ... ), None if it is not of that
-    form."""
-    if len(capacity_id) != 3 or capacity_id[0] not in "4567" or not capacity_id[2].isdigit():
+    CP count, its tens digit a letter from 10 on: A = 10 ... ; a z990's '308' -> 8, its
+    one setting 3), None if it is not of that form."""
+    if len(capacity_id) != 3 or capacity_id[0] not in "34567" or not capacity_id[2].isdigit():
         return None
     tens = capacity_id[1]
     if tens.isdigit():

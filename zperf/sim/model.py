@@ -92,6 +92,8 @@ NAMESPACES = MappingProxyType({
     "job": "one batch job: elapsed time, TCB and SRB time",
     "logger": "z/OS system logger (offloads)",
     "ztpf": "z/TPF path-length model",
+    "change": "a zperf analyze column's change from the base run's, % ([workload] "
+              "base_scenario; paper 001's variations, zperf.sim.change)",
 })
 TRANSPORTS = ("http", "mq-client", "mq-qmgr")
 INCONSISTENCY_KINDS = ("formula", "definition", "method", "joint")
