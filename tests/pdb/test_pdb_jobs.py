@@ -292,3 +292,28 @@ def test_summary_by_job_through_the_command_line(
     assert code == 0 and lines[0].startswith("sysplex,system,job_name,class_of_work,")
     assert len(lines) - 1 == loaded.scan("job_month").filter(
         pl.col("shift") == "all").collect().height
+
+
+@pytest.mark.parametrize("level", ["week", "month"])
+def test_weeks_and_months_made_of_the_days_are_those_made_of_the_hours(
+        loaded: Pdb, level: str) -> None:
+    # the job rows' weeks and months are rolled up from their days (summaries.FROM_DAYS):
+    # every figure as the hours give it, a thirtieth of the rows read
+    assert "job" in summaries.FROM_DAYS
+    shifts = loaded.config().shifts
+    from_hours = summaries.rollup(loaded.scan("job_hour").collect(), "job", level, shifts)
+    kept = loaded.scan(f"job_{level}").collect()
+    keys = ["system", "job_name", "class_of_work", "service_class", "report_class",
+            "period_start", "shift"]
+    both = from_hours.join(kept, on=keys, how="full", suffix="_pdb", nulls_equal=True)
+    assert both.height == from_hours.height == kept.height > 0
+    for name, dtype in from_hours.schema.items():
+        if name in keys:
+            continue
+        if dtype.is_float():
+            ours, theirs = both[name], both[f"{name}_pdb"]
+            assert (ours.is_null() == theirs.is_null()).all(), name
+            assert ours.drop_nulls().to_list() == pytest.approx(
+                theirs.drop_nulls().to_list(), rel=1e-9), name
+        else:
+            assert both[name].to_list() == both[f"{name}_pdb"].to_list(), name

@@ -6,7 +6,9 @@ What a capacity planner keeps for months and years, when the intervals themselve
 long gone (``zperf pdb``, :mod:`zperf.pdb`): one row per system (or class period, or
 WLM workload), period and shift, with the statistics planners use.  Hour rows are
 made from the RMF intervals that start in the hour; day, week and month rows from
-the hour rows, so that they can be made again as long as the hours are kept:
+the hour rows, so that they can be made again as long as the hours are kept (the
+address spaces' and transactions' weeks and months from their days, which add up
+to the same: :data:`zperf.pdb.summaries.FROM_DAYS`):
 
 * sums add up (intervals, seconds, transactions, CPU and zIIP seconds), and every
   ratio is made from the sums (ETR, CPU per transaction, capture ratio, offload);
