@@ -40,6 +40,7 @@ from zperf.formats.repeats import (
     KEYS,
     conflict_text,
     first_difference,
+    key_hashes,
     said_within,
     settle,
     value_columns,
@@ -143,12 +144,16 @@ class InOrder:
     partitions), held until they may go, released in file order without repeats."""
 
     def __init__(self, table: str, belongs_by: Sequence[str], tally: Tally | None = None,
-                 ) -> None:
+                 *, hashed: bool = False) -> None:
         # A decoder may give each main row its key itself (a ``_key`` column made with
         # these codes and :func:`row_keys`, from the raw fields it has at hand): then
-        # the key columns are not looked up again here.
+        # the key columns are not looked up again here.  ``hashed``: a row's key is the
+        # 64-bit hash of its key columns (:func:`key_hashes`, as across files), not
+        # codes: a table of one row per task or request has as many distinct items as
+        # rows, too many for a dict of codes.
         key = KEYS[table]
         self.table = table
+        self.hashed = hashed
         self.codes = (Codes(key.interval), Codes(key.item))
         self.belongs_by = list(belongs_by)  # columns of both tables: which main row
         self.tally = tally if tally is not None else Tally("")
@@ -182,6 +187,7 @@ class InOrder:
         if main is None:
             return None, dependent
         keys = (main["_key"].to_numpy() if KEY in main.columns
+                else key_hashes(main, self.table) if self.hashed
                 else row_keys(self.codes[0].of(main), self.codes[1].of(main)))
         found, earlier, records = self.seen.lookup(keys)
         if final:  # no later batch looks these up: hash those that have a key's company
