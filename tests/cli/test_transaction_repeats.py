@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
+import shutil
 from pathlib import Path
 from typing import NamedTuple
 
@@ -201,3 +202,28 @@ def test_the_library_read_counts_a_copy_once(tmp_path: Path) -> None:
     assert result.tallies[1].warnings == [
         "5 CICS tasks already read from an earlier file (overlapping dumps) dropped: each "
         "is counted once"]
+
+
+def test_analyze_counts_the_tasks_of_a_dump_given_twice_once(
+        zcee_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Paper 000's z/OS Connect run with copies of its 110.1 and 123 dumps among its
+    sources: the same task figures (count, CPU per transaction) as without them."""
+    run = tmp_path / "run"
+    shutil.copytree(zcee_run, run)
+    code, once, _ = run_cli(capsys, "analyze", "--to", "csv", str(run))
+    assert code == 0
+    shutil.copy(run / "cics110.dump", run / "copy110.dump")
+    shutil.copy(run / "zcee123.dump", run / "copy123.dump")
+    toml = (run / "run.toml").read_text()
+    (run / "run.toml").write_text(toml.replace(
+        '"liberty120.dump"]', '"liberty120.dump", "copy110.dump", "copy123.dump"]'))
+    code, twice, err = run_cli(capsys, "analyze", "--to", "csv", str(run))
+    assert code == 0
+    tasks = _rows(once)["task_count"]
+    assert tasks.sum() > 0
+    assert _rows(twice)["task_count"].equals(tasks)
+    assert twice == once
+    for copy, what in (("copy110", "CICS tasks"), ("copy123", "z/OS Connect requests")):
+        assert re.search(rf"^zperf: warning: {re.escape(str(run / copy))}.dump: [1-9]\d* "
+                         rf"{what} already read from an earlier file \(overlapping dumps\) "
+                         "dropped: each is counted once$", err, re.MULTILINE), err

@@ -197,8 +197,12 @@ def test_both_subtypes_in_one_dump_fill_their_own_tables() -> None:
                                         "entry": T0, "exit": T0 + 3000 * US}], SERVER, T0)
     requester = smf123.build_type123_2([_call()], SERVER, T0)
     tables, tally = _read(frame_rdw([*provider, *requester, *provider]))
-    assert tables["zosconnect_requests"]["request_id"].to_list() == [1, 1]
+    # (the provider's record twice: one request, read once)
+    assert tables["zosconnect_requests"]["request_id"].to_list() == [1]
     assert tables["zosconnect_api_requests"]["request_id"].to_list() == [5000]
+    assert ("1 repeated z/OS Connect request (SMF 123.1 sections of the same server, request "
+            "id and entry time, dumped twice) dropped: each is counted once"
+            ) in tally.warnings  # type: ignore[attr-defined]
     assert tally.summary() == "x.smf: 3 records read = 3 parsed + 0 skipped + 0 other types"  # type: ignore[attr-defined]
 
 
