@@ -22,7 +22,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: --on-conflict, declared once: every command that reads input takes it (zperf check too).
 on_conflict_option = click.option(
     "--on-conflict", type=click.Choice(ON_CONFLICT_CHOICES), default=None,
-    help="A class period or CPU interval given twice with other values (by two files, or "
+    help="A class period, CPU or address space interval, CICS task or z/OS Connect or "
+         "Liberty request given twice with other values (by two files, or "
          "two records of one): error: stop, naming both, the key and a value that differs "
          "(exit 2); first, last: keep the one read first or last, and say how many were "
          "dropped (exit 0). An identical copy, or an RMF report beside the dump it was "

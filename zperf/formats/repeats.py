@@ -66,11 +66,16 @@ Ints = npt.NDArray[np.int64]
 @dataclass(frozen=True)
 class RowKey:
     """The columns that name a row: the interval of a system (few distinct values) and
-    the item within it; ``what`` the row is, in messages."""
+    the item within it; ``what`` the row is, in messages.  ``when``: the column of the
+    row's time (files whose rows' times do not overlap are not compared); ``words``: how
+    a message names an item that is not an interval's (column, the word before its
+    value; a null left out), its time then given to the microsecond (a task's start)."""
 
     what: str
     interval: tuple[str, ...]
     item: tuple[str, ...]
+    when: str = "interval_start"
+    words: tuple[tuple[str, str], ...] = ()
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -78,8 +83,14 @@ class RowKey:
 
     def named(self, row: Mapping[str, Any]) -> str:
         """The row as a message names it: 'class period IMS1 2019-05-01 10:00 service
-        IMSCTL period 1', 'CPU activity interval IMS1 2019-05-01 10:00'."""
+        IMSCTL period 1', 'CPU activity interval IMS1 2019-05-01 10:00', 'CICS task SYS1
+        CICSAOR1 task 41 started 2026-05-01 10:00:01.000250'."""
         system = row.get("system") or row.get("sysplex") or "(no system)"
+        if self.words:
+            return " ".join([self.what, str(system),
+                             *(f"{word} {row[column]}".lstrip() for column, word in self.words
+                               if row.get(column) is not None),
+                             _instant(row.get(self.when))])
         parts = [self.what, str(system), _when(row.get("interval_start"))]
         if "class_name" in self.columns:
             parts += [str(row.get("class_kind")), str(row.get("class_name")),
@@ -98,6 +109,13 @@ def _when(value: object) -> str:
     return str(value)
 
 
+def _instant(value: object) -> str:
+    """A task's or request's time as it tells it from the next one's: to the microsecond."""
+    if isinstance(value, dt.datetime):
+        return f"started {value:%Y-%m-%d %H:%M:%S.%f}"
+    return f"started {value}"
+
+
 #: The tables whose rows are a measurement of one interval, and what names a row.  The
 #: CPU interval has no sysplex: the CPU Activity report does not print it.
 KEYS: dict[str, RowKey] = {
@@ -110,6 +128,33 @@ KEYS: dict[str, RowKey] = {
                             ("job_name", "job_id", "step_number", "asid")),
     "job_steps": RowKey("job step", ("system", "interval_start"),
                         ("job_name", "job_id", "step_number", "level")),
+    # Rows of one task or request each (the interval part: the region or server, few; the
+    # item: the rest).  A CICS task is its region's task number (TRANNUM), which wraps
+    # (at 99,999 by default, at restart too), with its start (START, to the microsecond:
+    # two tasks of one number do not start at once); a task writing several records
+    # (converse, syncpoint, long-running: RTYPE) has one row per record, each measuring
+    # its own part of the task.
+    "cics_transactions": RowKey(
+        "CICS task", ("system", "applid"), ("task_number", "start", "record_type"),
+        when="start", words=(("applid", ""), ("transaction", ""), ("task_number", "task"),
+                             ("record_type", "record"))),
+    # A z/OS Connect request is its server instance's request id (REQ_ID: unique within
+    # one instance only, counted again from 1 when the server restarts under a new job
+    # id) with its entry time (TIME_ZC_ENTRY; a restart under the same job id then
+    # repeats an id, not the time too).
+    "zosconnect_requests": RowKey(
+        "z/OS Connect request", ("system", "job_name", "job_id"), ("request_id", "entry"),
+        when="entry", words=(("job_name", ""), ("job_id", ""), ("request_id", "request"))),
+    "zosconnect_api_requests": RowKey(
+        "z/OS Connect API requester request", ("system", "job_name", "job_id"),
+        ("request_id", "entry"), when="entry",
+        words=(("job_name", ""), ("job_id", ""), ("request_id", "request"))),
+    # A Liberty request is its server's request id (SM120BBV, a text Liberty makes
+    # unique within the server) with its arrival (SM120BBW: after a restart the ids may
+    # come again, the arrivals do not).
+    "liberty_requests": RowKey(
+        "Liberty request", ("system", "job_name", "job_id"), ("request_id", "start"),
+        when="start", words=(("job_name", ""), ("job_id", ""), ("request_id", "request"))),
 }
 #: Tables whose reports name a sysplex, not a system: the RMF Workload Activity report
 #: adds up the class periods of the sysplex's systems (its rows' system is null).
@@ -127,7 +172,10 @@ BELONGS: dict[str, tuple[str, tuple[str, ...]]] = {
 #: Columns that say where a row came from, not what was measured.
 PROVENANCE = frozenset({"source", "source_format"})
 _PLURAL = {"class period": "class periods", "CPU activity interval": "CPU activity intervals",
-           "address space interval": "address space intervals", "job step": "job steps"}
+           "address space interval": "address space intervals", "job step": "job steps",
+           "CICS task": "CICS tasks", "z/OS Connect request": "z/OS Connect requests",
+           "z/OS Connect API requester request": "z/OS Connect API requester requests",
+           "Liberty request": "Liberty requests"}
 #: How a message says what to do about a conflict (of two files: or leave one out).
 RESOLVE = "to keep one, give --on-conflict first or last"
 RESOLVE_FILES = f"{RESOLVE} (or leave one of the files out)"
@@ -408,8 +456,8 @@ class AcrossFiles:
         frame = frame.with_columns(pl.Series(_KH, keys))
         systems = frame["system"]
         named = None if not systems.null_count() else systems.is_not_null().to_numpy()
-        starts = frame["interval_start"] if named is None else \
-            frame["interval_start"].filter(pl.Series(named))
+        when = KEYS[name].when
+        starts = frame[when] if named is None else frame[when].filter(pl.Series(named))
         keep = np.ones(frame.height, dtype=bool)
         if starts.len():
             lo, hi = _span(starts)

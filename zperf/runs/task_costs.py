@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from zperf.calc import formulas as f
+from zperf.formats.repeats import KEYS
 from zperf.runs.spec import ClassRef, RunSpec
 from zperf.runs.transactions import task_ends
 
@@ -77,10 +78,18 @@ class Basis:
                             | pl.col("report_class").str.strip_chars().is_in(wanted))
 
 
+def _with_key(columns: tuple[str, ...], table: str) -> list[str]:
+    """``columns`` and those that name a row of ``table`` (:data:`KEYS`): a file's reduced
+    rows are settled against the earlier files' by them (a task in two overlapping dumps
+    counted once, the same task with other figures a conflict)."""
+    return [*columns, *(c for c in KEYS[table].columns if c not in columns)]
+
+
 def reduced(tasks: pl.DataFrame, spec: RunSpec) -> pl.DataFrame:
     """The tasks the run table reads: those that ended, in the window (by their end), on
-    the run's systems, with only :data:`TASK_COLUMNS`."""
-    ended = task_ends(tasks.select(TASK_COLUMNS)).filter(pl.col("stop").is_not_null())
+    the run's systems, with only :data:`TASK_COLUMNS` (and the columns of their key)."""
+    ended = task_ends(tasks.select(_with_key(TASK_COLUMNS, "cics_transactions"))).filter(
+        pl.col("stop").is_not_null())
     if spec.start is not None:
         ended = ended.filter(pl.col("stop") >= spec.start)
     if spec.end is not None:
@@ -96,8 +105,10 @@ REQUEST_COLUMNS = ("system", "api_name", "method", "http_status", "exit", "respo
 
 
 def reduced_requests(requests: pl.DataFrame, spec: RunSpec) -> pl.DataFrame:
-    """The z/OS Connect requests of the window (by their exit), on the run's systems."""
-    kept = requests.select(REQUEST_COLUMNS).filter(pl.col("exit").is_not_null())
+    """The z/OS Connect requests of the window (by their exit), on the run's systems (with
+    the columns of their key)."""
+    kept = requests.select(_with_key(REQUEST_COLUMNS, "zosconnect_requests")).filter(
+        pl.col("exit").is_not_null())
     if spec.start is not None:
         kept = kept.filter(pl.col("exit") >= spec.start)
     if spec.end is not None:

@@ -197,8 +197,12 @@ def test_both_subtypes_in_one_dump_fill_their_own_tables() -> None:
                                         "entry": T0, "exit": T0 + 3000 * US}], SERVER, T0)
     requester = smf123.build_type123_2([_call()], SERVER, T0)
     tables, tally = _read(frame_rdw([*provider, *requester, *provider]))
-    assert tables["zosconnect_requests"]["request_id"].to_list() == [1, 1]
+    # (the provider's record twice: one request, read once)
+    assert tables["zosconnect_requests"]["request_id"].to_list() == [1]
     assert tables["zosconnect_api_requests"]["request_id"].to_list() == [5000]
+    assert ("1 repeated z/OS Connect request (SMF 123.1 sections of the same server, request "
+            "id and entry time, dumped twice) dropped: each is counted once"
+            ) in tally.warnings  # type: ignore[attr-defined]
     assert tally.summary() == "x.smf: 3 records read = 3 parsed + 0 skipped + 0 other types"  # type: ignore[attr-defined]
 
 
@@ -370,3 +374,36 @@ def test_the_published_values_of_a_real_record() -> None:
     rows = _read(frame_rdw([record]))[0]["zosconnect_api_requests"]
     assert rows.height == 20 and rows["stub_sent"][0] == T0
     assert rows["tracking_token"][0] == APAR_TOKEN[:30].hex().upper()
+
+
+def test_an_api_requester_call_read_twice_is_read_once(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    """Its key: the server (job name and id), the request id and the entry time (issue 34):
+    the same records in a dump twice, or in two files, are one call each; the same call
+    with another figure is a conflict naming both files, the call and the field."""
+    calls = [_call(k) for k in range(3)]
+    one = tmp_path / "a.dump"
+    one.write_bytes(frame_rdw(smf123.build_type123_2(calls, SERVER, T0)))
+    twice = tmp_path / "twice.dump"
+    twice.write_bytes(one.read_bytes() * 2)
+    code, out, err = run_cli(capsys, "parse", "--table", "zosconnect_api_requests", "--to",
+                             "csv", str(twice), str(one))
+    assert code == 0
+    assert pl.read_csv(io.StringIO(out))["request_id"].to_list() == [5000, 5001, 5002]
+    assert (f"zperf: warning: {twice}: 3 repeated z/OS Connect API requester requests (SMF "
+            "123.2 sections of the same server, request id and entry time, dumped twice) "
+            "dropped: each is counted once") in err.splitlines()
+    assert (f"zperf: warning: {one}: 3 z/OS Connect API requester requests already read "
+            "from an earlier file (overlapping dumps) dropped: each is counted once"
+            ) in err.splitlines()
+    other = tmp_path / "b.dump"
+    other.write_bytes(frame_rdw(smf123.build_type123_2(
+        [*calls[:2], _call(2, response_bytes=4096)], SERVER, T0)))
+    code, _, err = run_cli(capsys, "parse", "--table", "zosconnect_api_requests", "--to",
+                           "csv", str(one), str(other))
+    assert (code, err.splitlines()) == (2, [
+        f"zperf: error: {other}: z/OS Connect API requester request SYSA ZCSRV2 STC04242 "
+        f"request 5002 started 2024-03-01 09:00:00.200200 conflicts with {one}: "
+        "response_bytes 4096 here, 2048 there; to keep one, give --on-conflict first or "
+        "last (or leave one of the files out)"])

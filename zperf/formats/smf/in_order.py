@@ -40,6 +40,7 @@ from zperf.formats.repeats import (
     KEYS,
     conflict_text,
     first_difference,
+    key_hashes,
     said_within,
     settle,
     value_columns,
@@ -119,16 +120,19 @@ class SeenKeys:
         return found, values, records
 
     def add(self, keys: Keys, values: Keys | None = None,
-            records: npt.NDArray[np.int64] | None = None) -> None:
+            records: npt.NDArray[np.int64] | None = None, *, ordered: bool = False) -> None:
         """Add keys not in the set yet (distinct), with their rows' value hashes and
-        record numbers."""
+        record numbers (``ordered``: the keys are sorted already)."""
         if not keys.size:
             return
         values = np.zeros(keys.size, dtype=np.uint64) if values is None else values
         numbers = (np.zeros(keys.size, dtype=np.uint32) if records is None
                    else np.minimum(records, _RECORD_LIMIT).astype(np.uint32))
-        order = np.argsort(keys, kind="stable")
-        self.levels.append((keys[order], values[order], numbers[order]))
+        if ordered:
+            self.levels.append((keys, values, numbers))
+        else:
+            order = np.argsort(keys, kind="stable")
+            self.levels.append((keys[order], values[order], numbers[order]))
         while len(self.levels) > 1 and self.levels[-1][0].size * 2 >= self.levels[-2][0].size:
             top, below = self.levels.pop(), self.levels[-1]
             merged = np.concatenate((below[0], top[0]))
@@ -143,12 +147,16 @@ class InOrder:
     partitions), held until they may go, released in file order without repeats."""
 
     def __init__(self, table: str, belongs_by: Sequence[str], tally: Tally | None = None,
-                 ) -> None:
+                 *, hashed: bool = False) -> None:
         # A decoder may give each main row its key itself (a ``_key`` column made with
         # these codes and :func:`row_keys`, from the raw fields it has at hand): then
-        # the key columns are not looked up again here.
+        # the key columns are not looked up again here.  ``hashed``: a row's key is the
+        # 64-bit hash of its key columns (:func:`key_hashes`, as across files), not
+        # codes: a table of one row per task or request has as many distinct items as
+        # rows, too many for a dict of codes.
         key = KEYS[table]
         self.table = table
+        self.hashed = hashed
         self.codes = (Codes(key.interval), Codes(key.item))
         self.belongs_by = list(belongs_by)  # columns of both tables: which main row
         self.tally = tally if tally is not None else Tally("")
@@ -182,7 +190,10 @@ class InOrder:
         if main is None:
             return None, dependent
         keys = (main["_key"].to_numpy() if KEY in main.columns
+                else key_hashes(main, self.table) if self.hashed
                 else row_keys(self.codes[0].of(main), self.codes[1].of(main)))
+        if self._all_new(main, keys, final):
+            return main, dependent
         found, earlier, records = self.seen.lookup(keys)
         if final:  # no later batch looks these up: hash those that have a key's company
             _, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
@@ -206,6 +217,23 @@ class InOrder:
                 dependent = dependent.join(main.select(self.belongs_by), on=self.belongs_by,
                                            how="semi", maintain_order="left")
         return main, dependent
+
+    def _all_new(self, main: pl.DataFrame, keys: Keys, final: bool) -> bool:
+        """Whether every key of ``main`` is new and once (the common case: nothing read
+        twice), then kept as it is (the keys, sorted, with their rows' value hashes, in
+        the set unless ``final``).  Looked up in key order, which is what makes it cheap
+        (a table of one row per task: the lookups walk the set in order)."""
+        if final:
+            ordered = np.sort(keys)
+        else:
+            order = np.argsort(keys)
+            ordered = keys[order]
+        if (ordered[1:] == ordered[:-1]).any() or self.seen.contains(ordered).any():
+            return False
+        if not final:
+            self.seen.add(ordered, value_hashes(main, self.table)[order],
+                          main["_record"].to_numpy()[order], ordered=True)
+        return True
 
     def damaged(self, main: pl.DataFrame) -> list[tuple[int, int | None, str]]:
         """The records of ``main`` (one batch's rows) that hold one key twice with other

@@ -36,9 +36,11 @@ import polars as pl
 
 from zperf.formats import encodings as dec
 from zperf.formats.layout import take_rows
+from zperf.formats.repeats import counted
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1_fields as f1
 from zperf.formats.smf.columns import distinct_rows, distinct_values, text_column
+from zperf.formats.smf.in_order import OFFSET, InOrder
 from zperf.formats.smf.record_checks import Checks, subset
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.tracking import hex_prefixes, token_keys, token_lengths
@@ -93,7 +95,8 @@ class Type110Decoder1:
                  columns: Columns) -> None:
         del tables, columns  # one table, built whole
         self.tally, self.file, self.encoding = tally, file, encoding
-        self.frames: list[pl.DataFrame] = []
+        # the tasks in file order, each once (a record dumped twice: its tasks dropped)
+        self.rows = InOrder("cics_transactions", (), tally, hashed=True)
         self.dictionaries: dict[bytes, Dictionary] = {}
         self.count = 0
         self.changed: list[str] = []
@@ -270,8 +273,13 @@ class Type110Decoder1:
         per = shape.drn[rec]
         fields, clocks = compact.split(buffer, int(per.sum()),
                                        None if good.all() else np.repeat(good, per))
-        frame, errors = self._rows(head, prod, rec[good], fields, clocks, compact,
+        kept = rec[good]
+        frame, errors = self._rows(head, prod, kept, fields, clocks, compact,
                                    shape.drn, dictionary)
+        tasks = shape.drn[kept]  # each task's record: its number and offset, for messages
+        frame = frame.with_columns(
+            pl.Series("_record", np.repeat(shape.batch.numbers[kept], tasks)),
+            pl.Series(OFFSET, np.repeat(shape.batch.offsets[kept], tasks)))
         return _Built(codes, at, frame, errors)
 
     def _connectors(self, shape: _Shape, checks: Checks, perf: Ints
@@ -464,12 +472,19 @@ class Type110Decoder1:
     # ------------------------------------------------------------------ out
 
     def take(self) -> dict[str, pl.DataFrame]:
-        """The rows decoded so far (records come whole and in file order)."""
-        if not self.frames:
-            return {}
-        out = pl.concat(self.frames)
-        self.frames = []
-        return {"cics_transactions": out}
+        """The rows decoded so far (records come whole and in file order), without the
+        tasks read already (:mod:`zperf.formats.smf.in_order`)."""
+        return self.rows.release_tables(None, ("cics_transactions", ""))
+
+    def _final(self) -> dict[str, pl.DataFrame]:
+        out = self.rows.release_tables(None, ("cics_transactions", ""), final=True)
+        if self.rows.dropped:
+            self.tally.warnings.append(
+                f"{counted(self.rows.dropped, 'repeated CICS task')} (SMF 110.1 performance "
+                "records of the same region, task number and start, dumped twice) dropped: "
+                "each is counted once")
+        self.rows.said()
+        return out
 
     def finish(self) -> dict[str, pl.DataFrame]:
         if self.pool is not None:
@@ -487,7 +502,7 @@ class Type110Decoder1:
             what = f"CICS monitoring {f1.CLASS_NAMES.get(code, f'class {code}')} record"
             self.tally.others[what] = self.tally.others.get(what, 0) + n
         self.classes = {}
-        return self.take()
+        return self._final()
 
 
 @dataclass(frozen=True)
@@ -516,7 +531,7 @@ class _Part:
             built = future.result()
             shape.fail_damaged(checks, rec, built.codes, built.at)
             if built.frame is not None:
-                decoder.frames.append(built.frame)
+                decoder.rows.add(built.frame)
                 decoder.clock_errors += built.clock_errors
         checks.report(decoder.tally)
         decoder.tally.settle(parsed=int(checks.ok.sum()) - self.others, other=self.others)

@@ -22,8 +22,10 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
+from zperf.formats.repeats import counted
 from zperf.formats.smf import type120_11_fields as f
 from zperf.formats.smf.columns import local_times, text_column
+from zperf.formats.smf.in_order import OFFSET, InOrder
 from zperf.formats.smf.record_checks import Checks
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.tracking import token_keys
@@ -48,7 +50,8 @@ class LibertyRequestDecoder:
                  columns: Columns) -> None:
         del tables, columns, encoding  # one table; Liberty's text is Cp1047
         self.tally, self.file = tally, file
-        self.frames: list[pl.DataFrame] = []
+        # the requests in file order, each once (a record dumped twice: dropped)
+        self.rows = InOrder("liberty_requests", (), tally, hashed=True)
         self.others: dict[str, int] = {}
 
     def decode(self, batch: Batch) -> None:
@@ -85,7 +88,9 @@ class LibertyRequestDecoder:
         good = checks.ok & mine
         rec = np.flatnonzero(good)
         if rec.size:
-            self.frames.append(self._rows(batch, head, rec, trip))
+            self.rows.add(self._rows(batch, head, rec, trip).with_columns(  # (for messages)
+                pl.Series("_record", batch.numbers[rec]),
+                pl.Series(OFFSET, batch.offsets[rec])))
         checks.report(self.tally)
         self.tally.settle(parsed=int(good.sum()), other=int((~short & ~mine).sum()))
 
@@ -190,16 +195,22 @@ class LibertyRequestDecoder:
         return out
 
     def take(self) -> dict[str, pl.DataFrame]:
-        if not self.frames:
-            return {}
-        out, self.frames = pl.concat(self.frames), []
-        return {"liberty_requests": out}
+        """The requests decoded so far, without those read already
+        (:mod:`zperf.formats.smf.in_order`)."""
+        return self.rows.release_tables(None, ("liberty_requests", ""))
 
     def finish(self) -> dict[str, pl.DataFrame]:
         for what, n in self.others.items():
             self.tally.others[what] = self.tally.others.get(what, 0) + n
         self.others = {}
-        return self.take()
+        out = self.rows.release_tables(None, ("liberty_requests", ""), final=True)
+        if self.rows.dropped:
+            self.tally.warnings.append(
+                f"{counted(self.rows.dropped, 'repeated Liberty request')} (SMF 120.11 "
+                "records of the same server, request id and arrival, dumped twice) dropped: "
+                "each is counted once")
+        self.rows.said()
+        return out
 
 
 TYPE120_11 = DecoderSpec(120, frozenset({11}), ("liberty_requests",),

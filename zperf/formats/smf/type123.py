@@ -30,8 +30,10 @@ import polars as pl
 
 from zperf.formats import encodings as dec
 from zperf.formats.layout import Layout
+from zperf.formats.repeats import KEYS, counted
 from zperf.formats.smf import type123_fields as f123
 from zperf.formats.smf.columns import local_times, text_column
+from zperf.formats.smf.in_order import OFFSET, InOrder
 from zperf.formats.smf.record_checks import Checks
 from zperf.formats.smf.record_decoder import Batch, Columns, DecoderSpec
 from zperf.formats.smf.tracking import token_keys
@@ -103,7 +105,8 @@ class Type123Decoder:
         del columns
         self.tally, self.file, self.encoding = tally, file, encoding
         self.wanted = {sub for sub, name in TABLE.items() if name in tables}
-        self.frames: dict[int, list[pl.DataFrame]] = {sub: [] for sub in TABLE}
+        # each table's requests in file order, each once (a record dumped twice: dropped)
+        self.rows = {sub: InOrder(name, (), tally, hashed=True) for sub, name in TABLE.items()}
         self.others: dict[str, int] = {}
         self.longer: dict[int, set[int]] = {sub: set() for sub in TABLE}
         self.requests = self.doubtful = 0
@@ -150,7 +153,9 @@ class Type123Decoder:
                 rows, owner = self._sections(batch, rec, r_at, r_len, r_n, LAYOUT[sub])
                 columns = self._server(batch, head, rec, s_at, owner, sub)
                 build = self._provider if sub == f123.SUBTYPE_PROVIDER else self._requester
-                self.frames[sub].append(build(rows, columns))
+                self.rows[sub].add(build(rows, columns).with_columns(  # (for messages)
+                    pl.Series("_record", batch.numbers[rec][owner]),
+                    pl.Series(OFFSET, batch.offsets[rec][owner])))
         checks.report(self.tally)
         self.tally.settle(parsed=int(good.sum()), other=int(other.sum()))
 
@@ -262,9 +267,12 @@ class Type123Decoder:
         self.doubtful += int(doubtful.sum())
         return ZOSCONNECT_API_REQUESTS.from_columns(columns)
 
-    def take(self) -> dict[str, pl.DataFrame]:
-        out = {TABLE[sub]: pl.concat(frames) for sub, frames in self.frames.items() if frames}
-        self.frames = {sub: [] for sub in TABLE}
+    def take(self, final: bool = False) -> dict[str, pl.DataFrame]:
+        """The requests decoded so far, without those read already
+        (:mod:`zperf.formats.smf.in_order`)."""
+        out: dict[str, pl.DataFrame] = {}
+        for sub, rows in self.rows.items():
+            out.update(rows.release_tables(None, (TABLE[sub], ""), final=final))
         return out
 
     def finish(self) -> dict[str, pl.DataFrame]:
@@ -289,7 +297,15 @@ class Type123Decoder:
                    "figures are doubtful" if self.doubtful else
                    "; every one has the shape IBM's field text gives"))
             self.requests = self.doubtful = 0
-        return self.take()
+        out = self.take(final=True)
+        for sub, rows in self.rows.items():
+            if rows.dropped:
+                self.tally.warnings.append(
+                    f"{counted(rows.dropped, 'repeated ' + KEYS[TABLE[sub]].what)} (SMF "
+                    f"123.{sub} sections of the same server, request id and entry time, "
+                    "dumped twice) dropped: each is counted once")
+            rows.said()
+        return out
 
 
 def _token(rows: npt.NDArray[np.void]) -> pl.Series:
