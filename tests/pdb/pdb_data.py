@@ -73,3 +73,26 @@ def same_tables(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None:
     assert a.keys() == b.keys()
     for table in a:
         assert_frame_equal(a[table], b[table], check_row_order=False)
+
+
+def rolled_up_both_ways(pdb: Pdb, entity: str, level: str, keys: list[str]) -> None:
+    """An entity's week or month rows as the PDB keeps them (made of its days:
+    summaries.FROM_DAYS) are those made of its hours, column by column."""
+    from zperf.pdb import summaries
+
+    assert entity in summaries.FROM_DAYS
+    from_hours = summaries.rollup(pdb.scan(f"{entity}_hour").collect(), entity, level,
+                                  pdb.config().shifts)
+    kept = pdb.scan(f"{entity}_{level}").collect()
+    both = from_hours.join(kept, on=keys, how="full", suffix="_pdb", nulls_equal=True)
+    assert both.height == from_hours.height == kept.height > 0
+    for name, dtype in from_hours.schema.items():
+        if name in keys:
+            continue
+        if dtype.is_float():
+            ours, theirs = both[name], both[f"{name}_pdb"]
+            assert (ours.is_null() == theirs.is_null()).all(), name
+            assert ours.drop_nulls().to_list() == pytest.approx(
+                theirs.drop_nulls().to_list(), rel=1e-9), name
+        else:
+            assert both[name].to_list() == both[f"{name}_pdb"].to_list(), name

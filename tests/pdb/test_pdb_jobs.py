@@ -9,7 +9,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from pdb_data import month_fixture  # noqa: F401 (fixtures)
+from pdb_data import month_fixture, rolled_up_both_ways  # noqa: F401 (fixtures)
 
 from conftest import run_cli
 from zperf.calc import formulas as f
@@ -297,23 +297,7 @@ def test_summary_by_job_through_the_command_line(
 @pytest.mark.parametrize("level", ["week", "month"])
 def test_weeks_and_months_made_of_the_days_are_those_made_of_the_hours(
         loaded: Pdb, level: str) -> None:
-    # the job rows' weeks and months are rolled up from their days (summaries.FROM_DAYS):
-    # every figure as the hours give it, a thirtieth of the rows read
-    assert "job" in summaries.FROM_DAYS
-    shifts = loaded.config().shifts
-    from_hours = summaries.rollup(loaded.scan("job_hour").collect(), "job", level, shifts)
-    kept = loaded.scan(f"job_{level}").collect()
-    keys = ["system", "job_name", "class_of_work", "service_class", "report_class",
-            "period_start", "shift"]
-    both = from_hours.join(kept, on=keys, how="full", suffix="_pdb", nulls_equal=True)
-    assert both.height == from_hours.height == kept.height > 0
-    for name, dtype in from_hours.schema.items():
-        if name in keys:
-            continue
-        if dtype.is_float():
-            ours, theirs = both[name], both[f"{name}_pdb"]
-            assert (ours.is_null() == theirs.is_null()).all(), name
-            assert ours.drop_nulls().to_list() == pytest.approx(
-                theirs.drop_nulls().to_list(), rel=1e-9), name
-        else:
-            assert both[name].to_list() == both[f"{name}_pdb"].to_list(), name
+    # sums, maxima, means and histograms add up from days as from hours
+    rolled_up_both_ways(loaded, "job", level,
+                        ["system", "job_name", "class_of_work", "service_class", "report_class",
+                         "period_start", "shift"])

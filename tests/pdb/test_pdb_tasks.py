@@ -16,14 +16,20 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from pdb_data import files_state, month_fixture, same_tables, tables_state  # noqa: F401
+from pdb_data import (  # noqa: F401
+    files_state,
+    month_fixture,
+    rolled_up_both_ways,
+    same_tables,
+    tables_state,
+)
 
 from conftest import run_cli
 from zperf.formats import one_input
 from zperf.formats.options import ReadOptions
 from zperf.formats.reading import read
 from zperf.formats.smf import dump
-from zperf.pdb import histograms, summaries, tasks
+from zperf.pdb import histograms, tasks
 from zperf.pdb.load import add
 from zperf.pdb.store import KILL_AT, Pdb
 from zperf.pdb.trend import trend
@@ -341,23 +347,7 @@ def test_z_os_connect_requests_are_summarized_per_api(
 @pytest.mark.parametrize("level", ["week", "month"])
 def test_weeks_and_months_made_of_the_days_are_those_made_of_the_hours(
         loaded: Pdb, level: str) -> None:
-    # sums, maxima and histograms add up from days as from hours (summaries.FROM_DAYS)
-    assert "transaction" in summaries.FROM_DAYS
-    shifts = loaded.config().shifts
-    from_hours = summaries.rollup(loaded.scan("transaction_hour").collect(), "transaction",
-                                  level, shifts)
-    kept = loaded.scan(f"transaction_{level}").collect()
-    keys = ["system", "applid", "transaction", "service_class", "report_class",
-            "period_start", "shift"]
-    both = from_hours.join(kept, on=keys, how="full", suffix="_pdb", nulls_equal=True)
-    assert both.height == from_hours.height == kept.height > 0
-    for name, dtype in from_hours.schema.items():
-        if name in keys:
-            continue
-        if dtype.is_float():
-            ours, theirs = both[name], both[f"{name}_pdb"]
-            assert (ours.is_null() == theirs.is_null()).all(), name
-            assert ours.drop_nulls().to_list() == pytest.approx(
-                theirs.drop_nulls().to_list(), rel=1e-9), name
-        else:
-            assert both[name].to_list() == both[f"{name}_pdb"].to_list(), name
+    # sums, maxima, means and histograms add up from days as from hours
+    rolled_up_both_ways(loaded, "transaction", level,
+                        ["system", "applid", "transaction", "service_class", "report_class",
+                         "period_start", "shift"])
