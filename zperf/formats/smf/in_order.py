@@ -39,6 +39,7 @@ from zperf.formats.printed import shown
 from zperf.formats.repeats import (
     KEYS,
     conflict_text,
+    counted,
     first_difference,
     key_hashes,
     said_within,
@@ -276,8 +277,14 @@ class InOrder:
             KEYS[self.table], here, f"record {there} of this file", column, other),
             record=here["_record"], offset=here.get(OFFSET))
 
-    def said(self) -> None:
-        """The warning of the conflicts settled (--on-conflict first or last)."""
+    def said(self, repeats: str | None = None) -> None:
+        """The warnings of the repeats dropped (``repeats``: which records they were, for a
+        table of one row per record; other decoders say their own) and of the conflicts
+        settled (--on-conflict first or last)."""
+        if repeats is not None and self.dropped:
+            self.tally.warnings.append(
+                f"{counted(self.dropped, 'repeated ' + KEYS[self.table].what)} ({repeats}) "
+                "dropped: each is counted once")
         said_within(self.table, self.conflicts, self.tally)
 
     def release_tables(self, before: int | None, names: tuple[str, str], *,

@@ -36,7 +36,6 @@ import polars as pl
 
 from zperf.formats import encodings as dec
 from zperf.formats.layout import take_rows
-from zperf.formats.repeats import counted
 from zperf.formats.smf import cics_compress as cc
 from zperf.formats.smf import type110_1_fields as f1
 from zperf.formats.smf.columns import distinct_rows, distinct_values, text_column
@@ -478,12 +477,8 @@ class Type110Decoder1:
 
     def _final(self) -> dict[str, pl.DataFrame]:
         out = self.rows.release_tables(None, ("cics_transactions", ""), final=True)
-        if self.rows.dropped:
-            self.tally.warnings.append(
-                f"{counted(self.rows.dropped, 'repeated CICS task')} (SMF 110.1 performance "
-                "records of the same region, task number and start, dumped twice) dropped: "
-                "each is counted once")
-        self.rows.said()
+        self.rows.said("SMF 110.1 performance records of the same region, task number and "
+                       "start, dumped twice")
         return out
 
     def finish(self) -> dict[str, pl.DataFrame]:

@@ -22,7 +22,6 @@ import numpy as np
 import numpy.typing as npt
 import polars as pl
 
-from zperf.formats.repeats import counted
 from zperf.formats.smf import type120_11_fields as f
 from zperf.formats.smf.columns import local_times, text_column
 from zperf.formats.smf.in_order import OFFSET, InOrder
@@ -204,12 +203,8 @@ class LibertyRequestDecoder:
             self.tally.others[what] = self.tally.others.get(what, 0) + n
         self.others = {}
         out = self.rows.release_tables(None, ("liberty_requests", ""), final=True)
-        if self.rows.dropped:
-            self.tally.warnings.append(
-                f"{counted(self.rows.dropped, 'repeated Liberty request')} (SMF 120.11 "
-                "records of the same server, request id and arrival, dumped twice) dropped: "
-                "each is counted once")
-        self.rows.said()
+        self.rows.said("SMF 120.11 records of the same server, request id and arrival, "
+                       "dumped twice")
         return out
 
 

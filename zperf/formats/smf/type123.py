@@ -30,7 +30,6 @@ import polars as pl
 
 from zperf.formats import encodings as dec
 from zperf.formats.layout import Layout
-from zperf.formats.repeats import KEYS, counted
 from zperf.formats.smf import type123_fields as f123
 from zperf.formats.smf.columns import local_times, text_column
 from zperf.formats.smf.in_order import OFFSET, InOrder
@@ -299,12 +298,8 @@ class Type123Decoder:
             self.requests = self.doubtful = 0
         out = self.take(final=True)
         for sub, rows in self.rows.items():
-            if rows.dropped:
-                self.tally.warnings.append(
-                    f"{counted(rows.dropped, 'repeated ' + KEYS[TABLE[sub]].what)} (SMF "
-                    f"123.{sub} sections of the same server, request id and entry time, "
-                    "dumped twice) dropped: each is counted once")
-            rows.said()
+            rows.said(f"SMF 123.{sub} sections of the same server, request id and entry "
+                      "time, dumped twice")
         return out
 
 
