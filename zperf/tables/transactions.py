@@ -103,18 +103,25 @@ CICS_TRANSACTIONS = TableSchema(
 )
 
 
+#: What both subtypes of SMF 123 say of their server and request (one server section
+#: and one request id, read by one walk: zperf.formats.smf.type123).
+_SMF123_SERVER = (
+    Column("system", STR, "SMF system id (SMF123_SID)"),
+    Column("sysplex", STR, "Sysplex of the server (SERVER_SYSPLEX)"),
+    Column("job_name", STR, "Server job name (SERVER_JOBNAME)"),
+    Column("job_id", STR, "Server job id (SERVER_JOBID)"),
+    Column("server_version", STR, "z/OS Connect version (SERVER_VERSION)"),
+    Column("request_id", I64, "Request id, unique within one server instance (REQ_ID)"),
+)
+
+
 ZOSCONNECT_REQUESTS = TableSchema(
     "zosconnect_requests",
     "z/OS Connect API provider requests (SMF 123 subtype 1 version 2): one row per request",
     (
         *_SOURCE,
         Column("source_format", STR, "'smf123.1'"),
-        Column("system", STR, "SMF system id (SMF123_SID)"),
-        Column("sysplex", STR, "Sysplex of the server (SERVER_SYSPLEX)"),
-        Column("job_name", STR, "Server job name (SERVER_JOBNAME)"),
-        Column("job_id", STR, "Server job id (SERVER_JOBID)"),
-        Column("server_version", STR, "z/OS Connect version (SERVER_VERSION)"),
-        Column("request_id", I64, "Request id, unique within one server instance (REQ_ID)"),
+        *_SMF123_SERVER,
         Column("request_type", STR, "API, service, admin or unknown (REQ_TYPE)"),
         Column("http_status", I64, "HTTP status returned to the client (HTTP_RESP_CODE)"),
         Column("timed_out", I64, "1 when the request timed out (RESP_FLAGS X'80')"),
@@ -159,12 +166,7 @@ ZOSCONNECT_API_REQUESTS = TableSchema(
     (
         *_SOURCE,
         Column("source_format", STR, "'smf123.2'"),
-        Column("system", STR, "SMF system id (SMF123_SID)"),
-        Column("sysplex", STR, "Sysplex of the server (SERVER_SYSPLEX)"),
-        Column("job_name", STR, "Server job name (SERVER_JOBNAME)"),
-        Column("job_id", STR, "Server job id (SERVER_JOBID)"),
-        Column("server_version", STR, "z/OS Connect version (SERVER_VERSION)"),
-        Column("request_id", I64, "Request id, unique within one server instance (REQ_ID)"),
+        *_SMF123_SERVER,
         Column("requester_name", STR, "API requester (API_REQ_NAME)"),
         Column("requester_version", STR, "API requester version (API_REQ_VERSION)"),
         Column("caller_type", STR, "Calling application: CICS, IMS or z/OS (REQ_APP_TYPE)"),
