@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -114,6 +115,18 @@ def test_loading_a_day_again_changes_nothing(tmp_path: Path, month: list[Path]) 
     assert files_state(root) == before
 
 
+def test_an_input_is_told_by_its_content_not_by_its_size(
+        tmp_path: Path, month: list[Path], other_month: list[Path]) -> None:
+    """An input of a size no input had is read while its SHA-256 is made; one of a size
+    loaded before waits for its hash: another content of the same size is read."""
+    pdb = _loaded(tmp_path / "pdb", month[0])
+    assert other_month[0].stat().st_size == month[0].stat().st_size
+    other = add(pdb, [other_month[0]], jobs=1, on_conflict="first")
+    assert not other.unchanged and other.tallies[0].read
+    assert [entry["sha256"] for entry in pdb.manifest()["inputs"]] == [
+        hashlib.sha256(day.read_bytes()).hexdigest() for day in (month[0], other_month[0])]
+
+
 def test_day_by_day_in_any_order_gives_the_same_pdb(tmp_path: Path,
                                                   month: list[Path]) -> None:
     in_order = tables_state(_loaded(tmp_path / "a", *month).root)
@@ -145,6 +158,27 @@ def test_an_overlapping_dump_adds_only_what_is_new(tmp_path: Path, month: list[P
     assert any(f"{late.height} class periods already read from an earlier file" in w
                for w in warnings)
     assert pdb.scan("workload").collect().height == 2 * PER_DAY["workload"]
+
+
+def test_rows_repeated_in_a_later_batch_of_one_load_are_dropped(
+        tmp_path: Path, month: list[Path], other_month: list[Path]) -> None:
+    """A load read in batches (memory) settles each batch with the rows the batches
+    before it staged, not only with those the PDB held: the same as one batch."""
+    late = read(month[0], tables=["workload"]).tables["workload"].filter(
+        pl.col("interval_start") >= dt.datetime(2026, 10, 1, 23))
+    overlap = tmp_path / "overlap.parquet"
+    late.write_parquet(overlap)
+    pdb = Pdb(tmp_path / "pdb")
+    loaded = add(pdb, [month[0], overlap], jobs=1, batch_bytes=1)
+    assert loaded.added["workload"] == PER_DAY["workload"]
+    assert pdb.scan("workload").collect().height == PER_DAY["workload"]
+    assert any(f"{late.height} class periods already read from an earlier file" in w
+               for t in loaded.tallies for w in t.warnings)
+    conflicting = tmp_path / "conflicting.parquet"
+    read(other_month[0], tables=["workload"]).tables["workload"].filter(
+        pl.col("interval_start") >= dt.datetime(2026, 10, 1, 23)).write_parquet(conflicting)
+    with pytest.raises(ConflictError):
+        add(Pdb(tmp_path / "other"), [month[0], conflicting], jobs=1, batch_bytes=1)
 
 
 def test_a_conflicting_day_is_refused_and_the_pdb_is_unchanged(

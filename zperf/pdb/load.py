@@ -35,8 +35,9 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -76,10 +77,12 @@ ORDER: dict[str, tuple[str, ...]] = {
 BATCH_BYTES = 2 << 30
 
 
-def _batches(fresh: list[tuple[Input, str, int]], limit: int,
-             ) -> list[list[tuple[Input, str, int]]]:
+_Fresh = tuple[Input, "Future[tuple[str, int]]", int]
+
+
+def _batches(fresh: list[_Fresh], limit: int) -> list[list[_Fresh]]:
     """The inputs in order, in runs of at most ``limit`` bytes (at least one input each)."""
-    out: list[list[tuple[Input, str, int]]] = []
+    out: list[list[_Fresh]] = []
     size = 0
     for entry in fresh:
         if not out or size + entry[2] > limit:
@@ -172,26 +175,66 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
     docstring.  Inputs are read ``batch_bytes`` at a time (at least one input): memory
     follows a batch, not the load."""
     items = _items(sources)
-    with ThreadPoolExecutor(max_workers=2) as pool:  # hashlib lets go of the GIL
-        digests = list(pool.map(digest, items))
+    sizes = [_size(item) for item in items]
+    with ThreadPoolExecutor(max_workers=2) as pool:  # (hashlib lets go of the GIL)
+        digests = [pool.submit(digest, item) for item in items]
+        for size, made in zip(sizes, digests, strict=True):
+            if size is None:  # (one that cannot be opened: said before the PDB is made)
+                made.result()
+        return _add(pdb, items, sizes, digests, jobs=jobs, on_error=on_error,
+                    on_conflict=on_conflict, kind=kind, encoding=encoding, wait=wait,
+                    on_wait=on_wait, batch_bytes=batch_bytes)
+
+
+def _size(item: Input) -> int | None:
+    """The number of bytes :func:`digest` hashes of an input, when known without reading
+    it (a file's size; None for a ZIP member or standard input)."""
+    if isinstance(item, Given):
+        return len(item.data) if item.data is not None else None
+    try:
+        path = Path(item)
+        return path.stat().st_size if path.is_file() else None
+    except (OSError, ValueError):
+        return None
+
+
+def _surely_new(sizes: list[int | None], manifest: dict[str, Any]) -> list[bool]:
+    """Which inputs cannot hold the content of an input loaded before or of another one
+    of this load: their size is that of none of them (equal content, equal size).  Those
+    are read while their SHA-256 is made, on the other core; the others wait for theirs."""
+    taken = Counter(entry.get("size") for entry in manifest.get("inputs", []))
+    taken.update(size for size in sizes if size is not None)
+    return [size is not None and taken[size] == 1 for size in sizes]
+
+
+def _add(pdb: Pdb, items: list[Input], sizes: list[int | None],
+         digests: list[Future[tuple[str, int]]], *, jobs: int | None, on_error: OnError,
+         on_conflict: OnConflict, kind: str | None, encoding: str, wait: bool,
+         on_wait: Callable[[str], None] | None, batch_bytes: int) -> Loaded:
+    """:func:`add`, the inputs' digests being made (``digests``)."""
     pdb.create()
     config = pdb.config()
     loaded = Loaded()
     with pdb.change("add", wait=wait, on_wait=on_wait) as tx:
         manifest = tx.manifest
         known = {entry["sha256"]: entry for entry in manifest.get("inputs", [])}
-        fresh: list[tuple[Input, str, int]] = []
-        for item, (sha, size) in zip(items, digests, strict=True):
+        fresh: list[_Fresh] = []
+        for item, size, made, new in zip(items, sizes, digests, _surely_new(sizes, manifest),
+                                         strict=True):
+            if new and size is not None:
+                fresh.append((item, made, size))
+                continue
+            sha, size = made.result()
             name = input_name(item)
             if sha in known:
                 entry = known[sha]
                 loaded.unchanged.append((name, f"already loaded (the same content as "
                                                f"{entry['name']}, loaded {entry['loaded_at']})"))
-            elif any(sha == other for _, other, _ in fresh):
+            elif any(sha == other.result()[0] for _, other, _ in fresh):
                 loaded.unchanged.append((name, "the same content as another input of this "
                                                "load: read once"))
             else:
-                fresh.append((item, sha, size))
+                fresh.append((item, made, size))
         loaded.generation = tx.generation
         if not fresh:
             return loaded
@@ -206,7 +249,7 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
             results = _read([item for item, _, _ in batch], how)
-            for (item, sha, size), result in zip(batch, results, strict=True):
+            for (item, made, size), result in zip(batch, results, strict=True):
                 reached("read")
                 name = input_name(item)
                 loaded.tallies += result.tallies
@@ -222,7 +265,7 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                     continue
                 if any(frame.height for frame in tables.values()):
                     tables_of[name] = tables
-                records.append(_record(name, sha, size, {
+                records.append(_record(name, made.result()[0], size, {
                     **tables, **{tasks.HOURS[e]: rows for e, rows in hours.items()}},
                     result.tallies))
                 if hours:
@@ -235,9 +278,9 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
                         spans, name, [*manifest.get("inputs", []), *records[:-1]])
             if tables_of:
                 kept = _settled(tx, pdb, tables_of, list(loaded.tallies), on_conflict, loaded)
+                del tables_of, result, tables  # (the rows as read: let go once staged)
                 for system, days in _write_detail(tx, kept, loaded).items():
                     changed.setdefault(system, set()).update(days)
-            del tables_of
         if listings:
             _settle_listings(tx, pdb, listings, loaded, on_conflict)
         if not records:
@@ -410,14 +453,19 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
     for name in DETAIL_TABLES:
         main = "workload" if name == "distribution" else "cpu" if name == "cpu_lpar" else name
         days = pl.concat([touched[name], touched[main]]).unique()
-        listed = tx.files(name)
+        # (a partition's committed rows, and those an earlier batch of this load staged)
         parts = [part for part in (Partition(name, system, day.isoformat())
-                                   for system, day in days.iter_rows()) if part in listed]
+                                   for system, day in days.iter_rows()) if tx.has(part)]
         rows = tx.current_many(parts) if parts else schema_of(name).empty()
         counts = rows.group_by("system", pl.col("interval_start").dt.date()).len()
         had[name] = {Partition(name, system, day.isoformat()): n
                      for system, day, n in counts.iter_rows()}
         before[name] = rows.with_columns(pl.lit(True).alias(_FROM_PDB))
+    if len(tables_of) == 1 and not any(frame.height for frame in before.values()):
+        # (the nightly load: one input of days the PDB holds no rows of; its reader
+        # settled its own rows, and there is nothing earlier to settle them with)
+        (only,) = tables_of.values()
+        return {name: (only[name], had[name]) for name in DETAIL_TABLES}
 
     def recall(file: str, table: str) -> dict[str, pl.DataFrame]:
         if file == pdb_name:
@@ -452,14 +500,18 @@ def _write_detail(tx: Transaction,
                   kept: dict[str, tuple[pl.DataFrame, dict[Partition, int]]],
                   loaded: Loaded) -> dict[str, set[dt.date]]:
     """Stage each partition's new rows (a new file; the partition written anew where some
-    of its rows were replaced); the days changed, per system."""
+    of its rows were replaced); the days changed, per system.  ``kept`` is emptied as
+    its tables are staged (memory: a table's rows are let go once in their files)."""
     changed: dict[str, set[dt.date]] = {}
-    for name, (frame, had) in kept.items():
+    for name in list(kept):
+        rows_of, had = kept.pop(name)
+        held = [rows_of]  # (emptied by _partitions)
+        del rows_of
         schema = schema_of(name)
         added = 0
         parts = set(had)
         seen = set()
-        for system, day, rows in _partitions(frame, name):
+        for system, day, rows in _partitions(held, name):
             part = Partition(name, system, day.isoformat())
             parts.add(part)
             seen.add(part)
@@ -490,11 +542,14 @@ def _write_detail(tx: Transaction,
     return changed
 
 
-def _partitions(frame: pl.DataFrame, table: str,
+def _partitions(held: list[pl.DataFrame], table: str,
                 ) -> Iterator[tuple[str, dt.date, pl.DataFrame]]:
     """The rows of each system and day: in the order of their files (:data:`ORDER`),
     the PDB's rows first, by one sort of the whole table and a slice each (not copied);
-    a table kept as read (the distribution: half a million rows a day), by hashing."""
+    a table kept as read (the distribution: half a million rows a day), by hashing.
+    ``held``: the table, alone in a list taken from (so that its rows as read are
+    freed once sorted)."""
+    frame = held.pop()
     days = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"))
     order = [c for c in ORDER[table] if c in frame.columns]
     if not order:
@@ -503,6 +558,7 @@ def _partitions(frame: pl.DataFrame, table: str,
             yield str(system), cast(dt.date, day), rows.drop("_day")
         return
     old = [_FROM_PDB] if _FROM_PDB in frame.columns else []
+    del frame
     days = days.with_columns(pl.col(c).fill_null(False) for c in old).sort(
         "system", "_day", *old, *order, descending=[False, False, *(True for _ in old),
                                                     *(False for _ in order)], nulls_last=True)

@@ -161,6 +161,18 @@ class Pdb:
                 out.setdefault(part, []).append(path)
         return out
 
+    def files_of(self, part: Partition) -> list[Path]:
+        """The committed files of one partition (those :meth:`partitions` lists of it)."""
+        folder = self.root / part.folder
+        try:
+            paths = sorted(folder.iterdir())
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        except OSError as exc:
+            raise UsageError(f"{folder}: cannot list: {_why(exc)}") from None
+        return [path for path in paths
+                if path.name.endswith(PARQUET) and not path.name.startswith((".", "_"))]
+
     def read(self, part: Partition, files: list[Path] | None = None) -> pl.DataFrame:
         """A partition's rows (its ``system`` put back), in the table's schema."""
         schema = schema_of(part.table)
@@ -334,15 +346,27 @@ class Transaction:
         self.replaced: set[Partition] = set()
         #: The committed files of each table's partitions, listed once.
         self._listed: dict[str, dict[Partition, list[Path]]] = {}
+        #: The committed files of partitions looked at one by one.
+        self._committed: dict[Partition, list[Path]] = {}
 
     def files(self, table: str) -> dict[Partition, list[Path]]:
+        """The committed files of every partition of ``table`` (listed once)."""
         if table not in self._listed:
             self._listed[table] = self.pdb.partitions(table)
         return self._listed[table]
 
+    def committed_files(self, part: Partition) -> list[Path]:
+        """The committed files of ``part``: its folder's alone (a night's load looks at
+        a few days of a PDB of years: their folders, not every table's)."""
+        if part.table in self._listed:
+            return self._listed[part.table].get(part, [])
+        if part not in self._committed:
+            self._committed[part] = self.pdb.files_of(part)
+        return self._committed[part]
+
     def _sources(self, part: Partition) -> list[Path]:
         """The files of ``part`` once this change is made: committed, then staged."""
-        committed = [] if part in self.replaced else self.files(part.table).get(part, [])
+        committed = [] if part in self.replaced else self.committed_files(part)
         return [*committed, *self.staged.get(part, [])]
 
     def current(self, part: Partition) -> pl.DataFrame:
@@ -418,7 +442,7 @@ class Transaction:
             source = str(staged.relative_to(self.pdb.root))
             self.moves = [m for m in self.moves if m[0] != source]
             staged.unlink(missing_ok=True)
-        for path in self.files(part.table).get(part, []):
+        for path in self.committed_files(part):
             relative = str(path.relative_to(self.pdb.root))
             if relative not in self.removes:
                 self.removes.append(relative)
