@@ -277,15 +277,19 @@ def compact_command(path: str, dry_run: bool, no_wait: bool) -> None:
     """Write every partition that has several files as one file.
 
     A partition gets a file per load that adds to it (a day loaded in parts, the
-    hour around midnight given again by the next day's dump). One change, whole
-    or not at all.
+    hour around midnight given again by the next day's dump). A PDB written by an
+    earlier zperf (format 1: its week and month summaries by year) is rewritten as
+    this zperf keeps it (by month). One change, whole or not at all.
     """
-    from zperf.pdb.store import Pdb
+    from zperf.pdb.store import FORMAT, Pdb
     from zperf.pdb.upkeep import compact
 
     done = compact(Pdb(path), dry_run=dry_run, wait=not no_wait, on_wait=_say)
     parts = sum(len(p) for p in done.partitions.values())
     verb = "would write" if dry_run else "wrote"
+    if done.upgraded_from is not None:
+        _say(f"{path}: {verb} format {done.upgraded_from}'s {done.upgraded_files} week and "
+             f"month summary files by month (format {FORMAT})")
     _say(f"{path}: {verb} {parts} partitions as one file each: {done.files[0]} files "
          f"before, {done.files[1]} after")
 

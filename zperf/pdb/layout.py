@@ -4,13 +4,15 @@
 table's folder, then one folder per system, then one per date.  A summary's rows
 are few (a system's day is 5 rows, its classes' a few hundred), so its partitions
 hold every system (``system`` is a column of its files) and are by date (hour
-summaries), month (day summaries: ``month=2019-05``) or year (week and month
-summaries: ``year=2019``): a load writes the hours of the days it changed and
-rewrites the small month and year files of the longer periods, a few files, not
-a few per system.  polars (``pl.scan_parquet(folder, hive_partitioning=True)``),
-pyarrow, pandas, DuckDB and Spark read the partition values back from the names,
-so the files do not hold the ``system`` column (Spark refuses a column that is
-both in the files and in the path).
+summaries) or month (day, week and month summaries: ``month=2019-05``, a week
+by the month of its Monday): a load writes the hours of the days it changed and
+rewrites the small month files of the longer periods, a few files, not a few per
+system, and not a year's (kept by year, as format 1 kept the weeks and months,
+a night's load in December rewrote every week of the year).  polars
+(``pl.scan_parquet(folder, hive_partitioning=True)``), pyarrow, pandas, DuckDB
+and Spark read the partition values back from the names, so the files do not
+hold the ``system`` column (Spark refuses a column that is both in the files and
+in the path).
 
 A system name comes from the input data: it is percent-encoded in its folder name
 (every byte but letters, digits and ``_.-~``: ``a/b`` is ``system=a%2Fb``, ``../x``
@@ -43,9 +45,9 @@ PARQUET = ".parquet"
 
 
 def grain(table: str) -> str:
-    """What a table's partitions are by: ``date``, ``month`` or ``year``."""
-    return {"detail": "date", "hour": "date", "day": "month", "week": "year",
-            "month": "year"}[level_of(table)]
+    """What a table's partitions are by: ``date`` or ``month``."""
+    return {"detail": "date", "hour": "date", "day": "month", "week": "month",
+            "month": "month"}[level_of(table)]
 
 
 def level_of(table: str) -> str:
@@ -77,18 +79,13 @@ def decode(text: str) -> str:
 
 
 def bucket(day: dt.date, table: str) -> str:
-    """The partition value of a day in ``table``: the date, its month or its year."""
-    kind = grain(table)
-    if kind == "date":
-        return day.isoformat()
-    if kind == "month":
-        return f"{day:%Y-%m}"
-    return f"{day:%Y}"
+    """The partition value of a day in ``table``: the date or its month."""
+    return day.isoformat() if grain(table) == "date" else f"{day:%Y-%m}"
 
 
 @dataclass(frozen=True, order=True)
 class Partition:
-    """One partition of a table: its system and its date, month or year."""
+    """One partition of a table: its system and its date or month."""
 
     table: str
     system: str
@@ -104,23 +101,17 @@ class Partition:
 
     @property
     def first_day(self) -> dt.date:
-        kind = grain(self.table)
-        if kind == "date":
+        if grain(self.table) == "date":
             return dt.date.fromisoformat(self.value)
-        if kind == "month":
-            return dt.date.fromisoformat(self.value + "-01")
-        return dt.date(int(self.value), 1, 1)
+        return dt.date.fromisoformat(self.value + "-01")
 
     @property
     def last_day(self) -> dt.date:
         first = self.first_day
-        kind = grain(self.table)
-        if kind == "date":
+        if grain(self.table) == "date":
             return first
-        if kind == "month":
-            following = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
-            return following - dt.timedelta(days=1)
-        return dt.date(first.year, 12, 31)
+        following = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
+        return following - dt.timedelta(days=1)
 
 
 def partition_of(relative: Path) -> Partition | None:

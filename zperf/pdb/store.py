@@ -64,8 +64,10 @@ from zperf.pdb.layout import (
 from zperf.tables import SCHEMAS, TableSchema
 from zperf.tables.history import SUMMARIES
 
-#: The version of the layout and manifest this code writes.
-FORMAT = 1
+#: The version of the layout and manifest this code writes: 2, the week and month
+#: summaries partitioned by month (:mod:`zperf.pdb.layout`); format 1 kept them by year
+#: (``zperf pdb compact`` rewrites such a PDB: :func:`zperf.pdb.upkeep.compact`).
+FORMAT = 2
 MANIFEST = "manifest.json"
 JOURNAL = "journal.json"
 STAGING = "staging"
@@ -87,7 +89,7 @@ COMPRESSION_LEVEL = 3
 KEEP_BYTES = 512 << 20
 #: The hive partition values' types (so that a system named 0001 stays a string).
 HIVE_TYPES: dict[str, pl.DataType] = {"system": pl.String(), "date": pl.Date(),
-                                      "month": pl.String(), "year": pl.String()}
+                                      "month": pl.String()}
 
 
 class BusyError(ZperfError):
@@ -127,14 +129,18 @@ class Pdb:
     def exists(self) -> bool:
         return (self.own / MANIFEST).is_file() or (self.own / JOURNAL).is_file()
 
-    def require(self) -> Pdb:
-        """This PDB, or the error that it is none (for the commands that read one)."""
+    def require(self, *, upgrading: bool = False) -> Pdb:
+        """This PDB, or the error that it is none (for the commands that read one), or of
+        another format (but ``upgrading``: :func:`zperf.pdb.upkeep.compact`)."""
         if not self.exists():
             raise UsageError(f"{self.root}: not a PDB (no {OWN}/{MANIFEST}): make one with "
                              f"`zperf pdb add {self.root} FILE...`")
+        self.manifest(upgrading=upgrading)
         return self
 
-    def manifest(self) -> dict[str, Any]:
+    def manifest(self, *, upgrading: bool = False) -> dict[str, Any]:
+        """The manifest; an error for a format this zperf does not read (an earlier one,
+        but ``upgrading``: its tables are not where this zperf looks for them)."""
         try:
             data: dict[str, Any] = json.loads((self.own / MANIFEST).read_text(encoding="utf-8"))
         except FileNotFoundError:
@@ -144,6 +150,10 @@ class Pdb:
         if data.get("format", 0) > FORMAT:
             raise UsageError(f"{self.root}: a PDB of format {data['format']}, newer than this "
                              f"zperf's ({FORMAT}): use a newer zperf")
+        if data.get("format", 0) < FORMAT and not upgrading:
+            raise UsageError(f"{self.root}: a PDB of format {data.get('format', 0)}, written "
+                             f"by an earlier zperf (its week and month summaries by year): "
+                             f"`zperf pdb compact {self.root}` rewrites it as format {FORMAT}")
         return data
 
     def config(self) -> Config:
@@ -186,7 +196,7 @@ class Pdb:
 
     def scan(self, table: str) -> pl.LazyFrame:
         """A table as a polars LazyFrame over its folder (hive partitions: ``system`` and
-        its ``date``, ``month`` or ``year``): what any polars user would write."""
+        its ``date`` or ``month``): what any polars user would write."""
         schema = schema_of(check_table(table))
         key = grain(table)
         folder = self.root / f"table={table}"
@@ -259,11 +269,13 @@ class Pdb:
 
     @contextlib.contextmanager
     def change(self, command: str, *, wait: bool = True,
-               on_wait: Callable[[str], None] | None = None) -> Iterator[Transaction]:
+               on_wait: Callable[[str], None] | None = None,
+               upgrading: bool = False) -> Iterator[Transaction]:
         """A change of the PDB (see the module docstring): made whole by ``commit``, or not
-        at all when the block ends without it or with an exception."""
+        at all when the block ends without it or with an exception.  ``upgrading``: of a
+        PDB of an earlier format too (the change brings it to :data:`FORMAT`)."""
         with self._written(wait, on_wait, command):
-            transaction = Transaction(self, self.manifest(), command)
+            transaction = Transaction(self, self.manifest(upgrading=upgrading), command)
             try:
                 yield transaction
             finally:

@@ -10,7 +10,9 @@ all, one at a time.
   month of hours once the month's last day is).  The inputs stay listed in the
   manifest: loading one again changes nothing, as its summaries are kept.
 * ``compact`` writes each partition that has several files (a day loaded in
-  several loads, the hour around midnight given by the next day's dump) as one.
+  several loads, the hour around midnight given by the next day's dump) as one;
+  a PDB of format 1 (week and month summaries by year) it rewrites as format 2
+  (by month: :mod:`zperf.pdb.layout`), in the same change.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import polars as pl
+
 from zperf import __version__
-from zperf.pdb.layout import DETAIL_TABLES, TABLES, Partition, level_of
+from zperf.pdb.layout import DETAIL_TABLES, PARQUET, TABLES, Partition, level_of
 from zperf.pdb.load import ORDER
-from zperf.pdb.store import Pdb, schema_of
+from zperf.pdb.store import FORMAT, Pdb, Transaction, schema_of
 
 OnWait = Callable[[str], None] | None
 
@@ -39,6 +43,10 @@ class Upkeep:
     size: tuple[int, int] = (0, 0)
     #: The day retention counts back from (prune).
     as_of: dt.date | None = None
+    #: The format the PDB was of, when compact brought it to this zperf's (else None),
+    #: and the files of that format it rewrote.
+    upgraded_from: int | None = None
+    upgraded_files: int = 0
     cutoffs: dict[str, dt.date] = field(default_factory=dict)
 
 
@@ -88,10 +96,13 @@ def prune(pdb: Pdb, *, as_of: dt.date | None = None, dry_run: bool = False,
 def compact(pdb: Pdb, *, dry_run: bool = False, wait: bool = True,
             on_wait: OnWait = None) -> Upkeep:
     """Write every partition of several files as one (see the module docstring)."""
-    pdb.require()
+    pdb.require(upgrading=True)
     out = Upkeep()
-    with pdb.change("compact", wait=wait, on_wait=on_wait) as tx:
+    with pdb.change("compact", wait=wait, on_wait=on_wait, upgrading=True) as tx:
         out.generation = tx.generation
+        if tx.manifest.get("format", 0) < FORMAT:
+            out.upgraded_from = int(tx.manifest.get("format", 0))
+            out.upgraded_files = _by_month(tx, dry_run)
         before = after = size_before = 0
         for table in TABLES:
             for part, files in tx.files(table).items():
@@ -107,16 +118,44 @@ def compact(pdb: Pdb, *, dry_run: bool = False, wait: bool = True,
                     order = [c for c in ORDER.get(table, schema.keys) if c in rows.columns]
                     tx.replace(part, rows.sort(order, nulls_last=True) if order else rows)
         out.files = (before, after)
-        if dry_run or not out.partitions:
+        if dry_run or not (out.partitions or out.upgraded_from is not None):
             out.size = (size_before, size_before)
             return out
         staged = sum((tx.pdb.root / source).stat().st_size for source, _ in tx.moves)
         removed = sum((tx.pdb.root / r).stat().st_size for r in tx.removes)
         out.size = (size_before, size_before - removed + staged)
-        tx.commit(_changed(tx.manifest, tx.generation, "compact", {
+        what: dict[str, object] = {
             "partitions": sum(len(p) for p in out.partitions.values()),
-            "files": list(out.files)}))
+            "files": list(out.files)}
+        if out.upgraded_from is not None:
+            what["format"] = [out.upgraded_from, FORMAT]
+        tx.commit(_changed(tx.manifest, tx.generation, "compact", what))
     return out
+
+
+def _by_month(tx: Transaction, dry_run: bool) -> int:
+    """Format 1's week and month summaries (a partition a year, ``year=2026``) staged a
+    partition a month, as this zperf keeps them; their files to go (how many)."""
+    count = 0
+    for table in TABLES:
+        if level_of(table) not in ("week", "month"):
+            continue
+        files = sorted((tx.pdb.root / f"table={table}").glob(f"year=*/*{PARQUET}"))
+        files = [f for f in files if not f.name.startswith((".", "_"))]
+        count += len(files)
+        if dry_run or not files:
+            continue
+        schema = schema_of(table)
+        rows = schema.conform(pl.scan_parquet(files, hive_partitioning=False,
+                                              missing_columns="insert",
+                                              extra_columns="ignore").collect())
+        month = pl.col("period_start").dt.strftime("%Y-%m").alias("_month")
+        for (value,), part in rows.with_columns(month).partition_by(
+                "_month", as_dict=True).items():
+            tx.add(Partition(table, "", str(value)),
+                   part.drop("_month").sort(list(schema.keys), nulls_last=True))
+        tx.removes += [str(f.relative_to(tx.pdb.root)) for f in files]
+    return count
 
 
 def _changed(manifest: dict[str, object], generation: int, command: str,

@@ -22,7 +22,7 @@ from zperf.pdb.layout import by_system, check_table, grain
 from zperf.pdb.store import schema_of
 from zperf.spark.types import spark_schema
 
-_PARTITION_TYPES = {"date": st.DateType(), "month": st.StringType(), "year": st.StringType()}
+_PARTITION_TYPES = {"date": st.DateType(), "month": st.StringType()}
 
 
 def read_pdb(spark: SparkSession, pdb: str, table: str) -> DataFrame:
