@@ -61,3 +61,22 @@ def test_a_benchmark_runs_at_a_tiny_size(script: str, tmp_path: Path) -> None:
                           text=True, timeout=600, cwd=tmp_path, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     assert done.stdout.strip(), "no figures printed"
+
+
+@pytest.mark.slow
+def test_the_pdb_load_benchmark_times_a_night_into_a_pdb_made_before(tmp_path: Path) -> None:
+    copy = tmp_path / "benchmarks"
+    shutil.copytree(ROOT / "benchmarks", copy,
+                    ignore=shutil.ignore_patterns("data", "__pycache__", "*.md"))
+    script = [sys.executable, str(copy / "pdb_load.py")]
+    first = subprocess.run([*script, *TINY["pdb_load.py"]], capture_output=True, text=True,
+                           timeout=600, cwd=tmp_path, check=False)
+    assert first.returncode == 0, first.stderr[-3000:]
+    shutil.copytree(copy / "data" / "pdb-load" / "base", tmp_path / "made-before")
+    day = sorted((copy / "data" / "month-2d-2x20").glob("smf-*.dump"))[-1]
+    done = subprocess.run([*script, "--into", str(tmp_path / "made-before"), "--day", str(day),
+                           "--repeat", "1"], capture_output=True, text=True, timeout=600,
+                          cwd=tmp_path, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert f"into a copy of {tmp_path / 'made-before'}" in done.stdout
+    assert "add / parse:" in done.stdout and "PDB " not in done.stdout
