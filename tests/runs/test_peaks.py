@@ -88,3 +88,36 @@ def test_the_address_spaces_that_drove_a_peak_by_hand() -> None:
     [row] = peak_drivers(peak, sums).to_dicts()
     assert row["top_address_spaces"] == "PAYROLL 50.0 MSU/h 50.0 %, SORT 10.0 MSU/h 10.0 %"
     assert row["address_spaces_msu_pct"] == pytest.approx(60.0)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_rows_are_paired_with_the_windows_they_overlap_as_a_cross_join_would(
+        seed: int) -> None:
+    """The address spaces of a peak are looked for among the rows that share a clock
+    hour with its window only (not every row of the system, paired with every peak):
+    the same pairs as pairing all, on rows of any length (none, minutes, hours, past
+    midnight) and windows of any start."""
+    import numpy as np
+
+    from zperf.runs.jobs import _overlapping
+
+    rng = np.random.default_rng(seed)
+    base = dt.datetime(2026, 3, 1)
+
+    def times(n: int) -> list[dt.datetime]:
+        return [base + dt.timedelta(seconds=int(s)) for s in rng.integers(0, 3 * 86400, n)]
+
+    rows = pl.DataFrame({"system": rng.choice(["A", "B"], 400).tolist(),
+                         "interval_start": times(400)}).with_columns(
+        (pl.col("interval_start") + pl.duration(
+            seconds=pl.Series(rng.choice([0, 60, 900, 3600, 7300], 400)))).alias("_end"),
+        pl.int_range(400).alias("row"))
+    windows = pl.DataFrame({"system": rng.choice(["A", "B", "C"], 12).tolist(),
+                            "_to": times(12)}).with_columns(
+        (pl.col("_to") - pl.duration(hours=4)).alias("_from"), pl.int_range(12).alias("peak"))
+    overlap = (pl.col("_end") > pl.col("_from")) & (pl.col("interval_start") < pl.col("_to"))
+    every = rows.join(windows, on="system").filter(overlap)
+    got = _overlapping(rows, windows).filter(overlap)
+    assert every.height > 20
+    assert sorted(got.select("row", "peak").rows()) == sorted(every.select("row", "peak").rows())
+    assert got.select("row", "peak").is_duplicated().sum() == 0

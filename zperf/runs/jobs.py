@@ -396,8 +396,7 @@ def peak_driver_rows(peaks: pl.DataFrame, sums: pl.DataFrame) -> pl.DataFrame:
         "system", pl.col("interval_start").alias("_peak"), end.alias("_to"),
         "r4ha_msu", "r4ha_covered_seconds").with_columns(
         (pl.col("_to") - pl.duration(seconds=f.ROLLING_WINDOW_SECONDS)).alias("_from"))
-    s_end = end.alias("_end")
-    joined = sums.with_columns(s_end).join(windows, on="system").filter(
+    joined = _overlapping(sums.with_columns(end.alias("_end")), windows).filter(
         (pl.col("_end") > pl.col("_from")) & (pl.col("interval_start") < pl.col("_to")))
     inside = ((pl.min_horizontal("_end", "_to") - pl.max_horizontal("interval_start", "_from"))
               .dt.total_microseconds() / (pl.col("interval_seconds") * _US))
@@ -412,6 +411,24 @@ def peak_driver_rows(peaks: pl.DataFrame, sums: pl.DataFrame) -> pl.DataFrame:
         .sort("system", "_peak", "msu", "job_name", descending=[False, False, True, False])
         .rename({"_peak": "interval_start"}).select(list(schema))
         .cast(schema))  # type: ignore[arg-type]
+
+
+def _overlapping(rows: pl.DataFrame, windows: pl.DataFrame) -> pl.DataFrame:
+    """Each row (``interval_start`` to ``_end``) with each window of its system
+    (``_from`` to ``_to``) that shares a clock hour with it, once: the pairs to look at,
+    without pairing every row of a system with every one of its windows (a 13-month
+    trend pairs 800,000 job hours with 130 peaks: 10 million rows, 1.7 GB, where the
+    rows of the windows' own hours are 0.1 %)."""
+    def hours(start: str, end: str) -> pl.Expr:  # (the clock hours of [start, end))
+        last = pl.max_horizontal(pl.col(start), pl.col(end) - pl.duration(microseconds=1))
+        return pl.datetime_ranges(pl.col(start).dt.truncate("1h"), last.dt.truncate("1h"),
+                                  "1h", closed="both").alias("_hour")
+
+    keyed = rows.with_row_index("_row").with_columns(hours("interval_start", "_end"))
+    spans = windows.with_row_index("_window").with_columns(hours("_from", "_to"))
+    return (keyed.explode("_hour").join(spans.explode("_hour"), on=["system", "_hour"])
+            .unique(["_row", "_window"], keep="first", maintain_order=True)
+            .drop("_row", "_window", "_hour"))
 
 
 def peak_sums(tables: Mapping[str, pl.DataFrame],
