@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import zipfile
 from pathlib import Path
 
 import polars as pl
@@ -244,3 +247,47 @@ def test_a_pdb_of_format_1_is_refused_until_compact_rewrites_it(
         assert got[table].equals(frame), table
     assert json.loads((Path(pdb) / "_zperf" / "manifest.json").read_text())["format"] == 2
     assert run_cli(capsys, "pdb", "add", pdb, str(month[2]))[0] == 0
+
+
+def test_a_zip_member_and_a_file_of_the_same_content_are_read_once_in_either_order(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """A ZIP member's size is not known before it is read: a file given after it whose
+    size no other input has is still compared with it (by content), not read again."""
+    archive, copy = tmp_path / "day.zip", tmp_path / "copy.dump"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.write(month[0], "day.dump")
+    shutil.copy(month[0], copy)
+    for order in ([archive, copy], [copy, archive]):
+        pdb = tmp_path / f"pdb-{order[0].suffix[1:]}"
+        code, _, err = run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), *map(str, order))
+        second = f"{archive}:day.dump" if order[0] == copy else str(copy)
+        assert code == 0, err
+        assert err.splitlines()[0] == (f"zperf: {second}: the same content as another input "
+                                       "of this load: read once: nothing changed")
+        assert len(json.loads((pdb / "_zperf" / "manifest.json").read_text())["inputs"]) == 1
+
+
+def _unopenable(tmp_path: Path) -> str:
+    """A file whose size is known but that cannot be opened (root opens any mode 000)."""
+    if os.geteuid() != 0:
+        locked = tmp_path / "locked.dump"
+        locked.write_bytes(b"\0" * 1000)
+        locked.chmod(0)
+        return str(locked)
+    write_only = Path("/proc/sys/vm/drop_caches")
+    if not write_only.is_file():
+        pytest.skip("no file root cannot open here")
+    return str(write_only)
+
+
+def test_an_input_that_cannot_be_read_is_one_line_exit_2_and_no_pdb(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """A file whose size is known (read while it is hashed) but that cannot be opened is
+    said before the PDB is made, as one that does not exist."""
+    pdb = tmp_path / "pdb"
+    unopenable = _unopenable(tmp_path)
+    code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), str(month[0]),
+                             unopenable)
+    assert (code, out) == (2, "")
+    assert err == f"zperf: error: {unopenable}: cannot open: Permission denied\n"
+    assert not pdb.exists()
