@@ -281,3 +281,25 @@ def test_a_sysplex_loaded_system_by_system_gives_the_same_summaries(
         # (the month has no CICS tasks nor z/OS Connect requests: test_pdb_tasks.py has)
         assert want[table].height or table.startswith(("transaction_", "api_")), table
         assert_frame_equal(got[table], want[table], check_row_order=False)
+
+
+def test_rows_in_a_folder_another_writer_named_are_settled_by_a_load(
+        tmp_path: Path, month: list[Path]) -> None:
+    """Spark (zperf.spark.pdb.write_pdb) escapes fewer characters than zperf: a system
+    SY$A's folder is system=SY$A, zperf's system=SY%24A; every reader reads both as
+    SY$A's rows, and so does a load that settles its rows with the PDB's."""
+    pdb = _loaded(tmp_path / "pdb", month[1])
+    rows = read(month[0], tables=["workload"]).tables["workload"].filter(
+        pl.col("system") == "SYSA").with_columns(pl.lit("SY$A").alias("system"))
+    spark = tmp_path / "pdb" / "table=workload" / "system=SY$A" / "date=2026-10-01"
+    spark.mkdir(parents=True)
+    rows.drop("system").write_parquet(spark / "part-00000-0.c000.zstd.parquet")
+    assert Partition("workload", "SY$A", "2026-10-01") in pdb.partitions("workload")
+    given = tmp_path / "sy$a.parquet"
+    rows.write_parquet(given)
+    loaded = add(pdb, [given], jobs=1)
+    assert "workload" not in loaded.added
+    assert any(f"{rows.height} class periods already read from an earlier file" in w
+               for t in loaded.tallies for w in t.warnings)
+    assert pdb.scan("workload").filter(pl.col("system") == "SY$A").collect().height \
+        == rows.height
