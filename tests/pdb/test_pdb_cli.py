@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401 (fixtures)
     PER_DAY,
+    as_format_1,
     files_state,
     month_fixture,
     other_month_fixture,
@@ -195,27 +196,6 @@ def test_an_input_that_cannot_be_opened_is_one_line_exit_2_and_no_pdb(
     assert not pdb.exists()
 
 
-def _as_format_1(root: Path) -> int:
-    """A PDB as zperf wrote it before format 2: week and month summaries a year a file
-    (how many files)."""
-    files = 0
-    for folder in sorted(root.glob("table=*_week")) + sorted(root.glob("table=*_month")):
-        rows = pl.concat([pl.read_parquet(f, hive_partitioning=False)
-                          for f in sorted(folder.glob("month=*/*.parquet"))])
-        for month in list(folder.glob("month=*")):
-            for file in month.iterdir():
-                file.unlink()
-            month.rmdir()
-        years = rows.with_columns(pl.col("period_start").dt.year().alias("_year"))
-        for (year,), part in years.partition_by("_year", as_dict=True).items():
-            (folder / f"year={year}").mkdir()
-            part.drop("_year").write_parquet(folder / f"year={year}" / "part-00000001-0.parquet")
-            files += 1
-    manifest = root / "_zperf" / "manifest.json"
-    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "format": 1}))
-    return files
-
-
 def test_a_pdb_of_format_1_is_refused_until_compact_rewrites_it(
         tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
     """Format 1 kept the week and month summaries by year, rewritten whole each night:
@@ -227,7 +207,7 @@ def test_a_pdb_of_format_1_is_refused_until_compact_rewrites_it(
     want = tables_state(Path(pdb))
     assert any(Path(pdb).glob("table=class_week/month=2026-09/*.parquet"))  # (its Monday's)
     assert any(Path(pdb).glob("table=class_month/month=2026-10/*.parquet"))
-    files = _as_format_1(Path(pdb))
+    files = as_format_1(Path(pdb))
     before = files_state(Path(pdb))
     for verb in (["add", pdb, str(month[2])], ["summary", pdb], ["list", pdb],
                  ["query", pdb, "select 1"], ["prune", pdb]):
