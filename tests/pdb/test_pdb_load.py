@@ -177,7 +177,9 @@ def test_rows_repeated_in_a_later_batch_of_one_load_are_dropped(
     conflicting = tmp_path / "conflicting.parquet"
     read(other_month[0], tables=["workload"]).tables["workload"].filter(
         pl.col("interval_start") >= dt.datetime(2026, 10, 1, 23)).write_parquet(conflicting)
-    with pytest.raises(ConflictError):
+    with pytest.raises(ConflictError, match=(
+            f"^{conflicting}: class period SYSA 2026-10-01 23:00 .* conflicts with the PDB "
+            f"{tmp_path / 'other'} or an input of this load before this one: ")):
         add(Pdb(tmp_path / "other"), [month[0], conflicting], jobs=1, batch_bytes=1)
 
 

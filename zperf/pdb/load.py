@@ -452,11 +452,11 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
     """Every table's rows after the one rule of :mod:`zperf.formats.repeats`, the PDB's
     rows of the partitions touched first: (the rows kept, with ``_pdb_row`` set on the
     PDB's own; the PDB's rows each partition had)."""
-    pdb_name = f"the PDB {pdb.root}"
     touched = {name: pl.concat([_days(t[name]) for t in tables_of.values()]).unique()
                for name in DETAIL_TABLES}
     before: dict[str, pl.DataFrame] = {}
     had: dict[str, dict[Partition, int]] = {}
+    staged = False
     for name in DETAIL_TABLES:
         main = "workload" if name == "distribution" else "cpu" if name == "cpu_lpar" else name
         days = pl.concat([touched[name], touched[main]]).unique()
@@ -468,6 +468,10 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
         had[name] = {Partition(name, system, day.isoformat()): n
                      for system, day, n in counts.iter_rows()}
         before[name] = rows.with_columns(pl.lit(True).alias(_FROM_PDB))
+        staged = staged or any(part in tx.staged for part in parts)
+    # (rows an earlier batch staged are an earlier input's: a conflict with them says so)
+    pdb_name = f"the PDB {pdb.root}" + (" or an input of this load before this one"
+                                        if staged else "")
     if len(tables_of) == 1 and not any(frame.height for frame in before.values()):
         # (the nightly load: one input of days the PDB holds no rows of; its reader
         # settled its own rows, and there is nothing earlier to settle them with)
