@@ -271,3 +271,17 @@ def test_an_input_that_cannot_be_read_is_one_line_exit_2_and_no_pdb(
     assert (code, out) == (2, "")
     assert err == f"zperf: error: {unopenable}: cannot open: Permission denied\n"
     assert not pdb.exists()
+
+
+def test_a_query_reads_weeks_by_the_month_of_their_monday(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The week and month summaries' partition column is ``month`` (format 2; format 1's
+    ``year`` is gone): the week of 2026-10-01 is in September's."""
+    pdb = str(tmp_path / "pdb")
+    assert run_cli(capsys, "pdb", "add", "-j", "1", pdb, str(month[0]))[0] == 0
+    code, out, err = run_cli(capsys, "pdb", "query", pdb, "--to", "csv",
+                             "SELECT month, period_start, count(*) AS n FROM system_week "
+                             "WHERE shift = 'all' GROUP BY month, period_start")
+    assert (code, out, err) == (0, "month,period_start,n\n2026-09,2026-09-28T00:00:00,2\n", "")
+    code, _, err = run_cli(capsys, "pdb", "query", pdb, "SELECT year FROM system_month")
+    assert code == 2 and len(err.splitlines()) == 1 and "year" in err
