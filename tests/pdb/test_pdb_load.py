@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import shutil
+import time
 from pathlib import Path
 
 import polars as pl
@@ -305,3 +306,32 @@ def test_rows_in_a_folder_another_writer_named_are_settled_by_a_load(
                for t in loaded.tallies for w in t.warnings)
     assert pdb.scan("workload").filter(pl.col("system") == "SY$A").collect().height \
         == rows.height
+
+
+def test_a_load_stopped_while_reading_does_not_hash_the_inputs_left(
+        tmp_path: Path, month: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inputs of new sizes are hashed while read: a load stopped by a bad input or by
+    Ctrl-C is over at once, not once every input left is hashed (a month of dumps: GB)."""
+    from zperf.pdb import load, tasks
+
+    inputs = []
+    for number in range(12):  # (sizes no other input has: read while hashed)
+        inputs.append(tmp_path / f"day{number}.dump")
+        inputs[-1].write_bytes(month[0].read_bytes() + b"\0" * number)
+    hashed: list[str] = []
+    real = load.digest
+
+    def digest(item: load.Input) -> tuple[str, int]:
+        hashed.append(str(item))
+        time.sleep(0.2)  # (as a GB input's hash takes)
+        return real(item)
+
+    def read_folded(task: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(load, "digest", digest)
+    monkeypatch.setattr(tasks, "read_folded", read_folded)
+    with pytest.raises(KeyboardInterrupt):
+        add(Pdb(tmp_path / "pdb"), inputs, jobs=1)
+    assert len(hashed) <= 4  # (those under way: two workers)
+    assert not Pdb(tmp_path / "pdb").exists()

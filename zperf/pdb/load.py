@@ -177,7 +177,8 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
     follows a batch, not the load."""
     items = _items(sources)
     opened = [_size(item) for item in items]
-    with ThreadPoolExecutor(max_workers=2) as pool:  # (hashlib lets go of the GIL)
+    pool = ThreadPoolExecutor(max_workers=2)  # (hashlib lets go of the GIL)
+    try:
         digests = [pool.submit(digest, item) for item in items]
         # (one whose size is not known: hashed first, so that its size is compared with
         # the others' (a ZIP member of the same content as a file given after it); one
@@ -187,6 +188,8 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
         return _add(pdb, items, sizes, digests, jobs=jobs, on_error=on_error,
                     on_conflict=on_conflict, kind=kind, encoding=encoding, wait=wait,
                     on_wait=on_wait, batch_bytes=batch_bytes)
+    finally:  # (a load stopped, by an error or Ctrl-C: the inputs left are not hashed)
+        pool.shutdown(cancel_futures=True)
 
 
 def _size(item: Input) -> int | None:
