@@ -80,3 +80,16 @@ def test_the_pdb_load_benchmark_times_a_night_into_a_pdb_made_before(tmp_path: P
     assert done.returncode == 0, done.stderr[-3000:]
     assert f"into a copy of {tmp_path / 'made-before'}" in done.stdout
     assert "add / parse:" in done.stdout and "PDB " not in done.stdout
+
+
+def test_the_benchmarks_data_is_not_in_the_repository() -> None:
+    """benchmarks/data is where the scripts write their dumps, made on each machine: a
+    link to one checkout's data committed by mistake (benchmarks/data ->
+    /work/main/benchmarks/data) pointed at itself in that checkout, and no benchmark
+    could write its data there."""
+    if not (ROOT / ".git").exists():
+        pytest.skip("not a git checkout")
+    tracked = subprocess.run(["git", "-C", str(ROOT), "ls-files", "-s", "benchmarks"],
+                             capture_output=True, text=True, check=True).stdout.splitlines()
+    assert [line for line in tracked if line.startswith("120000 ") or "benchmarks/data" in line] \
+        == []

@@ -9,6 +9,7 @@ classes that regroup them, zIIPs, defined capacity and capping.
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import polars as pl
@@ -55,6 +56,27 @@ def files_state(root: Path) -> dict[str, str]:
     """Every file under ``root`` (but the locks) and a hash of its bytes."""
     return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(root.rglob("*")) if p.is_file() and not p.name.endswith(".lock")}
+
+
+def as_format_1(root: Path) -> int:
+    """A PDB as zperf wrote it before format 2: week and month summaries a year a file
+    (how many files)."""
+    files = 0
+    for folder in sorted(root.glob("table=*_week")) + sorted(root.glob("table=*_month")):
+        rows = pl.concat([pl.read_parquet(f, hive_partitioning=False)
+                          for f in sorted(folder.glob("month=*/*.parquet"))])
+        for month in list(folder.glob("month=*")):
+            for file in month.iterdir():
+                file.unlink()
+            month.rmdir()
+        years = rows.with_columns(pl.col("period_start").dt.year().alias("_year"))
+        for (year,), part in years.partition_by("_year", as_dict=True).items():
+            (folder / f"year={year}").mkdir()
+            part.drop("_year").write_parquet(folder / f"year={year}" / "part-00000001-0.parquet")
+            files += 1
+    manifest = root / "_zperf" / "manifest.json"
+    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "format": 1}))
+    return files
 
 
 def tables_state(root: Path) -> dict[str, pl.DataFrame]:

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import zipfile
 from pathlib import Path
 
 import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401 (fixtures)
     PER_DAY,
+    as_format_1,
     files_state,
     month_fixture,
     other_month_fixture,
@@ -192,27 +196,6 @@ def test_an_input_that_cannot_be_opened_is_one_line_exit_2_and_no_pdb(
     assert not pdb.exists()
 
 
-def _as_format_1(root: Path) -> int:
-    """A PDB as zperf wrote it before format 2: week and month summaries a year a file
-    (how many files)."""
-    files = 0
-    for folder in sorted(root.glob("table=*_week")) + sorted(root.glob("table=*_month")):
-        rows = pl.concat([pl.read_parquet(f, hive_partitioning=False)
-                          for f in sorted(folder.glob("month=*/*.parquet"))])
-        for month in list(folder.glob("month=*")):
-            for file in month.iterdir():
-                file.unlink()
-            month.rmdir()
-        years = rows.with_columns(pl.col("period_start").dt.year().alias("_year"))
-        for (year,), part in years.partition_by("_year", as_dict=True).items():
-            (folder / f"year={year}").mkdir()
-            part.drop("_year").write_parquet(folder / f"year={year}" / "part-00000001-0.parquet")
-            files += 1
-    manifest = root / "_zperf" / "manifest.json"
-    manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "format": 1}))
-    return files
-
-
 def test_a_pdb_of_format_1_is_refused_until_compact_rewrites_it(
         tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
     """Format 1 kept the week and month summaries by year, rewritten whole each night:
@@ -224,7 +207,7 @@ def test_a_pdb_of_format_1_is_refused_until_compact_rewrites_it(
     want = tables_state(Path(pdb))
     assert any(Path(pdb).glob("table=class_week/month=2026-09/*.parquet"))  # (its Monday's)
     assert any(Path(pdb).glob("table=class_month/month=2026-10/*.parquet"))
-    files = _as_format_1(Path(pdb))
+    files = as_format_1(Path(pdb))
     before = files_state(Path(pdb))
     for verb in (["add", pdb, str(month[2])], ["summary", pdb], ["list", pdb],
                  ["query", pdb, "select 1"], ["prune", pdb]):
@@ -244,3 +227,61 @@ def test_a_pdb_of_format_1_is_refused_until_compact_rewrites_it(
         assert got[table].equals(frame), table
     assert json.loads((Path(pdb) / "_zperf" / "manifest.json").read_text())["format"] == 2
     assert run_cli(capsys, "pdb", "add", pdb, str(month[2]))[0] == 0
+
+
+def test_a_zip_member_and_a_file_of_the_same_content_are_read_once_in_either_order(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """A ZIP member's size is not known before it is read: a file given after it whose
+    size no other input has is still compared with it (by content), not read again."""
+    archive, copy = tmp_path / "day.zip", tmp_path / "copy.dump"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        zipped.write(month[0], "day.dump")
+    shutil.copy(month[0], copy)
+    for order in ([archive, copy], [copy, archive]):
+        pdb = tmp_path / f"pdb-{order[0].suffix[1:]}"
+        code, _, err = run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), *map(str, order))
+        second = f"{archive}:day.dump" if order[0] == copy else str(copy)
+        assert code == 0, err
+        assert err.splitlines()[0] == (f"zperf: {second}: the same content as another input "
+                                       "of this load: read once: nothing changed")
+        assert len(json.loads((pdb / "_zperf" / "manifest.json").read_text())["inputs"]) == 1
+
+
+def _unopenable(tmp_path: Path) -> str:
+    """A file whose size is known but that cannot be opened (root opens any mode 000)."""
+    if os.geteuid() != 0:
+        locked = tmp_path / "locked.dump"
+        locked.write_bytes(b"\0" * 1000)
+        locked.chmod(0)
+        return str(locked)
+    write_only = Path("/proc/sys/vm/drop_caches")
+    if not write_only.is_file():
+        pytest.skip("no file root cannot open here")
+    return str(write_only)
+
+
+def test_an_input_that_cannot_be_read_is_one_line_exit_2_and_no_pdb(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """A file whose size is known (read while it is hashed) but that cannot be opened is
+    said before the PDB is made, as one that does not exist."""
+    pdb = tmp_path / "pdb"
+    unopenable = _unopenable(tmp_path)
+    code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", str(pdb), str(month[0]),
+                             unopenable)
+    assert (code, out) == (2, "")
+    assert err == f"zperf: error: {unopenable}: cannot open: Permission denied\n"
+    assert not pdb.exists()
+
+
+def test_a_query_reads_weeks_by_the_month_of_their_monday(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The week and month summaries' partition column is ``month`` (format 2; format 1's
+    ``year`` is gone): the week of 2026-10-01 is in September's."""
+    pdb = str(tmp_path / "pdb")
+    assert run_cli(capsys, "pdb", "add", "-j", "1", pdb, str(month[0]))[0] == 0
+    code, out, err = run_cli(capsys, "pdb", "query", pdb, "--to", "csv",
+                             "SELECT month, period_start, count(*) AS n FROM system_week "
+                             "WHERE shift = 'all' GROUP BY month, period_start")
+    assert (code, out, err) == (0, "month,period_start,n\n2026-09,2026-09-28T00:00:00,2\n", "")
+    code, _, err = run_cli(capsys, "pdb", "query", pdb, "SELECT year FROM system_month")
+    assert code == 2 and len(err.splitlines()) == 1 and "year" in err

@@ -16,13 +16,14 @@ import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401 (fixtures)
     PER_DAY,
+    as_format_1,
     files_state,
     month_fixture,
     same_tables,
     tables_state,
 )
 
-from zperf.errors import OutputError
+from zperf.errors import OutputError, UsageError
 from zperf.pdb.load import add
 from zperf.pdb.store import KILL_AT, BusyError, Pdb
 
@@ -163,3 +164,43 @@ def test_ctrl_c_or_a_full_disk_leaves_the_pdb_as_it_was(
     with pytest.raises(expected):
         add(Pdb(root), [month[1]], jobs=1)
     assert files_state(root) == before  # staging removed too
+
+
+COMPACT = "import sys\nfrom zperf.cli import main\nmain(['pdb', 'compact', *sys.argv[1:]])\n"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("step", ["staged:1", "staged:7", "journal", "move:1", "move:7",
+                                  "removed"])
+def test_an_upgrade_from_format_1_killed_at_any_step_is_done_by_the_next_compact(
+        step: str, tmp_path: Path, states: dict[str, Path]) -> None:
+    """compact of a PDB of format 1 (weeks and months by year) killed: before its commit
+    point the PDB is as it was (format 1, refused but by compact); after, no reader sees
+    it half moved (its manifest, moved last, still says format 1, or the change is
+    rolled forward); the next compact makes it whole either way."""
+    root = tmp_path / "pdb"
+    shutil.copytree(states["after"], root)
+    as_format_1(root)
+    before = files_state(root)
+    env = {**os.environ, KILL_AT: step}
+    done = subprocess.run([sys.executable, "-c", COMPACT, str(root)], capture_output=True,
+                          text=True, env=env, timeout=300, check=False)
+    assert done.returncode == -signal.SIGKILL, done.stderr
+    staged = "_zperf/staging/"
+    if step.startswith("staged"):
+        assert {k: v for k, v in files_state(root).items() if not k.startswith(staged)} \
+            == before
+    try:
+        with Pdb(root).reading():
+            seen = tables_state(root)
+    except UsageError as refused:
+        assert "a PDB of format 1" in str(refused)
+    else:
+        same_tables(seen, tables_state(states["after"]))
+    env.pop(KILL_AT)
+    again = subprocess.run([sys.executable, "-c", COMPACT, str(root)], capture_output=True,
+                           text=True, env=env, timeout=300, check=False)
+    assert again.returncode == 0, again.stderr
+    assert Pdb(root).manifest()["format"] == 2
+    assert not list(root.glob("table=*/year=*")) and not (root / "_zperf/journal.json").exists()
+    same_tables(tables_state(root), tables_state(states["after"]))

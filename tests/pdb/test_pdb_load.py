@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import shutil
+import time
 from pathlib import Path
 
 import polars as pl
@@ -177,7 +178,9 @@ def test_rows_repeated_in_a_later_batch_of_one_load_are_dropped(
     conflicting = tmp_path / "conflicting.parquet"
     read(other_month[0], tables=["workload"]).tables["workload"].filter(
         pl.col("interval_start") >= dt.datetime(2026, 10, 1, 23)).write_parquet(conflicting)
-    with pytest.raises(ConflictError):
+    with pytest.raises(ConflictError, match=(
+            f"^{conflicting}: class period SYSA 2026-10-01 23:00 .* conflicts with the PDB "
+            f"{tmp_path / 'other'} or an input of this load before this one: ")):
         add(Pdb(tmp_path / "other"), [month[0], conflicting], jobs=1, batch_bytes=1)
 
 
@@ -281,3 +284,54 @@ def test_a_sysplex_loaded_system_by_system_gives_the_same_summaries(
         # (the month has no CICS tasks nor z/OS Connect requests: test_pdb_tasks.py has)
         assert want[table].height or table.startswith(("transaction_", "api_")), table
         assert_frame_equal(got[table], want[table], check_row_order=False)
+
+
+def test_rows_in_a_folder_another_writer_named_are_settled_by_a_load(
+        tmp_path: Path, month: list[Path]) -> None:
+    """Spark (zperf.spark.pdb.write_pdb) escapes fewer characters than zperf: a system
+    SY$A's folder is system=SY$A, zperf's system=SY%24A; every reader reads both as
+    SY$A's rows, and so does a load that settles its rows with the PDB's."""
+    pdb = _loaded(tmp_path / "pdb", month[1])
+    rows = read(month[0], tables=["workload"]).tables["workload"].filter(
+        pl.col("system") == "SYSA").with_columns(pl.lit("SY$A").alias("system"))
+    spark = tmp_path / "pdb" / "table=workload" / "system=SY$A" / "date=2026-10-01"
+    spark.mkdir(parents=True)
+    rows.drop("system").write_parquet(spark / "part-00000-0.c000.zstd.parquet")
+    assert Partition("workload", "SY$A", "2026-10-01") in pdb.partitions("workload")
+    given = tmp_path / "sy$a.parquet"
+    rows.write_parquet(given)
+    loaded = add(pdb, [given], jobs=1)
+    assert "workload" not in loaded.added
+    assert any(f"{rows.height} class periods already read from an earlier file" in w
+               for t in loaded.tallies for w in t.warnings)
+    assert pdb.scan("workload").filter(pl.col("system") == "SY$A").collect().height \
+        == rows.height
+
+
+def test_a_load_stopped_while_reading_does_not_hash_the_inputs_left(
+        tmp_path: Path, month: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inputs of new sizes are hashed while read: a load stopped by a bad input or by
+    Ctrl-C is over at once, not once every input left is hashed (a month of dumps: GB)."""
+    from zperf.pdb import load, tasks
+
+    inputs = []
+    for number in range(12):  # (sizes no other input has: read while hashed)
+        inputs.append(tmp_path / f"day{number}.dump")
+        inputs[-1].write_bytes(month[0].read_bytes() + b"\0" * number)
+    hashed: list[str] = []
+    real = load.digest
+
+    def digest(item: load.Input) -> tuple[str, int]:
+        hashed.append(str(item))
+        time.sleep(0.2)  # (as a GB input's hash takes)
+        return real(item)
+
+    def read_folded(task: object) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(load, "digest", digest)
+    monkeypatch.setattr(tasks, "read_folded", read_folded)
+    with pytest.raises(KeyboardInterrupt):
+        add(Pdb(tmp_path / "pdb"), inputs, jobs=1)
+    assert len(hashed) <= 4  # (those under way: two workers)
+    assert not Pdb(tmp_path / "pdb").exists()

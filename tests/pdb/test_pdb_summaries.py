@@ -11,6 +11,7 @@ import pytest
 from pdb_data import PER_DAY, month_fixture, same_tables, tables_state  # noqa: F401 (fixtures)
 from polars.testing import assert_frame_equal
 
+from conftest import run_cli
 from zperf.calc import formulas as f
 from zperf.formats.reading import read
 from zperf.pdb.layout import DETAIL_TABLES
@@ -195,3 +196,18 @@ def test_compact_writes_a_partition_of_several_files_as_one(tmp_path: Path,
     assert done.partitions["workload"] == many and done.files[1] < done.files[0]
     assert all(len(files) == 1 for files in pdb.partitions("workload").values())
     same_tables(tables_state(pdb.root), before)
+
+
+def test_prune_keeps_a_week_until_its_last_day_goes(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """A week is kept in the month of its Monday (2026-09-28 to 10-04, of the days
+    10-01 to 10-03, in month=2026-09): it goes once its Sunday is older than the
+    retention, not once the last day of its Monday's month is."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    (root / "pdb.toml").write_text("[retention]\nweek_days = 2\n")
+    assert list(root.glob("table=system_week/month=2026-09/*.parquet"))
+    for as_of, goes in (("2026-10-03", False), ("2026-10-04", False), ("2026-10-07", True)):
+        code, _, err = run_cli(capsys, "pdb", "prune", str(root), "--as-of", as_of,
+                               "--dry-run")
+        assert code == 0 and ("system_week 1" in err) == goes, err

@@ -173,7 +173,7 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
     Every table is there under its name: workload, distribution, cpu, cpu_lpar,
     job_intervals, and the summaries system_hour, system_day, system_week, system_month,
     class_hour ... workload_month, each with its partition columns (system and
-    date, month or year). The query reads only the partitions and columns it
+    date, or month). The query reads only the partitions and columns it
     needs.
 
     \b

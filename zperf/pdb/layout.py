@@ -107,11 +107,16 @@ class Partition:
 
     @property
     def last_day(self) -> dt.date:
+        """The last day of a period the partition holds (a week's: the Sunday of the last
+        week that starts in its month, up to 6 days into the next)."""
         first = self.first_day
         if grain(self.table) == "date":
             return first
         following = dt.date(first.year + first.month // 12, first.month % 12 + 1, 1)
-        return following - dt.timedelta(days=1)
+        last = following - dt.timedelta(days=1)
+        if level_of(self.table) == "week":
+            return last + dt.timedelta(days=6 - last.weekday())
+        return last
 
 
 def partition_of(relative: Path) -> Partition | None:

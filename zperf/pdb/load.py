@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -175,39 +176,48 @@ def add(pdb: Pdb, sources: Iterable[str | Path] | str | Path, *,
     docstring.  Inputs are read ``batch_bytes`` at a time (at least one input): memory
     follows a batch, not the load."""
     items = _items(sources)
-    sizes = [_size(item) for item in items]
-    with ThreadPoolExecutor(max_workers=2) as pool:  # (hashlib lets go of the GIL)
+    opened = [_size(item) for item in items]
+    pool = ThreadPoolExecutor(max_workers=2)  # (hashlib lets go of the GIL)
+    try:
         digests = [pool.submit(digest, item) for item in items]
-        for size, made in zip(sizes, digests, strict=True):
-            if size is None:  # (one that cannot be opened: said before the PDB is made)
-                made.result()
+        # (one whose size is not known: hashed first, so that its size is compared with
+        # the others' (a ZIP member of the same content as a file given after it); one
+        # that cannot be opened: said before the PDB is made)
+        sizes = [made.result()[1] if size is None else size
+                 for size, made in zip(opened, digests, strict=True)]
         return _add(pdb, items, sizes, digests, jobs=jobs, on_error=on_error,
                     on_conflict=on_conflict, kind=kind, encoding=encoding, wait=wait,
                     on_wait=on_wait, batch_bytes=batch_bytes)
+    finally:  # (a load stopped, by an error or Ctrl-C: the inputs left are not hashed)
+        pool.shutdown(cancel_futures=True)
 
 
 def _size(item: Input) -> int | None:
     """The number of bytes :func:`digest` hashes of an input, when known without reading
-    it (a file's size; None for a ZIP member or standard input)."""
+    it: a file's size, once it is opened (one that cannot be: None, its digest said
+    before the PDB is made); None for a ZIP member or a stream."""
     if isinstance(item, Given):
         return len(item.data) if item.data is not None else None
     try:
         path = Path(item)
-        return path.stat().st_size if path.is_file() else None
+        if not path.is_file():
+            return None
+        with path.open("rb") as stream:
+            return os.fstat(stream.fileno()).st_size
     except (OSError, ValueError):
         return None
 
 
-def _surely_new(sizes: list[int | None], manifest: dict[str, Any]) -> list[bool]:
+def _surely_new(sizes: list[int], manifest: dict[str, Any]) -> list[bool]:
     """Which inputs cannot hold the content of an input loaded before or of another one
     of this load: their size is that of none of them (equal content, equal size).  Those
     are read while their SHA-256 is made, on the other core; the others wait for theirs."""
     taken = Counter(entry.get("size") for entry in manifest.get("inputs", []))
-    taken.update(size for size in sizes if size is not None)
-    return [size is not None and taken[size] == 1 for size in sizes]
+    taken.update(sizes)
+    return [taken[size] == 1 for size in sizes]
 
 
-def _add(pdb: Pdb, items: list[Input], sizes: list[int | None],
+def _add(pdb: Pdb, items: list[Input], sizes: list[int],
          digests: list[Future[tuple[str, int]]], *, jobs: int | None, on_error: OnError,
          on_conflict: OnConflict, kind: str | None, encoding: str, wait: bool,
          on_wait: Callable[[str], None] | None, batch_bytes: int) -> Loaded:
@@ -221,7 +231,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int | None],
         fresh: list[_Fresh] = []
         for item, size, made, new in zip(items, sizes, digests, _surely_new(sizes, manifest),
                                          strict=True):
-            if new and size is not None:
+            if new:
                 fresh.append((item, made, size))
                 continue
             sha, size = made.result()
@@ -445,11 +455,11 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
     """Every table's rows after the one rule of :mod:`zperf.formats.repeats`, the PDB's
     rows of the partitions touched first: (the rows kept, with ``_pdb_row`` set on the
     PDB's own; the PDB's rows each partition had)."""
-    pdb_name = f"the PDB {pdb.root}"
     touched = {name: pl.concat([_days(t[name]) for t in tables_of.values()]).unique()
                for name in DETAIL_TABLES}
     before: dict[str, pl.DataFrame] = {}
     had: dict[str, dict[Partition, int]] = {}
+    staged = False
     for name in DETAIL_TABLES:
         main = "workload" if name == "distribution" else "cpu" if name == "cpu_lpar" else name
         days = pl.concat([touched[name], touched[main]]).unique()
@@ -461,6 +471,10 @@ def _settled(tx: Transaction, pdb: Pdb, tables_of: dict[str, dict[str, pl.DataFr
         had[name] = {Partition(name, system, day.isoformat()): n
                      for system, day, n in counts.iter_rows()}
         before[name] = rows.with_columns(pl.lit(True).alias(_FROM_PDB))
+        staged = staged or any(part in tx.staged for part in parts)
+    # (rows an earlier batch staged are an earlier input's: a conflict with them says so)
+    pdb_name = f"the PDB {pdb.root}" + (" or an input of this load before this one"
+                                        if staged else "")
     if len(tables_of) == 1 and not any(frame.height for frame in before.values()):
         # (the nightly load: one input of days the PDB holds no rows of; its reader
         # settled its own rows, and there is nothing earlier to settle them with)

@@ -58,6 +58,7 @@ from zperf.pdb.layout import (
     Partition,
     by_system,
     check_table,
+    decode,
     grain,
     partition_of,
 )
@@ -172,16 +173,20 @@ class Pdb:
         return out
 
     def files_of(self, part: Partition) -> list[Path]:
-        """The committed files of one partition (those :meth:`partitions` lists of it)."""
-        folder = self.root / part.folder
-        try:
-            paths = sorted(folder.iterdir())
-        except (FileNotFoundError, NotADirectoryError):
-            return []
-        except OSError as exc:
-            raise UsageError(f"{folder}: cannot list: {_why(exc)}") from None
-        return [path for path in paths
-                if path.name.endswith(PARQUET) and not path.name.startswith((".", "_"))]
+        """The committed files of one partition (those :meth:`partitions` lists of it: of
+        every folder whose name decodes to its system, as readers read them; another
+        writer escapes fewer characters, Spark's ``system=SY$A`` is zperf's
+        ``system=SY%24A``)."""
+        folders = [self.root / part.folder]
+        if by_system(part.table):
+            table = self.root / f"table={part.table}"
+            value = f"{grain(part.table)}={part.value}"
+            folders = [system / value for system in _listed(table)
+                       if system.name.startswith("system=")
+                       and decode(system.name.removeprefix("system=")) == part.system]
+        paths = [path for folder in folders for path in _listed(folder)]
+        return sorted(path for path in paths
+                      if path.name.endswith(PARQUET) and not path.name.startswith((".", "_")))
 
     def read(self, part: Partition, files: list[Path] | None = None) -> pl.DataFrame:
         """A partition's rows (its ``system`` put back), in the table's schema."""
@@ -299,6 +304,16 @@ class Pdb:
                 config.write_text(DEFAULT_TEXT, encoding="utf-8")
         except OSError as exc:
             raise OutputError(str(self.root), exc.strerror or str(exc)) from None
+
+
+def _listed(folder: Path) -> list[Path]:
+    """What a folder holds (none: a folder that is not there)."""
+    try:
+        return list(folder.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as exc:
+        raise UsageError(f"{folder}: cannot list: {_why(exc)}") from None
 
 
 def _pattern(table: str) -> str:
