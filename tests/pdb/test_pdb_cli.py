@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import shutil
@@ -285,3 +286,59 @@ def test_a_query_reads_weeks_by_the_month_of_their_monday(
     assert (code, out, err) == (0, "month,period_start,n\n2026-09,2026-09-28T00:00:00,2\n", "")
     code, _, err = run_cli(capsys, "pdb", "query", pdb, "SELECT year FROM system_month")
     assert code == 2 and len(err.splitlines()) == 1 and "year" in err
+
+
+def _records(path: Path) -> list[bytes]:
+    """An RDW dump's records (the simulator writes RDW framing)."""
+    data, out, at = path.read_bytes(), [], 0
+    while at < len(data):
+        size = int.from_bytes(data[at:at + 2], "big")
+        out.append(data[at:at + size])
+        at += size
+    return out
+
+
+def test_a_late_part_of_a_pruned_day_is_not_loaded_over_its_summaries(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The day's summaries were made of its intervals, since pruned: a part of the day
+    given again must not make the day, its week and its month again from that part."""
+    pdb = str(tmp_path / "pdb")
+    assert run_cli(capsys, "pdb", "add", pdb, *map(str, month))[0] == 0
+    query = ("select system, sum(trans_ended) as trans from class_month where shift = 'all' "
+             "group by system order by system")
+    before = run_cli(capsys, "pdb", "query", pdb, "--to", "csv", query)[1]
+    assert run_cli(capsys, "pdb", "prune", pdb, "--as-of", "2026-11-15")[0] == 0
+    late = tmp_path / "late-part.dump"
+    late.write_bytes(b"".join(_records(month[1])[:1000]))
+    code, _, err = run_cli(capsys, "pdb", "add", pdb, str(late))
+    assert code == 1
+    assert f"zperf: warning: {late}: " in err and (
+        " of SYSA 2026-10-02, SYSB 2026-10-02 not loaded: the PDB pruned the intervals of "
+        "the days before 2026-10-11 after making their summaries") in err
+    assert run_cli(capsys, "pdb", "query", pdb, "--to", "csv", query)[1] == before
+    assert not list((tmp_path / "pdb").glob("table=workload/*/date=2026-10-02"))
+    # history older than the intervals kept, of a week and month never summarized: loaded
+    fresh = str(tmp_path / "fresh")
+    assert run_cli(capsys, "pdb", "add", fresh, str(month[0]))[0] == 0
+    assert run_cli(capsys, "pdb", "prune", fresh, "--as-of", "2026-11-15")[0] == 0
+    code, _, err = run_cli(capsys, "pdb", "add", fresh, str(late))
+    assert code == 1 and "SYSA 2026-10-02" in err  # (its week holds 2026-10-01's summaries)
+
+
+def test_a_dump_from_a_clock_set_ahead_is_said_and_prune_keeps_the_rest(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    from zperf.sim.month import Month, write_month
+
+    ahead = tmp_path / "ahead"
+    write_month(Month(days=1, systems=1, classes=20, start=dt.date(2030, 1, 1)), ahead)
+    pdb = str(tmp_path / "pdb")
+    assert run_cli(capsys, "pdb", "add", pdb, *map(str, month))[0] == 0
+    code, _, err = run_cli(capsys, "pdb", "add", pdb, *map(str, sorted(ahead.glob("*.dump"))))
+    assert code == 1
+    assert "intervals after today (SYSA up to 2030-01-01 23:" in err
+    assert "a system's clock set wrong?" in err
+    code, _, err = run_cli(capsys, "pdb", "prune", pdb, "--dry-run")
+    assert code == 0 and f"as of {dt.date.today()}:" in err
+    assert "class_hour" not in err  # (October's hours are within 400 days of today)
+    code, _, err = run_cli(capsys, "pdb", "prune", pdb, "--dry-run", "--as-of", "2030-01-01")
+    assert code == 0 and "class_hour" in err  # (as of the clock set ahead: gone)

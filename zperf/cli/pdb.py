@@ -123,9 +123,27 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
         _say(f"warning: {name}: holds no workload or CPU activity row: nothing loaded from it")
     for line in loaded.task_overlaps:
         _say(f"warning: {line}")
+    for name, shut in loaded.closed.items():
+        _say(f"warning: {name}: {counted(sum(shut.values()), 'row')} of {_days_of(shut)} not "
+             f"loaded: the PDB pruned the intervals of the days before "
+             f"{loaded.closed_before} after making their summaries, which a part of a day "
+             "cannot be added to (load the input into a new PDB to see it)")
+    for name, ahead in loaded.future.items():
+        late = ", ".join(f"{system} up to {last:%Y-%m-%d %H:%M}"
+                         for system, last in sorted(ahead.items()))
+        _say(f"warning: {name}: intervals after today ({late}): a system's clock set wrong? "
+             "Loaded: the trend ends with them (prune counts back from today, not from "
+             "them)")
     _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation, loaded.tasks))
     if loaded.attention:
         sys.exit(EXIT_ATTENTION)
+
+
+def _days_of(shut: dict[tuple[str, dt.date], int], shown: int = 4) -> str:
+    """``SYSA 2026-10-02, SYSB 2026-10-02 and 3 more`` (a system's days, a few)."""
+    named = [f"{system} {day}" for system, day in sorted(shut)]
+    more = f" and {len(named) - shown} more" if len(named) > shown else ""
+    return ", ".join(named[:shown]) + more
 
 
 def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]],
@@ -243,7 +261,7 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
 @_NO_WAIT
 @click.option("--as-of", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
               help="Count the retention back from this day (default: the newest day the "
-                   "PDB holds).")
+                   "PDB holds, or today if that is later).")
 @click.option("--dry-run", is_flag=True, help="Say what would be removed; remove nothing.")
 @_PDB
 def prune_command(path: str, as_of: dt.datetime | None, dry_run: bool, no_wait: bool) -> None:

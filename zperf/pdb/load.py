@@ -54,7 +54,8 @@ from zperf.formats.options import ReadOptions
 from zperf.formats.repeats import BY_SYSPLEX, KEYS, AcrossFiles
 from zperf.formats.tally import OnConflict, OnError, Tally
 from zperf.pdb import summaries, tasks
-from zperf.pdb.layout import DETAIL_TABLES, Partition
+from zperf.pdb.config import Config
+from zperf.pdb.layout import DETAIL_TABLES, Partition, bucket
 from zperf.pdb.store import Pdb, Transaction, reached, schema_of
 from zperf.tables.schema import TableSchema
 
@@ -121,12 +122,20 @@ class Loaded:
     tasks: dict[str, int] = field(default_factory=dict)
     #: Inputs whose tasks overlap those of another input (one line each).
     task_overlaps: list[str] = field(default_factory=list)
+    #: Rows of days whose intervals a prune removed after their summaries were made, left
+    #: out, per input: {(system, day): rows} (:func:`_closed`), and the day the kept
+    #: intervals start at.
+    closed: dict[str, dict[tuple[str, dt.date], int]] = field(default_factory=dict)
+    closed_before: dt.date | None = None
+    #: Systems whose intervals end after the day of the load (a clock set wrong?), per
+    #: input: {system: the last interval}.
+    future: dict[str, dict[str, dt.datetime]] = field(default_factory=dict)
 
     @property
     def attention(self) -> bool:
         """Something the user should look at (exit status 1)."""
         return bool(self.empty or self.systemless or self.differing or self.task_overlaps
-                    or any(t.skipped for t in self.tallies))
+                    or self.closed or self.future or any(t.skipped for t in self.tallies))
 
 
 def digest(item: Input) -> tuple[str, int]:
@@ -256,6 +265,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                           tables=(*DETAIL_TABLES, *tasks.TABLES), jobs=jobs,
                           on_conflict=on_conflict)
         folded: dict[str, list[pl.DataFrame]] = {}
+        loaded.closed_before = kept_from(manifest, config)
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
             results = _read([item for item, _, _ in batch], how)
@@ -266,11 +276,17 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                 tables, lost, listed = _with_system(result.tables)
                 if lost:
                     loaded.systemless[name] = lost
+                if loaded.closed_before is not None:
+                    tables, shut = _closed(tx, tables, loaded.closed_before)
+                    if shut:
+                        loaded.closed[name] = shut
+                if ahead := _after_today(tables):
+                    loaded.future[name] = ahead
                 if listed.height:
                     listings[name] = listed
                 hours = tasks.folded(result.tables)
                 if not any(frame.height for frame in tables.values()) and not hours:
-                    if not lost and not listed.height:  # (those are said as such)
+                    if not lost and not listed.height and name not in loaded.closed:
                         loaded.empty.append(name)
                     continue
                 if any(frame.height for frame in tables.values()):
@@ -315,6 +331,93 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                      for system, days in loaded.days.items()}}]
         tx.commit(manifest)
     return loaded
+
+
+def kept_from(manifest: dict[str, Any], config: Config) -> dt.date | None:
+    """The first day whose intervals the PDB still keeps after its latest prune (None:
+    never pruned): the cutoff the prune recorded, else its ``as_of`` less the intervals'
+    retention (a prune of a PDB written before the cutoffs were recorded)."""
+    days = []
+    for change in manifest.get("changes", []):
+        if change.get("command") != "prune" or "as_of" not in change:
+            continue
+        cutoff = change.get("cutoffs", {}).get("detail")
+        days.append(dt.date.fromisoformat(cutoff) if cutoff else
+                    dt.date.fromisoformat(change["as_of"])
+                    - dt.timedelta(days=config.keep_days("detail")))
+    return max(days) if days else None
+
+
+#: The summaries whose rows say a system's week or month was summarized (of its RMF
+#: intervals, of its address spaces'): a day in it cannot be made again once pruned.
+_SUMMARIZED = ("system_week", "system_month", "job_week", "job_month")
+
+
+def _closed(tx: Transaction, tables: dict[str, pl.DataFrame], before: dt.date,
+            ) -> tuple[dict[str, pl.DataFrame], dict[tuple[str, dt.date], int]]:
+    """``tables`` without the rows of a system's days before ``before`` (whose intervals
+    a prune removed) in a week or month the PDB has summarized for that system; those
+    rows, counted per system and day.
+
+    The summaries of such a day were made of its intervals, which are gone: made again
+    from this input's rows alone, a late or partial dump would replace the day's hours,
+    and the week's and month's sums, with a part of them (a day loaded whole, once,
+    and pruned gives every row again: the same).  A day before ``before`` in a week and
+    month never summarized (history loaded late) is loaded as any."""
+    old = [frame.filter(pl.col("interval_start") < pl.lit(before)).select(
+        "system", pl.col("interval_start").dt.date().alias("_day"))
+        for frame in tables.values() if frame.height]
+    days = pl.concat(old).unique() if old else pl.DataFrame()
+    if days.height == 0:
+        return tables, {}
+    periods = days.with_columns(pl.col("_day").dt.truncate("1w").alias("_week"),
+                                pl.col("_day").dt.month_start().alias("_month"))
+    held = []
+    for table in _SUMMARIZED:
+        column = "_week" if table.endswith("_week") else "_month"
+        parts = {Partition(table, "", bucket(d, table)) for d in periods[column]}
+        rows = tx.current_many(sorted(parts))
+        if rows.height:
+            held.append(periods.join(rows.select(
+                "system", pl.col("period_start").dt.date().alias(column)).unique(),
+                on=["system", column], how="semi").select("system", "_day"))
+    shut = pl.concat(held).unique() if held else days.clear()
+    if shut.height == 0:
+        return tables, {}
+    counts: dict[tuple[str, dt.date], int] = {}
+    out = {}
+    for name, frame in tables.items():
+        if frame.height == 0:
+            out[name] = frame
+            continue
+        keyed = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"))
+        gone = keyed.join(shut, on=["system", "_day"], how="semi")
+        for system, day, n in gone.group_by("system", "_day").len().iter_rows():
+            counts[(system, day)] = counts.get((system, day), 0) + n
+        out[name] = keyed.join(shut, on=["system", "_day"], how="anti").drop("_day") \
+            if gone.height else frame
+    return out, counts
+
+
+#: How far past the day a load runs an interval may start before it is said (a day: the
+#: time zones of RMF's local times).
+_AHEAD = dt.timedelta(days=1)
+
+
+def _after_today(tables: dict[str, pl.DataFrame]) -> dict[str, dt.datetime]:
+    """The systems whose intervals start more than a day after now, with their last (a
+    system's clock set years ahead: its months would be the PDB's newest, the trend's
+    end and what ``prune`` counts back from)."""
+    limit = dt.datetime.now() + _AHEAD
+    out: dict[str, dt.datetime] = {}
+    for frame in tables.values():
+        if frame.height == 0:
+            continue
+        late = frame.filter(pl.col("interval_start") > limit)
+        for system, last in late.group_by("system").agg(
+                pl.col("interval_start").max()).iter_rows():
+            out[system] = max(out.get(system, last), last)
+    return out
 
 
 def _by_system(days: pl.DataFrame) -> dict[str, set[dt.date]]:

@@ -5,7 +5,8 @@ all, one at a time.
 
 * ``prune`` removes the partitions older than each level's retention
   (``pdb.toml``: the intervals 35 days, the hours 13 months, days, weeks and
-  months for years), counted back from the newest interval the PDB holds, or from
+  months for years), counted back from the newest interval the PDB holds (today
+  if that is later: a clock set wrong must not empty the PDB), or from
   ``as_of``.  A partition goes whole, once its last day is older than that (a
   month of hours once the month's last day is).  The inputs stay listed in the
   manifest: loading one again changes nothing, as its summaries are kept.
@@ -69,7 +70,8 @@ def prune(pdb: Pdb, *, as_of: dt.date | None = None, dry_run: bool = False,
     out = Upkeep()
     with pdb.change("prune", wait=wait, on_wait=on_wait) as tx:
         out.generation = tx.generation
-        out.as_of = as_of or newest_day(pdb)
+        newest = newest_day(pdb)  # (not after today: a system's clock set years ahead)
+        out.as_of = as_of or (min(newest, dt.date.today()) if newest else None)
         if out.as_of is None:
             return out
         before = after = 0
@@ -89,6 +91,7 @@ def prune(pdb: Pdb, *, as_of: dt.date | None = None, dry_run: bool = False,
             return out
         tx.commit(_changed(tx.manifest, tx.generation, "prune", {
             "as_of": out.as_of.isoformat(),
+            "cutoffs": {level: day.isoformat() for level, day in out.cutoffs.items()},
             "removed": {t: len(p) for t, p in out.partitions.items()}}))
     return out
 
