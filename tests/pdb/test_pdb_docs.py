@@ -21,8 +21,7 @@ SECTION = (ROOT / "docs" / "pdb.md").read_text()
 
 
 def test_the_nightly_job_runs_as_written(tmp_path: Path, month: list[Path]) -> None:
-    job = next(b for b in re.findall(r"```sh\n(.*?)```", SECTION, re.S)
-               if b.startswith("#!/bin/sh -e\n"))
+    job = _job()
     rules = SECTION.split("<!-- file: forecast.toml -->\n```toml\n")[1].split("```")[0]
     (tmp_path / "forecast.toml").write_text(rules)
     env = {**os.environ, "PDB": str(tmp_path / "pdb"), "DUMPS": str(month[0].parent),
@@ -40,6 +39,38 @@ def test_the_nightly_job_runs_as_written(tmp_path: Path, month: list[Path]) -> N
     again = subprocess.run(["sh", "-c", job], env=env, cwd=tmp_path, capture_output=True,
                            text=True, timeout=300, check=False)
     assert again.returncode == 0 and "already loaded" in again.stderr
+
+
+def _job() -> str:
+    return next(b for b in re.findall(r"```sh\n(.*?)```", SECTION, re.S)
+                if b.startswith("#!/bin/sh\n# zperf's exit status"))
+
+
+def test_the_nightly_job_stops_at_a_2_and_ends_with_a_1_it_met(
+        tmp_path: Path, month: list[Path]) -> None:
+    """Run as the docs say (``sh nightly.sh``, so no ``-e`` from its first line): a day
+    without its dump stops the job (exit 2, nothing after the load run); a step that
+    needs a look (exit 1: here the query's busy hours) lets the job go on and end 1."""
+    (tmp_path / "nightly.sh").write_text(_job())
+    rules = SECTION.split("<!-- file: forecast.toml -->\n```toml\n")[1].split("```")[0]
+    (tmp_path / "forecast.toml").write_text(rules)
+    env = {**os.environ, "PDB": str(tmp_path / "pdb"), "DUMPS": str(month[0].parent),
+           "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+
+    def night(day: str, script: str = "nightly.sh") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["sh", script], env={**env, "DAY": day}, cwd=tmp_path,
+                              capture_output=True, text=True, timeout=300, check=False)
+
+    missing = night("2026-10-09")
+    assert missing.returncode == 2, missing.stderr
+    assert not list(tmp_path.glob("trend-*")) and not list(tmp_path.glob("day-*"))
+    (tmp_path / "busy.sh").write_text(_job().replace("cp_busy_p95_pct > 90",
+                                                     "cp_busy_p95_pct > 0"))
+    busy = night("2026-10-02", "busy.sh")
+    assert busy.returncode == 1, busy.stderr
+    assert "busy: system,cp_busy_p95_pct" in busy.stderr
+    assert (tmp_path / "trend-2026-10-02.html").is_file()  # (it went on after the 1)
+    assert (tmp_path / "zperf-2026-10-02.om").is_file()
 
 
 def test_the_python_example_runs(tmp_path: Path, month: list[Path]) -> None:
