@@ -342,3 +342,38 @@ def test_a_dump_from_a_clock_set_ahead_is_said_and_prune_keeps_the_rest(
     assert "class_hour" not in err  # (October's hours are within 400 days of today)
     code, _, err = run_cli(capsys, "pdb", "prune", pdb, "--dry-run", "--as-of", "2030-01-01")
     assert code == 0 and "class_hour" in err  # (as of the clock set ahead: gone)
+
+
+def test_shifts_changed_are_said_and_summarize_makes_the_kept_days_again(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The summaries made before pdb.toml's shifts were edited keep the old shifts: the
+    next load says so (exit 1), and summarize makes the days whose intervals are kept
+    again, as a PDB loaded with the new shifts from the start holds them."""
+    from pdb_data import same_tables, tables_state
+
+    def edit(root: Path) -> None:
+        config = root / "pdb.toml"
+        config.write_text(config.read_text().replace("prime_hours = [8, 18]",
+                                                     "prime_hours = [9, 17]").replace(
+            "holidays = []", "holidays = [2026-10-01]"))
+
+    pdb, fresh = tmp_path / "pdb", tmp_path / "fresh"
+    assert run_cli(capsys, "pdb", "add", str(pdb), *map(str, month[:2]))[0] == 0
+    edit(pdb)
+    code, _, err = run_cli(capsys, "pdb", "add", str(pdb), str(month[2]))
+    assert code == 1
+    assert (f"zperf: warning: {pdb}: pdb.toml's shifts changed since the summaries were made "
+            "(prime 8-18, weekend sat sun, holidays none; now prime 9-17, weekend sat sun, "
+            "holidays 2026-10-01): the days this load made") in err
+    code, _, err = run_cli(capsys, "pdb", "summarize", str(pdb))
+    assert code == 0 and "made again the summaries of 3 days (2 systems, 2026-10-01 to " \
+                         "2026-10-03)" in err
+    (fresh / "_zperf").mkdir(parents=True)
+    (fresh / "pdb.toml").write_text((pdb / "pdb.toml").read_text())
+    assert run_cli(capsys, "pdb", "add", str(fresh), *map(str, month))[0] == 0
+    want, got = tables_state(fresh), tables_state(pdb)
+    same_tables({t: f for t, f in got.items() if t.endswith(("_hour", "_day", "_week", "_month"))},
+                {t: f for t, f in want.items() if t.endswith(("_hour", "_day", "_week", "_month"))})
+    holiday = got["system_day"].filter(pl.col("shift") == "holiday")
+    assert holiday["period_start"].dt.date().unique().to_list() == [dt.date(2026, 10, 1)]
+    assert run_cli(capsys, "pdb", "add", str(pdb), str(month[0]))[0] == 0  # (said once)

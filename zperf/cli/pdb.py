@@ -45,9 +45,9 @@ def pdb_command() -> None:
     conflict. The hour, day, week and month summaries per system, class,
     workload, address space (SMF 30), CICS transaction (SMF 110.1) and z/OS
     Connect API (SMF 123; tasks and requests are kept as summaries only) are
-    kept up to date by each load.
-    Every change (add, prune, compact) is made whole or not at all, one at a
-    time.
+    kept up to date by each load (`summarize` makes them again after an edit of
+    pdb.toml's shifts). Every change (add, summarize, prune, compact) is made
+    whole or not at all, one at a time.
 
     \b
     Examples:
@@ -128,6 +128,12 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
              f"loaded: the PDB pruned the intervals of the days before "
              f"{loaded.closed_before} after making their summaries, which a part of a day "
              "cannot be added to (load the input into a new PDB to see it)")
+    if loaded.shifts_changed is not None:
+        before, now = map(_shifts_text, loaded.shifts_changed)
+        _say(f"warning: {path}: pdb.toml's shifts changed since the summaries were made "
+             f"({before}; now {now}): the days this load made, and their weeks and months, "
+             "use the new; the days before keep the old (`zperf pdb summarize "
+             f"{path}` makes again those whose intervals are kept)")
     for name, ahead in loaded.future.items():
         late = ", ".join(f"{system} up to {last:%Y-%m-%d %H:%M}"
                          for system, last in sorted(ahead.items()))
@@ -137,6 +143,14 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
     _say(_loaded_line(path, loaded.added, loaded.days, loaded.generation, loaded.tasks))
     if loaded.attention:
         sys.exit(EXIT_ATTENTION)
+
+
+def _shifts_text(shifts: dict[str, list[object]]) -> str:
+    """``prime 8-18, weekend sat sun, no holidays`` (pdb.toml's [shifts], as kept)."""
+    start, end = shifts.get("prime_hours", ["?", "?"])
+    holidays = " ".join(map(str, shifts.get("holidays", []))) or "none"
+    return (f"prime {start}-{end}, weekend {' '.join(map(str, shifts.get('weekend', [])))}, "
+            f"holidays {holidays}")
 
 
 def _days_of(shut: dict[tuple[str, dt.date], int], shown: int = 4) -> str:
@@ -285,6 +299,45 @@ def prune_command(path: str, as_of: dt.datetime | None, dry_run: bool, no_wait: 
     _say(f"{path}: as of {done.as_of}: {verb} {removed} partitions"
          + (f" ({tables})" if tables else "")
          + f"; {done.files[1]} files left")
+
+
+@pdb_command.command(name="summarize")
+@_NO_WAIT
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
+              help="From this day (default: the oldest whose intervals are kept).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
+              help="To this day (default: the newest).")
+@_PDB
+def summarize_command(path: str, since: dt.datetime | None, until: dt.datetime | None,
+                      no_wait: bool) -> None:
+    """Make the summaries again with pdb.toml as it is now.
+
+    A load makes the summaries of the days it changes with the shifts pdb.toml
+    says then; those made before keep theirs (a load whose shifts differ says so).
+    This makes again the hour, day, week and month summaries of every day whose
+    intervals the PDB still keeps (or those from --since to --until), as a load
+    would. The days whose intervals were pruned keep theirs, as do the CICS
+    tasks' and z/OS Connect requests' (kept as summaries only). One change, whole
+    or not at all.
+
+    \b
+    Examples:
+      zperf pdb summarize /data/pdb                   # after editing [shifts]
+      zperf pdb summarize /data/pdb --since 2026-10-01
+    """
+    from zperf.pdb.store import Pdb
+    from zperf.pdb.upkeep import summarize
+
+    done = summarize(Pdb(path), since=_day(since), until=_day(until), wait=not no_wait,
+                     on_wait=_say)
+    if not done.days:
+        within = " between these dates" if since or until else ""
+        _say(f"{path}: no day whose intervals are kept{within}: nothing made again")
+        sys.exit(EXIT_ATTENTION)
+    every = sorted({d for days in done.days.values() for d in days})
+    systems = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''}"
+    _say(f"{path}: made again the summaries of {len(every)} days ({systems}, {every[0]} to "
+         f"{every[-1]}) with pdb.toml's shifts (change {done.generation})")
 
 
 @pdb_command.command(name="compact")

@@ -9,7 +9,8 @@ Shifts: an hour is a ``holiday`` (its date is listed), else ``weekend`` (its day
 listed), else ``prime`` (it starts within ``prime_hours``), else ``offprime``.  The
 hours are the data's own local time (RMF's).  Shifts are set per hour, so the
 summaries need whole hours; changing them changes the summaries made from then on
-(those already made keep the shifts they were made with).
+(those already made keep the shifts they were made with: a load says so, and
+``zperf pdb summarize`` makes again those of the days whose intervals are kept).
 """
 
 from __future__ import annotations
@@ -60,6 +61,13 @@ class Shifts:
     prime_end: int = 18
     weekend: tuple[int, ...] = (6, 7)  # ISO weekdays
     holidays: tuple[dt.date, ...] = ()
+
+    def described(self) -> dict[str, list[Any]]:
+        """The shifts as ``pdb.toml`` says them (kept in the manifest with the summaries
+        made by them: :mod:`zperf.pdb.load` says when they changed)."""
+        return {"prime_hours": [self.prime_start, self.prime_end],
+                "weekend": [WEEKDAYS[d - 1] for d in self.weekend],
+                "holidays": [d.isoformat() for d in self.holidays]}
 
     def expr(self, start: pl.Expr) -> pl.Expr:
         """The shift of each hour starting at ``start`` (a datetime expression)."""

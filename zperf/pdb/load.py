@@ -130,12 +130,16 @@ class Loaded:
     #: Systems whose intervals end after the day of the load (a clock set wrong?), per
     #: input: {system: the last interval}.
     future: dict[str, dict[str, dt.datetime]] = field(default_factory=dict)
+    #: The shifts of ``pdb.toml`` the summaries before were made with and this load's,
+    #: when they differ (:meth:`zperf.pdb.config.Shifts.described`).
+    shifts_changed: tuple[dict[str, list[Any]], dict[str, list[Any]]] | None = None
 
     @property
     def attention(self) -> bool:
         """Something the user should look at (exit status 1)."""
         return bool(self.empty or self.systemless or self.differing or self.task_overlaps
-                    or self.closed or self.future or any(t.skipped for t in self.tallies))
+                    or self.closed or self.future or self.shifts_changed is not None
+                    or any(t.skipped for t in self.tallies))
 
 
 def digest(item: Input) -> tuple[str, int]:
@@ -324,6 +328,10 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
             record.update(loaded_at=now, generation=tx.generation)
         manifest = dict(manifest)
         manifest["inputs"] = [*manifest.get("inputs", []), *records]
+        shifts = config.shifts.described()
+        if manifest.get("shifts") not in (None, shifts):
+            loaded.shifts_changed = (manifest["shifts"], shifts)
+        manifest["shifts"] = shifts
         manifest["changes"] = [*manifest.get("changes", []), {
             "generation": tx.generation, "command": "add", "at": now,
             "zperf": __version__, "inputs": len(records), "rows_added": loaded.added,

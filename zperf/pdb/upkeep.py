@@ -10,6 +10,8 @@ all, one at a time.
   ``as_of``.  A partition goes whole, once its last day is older than that (a
   month of hours once the month's last day is).  The inputs stay listed in the
   manifest: loading one again changes nothing, as its summaries are kept.
+* ``summarize`` makes again the summaries of the days whose intervals are kept,
+  with ``pdb.toml`` as it is now (its shifts changed since they were made).
 * ``compact`` writes each partition that has several files (a day loaded in
   several loads, the hour around midnight given by the next day's dump) as one;
   a PDB of format 1 (week and month summaries by year) it rewrites as format 2
@@ -25,6 +27,8 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from zperf import __version__
+from zperf.pdb import summaries
+from zperf.pdb.jobs import DETAIL
 from zperf.pdb.layout import DETAIL_TABLES, PARQUET, TABLES, Partition, level_of
 from zperf.pdb.load import ORDER
 from zperf.pdb.store import FORMAT, Pdb, Transaction, schema_of
@@ -161,6 +165,46 @@ def _by_month(tx: Transaction, dry_run: bool) -> int:
     return count
 
 
+@dataclass
+class Summarized:
+    """What ``summarize`` made again: the days per system (those whose intervals the PDB
+    keeps, within the dates asked)."""
+
+    generation: int = 0
+    days: dict[str, list[dt.date]] = field(default_factory=dict)
+
+
+def summarize(pdb: Pdb, *, since: dt.date | None = None, until: dt.date | None = None,
+              wait: bool = True, on_wait: OnWait = None) -> Summarized:
+    """Make again the summaries of the days whose intervals the PDB keeps (between
+    ``since`` and ``until``), by the same code as a load (:func:`zperf.pdb.summaries.update`:
+    their hours, the days, and the weeks and months that hold them), with ``pdb.toml`` as
+    it is now: after its shifts were changed, or after a zperf whose summaries differ.
+    The days whose intervals were pruned keep theirs; so do the CICS tasks' and z/OS
+    Connect requests' summaries, which are made of rows the PDB does not keep."""
+    pdb.require()
+    config = pdb.config()
+    out = Summarized()
+    with pdb.change("summarize", wait=wait, on_wait=on_wait) as tx:
+        out.generation = tx.generation
+        changed: dict[str, set[dt.date]] = {}
+        for table in ("cpu", "workload", DETAIL):
+            for part in tx.files(table):
+                day = part.first_day
+                if (since is None or day >= since) and (until is None or day <= until):
+                    changed.setdefault(part.system, set()).add(day)
+        if not changed:
+            return out
+        summaries.update(tx, changed, config)
+        out.days = {system: sorted(days) for system, days in sorted(changed.items())}
+        manifest = dict(tx.manifest)
+        manifest["shifts"] = config.shifts.described()
+        tx.commit(_changed(manifest, tx.generation, "summarize", {
+            "days": {system: [d.isoformat() for d in days]
+                     for system, days in out.days.items()}}))
+    return out
+
+
 def _changed(manifest: dict[str, object], generation: int, command: str,
              what: dict[str, object]) -> dict[str, object]:
     record = dict(manifest)
@@ -172,4 +216,4 @@ def _changed(manifest: dict[str, object], generation: int, command: str,
     return record
 
 
-__all__ = ["Upkeep", "compact", "newest_day", "prune"]
+__all__ = ["Summarized", "Upkeep", "compact", "newest_day", "prune", "summarize"]
