@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from conftest import DATA
-from zperf.errors import ParseError
+from zperf.errors import InputError, ParseError
 from zperf.formats import read, sniff
 from zperf.formats.cics.dfhstup import read_dfhstup
 from zperf.formats.tally import Tally
@@ -220,3 +220,15 @@ def test_an_ebcdic_sysout_reads_as_its_text() -> None:
     assert (tally.read, tally.parsed, tally.other) == (30, 28, 2)
     assert again["db2entry"].equals(first["db2entry"])
     assert again["db2conn"].equals(first["db2conn"])
+
+
+def test_prose_that_names_the_statistics_is_no_listing() -> None:
+    """A README or a mail that says "CICS DB2ENTRY/DB2CONN statistics" in a sentence is
+    not read as a DFHSTUP listing (each of its lines a label not recognised, exit 1): it
+    is refused as text zperf does not read (exit 2); a title on its own line is one."""
+    prose = (b"# Notes\n\nzperf reads **CICS DB2ENTRY/DB2CONN statistics** (DFHSTUP,\n"
+             b"DFH0STAT) and the DB2 connection statistics of a region.\n")
+    with pytest.raises(InputError, match="not a recognised report or log"):
+        sniff(prose)
+    assert sniff(b"DFHSTUP notes\n0DB2 CONNECTION STATISTICS\n") == "cics-dfhstup"
+    assert sniff(b"\tDB2ENTRY STATISTICS - REQUESTS\t\t\n") == "cics-dfhstup"

@@ -284,8 +284,16 @@ def read_dfhstup(data: bytes, file: str,
     return reader.frames(), tally
 
 
+#: A Db2 section's title where a listing or an extract prints it: at a line's start (after
+#: a carriage control character at most), not in a sentence that names the statistics
+#: (a README saying "CICS DB2ENTRY/DB2CONN statistics" is no listing).
+TITLE_LINE = re.compile(r"^[ \t]*[-+01]?[ \t]*DB2[ \t]*(?:ENTRY|RESOURCE|CONN(?:ECTION)?|GLOBAL)"
+                        r"[ \t]+STATISTICS\b", re.IGNORECASE | re.MULTILINE)
+
+
 def _sniff(text: str) -> bool:
-    return SECTION.search(text) is not None or CONNECTION.search(text) is not None
+    # (lines may end in EBCDIC's new-line, X'15' read as U+0085, or a carriage return)
+    return TITLE_LINE.search(text.replace("\x85", "\n").replace("\r", "\n")) is not None
 
 
 DFHSTUP = TextKind("cics-dfhstup", "CICS statistics (DFHSTUP listing or pasted extract): "
