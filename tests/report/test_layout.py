@@ -283,3 +283,15 @@ def test_every_chart_and_text_of_every_kind(report_cases: Path, name: str,
     problems += rc.broken_words(text, _cells(report))
     problems += rc.internal_words(text) + rc.internal_words(render(report, "markdown").decode())
     assert problems == []
+
+
+def test_a_month_a_point_is_ticked_at_months_not_weeks() -> None:
+    """The trend's charts have a point a month: over a quarter the shortest step that
+    fits is a week (07-02, 07-09...), ticks between the points; at the data's step, the
+    months."""
+    first, last = dt.datetime(2026, 7, 1), dt.datetime(2026, 9, 1)
+    weeks, _ = time_ticks(first, last)
+    assert len(weeks) > 3
+    months, fmt = time_ticks(first, last, unit_at_least="month")
+    assert months == [dt.datetime(2026, 7, 1), dt.datetime(2026, 8, 1), dt.datetime(2026, 9, 1)]
+    assert fmt == "%Y-%m"

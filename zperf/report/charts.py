@@ -161,14 +161,17 @@ def _ticks_from(first: dt.datetime, last: dt.datetime, unit: str, step: int,
     return out
 
 
-def time_ticks(first: dt.datetime, last: dt.datetime, width: float = WIDTH) -> tuple[
-        list[dt.datetime], str]:
+def time_ticks(first: dt.datetime, last: dt.datetime, width: float = WIDTH,
+               unit_at_least: str = "second") -> tuple[list[dt.datetime], str]:
     """The ticks of a time axis from ``first`` to ``last`` that is ``width`` px wide, and
     their label format: the shortest step whose labels fit side by side, on its
     boundaries, in a format that tells them apart, so no two ticks read alike (a step
-    of 30 s labelled to the minute read "10:00 10:00 10:01")."""
+    of 30 s labelled to the minute read "10:00 10:00 10:01").  ``unit_at_least``: the
+    data's own step (``month``: a point a month, ticked at months, not weeks)."""
     span = (last - first).total_seconds()
-    for unit, step, seconds in _TIME_STEPS:
+    units = [unit for unit, _, _ in _TIME_STEPS]
+    shortest = units.index(unit_at_least)
+    for unit, step, seconds in _TIME_STEPS[shortest:]:
         fmt = _label_format(seconds, first, last)
         room = len(dt.datetime(2000, 12, 30, 23, 59, 59).strftime(fmt)) * CHAR_PX \
             + LABEL_GAP_PX
@@ -195,7 +198,8 @@ def _x(alt: Any, data: pl.DataFrame, opts: dict[str, Any]) -> Any:
         span = _span(data, name, *([opts["x2"]] if opts.get("x2") else []))
         axis: dict[str, Any] = {"labelAngle": 0, "labelOverlap": True}
         if span is not None:
-            ticks, fmt = time_ticks(*span, opts.get("width", WIDTH))
+            ticks, fmt = time_ticks(*span, opts.get("width", WIDTH),
+                                    opts.get("x_unit", "second"))
             axis |= {"format": fmt, "values": [
                 at.replace(tzinfo=dt.UTC).timestamp() * 1000 for at in ticks]}
         return alt.X(f"{name}:T", title=title, scale=alt.Scale(type="utc"),

@@ -139,8 +139,8 @@ def peaks_section(t: Trend) -> Section | None:
         if drawn["month"].n_unique() > 1:
             drawn = drawn.select("month_start", "series", "peak_msu", "name", "month")
             charts.append(Chart(f"peaks-{scope}", f"{title}: monthly peak R4HA", Plot(
-                "lines", drawn.drop("month"), {"x": "month_start", "x_title": "",
-                                               "y": "peak_msu",
+                "lines", drawn.drop("month"), {"x": "month_start", "x_unit": "month",
+                                               "x_title": "", "y": "peak_msu",
                                  "y_title": "peak R4HA, MSU/h", "series": "series",
                                  "series_title": "", "points": True}),
                 "highest: " + _highest(drawn)))
@@ -271,7 +271,8 @@ def forecast_section(t: Trend) -> Section | None:
     if frame.height:
         charts.append(Chart("forecast", "Monthly peaks, the linear trend with its 95 % band, "
                             "and the limit", Plot("lines", frame, {
-                                "x": "month_start", "x_title": "", "y": "msu",
+                                "x": "month_start", "x_unit": "month", "x_title": "",
+                                "y": "msu",
                                 "y_title": "MSU/h", "series": "series", "series_title": "",
                                 "facet": "of", "domain": list(FORECAST_SERIES),
                                 "colours": list(FORECAST_COLOURS), "zero": False,
@@ -344,12 +345,14 @@ def workload_section(t: Trend) -> Section | None:
     table = Table("Mean MSU/h by workload, each month",
                   (Column("Month"), *(Column(n, True) for n in names), Column("Coverage")),
                   tuple(cells))
-    drawn = t.workloads.with_columns(pl.col("month").cast(pl.Datetime("us")).alias("month_start"))
+    # (a bar a month, on a band of its own: on a time axis a month's bar is a sliver)
+    drawn = t.workloads.sort("month").with_columns(
+        pl.col("month").map_elements(month_text, return_dtype=pl.String).alias("month_text"))
     charts = []
     if drawn["month"].n_unique() > 1:
         charts.append(Chart("workloads", "Mean MSU/h by workload (stacked)", Plot(
-            "stacked_area", drawn.select("month_start", "workload", "msu_per_hour"),
-            {"x": "month_start", "x_title": "", "y": "msu_per_hour",
+            "stacked_area", drawn.select("month_text", "workload", "msu_per_hour"),
+            {"x": "month_text", "x_type": "O", "x_title": "", "y": "msu_per_hour",
                                     "y_title": "MSU/h", "series": "workload",
                                     "series_title": "workload", "domain": names,
                                     "bars": True}), "largest: " + ", ".join(names[:3])))
@@ -394,7 +397,8 @@ def performance_section(t: Trend) -> Section | None:
             charts.append(Chart("missed", "Class period intervals that missed their goal, %",
                                 Plot("lines", drawn.select("month_start", "workload",
                                                            "missed_pct"),
-                                     {"x": "month_start", "x_title": "", "y": "missed_pct",
+                                     {"x": "month_start", "x_unit": "month", "x_title": "",
+                                      "y": "missed_pct",
                                                       "y_title": "intervals PI > 1, %",
                                                       "series": "workload",
                                                       "series_title": "workload",
@@ -413,7 +417,8 @@ def performance_section(t: Trend) -> Section | None:
         if drawn.height and drawn["month"].n_unique() > 1:
             charts.append(Chart("offload", "Achieved zIIP offload, %", Plot(
                 "lines", drawn.select("month_start", "system", "achieved_offload_pct"),
-                {"x": "month_start", "x_title": "", "y": "achieved_offload_pct",
+                {"x": "month_start", "x_unit": "month", "x_title": "",
+                 "y": "achieved_offload_pct",
                  "y_title": "offload %", "series": "system", "series_title": "system",
                  "points": True, "zero": False}), ""))
     return Section("performance", "Performance Index and zIIP offload history",
