@@ -16,8 +16,9 @@ is read in a fraction of a second, long after its intervals were pruned:
 * **forecasts**: per LPAR, group and CEC, linear and compound growth of the monthly
   peaks of the complete months, with their standard errors, and the month the
   linear trend reaches the limit with its 95 % band (:mod:`zperf.calc.growth`);
-  "reached", "not growing", "not within N months", "no limit" and "too few
-  complete months" are said as such;
+  "not growing", "not within N months", "no limit" and "too few complete months"
+  are said as such; "reached" when any month's peak shown, a partial month's too,
+  is at or over the limit, however few the complete months;
 * **workloads**: MSU/h by WLM workload each month: the system's MSU/h shared out by
   the workloads' general-CP time (APPL% CP; the uncaptured time goes with the
   captured, in proportion), added up over systems;
@@ -81,11 +82,21 @@ class Forecast:
     limit: float | None
     linear: Growth | None
     compound: Growth | None
-    reached: bool = False
+    reached: bool = False  # a month's peak (complete or partial) is at or over the limit
+    reached_month: dt.date | None = None  # the latest such month
+    reached_peak: float | None = None
     months_to_limit: float | None = None
     months_to_earliest: float | None = None
     months_to_latest: float | None = None
     status: str = ""  # one line: the forecast as words
+    first_month: dt.date | None = None  # the first complete month fitted (the fit's x = 0)
+
+    @property
+    def measurable(self) -> bool:
+        """Whether the data can tell about the limit: it is reached already, or a trend is
+        fitted to project it (with no limit, or too few complete months and no peak at
+        it, they cannot)."""
+        return self.limit is not None and (self.reached or self.linear is not None)
 
     @property
     def label(self) -> str:
@@ -300,34 +311,40 @@ def _peaks(system_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame:
 
 
 def _forecast(rows: pl.DataFrame, scope: str, name: str, horizon: int) -> Forecast:
-    """One LPAR's, group's or CEC's growth and limit (see the module docstring)."""
-    fitted = rows.filter(pl.col("complete") & pl.col("peak_msu").is_not_null()).sort("month")
+    """One LPAR's, group's or CEC's growth and limit (see the module docstring).
+
+    "reached" is judged before the fit and whatever the number of complete months: a
+    peak at or over the limit in any month shown is a measured fact (a partial month's
+    peak too: the month's remaining days can only raise it), where a trend needs
+    :data:`MIN_POINTS` complete months to say anything."""
+    measured = rows.filter(pl.col("peak_msu").is_not_null()).sort("month")
+    fitted = measured.filter(pl.col("complete"))
     limits = rows.filter(pl.col("limit_msu") > 0).sort("month")
     limit = float(limits["limit_msu"][-1]) if limits.height else None
     base = Forecast(scope, name, fitted.height, None, None, limit, None, None)
-    if fitted.height == 0:
-        return _with(base, status="no complete month")
     months = fitted["month"].to_list()
     peaks = [float(v) for v in fitted["peak_msu"]]
-    last = months[-1]
-    base = _with(base, last_month=last, last_peak=peaks[-1])
-    if fitted.height < MIN_POINTS:
+    x = [float(_index(m) - _index(months[0])) for m in months]  # (none: no month fitted)
+    if fitted.height:
+        base = _with(base, first_month=months[0], last_month=months[-1], last_peak=peaks[-1])
+    linear = None
+    if fitted.height >= MIN_POINTS:
+        linear = fit_growth(x, peaks, "linear")
+        base = _with(base, linear=linear,
+                     compound=fit_growth(x, peaks, "compound") if min(peaks) > 0 else None)
+    if limit is not None and (over := measured.filter(pl.col("peak_msu") >= limit)).height:
+        return _reached(base, over, limit)
+    if fitted.height == 0:
+        return _with(base, status="no complete month")
+    if linear is None:
         return _with(base, status=f"too few complete months to fit a trend ({fitted.height}; "
                                   f"{MIN_POINTS} needed)")
-    x = [float(_index(m) - _index(months[0])) for m in months]
-    linear = fit_growth(x, peaks, "linear")
-    compound = fit_growth(x, peaks, "compound") if min(peaks) > 0 else None
-    base = _with(base, linear=linear, compound=compound)
     if limit is None:
         return _with(base, status="no limit set" if scope != "cec"
                      else "the CEC's MSU rating is not known")
-    if peaks[-1] >= limit:
-        return _with(base, reached=True, months_to_limit=0.0, months_to_earliest=0.0,
-                     months_to_latest=0.0,
-                     status=f"reached: {month_text(last)}'s peak {peaks[-1]:,.0f} of "
-                            f"{limit:,.0f} MSU/h")
     if not linear.growing:
         return _with(base, status=f"not growing ({linear.per_month:+,.1f} MSU/h a month)")
+    last = months[-1]
     start = x[-1] + 1
     crossing = linear.reaches(limit, start, horizon - 1, step=1.0)
 
@@ -351,6 +368,23 @@ def _forecast(rows: pl.DataFrame, scope: str, name: str, horizon: int) -> Foreca
     else:
         band = f"95 %: {when(earliest)} to {when(latest)}"
     return _with(base, status=f"{when(to_limit)} ({band})")
+
+
+def _reached(base: Forecast, over: pl.DataFrame, limit: float) -> Forecast:
+    """``base`` at its limit already: ``over`` holds the months (by month) whose peak is at
+    or over it; the latest is named, with its days when partial."""
+    r = over.row(-1, named=True)
+    notes = [days_note(r["days_measured"], r["days"], r["complete"])]
+    if r["window_complete"] is False:
+        notes.append("window partial")
+    if over.height > 1:
+        notes.append(f"{over.height - 1} earlier month{'s' if over.height > 2 else ''} at or "
+                     "over it too")
+    said = "; ".join(n for n in notes if n)
+    return _with(base, reached=True, reached_month=r["month"], reached_peak=r["peak_msu"],
+                 months_to_limit=0.0, months_to_earliest=0.0, months_to_latest=0.0,
+                 status=f"reached: {month_text(r['month'])}'s peak {r['peak_msu']:,.0f} of "
+                        f"{limit:,.0f} MSU/h" + (f" ({said})" if said else ""))
 
 
 def _with(forecast: Forecast, **changes: object) -> Forecast:
@@ -484,5 +518,5 @@ def _changes(peaks: pl.DataFrame, workloads: pl.DataFrame, workload_month: pl.Da
             .head(top).select(list(schema)))
 
 
-__all__ = ["HORIZON", "MONTHS", "Forecast", "Trend", "add_months", "days_note", "month_text",
-           "trend"]
+__all__ = ["HORIZON", "MONTHS", "Forecast", "Trend", "add_months",
+           "days_note", "month_text", "trend"]

@@ -287,8 +287,10 @@ def forecast_section(t: Trend) -> Section | None:
                        "the linear trend crosses it (the defined capacity of an LPAR, a "
                        "group's limit, the CEC's MSU rating); the 95 % band runs from the "
                        "month the prediction interval's upper bound reaches it to the month "
-                       "its lower bound does. 'reached': the last complete month's peak is at "
-                       "or over the limit already; 'not growing': the trend is flat or "
+                       "its lower bound does. 'reached': a month's peak is at or over the "
+                       "limit already, however few the complete months (the latest such month "
+                       "is named, with its days when partial: the days not measured could "
+                       "only have raised its peak); 'not growing': the trend is flat or "
                        "falling; 'not within N months': the trend stays below the limit over "
                        "the horizon; when the growth itself is uncertain (its interval holds "
                        "0) the latest month is beyond any horizon.",),
