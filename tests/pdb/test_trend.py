@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import polars as pl
 import pytest
 import trend_data as td
 
@@ -13,6 +14,7 @@ from conftest import run_cli
 from zperf.calc.growth import fit_growth
 from zperf.pdb.store import Pdb
 from zperf.pdb.trend import trend
+from zperf.report.views.trend import _forecast_lines
 
 
 def _forecasts(t: object) -> dict[str, object]:
@@ -92,6 +94,26 @@ def test_reached_is_any_months_peak_however_few_the_complete_months(tmp_path: Pa
                                           spec=spec)))["LPAR SYSA"]
     assert not sysa.reached and not sysa.measurable
     assert sysa.status == "too few complete months to fit a trend (2; 3 needed)"
+
+
+def test_the_band_and_the_trend_are_cut_at_0_msu(tmp_path: Path) -> None:
+    # three months about 100 MSU/h: t(0.975, 1) = 12.7 makes the band's low go far below 0
+    spec = (("SYSA", 100.0, 0.0, 200, None),)
+    t = trend(td.write_year(tmp_path / "pdb", months=3, systems=("SYSA",), spec=spec))
+    sysa = _forecasts(t)["LPAR SYSA"]
+    lines = t.projections.filter(pl.col("name") == "SYSA").sort("month")
+    assert lines.height == 3 + 24 and lines["month"][0] == td.START
+    raw = [sysa.linear.predict(float(x)) for x in range(lines.height)]
+    assert min(low for _, low, _ in raw) < -100  # what was drawn before
+    assert lines["low_msu"].to_list() == [max(low, 0.0) for _, low, _ in raw]
+    assert lines["trend_msu"].to_list() == [max(mid, 0.0) for mid, _, _ in raw]
+    assert lines["high_msu"].to_list() == pytest.approx([high for _, _, high in raw])
+    assert lines["low_msu"].min() == 0.0 and lines["low_msu"][0] > 0
+    # the chart draws those figures: no series below 0
+    drawn = _forecast_lines(t)
+    assert drawn["msu"].min() == 0.0
+    low = drawn.filter((pl.col("of") == "LPAR SYSA") & (pl.col("series") == "95 % band, low"))
+    assert low["msu"].to_list() == lines["low_msu"].to_list()
 
 
 def test_not_growing_and_too_few_months_are_said(tmp_path: Path) -> None:

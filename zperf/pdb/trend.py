@@ -15,7 +15,8 @@ is read in a fraction of a second, long after its intervals were pruned:
   rating);
 * **forecasts**: per LPAR, group and CEC, linear and compound growth of the monthly
   peaks of the complete months, with their standard errors, and the month the
-  linear trend reaches the limit with its 95 % band (:mod:`zperf.calc.growth`);
+  linear trend reaches the limit with its 95 % band (:mod:`zperf.calc.growth`;
+  the trend and band month by month in ``projections``, none below 0 MSU/h);
   "not growing", "not within N months", "no limit" and "too few complete months"
   are said as such; "reached" when any month's peak shown, a partial month's too,
   is at or over the limit, however few the complete months;
@@ -66,6 +67,11 @@ TOP_TRANSACTIONS = 10
 #: class of 0.1 MSU doubling is no news).
 CHANGE_FLOOR = 0.01
 SCOPES = ("lpar", "group", "cec")
+#: :attr:`Trend.projections`: per forecast with a linear fit and month, from the first
+#: month fitted to the horizon, the trend and its 95 % band, MSU/h, none below 0.
+PROJECTION_SCHEMA = {"scope": pl.String(), "name": pl.String(), "month": pl.Date(),
+                     "trend_msu": pl.Float64(), "low_msu": pl.Float64(),
+                     "high_msu": pl.Float64()}
 OnWait = Callable[[str], None] | None
 
 
@@ -123,6 +129,8 @@ class Trend:
     drivers: pl.DataFrame = field(default_factory=pl.DataFrame)
     #: month, applid, transaction, transactions, cpu_us_per_tran, resp_mean_ms, resp_p95_ms
     transactions: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: The linear trends and their 95 % bands month by month (:data:`PROJECTION_SCHEMA`).
+    projections: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def empty(self) -> bool:
@@ -208,7 +216,7 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
     return Trend(shown, coverage, peaks, forecasts, workloads,
                  _performance(workload_month, coverage), _offload(system_month, coverage),
                  changes, compared, horizon, _partial_notes(coverage, shown), drivers,
-                 transactions)
+                 transactions, _projections(forecasts, horizon))
 
 
 def _empty(horizon: int) -> Trend:
@@ -387,6 +395,25 @@ def _reached(base: Forecast, over: pl.DataFrame, limit: float) -> Forecast:
                         f"{limit:,.0f} MSU/h" + (f" ({said})" if said else ""))
 
 
+def _projections(forecasts: tuple[Forecast, ...], horizon: int) -> pl.DataFrame:
+    """Per LPAR, group and CEC with a linear fit, each month from the first fitted to
+    ``horizon`` months after the last: the fitted trend and its 95 % band, cut at 0 MSU/h.
+
+    The prediction interval is symmetric about the line, MSU/h is not: with few months
+    (t(0.975, 1) is 12.7) or a falling trend the band's low, and the line, go below 0,
+    a load no LPAR can have.  Cut here, once, every output draws the same band."""
+    rows = []
+    for fc in forecasts:
+        if fc.linear is None or fc.first_month is None or fc.last_month is None:
+            continue
+        for x in range(_index(fc.last_month) - _index(fc.first_month) + horizon + 1):
+            mid, low, high = (max(v, 0.0) for v in fc.linear.predict(float(x)))
+            rows.append({"scope": fc.scope, "name": fc.name,
+                         "month": add_months(fc.first_month, x), "trend_msu": mid,
+                         "low_msu": low, "high_msu": high})
+    return pl.DataFrame(rows, schema=PROJECTION_SCHEMA)
+
+
 def _with(forecast: Forecast, **changes: object) -> Forecast:
     import dataclasses
 
@@ -518,5 +545,5 @@ def _changes(peaks: pl.DataFrame, workloads: pl.DataFrame, workload_month: pl.Da
             .head(top).select(list(schema)))
 
 
-__all__ = ["HORIZON", "MONTHS", "Forecast", "Trend", "add_months",
+__all__ = ["HORIZON", "MONTHS", "PROJECTION_SCHEMA", "Forecast", "Trend", "add_months",
            "days_note", "month_text", "trend"]
