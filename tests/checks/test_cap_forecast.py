@@ -60,6 +60,67 @@ def test_a_limit_reached_already_fails(tmp_path: Path, capsys: pytest.CaptureFix
                                           "months_to_limit 0 (LPAR SYSA: reached: 2026-10's")
 
 
+def _one_rule(tmp_path: Path, extra: str = "") -> Path:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(RULES.split("[[rule]]\nname = \"prudent")[0] + extra)
+    return rules
+
+
+def test_a_limit_reached_with_too_few_complete_months_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # two complete months, both over the defined capacity: no trend to fit, a fact to fail
+    spec = (("SYSB", 900.0, 5.0, 850, None),)
+    pdb = td.write_year(tmp_path / "pdb", months=2, systems=("SYSB",), spec=spec).root
+    rules = _one_rule(tmp_path)
+    code, out, _ = run_cli(capsys, "check", str(rules), str(pdb))
+    assert code == 1
+    said = "LPAR SYSB: reached: 2025-11's peak 904 of 850 MSU/h (1 earlier month at or over it too)"
+    assert out.splitlines() == [
+        f"FAIL  no cap within 6 months [{pdb}]: months_to_limit 0 ({said}); limit no limit "
+        "reached within 6 months (estimate); 1 of 1 limits reached within 6 months",
+        f"      {said}",
+        f"FAILED: 0 passed, 1 failed: 1 rule of {rules}, run {pdb}"]
+
+
+def test_a_partial_months_peak_at_the_limit_fails_and_is_said_partial(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # 831.5 and 839 in the two complete months, 850.5 in December with a day missing: the
+    # only peak over 845 is the partial month's, a peak measured all the same
+    spec = (("SYSB", 830.0, 10.0, 845, None),)
+    pdb = td.write_year(tmp_path / "pdb", months=3, days_short={2: 30}, systems=("SYSB",),
+                        spec=spec).root
+    code, out, _ = run_cli(capsys, "check", str(_one_rule(tmp_path)), str(pdb))
+    assert code == 1
+    assert out.splitlines()[1] == (
+        "      LPAR SYSB: reached: 2025-12's peak 850 of 845 MSU/h (partial: 30 of 31 days)")
+    code, report, _ = run_cli(capsys, "report", "trend", str(pdb), "--to", "text")
+    assert "Reaches its limit: reached: 2025-12's peak 850 of 845 MSU/h (partial: 30 of 31 " \
+           "days)" in report
+    assert "too few complete months" not in report.split("LPAR SYSB")[1].split("CEC")[0]
+
+
+def test_a_group_at_its_limit_fails_with_one_month(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = (("SYSB", 900.0, 0.0, None, "CAPGRP1"), ("SYSC", 350.0, 0.0, None, "CAPGRP1"))
+    pdb = td.write_year(tmp_path / "pdb", months=1, systems=("SYSB", "SYSC"), spec=spec).root
+    code, out, _ = run_cli(capsys, "check", str(_one_rule(tmp_path, 'scope = "group"\n')),
+                           str(pdb))
+    assert code == 1
+    assert out.splitlines()[1] == "      group CAPGRP1: reached: 2025-10's peak 1,253 of " \
+                                  "1,200 MSU/h"
+
+
+def test_a_limit_not_reached_with_too_few_months_stays_not_measurable(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = (("SYSB", 600.0, 8.0, 800, None),)
+    pdb = td.write_year(tmp_path / "pdb", months=2, systems=("SYSB",), spec=spec).root
+    code, out, _ = run_cli(capsys, "check", str(_one_rule(tmp_path)), str(pdb))
+    assert code == 0
+    assert out.splitlines()[0].endswith(
+        "not measurable: no limit to judge: no LPAR, group or CEC with a limit reached "
+        "already or 3 complete months or more to fit a trend")
+
+
 def test_no_limit_to_judge_is_not_measurable_unless_required(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     spec = (("SYSA", 500.0, 5.0, None, None),)
@@ -70,8 +131,8 @@ def test_no_limit_to_judge_is_not_measurable_unless_required(
     assert code == 0
     assert out.splitlines()[0] == (
         f"N/A   cap_forecast [{pdb}]: months_to_limit no value; limit no limit reached "
-        "within 6 months (estimate); not measurable: no limit with a trend to judge: no LPAR "
-        "with a limit and 3 complete months or more")
+        "within 6 months (estimate); not measurable: no limit to judge: no LPAR with a limit "
+        "reached already or 3 complete months or more to fit a trend")
     rules.write_text('required = true\n[[rule]]\ncheck = "cap_forecast"\nscope = "lpar"\n')
     assert run_cli(capsys, "check", str(rules), str(pdb))[0] == 1
 

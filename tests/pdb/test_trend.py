@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import polars as pl
 import pytest
 import trend_data as td
 
@@ -13,6 +14,7 @@ from conftest import run_cli
 from zperf.calc.growth import fit_growth
 from zperf.pdb.store import Pdb
 from zperf.pdb.trend import trend
+from zperf.report.views.trend import _forecast_lines
 
 
 def _forecasts(t: object) -> dict[str, object]:
@@ -54,7 +56,64 @@ def test_a_longer_horizon_finds_the_group_and_a_reached_limit_is_said(tmp_path: 
     t = trend(td.write_year(tmp_path / "reached", systems=("SYSA",), spec=spec))
     sysa = _forecasts(t)["LPAR SYSA"]
     assert sysa.reached and sysa.months_to_limit == 0
-    assert sysa.status == f"reached: 2026-10's peak {td.peak('SYSA', 12, spec):,.0f} of 850 MSU/h"
+    assert sysa.reached_month == td.add_months(td.START, 12)
+    assert sysa.status == (f"reached: 2026-10's peak {td.peak('SYSA', 12, spec):,.0f} of 850 "
+                           "MSU/h (12 earlier months at or over it too)")
+
+
+def test_reached_is_any_months_peak_however_few_the_complete_months(tmp_path: Path) -> None:
+    # one complete month over the limit: no trend, but the limit is reached, and measurable
+    spec = (("SYSA", 900.0, 5.0, 850, None),)
+    sysa = _forecasts(trend(td.write_year(tmp_path / "one", months=1, systems=("SYSA",),
+                                          spec=spec)))["LPAR SYSA"]
+    assert sysa.linear is None and sysa.reached and sysa.measurable
+    assert sysa.status == "reached: 2025-10's peak 902 of 850 MSU/h"
+    assert (sysa.months_to_limit, sysa.months_to_earliest) == (0.0, 0.0)
+    # the partial month after the last complete one is the only one over: it is named
+    spec = (("SYSA", 830.0, 10.0, 845, None),)
+    t = trend(td.write_year(tmp_path / "partial", months=3, days_short={2: 30},
+                            systems=("SYSA",), spec=spec))
+    sysa = _forecasts(t)["LPAR SYSA"]
+    assert sysa.months == 2 and sysa.last_month == td.add_months(td.START, 1)
+    assert sysa.reached_month == td.add_months(td.START, 2)
+    assert sysa.reached_peak == pytest.approx(td.peak("SYSA", 2, spec))
+    assert sysa.status == "reached: 2025-12's peak 850 of 845 MSU/h (partial: 30 of 31 days)"
+    t = trend(td.write_year(tmp_path / "window", months=3, days_short={2: 30},
+                            systems=("SYSA",), spec=spec, partial_windows=(2,)))
+    assert _forecasts(t)["LPAR SYSA"].status == (
+        "reached: 2025-12's peak 850 of 845 MSU/h (partial: 30 of 31 days; window partial)")
+    # an earlier complete month over the limit: reached, though the trend falls since
+    spec = (("SYSA", 900.0, -5.0, 895, None),)
+    sysa = _forecasts(trend(td.write_year(tmp_path / "falling", systems=("SYSA",),
+                                          spec=spec)))["LPAR SYSA"]
+    assert sysa.linear is not None and sysa.linear.slope < 0
+    assert sysa.status == "reached: 2025-10's peak 902 of 895 MSU/h"
+    # below the limit with two complete months: nothing to tell, not measurable
+    spec = (("SYSA", 600.0, 8.0, 800, None),)
+    sysa = _forecasts(trend(td.write_year(tmp_path / "short", months=2, systems=("SYSA",),
+                                          spec=spec)))["LPAR SYSA"]
+    assert not sysa.reached and not sysa.measurable
+    assert sysa.status == "too few complete months to fit a trend (2; 3 needed)"
+
+
+def test_the_band_and_the_trend_are_cut_at_0_msu(tmp_path: Path) -> None:
+    # three months about 100 MSU/h: t(0.975, 1) = 12.7 makes the band's low go far below 0
+    spec = (("SYSA", 100.0, 0.0, 200, None),)
+    t = trend(td.write_year(tmp_path / "pdb", months=3, systems=("SYSA",), spec=spec))
+    sysa = _forecasts(t)["LPAR SYSA"]
+    lines = t.projections.filter(pl.col("name") == "SYSA").sort("month")
+    assert lines.height == 3 + 24 and lines["month"][0] == td.START
+    raw = [sysa.linear.predict(float(x)) for x in range(lines.height)]
+    assert min(low for _, low, _ in raw) < -100  # what was drawn before
+    assert lines["low_msu"].to_list() == [max(low, 0.0) for _, low, _ in raw]
+    assert lines["trend_msu"].to_list() == [max(mid, 0.0) for mid, _, _ in raw]
+    assert lines["high_msu"].to_list() == pytest.approx([high for _, _, high in raw])
+    assert lines["low_msu"].min() == 0.0 and lines["low_msu"][0] > 0
+    # the chart draws those figures: no series below 0
+    drawn = _forecast_lines(t)
+    assert drawn["msu"].min() == 0.0
+    low = drawn.filter((pl.col("of") == "LPAR SYSA") & (pl.col("series") == "95 % band, low"))
+    assert low["msu"].to_list() == lines["low_msu"].to_list()
 
 
 def test_not_growing_and_too_few_months_are_said(tmp_path: Path) -> None:

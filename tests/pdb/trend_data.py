@@ -50,9 +50,10 @@ def peak(system: str, m: int, spec: Spec = SYSTEMS) -> float:
 
 def write_year(root: Path, *, months: int = MONTHS, days_short: dict[int, int] | None = None,
                systems: tuple[str, ...] = ("SYSA", "SYSB", "SYSC"),
-               spec: Spec = SYSTEMS) -> Pdb:
+               spec: Spec = SYSTEMS, partial_windows: tuple[int, ...] = ()) -> Pdb:
     """A PDB in ``root`` of ``months`` months from :data:`START`; ``days_short`` {month
-    number: days measured} makes those months partial (their first days only)."""
+    number: days measured} makes those months partial (their first days only);
+    ``partial_windows`` the month numbers whose peak R4HA window is not wholly measured."""
     days_short = days_short or {}
     pdb = Pdb(root)
     pdb.create()
@@ -80,7 +81,8 @@ def write_year(root: Path, *, months: int = MONTHS, days_short: dict[int, int] |
                 "intervals": measured_days * 96, "measured_seconds": seconds,
                 "msu_per_hour": msu, "r4ha_peak_msu": peak(name, m, spec), "r4ha_peak_at": peak_at,
                 "r4ha_peak_coverage_pct": 100.0, "r4ha_peak_covered_seconds": 14_400.0,
-                "r4ha_peak_complete": True, "defined_capacity_msu": defined,
+                "r4ha_peak_complete": m not in partial_windows,
+                "defined_capacity_msu": defined,
                 "capacity_group": grp, "group_limit_msu": GROUP_LIMIT if grp else None,
                 "group_r4ha_peak_msu": group if grp else None,
                 "group_r4ha_peak_at": peak_at if grp else None,

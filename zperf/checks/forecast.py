@@ -4,12 +4,15 @@ It reads the trend of a PDB (:func:`zperf.pdb.trend.trend`, the forecast of ``zp
 report trend``) and fails when an LPAR, a capacity group or the CEC is projected to
 reach its limit within ``months`` after the last complete month (``band =
 "earliest"``: when its 95 % band's first month is within them), or is at it
-already.  It is not measurable, never passed, when no limit has a trend to judge
-(no limit set, fewer than three complete months).
+already: a month's peak, complete or partial, at or over the limit fails it
+however few the complete months (:attr:`zperf.pdb.trend.Forecast.measurable`).
+It is not measurable, never passed, only when no limit can be judged: no limit
+set, no peak at it and fewer than three complete months to fit a trend.
 """
 
 from __future__ import annotations
 
+from zperf.calc.growth import MIN_POINTS
 from zperf.checks.results import Result, State, unmeasurable
 from zperf.checks.rules import Rule
 from zperf.pdb.store import Pdb
@@ -25,14 +28,15 @@ def check_cap_forecast(rule: Rule, path: str) -> Result:
     band, scope = str(rule.get("band")), str(rule.get("scope"))
     history = int(rule.get("history"))
     found = trend(Pdb(path), months=history, horizon=max(months, 24))
-    judged = [f for f in found.forecasts if (scope == "any" or f.scope == scope)
-              and f.limit is not None and f.linear is not None]
+    judged = [f for f in found.forecasts
+              if (scope == "any" or f.scope == scope) and f.measurable]
     if not judged:
         why = ("the PDB holds no month summary" if found.empty else
-               "no limit with a trend to judge: no " + {
+               "no limit to judge: no " + {
                    "any": "LPAR, group or CEC", "lpar": "LPAR", "group": "capacity group",
                    "cec": "CEC"}[scope]
-               + " with a limit and 3 complete months or more")
+               + f" with a limit reached already or {MIN_POINTS} complete months or more "
+                 "to fit a trend")
         return unmeasurable(rule, path, QUANTITY[band], rule.limit, why)
     values = [(f, _months(f, band)) for f in judged]
     failing = [(f, v) for f, v in values if v is not None and v <= months]

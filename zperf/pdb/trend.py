@@ -15,9 +15,11 @@ is read in a fraction of a second, long after its intervals were pruned:
   rating);
 * **forecasts**: per LPAR, group and CEC, linear and compound growth of the monthly
   peaks of the complete months, with their standard errors, and the month the
-  linear trend reaches the limit with its 95 % band (:mod:`zperf.calc.growth`);
-  "reached", "not growing", "not within N months", "no limit" and "too few
-  complete months" are said as such;
+  linear trend reaches the limit with its 95 % band (:mod:`zperf.calc.growth`;
+  the trend and band month by month in ``projections``, none below 0 MSU/h);
+  "not growing", "not within N months", "no limit" and "too few complete months"
+  are said as such; "reached" when any month's peak shown, a partial month's too,
+  is at or over the limit, however few the complete months;
 * **workloads**: MSU/h by WLM workload each month: the system's MSU/h shared out by
   the workloads' general-CP time (APPL% CP; the uncaptured time goes with the
   captured, in proportion), added up over systems;
@@ -65,6 +67,11 @@ TOP_TRANSACTIONS = 10
 #: class of 0.1 MSU doubling is no news).
 CHANGE_FLOOR = 0.01
 SCOPES = ("lpar", "group", "cec")
+#: :attr:`Trend.projections`: per forecast with a linear fit and month, from the first
+#: month fitted to the horizon, the trend and its 95 % band, MSU/h, none below 0.
+PROJECTION_SCHEMA = {"scope": pl.String(), "name": pl.String(), "month": pl.Date(),
+                     "trend_msu": pl.Float64(), "low_msu": pl.Float64(),
+                     "high_msu": pl.Float64()}
 OnWait = Callable[[str], None] | None
 
 
@@ -81,11 +88,21 @@ class Forecast:
     limit: float | None
     linear: Growth | None
     compound: Growth | None
-    reached: bool = False
+    reached: bool = False  # a month's peak (complete or partial) is at or over the limit
+    reached_month: dt.date | None = None  # the latest such month
+    reached_peak: float | None = None
     months_to_limit: float | None = None
     months_to_earliest: float | None = None
     months_to_latest: float | None = None
     status: str = ""  # one line: the forecast as words
+    first_month: dt.date | None = None  # the first complete month fitted (the fit's x = 0)
+
+    @property
+    def measurable(self) -> bool:
+        """Whether the data can tell about the limit: it is reached already, or a trend is
+        fitted to project it (with no limit, or too few complete months and no peak at
+        it, they cannot)."""
+        return self.limit is not None and (self.reached or self.linear is not None)
 
     @property
     def label(self) -> str:
@@ -112,6 +129,8 @@ class Trend:
     drivers: pl.DataFrame = field(default_factory=pl.DataFrame)
     #: month, applid, transaction, transactions, cpu_us_per_tran, resp_mean_ms, resp_p95_ms
     transactions: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: The linear trends and their 95 % bands month by month (:data:`PROJECTION_SCHEMA`).
+    projections: pl.DataFrame = field(default_factory=pl.DataFrame)
 
     @property
     def empty(self) -> bool:
@@ -197,7 +216,7 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
     return Trend(shown, coverage, peaks, forecasts, workloads,
                  _performance(workload_month, coverage), _offload(system_month, coverage),
                  changes, compared, horizon, _partial_notes(coverage, shown), drivers,
-                 transactions)
+                 transactions, _projections(forecasts, horizon))
 
 
 def _empty(horizon: int) -> Trend:
@@ -300,34 +319,40 @@ def _peaks(system_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame:
 
 
 def _forecast(rows: pl.DataFrame, scope: str, name: str, horizon: int) -> Forecast:
-    """One LPAR's, group's or CEC's growth and limit (see the module docstring)."""
-    fitted = rows.filter(pl.col("complete") & pl.col("peak_msu").is_not_null()).sort("month")
+    """One LPAR's, group's or CEC's growth and limit (see the module docstring).
+
+    "reached" is judged before the fit and whatever the number of complete months: a
+    peak at or over the limit in any month shown is a measured fact (a partial month's
+    peak too: the month's remaining days can only raise it), where a trend needs
+    :data:`MIN_POINTS` complete months to say anything."""
+    measured = rows.filter(pl.col("peak_msu").is_not_null()).sort("month")
+    fitted = measured.filter(pl.col("complete"))
     limits = rows.filter(pl.col("limit_msu") > 0).sort("month")
     limit = float(limits["limit_msu"][-1]) if limits.height else None
     base = Forecast(scope, name, fitted.height, None, None, limit, None, None)
-    if fitted.height == 0:
-        return _with(base, status="no complete month")
     months = fitted["month"].to_list()
     peaks = [float(v) for v in fitted["peak_msu"]]
-    last = months[-1]
-    base = _with(base, last_month=last, last_peak=peaks[-1])
-    if fitted.height < MIN_POINTS:
+    x = [float(_index(m) - _index(months[0])) for m in months]  # (none: no month fitted)
+    if fitted.height:
+        base = _with(base, first_month=months[0], last_month=months[-1], last_peak=peaks[-1])
+    linear = None
+    if fitted.height >= MIN_POINTS:
+        linear = fit_growth(x, peaks, "linear")
+        base = _with(base, linear=linear,
+                     compound=fit_growth(x, peaks, "compound") if min(peaks) > 0 else None)
+    if limit is not None and (over := measured.filter(pl.col("peak_msu") >= limit)).height:
+        return _reached(base, over, limit)
+    if fitted.height == 0:
+        return _with(base, status="no complete month")
+    if linear is None:
         return _with(base, status=f"too few complete months to fit a trend ({fitted.height}; "
                                   f"{MIN_POINTS} needed)")
-    x = [float(_index(m) - _index(months[0])) for m in months]
-    linear = fit_growth(x, peaks, "linear")
-    compound = fit_growth(x, peaks, "compound") if min(peaks) > 0 else None
-    base = _with(base, linear=linear, compound=compound)
     if limit is None:
         return _with(base, status="no limit set" if scope != "cec"
                      else "the CEC's MSU rating is not known")
-    if peaks[-1] >= limit:
-        return _with(base, reached=True, months_to_limit=0.0, months_to_earliest=0.0,
-                     months_to_latest=0.0,
-                     status=f"reached: {month_text(last)}'s peak {peaks[-1]:,.0f} of "
-                            f"{limit:,.0f} MSU/h")
     if not linear.growing:
         return _with(base, status=f"not growing ({linear.per_month:+,.1f} MSU/h a month)")
+    last = months[-1]
     start = x[-1] + 1
     crossing = linear.reaches(limit, start, horizon - 1, step=1.0)
 
@@ -351,6 +376,42 @@ def _forecast(rows: pl.DataFrame, scope: str, name: str, horizon: int) -> Foreca
     else:
         band = f"95 %: {when(earliest)} to {when(latest)}"
     return _with(base, status=f"{when(to_limit)} ({band})")
+
+
+def _reached(base: Forecast, over: pl.DataFrame, limit: float) -> Forecast:
+    """``base`` at its limit already: ``over`` holds the months (by month) whose peak is at
+    or over it; the latest is named, with its days when partial."""
+    r = over.row(-1, named=True)
+    notes = [days_note(r["days_measured"], r["days"], r["complete"])]
+    if r["window_complete"] is False:
+        notes.append("window partial")
+    if over.height > 1:
+        notes.append(f"{over.height - 1} earlier month{'s' if over.height > 2 else ''} at or "
+                     "over it too")
+    said = "; ".join(n for n in notes if n)
+    return _with(base, reached=True, reached_month=r["month"], reached_peak=r["peak_msu"],
+                 months_to_limit=0.0, months_to_earliest=0.0, months_to_latest=0.0,
+                 status=f"reached: {month_text(r['month'])}'s peak {r['peak_msu']:,.0f} of "
+                        f"{limit:,.0f} MSU/h" + (f" ({said})" if said else ""))
+
+
+def _projections(forecasts: tuple[Forecast, ...], horizon: int) -> pl.DataFrame:
+    """Per LPAR, group and CEC with a linear fit, each month from the first fitted to
+    ``horizon`` months after the last: the fitted trend and its 95 % band, cut at 0 MSU/h.
+
+    The prediction interval is symmetric about the line, MSU/h is not: with few months
+    (t(0.975, 1) is 12.7) or a falling trend the band's low, and the line, go below 0,
+    a load no LPAR can have.  Cut here, once, every output draws the same band."""
+    rows = []
+    for fc in forecasts:
+        if fc.linear is None or fc.first_month is None or fc.last_month is None:
+            continue
+        for x in range(_index(fc.last_month) - _index(fc.first_month) + horizon + 1):
+            mid, low, high = (max(v, 0.0) for v in fc.linear.predict(float(x)))
+            rows.append({"scope": fc.scope, "name": fc.name,
+                         "month": add_months(fc.first_month, x), "trend_msu": mid,
+                         "low_msu": low, "high_msu": high})
+    return pl.DataFrame(rows, schema=PROJECTION_SCHEMA)
 
 
 def _with(forecast: Forecast, **changes: object) -> Forecast:
@@ -484,5 +545,5 @@ def _changes(peaks: pl.DataFrame, workloads: pl.DataFrame, workload_month: pl.Da
             .head(top).select(list(schema)))
 
 
-__all__ = ["HORIZON", "MONTHS", "Forecast", "Trend", "add_months", "days_note", "month_text",
-           "trend"]
+__all__ = ["HORIZON", "MONTHS", "PROJECTION_SCHEMA", "Forecast", "Trend", "add_months",
+           "days_note", "month_text", "trend"]

@@ -22,7 +22,7 @@ import polars as pl
 
 from zperf import __version__
 from zperf.pdb import histograms
-from zperf.pdb.trend import Trend, add_months, days_note, month_text
+from zperf.pdb.trend import Trend, days_note, month_text
 from zperf.report.charts import Plot
 from zperf.report.text import MISSING, format_cell
 from zperf.report.views import common as c
@@ -288,8 +288,11 @@ def forecast_section(t: Trend) -> Section | None:
                        "the linear trend crosses it (the defined capacity of an LPAR, a "
                        "group's limit, the CEC's MSU rating); the 95 % band runs from the "
                        "month the prediction interval's upper bound reaches it to the month "
-                       "its lower bound does. 'reached': the last complete month's peak is at "
-                       "or over the limit already; 'not growing': the trend is flat or "
+                       "its lower bound does; the trend and band are drawn no lower than 0 "
+                       "MSU/h. 'reached': a month's peak is at or over the limit already, "
+                       "however few the complete months (the latest such month is named, "
+                       "with its days when partial: the days not measured could only have "
+                       "raised its peak); 'not growing': the trend is flat or "
                        "falling; 'not within N months': the trend stays below the limit over "
                        "the horizon; when the growth itself is uncertain (its interval holds "
                        "0) the latest month is beyond any horizon.",),
@@ -298,21 +301,20 @@ def forecast_section(t: Trend) -> Section | None:
 
 def _forecast_lines(t: Trend) -> pl.DataFrame:
     """Per LPAR, group and CEC with a fit: its peaks, the trend and band from the first
-    month fitted to the horizon, and its limit."""
+    month fitted to the horizon (:attr:`Trend.projections`: none below 0), and its limit."""
     out: list[dict[str, object]] = []
     for f in t.forecasts:
-        if f.linear is None or f.last_month is None:
+        lines = t.projections.filter((pl.col("scope") == f.scope) & (pl.col("name") == f.name))
+        if lines.height == 0:
             continue
         peaks = t.peaks.filter((pl.col("scope") == f.scope) & (pl.col("name") == f.name)
                                & pl.col("complete")).sort("month")
-        first = peaks["month"][0]
-        last_x = _months_between(first, f.last_month)
-        for x in range(0, last_x + t.horizon + 1):
-            month = _month_start(add_months(first, x))
-            mid, low, high = f.linear.predict(float(x))
-            out += [{"of": f.label, "month_start": month, "series": s, "msu": v}
-                    for s, v in (("linear trend", mid), ("95 % band, high", high),
-                                 ("95 % band, low", low))]
+        for r in lines.iter_rows(named=True):
+            month = _month_start(r["month"])
+            out += [{"of": f.label, "month_start": month, "series": s, "msu": r[column]}
+                    for s, column in (("linear trend", "trend_msu"),
+                                      ("95 % band, high", "high_msu"),
+                                      ("95 % band, low", "low_msu"))]
             if f.limit:
                 out.append({"of": f.label, "month_start": month, "series": "limit",
                             "msu": f.limit})
@@ -321,10 +323,6 @@ def _forecast_lines(t: Trend) -> pl.DataFrame:
                 for r in peaks.iter_rows(named=True)]  # (drawn last: over the trend)
     return pl.DataFrame(out, schema={"of": pl.String, "month_start": pl.Datetime("us"),
                                      "series": pl.String, "msu": pl.Float64})
-
-
-def _months_between(first: dt.date, last: dt.date) -> int:
-    return (last.year - first.year) * 12 + last.month - first.month
 
 
 def workload_section(t: Trend) -> Section | None:
