@@ -82,12 +82,13 @@ def test_reached_is_any_months_peak_however_few_the_complete_months(tmp_path: Pa
                             systems=("SYSA",), spec=spec, partial_windows=(2,)))
     assert _forecasts(t)["LPAR SYSA"].status == (
         "reached: 2025-12's peak 850 of 845 MSU/h (partial: 30 of 31 days; window partial)")
-    # an earlier complete month over the limit: reached, though the trend falls since
+    # an earlier complete month over the limit, the load fallen below it since: not
+    # "reached" now (the last complete month is under it), the trend judged as any
     spec = (("SYSA", 900.0, -5.0, 895, None),)
     sysa = _forecasts(trend(td.write_year(tmp_path / "falling", systems=("SYSA",),
                                           spec=spec)))["LPAR SYSA"]
     assert sysa.linear is not None and sysa.linear.slope < 0
-    assert sysa.status == "reached: 2025-10's peak 902 of 895 MSU/h"
+    assert sysa.status == "not growing (-5.0 MSU/h a month)" and not sysa.reached
     # below the limit with two complete months: nothing to tell, not measurable
     spec = (("SYSA", 600.0, 8.0, 800, None),)
     sysa = _forecasts(trend(td.write_year(tmp_path / "short", months=2, systems=("SYSA",),

@@ -175,9 +175,9 @@ CHECKS: dict[str, Check] = {check.name: check for check in (
           "capacity group or CEC is projected to reach its limit (defined capacity, group "
           "limit, MSU rating) within months, by the linear trend of its monthly peak R4HA "
           "(zperf report trend's forecast); one already at it fails too: a peak at or over "
-          "its limit in any month shown, a partial month's too, however few the complete "
-          "months. Not measurable when no limit can be judged (none set, or none reached and "
-          "fewer than 3 complete months to fit a trend).", (
+          "its limit in the last complete month or a partial month after it, however few "
+          "the complete months. Not measurable when no limit can be judged (none set, or "
+          "none reached and fewer than 3 complete months to fit a trend).", (
               _NAME, _CHECK, _REQUIRED,
               Key("months", WHOLE, "Months ahead, after the last complete month, in which no "
                   "limit may be reached.", default=6),

@@ -322,9 +322,11 @@ def _forecast(rows: pl.DataFrame, scope: str, name: str, horizon: int) -> Foreca
     """One LPAR's, group's or CEC's growth and limit (see the module docstring).
 
     "reached" is judged before the fit and whatever the number of complete months: a
-    peak at or over the limit in any month shown is a measured fact (a partial month's
-    peak too: the month's remaining days can only raise it), where a trend needs
-    :data:`MIN_POINTS` complete months to say anything."""
+    peak at or over the limit in the last complete month, or in a partial month after
+    it (its remaining days can only raise its peak), or in any month when none is
+    complete, is a measured fact, where a trend needs :data:`MIN_POINTS` complete
+    months to say anything.  An older month over the limit is not "reached" now (the
+    load may have fallen since, or the limit been raised): it is said beside."""
     measured = rows.filter(pl.col("peak_msu").is_not_null()).sort("month")
     fitted = measured.filter(pl.col("complete"))
     limits = rows.filter(pl.col("limit_msu") > 0).sort("month")
@@ -340,8 +342,9 @@ def _forecast(rows: pl.DataFrame, scope: str, name: str, horizon: int) -> Foreca
         linear = fit_growth(x, peaks, "linear")
         base = _with(base, linear=linear,
                      compound=fit_growth(x, peaks, "compound") if min(peaks) > 0 else None)
-    if limit is not None and (over := measured.filter(pl.col("peak_msu") >= limit)).height:
-        return _reached(base, over, limit)
+    recent = measured.filter(pl.col("month") >= months[-1]) if fitted.height else measured
+    if limit is not None and recent.filter(pl.col("peak_msu") >= limit).height:
+        return _reached(base, measured.filter(pl.col("peak_msu") >= limit), limit)
     if fitted.height == 0:
         return _with(base, status="no complete month")
     if linear is None:
