@@ -18,7 +18,7 @@ from pathlib import Path
 import polars as pl
 
 from zperf.errors import UsageError
-from zperf.pdb.layout import DETAIL_TABLES, TABLES, check_table, grain
+from zperf.pdb.layout import DETAIL_TABLES, TABLES, Partition, by_system, check_table, grain
 from zperf.pdb.store import Pdb
 from zperf.tables.history import ALL_SHIFTS, ENTITIES, LEVELS, summary_name
 
@@ -104,7 +104,7 @@ def contents(pdb: Pdb) -> pl.DataFrame:
         files = [path for paths in parts.values() for path in paths]
         values = sorted(p.value for p in parts)
         rows.append({"table": table, "grain": grain(table),
-                     "systems": len({p.system for p in parts}), "partitions": len(parts),
+                     "systems": _systems(table, parts, files), "partitions": len(parts),
                      "files": len(files), "size_bytes": sum(_size(p) for p in files),
                      "first": values[0] if values else None,
                      "last": values[-1] if values else None})
@@ -112,6 +112,18 @@ def contents(pdb: Pdb) -> pl.DataFrame:
                                       "systems": pl.Int64, "partitions": pl.Int64,
                                       "files": pl.Int64, "size_bytes": pl.Int64,
                                       "first": pl.String, "last": pl.String})
+
+
+def _systems(table: str, parts: dict[Partition, list[Path]], files: list[Path]) -> int:
+    """The systems a table holds: a detail table's by its partitions' folders; a summary's
+    partitions hold every system, so by the ``system`` column of its files (that column
+    alone is read: a summary's files are small)."""
+    if by_system(table):
+        return len({p.system for p in parts})
+    if not files:
+        return 0
+    return int(pl.scan_parquet(files, hive_partitioning=False).select(
+        pl.col("system").drop_nulls().n_unique()).collect().item())
 
 
 def _size(path: Path) -> int:
