@@ -4,10 +4,15 @@ can match nothing, a load that adds nothing to a new folder, a time zone, the in
 
 from __future__ import annotations
 
+import errno
+import os
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
-from pdb_data import month_fixture  # noqa: F401 (fixture)
+from pdb_data import files_state, month_fixture  # noqa: F401 (fixture)
 
 from conftest import run_cli
 from zperf.pdb.load import add
@@ -34,3 +39,106 @@ def test_list_tables_counts_the_systems_of_a_summary_in_its_rows(
     for table in ("system_hour", "class_day", "workload_week", "job_month"):
         assert systems[table] == 2, table
     assert systems["transaction_day"] == 0  # (empty)
+
+
+@pytest.fixture(name="read_only")
+def read_only_fixture(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
+    """Make a PDB read-only for this process, as ``chmod -R a-w`` does for a user without
+    root's bypass (the tests may run as root, whom file modes do not stop): its folders
+    are not writable (``os.access``), and a file of it opened to write is refused."""
+    real_access, real_open = os.access, os.open
+
+    def make(root: Path) -> None:
+        def inside(path: object) -> bool:
+            return isinstance(path, (str, os.PathLike)) and Path(
+                path).absolute().is_relative_to(root.absolute())
+
+        def access(path: object, mode: int, *args: Any, **kwargs: Any) -> bool:
+            if mode & os.W_OK and inside(path):
+                return False
+            return real_access(path, mode, *args, **kwargs)  # type: ignore[arg-type]
+
+        def open_(path: object, flags: int, *args: Any, **kwargs: Any) -> int:
+            if flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT) and inside(path):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path))
+            return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(os, "access", access)
+        monkeypatch.setattr(os, "open", open_)
+
+    return make
+
+
+def test_a_dry_run_reads_a_read_only_pdb(tmp_path: Path, one_day: Path,
+                                         read_only: Callable[[Path], None],
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """prune --dry-run and compact --dry-run change nothing: they read the PDB (they took
+    the write lock, "cannot write .../_zperf/write.lock", exit 2); prune itself cannot."""
+    root = tmp_path / "pdb"
+    shutil.copytree(one_day, root)
+    read_only(root)
+    before = files_state(root)
+    code, out, err = run_cli(capsys, "pdb", "prune", "--dry-run", "--as-of", "2026-12-01",
+                             str(root))
+    assert (code, out) == (0, "")
+    assert err == (f"zperf: {root}: as of 2026-12-01: would remove 10 partitions (workload 2, "
+                   "distribution 2, cpu 2, cpu_lpar 2, job_intervals 2); 16 files left\n")
+    code, out, err = run_cli(capsys, "pdb", "compact", "--dry-run", str(root))
+    assert (code, out, err) == (0, "", f"zperf: {root}: would write 0 partitions as one file "
+                                       "each: 26 files before, 26 after\n")
+    code, _, err = run_cli(capsys, "pdb", "prune", "--as-of", "2026-12-01", str(root))
+    assert (code, err) == (2, f"zperf: error: cannot write {root / '_zperf' / 'write.lock'}: "
+                              "Permission denied\n")
+    assert files_state(root) == before
+
+
+class _Killed(BaseException):
+    """A change stopped where ``kill -9`` would stop it (no handler catches it)."""
+
+
+def _stopped_part_way(root: Path, day: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``day`` loaded into ``root`` up to its 5th file moved into place (after the commit
+    point: the journal is left), as ``ZPERF_TEST_KILL_AT=move:5`` leaves it."""
+    from zperf.pdb import store
+
+    moved: list[str] = []
+
+    def reached(step: str) -> None:
+        moved.extend([step] if step == "move" else [])
+        if len(moved) == 5:
+            raise _Killed
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "reached", reached)
+        with pytest.raises(_Killed):
+            add(Pdb(root), [day], jobs=1)
+    assert (root / "_zperf" / "journal.json").is_file()
+
+
+def test_a_read_only_pdb_with_a_change_not_applied_is_said_exit_1(
+        tmp_path: Path, one_day: Path, month: list[Path], read_only: Callable[[Path], None],
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A committed change stopped part way is finished by the next reader, but one that
+    cannot write: what it reads is not the PDB's state, and it says so once (exit 1)."""
+    root = tmp_path / "pdb"
+    shutil.copytree(one_day, root)
+    _stopped_part_way(root, month[1], monkeypatch)
+    read_only(root)
+    warning = (f"zperf: warning: {root}: change 2 was committed but is not applied yet, and "
+               "cannot be here (the PDB is read-only): what was read is the PDB before it, "
+               "or part way through it; the next zperf command that can write the PDB "
+               "applies it")
+    for verb in (["summary", str(root), "--to", "csv"], ["list", str(root), "--to", "csv"],
+                 ["list", "--tables", str(root), "--to", "csv"],
+                 ["query", str(root), "select 1 as one"],
+                 ["export", str(root), "system_day", "--to", "otlp"],
+                 ["prune", "--dry-run", str(root)], ["compact", "--dry-run", str(root)]):
+        code, out, err = run_cli(capsys, "pdb", *verb)
+        assert code == 1, verb
+        assert err.splitlines().count(warning) == 1 and "error" not in err, verb
+    code, _, err = run_cli(capsys, "report", "trend", str(root))
+    assert code == 1 and f"zperf: warning: {warning.removeprefix('zperf: warning: ')}" in err
+    monkeypatch.undo()  # writable again: the next reader applies the change
+    code, out, err = run_cli(capsys, "pdb", "list", str(root), "--to", "csv")
+    assert (code, err) == (0, "") and len(out.splitlines()) == 1 + 2
+    assert not (root / "_zperf" / "journal.json").exists()

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from zperf.cli.exits import EXIT_ATTENTION
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.names import OnConflict, OnError
+
+if TYPE_CHECKING:
+    from zperf.pdb.store import Pdb
 
 _PDB = click.argument("path", metavar="PDB", type=click.Path(file_okay=False))
 _NO_WAIT = click.option("--no-wait", is_flag=True,
@@ -26,6 +29,15 @@ _UNTIL = click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None
 
 def _say(message: str) -> None:
     click.echo(f"zperf: {message}", err=True)
+
+
+def _told_unapplied(pdb: Pdb) -> bool:
+    """Say, once, that what a reading command read is not the PDB's state (a committed
+    change it could not apply: a read-only PDB); whether it was (exit 1)."""
+    warning = pdb.unapplied_warning()
+    if warning is not None:
+        _say(f"warning: {warning}")
+    return warning is not None
 
 
 def _day(value: dt.datetime | None) -> dt.date | None:
@@ -159,8 +171,11 @@ def list_command(path: str, what: str, fmt: str | None, output: str, wide: bool)
     from zperf.pdb.store import Pdb
 
     fmt, terminal = output_format(fmt, output)
-    frame = inputs(Pdb(path)) if what == "inputs" else contents(Pdb(path))
+    pdb = Pdb(path)
+    frame = inputs(pdb) if what == "inputs" else contents(pdb)
     report.render(frame, fmt, output, table=f"pdb {what}", terminal=terminal, wide=wide)
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="query")
@@ -187,8 +202,11 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
     from zperf.pdb.store import Pdb
 
     fmt, terminal = output_format(fmt, output)
-    frame = run_sql(Pdb(path), sql, on_wait=_say)
+    pdb = Pdb(path)
+    frame = run_sql(pdb, sql, on_wait=_say)
     report.render(frame, fmt, output, table="query", terminal=terminal, wide=wide)
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="summary")
@@ -227,15 +245,19 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
     from zperf.tables.history import summary_name
 
     fmt, terminal = output_format(fmt, output)
-    frame = summary(Pdb(path), by=by, level=level, shifts=shifts, systems=systems,
+    pdb = Pdb(path)
+    frame = summary(pdb, by=by, level=level, shifts=shifts, systems=systems,
                     since=_day(since), until=_day(until), on_wait=_say)
     from zperf.tables.history import SUMMARIES
 
     table = summary_name(by, level)
     report.render(frame, fmt, output, table=table, terminal=terminal,
                   priority=SUMMARIES[table].priority, wide=wide)
+    attention = _told_unapplied(pdb)
     if frame.height == 0:
         _say(f"{path}: no {table} rows{' for these options' if systems or shifts else ''}")
+        attention = True
+    if attention:
         sys.exit(EXIT_ATTENTION)
 
 
@@ -256,17 +278,19 @@ def prune_command(path: str, as_of: dt.datetime | None, dry_run: bool, no_wait: 
     from zperf.pdb.store import Pdb
     from zperf.pdb.upkeep import prune
 
-    done = prune(Pdb(path), as_of=_day(as_of), dry_run=dry_run, wait=not no_wait,
-                 on_wait=_say)
+    pdb = Pdb(path)
+    done = prune(pdb, as_of=_day(as_of), dry_run=dry_run, wait=not no_wait, on_wait=_say)
     if done.as_of is None:
         _say(f"{path}: empty: nothing to prune")
-        return
-    removed = sum(len(p) for p in done.partitions.values())
-    tables = ", ".join(f"{t} {len(p)}" for t, p in done.partitions.items())
-    verb = "would remove" if dry_run else "removed"
-    _say(f"{path}: as of {done.as_of}: {verb} {removed} partitions"
-         + (f" ({tables})" if tables else "")
-         + f"; {done.files[1]} files left")
+    else:
+        removed = sum(len(p) for p in done.partitions.values())
+        tables = ", ".join(f"{t} {len(p)}" for t, p in done.partitions.items())
+        verb = "would remove" if dry_run else "removed"
+        _say(f"{path}: as of {done.as_of}: {verb} {removed} partitions"
+             + (f" ({tables})" if tables else "")
+             + f"; {done.files[1]} files left")
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="compact")
@@ -284,7 +308,8 @@ def compact_command(path: str, dry_run: bool, no_wait: bool) -> None:
     from zperf.pdb.store import FORMAT, Pdb
     from zperf.pdb.upkeep import compact
 
-    done = compact(Pdb(path), dry_run=dry_run, wait=not no_wait, on_wait=_say)
+    pdb = Pdb(path)
+    done = compact(pdb, dry_run=dry_run, wait=not no_wait, on_wait=_say)
     parts = sum(len(p) for p in done.partitions.values())
     verb = "would write" if dry_run else "wrote"
     if done.upgraded_from is not None:
@@ -292,6 +317,8 @@ def compact_command(path: str, dry_run: bool, no_wait: bool) -> None:
              f"month summary files by month (format {FORMAT})")
     _say(f"{path}: {verb} {parts} partitions as one file each: {done.files[0]} files "
          f"before, {done.files[1]} after")
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="export")
@@ -326,8 +353,12 @@ def export_command(path: str, table: str, feed: str, output: str, timezone: str 
 
     options: dict[str, Any] = {"systems": systems, "since": _day(since),
                                "until": _day(until), "timezone": timezone, "on_wait": _say}
+    pdb = Pdb(path)
     with open_output(output) as out:
-        rows = export(Pdb(path), table, feed, out, **options)
+        rows = export(pdb, table, feed, out, **options)
+    attention = _told_unapplied(pdb)
     if rows == 0:
         _say(f"{path}: no {table} rows to export")
+        attention = True
+    if attention:
         sys.exit(EXIT_ATTENTION)

@@ -79,7 +79,8 @@ def flat(frame: pl.DataFrame) -> pl.DataFrame:
 
 def inputs(pdb: Pdb) -> pl.DataFrame:
     """The inputs loaded, one row each, from the manifest."""
-    entries = pdb.require().manifest().get("inputs", [])
+    with pdb.reading():
+        entries = pdb.manifest().get("inputs", [])
     schema = {"name": pl.String, "sha256": pl.String, "size_bytes": pl.Int64,
               "kind": pl.String, "first_interval": pl.String, "last_interval": pl.String,
               "systems": pl.String, "rows": pl.Int64, "records_read": pl.Int64,
@@ -97,17 +98,17 @@ def inputs(pdb: Pdb) -> pl.DataFrame:
 def contents(pdb: Pdb) -> pl.DataFrame:
     """What each table holds: systems, partitions, files, bytes, and the first and last
     partition."""
-    pdb.require()
     rows = []
-    for table in TABLES:
-        parts = pdb.partitions(table)
-        files = [path for paths in parts.values() for path in paths]
-        values = sorted(p.value for p in parts)
-        rows.append({"table": table, "grain": grain(table),
-                     "systems": _systems(table, parts, files), "partitions": len(parts),
-                     "files": len(files), "size_bytes": sum(_size(p) for p in files),
-                     "first": values[0] if values else None,
-                     "last": values[-1] if values else None})
+    with pdb.reading():
+        for table in TABLES:
+            parts = pdb.partitions(table)
+            files = [path for paths in parts.values() for path in paths]
+            values = sorted(p.value for p in parts)
+            rows.append({"table": table, "grain": grain(table),
+                         "systems": _systems(table, parts, files), "partitions": len(parts),
+                         "files": len(files), "size_bytes": sum(_size(p) for p in files),
+                         "first": values[0] if values else None,
+                         "last": values[-1] if values else None})
     return pl.DataFrame(rows, schema={"table": pl.String, "grain": pl.String,
                                       "systems": pl.Int64, "partitions": pl.Int64,
                                       "files": pl.Int64, "size_bytes": pl.Int64,
