@@ -142,3 +142,35 @@ def test_a_read_only_pdb_with_a_change_not_applied_is_said_exit_1(
     code, out, err = run_cli(capsys, "pdb", "list", str(root), "--to", "csv")
     assert (code, err) == (0, "") and len(out.splitlines()) == 1 + 2
     assert not (root / "_zperf" / "journal.json").exists()
+
+
+@pytest.mark.parametrize(("options", "line"), [
+    (["--shift", "lunch"], "unknown shift 'lunch'; known: prime, offprime, weekend, holiday, "
+                           "all"),
+    (["--shift", "prme"], "unknown shift 'prme' (did you mean \"prime\"?); known: prime, "
+                          "offprime, weekend, holiday, all"),
+    (["--system", "SYSA", "--system", "sysb"], "unknown system 'sysb' (did you mean "
+                                               "\"SYSB\"?); the PDB holds SYSA, SYSB"),
+    (["--since", "2026-10-05", "--until", "2026-10-01"],
+     "--since 2026-10-05 is after --until 2026-10-01: no day is both"),
+])
+def test_options_that_can_match_nothing_are_usage_errors(
+        options: list[str], line: str, one_day: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """They gave no rows (exit 1, or 0 from export), as if the PDB held none."""
+    for verb in (["summary", str(one_day)], ["export", str(one_day), "system_day", "--to",
+                                             "otlp"]):
+        if verb[0] == "export" and options[0] == "--shift":
+            continue  # (export takes no --shift)
+        code, out, err = run_cli(capsys, "pdb", *verb, *options)
+        assert (code, out, err) == (2, "", f"zperf: error: {line}\n"), verb
+
+
+def test_the_hours_of_shift_all_are_every_hour(one_day: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """An hour's row is of its hour's shift: ``all`` (a day's row of the whole day) of the
+    hours is every hour, as the default, not none."""
+    every = run_cli(capsys, "pdb", "summary", str(one_day), "--level", "hour", "--to", "csv")
+    code, out, _ = run_cli(capsys, "pdb", "summary", str(one_day), "--level", "hour",
+                           "--shift", "all", "--to", "csv")
+    assert code == 0 and out == every[1] and len(out.splitlines()) == 1 + 2 * 24

@@ -222,8 +222,9 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
 @click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
               show_default=True, help="Rows per hour, day, week (from Monday) or month.")
 @click.option("--shift", "shifts", multiple=True, metavar="SHIFT",
-              help="Only this shift (prime, offprime, weekend, holiday, all; again for "
-                   "more). Default: all (the whole period); for hours, every hour.")
+              help="Only this shift (prime, offprime, weekend, holiday, as pdb.toml sets "
+                   "them, or all; again for more). Default: all (the whole period); for "
+                   "hours, every hour.")
 @_SYSTEMS
 @_SINCE
 @_UNTIL
@@ -255,7 +256,8 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
                   priority=SUMMARIES[table].priority, wide=wide)
     attention = _told_unapplied(pdb)
     if frame.height == 0:
-        _say(f"{path}: no {table} rows{' for these options' if systems or shifts else ''}")
+        chosen = systems or shifts or since or until
+        _say(f"{path}: no {table} rows{' for these options' if chosen else ''}")
         attention = True
     if attention:
         sys.exit(EXIT_ATTENTION)
