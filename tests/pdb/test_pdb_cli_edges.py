@@ -174,3 +174,27 @@ def test_the_hours_of_shift_all_are_every_hour(one_day: Path,
     code, out, _ = run_cli(capsys, "pdb", "summary", str(one_day), "--level", "hour",
                            "--shift", "all", "--to", "csv")
     assert code == 0 and out == every[1] and len(out.splitlines()) == 1 + 2 * 24
+
+
+def test_a_load_of_nothing_into_a_new_folder_makes_an_empty_pdb(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """It left _zperf/ and pdb.toml but no manifest: every command then said "not a PDB".
+    The PDB it made is committed, empty (its first change, of no input)."""
+    root, empty = tmp_path / "pdb", tmp_path / "empty.dump"
+    empty.write_bytes(b"")
+    code, out, err = run_cli(capsys, "pdb", "add", str(root), str(empty))
+    assert (code, out) == (1, "")
+    assert err.splitlines() == [
+        f"zperf: {empty} is empty",
+        f"zperf: warning: {empty}: holds no workload or CPU activity row: nothing loaded "
+        "from it",
+        f"zperf: {root}: nothing added"]
+    code, out, err = run_cli(capsys, "pdb", "list", str(root), "--to", "csv")
+    assert (code, err) == (0, "") and len(out.splitlines()) == 1  # (no input)
+    code, out, err = run_cli(capsys, "pdb", "summary", str(root))
+    assert (code, err) == (1, f"zperf: {root}: no system_day rows\n")
+    code, _, err = run_cli(capsys, "pdb", "add", "-j", "1", str(root), str(month[0]))
+    assert code == 0 and err.endswith("(change 2)\n")
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(empty))
+    assert code == 1 and err.endswith(f"zperf: {root}: nothing added\n")
+    assert Pdb(root).manifest()["generation"] == 2  # (nothing committed into a PDB held)
