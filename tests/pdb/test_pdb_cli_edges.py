@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import os
 import shutil
+import zoneinfo
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -198,3 +199,23 @@ def test_a_load_of_nothing_into_a_new_folder_makes_an_empty_pdb(
     code, _, err = run_cli(capsys, "pdb", "add", str(root), str(empty))
     assert code == 1 and err.endswith(f"zperf: {root}: nothing added\n")
     assert Pdb(root).manifest()["generation"] == 2  # (nothing committed into a PDB held)
+
+
+@pytest.mark.skipif(not zoneinfo.available_timezones(), reason="no time zone database here")
+@pytest.mark.parametrize(("zone", "line"), [
+    ("Mars/Olympus", "--timezone Mars/Olympus: not a time zone; give an IANA name "
+                     "(Europe/Berlin, America/New_York)"),
+    ("europe/berlin", "--timezone europe/berlin: not a time zone (did you mean "
+                      "\"Europe/Berlin\"?); give an IANA name (Europe/Berlin, "
+                      "America/New_York)"),
+])
+def test_a_time_zone_that_is_none_is_one_line(zone: str, line: str, one_day: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """Checked by zoneinfo first: polars' text named an environment variable that turns
+    its check off, and its guess (Mars/Olympus: 'Asia/Almaty')."""
+    code, out, err = run_cli(capsys, "pdb", "export", str(one_day), "system_day", "--to",
+                             "otlp", "--timezone", zone)
+    assert (code, out, err) == (2, "", f"zperf: error: {line}\n")
+    code, out, err = run_cli(capsys, "pdb", "export", str(one_day), "system_day", "--to",
+                             "otlp", "--timezone", "Europe/Berlin")
+    assert (code, err) == (0, "") and out.startswith('{"resourceMetrics"')
