@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from pdb_data import files_state, month_fixture  # noqa: F401 (fixture)
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 from zperf.pdb.load import add
 from zperf.pdb.store import Pdb
 
@@ -219,3 +219,22 @@ def test_a_time_zone_that_is_none_is_one_line(zone: str, line: str, one_day: Pat
     code, out, err = run_cli(capsys, "pdb", "export", str(one_day), "system_day", "--to",
                              "otlp", "--timezone", "Europe/Berlin")
     assert (code, err) == (0, "") and out.startswith('{"resourceMetrics"')
+
+
+def test_add_exits_as_docs_pdb_md_says(tmp_path: Path, one_day: Path, month: list[Path],
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """The page said 2 "when it loaded nothing": an input loaded before is 0, an empty one
+    1; 2 is for a load stopped (nothing loaded)."""
+    said = " ".join((ROOT / "docs" / "pdb.md").read_text().split(
+        "`zperf pdb add` exits ")[1].split("`zperf report trend`")[0].split())
+    root, empty, junk = tmp_path / "pdb", tmp_path / "empty.dump", tmp_path / "junk.dump"
+    shutil.copytree(one_day, root)
+    empty.write_bytes(b"")
+    junk.write_bytes(b"\x00\x07not an SMF dump" * 8)
+    for status, files, words in ((0, [month[0]], "0 when it loaded its inputs, or found each "
+                                                 "loaded before (nothing changed"),
+                                 (1, [empty], "1 when something needs a look, loaded or not"),
+                                 (1, [empty], "an input that holds nothing the PDB keeps"),
+                                 (2, [junk], "2 when it stopped and loaded nothing")):
+        assert run_cli(capsys, "pdb", "add", str(root), *map(str, files))[0] == status, files
+        assert words in said
