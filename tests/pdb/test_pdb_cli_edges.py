@@ -4,6 +4,7 @@ can match nothing, a load that adds nothing to a new folder, a time zone, the in
 
 from __future__ import annotations
 
+import datetime as dt
 import errno
 import os
 import shutil
@@ -238,3 +239,24 @@ def test_add_exits_as_docs_pdb_md_says(tmp_path: Path, one_day: Path, month: lis
                                  (2, [junk], "2 when it stopped and loaded nothing")):
         assert run_cli(capsys, "pdb", "add", str(root), *map(str, files))[0] == status, files
         assert words in said
+
+
+def test_add_names_the_days_it_changed_that_are_not_consecutive(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """"2 days from 2026-10-01 to 2026-10-03" read as three: days apart are named, and
+    many of them are "between" the first and the last."""
+    root = tmp_path / "pdb"
+    code, _, err = run_cli(capsys, "pdb", "add", "-j", "1", str(root), str(month[0]),
+                           str(month[2]))
+    assert code == 0 and "(2 systems, 2 days: 2026-10-01 and 2026-10-03); " in err
+    code, _, err = run_cli(capsys, "pdb", "add", "-j", "1", str(root), str(month[1]))
+    assert code == 0 and "(2 systems, 2026-10-02); " in err
+    from zperf.cli.pdb import _days_text  # (the line's days, of more days than a test loads)
+
+    day = dt.date(2026, 10, 1)
+    assert _days_text({"SYSA": [day + dt.timedelta(d) for d in (0, 1, 2)]}) == (
+        "3 days from 2026-10-01 to 2026-10-03")
+    assert _days_text({"SYSA": [day + dt.timedelta(d) for d in (0, 2, 4, 6, 8)]}) == (
+        "5 days: 2026-10-01, 2026-10-03, 2026-10-05, 2026-10-07 and 2026-10-09")
+    assert _days_text({"SYSA": [day + dt.timedelta(d) for d in range(0, 12, 2)]}) == (
+        "6 days between 2026-10-01 and 2026-10-11")

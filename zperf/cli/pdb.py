@@ -147,12 +147,28 @@ def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]
     rows = ", ".join([*(f"{n} {table} rows" for table, n in added.items()),
                       *(f"{n} {noun} summarized" for noun, n in (tasks or {}).items())]
                      ) or "no new rows"
-    every = sorted({d for ds in days.values() for d in ds})
-    span = (every[0].isoformat() if len(every) == 1
-            else f"{len(every)} days from {every[0]} to {every[-1]}") if every else "no day"
     systems = f"{len(days)} system{'s' if len(days) != 1 else ''}"
-    return (f"{path}: added {rows} ({systems}, {span}); their summaries made again "
-            f"(change {generation})")
+    return (f"{path}: added {rows} ({systems}, {_days_text(days)}); their summaries made "
+            f"again (change {generation})")
+
+
+#: Days of a load named one by one when they are not consecutive (more: their span).
+_NAMED_DAYS = 5
+
+
+def _days_text(days: dict[str, list[dt.date]]) -> str:
+    """The days a load changed: one; a run of consecutive days (from, to); a few others
+    named; else how many, between the first and the last."""
+    every = sorted({d for ds in days.values() for d in ds})
+    if not every:
+        return "no day"
+    if len(every) == 1:
+        return every[0].isoformat()
+    if (every[-1] - every[0]).days + 1 == len(every):
+        return f"{len(every)} days from {every[0]} to {every[-1]}"
+    if len(every) <= _NAMED_DAYS:
+        return f"{len(every)} days: {', '.join(map(str, every[:-1]))} and {every[-1]}"
+    return f"{len(every)} days between {every[0]} and {every[-1]}"
 
 
 @pdb_command.command(name="list")
