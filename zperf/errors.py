@@ -99,6 +99,12 @@ class OutputError(ZperfError):
         super().__init__(f"cannot write {target}: {why}")
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C where what it left is known and worth saying (a PDB's change stopped before
+    its commit point: the PDB is unchanged): the command line prints "zperf: interrupted:
+    " and the message.  A ``KeyboardInterrupt`` still, caught as one."""
+
+
 class UsageError(ZperfError, ValueError):
     """A call to the library or the command line asks for something impossible.
 

@@ -13,8 +13,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import pytest
-from pdb_data import files_state, month_fixture  # noqa: F401 (fixture)
+from pdb_data import (  # noqa: F401 (fixtures)
+    files_state,
+    month_fixture,
+    same_tables,
+    tables_state,
+)
 
 from conftest import ROOT, run_cli
 from zperf.pdb.load import add
@@ -260,3 +266,57 @@ def test_add_names_the_days_it_changed_that_are_not_consecutive(
         "5 days: 2026-10-01, 2026-10-03, 2026-10-05, 2026-10-07 and 2026-10-09")
     assert _days_text({"SYSA": [day + dt.timedelta(d) for d in range(0, 12, 2)]}) == (
         "6 days between 2026-10-01 and 2026-10-11")
+
+
+def test_ctrl_c_in_a_change_says_the_pdb_is_unchanged_when_it_is(
+        tmp_path: Path, one_day: Path, month: list[Path], monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Before the commit point the PDB is as it was: "zperf: interrupted" says so; after
+    it (the change is made, finished by the next command if need be), it does not."""
+    from zperf.pdb import store
+
+    root = tmp_path / "pdb"
+    shutil.copytree(one_day, root)
+    before = files_state(root)
+    real = pl.DataFrame.write_parquet
+    written: list[int] = []
+
+    def write_parquet(frame: pl.DataFrame, *args: Any, **kwargs: Any) -> None:
+        written.append(1)
+        if len(written) == 3:  # (a file staged or two: Ctrl-C)
+            raise KeyboardInterrupt
+        real(frame, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(pl.DataFrame, "write_parquet", write_parquet)
+        code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", str(root), str(month[1]))
+    assert (code, out) == (130, "")
+    assert err.splitlines()[-1] == (f"zperf: interrupted: the PDB {root} is unchanged (the "
+                                    "change was not committed)")
+    assert files_state(root) == before
+
+    def reached(step: str) -> None:
+        if step == "journal":  # (committed: nothing moved yet)
+            raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "reached", reached)
+        code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", str(root), str(month[1]))
+    assert (code, err.splitlines()[-1]) == (130, "zperf: interrupted")
+    assert (root / "_zperf" / "journal.json").is_file()
+    code, out, err = run_cli(capsys, "pdb", "list", str(root), "--to", "csv")
+    assert (code, err) == (0, "") and len(out.splitlines()) == 1 + 2  # (finished)
+    want = tables_state(root)
+
+    def synced(folder: Path) -> None:  # (the first, once the journal is in place)
+        raise KeyboardInterrupt
+
+    again = tmp_path / "again"  # Ctrl-C once the journal is in place, before commit() saw it
+    shutil.copytree(one_day, again)
+    with monkeypatch.context() as patched:
+        patched.setattr(store, "_sync_folder", synced)
+        code, out, err = run_cli(capsys, "pdb", "add", "-j", "1", str(again), str(month[1]))
+    assert (code, err.splitlines()[-1]) == (130, "zperf: interrupted")
+    code, out, err = run_cli(capsys, "pdb", "list", str(again), "--to", "csv")
+    assert (code, err) == (0, "") and len(out.splitlines()) == 1 + 2  # (its files were kept)
+    same_tables(tables_state(again), want)

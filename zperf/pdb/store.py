@@ -47,7 +47,7 @@ from typing import Any
 
 import polars as pl
 
-from zperf.errors import OutputError, UsageError, ZperfError
+from zperf.errors import Interrupted, OutputError, UsageError, ZperfError
 from zperf.pdb.config import DEFAULT_TEXT, Config, read_config
 from zperf.pdb.layout import (
     CONFIG,
@@ -305,9 +305,20 @@ class Pdb:
             transaction = Transaction(self, self.manifest(upgrading=upgrading), command)
             try:
                 yield transaction
+            except KeyboardInterrupt as exc:
+                if self._committed(transaction) or isinstance(exc, Interrupted):
+                    raise
+                raise Interrupted(f"the PDB {self.root} is unchanged (the change was not "
+                                  "committed)") from exc
             finally:
-                if not transaction.committed:
+                if not self._committed(transaction):
                     shutil.rmtree(transaction.staging, ignore_errors=True)
+
+    def _committed(self, transaction: Transaction) -> bool:
+        """Whether ``transaction`` reached its commit point: its journal is in place (the
+        write lock held, an earlier change's was finished before it began), though an
+        interrupt may have come before :meth:`Transaction.commit` could say so."""
+        return transaction.committed or (self.own / JOURNAL).exists()
 
     def create(self) -> None:
         """Make the PDB's folder (and ``pdb.toml`` with the defaults) if it is not one yet;
