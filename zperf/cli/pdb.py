@@ -194,18 +194,37 @@ def list_command(path: str, what: str, fmt: str | None, output: str, wide: bool)
         sys.exit(EXIT_ATTENTION)
 
 
-@pdb_command.command(name="query")
+class _TablesHelp(click.Command):
+    """A command whose help names the PDB's tables (``{tables}``: zperf.pdb.layout's), filled
+    in when the help is read: the layout imports polars, which ``zperf pdb --help`` must
+    not (it shows the short help, given apart)."""
+
+    @property
+    def help(self) -> str | None:
+        text = self._help
+        if text is None or "{tables}" not in text:
+            return text
+        from zperf.pdb.layout import partitioning
+
+        return text.replace("{tables}", partitioning())
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        self._help = value
+
+
+@pdb_command.command(name="query", cls=_TablesHelp,
+                     short_help="Run an SQL query (polars' SQL) over the PDB's tables.")
 @output_options
 @_PDB
 @click.argument("sql", metavar="SQL")
 def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool) -> None:
     """Run an SQL query (polars' SQL) over the PDB's tables.
 
-    Every table is there under its name: workload, distribution, cpu, cpu_lpar,
-    job_intervals, and the summaries system_hour, system_day, system_week, system_month,
-    class_hour ... workload_month, each with its partition columns (system and
-    date, month or year). The query reads only the partitions and columns it
-    needs.
+    Every table is there under its name, with its partition columns: {tables}.
+    The query reads only the partitions and columns it needs (WHERE date =
+    '2026-10-02', month = '2026-10'). A summary's files hold every system: its
+    system is a column.
 
     \b
     Examples:
