@@ -99,6 +99,12 @@ class OutputError(ZperfError):
         super().__init__(f"cannot write {target}: {why}")
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C where what it left is known and worth saying (a PDB's change stopped before
+    its commit point: the PDB is unchanged): the command line prints "zperf: interrupted:
+    " and the message.  A ``KeyboardInterrupt`` still, caught as one."""
+
+
 class UsageError(ZperfError, ValueError):
     """A call to the library or the command line asks for something impossible.
 
@@ -109,13 +115,16 @@ class UsageError(ZperfError, ValueError):
 def nearest(word: str, known: Iterable[str]) -> str | None:
     """The known word nearest ``word``, or None.
 
-    A word that starts a known one ('itr' for 'itr_per_sec') counts as near, as
-    do close spellings (difflib)."""
+    The same word in other case ('sysa' for 'SYSA') is nearest; a word that starts
+    a known one ('itr' for 'itr_per_sec') counts as near, as do close spellings
+    (difflib)."""
     import difflib
 
     choices = sorted(set(known))
+    same = [k for k in choices if k.casefold() == word.casefold()]
     starting = sorted((k for k in choices if k.startswith(word) and word), key=len)
-    near = starting[:1] or difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    near = (same[:1] or starting[:1]
+            or difflib.get_close_matches(word, choices, n=1, cutoff=0.6))
     return near[0] if near else None
 
 

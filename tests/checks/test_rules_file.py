@@ -200,6 +200,7 @@ def test_toml_syntax_and_unreadable_files(tmp_path: Path) -> None:
     ("general_cpu_us_per_tra", ["general_cpu_us_per_tran"],
      ' (did you mean "general_cpu_us_per_tran"?)'),
     ("mx", ["max", "min", "metric"], ' (did you mean "max"?)'),
+    ("sysa", ["SYSA", "SYSB"], ' (did you mean "SYSA"?)'),  # (case told apart)
     ("zzz", ["itr_per_sec"], ""),
     ("", ["itr_per_sec"], ""),
 ])

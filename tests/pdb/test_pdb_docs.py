@@ -13,9 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pdb_data import PER_DAY, month_fixture  # noqa: F401 (fixture)
 
-from conftest import ROOT
+from conftest import ROOT, run_cli
 
 SECTION = (ROOT / "docs" / "pdb.md").read_text()
 
@@ -83,3 +84,20 @@ def test_the_python_example_runs(tmp_path: Path, month: list[Path]) -> None:
     assert names["prime"].columns == ["system", "period_start", "cp_busy_p95_pct",
                                       "r4ha_peak_msu"]
     assert "2026-10-01 00:00:00" in printed.getvalue()
+
+
+def test_the_sql_section_and_the_query_help_name_every_table_and_partition_column(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """They named `year` (the week and month summaries are by month now) and left out the
+    job, transaction and api summaries."""
+    from zperf.pdb.layout import DETAIL_TABLES, TABLES, grain
+    from zperf.tables.history import ENTITIES, LEVELS
+
+    sql = SECTION.split("\n## SQL\n")[1].split("\n## ")[0]
+    for name in (*DETAIL_TABLES, *ENTITIES, *LEVELS, "system", *{grain(t) for t in TABLES}):
+        assert f"`{name}`" in sql, name
+    code, out, _ = run_cli(capsys, "pdb", "query", "--help")
+    words = " ".join(out.split())
+    assert code == 0 and "year" not in sql + words
+    for table in TABLES:
+        assert re.search(rf"\b{table}\b", words), table

@@ -25,7 +25,7 @@ from zperf.cli.exits import (
 )
 from zperf.cli.lazy import Lazy, LazyGroup
 from zperf.cli.usage import usage_line
-from zperf.errors import OutputError, ZperfError
+from zperf.errors import Interrupted, OutputError, ZperfError
 
 __all__ = ["EXIT_ATTENTION", "EXIT_ERROR", "EXIT_OK", "cli", "main"]
 
@@ -178,8 +178,10 @@ def main(argv: list[str] | None = None) -> None:
         text = str(exc) if exc.multiline else " ".join(str(exc).split("\n"))
         click.echo(f"zperf: error: {text}", err=True)
         sys.exit(EXIT_ERROR)
-    except click.exceptions.Abort:
-        click.echo("zperf: interrupted", err=True)
+    except click.exceptions.Abort as exc:
+        left = exc.__cause__  # (what it left, when known: a PDB unchanged)
+        click.echo(f"zperf: interrupted{f': {left}' if isinstance(left, Interrupted) else ''}",
+                   err=True)
         sys.exit(EXIT_INTERRUPTED)
     except click.UsageError as exc:  # a bad option, value or argument: one line too
         if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):

@@ -48,6 +48,17 @@ def _part(part: Part) -> str:
     return "\n".join(_term(t, t.term) for t in part.items)
 
 
+def _parts(parts: tuple[Part, ...]) -> str:
+    """A paragraph's parts; a paragraph break between two runs of text or lines (a
+    subcommand's paragraphs and examples), which roff would run together."""
+    out: list[str] = []
+    for before, part in zip((None, *parts), parts, strict=False):
+        if isinstance(part, Text | Lines) and isinstance(before, Text | Lines):
+            out.append(".PP")
+        out.append(_part(part))
+    return "\n".join(out)
+
+
 def _see_also(name: str) -> str:
     return f".BR {_roff(name)} (1)"
 
@@ -67,8 +78,7 @@ def roff(doc: Page) -> str:
         description=[_part(p) for p in doc.description], commands=commands,
         options=[{"names": _roff(o.term), "metavar": _roff(o.metavar), "help": _roff(o.text)}
                  for o in doc.options],
-        extra=[{"title": _roff(s.title), "paragraphs": ["\n".join(_part(p) for p in para)
-                                                        for para in s.paragraphs]}
+        extra=[{"title": _roff(s.title), "paragraphs": [_parts(para) for para in s.paragraphs]}
                for s in doc.sections],
         see_also=",\n".join(_see_also(n) for n in doc.see_also))
 

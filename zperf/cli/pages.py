@@ -16,6 +16,8 @@ it for its own format.
 
 from __future__ import annotations
 
+import inspect
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -108,14 +110,15 @@ class Page:
 
 
 def _paragraphs(help_text: str) -> tuple[Part, ...]:
-    """A click docstring's paragraphs; \\b blocks keep their lines."""
+    """A click docstring's paragraphs; \\b blocks keep their lines, and their indentation
+    within the block (an example's continuation line)."""
     out: list[Part] = []
-    for block in help_text.strip().split("\n\n"):
-        lines = [line.strip() for line in block.strip().splitlines()]
-        if lines and lines[0] == "\b":
-            out.append(Lines("\n".join(lines[1:])))
+    for block in inspect.cleandoc(help_text).split("\n\n"):
+        lines = block.strip("\n").splitlines()
+        if lines and lines[0].strip() == "\b":
+            out.append(Lines(textwrap.dedent("\n".join(lines[1:])).rstrip()))
         else:
-            out.append(Text(" ".join(lines)))
+            out.append(Text(" ".join(line.strip() for line in lines)))
     return tuple(out)
 
 
@@ -286,8 +289,9 @@ def _subcommands(group: click.Group, group_ctx: click.Context) -> Section:
             record = param.get_help_record(ctx) if isinstance(param, click.Option) else None
             if record is not None:
                 options.append(Term(record[0], record[1]))
-        entries.append((Sub(f"{ctx.command_path} {usage}"),
-                        Text(" ".join((command.help or "").split())), Terms(tuple(options))))
+        # (its paragraphs as --help shows them: an example block keeps its lines)
+        entries.append((Sub(f"{ctx.command_path} {usage}"), *_paragraphs(command.help or ""),
+                        Terms(tuple(options))))
     return Section("SUBCOMMANDS", tuple(entries))
 
 

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from zperf.cli.exits import EXIT_ATTENTION
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
 from zperf.names import OnConflict, OnError
+
+if TYPE_CHECKING:
+    from zperf.pdb.store import Pdb
 
 _PDB = click.argument("path", metavar="PDB", type=click.Path(file_okay=False))
 _NO_WAIT = click.option("--no-wait", is_flag=True,
@@ -26,6 +29,15 @@ _UNTIL = click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None
 
 def _say(message: str) -> None:
     click.echo(f"zperf: {message}", err=True)
+
+
+def _told_unapplied(pdb: Pdb) -> bool:
+    """Say, once, that what a reading command read is not the PDB's state (a committed
+    change it could not apply: a read-only PDB); whether it was (exit 1)."""
+    warning = pdb.unapplied_warning()
+    if warning is not None:
+        _say(f"warning: {warning}")
+    return warning is not None
 
 
 def _day(value: dt.datetime | None) -> dt.date | None:
@@ -167,12 +179,28 @@ def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]
     rows = ", ".join([*(f"{n} {table} rows" for table, n in added.items()),
                       *(f"{n} {noun} summarized" for noun, n in (tasks or {}).items())]
                      ) or "no new rows"
-    every = sorted({d for ds in days.values() for d in ds})
-    span = (every[0].isoformat() if len(every) == 1
-            else f"{len(every)} days from {every[0]} to {every[-1]}") if every else "no day"
     systems = f"{len(days)} system{'s' if len(days) != 1 else ''}"
-    return (f"{path}: added {rows} ({systems}, {span}); their summaries made again "
-            f"(change {generation})")
+    return (f"{path}: added {rows} ({systems}, {_days_text(days)}); their summaries made "
+            f"again (change {generation})")
+
+
+#: Days of a load named one by one when they are not consecutive (more: their span).
+_NAMED_DAYS = 5
+
+
+def _days_text(days: dict[str, list[dt.date]]) -> str:
+    """The days a load changed: one; a run of consecutive days (from, to); a few others
+    named; else how many, between the first and the last."""
+    every = sorted({d for ds in days.values() for d in ds})
+    if not every:
+        return "no day"
+    if len(every) == 1:
+        return every[0].isoformat()
+    if (every[-1] - every[0]).days + 1 == len(every):
+        return f"{len(every)} days from {every[0]} to {every[-1]}"
+    if len(every) <= _NAMED_DAYS:
+        return f"{len(every)} days: {', '.join(map(str, every[:-1]))} and {every[-1]}"
+    return f"{len(every)} days between {every[0]} and {every[-1]}"
 
 
 @pdb_command.command(name="list")
@@ -191,22 +219,44 @@ def list_command(path: str, what: str, fmt: str | None, output: str, wide: bool)
     from zperf.pdb.store import Pdb
 
     fmt, terminal = output_format(fmt, output)
-    frame = inputs(Pdb(path)) if what == "inputs" else contents(Pdb(path))
+    pdb = Pdb(path)
+    frame = inputs(pdb) if what == "inputs" else contents(pdb)
     report.render(frame, fmt, output, table=f"pdb {what}", terminal=terminal, wide=wide)
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
-@pdb_command.command(name="query")
+class _TablesHelp(click.Command):
+    """A command whose help names the PDB's tables (``{tables}``: zperf.pdb.layout's), filled
+    in when the help is read: the layout imports polars, which ``zperf pdb --help`` must
+    not (it shows the short help, given apart)."""
+
+    @property
+    def help(self) -> str | None:
+        text = self._help
+        if text is None or "{tables}" not in text:
+            return text
+        from zperf.pdb.layout import partitioning
+
+        return text.replace("{tables}", partitioning())
+
+    @help.setter
+    def help(self, value: str | None) -> None:
+        self._help = value
+
+
+@pdb_command.command(name="query", cls=_TablesHelp,
+                     short_help="Run an SQL query (polars' SQL) over the PDB's tables.")
 @output_options
 @_PDB
 @click.argument("sql", metavar="SQL")
 def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool) -> None:
     """Run an SQL query (polars' SQL) over the PDB's tables.
 
-    Every table is there under its name: workload, distribution, cpu, cpu_lpar,
-    job_intervals, and the summaries system_hour, system_day, system_week, system_month,
-    class_hour ... workload_month, each with its partition columns (system and
-    date, or month). The query reads only the partitions and columns it
-    needs.
+    Every table is there under its name, with its partition columns: {tables}.
+    The query reads only the partitions and columns it needs (WHERE date =
+    '2026-10-02', month = '2026-10'). A summary's files hold every system: its
+    system is a column.
 
     \b
     Examples:
@@ -219,8 +269,11 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
     from zperf.pdb.store import Pdb
 
     fmt, terminal = output_format(fmt, output)
-    frame = run_sql(Pdb(path), sql, on_wait=_say)
+    pdb = Pdb(path)
+    frame = run_sql(pdb, sql, on_wait=_say)
     report.render(frame, fmt, output, table="query", terminal=terminal, wide=wide)
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="summary")
@@ -236,8 +289,9 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
 @click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
               show_default=True, help="Rows per hour, day, week (from Monday) or month.")
 @click.option("--shift", "shifts", multiple=True, metavar="SHIFT",
-              help="Only this shift (prime, offprime, weekend, holiday, all; again for "
-                   "more). Default: all (the whole period); for hours, every hour.")
+              help="Only this shift (prime, offprime, weekend, holiday, as pdb.toml sets "
+                   "them, or all; again for more). Default: all (the whole period); for "
+                   "hours, every hour.")
 @_SYSTEMS
 @_SINCE
 @_UNTIL
@@ -259,15 +313,20 @@ def summary_command(path: str, by: str, level: str, shifts: tuple[str, ...],
     from zperf.tables.history import summary_name
 
     fmt, terminal = output_format(fmt, output)
-    frame = summary(Pdb(path), by=by, level=level, shifts=shifts, systems=systems,
+    pdb = Pdb(path)
+    frame = summary(pdb, by=by, level=level, shifts=shifts, systems=systems,
                     since=_day(since), until=_day(until), on_wait=_say)
     from zperf.tables.history import SUMMARIES
 
     table = summary_name(by, level)
     report.render(frame, fmt, output, table=table, terminal=terminal,
                   priority=SUMMARIES[table].priority, wide=wide)
+    attention = _told_unapplied(pdb)
     if frame.height == 0:
-        _say(f"{path}: no {table} rows{' for these options' if systems or shifts else ''}")
+        chosen = systems or shifts or since or until
+        _say(f"{path}: no {table} rows{' for these options' if chosen else ''}")
+        attention = True
+    if attention:
         sys.exit(EXIT_ATTENTION)
 
 
@@ -288,17 +347,19 @@ def prune_command(path: str, as_of: dt.datetime | None, dry_run: bool, no_wait: 
     from zperf.pdb.store import Pdb
     from zperf.pdb.upkeep import prune
 
-    done = prune(Pdb(path), as_of=_day(as_of), dry_run=dry_run, wait=not no_wait,
-                 on_wait=_say)
+    pdb = Pdb(path)
+    done = prune(pdb, as_of=_day(as_of), dry_run=dry_run, wait=not no_wait, on_wait=_say)
     if done.as_of is None:
         _say(f"{path}: empty: nothing to prune")
-        return
-    removed = sum(len(p) for p in done.partitions.values())
-    tables = ", ".join(f"{t} {len(p)}" for t, p in done.partitions.items())
-    verb = "would remove" if dry_run else "removed"
-    _say(f"{path}: as of {done.as_of}: {verb} {removed} partitions"
-         + (f" ({tables})" if tables else "")
-         + f"; {done.files[1]} files left")
+    else:
+        removed = sum(len(p) for p in done.partitions.values())
+        tables = ", ".join(f"{t} {len(p)}" for t, p in done.partitions.items())
+        verb = "would remove" if dry_run else "removed"
+        _say(f"{path}: as of {done.as_of}: {verb} {removed} partitions"
+             + (f" ({tables})" if tables else "")
+             + f"; {done.files[1]} files left")
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="summarize")
@@ -334,10 +395,9 @@ def summarize_command(path: str, since: dt.datetime | None, until: dt.datetime |
         within = " between these dates" if since or until else ""
         _say(f"{path}: no day whose intervals are kept{within}: nothing made again")
         sys.exit(EXIT_ATTENTION)
-    every = sorted({d for days in done.days.values() for d in days})
     systems = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''}"
-    _say(f"{path}: made again the summaries of {len(every)} days ({systems}, {every[0]} to "
-         f"{every[-1]}) with pdb.toml's shifts (change {done.generation})")
+    _say(f"{path}: made again the summaries of {_days_text(done.days)} ({systems}) with "
+         f"pdb.toml's shifts (change {done.generation})")
 
 
 @pdb_command.command(name="compact")
@@ -355,7 +415,8 @@ def compact_command(path: str, dry_run: bool, no_wait: bool) -> None:
     from zperf.pdb.store import FORMAT, Pdb
     from zperf.pdb.upkeep import compact
 
-    done = compact(Pdb(path), dry_run=dry_run, wait=not no_wait, on_wait=_say)
+    pdb = Pdb(path)
+    done = compact(pdb, dry_run=dry_run, wait=not no_wait, on_wait=_say)
     parts = sum(len(p) for p in done.partitions.values())
     verb = "would write" if dry_run else "wrote"
     if done.upgraded_from is not None:
@@ -363,6 +424,8 @@ def compact_command(path: str, dry_run: bool, no_wait: bool) -> None:
              f"month summary files by month (format {FORMAT})")
     _say(f"{path}: {verb} {parts} partitions as one file each: {done.files[0]} files "
          f"before, {done.files[1]} after")
+    if _told_unapplied(pdb):
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="export")
@@ -397,8 +460,12 @@ def export_command(path: str, table: str, feed: str, output: str, timezone: str 
 
     options: dict[str, Any] = {"systems": systems, "since": _day(since),
                                "until": _day(until), "timezone": timezone, "on_wait": _say}
+    pdb = Pdb(path)
     with open_output(output) as out:
-        rows = export(Pdb(path), table, feed, out, **options)
+        rows = export(pdb, table, feed, out, **options)
+    attention = _told_unapplied(pdb)
     if rows == 0:
         _say(f"{path}: no {table} rows to export")
+        attention = True
+    if attention:
         sys.exit(EXIT_ATTENTION)

@@ -74,7 +74,7 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
 
     `zperf simulate list` shows the catalogue: each scenario, its paper and
     the tables it reproduces. `zperf simulate SCENARIO` writes a run folder
-    (SMF dump with 70.1 and 72.3 records, RMF Workload Activity listings, for
+    (SMF dump with 70.1, 72.3 and SMF 30 records, RMF Workload Activity listings, for
     CICS runs DFHSTUP and DFH0STAT statistics and SMF 110.2 and their
     regions' tasks as SMF 110.1 records (cics110.dump), the driver's report
     or JTL request log, a run.toml for zperf analyze naming every file it
@@ -92,18 +92,18 @@ def simulate_command(scenario: str, out_dir: str | None, seed: int, exact: bool,
     for: 10 % to 70 % busy modeled at the published run's ITR, then the
     published ~80 % run; zperf analyze prints one interval row per level.
 
-    `zperf simulate sysplex-month` is no paper's run: it writes the SMF data
-    of a month of a sysplex (--days, --systems, --start, --holiday, --seed,
-    --variant, --interval, --growth), one dump a day with the 70.1 and 72.3 records of every system
-    at 15-minute intervals, for the activity report, the capacity tables and
-    the check capacity rules: an online day and a batch night, weekends and
-    holidays, growth of 2 % a month, service classes with velocity, average
-    and percentile response time goals (missed at the busiest hours), report
-    classes that regroup them, zIIPs where the zIIP-eligible work is, capture
-    ratios of 0.86 to 0.94, one CEC (a z15 with a modeled MSU rating), and a
-    defined capacity (the second system) and a capacity group (the third and
-    fourth) that WLM soft-caps when the 4-hour average reaches them;
-    manifest.json lists each partition's size and limits.
+    `zperf simulate sysplex-month` is no paper's run: it writes the SMF data of
+    a month of a sysplex (--days, --systems, --start, --holiday, --seed,
+    --variant, --interval, --growth), one dump a day with the 70.1, 72.3 and SMF
+    30 (address space) records of every system at 15-minute intervals, for the
+    activity report, the capacity tables and the check capacity rules: an online
+    day and a batch night, weekends and holidays, growth of 2 % a month, service
+    classes with velocity, average and percentile response time goals (missed at
+    the busiest hours), report classes that regroup them, zIIPs where the
+    zIIP-eligible work is, capture ratios of 0.86 to 0.94, one CEC (a z15 with a
+    modeled MSU rating), and a defined capacity (the second system) and a
+    capacity group (the third and fourth) that WLM soft-caps when the 4-hour
+    average reaches them; manifest.json lists each partition's size and limits.
 
     \b
     Examples:

@@ -30,7 +30,7 @@ from typing import BinaryIO
 import polars as pl
 
 from zperf import __version__
-from zperf.errors import UsageError
+from zperf.errors import UsageError, did_you_mean
 from zperf.pdb.layout import SUMMARY_TABLES
 from zperf.pdb.query import OnWait, table_frame, time_column
 from zperf.pdb.store import Pdb, schema_of
@@ -65,6 +65,25 @@ def metric_columns(table: str, columns: Sequence[str]) -> list[str]:
             and (schema[c].is_numeric() or schema[c] == pl.Boolean())]
 
 
+def check_timezone(timezone: str | None) -> None:
+    """An IANA zone name, checked by Python's zoneinfo (before polars, whose message names
+    an environment variable that turns the check off): a usage error naming the nearest
+    zone.  Where this Python has no zone database (no tzdata), polars' own decides."""
+    import zoneinfo
+
+    if timezone is None:
+        return
+    try:
+        zoneinfo.ZoneInfo(timezone)
+        return
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+        known = zoneinfo.available_timezones()
+    if known:
+        raise UsageError(f"--timezone {timezone}: not a time zone"
+                         f"{did_you_mean(timezone, known)}; give an IANA name (Europe/Berlin, "
+                         "America/New_York)")
+
+
 def _epoch_seconds(frame: pl.DataFrame, table: str, timezone: str | None) -> pl.DataFrame:
     """The rows with ``_t``, their time stamp in seconds since the epoch."""
     when = pl.col(time_column(table))
@@ -74,7 +93,8 @@ def _epoch_seconds(frame: pl.DataFrame, table: str, timezone: str | None) -> pl.
                                              non_existent="null")
             frame.head(0).select(when)
         except pl.exceptions.ComputeError as exc:
-            raise UsageError(f"--timezone {timezone}: {exc}") from None
+            why = str(exc).split(".")[0]  # (not polars' hint of turning the check off)
+            raise UsageError(f"--timezone {timezone}: {why}") from None
     return frame.with_columns((when.dt.epoch("ms") / 1000).alias("_t")).filter(
         pl.col("_t").is_not_null())
 
@@ -195,6 +215,7 @@ def write(frame: pl.DataFrame, table: str, feed: str, out: BinaryIO, *,
     """``frame`` written to ``out`` as ``feed`` (openmetrics, otlp); the bytes written."""
     if feed not in FEEDS:
         raise UsageError(f"unknown feed {feed!r}; known: {', '.join(FEEDS)}")
+    check_timezone(timezone)
     pieces = openmetrics(frame, table, timezone=timezone) if feed == "openmetrics" else \
         otlp(frame, table, timezone=timezone)
     size = 0
@@ -213,10 +234,12 @@ def export(pdb: Pdb, table: str, feed: str, out: BinaryIO, *, systems: Sequence[
     ``out`` as ``feed``; the rows exported."""
     if feed not in FEEDS:
         raise UsageError(f"unknown feed {feed!r}; known: {', '.join(FEEDS)}")
+    check_timezone(timezone)
     with pdb.reading(on_wait=on_wait):
         frame = table_frame(pdb, table, systems=systems, since=since, until=until).collect()
     write(frame, table, feed, out, timezone=timezone)
     return frame.height
 
 
-__all__ = ["FEEDS", "export", "labels_of", "metric_columns", "openmetrics", "otlp", "write"]
+__all__ = ["FEEDS", "check_timezone", "export", "labels_of", "metric_columns", "openmetrics",
+           "otlp", "write"]

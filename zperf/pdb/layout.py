@@ -61,6 +61,16 @@ def by_system(table: str) -> bool:
     return table in DETAIL_TABLES
 
 
+def partitioning() -> str:
+    """The tables by their partition columns, in words: what ``zperf pdb query --help``
+    says of them (from :data:`TABLES`, so that no table is left out)."""
+    groups: dict[str, list[str]] = {}
+    for table in TABLES:
+        by = f"system and {grain(table)}" if by_system(table) else grain(table)
+        groups.setdefault(by, []).append(table)
+    return "; ".join(f"{by} for {', '.join(names)}" for by, names in groups.items())
+
+
 def check_table(table: str) -> str:
     if table not in TABLES:
         raise UsageError(f"unknown PDB table {table!r}{did_you_mean(table, TABLES)}; known: "

@@ -314,6 +314,10 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
         if listings:
             _settle_listings(tx, pdb, listings, loaded, on_conflict)
         if not records:
+            if tx.generation == 1:  # a PDB this load made: committed empty, or it is none
+                tx.commit({**manifest, "changes": [{
+                    "generation": 1, "command": "add", "zperf": __version__, "inputs": 0,
+                    "at": dt.datetime.now().isoformat(timespec="seconds")}]})
             return loaded
         summaries.update(tx, changed, config)
         for entity, frames in folded.items():

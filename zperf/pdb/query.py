@@ -17,8 +17,9 @@ from pathlib import Path
 
 import polars as pl
 
-from zperf.errors import UsageError
-from zperf.pdb.layout import DETAIL_TABLES, TABLES, check_table, grain
+from zperf.errors import UsageError, did_you_mean
+from zperf.pdb.config import SHIFTS
+from zperf.pdb.layout import DETAIL_TABLES, TABLES, Partition, by_system, check_table, grain
 from zperf.pdb.store import Pdb
 from zperf.tables.history import ALL_SHIFTS, ENTITIES, LEVELS, summary_name
 
@@ -39,13 +40,44 @@ def sql(pdb: Pdb, text: str, *, on_wait: OnWait = None) -> pl.DataFrame:
             raise UsageError(f"query: {first}") from None
 
 
+#: The shifts a summary's rows are of: pdb.toml's (by its hours, days and dates) and
+#: ``all`` (the whole period; an hour's rows are each of their hour's shift).
+KNOWN_SHIFTS = (*SHIFTS, ALL_SHIFTS)
+
+
+def check_selection(pdb: Pdb, *, systems: Sequence[str] = (), shifts: Sequence[str] = (),
+                    since: dt.date | None = None, until: dt.date | None = None) -> None:
+    """Refuse what can match nothing (a usage error, exit 2, rather than no rows, which
+    reads as "nothing happened"): a shift that is none, a system the PDB holds no input of
+    (names are told apart by case: ``sysa`` is not ``SYSA``), ``since`` after ``until``.
+    Every reading by those options (:func:`summary`, :func:`table_frame`) calls it."""
+    if since is not None and until is not None and since > until:
+        raise UsageError(f"--since {since} is after --until {until}: no day is both")
+    for shift in shifts:
+        if shift not in KNOWN_SHIFTS:
+            raise UsageError(f"unknown shift {shift!r}{did_you_mean(shift, KNOWN_SHIFTS)}; "
+                             f"known: {', '.join(KNOWN_SHIFTS)}")
+    held = held_systems(pdb) if systems else []
+    for system in systems:
+        if system not in held:
+            raise UsageError(f"unknown system {system!r}{did_you_mean(system, held)}; the "
+                             f"PDB holds {', '.join(held) if held else 'none'}")
+
+
+def held_systems(pdb: Pdb) -> list[str]:
+    """The systems of the inputs loaded (the manifest's: no file is read)."""
+    return sorted({s for entry in pdb.manifest().get("inputs", [])
+                   for s in entry.get("systems", [])})
+
+
 def summary(pdb: Pdb, *, by: str = "system", level: str = "day",
             shifts: Sequence[str] = (), systems: Sequence[str] = (),
             since: dt.date | None = None, until: dt.date | None = None,
             on_wait: OnWait = None) -> pl.DataFrame:
     """A summary table's rows: per ``by`` (system, class, workload) and ``level`` (hour,
     day, week, month), of the ``shifts`` and ``systems`` named (default: every shift of
-    the level, every system), whose periods start from ``since`` to ``until``."""
+    the level, every system; ``all``, of the hours: every hour), whose periods start from
+    ``since`` to ``until``."""
     if by not in ENTITIES:
         raise UsageError(f"--by must be one of {', '.join(ENTITIES)}, not {by!r}")
     if level not in LEVELS:
@@ -54,7 +86,7 @@ def summary(pdb: Pdb, *, by: str = "system", level: str = "day",
     frame = pdb.scan(table)
     if systems:
         frame = frame.filter(pl.col("system").is_in(list(systems)))
-    if shifts:
+    if shifts and not (level == "hour" and ALL_SHIFTS in shifts):
         frame = frame.filter(pl.col("shift").is_in(list(shifts)))
     elif level != "hour":
         frame = frame.filter(pl.col("shift") == ALL_SHIFTS)
@@ -64,6 +96,7 @@ def summary(pdb: Pdb, *, by: str = "system", level: str = "day",
     if until is not None:
         frame = frame.filter(start <= until)
     with pdb.reading(on_wait=on_wait):
+        check_selection(pdb, systems=systems, shifts=shifts, since=since, until=until)
         rows = frame.drop(grain(table)).sort("system", "period_start", "shift").collect()
     # (the histograms a percentile is read from: zperf.pdb.histograms; a query shows them)
     return rows.drop(c for c, t in rows.schema.items() if isinstance(t, pl.List))
@@ -79,7 +112,8 @@ def flat(frame: pl.DataFrame) -> pl.DataFrame:
 
 def inputs(pdb: Pdb) -> pl.DataFrame:
     """The inputs loaded, one row each, from the manifest."""
-    entries = pdb.require().manifest().get("inputs", [])
+    with pdb.reading():
+        entries = pdb.manifest().get("inputs", [])
     schema = {"name": pl.String, "sha256": pl.String, "size_bytes": pl.Int64,
               "kind": pl.String, "first_interval": pl.String, "last_interval": pl.String,
               "systems": pl.String, "rows": pl.Int64, "records_read": pl.Int64,
@@ -97,21 +131,33 @@ def inputs(pdb: Pdb) -> pl.DataFrame:
 def contents(pdb: Pdb) -> pl.DataFrame:
     """What each table holds: systems, partitions, files, bytes, and the first and last
     partition."""
-    pdb.require()
     rows = []
-    for table in TABLES:
-        parts = pdb.partitions(table)
-        files = [path for paths in parts.values() for path in paths]
-        values = sorted(p.value for p in parts)
-        rows.append({"table": table, "grain": grain(table),
-                     "systems": len({p.system for p in parts}), "partitions": len(parts),
-                     "files": len(files), "size_bytes": sum(_size(p) for p in files),
-                     "first": values[0] if values else None,
-                     "last": values[-1] if values else None})
+    with pdb.reading():
+        for table in TABLES:
+            parts = pdb.partitions(table)
+            files = [path for paths in parts.values() for path in paths]
+            values = sorted(p.value for p in parts)
+            rows.append({"table": table, "grain": grain(table),
+                         "systems": _systems(table, parts, files), "partitions": len(parts),
+                         "files": len(files), "size_bytes": sum(_size(p) for p in files),
+                         "first": values[0] if values else None,
+                         "last": values[-1] if values else None})
     return pl.DataFrame(rows, schema={"table": pl.String, "grain": pl.String,
                                       "systems": pl.Int64, "partitions": pl.Int64,
                                       "files": pl.Int64, "size_bytes": pl.Int64,
                                       "first": pl.String, "last": pl.String})
+
+
+def _systems(table: str, parts: dict[Partition, list[Path]], files: list[Path]) -> int:
+    """The systems a table holds: a detail table's by its partitions' folders; a summary's
+    partitions hold every system, so by the ``system`` column of its files (that column
+    alone is read: a summary's files are small)."""
+    if by_system(table):
+        return len({p.system for p in parts})
+    if not files:
+        return 0
+    return int(pl.scan_parquet(files, hive_partitioning=False).select(
+        pl.col("system").drop_nulls().n_unique()).collect().item())
 
 
 def _size(path: Path) -> int:
@@ -126,6 +172,7 @@ def table_frame(pdb: Pdb, table: str, *, systems: Sequence[str] = (),
     """A table's rows (detail or summary) of the ``systems`` named, from ``since`` to
     ``until`` (by its time column), as a LazyFrame without the partition column."""
     check_table(table)
+    check_selection(pdb, systems=systems, since=since, until=until)
     frame = pdb.scan(table)
     if systems:
         frame = frame.filter(pl.col("system").is_in(list(systems)))
@@ -141,4 +188,5 @@ def time_column(table: str) -> str:
     return "interval_start" if table in DETAIL_TABLES else "period_start"
 
 
-__all__ = ["contents", "inputs", "sql", "summary", "table_frame", "time_column"]
+__all__ = ["KNOWN_SHIFTS", "check_selection", "contents", "held_systems", "inputs", "sql",
+           "summary", "table_frame", "time_column"]

@@ -47,7 +47,7 @@ from typing import Any
 
 import polars as pl
 
-from zperf.errors import OutputError, UsageError, ZperfError
+from zperf.errors import Interrupted, OutputError, UsageError, ZperfError
 from zperf.pdb.config import DEFAULT_TEXT, Config, read_config
 from zperf.pdb.layout import (
     CONFIG,
@@ -124,6 +124,9 @@ class Pdb:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self.own = self.root / OWN
+        #: The generation of a committed change a reading found not applied yet, in a PDB
+        #: it cannot write (:meth:`reading`): what it read is not the PDB's state.
+        self.unapplied: int | None = None
 
     # ------------------------------------------------------------ state
 
@@ -220,12 +223,17 @@ class Pdb:
     # ------------------------------------------------------------ locks
 
     @contextlib.contextmanager
-    def reading(self, *, wait: bool = True,
-                on_wait: Callable[[str], None] | None = None) -> Iterator[Pdb]:
+    def reading(self, *, wait: bool = True, on_wait: Callable[[str], None] | None = None,
+                upgrading: bool = False) -> Iterator[Pdb]:
         """Hold the PDB still while reading it: no change is committed meanwhile (a
-        change stopped half way is finished first)."""
-        self.require()
+        change stopped half way is finished first).  A PDB this process cannot write
+        (read-only) is read as it is: a change stopped half way cannot be finished, and
+        is noted in :attr:`unapplied` (:meth:`unapplied_warning` says it).  ``upgrading``:
+        a PDB of an earlier format too (``compact --dry-run``)."""
+        self.require(upgrading=upgrading)
         if not os.access(self.own, os.W_OK):  # a PDB no one can change here (read-only)
+            if (self.own / JOURNAL).exists():
+                self.unapplied = self._journal_generation()
             yield self
             return
         while True:
@@ -239,6 +247,25 @@ class Pdb:
             yield self
         finally:
             os.close(fd)
+
+    def _journal_generation(self) -> int:
+        """The generation of the change the journal commits (else the one after the
+        manifest's, the journal unreadable: the manifest is moved into place last)."""
+        try:
+            return int(json.loads((self.own / JOURNAL).read_text(encoding="utf-8"))
+                       ["generation"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return int(self.manifest().get("generation", 0)) + 1
+
+    def unapplied_warning(self) -> str | None:
+        """What a reading that found a committed change not applied (:attr:`unapplied`)
+        says: what was read is not the PDB's state (a reading command exits 1)."""
+        if self.unapplied is None:
+            return None
+        return (f"{self.root}: change {self.unapplied} was committed but is not applied "
+                "yet, and cannot be here (the PDB is read-only): what was read is the PDB "
+                "before it, or part way through it; the next zperf command that can write "
+                "the PDB applies it")
 
     @contextlib.contextmanager
     def _written(self, wait: bool, on_wait: Callable[[str], None] | None,
@@ -283,9 +310,20 @@ class Pdb:
             transaction = Transaction(self, self.manifest(upgrading=upgrading), command)
             try:
                 yield transaction
+            except KeyboardInterrupt as exc:
+                if self._committed(transaction) or isinstance(exc, Interrupted):
+                    raise
+                raise Interrupted(f"the PDB {self.root} is unchanged (the change was not "
+                                  "committed)") from exc
             finally:
-                if not transaction.committed:
+                if not self._committed(transaction):
                     shutil.rmtree(transaction.staging, ignore_errors=True)
+
+    def _committed(self, transaction: Transaction) -> bool:
+        """Whether ``transaction`` reached its commit point: its journal is in place (the
+        write lock held, an earlier change's was finished before it began), though an
+        interrupt may have come before :meth:`Transaction.commit` could say so."""
+        return transaction.committed or (self.own / JOURNAL).exists()
 
     def create(self) -> None:
         """Make the PDB's folder (and ``pdb.toml`` with the defaults) if it is not one yet;

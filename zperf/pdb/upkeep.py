@@ -23,10 +23,12 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
 from zperf import __version__
+from zperf.errors import UsageError
 from zperf.pdb import summaries
 from zperf.pdb.jobs import DETAIL
 from zperf.pdb.layout import DETAIL_TABLES, PARQUET, TABLES, Partition, level_of
@@ -68,69 +70,66 @@ def newest_day(pdb: Pdb) -> dt.date | None:
 
 def prune(pdb: Pdb, *, as_of: dt.date | None = None, dry_run: bool = False,
           wait: bool = True, on_wait: OnWait = None) -> Upkeep:
-    """Remove what is older than each level's retention (see the module docstring)."""
+    """Remove what is older than each level's retention (see the module docstring).  A
+    dry run changes nothing: it reads the PDB (:meth:`~zperf.pdb.store.Pdb.reading`), so
+    that a PDB it cannot write is read too."""
     pdb.require()
+    if dry_run:
+        with pdb.reading(wait=wait, on_wait=on_wait):
+            return _pruned(pdb, as_of, None)
+    with pdb.change("prune", wait=wait, on_wait=on_wait) as tx:
+        out = _pruned(pdb, as_of, tx)
+        out.generation = tx.generation
+        if out.partitions:
+            assert out.as_of is not None
+            tx.commit(_changed(tx.manifest, tx.generation, "prune", {
+                "as_of": out.as_of.isoformat(),
+                "cutoffs": {level: day.isoformat() for level, day in out.cutoffs.items()},
+                "removed": {t: len(p) for t, p in out.partitions.items()}}))
+    return out
+
+
+def _pruned(pdb: Pdb, as_of: dt.date | None, tx: Transaction | None) -> Upkeep:
+    """The partitions older than their retention, removed in ``tx`` (None: a dry run)."""
     config = pdb.config()
     out = Upkeep()
-    with pdb.change("prune", wait=wait, on_wait=on_wait) as tx:
-        out.generation = tx.generation
-        newest = newest_day(pdb)  # (not after today: a system's clock set years ahead)
-        out.as_of = as_of or (min(newest, dt.date.today()) if newest else None)
-        if out.as_of is None:
-            return out
-        before = after = 0
-        for table in TABLES:
-            level = level_of(table)
-            cutoff = out.as_of - dt.timedelta(days=config.keep_days(level))
-            out.cutoffs[level] = cutoff
-            for part, files in tx.files(table).items():
-                before += len(files)
-                if part.last_day < cutoff:
-                    out.partitions.setdefault(table, []).append(part)
+    newest = newest_day(pdb)  # (not after today: a system's clock set years ahead)
+    out.as_of = as_of or (min(newest, dt.date.today()) if newest else None)
+    if out.as_of is None:
+        return out
+    before = after = 0
+    for table in TABLES:
+        level = level_of(table)
+        cutoff = out.as_of - dt.timedelta(days=config.keep_days(level))
+        out.cutoffs[level] = cutoff
+        for part, files in (tx.files(table) if tx else pdb.partitions(table)).items():
+            before += len(files)
+            if part.last_day < cutoff:
+                out.partitions.setdefault(table, []).append(part)
+                if tx:
                     tx.remove(part)
-                else:
-                    after += len(files)
-        out.files = (before, after)
-        if dry_run or not out.partitions:
-            return out
-        tx.commit(_changed(tx.manifest, tx.generation, "prune", {
-            "as_of": out.as_of.isoformat(),
-            "cutoffs": {level: day.isoformat() for level, day in out.cutoffs.items()},
-            "removed": {t: len(p) for t, p in out.partitions.items()}}))
+            else:
+                after += len(files)
+    out.files = (before, after)
     return out
 
 
 def compact(pdb: Pdb, *, dry_run: bool = False, wait: bool = True,
             on_wait: OnWait = None) -> Upkeep:
-    """Write every partition of several files as one (see the module docstring)."""
+    """Write every partition of several files as one (see the module docstring).  A dry
+    run reads the PDB, as :func:`prune`'s does."""
     pdb.require(upgrading=True)
-    out = Upkeep()
+    if dry_run:
+        with pdb.reading(wait=wait, on_wait=on_wait, upgrading=True):
+            return _compacted(pdb, pdb.manifest(upgrading=True), None)
     with pdb.change("compact", wait=wait, on_wait=on_wait, upgrading=True) as tx:
+        out = _compacted(pdb, tx.manifest, tx)
         out.generation = tx.generation
-        if tx.manifest.get("format", 0) < FORMAT:
-            out.upgraded_from = int(tx.manifest.get("format", 0))
-            out.upgraded_files = _by_month(tx, dry_run)
-        before = after = size_before = 0
-        for table in TABLES:
-            for part, files in tx.files(table).items():
-                before += len(files)
-                size_before += sum(f.stat().st_size for f in files)
-                after += 1
-                if len(files) < 2:
-                    continue
-                out.partitions.setdefault(table, []).append(part)
-                if not dry_run:
-                    rows = pdb.read(part, files)
-                    schema = schema_of(table)
-                    order = [c for c in ORDER.get(table, schema.keys) if c in rows.columns]
-                    tx.replace(part, rows.sort(order, nulls_last=True) if order else rows)
-        out.files = (before, after)
-        if dry_run or not (out.partitions or out.upgraded_from is not None):
-            out.size = (size_before, size_before)
+        if not (out.partitions or out.upgraded_from is not None):
             return out
         staged = sum((tx.pdb.root / source).stat().st_size for source, _ in tx.moves)
         removed = sum((tx.pdb.root / r).stat().st_size for r in tx.removes)
-        out.size = (size_before, size_before - removed + staged)
+        out.size = (out.size[0], out.size[0] - removed + staged)
         what: dict[str, object] = {
             "partitions": sum(len(p) for p in out.partitions.values()),
             "files": list(out.files)}
@@ -140,17 +139,44 @@ def compact(pdb: Pdb, *, dry_run: bool = False, wait: bool = True,
     return out
 
 
-def _by_month(tx: Transaction, dry_run: bool) -> int:
+def _compacted(pdb: Pdb, manifest: dict[str, Any], tx: Transaction | None) -> Upkeep:
+    """The partitions of several files, each staged as one in ``tx`` (None: a dry run),
+    and a PDB of an earlier format's week and month summaries by month."""
+    out = Upkeep()
+    if int(manifest.get("format", 0)) < FORMAT:
+        out.upgraded_from = int(manifest.get("format", 0))
+        out.upgraded_files = _by_month(pdb, tx)
+    before = after = size_before = 0
+    for table in TABLES:
+        for part, files in (tx.files(table) if tx else pdb.partitions(table)).items():
+            before += len(files)
+            size_before += sum(f.stat().st_size for f in files)
+            after += 1
+            if len(files) < 2:
+                continue
+            out.partitions.setdefault(table, []).append(part)
+            if tx:
+                rows = pdb.read(part, files)
+                schema = schema_of(table)
+                order = [c for c in ORDER.get(table, schema.keys) if c in rows.columns]
+                tx.replace(part, rows.sort(order, nulls_last=True) if order else rows)
+    out.files = (before, after)
+    out.size = (size_before, size_before)
+    return out
+
+
+def _by_month(pdb: Pdb, tx: Transaction | None) -> int:
     """Format 1's week and month summaries (a partition a year, ``year=2026``) staged a
-    partition a month, as this zperf keeps them; their files to go (how many)."""
+    partition a month in ``tx`` (None: a dry run), as this zperf keeps them; their files
+    to go (how many)."""
     count = 0
     for table in TABLES:
         if level_of(table) not in ("week", "month"):
             continue
-        files = sorted((tx.pdb.root / f"table={table}").glob(f"year=*/*{PARQUET}"))
+        files = sorted((pdb.root / f"table={table}").glob(f"year=*/*{PARQUET}"))
         files = [f for f in files if not f.name.startswith((".", "_"))]
         count += len(files)
-        if dry_run or not files:
+        if tx is None or not files:
             continue
         schema = schema_of(table)
         rows = schema.conform(pl.scan_parquet(files, hive_partitioning=False,
@@ -161,7 +187,7 @@ def _by_month(tx: Transaction, dry_run: bool) -> int:
                 "_month", as_dict=True).items():
             tx.add(Partition(table, "", str(value)),
                    part.drop("_month").sort(list(schema.keys), nulls_last=True))
-        tx.removes += [str(f.relative_to(tx.pdb.root)) for f in files]
+        tx.removes += [str(f.relative_to(pdb.root)) for f in files]
     return count
 
 
@@ -182,6 +208,8 @@ def summarize(pdb: Pdb, *, since: dt.date | None = None, until: dt.date | None =
     it is now: after its shifts were changed, or after a zperf whose summaries differ.
     The days whose intervals were pruned keep theirs; so do the CICS tasks' and z/OS
     Connect requests' summaries, which are made of rows the PDB does not keep."""
+    if since is not None and until is not None and since > until:
+        raise UsageError(f"--since {since} is after --until {until}: no day is both")
     pdb.require()
     config = pdb.config()
     out = Summarized()

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from zperf.errors import InputError, UsageError
@@ -177,8 +177,13 @@ def _trend(request: ReportRequest) -> Report:
     from zperf.report.views.trend import trend_report
 
     # (no size: adding up a year's thousands of files would cost more than the report)
-    return trend_report(trend(Pdb(request.inputs[0]), months=request.months,
-                              horizon=request.horizon), (InputFile(request.inputs[0]),))
+    pdb = Pdb(request.inputs[0])
+    made = trend_report(trend(pdb, months=request.months, horizon=request.horizon),
+                        (InputFile(request.inputs[0]),))
+    warning = pdb.unapplied_warning()  # (a read-only PDB read part way through a change)
+    if warning is None:
+        return made
+    return replace(made, notes=(*made.notes, warning), attention=True)
 
 
 def _reproduction(request: ReportRequest) -> Report:
