@@ -377,3 +377,20 @@ def test_shifts_changed_are_said_and_summarize_makes_the_kept_days_again(
     holiday = got["system_day"].filter(pl.col("shift") == "holiday")
     assert holiday["period_start"].dt.date().unique().to_list() == [dt.date(2026, 10, 1)]
     assert run_cli(capsys, "pdb", "add", str(pdb), str(month[0]))[0] == 0  # (said once)
+
+
+def test_the_library_refuses_to_scan_a_pdb_of_format_1_too(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """``Pdb(path).scan`` without ``require`` first (a Python user's first call) would
+    read format 1's weeks and months as none: it says what to run instead."""
+    from pdb_data import as_format_1
+
+    from zperf.errors import UsageError
+    from zperf.pdb.store import Pdb
+
+    pdb = tmp_path / "pdb"
+    assert run_cli(capsys, "pdb", "add", str(pdb), str(month[0]))[0] == 0
+    assert Pdb(pdb).scan("class_month").collect().height
+    as_format_1(pdb)
+    with pytest.raises(UsageError, match=r"a PDB of format 1.*zperf pdb compact"):
+        Pdb(pdb).scan("class_month")

@@ -124,6 +124,8 @@ class Pdb:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self.own = self.root / OWN
+        #: Its manifest's format was found to be this zperf's (:meth:`scan` looks once).
+        self._format_read = False
         #: The generation of a committed change a reading found not applied yet, in a PDB
         #: it cannot write (:meth:`reading`): what it read is not the PDB's state.
         self.unapplied: int | None = None
@@ -158,6 +160,7 @@ class Pdb:
             raise UsageError(f"{self.root}: a PDB of format {data.get('format', 0)}, written "
                              f"by an earlier zperf (its week and month summaries by year): "
                              f"`zperf pdb compact {self.root}` rewrites it as format {FORMAT}")
+        self._format_read = self._format_read or data.get("format", 0) == FORMAT
         return data
 
     def config(self) -> Config:
@@ -206,6 +209,8 @@ class Pdb:
         """A table as a polars LazyFrame over its folder (hive partitions: ``system`` and
         its ``date`` or ``month``): what any polars user would write."""
         schema = schema_of(check_table(table))
+        if not self._format_read and self.exists():
+            self.manifest()  # (format 1's weeks and months are elsewhere: not read as none)
         key = grain(table)
         folder = self.root / f"table={table}"
         columns = [*schema.names, key]
