@@ -633,14 +633,12 @@ def _write_detail(tx: Transaction,
     its tables are staged (memory: a table's rows are let go once in their files)."""
     changed: dict[str, set[dt.date]] = {}
     for name in list(kept):
-        rows_of, had = kept.pop(name)
-        held = [rows_of]  # (emptied by _partitions)
-        del rows_of
+        frame, had = kept.pop(name)
         schema = schema_of(name)
         added = 0
         parts = set(had)
         seen = set()
-        for system, day, rows in _partitions(held, name):
+        for system, day, rows in _partitions(frame, name):
             part = Partition(name, system, day.isoformat())
             parts.add(part)
             seen.add(part)
@@ -671,14 +669,11 @@ def _write_detail(tx: Transaction,
     return changed
 
 
-def _partitions(held: list[pl.DataFrame], table: str,
+def _partitions(frame: pl.DataFrame, table: str,
                 ) -> Iterator[tuple[str, dt.date, pl.DataFrame]]:
     """The rows of each system and day: in the order of their files (:data:`ORDER`),
     the PDB's rows first, by one sort of the whole table and a slice each (not copied);
-    a table kept as read (the distribution: half a million rows a day), by hashing.
-    ``held``: the table, alone in a list taken from (so that its rows as read are
-    freed once sorted)."""
-    frame = held.pop()
+    a table kept as read (the distribution: half a million rows a day), by hashing."""
     days = frame.with_columns(pl.col("interval_start").dt.date().alias("_day"))
     order = [c for c in ORDER[table] if c in frame.columns]
     if not order:
@@ -687,7 +682,6 @@ def _partitions(held: list[pl.DataFrame], table: str,
             yield str(system), cast(dt.date, day), rows.drop("_day")
         return
     old = [_FROM_PDB] if _FROM_PDB in frame.columns else []
-    del frame
     days = days.with_columns(pl.col(c).fill_null(False) for c in old).sort(
         "system", "_day", *old, *order, descending=[False, False, *(True for _ in old),
                                                     *(False for _ in order)], nulls_last=True)
