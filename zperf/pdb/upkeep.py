@@ -28,11 +28,11 @@ from typing import Any
 import polars as pl
 
 from zperf import __version__
-from zperf.errors import UsageError
 from zperf.pdb import summaries
 from zperf.pdb.jobs import DETAIL
 from zperf.pdb.layout import DETAIL_TABLES, PARQUET, TABLES, Partition, level_of
 from zperf.pdb.load import ORDER
+from zperf.pdb.query import check_selection
 from zperf.pdb.store import FORMAT, Pdb, Transaction, schema_of
 
 OnWait = Callable[[str], None] | None
@@ -208,8 +208,7 @@ def summarize(pdb: Pdb, *, since: dt.date | None = None, until: dt.date | None =
     it is now: after its shifts were changed, or after a zperf whose summaries differ.
     The days whose intervals were pruned keep theirs; so do the CICS tasks' and z/OS
     Connect requests' summaries, which are made of rows the PDB does not keep."""
-    if since is not None and until is not None and since > until:
-        raise UsageError(f"--since {since} is after --until {until}: no day is both")
+    check_selection(pdb, since=since, until=until)
     pdb.require()
     config = pdb.config()
     out = Summarized()
