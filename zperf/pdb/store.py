@@ -417,7 +417,7 @@ class Transaction:
         #: The committed files of each table's partitions, listed once.
         self._listed: dict[str, dict[Partition, list[Path]]] = {}
         #: The committed files of partitions looked at one by one.
-        self._committed: dict[Partition, list[Path]] = {}
+        self._files_of: dict[Partition, list[Path]] = {}
 
     def files(self, table: str) -> dict[Partition, list[Path]]:
         """The committed files of every partition of ``table`` (listed once)."""
@@ -430,9 +430,9 @@ class Transaction:
         a few days of a PDB of years: their folders, not every table's)."""
         if part.table in self._listed:
             return self._listed[part.table].get(part, [])
-        if part not in self._committed:
-            self._committed[part] = self.pdb.files_of(part)
-        return self._committed[part]
+        if part not in self._files_of:
+            self._files_of[part] = self.pdb.files_of(part)
+        return self._files_of[part]
 
     def _sources(self, part: Partition) -> list[Path]:
         """The files of ``part`` once this change is made: committed, then staged."""
