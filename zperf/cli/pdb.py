@@ -136,10 +136,11 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
     for line in loaded.task_overlaps:
         _say(f"warning: {line}")
     for name, shut in loaded.closed.items():
-        _say(f"warning: {name}: {counted(sum(shut.values()), 'row')} of {_days_of(shut)} not "
-             f"loaded: the PDB pruned the intervals of the days before "
-             f"{loaded.closed_before} after making their summaries, which a part of a day "
-             "cannot be added to (load the input into a new PDB to see it)")
+        rows = counted(sum(shut.values()), "row")
+        _say(f"warning: {name}: {rows} of {_system_days_text(shut)} not loaded: the PDB "
+             f"pruned the intervals of the days before {loaded.closed_before} after making "
+             "their summaries, which a part of a day cannot be added to (load the input "
+             "into a new PDB to see it)")
     if loaded.shifts_changed is not None:
         before, now = map(_shifts_text, loaded.shifts_changed)
         _say(f"warning: {path}: pdb.toml's shifts changed since the summaries were made "
@@ -165,7 +166,7 @@ def _shifts_text(shifts: dict[str, list[object]]) -> str:
             f"holidays {holidays}")
 
 
-def _days_of(shut: dict[tuple[str, dt.date], int], shown: int = 4) -> str:
+def _system_days_text(shut: dict[tuple[str, dt.date], int], shown: int = 4) -> str:
     """``SYSA 2026-10-02, SYSB 2026-10-02 and 3 more`` (a system's days, a few)."""
     named = [f"{system} {day}" for system, day in sorted(shut)]
     more = f" and {len(named) - shown} more" if len(named) > shown else ""
