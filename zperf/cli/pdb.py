@@ -136,8 +136,8 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
     for line in loaded.task_overlaps:
         _say(f"warning: {line}")
     for name, shut in loaded.closed.items():
-        rows = counted(sum(shut.values()), "row")
-        _say(f"warning: {name}: {rows} of {_system_days_text(shut)} not loaded: the PDB "
+        left = counted(sum(shut.values()), "row")
+        _say(f"warning: {name}: {left} of {_system_days_text(shut)} not loaded: the PDB "
              f"pruned the intervals of the days before {loaded.closed_before} after making "
              "their summaries, which a part of a day cannot be added to (load the input "
              "into a new PDB to see it)")
