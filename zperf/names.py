@@ -51,3 +51,9 @@ DERIVED_TABLES: dict[str, tuple[str, ...]] = {
     "job_capture": ("job_intervals", "workload", "cpu")}
 #: Every table ``zperf parse --table`` shows and ``zperf.read`` gives: read, then derived.
 ALL_TABLES: tuple[str, ...] = (*TABLE_NAMES, *DERIVED_TABLES)
+
+#: What the PDB's summaries are rows of (``zperf pdb summary --by``): systems, class
+#: periods, WLM workloads, address spaces (SMF 30), CICS transactions (SMF 110.1),
+#: z/OS Connect APIs (SMF 123) and Liberty servers' applications (SMF 120.11).
+SUMMARY_ENTITIES: tuple[str, ...] = ("system", "class", "workload", "job", "transaction",
+                                     "api", "liberty")

@@ -66,3 +66,17 @@ def test_split_of_polars_columns() -> None:
     assert got["non_eligible"].round(2).to_list() == [24.90, 0.42, 5.0]
     assert got["offload"].round(2).to_list()[:2] == [91.79, 0.0]
     assert got["offload"].is_nan()[2]          # nothing eligible: NaN, not an error
+
+
+def test_the_ziip_share_is_of_the_cpu_time_not_of_the_eligible() -> None:
+    from zperf.calc.formulas import ziip_share_pct
+
+    # 2.4 s of 3.0 s of a request's CPU ran on zIIPs: 80 %, whatever was eligible
+    assert ziip_share_pct(2.4, 3.0) == pytest.approx(80.0)
+    assert ziip_share_pct(0.0, 3.0) == 0.0
+    with pytest.raises(UsageError, match="no CPU time"):
+        ziip_share_pct(0.0, 0.0)
+    with pytest.raises(UsageError, match="must not be negative"):
+        ziip_share_pct(-1.0, 3.0)
+    frame = pl.DataFrame({"z": [1.0, 0.0], "c": [4.0, 2.0]})
+    assert frame.select(ziip_share_pct(pl.col("z"), pl.col("c")))["z"].to_list() == [25.0, 0.0]

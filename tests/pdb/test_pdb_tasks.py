@@ -351,3 +351,73 @@ def test_weeks_and_months_made_of_the_days_are_those_made_of_the_hours(
     rolled_up_both_ways(loaded, "transaction", level,
                         ["system", "applid", "transaction", "service_class", "report_class",
                          "period_start", "shift"])
+
+
+def _liberty(n: int, seed: int) -> list[dict[str, object]]:
+    """``n`` Liberty requests over 2026-10-01 to three applications (one of them the
+    root URI), a key in the path of one, a query string in another; part of the CPU on
+    zIIPs."""
+    rng = np.random.default_rng(seed)
+    uris = ("/car100/models/{k}", "/quote?symbol=IBM", "/")
+    out: list[dict[str, object]] = []
+    for k in range(n):
+        start = DAY + dt.timedelta(seconds=int(rng.integers(0, 86_000)))
+        took = float(rng.lognormal(math.log(40), 0.7))
+        cpu = round(float(rng.gamma(3, 0.8)), 3)
+        out.append({"request_id": f"R{k:06d}", "uri": uris[k % 3].format(k=k),
+                    "start": start, "end": start + dt.timedelta(milliseconds=took),
+                    "cpu_ms": cpu, "cpu_on_cp_ms": round(cpu * (0.2 + 0.1 * (k % 3)), 3),
+                    "user_name": "U", "client_ip": "10.1.1.1", "response_bytes": 900})
+    return out
+
+
+def test_liberty_requests_are_summarized_per_server_and_application(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from zperf.sim.writers import smf120_11
+
+    path = tmp_path / "liberty.smf"
+    path.write_bytes(frame_rdw(smf120_11.build_type120_11(
+        _liberty(900, 5), smf120_11.Server(job_name="CICSJVM1"), DAY)))
+    code, _, err = run_cli(capsys, "pdb", "add", str(tmp_path / "pdb"), str(path))
+    assert code == 0 and err == (
+        f"zperf: {tmp_path / 'pdb'}: added 900 Liberty requests summarized (1 system, "
+        "2026-10-01); their summaries made again (change 1)\n")
+    pdb = Pdb(tmp_path / "pdb")
+    day = pdb.scan("liberty_day").filter(pl.col("shift") == "all") \
+        .sort("context_root", nulls_last=True).collect()
+    requests = read(path, tables=["liberty_requests"]).tables["liberty_requests"]
+    # by hand: the application is the URI's first path segment, without its query
+    app = pl.when(pl.col("uri").str.starts_with("/car100/")).then(pl.lit("car100")) \
+        .when(pl.col("uri").str.starts_with("/quote?")).then(pl.lit("quote"))
+    want = requests.with_columns(app.alias("app")).group_by("app").agg(
+        pl.len().alias("n"), pl.col("response_ms").mean().alias("resp"),
+        pl.col("cpu_ms").sum().alias("cpu"), pl.col("offload_ms").sum().alias("ziip"),
+        pl.col("cpu_ms").max().alias("cpu_max")).sort("app", nulls_last=True)
+    assert day["context_root"].to_list() == want["app"].to_list() == ["car100", "quote", None]
+    assert day["transactions"].to_list() == want["n"].to_list() == [300, 300, 300]
+    assert day["resp_mean_ms"].to_list() == pytest.approx(want["resp"].to_list())
+    assert day["cpu_us_per_tran"].to_list() == pytest.approx(
+        (want["cpu"] * 1000 / want["n"]).to_list())
+    assert day["ziip_share_pct"].to_list() == pytest.approx(
+        (want["ziip"] / want["cpu"] * 100).to_list())
+    assert day["ziip_share_pct"].to_list() == pytest.approx([80, 70, 60], abs=0.01)
+    assert day["cpu_max_ms"].to_list() == pytest.approx(want["cpu_max"].to_list())
+    assert day["job_name"].unique().to_list() == ["CICSJVM1"]
+    for r, app_rows in zip(day.iter_rows(named=True), (
+            requests.filter(pl.col("uri").str.starts_with(p)) for p in ("/car100/", "/quote?")
+    ), strict=False):
+        exact = _exact_p95(app_rows["response_ms"].to_list())
+        assert abs(r["resp_p95_ms"] / exact - 1) <= histograms.ERROR
+    # the weeks and months are the days' sums; the CLI shows them
+    month = pdb.scan("liberty_month").filter(pl.col("shift") == "all").collect()
+    assert month["transactions"].sum() == 900
+    code, out, _ = run_cli(capsys, "pdb", "summary", str(tmp_path / "pdb"), "--by", "liberty",
+                           "--level", "month", "-o", "-", "--to", "csv")
+    assert code == 0 and out.splitlines()[0].startswith(
+        "system,job_name,transaction_class,context_root,period_start,shift,transactions,")
+    assert out.count("CICSJVM1") == 3
+    # loaded again: nothing changes
+    code, _, err = run_cli(capsys, "pdb", "add", str(tmp_path / "pdb"), str(path))
+    assert code == 0 and "already loaded" in err
+    assert pdb.scan("liberty_month").filter(pl.col("shift") == "all").collect()[
+        "transactions"].sum() == 900

@@ -16,7 +16,8 @@ module                            formulas
                                   general CPU and zIIP µs/tran, service time;
                                   RMF service units as seconds
 :mod:`zperf.calc.sysplex`         004 Table 16 combined metrics of LPARs
-:mod:`zperf.calc.offload`         003 CPU %, zIIP-eligible, offload
+:mod:`zperf.calc.offload`         003 CPU %, zIIP-eligible, offload; zIIP
+                                  share of a unit of work's CPU
 :mod:`zperf.calc.capture`         RMF capture ratio: captured over LPAR
                                   busy CP seconds
 :mod:`zperf.calc.little`          Little's law: transactions in flight
@@ -87,6 +88,7 @@ from zperf.calc.offload import (
     cpu_split,
     non_ziip_eligible_pct,
     ziip_eligible_pct,
+    ziip_share_pct,
 )
 from zperf.calc.pi import (
     BUCKET_LIMITS_PCT,
@@ -203,6 +205,7 @@ __all__ = [
     "sum_of_lpars_us_per_tran",
     "window_coverage_pct",
     "ziip_eligible_pct",
+    "ziip_share_pct",
     "ziip_us_per_tran",
     "ziip_us_per_tran_from_appl",
 ]

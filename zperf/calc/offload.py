@@ -55,6 +55,18 @@ def achieved_offload_pct(iip_pct: Quantity, iipcp_pct: Quantity) -> Quantity:
     return iip_pct / eligible * 100
 
 
+def ziip_share_pct(ziip_seconds: Quantity, cpu_seconds: Quantity) -> Quantity:
+    """Share of a unit of work's CPU time that ran on zIIPs: zIIP / CPU x 100, both
+    normalized to CP speed (a Liberty request's SMF 120.11 CPU time, and the part of
+    it on zIIPs).  Not the achieved offload: that is of the zIIP-*eligible* time,
+    which 120.11 does not give.  Undefined without CPU time: a scalar call raises
+    :class:`UsageError`; polars gives NaN."""
+    cpu = non_negative("CPU time", cpu_seconds)
+    if is_scalar(cpu) and cpu == 0:
+        raise UsageError("no CPU time: the zIIP share is undefined")
+    return non_negative("zIIP time", ziip_seconds) / cpu * 100
+
+
 @dataclass(frozen=True)
 class CpuSplit:
     """A class's CPU split by zIIP eligibility, each in % of one engine."""

@@ -10,7 +10,7 @@ import click
 
 from zperf.cli.exits import EXIT_ATTENTION
 from zperf.cli.options import input_options, output_format, output_options, tell_reading
-from zperf.names import OnConflict, OnError
+from zperf.names import SUMMARY_ENTITIES, OnConflict, OnError
 
 if TYPE_CHECKING:
     from zperf.pdb.store import Pdb
@@ -279,14 +279,14 @@ def query_command(path: str, sql: str, fmt: str | None, output: str, wide: bool)
 
 @pdb_command.command(name="summary")
 @output_options
-@click.option("--by", type=click.Choice(["system", "class", "workload", "job", "transaction",
-                                        "api"]),
+@click.option("--by", type=click.Choice(SUMMARY_ENTITIES),
               default="system", show_default=True,
               help="Rows per system, per class period, per WLM workload, per address space "
                    "(SMF 30 job name, class of work, service and report class), per CICS "
                    "transaction (SMF 110.1: system, APPLID, transaction id, service and "
-                   "report class), or per z/OS Connect API (SMF 123: system, server, API, "
-                   "method).")
+                   "report class), per z/OS Connect API (SMF 123: system, server, API, "
+                   "method), or per Liberty application (SMF 120.11: system, server, WLM "
+                   "transaction class, the URI's first path segment).")
 @click.option("--level", type=click.Choice(["hour", "day", "week", "month"]), default="day",
               show_default=True, help="Rows per hour, day, week (from Monday) or month.")
 @click.option("--shift", "shifts", multiple=True, metavar="SHIFT",

@@ -1,12 +1,14 @@
 """Units of work into the PDB as summaries only: CICS tasks (SMF 110.1,
-``transaction_hour`` ... ``transaction_month``) and z/OS Connect requests (SMF 123,
-``api_hour`` ... ``api_month``).
+``transaction_hour`` ... ``transaction_month``), z/OS Connect requests (SMF 123,
+``api_hour`` ... ``api_month``) and Liberty requests (SMF 120.11, ``liberty_hour`` ...
+``liberty_month``).
 
 They are one record each: millions a day, far too many to keep as detail for long
 (and the PDB keeps none of them).  A load reads an input's units batch by batch as
 the SMF reader gives them (:func:`read_folded`) and folds each batch at once into
 rows per group (a CICS task's system, APPLID, transaction, service and report
-class; a request's system, server, API and method) and clock hour they ended in
+class; a z/OS Connect request's system, server, API and method; a Liberty request's
+system, server, WLM transaction class and application) and clock hour they ended in
 (:func:`hour_rows`; a task by its end, as ``transaction_summary`` and RMF count a
 transaction), so that memory follows a batch and the number of groups, never a
 day's tasks.  The rows hold sums (units, errors, response, CPU and zIIP seconds),
@@ -21,8 +23,8 @@ Units are counted once per input: an input already loaded (the same content) is 
 read again; the PDB keeps no unit to tell two different dumps holding the same ones
 apart, so a load says so when an input's units of a server (an APPLID, a z/OS
 Connect server) end over the same span as another input's (:func:`overlaps`).
-(Liberty's SMF 120.11 requests, and the ``api_cost`` join of requests with their
-CICS tasks, are not loaded: the join needs both in one input.)
+(The ``api_cost`` join of requests with their CICS tasks is not kept: it needs the
+units themselves, of both, in one input.)
 """
 from __future__ import annotations
 
@@ -45,9 +47,10 @@ from zperf.tables.history import summary_name
 class Feed:
     """A table of units of work the PDB keeps as summaries only: its entity, what a
     unit is called, the column of its end, the columns that name a row (and the one of
-    them that names its server, for :func:`overlaps`), which rows are units that
-    ended, their sums and maxima, their histograms (summary column: value column) and
-    the figures made of the sums."""
+    them that names its server, for :func:`overlaps`), the rows that are units that
+    ended (with any of those columns the table does not hold made), their sums and
+    maxima, their histograms (summary column: value column) and the figures made of
+    the sums."""
 
     table: str
     entity: str
@@ -74,12 +77,17 @@ def _p95(histogram: str, highest: str, name: str) -> pl.Expr:
     return h.quantile(pl.col(histogram), 0.95, pl.col(highest)).alias(name)
 
 
-def _cics_aggs() -> list[pl.Expr]:
-    resp, cpu = pl.col("response_ms"), pl.col("cpu_ms")
-    return [pl.len().cast(pl.Int64).alias("transactions"),
-            (resp.sum() / 1000).alias("response_seconds"), resp.max().alias("resp_max_ms"),
-            (cpu.sum() / 1000).alias("cpu_seconds"), cpu.max().alias("cpu_max_ms"),
-            (pl.col("ziip_ms").sum() / 1000).alias("ziip_seconds")]
+def _cpu_aggs(ziip: str) -> Callable[[], list[pl.Expr]]:
+    """The sums and maxima of units that have a response, a CPU time and a zIIP part
+    of it (column ``ziip``): CICS tasks, Liberty requests."""
+    def aggs() -> list[pl.Expr]:
+        resp, cpu = pl.col("response_ms"), pl.col("cpu_ms")
+        return [pl.len().cast(pl.Int64).alias("transactions"),
+                (resp.sum() / 1000).alias("response_seconds"),
+                resp.max().alias("resp_max_ms"),
+                (cpu.sum() / 1000).alias("cpu_seconds"), cpu.max().alias("cpu_max_ms"),
+                (pl.col(ziip).sum() / 1000).alias("ziip_seconds")]
+    return aggs
 
 
 def _cics_ratios() -> list[pl.Expr]:
@@ -89,6 +97,20 @@ def _cics_ratios() -> list[pl.Expr]:
             .alias("cpu_us_per_tran"),
             _p95("resp_histogram", "resp_max_ms", "resp_p95_ms"),
             _p95("cpu_histogram", "cpu_max_ms", "cpu_p95_ms")]
+
+
+def _liberty_ratios() -> list[pl.Expr]:
+    cpu = pl.col("cpu_seconds")
+    return [*_cics_ratios(), pl.when(cpu > 0).then(
+        f.ziip_share_pct(pl.col("ziip_seconds"), cpu)).alias("ziip_share_pct")]
+
+
+def _liberty_ended(requests: pl.DataFrame) -> pl.DataFrame:
+    """Liberty requests with the application they went to: the URI's first path segment
+    (``/car100/models/7`` is ``car100``), which bounds the rows as the URI would not
+    (a path may hold a key per request)."""
+    root = pl.col("uri").str.extract(r"^/*([^/?#;]+)", 1)
+    return requests.with_columns(root.alias("context_root"))
 
 
 def _api_aggs() -> list[pl.Expr]:
@@ -106,16 +128,22 @@ def _api_ratios() -> list[pl.Expr]:
             _p95("resp_histogram", "resp_max_ms", "resp_p95_ms")]
 
 
+_BOTH_HISTOGRAMS = {"resp_histogram": "response_ms", "cpu_histogram": "cpu_ms"}
+
 #: What a load reads and keeps as summaries only: CICS tasks (SMF 110.1) by their end
 #: (STOP), as ``transaction_summary`` and RMF count them; z/OS Connect requests (SMF 123)
-#: by their exit, per API and method as the run report shows them.
+#: by their exit, per API and method as the run report shows them; Liberty requests
+#: (SMF 120.11: a z/OS Connect server's, a CICS JVM server's) by their end, per server,
+#: WLM transaction class and application.
 FEEDS = (
     Feed("cics_transactions", "transaction", "CICS tasks", "stop", GROUP, "applid",
-         task_ends, _cics_aggs, {"resp_histogram": "response_ms", "cpu_histogram": "cpu_ms"},
-         _cics_ratios),
+         task_ends, _cpu_aggs("ziip_ms"), _BOTH_HISTOGRAMS, _cics_ratios),
     Feed("zosconnect_requests", "api", "z/OS Connect requests", "exit",
          ("system", "job_name", "api_name", "method"), "job_name", lambda rows: rows,
          _api_aggs, {"resp_histogram": "response_ms"}, _api_ratios),
+    Feed("liberty_requests", "liberty", "Liberty requests", "end",
+         ("system", "job_name", "transaction_class", "context_root"), "job_name",
+         _liberty_ended, _cpu_aggs("offload_ms"), _BOTH_HISTOGRAMS, _liberty_ratios),
 )
 #: The tables of units of work a load reads and folds.
 TABLES = tuple(feed.table for feed in FEEDS)

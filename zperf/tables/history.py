@@ -1,6 +1,6 @@
 """The performance database's summaries: per system, class, workload, address space (SMF 30
-job), CICS transaction (SMF 110.1) and z/OS Connect API (SMF 123), per hour, day, week and
-month, per shift.
+job), CICS transaction (SMF 110.1), z/OS Connect API (SMF 123) and Liberty server's
+application (SMF 120.11), per hour, day, week and month, per shift.
 
 What a capacity planner keeps for months and years, when the intervals themselves are
 long gone (``zperf pdb``, :mod:`zperf.pdb`): one row per system (or class period, or
@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import polars as pl
 
+from zperf.names import SUMMARY_ENTITIES
 from zperf.tables.capacity import BOOL
 from zperf.tables.schema import F64, I32, I64, STR, TS, Column, TableSchema
 
 #: The levels of a summary, finest first.
 LEVELS = ("hour", "day", "week", "month")
-#: What a summary row is of.
-ENTITIES = ("system", "class", "workload", "job", "transaction", "api")
+#: What a summary row is of (named where the command line reads it without polars).
+ENTITIES = SUMMARY_ENTITIES
 #: A shift's name for a whole day, week or month.
 ALL_SHIFTS = "all"
 
@@ -266,6 +267,37 @@ _API = (
     Column("resp_histogram", pl.List(pl.Int64()), "Requests per response-time bucket (the "
            "buckets of transaction_hour's resp_histogram)"),
 )
+_LIBERTY = (
+    Column("system", STR, "SMF system id"),
+    Column("job_name", STR, "The Liberty server's job name (a z/OS Connect server, a CICS "
+           "JVM server's region)"),
+    Column("transaction_class", STR, "WLM transaction class of the requests (zosWlm; null "
+           "without)"),
+    Column("context_root", STR, "The request URI's first path segment: the web "
+           "application (null: the URI is /)"),
+    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the requests "
+           "ended in, local time"),
+    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
+           "'all' for a whole day, week or month"),
+    Column("transactions", I64, "Liberty requests that ended (SMF 120.11)"),
+    Column("response_seconds", F64, "Their response time (end - start) added up, s"),
+    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
+    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
+           "(within 12.3 %), ms"),
+    Column("resp_max_ms", F64, "Longest response time, ms"),
+    Column("cpu_seconds", F64, "CPU time of the requests' threads added up (on CPs and, "
+           "normalized, on zIIPs), s"),
+    Column("cpu_us_per_tran", F64, "CPU per request: cpu_seconds x 10^6 / transactions, us"),
+    Column("cpu_p95_ms", F64, "95th percentile of the CPU time per request, from "
+           "cpu_histogram, ms"),
+    Column("cpu_max_ms", F64, "Most CPU time of a request, ms"),
+    Column("ziip_seconds", F64, "The part of cpu_seconds that ran on zIIPs, normalized, s"),
+    Column("ziip_share_pct", F64, "ziip_seconds / cpu_seconds x 100"),
+    Column("resp_histogram", pl.List(pl.Int64()), "Requests per response-time bucket (the "
+           "buckets of transaction_hour's resp_histogram)"),
+    Column("cpu_histogram", pl.List(pl.Int64()), "Requests per CPU-time bucket, the same "
+           "buckets"),
+)
 #: The transaction and API summaries' own sums and maxima (the histograms are summed
 #: bucket by bucket: :mod:`zperf.pdb.histograms`).
 TASK_SUMS = ("transactions", "response_seconds", "cpu_seconds", "ziip_seconds", "errors",
@@ -300,6 +332,10 @@ _DESCRIBED = {
             ("system", "job_name", "api_name", "method", "period_start", "shift",
              "transactions", "errors", "resp_mean_ms", "resp_p95_ms", "resp_max_ms",
              "sor_mean_ms")),
+    "liberty": ("per Liberty server and application (SMF 120.11 requests)", _LIBERTY,
+                ("system", "job_name", "context_root", "period_start", "shift",
+                 "transactions", "resp_mean_ms", "resp_p95_ms", "cpu_us_per_tran",
+                 "ziip_share_pct", "resp_max_ms", "cpu_p95_ms", "transaction_class")),
 }
 #: The columns that name a row of an entity's summary (with ``period_start`` and
 #: ``shift``).
@@ -310,6 +346,7 @@ ENTITY_KEYS: dict[str, tuple[str, ...]] = {
     "job": ("system", "job_name", "class_of_work", "service_class", "report_class"),
     "transaction": ("system", "applid", "transaction", "service_class", "report_class"),
     "api": ("system", "job_name", "api_name", "method"),
+    "liberty": ("system", "job_name", "transaction_class", "context_root"),
 }
 
 
