@@ -237,7 +237,7 @@ def test_the_trend_shows_the_transaction_history(
         capsys: pytest.CaptureFixture[str]) -> None:
     pdb = Pdb(tmp_path / "pdb")
     add(pdb, [*month, *days], jobs=1)
-    got = trend(pdb).transactions
+    got = trend(pdb).units["transaction"]
     cics = read(days, tables=["cics_transactions"]).tables["cics_transactions"]
     want = cics.group_by("applid", "transaction").agg(
         pl.len().alias("n"), pl.col("cpu_ms").sum(), pl.col("response_ms"))
@@ -421,3 +421,44 @@ def test_liberty_requests_are_summarized_per_server_and_application(
     assert code == 0 and "already loaded" in err
     assert pdb.scan("liberty_month").filter(pl.col("shift") == "all").collect()[
         "transactions"].sum() == 900
+
+
+def test_the_trend_shows_the_api_and_liberty_history(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    from zperf.sim.writers import smf120_11, smf123
+
+    zcee = tmp_path / "zcee.smf"
+    zcee.write_bytes(frame_rdw(smf123.build_type123_1(_requests(600, 3), smf123.Server(),
+                                                      DAY)))
+    liberty = tmp_path / "liberty.smf"
+    liberty.write_bytes(frame_rdw(smf120_11.build_type120_11(
+        _liberty(300, 5), smf120_11.Server(job_name="CICSJVM1"), DAY)))
+    pdb = Pdb(tmp_path / "pdb")
+    add(pdb, [month[0], zcee, liberty], jobs=1)
+    got = trend(pdb)
+    assert sorted(got.units) == ["api", "liberty"]
+    apis = got.units["api"].sort("api_name")
+    requests = read(zcee, tables=["zosconnect_requests"]).tables["zosconnect_requests"]
+    want = requests.group_by("api_name").agg(
+        pl.len().alias("n"), (pl.col("http_status") >= 400).sum().alias("errors"),
+        pl.col("response_ms").mean().alias("resp")).sort("api_name")
+    assert apis["transactions"].to_list() == want["n"].to_list() == [300, 300]
+    assert apis["errors"].to_list() == want["errors"].to_list()
+    assert apis["resp_mean_ms"].to_list() == pytest.approx(want["resp"].to_list())
+    assert apis["cpu_us_per_tran"].null_count() == 2  # SMF 123 has no CPU time
+    apps = got.units["liberty"].sort("context_root", nulls_last=True)
+    assert apps["context_root"].to_list() == ["car100", "quote", None]
+    cpu = read(liberty, tables=["liberty_requests"]).tables["liberty_requests"]["cpu_ms"]
+    assert apps["cpu_us_per_tran"].sum() == pytest.approx(
+        sum(cpu.gather(list(range(k, 300, 3))).mean() * 1000 for k in range(3)))
+    assert apps["errors"].null_count() == 3
+    code, text, _ = run_cli(capsys, "report", "trend", str(pdb.root))
+    assert code == 0 and "Transaction history" not in text
+    api = text[text.index("z/OS Connect API history"):text.index("Liberty application history")]
+    first = want.row(0, named=True)
+    share = first["errors"] * 100 / first["n"]
+    assert [f"ZCSRV1 {first['api_name']} GET", "2026-10", "300", f"{share:.1f}"] in [
+        line.split("  ")[:1] + line.split()[3:6] for line in api.splitlines()]
+    assert "Errors %" in api and "CPU" not in api.split("How to read")[0]
+    app = text[text.index("Liberty application history"):]
+    assert "CICSJVM1 /" in app and "CPU µs/req" in app

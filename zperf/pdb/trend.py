@@ -30,17 +30,19 @@ is read in a fraction of a second, long after its intervals were pruned:
   CEC peaks, workload MSU/h, service class CPU, workload worst PI);
 * **who drove the peaks**: per LPAR and month, the address spaces with the most MSU
   in the 4 hours up to the peak R4HA, from the job hours (:mod:`zperf.pdb.drivers`);
-* **transactions**: per APPLID and CICS transaction (the most tasks over the months
-  shown), each month's tasks, CPU per transaction and 95th-percentile response,
-  every system's added up (the percentile from the summed histograms:
-  :mod:`zperf.pdb.histograms`).
+* **units of work** (:data:`UNITS`): per APPLID and CICS transaction, per z/OS
+  Connect server, API and method, per Liberty server and application (the most
+  units over the months shown), each month's units, CPU per unit (none for z/OS
+  Connect: SMF 123 has no CPU time), mean and 95th-percentile response and errors
+  (z/OS Connect's HTTP 400 and above), every system's added up (the percentile
+  from the summed histograms: :mod:`zperf.pdb.histograms`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -51,7 +53,7 @@ from zperf.errors import UsageError
 from zperf.pdb import histograms
 from zperf.pdb.drivers import peak_drivers
 from zperf.pdb.store import Pdb
-from zperf.tables.history import ALL_SHIFTS
+from zperf.tables.history import ALL_SHIFTS, summary_name
 
 #: Months a trend shows by default: 13 (this month and the same month last year).
 MONTHS = 13
@@ -62,7 +64,19 @@ DAY_MEASURED = 0.99
 #: Rows of the largest changes month over month, by default.
 TOP_CHANGES = 10
 #: Transactions shown in the history, by default (the most tasks over the months).
-TOP_TRANSACTIONS = 10
+TOP_UNITS = 10
+#: The units of work the trend shows the history of (summary entity: the columns that
+#: name a row of it there, every other key of the summary added up): CICS tasks per
+#: APPLID and transaction, z/OS Connect requests per server, API and method, Liberty
+#: requests per server and application.
+UNITS: dict[str, tuple[str, ...]] = {"transaction": ("applid", "transaction"),
+                                     "api": ("job_name", "api_name", "method"),
+                                     "liberty": ("job_name", "context_root")}
+#: The figures of a unit-of-work history row, after its keys.
+UNIT_SCHEMA: dict[str, pl.DataType] = {
+    "month": pl.Date(), "transactions": pl.Int64(), "errors": pl.Int64(),
+    "cpu_us_per_tran": pl.Float64(), "resp_mean_ms": pl.Float64(),
+    "resp_p95_ms": pl.Float64()}
 #: Changes of items smaller than this share of their kind's total are not ranked (a
 #: class of 0.1 MSU doubling is no news).
 CHANGE_FLOOR = 0.01
@@ -127,8 +141,8 @@ class Trend:
     partial: tuple[str, ...] = field(default=())  # "2026-10: partial (SYSA 12 of 31 days)"
     #: The address spaces behind each LPAR's monthly peak (:data:`zperf.pdb.drivers.SCHEMA`).
     drivers: pl.DataFrame = field(default_factory=pl.DataFrame)
-    #: month, applid, transaction, transactions, cpu_us_per_tran, resp_mean_ms, resp_p95_ms
-    transactions: pl.DataFrame = field(default_factory=pl.DataFrame)
+    #: Per entity of :data:`UNITS` with rows: its keys, then :data:`UNIT_SCHEMA`'s columns.
+    units: Mapping[str, pl.DataFrame] = field(default_factory=dict)
     #: The linear trends and their 95 % bands month by month (:data:`PROJECTION_SCHEMA`).
     projections: pl.DataFrame = field(default_factory=pl.DataFrame)
 
@@ -199,8 +213,9 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
         class_month = _month_rows(pdb, "class_month", systems).filter(
             inside & (pl.col("class_kind") == "service"))
         drivers = peak_drivers(pdb, system_month)
-        transactions = _transactions(
-            _month_rows(pdb, "transaction_month", systems).filter(inside), TOP_TRANSACTIONS)
+        units = {entity: _units(_month_rows(pdb, summary_name(entity, "month"), systems)
+                                .filter(inside), keys, TOP_UNITS)
+                 for entity, keys in UNITS.items()}
     shown = tuple(add_months(first, n) for n in range(_index(last) - _index(first) + 1))
     coverage = _coverage(days, system_month)
     peaks = _peaks(system_month, coverage)
@@ -216,7 +231,8 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
     return Trend(shown, coverage, peaks, forecasts, workloads,
                  _performance(workload_month, coverage), _offload(system_month, coverage),
                  changes, compared, horizon, _partial_notes(coverage, shown), drivers,
-                 transactions, _projections(forecasts, horizon))
+                 {entity: rows for entity, rows in units.items() if rows.height},
+                 _projections(forecasts, horizon))
 
 
 def _empty(horizon: int) -> Trend:
@@ -469,27 +485,31 @@ def _offload(system_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame
             .sort("month", "system"))
 
 
-def _transactions(rows: pl.DataFrame, top: int) -> pl.DataFrame:
-    """Per month, APPLID and transaction (every system's, service and report class's
-    added up), of the ``top`` with the most tasks over the months: tasks, CPU per
-    transaction, mean and 95th-percentile response."""
-    schema = {"month": pl.Date(), "applid": pl.String(), "transaction": pl.String(),
-              "transactions": pl.Int64(), "cpu_us_per_tran": pl.Float64(),
-              "resp_mean_ms": pl.Float64(), "resp_p95_ms": pl.Float64()}
+def _units(rows: pl.DataFrame, keys: tuple[str, ...], top: int) -> pl.DataFrame:
+    """Per month and ``keys`` (every system's, and every other key's, added up), of the
+    ``top`` with the most units over the months: units, errors, CPU per unit, mean and
+    95th-percentile response (:data:`UNIT_SCHEMA`; a figure the summary has no sum of
+    is null)."""
+    schema = {**{key: pl.String() for key in keys}, **UNIT_SCHEMA}
     if rows.height == 0:
         return pl.DataFrame(schema=schema)
-    key = ["applid", "transaction"]
+    key = list(keys)
     chosen = (rows.group_by(key).agg(pl.col("transactions").sum())
-              .sort("transactions", *key, descending=[True, False, False], nulls_last=True)
+              .sort("transactions", *key, descending=[True, *[False] * len(key)],
+                    nulls_last=True)
               .head(top).with_row_index("_rank"))
     n = pl.col("transactions")
+    sums = [c for c in ("errors", "cpu_seconds") if c in rows.columns]
     out = (rows.join(chosen.select(*key, "_rank"), on=key, nulls_equal=True)
            .group_by("_rank", *key, "month").agg(
-               n.sum(), pl.col("cpu_seconds").sum(), pl.col("response_seconds").sum(),
+               n.sum(), *(pl.col(c).sum() for c in sums), pl.col("response_seconds").sum(),
                pl.col("resp_max_ms").max(), histograms.summed("resp_histogram"))
            .with_columns(
                pl.when(n > 0).then(f.service_us_per_tran(pl.col("cpu_seconds"), n))
-               .alias("cpu_us_per_tran"),
+               .alias("cpu_us_per_tran") if "cpu_seconds" in sums
+               else pl.lit(None, pl.Float64).alias("cpu_us_per_tran"),
+               pl.lit(None, pl.Int64).alias("errors") if "errors" not in sums
+               else pl.col("errors"),
                pl.when(n > 0).then(pl.col("response_seconds") * 1000 / n).alias("resp_mean_ms"),
                histograms.quantile(pl.col("resp_histogram"), 0.95, pl.col("resp_max_ms"))
                .alias("resp_p95_ms"))
@@ -548,5 +568,5 @@ def _changes(peaks: pl.DataFrame, workloads: pl.DataFrame, workload_month: pl.Da
             .head(top).select(list(schema)))
 
 
-__all__ = ["HORIZON", "MONTHS", "PROJECTION_SCHEMA", "Forecast", "Trend", "add_months",
-           "days_note", "month_text", "trend"]
+__all__ = ["HORIZON", "MONTHS", "PROJECTION_SCHEMA", "UNITS", "UNIT_SCHEMA", "Forecast", "Trend",
+           "add_months", "days_note", "month_text", "trend"]

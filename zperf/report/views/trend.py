@@ -9,20 +9,23 @@ and the changes; a partial month after a complete one and before the last (a
 gap in the history) is said atop the report and the command exits 1; the month in
 progress, and a first month the history starts in, are said, and are no fault.
 Who drove each month's peak R4HA per LPAR (the address spaces with the most MSU in
-its 4 hours, from the PDB's job hours) follows the peaks.
+its 4 hours, from the PDB's job hours) follows the peaks; the history of the CICS
+transactions, z/OS Connect APIs and Liberty applications with the most units, the
+performance.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import polars as pl
 
 from zperf import __version__
 from zperf.pdb import histograms
-from zperf.pdb.trend import Trend, days_note, month_text
+from zperf.pdb.trend import UNIT_SCHEMA, Trend, days_note, month_text
 from zperf.report.charts import Plot
 from zperf.report.text import MISSING, format_cell
 from zperf.report.views import common as c
@@ -201,40 +204,93 @@ def drivers_section(t: Trend) -> Section | None:
         "(hour_days in pdb.toml): an older peak has none.",), formulas=(c.MSU, c.R4HA))
 
 
-def transactions_section(t: Trend) -> Section | None:
-    """Per APPLID and CICS transaction (the most tasks over the months), each month's
-    tasks, CPU per transaction and response (:func:`zperf.pdb.trend.trend`)."""
-    if t.transactions.height == 0:
-        return None
-    rows: list[tuple[str, ...]] = []
-    marks: list[str] = []
-    for (applid, transaction), months in t.transactions.group_by(
-            "applid", "transaction", maintain_order=True):
-        name = f"{applid or MISSING} {transaction or MISSING}"
-        for at, r in enumerate(months.iter_rows(named=True)):
-            coverage = coverage_words(t, r["month"])
-            partial = coverage.startswith("partial")
-            rows.append((name if at == 0 else "", month_text(r["month"]),
-                         format_cell("transactions", r["transactions"]),
-                         format_cell("value", _rounded(r["cpu_us_per_tran"], 1)),
-                         format_cell("value", _rounded(r["resp_mean_ms"], 1)),
-                         format_cell("value", _rounded(r["resp_p95_ms"], 1)),
-                         coverage if partial else ""))
-            marks.append("differs" if partial else "")
-    table = Table(f"The {t.transactions.select('applid', 'transaction').n_unique()} CICS "
-                  "transactions with the most tasks (APPLID and transaction id), each month",
-                  (Column("Transaction"), Column("Month"), Column("Tasks", True),
-                   Column("CPU µs/tran", True), Column("Mean ms", True),
-                   Column("p95 ms", True), Column("Coverage")), tuple(rows),
-                  marks=tuple(marks))
-    return Section("transactions", "Transaction history", tables=(table,), how_to_read=(
+@dataclass(frozen=True)
+class _UnitView:
+    """How the history of a unit of work (:data:`zperf.pdb.trend.UNITS`) is shown: its
+    section's key and title, what its rows are and the title of the column naming them,
+    what a unit is called, the title of the column of its CPU per unit, or of its error
+    share when it has no CPU time (SMF 123), and how to read it."""
+
+    key: str
+    title: str
+    what: str
+    names: str
+    noun: str
+    measure: str
+    how: str
+
+    @property
+    def cpu(self) -> bool:
+        return self.measure.startswith("CPU")
+
+
+_UNIT_VIEWS: dict[str, _UnitView] = {
+    "transaction": _UnitView(
+        "transactions", "Transaction history", "CICS transactions with the most tasks "
+        "(APPLID and transaction id)", "Transaction", "Tasks", "CPU µs/tran",
         "CICS tasks (SMF 110.1) as the PDB summarizes them (it keeps no task): per APPLID "
         "and transaction, every system's, service and report class's added up, the tasks "
         "that ended in the month, their CPU (USRCPUT) per transaction and their mean and "
-        "95th-percentile response time. The percentile is read from a histogram of "
-        f"log-spaced buckets ({histograms.PER_DOUBLING} to a doubling): within "
-        f"{100 * histograms.ERROR:.1f} % of the tasks' own. A month whose RMF data is "
-        "partial is said beside it.",))
+        "95th-percentile response time."),
+    "api": _UnitView(
+        "apis", "z/OS Connect API history", "z/OS Connect APIs with the most requests "
+        "(server, API and method)", "Server, API, method", "Requests", "Errors %",
+        "z/OS Connect requests (SMF 123) as the PDB summarizes them: per server job, API "
+        "and HTTP method, every system's added up, the requests that ended in the month, "
+        "the share answered with HTTP 400 and above, and their mean and 95th-percentile "
+        "response time (entry to exit in z/OS Connect). SMF 123 has no CPU time: the CICS "
+        "transactions and the Liberty server's requests have it."),
+    "liberty": _UnitView(
+        "liberty", "Liberty application history", "Liberty applications with the most "
+        "requests (server and the URI's first path segment)", "Server, application",
+        "Requests", "CPU µs/req",
+        "Liberty requests (SMF 120.11: a z/OS Connect server's, a CICS JVM server's) as "
+        "the PDB summarizes them: per server job and application (the URI's first path "
+        "segment; '/' for the root), every system's and WLM transaction class's added up, "
+        "the requests that ended in the month, the CPU time of their threads per request "
+        "(on CPs and, normalized, zIIPs) and their mean and 95th-percentile response time."),
+}
+
+
+def unit_sections(t: Trend) -> list[Section]:
+    """Per unit of work the PDB holds (:data:`_UNIT_VIEWS`), the history of those with the
+    most units: each month's units, CPU per unit or errors, and response."""
+    out = []
+    for entity, rows in t.units.items():
+        view = _UNIT_VIEWS[entity]
+        names = [c for c in rows.columns if c not in UNIT_SCHEMA]
+        table_rows: list[tuple[str, ...]] = []
+        marks: list[str] = []
+        for group, months in rows.group_by(names, maintain_order=True):
+            name = " ".join(str(v) if v is not None else
+                            ("/" if n == "context_root" else MISSING)
+                            for n, v in zip(names, group, strict=True))
+            for at, r in enumerate(months.iter_rows(named=True)):
+                coverage = coverage_words(t, r["month"])
+                partial = coverage.startswith("partial")
+                share = (None if not r["transactions"] or r["errors"] is None
+                         else r["errors"] * 100 / r["transactions"])
+                table_rows.append((
+                    name if at == 0 else "", month_text(r["month"]),
+                    format_cell("transactions", r["transactions"]),
+                    format_cell("value", _rounded(r["cpu_us_per_tran"] if view.cpu else share,
+                                                  1)),
+                    format_cell("value", _rounded(r["resp_mean_ms"], 1)),
+                    format_cell("value", _rounded(r["resp_p95_ms"], 1)),
+                    coverage if partial else ""))
+                marks.append("differs" if partial else "")
+        n = rows.select(names).n_unique()
+        table = Table(f"The {n} {view.what}, each month",
+                      (Column(view.names), Column("Month"), Column(view.noun, True),
+                       Column(view.measure, True), Column("Mean ms", True),
+                       Column("p95 ms", True), Column("Coverage")),
+                      tuple(table_rows), marks=tuple(marks))
+        out.append(Section(view.key, view.title, tables=(table,), how_to_read=(
+            f"{view.how} The percentile is read from a histogram of log-spaced buckets "
+            f"({histograms.PER_DOUBLING} to a doubling): within "
+            f"{100 * histograms.ERROR:.1f} % of the units' own. A month whose RMF data is "
+            "partial is said beside it.",)))
+    return out
 
 
 def _highest(rows: pl.DataFrame) -> str:
@@ -480,8 +536,9 @@ def trend_report(t: Trend, inputs: tuple[InputFile, ...]) -> Report:
         return Report("trend", "Trend: no data", "", (section,), inputs, c.made_at(),
                       __version__, ("the PDB holds no month summary",), attention=True)
     builders = (overview_section, peaks_section, drivers_section, forecast_section,
-                workload_section, performance_section, transactions_section, changes_section)
-    sections = tuple(s for s in (b(t) for b in builders) if s is not None)
+                workload_section, performance_section)
+    sections = tuple(s for s in (*(b(t) for b in builders), *unit_sections(t),
+                                 changes_section(t)) if s is not None)
     gaps, told = t.gaps()
     findings = [Finding("coverage", "partial_month", f"{note}: its figures are flagged and "
                                                      "left out of the fits and changes")
