@@ -41,10 +41,13 @@ ENTITIES = SUMMARY_ENTITIES
 #: A shift's name for a whole day, week or month.
 ALL_SHIFTS = "all"
 
+_SHIFT = Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: "
+                "pdb.toml); 'all' for a whole day, week or month")
+_PERIOD_START = Column("period_start", TS, "Start of the hour, day, week (Monday) or month, "
+                       "local time")
 _PERIOD = (
-    Column("period_start", TS, "Start of the hour, day, week (Monday) or month, local time"),
-    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
-           "'all' for a whole day, week or month"),
+    _PERIOD_START,
+    _SHIFT,
     Column("intervals", I64, "RMF intervals summed up"),
     Column("measured_seconds", F64, "Seconds the intervals cover, s"),
 )
@@ -165,9 +168,8 @@ _JOB = (
     Column("workload", STR, "WLM workload (SMF30WLM)"),
     Column("program", STR, "The program its steps ran (SMF30PGM) when it was one all the "
            "period; null when several"),
-    Column("period_start", TS, "Start of the hour, day, week (Monday) or month, local time"),
-    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
-           "'all' for a whole day, week or month"),
+    _PERIOD_START,
+    _SHIFT,
     Column("intervals", I64, "SMF 30 interval records (subtypes 2 and 3) summed up, a record "
            "once per clock hour it overlaps"),
     Column("measured_seconds", F64, "Seconds the interval records cover (their address "
@@ -214,58 +216,72 @@ JOB_SUMS = ("cp_seconds", "tcb_seconds", "srb_seconds", "preemptable_srb_seconds
             "msu", "unrated_intervals", "su_total", "su_cpu", "su_srb", "su_ioc", "su_mso",
             "excp_count", "connect_seconds")
 
+def _unit_period(units: str, how: str = "") -> tuple[Column, ...]:
+    """The period and shift of a unit-of-work summary's row: when its ``units`` ended."""
+    return (Column("period_start", TS, f"Start of the hour, day, week (Monday) or month the "
+                   f"{units} ended in{how}, local time"), _SHIFT)
+
+
+def _response(units: str, how: str = "") -> tuple[Column, ...]:
+    """A unit-of-work summary's response time columns (``how``: what it is measured as)."""
+    return (Column("response_seconds", F64, f"Response time{how} of the {units} added up, "
+                   "s"),
+            Column("resp_mean_ms", F64, "Mean response time: response_seconds / "
+                   "transactions, ms"),
+            Column("resp_p95_ms", F64, "95th percentile of the response time, from "
+                   "resp_histogram (within 12.3 % of the units' own: see "
+                   "transaction_hour's resp_histogram), ms"),
+            Column("resp_max_ms", F64, "Longest response time, ms"))
+
+
+def _cpu(units: str, unit: str, cpu: str, ziip: str) -> tuple[Column, ...]:
+    """A unit-of-work summary's CPU time columns: ``cpu`` and ``ziip`` say what they are."""
+    return (Column("cpu_seconds", F64, f"CPU time of the {units} added up ({cpu}), s"),
+            Column("cpu_us_per_tran", F64, f"CPU per {unit}: cpu_seconds x 10^6 / "
+                   "transactions, us"),
+            Column("cpu_p95_ms", F64, f"95th percentile of the CPU time per {unit}, from "
+                   "cpu_histogram, ms"),
+            Column("cpu_max_ms", F64, f"Most CPU time of a {unit}, ms"),
+            Column("ziip_seconds", F64, f"zIIP time of the {units} added up ({ziip}), s"))
+
+
+def _histograms(units: str, cpu: bool) -> tuple[Column, ...]:
+    """A unit-of-work summary's histograms, of its response and (``cpu``) CPU times."""
+    return (Column("resp_histogram", pl.List(pl.Int64()), f"{units.capitalize()} per "
+                   "response-time bucket: bucket i holds 0.01 ms x 2^(i/3) up to 0.01 ms x "
+                   "2^((i+1)/3) (the first, less; the last, more): 96 buckets, summed up "
+                   "from level to level"),
+            *((Column("cpu_histogram", pl.List(pl.Int64()), f"{units.capitalize()} per "
+                      "CPU-time bucket, the same buckets"),) if cpu else ()))
+
+
 _TRANSACTION = (
     Column("system", STR, "SMF system id"),
     Column("applid", STR, "APPLID of the CICS region"),
     Column("transaction", STR, "Transaction id"),
     Column("service_class", STR, "WLM service class"),
     Column("report_class", STR, "WLM report class"),
-    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the tasks "
-           "ended in, local time"),
-    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
-           "'all' for a whole day, week or month"),
+    *_unit_period("tasks"),
     Column("transactions", I64, "CICS tasks that ended (SMF 110.1 records of task end, RTYPE "
            "T, and records that do not say), as transaction_summary counts them"),
-    Column("response_seconds", F64, "Response time of those tasks added up, s"),
-    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
-    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
-           "(within 12.3 % of the tasks' own: see resp_histogram), ms"),
-    Column("resp_max_ms", F64, "Longest response time, ms"),
-    Column("cpu_seconds", F64, "CPU time of the tasks added up (USRCPUT), s"),
-    Column("cpu_us_per_tran", F64, "CPU per transaction: cpu_seconds x 10^6 / transactions, "
-           "us"),
-    Column("cpu_p95_ms", F64, "95th percentile of the CPU time per task, from cpu_histogram, "
-           "ms"),
-    Column("cpu_max_ms", F64, "Most CPU time of a task, ms"),
-    Column("ziip_seconds", F64, "zIIP time of the tasks added up (USRCPUT - CPUTONCP), s"),
-    Column("resp_histogram", pl.List(pl.Int64()), "Tasks per response-time bucket: bucket i "
-           "holds 0.01 ms x 2^(i/3) up to 0.01 ms x 2^((i+1)/3) (the first, less; the last, "
-           "more): 96 buckets, summed up from level to level"),
-    Column("cpu_histogram", pl.List(pl.Int64()), "Tasks per CPU-time bucket, the same "
-           "buckets"),
+    *_response("tasks"),
+    *_cpu("tasks", "task", "USRCPUT", "USRCPUT - CPUTONCP"),
+    *_histograms("tasks", cpu=True),
 )
 _API = (
     Column("system", STR, "SMF system id"),
     Column("job_name", STR, "The z/OS Connect server's job name"),
     Column("api_name", STR, "API name (null: a request to no API, a service or an admin URI)"),
     Column("method", STR, "HTTP method"),
-    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the requests "
-           "ended in (their exit), local time"),
-    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
-           "'all' for a whole day, week or month"),
+    *_unit_period("requests", " (their exit)"),
     Column("transactions", I64, "z/OS Connect requests that ended (SMF 123)"),
     Column("errors", I64, "Those answered with HTTP status 400 or above"),
-    Column("response_seconds", F64, "Their response time (exit - entry) added up, s"),
-    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
-    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
-           "(within 12.3 %), ms"),
-    Column("resp_max_ms", F64, "Longest response time, ms"),
+    *_response("requests", " (exit - entry)"),
     Column("sor_requests", I64, "Requests with a time in the system of record"),
     Column("sor_seconds", F64, "Their time in the system of record added up, s"),
     Column("sor_mean_ms", F64, "Mean time in the system of record: sor_seconds / "
            "sor_requests, ms"),
-    Column("resp_histogram", pl.List(pl.Int64()), "Requests per response-time bucket (the "
-           "buckets of transaction_hour's resp_histogram)"),
+    *_histograms("requests", cpu=False),
 )
 _LIBERTY = (
     Column("system", STR, "SMF system id"),
@@ -275,28 +291,13 @@ _LIBERTY = (
            "without)"),
     Column("context_root", STR, "The request URI's first path segment: the web "
            "application (null: the URI is /)"),
-    Column("period_start", TS, "Start of the hour, day, week (Monday) or month the requests "
-           "ended in, local time"),
-    Column("shift", STR, "The hour's shift (prime, offprime, weekend, holiday: pdb.toml); "
-           "'all' for a whole day, week or month"),
+    *_unit_period("requests"),
     Column("transactions", I64, "Liberty requests that ended (SMF 120.11)"),
-    Column("response_seconds", F64, "Their response time (end - start) added up, s"),
-    Column("resp_mean_ms", F64, "Mean response time: response_seconds / transactions, ms"),
-    Column("resp_p95_ms", F64, "95th percentile of the response time, from resp_histogram "
-           "(within 12.3 %), ms"),
-    Column("resp_max_ms", F64, "Longest response time, ms"),
-    Column("cpu_seconds", F64, "CPU time of the requests' threads added up (on CPs and, "
-           "normalized, on zIIPs), s"),
-    Column("cpu_us_per_tran", F64, "CPU per request: cpu_seconds x 10^6 / transactions, us"),
-    Column("cpu_p95_ms", F64, "95th percentile of the CPU time per request, from "
-           "cpu_histogram, ms"),
-    Column("cpu_max_ms", F64, "Most CPU time of a request, ms"),
-    Column("ziip_seconds", F64, "The part of cpu_seconds that ran on zIIPs, normalized, s"),
+    *_response("requests", " (end - start)"),
+    *_cpu("requests", "request", "their threads' time on CPs and, normalized, on zIIPs",
+          "the part of cpu_seconds on zIIPs, normalized"),
     Column("ziip_share_pct", F64, "ziip_seconds / cpu_seconds x 100"),
-    Column("resp_histogram", pl.List(pl.Int64()), "Requests per response-time bucket (the "
-           "buckets of transaction_hour's resp_histogram)"),
-    Column("cpu_histogram", pl.List(pl.Int64()), "Requests per CPU-time bucket, the same "
-           "buckets"),
+    *_histograms("requests", cpu=True),
 )
 #: The transaction and API summaries' own sums and maxima (the histograms are summed
 #: bucket by bucket: :mod:`zperf.pdb.histograms`).
