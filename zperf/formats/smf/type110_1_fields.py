@@ -122,7 +122,8 @@ def _f(owner: str, kind: str, ident: int, length: int, nickname: str, column: st
 #: states outside those pages (docs/cics-monitoring.md, "Field ids and their sources"):
 #: QRCPUT 256 (TS 5.4 "Transaction dispatch time and CPU time"), JVMSUSP 254 and J9CPUT
 #: 267 ("JVM elapsed and suspend time", TS 3.2 and 6.x), T8CPUT 400 (TS 5.5 "Examining
-#: processor usage by JVM servers"), CPUTONCP 436 (IBM support note quoting DFHTASK),
+#: processor usage by JVM servers"), CPUTONCP 436 (IBM support note quoting DFHTASK;
+#: CICS PA 5.3 help), OFFLCPUT 437 (CICS PA 5.3 help: "DFHTASK S437"),
 #: TCLSNAME 166 (IBM's text for TCLDELAY), DB2WAIT DFHDATA 189 (TS 3.2 wait table; gone
 #: from the TS 5.3 wait table and the TS 5.4 DFHDATA page: a field of older releases).
 FIELDS: tuple[CicsField, ...] = (
@@ -157,7 +158,7 @@ FIELDS: tuple[CicsField, ...] = (
     _f("DFHTASK", "S", 267, 12, "J9CPUT", "j9_cpu_ms"),
     _f("DFHTASK", "S", 400, 12, "T8CPUT", "t8_cpu_ms"),
     _f("DFHTASK", "S", 436, 12, "CPUTONCP", "cpu_on_cp_ms"),
-    _f("DFHTASK", "S", 437, 12, "OFFLCPUT", "ziip_eligible_on_cp_ms", sure=False),
+    _f("DFHTASK", "S", 437, 12, "OFFLCPUT", "ziip_eligible_on_cp_ms"),
     _f("DFHFILE", "S", 63, 12, "FCIOWTT", "file_wait_ms"),
     _f("DFHDATA", "S", 187, 12, "DB2RDYQW", "db2_thread_wait_ms"),
     _f("DFHDATA", "S", 188, 12, "DB2CONWT", "db2_connection_wait_ms"),
