@@ -69,7 +69,8 @@ CICS_TRANSACTIONS = TableSchema(
         _clock("ziip_eligible_on_cp_ms", "OFFLCPUT", "zIIP-eligible CPU that ran on a "
                "standard processor"),
         _clock("file_wait_ms", "FCIOWTT", "File I/O wait"),
-        _clock("db2_wait_ms", "DB2WAIT", "Wait for Db2 to service requests"),
+        _clock("db2_wait_ms", "DB2WAIT", "Wait for Db2 to service requests, CICS TS 3.2 "
+               "and earlier (not in TS 5.3 and later)"),
         _clock("db2_thread_wait_ms", "DB2RDYQW", "Wait for a Db2 thread"),
         _clock("db2_connection_wait_ms", "DB2CONWT", "Wait for a Db2 connection"),
         _clock("mro_wait_ms", "IRIOWTT", "MRO interregion wait"),
@@ -93,8 +94,8 @@ CICS_TRANSACTIONS = TableSchema(
         Column("tracking_token", STR, "Tracking token of the request, hex: OADATA1 (z/OS "
                "Connect 3.0.30 on, CICS TG) or OUSERCOR (earlier z/OS Connect), up to the "
                "end of its correlator (the padding left out)"),
-        Column("clock_errors", I64, "Clocks of the record whose flag byte says an error "
-               "(bits 4-7)"),
+        Column("clock_errors", I64, "Clocks of the record whose flag byte says an error: "
+               "an out-of-phase start or stop (bits 5 and 6)"),
     ),
     measures=("response_ms", "cpu_ms"),
     keys=("applid", "transaction", "task_number"),

@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 from zperf.formats.registry import SMF_DECODERS
+from zperf.formats.smf import type110_1_fields as f1
 from zperf.formats.smf.dump import read_smf
 from zperf.sim.writers import smf110_1 as w
 from zperf.sim.writers.smf_framing import frame_rdw
@@ -169,3 +171,40 @@ def test_both_110_subtypes_in_one_dump() -> None:
         w.dictionary_record(region, WHEN), *w.performance_records(region, _tasks(), WHEN))),
         "x", decoders=SMF_DECODERS)
     assert tables["db2entry"].height == 1 and tables["cics_transactions"].height == 40
+
+
+def test_only_the_out_of_phase_bits_of_a_clock_flag_are_errors() -> None:
+    """IBM's clock format: of the flag byte (bit 0 the high-order bit), bits 5 and 6 say
+    the clock had an out-of-phase start or stop; bits 4 and 7 are not used.  A task whose
+    USRCPUT flag byte has bit 4 or bit 7 set is read as good; bit 5 or bit 6, as a clock
+    in error, counted and said."""
+    region = w.Region("CICSA001")
+    matrix = w.task_matrix(region, _tasks(8)).copy()
+    offset = 0
+    for owner, kind, ident, length, _ in region.fields:
+        if (owner, kind, ident) == ("DFHTASK", "S", 8):
+            break
+        offset += length
+    for task, flag in enumerate((0x08, 0x01, 0x04, 0x02)):  # bits 4, 7, 5, 6
+        matrix[task, offset + 8] = flag
+    rows, tally = _read(_dump(w.dictionary_record(region, WHEN),
+                              *w.performance_records(region, matrix, WHEN)))
+    assert rows["clock_errors"].to_list() == [0, 0, 1, 1, 0, 0, 0, 0]
+    assert ("SMF 110.1: 2 tasks have a clock whose flags say an error (an out-of-phase "
+            "start or stop): their times may be wrong") in tally.warnings  # type: ignore[attr-defined]
+
+
+def test_the_ids_no_source_settles_are_the_ones_the_docs_list() -> None:
+    """The field ids IBM's pages confirm are marked sure; the rest, and only they, are
+    listed as uncertain in docs/cics-monitoring.md (its sources section says why)."""
+    unsure = {(f.nickname, f.id) for f in f1.FIELDS if not f.sure}
+    assert unsure == {("L9CPUT", 266), ("RPTCLSNM", 168), ("OADID", 351),
+                      ("OADATA1", 352), ("OAPPLID", 360), ("OTRAN", 363),
+                      ("OUSERCOR", 365), ("OCLIPADR", 368)}
+    doc = (ROOT / "docs" / "cics-monitoring.md").read_text()
+    uncertain = doc.split("## Uncertain, settled by one real dump")[1].split("\n- ")[1]
+    listed = set(re.findall(r"([A-Z0-9]{4,8}) (\d{3})", uncertain))
+    assert listed == {(nick, str(ident)) for nick, ident in unsure}
+    sure = {(f.nickname, f.id) for f in f1.FIELDS if f.sure}
+    assert {("QRCPUT", 256), ("J9CPUT", 267), ("T8CPUT", 400), ("CPUTONCP", 436),
+            ("JVMSUSP", 254), ("TCLSNAME", 166), ("DB2WAIT", 189), ("OFFLCPUT", 437)} <= sure

@@ -176,7 +176,7 @@ def _plain(data: bytes) -> list[dict[str, Any]]:
                 if cf.type == "S":
                     timer, flags = struct.unpack(">QI", raw)
                     row[cf.column] = timer / 4096e3
-                    errors += (flags >> 24 & 0x0F) != 0
+                    errors += (flags >> 24 & 0x06) != 0  # bits 5, 6: out of phase
                     if cf.count_column:
                         row[cf.count_column] = flags & 0xFFFFFF
                 elif cf.type == "T":

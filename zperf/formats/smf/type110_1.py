@@ -492,7 +492,8 @@ class Type110Decoder1:
                             f"zperf expects: {', '.join(sorted(self.by_nickname))}")
         if self.clock_errors:
             warnings.append(f"SMF 110.1: {self.clock_errors} tasks have a clock whose flags "
-                            "say an error (bits 4-7): their times may be wrong")
+                            "say an error (an out-of-phase start or stop): their times may "
+                            "be wrong")
         for code, n in sorted(self.classes.items()):
             what = f"CICS monitoring {f1.CLASS_NAMES.get(code, f'class {code}')} record"
             self.tally.others[what] = self.tally.others.get(what, 0) + n

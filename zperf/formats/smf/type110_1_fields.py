@@ -81,8 +81,11 @@ DICTIONARY_ENTRY = Layout(
 
 #: A clock (type S): 8-byte STCK-unit timer, 1 flag byte, 3-byte period count.
 CLOCK_LENGTH = 12
-#: Flag bits 4-7 of a clock's flag byte: an error in the clock's control.
-CLOCK_ERROR_BITS = 0x0F
+#: Bits 5 and 6 of a clock's flag byte (bit 0 the high-order bit): the clock had at least
+#: one out-of-phase start (bit 5) or stop (bit 6), so its time may be wrong.  Bits 0-3 are
+#: for CICS's own control of a running clock and are zero on output; bits 4 and 7 are not
+#: used (IBM CICS TS 5.2 "Clocks and time stamps").
+CLOCK_ERROR_BITS = 0x06
 
 #: Release identifiers (SMFMNRVN) of the CICS releases zperf has field sets for.
 RELEASES = {0x0680: "TS 5.1", 0x0690: "TS 5.2", 0x0700: "TS 5.3", 0x0710: "TS 5.4",
@@ -115,7 +118,14 @@ def _f(owner: str, kind: str, ident: int, length: int, nickname: str, column: st
 
 
 #: The fields made columns of, TS 5.x and 6.x (ids: IBM's "Performance data in group
-#: DFHxxxx" pages; ``sure=False``: corroborated by one source or none).
+#: DFHxxxx" pages; ``sure=False``: corroborated by one source or none).  Ids that IBM
+#: states outside those pages (docs/cics-monitoring.md, "Field ids and their sources"):
+#: QRCPUT 256 (TS 5.4 "Transaction dispatch time and CPU time"), JVMSUSP 254 and J9CPUT
+#: 267 ("JVM elapsed and suspend time", TS 3.2 and 6.x), T8CPUT 400 (TS 5.5 "Examining
+#: processor usage by JVM servers"), CPUTONCP 436 (IBM support note quoting DFHTASK;
+#: CICS PA 5.3 help), OFFLCPUT 437 (CICS PA 5.3 help: "DFHTASK S437"),
+#: TCLSNAME 166 (IBM's text for TCLDELAY), DB2WAIT DFHDATA 189 (TS 3.2 wait table; gone
+#: from the TS 5.3 wait table and the TS 5.4 DFHDATA page: a field of older releases).
 FIELDS: tuple[CicsField, ...] = (
     _f("DFHTASK", "C", 1, 4, "TRAN", "transaction"),
     _f("DFHTERM", "C", 2, 4, "TERM", "terminal"),
@@ -126,7 +136,7 @@ FIELDS: tuple[CicsField, ...] = (
     _f("DFHPROG", "C", 71, 8, "PGMNAME", "program"),
     _f("DFHCICS", "C", 89, 8, "USERID", "user_id"),
     _f("DFHCICS", "C", 112, 4, "RTYPE", "record_type"),
-    _f("DFHTASK", "C", 166, 8, "TCLSNAME", "transaction_class", sure=False),
+    _f("DFHTASK", "C", 166, 8, "TCLSNAME", "transaction_class"),
     _f("DFHCICS", "C", 167, 8, "SRVCLSNM", "service_class"),
     _f("DFHCICS", "C", 168, 8, "RPTCLSNM", "report_class", sure=False),
     _f("DFHTASK", "S", 7, 12, "USRDISPT", "dispatch_ms", count="dispatch_count"),
@@ -134,7 +144,7 @@ FIELDS: tuple[CicsField, ...] = (
     _f("DFHTASK", "S", 14, 12, "SUSPTIME", "suspend_ms", count="suspend_count"),
     _f("DFHTASK", "S", 102, 12, "DISPWTT", "dispatch_wait_ms"),
     _f("DFHTASK", "S", 255, 12, "QRDISPT", "qr_dispatch_ms"),
-    _f("DFHTASK", "S", 256, 12, "QRCPUT", "qr_cpu_ms", sure=False),
+    _f("DFHTASK", "S", 256, 12, "QRCPUT", "qr_cpu_ms"),
     _f("DFHTASK", "S", 257, 12, "MSDISPT", "misc_dispatch_ms"),
     _f("DFHTASK", "S", 258, 12, "MSCPUT", "misc_cpu_ms"),
     _f("DFHTASK", "S", 259, 12, "L8CPUT", "l8_cpu_ms"),
@@ -145,19 +155,19 @@ FIELDS: tuple[CicsField, ...] = (
     _f("DFHTASK", "S", 264, 12, "KY9DISPT", "key9_dispatch_ms"),
     _f("DFHTASK", "S", 265, 12, "KY9CPUT", "key9_cpu_ms"),
     _f("DFHTASK", "S", 266, 12, "L9CPUT", "l9_cpu_ms", sure=False),
-    _f("DFHTASK", "S", 267, 12, "J9CPUT", "j9_cpu_ms", sure=False),
-    _f("DFHTASK", "S", 400, 12, "T8CPUT", "t8_cpu_ms", sure=False),
-    _f("DFHTASK", "S", 436, 12, "CPUTONCP", "cpu_on_cp_ms", sure=False),
-    _f("DFHTASK", "S", 437, 12, "OFFLCPUT", "ziip_eligible_on_cp_ms", sure=False),
+    _f("DFHTASK", "S", 267, 12, "J9CPUT", "j9_cpu_ms"),
+    _f("DFHTASK", "S", 400, 12, "T8CPUT", "t8_cpu_ms"),
+    _f("DFHTASK", "S", 436, 12, "CPUTONCP", "cpu_on_cp_ms"),
+    _f("DFHTASK", "S", 437, 12, "OFFLCPUT", "ziip_eligible_on_cp_ms"),
     _f("DFHFILE", "S", 63, 12, "FCIOWTT", "file_wait_ms"),
     _f("DFHDATA", "S", 187, 12, "DB2RDYQW", "db2_thread_wait_ms"),
     _f("DFHDATA", "S", 188, 12, "DB2CONWT", "db2_connection_wait_ms"),
-    _f("DFHDATA", "S", 189, 12, "DB2WAIT", "db2_wait_ms", sure=False),
+    _f("DFHDATA", "S", 189, 12, "DB2WAIT", "db2_wait_ms"),  # TS 3.2 and earlier
     _f("DFHTERM", "S", 100, 12, "IRIOWTT", "mro_wait_ms"),
     _f("DFHSOCK", "S", 300, 12, "ISIOWTT", "ipic_wait_ms"),
     _f("DFHTEMP", "S", 11, 12, "TSIOWTT", "ts_wait_ms"),
     _f("DFHTEMP", "S", 178, 12, "TSSHWAIT", "shared_ts_wait_ms"),
-    _f("DFHTASK", "S", 254, 12, "JVMSUSP", "jvm_suspend_ms", sure=False),
+    _f("DFHTASK", "S", 254, 12, "JVMSUSP", "jvm_suspend_ms"),
     _f("DFHTASK", "S", 171, 12, "RMISUSP", "rmi_suspend_ms"),
     _f("DFHSOCK", "C", 245, 8, "TCPSRVCE", "tcpip_service"),
     _f("DFHSOCK", "A", 246, 4, "PORTNUM", "port"),

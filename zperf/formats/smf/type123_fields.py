@@ -13,6 +13,10 @@ request section of subtype 2 has no published offsets in the sources read: its
 layout here is inferred from IBM's field list and order and the section length
 seen in a real record (1,560), and every request read through it is checked
 for the shape IBM's field text gives (:data:`REQUESTER`, docs/zosconnect-smf.md).
+A print of real records by IBM's BAQSMFP sample (z/OS Connect 3.0.71.0; GitHub
+Bruno-Diego/analizzatore-smf, ``ZCON.MAURO.txt``, facts only) confirms the
+header, triplets and server section values, subtype 2's field order, several of
+its widths, and the STCKE reading (tests/formats/smf/test_type123_ibm_print.py).
 """
 
 from __future__ import annotations
@@ -98,7 +102,9 @@ REQUEST = Layout(
     ),
 )
 
-#: RESP_FLAGS: the request timed out (smf2db's reading of IBM's Data.REQUEST_TIMED_OUT).
+#: RESP_FLAGS: the request timed out.  That subtype 1's RESP_FLAGS holds a timed-out
+#: flag is IBM's (BAQSMFP prints the byte as SMF123S1_REQ_TIMED_OUT, YES or NO); that
+#: it is bit 0 is smf2db's reading only, unconfirmed.
 TIMED_OUT = 0x80
 REQUEST_TYPES = {0: "unknown", 1: "API", 2: "service", 3: "admin"}
 
@@ -131,10 +137,15 @@ _WHEN = ("Request left the calling application (the stub)", "Received by z/OS Co
 #: the 64-byte token, the eight 64-byte headers), the caller's fields the width of the
 #: z/OS control block or CICS/IMS field they copy, and the sum is the 1,560 bytes a real
 #: record's triplet gave.  With it, REQ_ID, the token and the headers fall at the very
-#: offsets they have in subtype 1.  Unconfirmed: every offset from ENDPOINT_HOST to
-#: IMS_RECOVERY_TOKEN (host and port widths, the CICS task number's format, packed as
-#: EIBTASKN), settled by one real record; the decoder checks each request for the
-#: shape IBM's text gives and says how many do not have it.
+#: offsets they have in subtype 1.  IBM's BAQSMFP print of real records confirms the
+#: order and these widths: API_REQ_NAME 64, API_REQ_VERSION 8, the STCKEs 16 (epoch 0),
+#: CICS_RMUOWID 8, CICS_NETUOW_PX 20, CICS_NETUOW_SX 8, TRACKING_TOKEN 64 (holding ASCII
+#: 'BAQ1' and Base64, not the binary token).  Unconfirmed: every offset from
+#: ENDPOINT_HOST to IMS_RECOVERY_TOKEN (host and port widths, the CICS task number's
+#: format, packed as EIBTASKN), and REQ_RETRIED, which BAQSMFP prints in RESP_FLAGS'
+#: place and is likely a bit of it (the byte read here then reserved); settled by one
+#: real record.  The decoder checks each request for the shape IBM's text gives and
+#: says how many do not have it.
 REQUESTER = Layout(
     "SMF 123.2 v2 request section (API requester)",
     1560,
