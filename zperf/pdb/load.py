@@ -408,7 +408,7 @@ def _only(tables: dict[str, pl.DataFrame], days: set[tuple[str, dt.date]],
     out = {}
     for name, frame in tables.items():
         if name == tasks.SPANS:
-            out[name] = frame.filter(pl.col("system").is_in(wanted["system"].unique()))
+            out[name] = frame.filter(pl.col("system").is_in(wanted["system"].unique().to_list()))
         elif name in time and frame.height:
             out[name] = frame.with_columns(pl.col(time[name]).dt.date().alias("_day")).join(
                 wanted, on=["system", "_day"], how="semi").drop("_day")

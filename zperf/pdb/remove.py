@@ -61,7 +61,7 @@ class Removed:
     days: dict[str, list[dt.date]] = field(default_factory=dict)
     #: Rows removed per table (the detail, the hour and day summaries).
     rows: dict[str, int] = field(default_factory=dict)
-    #: The weeks and months made again (their number).
+    #: The weeks and months made again (their number, of every system).
     weeks: int = 0
     months: int = 0
     #: The days after those removed, made again from their intervals, per system.
@@ -145,8 +145,8 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[s
             out.rows[table] = out.rows.get(table, 0) + rows
     _check(pdb, manifest, config, pairs)
     out.days = _by_system(pairs)
-    out.weeks = len({(s, d - dt.timedelta(days=d.weekday())) for s, d in pairs})
-    out.months = len({(s, d.replace(day=1)) for s, d in pairs})
+    out.weeks = len({d - dt.timedelta(days=d.weekday()) for _, d in pairs})
+    out.months = len({d.replace(day=1) for _, d in pairs})
     return out, pairs, parts
 
 
