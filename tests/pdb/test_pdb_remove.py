@@ -6,6 +6,7 @@ or nothing."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import shutil
 import signal
@@ -27,6 +28,7 @@ from pdb_data import (  # noqa: F401 (fixtures)
 from conftest import run_cli
 from zperf.errors import UsageError
 from zperf.pdb.load import add
+from zperf.pdb.query import inputs as inputs_of
 from zperf.pdb.remove import remove
 from zperf.pdb.store import KILL_AT, Pdb
 from zperf.pdb.upkeep import prune
@@ -227,6 +229,45 @@ def test_a_day_whose_intervals_or_hours_were_pruned_is_refused(
                    "it starts 2026-09-28, and the PDB pruned the hour summaries before "
                    "2026-10-02: the week cannot be made again from the rows left; load the "
                    "right inputs into a new PDB\n")
+
+
+def test_days_whose_hours_and_days_were_pruned_are_refused_not_said_absent(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """Only the weeks and months of a day kept: nothing tells what the day gave them."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    (root / "pdb.toml").write_text("[retention]\ndetail_days = 1\nhour_days = 1\n"
+                                   "day_days = 1\n")
+    prune(Pdb(root), as_of=dt.date(2026, 11, 2))  # (October's days go: its weeks stay)
+    assert not Pdb(root).scan("system_day").collect().height
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--system", "SYSA",
+                           "--since", "2026-09-30", "--until", "2026-10-01")
+    assert code == 2
+    assert err == (f"zperf: error: {root}: cannot remove SYSA from 2026-09-30: the PDB pruned "
+                   "the day summaries before 2026-11-01, and keeps the week of 2026-09-28, "
+                   "made of them: it cannot be made again without those days; remove days "
+                   "from 2026-11-01 on, or load the right inputs into a new PDB\n")
+
+
+def test_inputs_loaded_before_their_days_were_recorded_are_marked_by_their_span(
+        tmp_path: Path, full: Path, month: list[Path], inputs: dict[str, Path]) -> None:
+    """A PDB loaded by an earlier zperf (no ``days`` per input): the inputs whose span
+    (a day either side) holds a day removed say so, and load it again, if they hold it."""
+    root = tmp_path / "pdb"
+    shutil.copytree(full, root)
+    manifest = root / "_zperf" / "manifest.json"
+    older = json.loads(manifest.read_text())
+    for entry in older["inputs"]:
+        del entry["days"]
+    manifest.write_text(json.dumps(older))
+    done = remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    assert done.inputs == [*map(str, month), str(inputs["cics"])] and done.dropped == []
+    listed = inputs_of(Pdb(root))
+    assert listed["removed"].to_list() == ["SYSA 2026-10-02"] * 4
+    loaded = add(Pdb(root), [*month, inputs["cics"]], jobs=1)
+    assert len(loaded.restored) == 4 and loaded.tasks == {"CICS tasks": 1500}
+    same_tables(tables_state(root), tables_state(full))
+    assert inputs_of(Pdb(root))["removed"].to_list() == [None] * 4
 
 
 def test_a_corrected_dump_of_the_day_removed_is_no_overlap(

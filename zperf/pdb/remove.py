@@ -144,6 +144,7 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[s
             pairs.add((system, on))
             out.rows[table] = out.rows.get(table, 0) + rows
     _check(pdb, manifest, config, pairs)
+    _check_periods(pdb, manifest, config, systems, since, until)
     out.days = _by_system(pairs)
     out.weeks = len({d - dt.timedelta(days=d.weekday()) for _, d in pairs})
     out.months = len({d.replace(day=1) for _, d in pairs})
@@ -178,6 +179,33 @@ def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) 
                     "the right inputs into a new PDB")
 
 
+def _check_periods(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[str],
+                   since: dt.date, until: dt.date) -> None:
+    """Refuse days whose day summaries were pruned while a week or month of those systems
+    that holds them is kept: what those days gave it cannot be told apart nor taken out
+    (and no hour or day row would say the days were ever loaded)."""
+    kept = kept_from(manifest, config, "day")
+    if kept is None or since >= kept:
+        return
+    last = min(until, kept - dt.timedelta(days=1))
+    for table in SUMMARY_TABLES:
+        level = level_of(table)
+        if level not in ("week", "month"):
+            continue
+        start = pl.col("period_start").dt.date()
+        end = start.dt.offset_by("1w" if level == "week" else "1mo") - dt.timedelta(days=1)
+        held = pdb.scan(table).filter(pl.col("system").is_in(sorted(systems))
+                                      & (start <= last) & (end >= since)).select(
+            "system", start.alias("_start")).unique().sort("_start", "system").collect()
+        if held.height:
+            system, first = held.row(0)
+            raise UsageError(
+                f"{pdb.root}: cannot remove {system} from {since}: the PDB pruned the day "
+                f"summaries before {kept}, and keeps the {level} of {first}, made of them: "
+                f"it cannot be made again without those days; remove days from {kept} on, "
+                "or load the right inputs into a new PDB")
+
+
 def _marked(manifest: dict[str, Any], pairs: set[Day],
             ) -> tuple[list[str], list[str], dict[str, Any]]:
     """The inputs that held rows of ``pairs`` (they say so: ``removed``), those every
@@ -188,8 +216,7 @@ def _marked(manifest: dict[str, Any], pairs: set[Day],
     systems = {system for system, _ in pairs}
     for entry in manifest.get("inputs", []):
         has = input_days(entry)
-        hit = ({p for p in pairs if p[0] in entry.get("systems", [])} if has is None
-               else has & pairs)
+        hit = _spanned(entry, pairs) if has is None else has & pairs
         if not hit or not systems & set(entry.get("systems", [])):
             entries.append(entry)
             continue
@@ -201,6 +228,17 @@ def _marked(manifest: dict[str, Any], pairs: set[Day],
         entries.append({**entry, "removed": {system: [d.isoformat() for d in days]
                                              for system, days in _by_system(gone).items()}})
     return marked, dropped, {**manifest, "inputs": entries}
+
+
+def _spanned(entry: dict[str, Any], pairs: set[Day]) -> set[Day]:
+    """The days of ``pairs`` an input loaded by a zperf that did not record its days may
+    have rows of: of its systems, from the day before its first interval to the day after
+    its last (its address spaces' records and its CICS tasks may end past its RMF
+    intervals)."""
+    first = dt.date.fromisoformat(entry["first_interval"][:10]) - dt.timedelta(days=1)
+    last = dt.date.fromisoformat(entry["last_interval"][:10]) + dt.timedelta(days=1)
+    return {(system, day) for system, day in pairs
+            if system in entry.get("systems", []) and first <= day <= last}
 
 
 def _by_system(pairs: set[Day]) -> dict[str, list[dt.date]]:
