@@ -58,8 +58,9 @@ def pdb_command() -> None:
     workload, address space (SMF 30), CICS transaction (SMF 110.1) and z/OS
     Connect API (SMF 123; tasks and requests are kept as summaries only) are
     kept up to date by each load (`summarize` makes them again after an edit of
-    pdb.toml's shifts). Every change (add, summarize, prune, compact) is made
-    whole or not at all, one at a time.
+    pdb.toml's shifts). `remove` takes systems' days back out (a wrong dump).
+    Every change (add, summarize, remove, prune, compact) is made whole or not
+    at all, one at a time.
 
     \b
     Examples:
@@ -69,6 +70,7 @@ def pdb_command() -> None:
           FROM system_day GROUP BY system"
       zperf pdb export /data/pdb system_hour --to openmetrics -o pdb.om
       zperf pdb prune /data/pdb && zperf pdb compact /data/pdb
+      zperf pdb remove /data/pdb --system TST1 --since 2026-10-01 --until 2026-10-31
       zperf report trend /data/pdb -o trend.html     # months, growth, forecast
       zperf check forecast.toml /data/pdb           # check = "cap_forecast"
     """

@@ -3,7 +3,10 @@
 Any input zperf reads, any number, in any order, again and again:
 
 * an input whose content (SHA-256) the manifest already lists is not read again:
-  it changes nothing, and is said;
+  it changes nothing, and is said; but one some of whose systems' days were
+  removed since (``zperf pdb remove``: the manifest's ``removed``) is read again
+  for the rows of those days only (:func:`_only`), which the manifest then no
+  longer lists as removed;
 * the others are read (``-j`` files at once, as every command reads them) into
   the tables the PDB keeps (:data:`~zperf.pdb.layout.DETAIL_TABLES`);
 * their class periods and CPU intervals are settled by the one rule of
