@@ -155,6 +155,39 @@ def test_an_input_whose_every_day_is_removed_is_dropped_from_the_manifest(
     assert code == 0 and f"added {PER_DAY['workload']} workload rows" in err
 
 
+def test_an_input_s_days_are_removed_by_its_name_or_its_sha_256(
+        tmp_path: Path, full: Path, without: Path, month: list[Path],
+        inputs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "pdb"
+    shutil.copytree(full, root)
+    # the CICS dump's days within SYSA's second day: the key test's removal
+    sha = next(e["sha256"] for e in Pdb(root).manifest()["inputs"]
+               if e["name"] == str(inputs["cics"]))
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", sha[:8],
+                           "--system", "SYSA", "--since", "2026-10-02", "--until",
+                           "2026-10-02")
+    assert code == 0, err
+    assert err.startswith(f"zperf: {root}: removed 1 system, 2026-10-02: rows 1920 workload, ")
+    same_tables(_unsourced(root), _unsourced(without))
+    assert Pdb(root).manifest()["changes"][-1]["input"] == sha[:8]
+    # a day's dump by its name: its days, of both systems
+    code, _, err = run_cli(capsys, "pdb", "remove", "--dry-run", str(root), "--input",
+                           str(month[2]))
+    assert code == 0
+    assert err.startswith(f"zperf: {root}: would remove 2 systems, 2026-10-03: rows ")
+    assert err.endswith(f"zperf: {root}: {month[2]}: every row of it would go: it would be "
+                        "dropped from the manifest\n")
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", "smf-20261002")
+    assert code == 2
+    assert err == ("zperf: error: no input 'smf-20261002' loaded: `zperf pdb list PDB` lists "
+                   "them (name, SHA-256)\n")
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", str(month[0]),
+                           "--since", "2026-10-02", "--until", "2026-10-03")
+    assert code == 1
+    assert err == (f"zperf: {root}: no rows of the days of {month[0]} (from 2026-10-02 to "
+                   "2026-10-03): nothing removed\n")
+
+
 def test_dry_run_says_what_would_go_and_changes_nothing(
         tmp_path: Path, full: Path, month: list[Path], inputs: dict[str, Path],
         capsys: pytest.CaptureFixture[str]) -> None:
@@ -196,7 +229,8 @@ def test_nothing_to_remove_is_said_and_a_selection_of_nothing_is_refused(
     code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--since", "2026-10-01",
                            "--until", "2026-10-01")
     assert code == 2
-    assert err == "zperf: error: pdb remove: missing option --system; see zperf pdb remove --help\n"
+    assert err == ("zperf: error: remove: name the systems and days that go (--system, "
+                   "--since and --until), or an input loaded (--input)\n")
     assert files_state(root) == before
     with pytest.raises(UsageError, match="name the systems"):
         remove(Pdb(root), systems=[], since=DAY2, until=DAY2)
@@ -264,6 +298,9 @@ def test_inputs_loaded_before_their_days_were_recorded_are_marked_by_their_span(
     assert done.inputs == [*map(str, month), str(inputs["cics"])] and done.dropped == []
     listed = inputs_of(Pdb(root))
     assert listed["removed"].to_list() == ["SYSA 2026-10-02"] * 4
+    with pytest.raises(UsageError, match=f"^{month[0]}: loaded by an earlier zperf, whose "
+                                         "manifest keeps no list of its days: name them"):
+        remove(Pdb(root), input_name=str(month[0]))
     loaded = add(Pdb(root), [*month, inputs["cics"]], jobs=1)
     assert len(loaded.restored) == 4 and loaded.tasks == {"CICS tasks": 1500}
     same_tables(tables_state(root), tables_state(full))

@@ -406,45 +406,58 @@ def summarize_command(path: str, since: dt.datetime | None, until: dt.datetime |
 @pdb_command.command(name="remove")
 @_NO_WAIT
 @click.option("--dry-run", is_flag=True, help="Say what would be removed; remove nothing.")
-@click.option("--system", "systems", multiple=True, required=True, metavar="SYSTEM",
+@click.option("--input", "input_name", metavar="NAME", default=None,
+              help="The days an input loaded has rows of (its name, or the start of its "
+                   "SHA-256, as zperf pdb list shows them): every row of those days, its "
+                   "own and any other input's; within --system, --since and --until when "
+                   "given.")
+@click.option("--system", "systems", multiple=True, metavar="SYSTEM",
               help="A system whose days go (again for more).")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), required=True, metavar="DATE",
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
               help="From this day (YYYY-MM-DD).")
-@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), required=True, metavar="DATE",
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
               help="To this day, included (YYYY-MM-DD).")
 @_PDB
-def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime,
-                   until: dt.datetime, dry_run: bool, no_wait: bool) -> None:
+def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | None,
+                   until: dt.datetime | None, input_name: str | None, dry_run: bool,
+                   no_wait: bool) -> None:
     """Take a bad load back out: every row of these systems' days, from every table.
 
     For a dump of another sysplex or a test LPAR, a clock set wrong, or a day to
-    load again from a corrected dump. The systems' intervals of those days go,
-    and their rows of the hour and day summaries (CICS transactions' and z/OS
-    Connect APIs' included); the weeks and months that held them are made again
-    from the rows left, and the day after each from its intervals (its rolling
-    4-hour averages reached back): the PDB is as if those days had never been
-    loaded. Each input that held rows of them says so in the manifest: loading it
-    again (zperf pdb add) loads the rows of those days only, so the CICS tasks and
-    z/OS Connect requests of its other days are not counted twice; an input every
-    row of which went is dropped from the manifest. A day whose intervals were
-    pruned, or in a week or month whose hours were, cannot be removed exactly: it
-    is refused (exit 2). Nothing of those systems and days in the PDB: said, exit
-    1. One change, whole or not at all.
+    load again from a corrected dump: name the systems and days (--system,
+    --since, --until), or an input loaded (--input). The systems' intervals of
+    those days go, and their rows of the hour and day summaries (CICS
+    transactions' and z/OS Connect APIs' included); the weeks and months that
+    held them are made again from the rows left, and the day after each from its
+    intervals (its rolling 4-hour averages reached back): the PDB is as if those
+    days had never been loaded. Each input that held rows of them says so in the
+    manifest: loading it again (zperf pdb add) loads the rows of those days only,
+    so the CICS tasks and z/OS Connect requests of its other days are not
+    counted twice; an input every row of which went is dropped from the
+    manifest. A day whose intervals were pruned, or in a week or month whose
+    hours were, cannot be removed exactly: it is refused (exit 2). Nothing of
+    those systems and days in the PDB: said, exit 1. One change, whole or not at
+    all.
 
     \b
     Examples:
       zperf pdb remove /data/pdb --system TST1 --since 2026-10-01 --until 2026-10-31
       zperf pdb remove /data/pdb --system SYSA --since 2026-10-02 --until 2026-10-02
+      zperf pdb remove /data/pdb --input /dumps/smf-20261002.dump --dry-run
     """
     from zperf.pdb.remove import remove
     from zperf.pdb.store import Pdb
 
     pdb = Pdb(path)
-    done = remove(pdb, systems=systems, since=since.date(), until=until.date(),
-                  dry_run=dry_run, wait=not no_wait, on_wait=_say)
-    asked = f"{', '.join(systems)} from {since.date()} to {until.date()}"
+    done = remove(pdb, systems=systems, since=_day(since), until=_day(until),
+                  input_name=input_name, dry_run=dry_run, wait=not no_wait, on_wait=_say)
     if not done.days:
-        _say(f"{path}: no rows of {asked}: nothing removed")
+        within = f"{', '.join(systems)} " if systems else ""
+        within += f"from {_day(since)} " if since else ""
+        within += f"to {_day(until)} " if until else ""
+        of = f"the days of {input_name}" + (f" ({within.strip()})" if within else "") \
+            if input_name is not None else within.strip()
+        _say(f"{path}: no rows of {of}: nothing removed")
         sys.exit(EXIT_ATTENTION)
     verb = "would remove" if dry_run else "removed"
     count = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''}"
@@ -463,8 +476,9 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime,
              f"{'s' if len(done.inputs) != 1 else ''} ({', '.join(done.inputs)}): `zperf "
              "pdb add` of one of them again loads its rows of those days only")
     for name in done.dropped:
-        _say(f"{path}: {name}: every row of it {verb.split()[-1]}: "
-             f"{'would be ' if dry_run else ''}dropped from the manifest")
+        _say(f"{path}: {name}: " + ("every row of it would go: it would be dropped from the "
+                                    "manifest" if dry_run else
+                                    "every row of it removed: dropped from the manifest"))
     if done.shifts_changed is not None:
         before, now = map(_shifts_text, done.shifts_changed)
         _say(f"warning: {path}: pdb.toml's shifts changed since the summaries were made "

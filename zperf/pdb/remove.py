@@ -39,7 +39,7 @@ from typing import Any
 
 import polars as pl
 
-from zperf.errors import UsageError
+from zperf.errors import UsageError, did_you_mean
 from zperf.pdb import summaries
 from zperf.pdb.config import Config
 from zperf.pdb.layout import DETAIL_TABLES, SUMMARY_TABLES, Partition, level_of
@@ -75,25 +75,83 @@ class Removed:
     shifts_changed: tuple[dict[str, list[Any]], dict[str, list[Any]]] | None = None
 
 
-def remove(pdb: Pdb, *, systems: Sequence[str], since: dt.date, until: dt.date,
+@dataclass(frozen=True)
+class Asked:
+    """The systems' days to remove: of ``systems``, from ``since`` to ``until``, and (an
+    input named) those it has rows of (``only``)."""
+
+    systems: frozenset[str]
+    since: dt.date
+    until: dt.date
+    only: frozenset[Day] | None = None
+
+    def wants(self, system: str, day: dt.date) -> bool:
+        return system in self.systems and self.since <= day <= self.until \
+            and (self.only is None or (system, day) in self.only)
+
+
+def asked(manifest: dict[str, Any], *, systems: Sequence[str] = (),
+          since: dt.date | None = None, until: dt.date | None = None,
+          input_name: str | None = None) -> Asked:
+    """The days ``remove`` is asked for: ``systems``' from ``since`` to ``until``; or an
+    input's (its name or the start of its SHA-256 in the manifest), those of them within
+    the systems and dates given."""
+    if input_name is None:
+        if not systems or since is None or until is None:
+            raise UsageError("remove: name the systems and days that go (--system, --since "
+                             "and --until), or an input loaded (--input)")
+        return Asked(frozenset(systems), since, until)
+    entry = _entry(manifest, input_name)
+    days = input_days(entry)
+    if days is None:
+        raise UsageError(f"{entry['name']}: loaded by an earlier zperf, whose manifest keeps "
+                         "no list of its days: name them (--system, --since and --until)")
+    return Asked(frozenset(systems or {system for system, _ in days}),
+                 since or min(day for _, day in days), until or max(day for _, day in days),
+                 frozenset(days))
+
+
+def _entry(manifest: dict[str, Any], wanted: str) -> dict[str, Any]:
+    """The manifest's input of this name, or whose SHA-256 starts so (6 digits at least)."""
+    entries = manifest.get("inputs", [])
+    found = [e for e in entries if e["name"] == wanted] or \
+        ([e for e in entries if e["sha256"].startswith(wanted.lower())]
+         if len(wanted) >= 6 else [])
+    if not found:
+        names = [e["name"] for e in entries]
+        raise UsageError(f"no input {wanted!r} loaded{did_you_mean(wanted, names)}: `zperf "
+                         "pdb list PDB` lists them (name, SHA-256)")
+    if len(found) > 1:
+        raise UsageError(f"{wanted!r} names {len(found)} inputs loaded (SHA-256 "
+                         f"{', '.join(e['sha256'][:12] for e in found)}): give the start of "
+                         "the SHA-256 of one (`zperf pdb list PDB`)")
+    return dict(found[0])
+
+
+def remove(pdb: Pdb, *, systems: Sequence[str] = (), since: dt.date | None = None,
+           until: dt.date | None = None, input_name: str | None = None,
            dry_run: bool = False, wait: bool = True, on_wait: OnWait = None) -> Removed:
-    """Remove every row of ``systems``' days from ``since`` to ``until`` (see the module
-    docstring).  A dry run changes nothing: it reads the PDB (a PDB it cannot write is
-    read too), and refuses what the change would."""
-    if not systems:
-        raise UsageError("remove: name the systems whose days go (--system)")
+    """Remove every row of ``systems``' days from ``since`` to ``until``, or of the days an
+    input loaded has rows of (``input_name``: see :func:`asked`), from every table (see
+    the module docstring).  A dry run changes nothing: it reads the PDB (a PDB it cannot
+    write is read too), and refuses what the change would."""
+    if input_name is None:  # (refused before the PDB is read)
+        asked({}, systems=systems, since=since, until=until)
     check_selection(pdb, systems=systems, since=since, until=until)
     pdb.require()
     config = pdb.config()
     if dry_run:
         with pdb.reading(wait=wait, on_wait=on_wait):
-            out, _, _ = _selected(pdb, pdb.manifest(), config, set(systems), since, until,
-                                  None)
-            out.inputs, out.dropped, _ = _marked(pdb.manifest(), _pairs(out.days))
+            manifest = pdb.manifest()
+            out, _, _ = _selected(pdb, manifest, config, asked(
+                manifest, systems=systems, since=since, until=until, input_name=input_name),
+                None)
+            out.inputs, out.dropped, _ = _marked(manifest, _pairs(out.days))
             return out
     with pdb.change("remove", wait=wait, on_wait=on_wait) as tx:
-        out, pairs, parts = _selected(pdb, tx.manifest, config, set(systems), since, until,
-                                      tx)
+        chosen = asked(tx.manifest, systems=systems, since=since, until=until,
+                       input_name=input_name)
+        out, pairs, parts = _selected(pdb, tx.manifest, config, chosen, tx)
         out.generation = tx.generation
         if not pairs:
             return out
@@ -108,26 +166,27 @@ def remove(pdb: Pdb, *, systems: Sequence[str], since: dt.date, until: dt.date,
                 out.shifts_changed = (manifest["shifts"], shifts)
             manifest["shifts"] = shifts
         tx.commit(with_change(manifest, tx.generation, "remove", {
-            "systems": sorted(set(systems)), "since": since.isoformat(),
-            "until": until.isoformat(),
+            "systems": sorted(chosen.systems), "since": chosen.since.isoformat(),
+            "until": chosen.until.isoformat(),
+            **({"input": input_name} if input_name is not None else {}),
             "days": {system: [d.isoformat() for d in days] for system, days in out.days.items()},
             "rows_removed": out.rows, "inputs_dropped": out.dropped}))
     return out
 
 
-def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[str],
-              since: dt.date, until: dt.date, tx: Transaction | None,
-              ) -> tuple[Removed, set[Day], list[Partition]]:
-    """What the PDB holds of ``systems``' days from ``since`` to ``until``: the rows per
-    table, the systems' days, and the detail partitions (read in ``tx``, else as
-    committed); an error for a day that cannot be removed exactly."""
+def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, chosen: Asked,
+              tx: Transaction | None) -> tuple[Removed, set[Day], list[Partition]]:
+    """What the PDB holds of the days ``chosen``: the rows per table, the systems' days,
+    and the detail partitions (read in ``tx``, else as committed); an error for a day
+    that cannot be removed exactly."""
+    systems, since, until = set(chosen.systems), chosen.since, chosen.until
     out = Removed()
     pairs: set[Day] = set()
     parts: list[Partition] = []
     for table in DETAIL_TABLES:
         listed = tx.files(table) if tx is not None else pdb.partitions(table)
         for part, files in listed.items():
-            if part.system in systems and since <= part.first_day <= until:
+            if chosen.wants(part.system, part.first_day):
                 parts.append(part)
                 pairs.add((part.system, part.first_day))
                 rows = int(pl.scan_parquet(files, hive_partitioning=False).select(
@@ -141,6 +200,8 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[s
                                         & day.is_between(since, until)).group_by(
             "system", day.alias("_day")).len().collect()
         for system, on, rows in counts.iter_rows():
+            if not chosen.wants(system, on):
+                continue
             pairs.add((system, on))
             out.rows[table] = out.rows.get(table, 0) + rows
     _check(pdb, manifest, config, pairs)
@@ -252,4 +313,4 @@ def _pairs(days: dict[str, list[dt.date]]) -> set[Day]:
     return {(system, day) for system, on in days.items() for day in on}
 
 
-__all__ = ["Removed", "remove"]
+__all__ = ["Asked", "Removed", "asked", "remove"]
