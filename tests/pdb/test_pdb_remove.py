@@ -186,6 +186,38 @@ def test_an_input_s_days_are_removed_by_its_name_or_its_sha_256(
     assert code == 1
     assert err == (f"zperf: {root}: no rows of the days of {month[0]} (from 2026-10-02 to "
                    "2026-10-03): nothing removed\n")
+    # the CICS dump again: its tasks of that day only
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(inputs["cics"]))
+    assert code == 0, err
+    assert err.splitlines() == [
+        f"zperf: {inputs['cics']}: loaded before, and its rows of 1 system day removed since "
+        "(zperf pdb remove): those loaded again, and only those",
+        f"zperf: {root}: added 1500 CICS tasks summarized (1 system, 2026-10-02); their "
+        "summaries made again (change 3)"]
+
+
+def test_shifts_changed_since_the_summaries_were_made_are_said(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The day after a day removed is made again with pdb.toml's shifts, as a load would
+    make it: said when they are not those the summaries were made with (exit 1)."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    (root / "pdb.toml").write_text("[shifts]\nprime_hours = [7, 19]\n")
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--system", "SYSA",
+                           "--since", "2026-10-01", "--until", "2026-10-01")
+    assert code == 1
+    lines = err.splitlines()
+    assert lines[1] == (f"zperf: {root}: made again the summaries of the day after "
+                        "(2026-10-02), whose rolling 4-hour averages reached back into the days "
+                        "removed")
+    assert lines[-1] == (f"zperf: warning: {root}: pdb.toml's shifts changed since the "
+                         "summaries were made (prime 8-18, weekend sat sun, holidays none; now "
+                         "prime 7-19, weekend sat sun, holidays none): the days after those "
+                         "removed were made again with the new; the days before keep the old "
+                         f"(`zperf pdb summarize {root}`)")
+    hours = Pdb(root).scan("system_hour").filter(pl.col("system") == "SYSA").collect()
+    seven = hours.filter(pl.col("period_start") == dt.datetime(2026, 10, 2, 7))
+    assert seven["shift"].to_list() == ["prime"]
 
 
 def test_dry_run_says_what_would_go_and_changes_nothing(

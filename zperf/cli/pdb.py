@@ -121,6 +121,9 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
                  wait=not no_wait, on_wait=_say)
     for name, why in loaded.unchanged:
         _say(f"{name}: {why}: nothing changed")
+    for name, days in loaded.restored.items():
+        _say(f"{name}: loaded before, and its rows of {counted(days, 'system day')} removed "
+             "since (zperf pdb remove): those loaded again, and only those")
     tell_reading(loaded.tallies, errors_path, verbose)
     if loaded.pdb_tally is not None:
         tell_reading([loaded.pdb_tally], None)
