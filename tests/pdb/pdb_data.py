@@ -81,6 +81,26 @@ def cics_dump(path: Path, day: int, n: int = 1500, *, seed: int = 0,
     return path
 
 
+def zcee_requests(n: int, seed: int, day: int = 0) -> list[dict[str, object]]:
+    """``n`` z/OS Connect requests (SMF 123) over day ``day`` from DAY: two APIs, some
+    errors, no SOR time for a few."""
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, object]] = []
+    for k in range(n):
+        entry = DAY + dt.timedelta(days=day, seconds=int(rng.integers(0, 86_000)))
+        took = float(rng.lognormal(math.log(30), 0.6))
+        out.append({"request_id": k, "api_name": ("car100", "quote")[k % 2],
+                    "api_version": "1.0.0", "method": "GET", "uri": "/x",
+                    "http_status": 500 if k % 11 == 0 else 200, "request_bytes": 0,
+                    "response_bytes": 100, "entry": entry,
+                    "exit": entry + dt.timedelta(milliseconds=took),
+                    **({"sor_sent": entry + dt.timedelta(milliseconds=took / 4),
+                        "sor_received": entry + dt.timedelta(milliseconds=took / 2)}
+                       if k % 5 else {}),
+                    "sor_name": "CICS", "user_name": "U"})
+    return out
+
+
 @pytest.fixture(scope="session", name="month")
 def month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Three days (Thursday to Saturday) of two systems, 20 class records each."""

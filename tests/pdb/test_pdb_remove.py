@@ -17,21 +17,25 @@ from pathlib import Path
 import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401 (fixtures)
+    DAY,
     PER_DAY,
     cics_dump,
     files_state,
     month_fixture,
     same_tables,
     tables_state,
+    zcee_requests,
 )
 
 from conftest import run_cli
 from zperf.errors import UsageError
+from zperf.pdb.layout import TABLES
 from zperf.pdb.load import add
 from zperf.pdb.query import inputs as inputs_of
 from zperf.pdb.remove import remove
 from zperf.pdb.store import KILL_AT, Pdb
 from zperf.pdb.upkeep import prune
+from zperf.sim.writers.smf_framing import frame_rdw
 
 DAY2 = dt.date(2026, 10, 2)
 
@@ -127,6 +131,31 @@ def test_a_day_removed_is_the_pdb_loaded_without_it_and_loaded_again_with_it(
     assert not any("removed" in e for e in pdb.manifest()["inputs"])
     assert [e["name"] for e in pdb.manifest()["inputs"]] == \
         [e["name"] for e in Pdb(full).manifest()["inputs"]]
+
+
+def test_z_os_connect_requests_of_a_day_removed_and_loaded_again(tmp_path: Path) -> None:
+    """A unit-of-work feed alone (SMF 123: no detail at all): the day removed is the PDB
+    loaded without it; the dump of both days loaded again gives the PDB of both."""
+    from zperf.sim.writers import smf123
+
+    def dump(path: Path, *days: int) -> Path:
+        path.write_bytes(b"".join(frame_rdw(smf123.build_type123_1(
+            zcee_requests(600, 3 + d, d), smf123.Server(), DAY + dt.timedelta(days=d)))
+            for d in days))
+        return path
+
+    both, first = dump(tmp_path / "both.smf", 0, 1), dump(tmp_path / "first.smf", 0)
+    root, only, whole = tmp_path / "pdb", tmp_path / "only", tmp_path / "whole"
+    add(Pdb(root), [both], jobs=1)
+    add(Pdb(whole), [both], jobs=1)
+    add(Pdb(only), [first], jobs=1)
+    (system,) = Pdb(root).manifest()["inputs"][0]["systems"]
+    done = remove(Pdb(root), systems=[system], since=DAY2, until=DAY2)
+    assert done.rows["api_day"] > 0 and done.inputs == [str(both)]
+    api = [t for t in TABLES if t.startswith("api_")]
+    same_tables({t: tables_state(root)[t] for t in api}, {t: tables_state(only)[t] for t in api})
+    assert add(Pdb(root), [both], jobs=1).tasks == {"z/OS Connect requests": 600}
+    same_tables(tables_state(root), tables_state(whole))
 
 
 def test_an_input_whose_every_day_is_removed_is_dropped_from_the_manifest(

@@ -13,7 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401
@@ -26,6 +25,7 @@ from pdb_data import (  # noqa: F401
 )
 from pdb_data import cics_dump as _dump
 from pdb_data import cics_tasks as _tasks
+from pdb_data import zcee_requests as _requests
 
 from conftest import run_cli
 from zperf.formats import one_input
@@ -257,26 +257,6 @@ def test_summary_and_query_of_the_transaction_rows(
     row = out.splitlines()[1].split(",", 1)
     counts = [int(n) for n in row[1].strip('"').split(",")]
     assert code == 0 and len(counts) == histograms.BUCKETS and sum(counts) == int(row[0])
-
-
-def _requests(n: int, seed: int) -> list[dict[str, object]]:
-    """``n`` z/OS Connect requests over 2026-10-01: two APIs, some errors, no SOR time for
-    a few."""
-    rng = np.random.default_rng(seed)
-    out: list[dict[str, object]] = []
-    for k in range(n):
-        entry = DAY + dt.timedelta(seconds=int(rng.integers(0, 86_000)))
-        took = float(rng.lognormal(math.log(30), 0.6))
-        out.append({"request_id": k, "api_name": ("car100", "quote")[k % 2],
-                    "api_version": "1.0.0", "method": "GET", "uri": "/x",
-                    "http_status": 500 if k % 11 == 0 else 200, "request_bytes": 0,
-                    "response_bytes": 100, "entry": entry,
-                    "exit": entry + dt.timedelta(milliseconds=took),
-                    **({"sor_sent": entry + dt.timedelta(milliseconds=took / 4),
-                        "sor_received": entry + dt.timedelta(milliseconds=took / 2)}
-                       if k % 5 else {}),
-                    "sor_name": "CICS", "user_name": "U"})
-    return out
 
 
 def test_z_os_connect_requests_are_summarized_per_api(
