@@ -263,7 +263,10 @@ def test_dry_run_says_what_would_go_and_changes_nothing(
                                "1920 workload, 8064 distribution, ")
     assert lines[0].endswith("; their weeks and months would be made again from the rows "
                              "left")
-    assert lines[1:] == [f"zperf: {root}: would remove the rows of those days of 2 inputs "
+    assert lines[1:] == [f"zperf: {root}: would make again the summaries of the day after "
+                         "(2026-10-03), whose rolling 4-hour averages reached back into the days "
+                         "removed",
+                         f"zperf: {root}: would remove the rows of those days of 2 inputs "
                          f"({month[1]}, {inputs['cics']}): `zperf pdb add` of one of them "
                          "again loads its rows of those days only"]
 
@@ -295,6 +298,9 @@ def test_nothing_to_remove_is_said_and_a_selection_of_nothing_is_refused(
     assert files_state(root) == before
     with pytest.raises(UsageError, match="name the systems"):
         remove(Pdb(root), systems=[], since=DAY2, until=DAY2)
+    code, _, err = run_cli(capsys, "pdb", "remove", str(tmp_path), "--system", "SYSA",
+                           "--since", "2026-10-01", "--until", "2026-10-01")
+    assert code == 2 and err.startswith(f"zperf: error: {tmp_path}: not a PDB (no _zperf/")
 
 
 def test_a_day_whose_intervals_or_hours_were_pruned_is_refused(

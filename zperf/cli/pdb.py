@@ -472,8 +472,9 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | Non
             if dry_run else f"{periods} made again from the rows left")
          + ("" if dry_run else f" (change {done.generation})"))
     if done.following:
-        _say(f"{path}: made again the summaries of the day after ({_days_text(done.following)}"
-             "), whose rolling 4-hour averages reached back into the days removed")
+        _say(f"{path}: {'would make' if dry_run else 'made'} again the summaries of the day "
+             f"after ({_days_text(done.following)}), whose rolling 4-hour averages reached "
+             "back into the days removed")
     if done.inputs:
         _say(f"{path}: {verb} the rows of those days of {len(done.inputs)} input"
              f"{'s' if len(done.inputs) != 1 else ''} ({', '.join(done.inputs)}): `zperf "

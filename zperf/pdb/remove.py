@@ -137,16 +137,20 @@ def remove(pdb: Pdb, *, systems: Sequence[str] = (), since: dt.date | None = Non
     write is read too), and refuses what the change would."""
     if input_name is None:  # (refused before the PDB is read)
         asked({}, systems=systems, since=since, until=until)
-    check_selection(pdb, systems=systems, since=since, until=until)
     pdb.require()
+    check_selection(pdb, systems=systems, since=since, until=until)
     config = pdb.config()
     if dry_run:
         with pdb.reading(wait=wait, on_wait=on_wait):
             manifest = pdb.manifest()
-            out, _, _ = _selected(pdb, manifest, config, asked(
+            out, pairs, _ = _selected(pdb, manifest, config, asked(
                 manifest, systems=systems, since=since, until=until, input_name=input_name),
                 None)
-            out.inputs, out.dropped, _ = _marked(manifest, _pairs(out.days))
+            # (a change that is never made, to look at the PDB as remove would: no file
+            # is written but by Transaction.add, nor moved but by commit)
+            out.following = _by_system(summaries.days_after(
+                Transaction(pdb, manifest, "remove"), pairs))
+            out.inputs, out.dropped, _ = _marked(manifest, pairs)
             return out
     with pdb.change("remove", wait=wait, on_wait=on_wait) as tx:
         chosen = asked(tx.manifest, systems=systems, since=since, until=until,
@@ -308,9 +312,6 @@ def _by_system(pairs: set[Day]) -> dict[str, list[dt.date]]:
         out.setdefault(system, []).append(day)
     return out
 
-
-def _pairs(days: dict[str, list[dt.date]]) -> set[Day]:
-    return {(system, day) for system, on in days.items() for day in on}
 
 
 __all__ = ["Asked", "Removed", "asked", "remove"]

@@ -409,11 +409,17 @@ def remove(tx: Transaction, pairs: set[tuple[str, dt.date]],
         _merge(tx, summary_name(entity, "day"), schema_of(summary_name(entity, "day")).empty(),
                made)
         _roll_longer(tx, entity, made, hours, config.shifts)
-    after = {(system, day + dt.timedelta(days=1)) for system, day in pairs}
-    following = {(system, day) for system, day in after - pairs
-                 if _following(tx, system, day - dt.timedelta(days=1))}
+    following = days_after(tx, pairs)
     _update_chunked(tx, following, config)
     return following
+
+
+def days_after(tx: Transaction, pairs: set[tuple[str, dt.date]]) -> set[tuple[str, dt.date]]:
+    """The days after ``pairs`` (not among them) whose summaries reach back into them
+    (:func:`_following`): made again when ``pairs`` are removed."""
+    after = {(system, day + dt.timedelta(days=1)) for system, day in pairs}
+    return {(system, day) for system, day in after - pairs
+            if _following(tx, system, day - dt.timedelta(days=1))}
 
 
 def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) -> None:
