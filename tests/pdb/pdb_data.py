@@ -8,15 +8,20 @@ classes that regroup them, zIIPs, defined capacity and capping.
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
+import math
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
 
 from zperf.pdb.layout import TABLES
 from zperf.pdb.store import Pdb
+from zperf.sim.writers import smf110_1 as w
+from zperf.sim.writers.smf_framing import frame_rdw
 
 
 def sysplex_days(out: Path, *, systems: int = 2, classes: int = 20, days: int = 3,
@@ -38,6 +43,62 @@ PER_DAY = {"workload": 2 * 96 * 20, "distribution": 2 * 96 * 6 * 14, "cpu": 2 * 
            "cpu_lpar": 2 * 96 * 2 * 2, "job_intervals": 2 * 96 * 36}
 #: The class records of a system's interval.
 CLASSES = 20
+
+
+DAY = dt.datetime(2026, 10, 1)
+REGIONS = (w.Region("CICSA1", system="SYSA"), w.Region("CICSB1", system="SYSB"))
+
+
+def cics_tasks(day: int, n: int, seed: int) -> dict[str, object]:
+    """``n`` tasks of day ``day`` (from DAY): two transactions, log-normal responses,
+    gamma CPU, ends spread over the day."""
+    rng = np.random.default_rng(seed)
+    start = (np.datetime64(DAY + dt.timedelta(days=day), "us")
+             + np.sort(rng.integers(0, 86_000_000_000, n)).astype("timedelta64[us]"))
+    response = np.maximum(rng.lognormal(math.log(20_000), 0.8, n), 50).astype(np.int64)
+    cpu = rng.gamma(4, 0.5, n).round(3)
+    return {"transaction": rng.choice(["PAY1", "INQ1"], n).tolist(),
+            "task_number": np.arange(1, n + 1), "program": ["DFHPGM"] * n,
+            "user_id": ["USER1"] * n, "start": start,
+            "stop": start + response.astype("timedelta64[us]"), "cpu_ms": cpu,
+            "cpu_on_cp_ms": (cpu * 0.7).round(3), "dispatch_ms": cpu * 2,
+            "dispatch_count": rng.integers(1, 30, n), "service_class": ["CICSHI"] * n,
+            "report_class": ["RCICS"] * n}
+
+
+def cics_dump(path: Path, day: int, n: int = 1500, *, seed: int = 0,
+          keep: slice = slice(None)) -> Path:
+    """A dump of CICS tasks (SMF 110.1) of both regions (SYSA's CICSA1, SYSB's CICSB1) of a
+    day from DAY (``keep``: a slice of them)."""
+    records = []
+    when = DAY + dt.timedelta(days=day)
+    for number, region in enumerate(REGIONS):
+        every = cics_tasks(day, n, seed + 10 * day + number)
+        chosen = {k: v[keep] for k, v in every.items()}  # type: ignore[index]
+        records += [w.dictionary_record(region, when),
+                    *w.performance_records(region, chosen, when)]
+    path.write_bytes(frame_rdw(records))
+    return path
+
+
+def zcee_requests(n: int, seed: int, day: int = 0) -> list[dict[str, object]]:
+    """``n`` z/OS Connect requests (SMF 123) over day ``day`` from DAY: two APIs, some
+    errors, no SOR time for a few."""
+    rng = np.random.default_rng(seed)
+    out: list[dict[str, object]] = []
+    for k in range(n):
+        entry = DAY + dt.timedelta(days=day, seconds=int(rng.integers(0, 86_000)))
+        took = float(rng.lognormal(math.log(30), 0.6))
+        out.append({"request_id": k, "api_name": ("car100", "quote")[k % 2],
+                    "api_version": "1.0.0", "method": "GET", "uri": "/x",
+                    "http_status": 500 if k % 11 == 0 else 200, "request_bytes": 0,
+                    "response_bytes": 100, "entry": entry,
+                    "exit": entry + dt.timedelta(milliseconds=took),
+                    **({"sor_sent": entry + dt.timedelta(milliseconds=took / 4),
+                        "sor_received": entry + dt.timedelta(milliseconds=took / 2)}
+                       if k % 5 else {}),
+                    "sor_name": "CICS", "user_name": "U"})
+    return out
 
 
 @pytest.fixture(scope="session", name="month")

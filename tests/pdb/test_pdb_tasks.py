@@ -13,16 +13,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 from pdb_data import (  # noqa: F401
+    DAY,
     files_state,
     month_fixture,
     rolled_up_both_ways,
     same_tables,
     tables_state,
 )
+from pdb_data import cics_dump as _dump
+from pdb_data import cics_tasks as _tasks
+from pdb_data import zcee_requests as _requests
 
 from conftest import run_cli
 from zperf.formats import one_input
@@ -37,40 +40,6 @@ from zperf.pdb.upkeep import prune
 from zperf.runs.transactions import summary
 from zperf.sim.writers import smf110_1 as w
 from zperf.sim.writers.smf_framing import frame_rdw
-
-DAY = dt.datetime(2026, 10, 1)
-REGIONS = (w.Region("CICSA1", system="SYSA"), w.Region("CICSB1", system="SYSB"))
-
-
-def _tasks(day: int, n: int, seed: int) -> dict[str, object]:
-    """``n`` tasks of day ``day`` (from DAY): two transactions, log-normal responses,
-    gamma CPU, ends spread over the day."""
-    rng = np.random.default_rng(seed)
-    start = (np.datetime64(DAY + dt.timedelta(days=day), "us")
-             + np.sort(rng.integers(0, 86_000_000_000, n)).astype("timedelta64[us]"))
-    response = np.maximum(rng.lognormal(math.log(20_000), 0.8, n), 50).astype(np.int64)
-    cpu = rng.gamma(4, 0.5, n).round(3)
-    return {"transaction": rng.choice(["PAY1", "INQ1"], n).tolist(),
-            "task_number": np.arange(1, n + 1), "program": ["DFHPGM"] * n,
-            "user_id": ["USER1"] * n, "start": start,
-            "stop": start + response.astype("timedelta64[us]"), "cpu_ms": cpu,
-            "cpu_on_cp_ms": (cpu * 0.7).round(3), "dispatch_ms": cpu * 2,
-            "dispatch_count": rng.integers(1, 30, n), "service_class": ["CICSHI"] * n,
-            "report_class": ["RCICS"] * n}
-
-
-def _dump(path: Path, day: int, n: int = 1500, *, seed: int = 0,
-          keep: slice = slice(None)) -> Path:
-    """A dump of both regions' tasks of a day (``keep``: a slice of them)."""
-    records = []
-    when = DAY + dt.timedelta(days=day)
-    for number, region in enumerate(REGIONS):
-        every = _tasks(day, n, seed + 10 * day + number)
-        chosen = {k: v[keep] for k, v in every.items()}  # type: ignore[index]
-        records += [w.dictionary_record(region, when),
-                    *w.performance_records(region, chosen, when)]
-    path.write_bytes(frame_rdw(records))
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -288,26 +257,6 @@ def test_summary_and_query_of_the_transaction_rows(
     row = out.splitlines()[1].split(",", 1)
     counts = [int(n) for n in row[1].strip('"').split(",")]
     assert code == 0 and len(counts) == histograms.BUCKETS and sum(counts) == int(row[0])
-
-
-def _requests(n: int, seed: int) -> list[dict[str, object]]:
-    """``n`` z/OS Connect requests over 2026-10-01: two APIs, some errors, no SOR time for
-    a few."""
-    rng = np.random.default_rng(seed)
-    out: list[dict[str, object]] = []
-    for k in range(n):
-        entry = DAY + dt.timedelta(seconds=int(rng.integers(0, 86_000)))
-        took = float(rng.lognormal(math.log(30), 0.6))
-        out.append({"request_id": k, "api_name": ("car100", "quote")[k % 2],
-                    "api_version": "1.0.0", "method": "GET", "uri": "/x",
-                    "http_status": 500 if k % 11 == 0 else 200, "request_bytes": 0,
-                    "response_bytes": 100, "entry": entry,
-                    "exit": entry + dt.timedelta(milliseconds=took),
-                    **({"sor_sent": entry + dt.timedelta(milliseconds=took / 4),
-                        "sor_received": entry + dt.timedelta(milliseconds=took / 2)}
-                       if k % 5 else {}),
-                    "sor_name": "CICS", "user_name": "U"})
-    return out
 
 
 def test_z_os_connect_requests_are_summarized_per_api(

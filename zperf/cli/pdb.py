@@ -58,8 +58,9 @@ def pdb_command() -> None:
     workload, address space (SMF 30), CICS transaction (SMF 110.1) and z/OS
     Connect API (SMF 123; tasks and requests are kept as summaries only) are
     kept up to date by each load (`summarize` makes them again after an edit of
-    pdb.toml's shifts). Every change (add, summarize, prune, compact) is made
-    whole or not at all, one at a time.
+    pdb.toml's shifts). `remove` takes systems' days back out (a wrong dump).
+    Every change (add, summarize, remove, prune, compact) is made whole or not
+    at all, one at a time.
 
     \b
     Examples:
@@ -69,6 +70,7 @@ def pdb_command() -> None:
           FROM system_day GROUP BY system"
       zperf pdb export /data/pdb system_hour --to openmetrics -o pdb.om
       zperf pdb prune /data/pdb && zperf pdb compact /data/pdb
+      zperf pdb remove /data/pdb --system TST1 --since 2026-10-01 --until 2026-10-31
       zperf report trend /data/pdb -o trend.html     # months, growth, forecast
       zperf check forecast.toml /data/pdb           # check = "cap_forecast"
     """
@@ -119,6 +121,9 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
                  wait=not no_wait, on_wait=_say)
     for name, why in loaded.unchanged:
         _say(f"{name}: {why}: nothing changed")
+    for name, days in loaded.restored.items():
+        _say(f"{name}: loaded before, and its rows of {counted(days, 'system day')} removed "
+             "since (zperf pdb remove): those loaded again, and only those")
     tell_reading(loaded.tallies, errors_path, verbose)
     if loaded.pdb_tally is not None:
         tell_reading([loaded.pdb_tally], None)
@@ -399,6 +404,92 @@ def summarize_command(path: str, since: dt.datetime | None, until: dt.datetime |
     systems = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''}"
     _say(f"{path}: made again the summaries of {_days_text(done.days)} ({systems}) with "
          f"pdb.toml's shifts (change {done.generation})")
+
+
+@pdb_command.command(name="remove")
+@_NO_WAIT
+@click.option("--dry-run", is_flag=True, help="Say what would be removed; remove nothing.")
+@click.option("--input", "input_name", metavar="NAME", default=None,
+              help="The days an input loaded has rows of (its name, or the start of its "
+                   "SHA-256, as zperf pdb list shows them): every row of those days, its "
+                   "own and any other input's; within --system, --since and --until when "
+                   "given.")
+@click.option("--system", "systems", multiple=True, metavar="SYSTEM",
+              help="A system whose days go (again for more).")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
+              help="From this day (YYYY-MM-DD).")
+@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
+              help="To this day, included (YYYY-MM-DD).")
+@_PDB
+def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | None,
+                   until: dt.datetime | None, input_name: str | None, dry_run: bool,
+                   no_wait: bool) -> None:
+    """Take a bad load back out: every row of these systems' days, from every table.
+
+    For a dump of another sysplex or a test LPAR, a clock set wrong, or a day to
+    load again from a corrected dump: name the systems and days (--system,
+    --since, --until), or an input loaded (--input). The systems' intervals of
+    those days go, and their rows of the hour and day summaries (CICS
+    transactions' and z/OS Connect APIs' included); the weeks and months that
+    held them are made again from the rows left, and the day after each from its
+    intervals (its rolling 4-hour averages reached back): the PDB is as if those
+    days had never been loaded. Each input that held rows of them says so in the
+    manifest: loading it again (zperf pdb add) loads the rows of those days only,
+    so the CICS tasks and z/OS Connect requests of its other days are not
+    counted twice; an input every row of which went is dropped from the
+    manifest. A day whose intervals were pruned, or in a week or month whose
+    hours were, cannot be removed exactly: it is refused (exit 2). Nothing of
+    those systems and days in the PDB: said, exit 1. One change, whole or not at
+    all.
+
+    \b
+    Examples:
+      zperf pdb remove /data/pdb --system TST1 --since 2026-10-01 --until 2026-10-31
+      zperf pdb remove /data/pdb --system SYSA --since 2026-10-02 --until 2026-10-02
+      zperf pdb remove /data/pdb --input /dumps/smf-20261002.dump --dry-run
+    """
+    from zperf.pdb.remove import remove
+    from zperf.pdb.store import Pdb
+
+    pdb = Pdb(path)
+    done = remove(pdb, systems=systems, since=_day(since), until=_day(until),
+                  input_name=input_name, dry_run=dry_run, wait=not no_wait, on_wait=_say)
+    if not done.days:
+        within = f"{', '.join(systems)} " if systems else ""
+        within += f"from {_day(since)} " if since else ""
+        within += f"to {_day(until)} " if until else ""
+        of = f"the days of {input_name}" + (f" ({within.strip()})" if within else "") \
+            if input_name is not None else within.strip()
+        _say(f"{path}: no rows of {of}: nothing removed")
+        sys.exit(EXIT_ATTENTION)
+    verb = "would remove" if dry_run else "removed"
+    count = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''}"
+    rows = ", ".join(f"{n} {table}" for table, n in done.rows.items())
+    periods = f"{done.weeks} week{'s' if done.weeks != 1 else ''} and {done.months} " \
+              f"month{'s' if done.months != 1 else ''}"
+    _say(f"{path}: {verb} {count}, {_days_text(done.days)}: rows {rows}; "
+         + ("their weeks and months would be made again from the rows left"
+            if dry_run else f"{periods} made again from the rows left")
+         + ("" if dry_run else f" (change {done.generation})"))
+    if done.following:
+        _say(f"{path}: {'would make' if dry_run else 'made'} again the summaries of the day "
+             f"after ({_days_text(done.following)}), whose rolling 4-hour averages reached "
+             "back into the days removed")
+    if done.inputs:
+        _say(f"{path}: {verb} the rows of those days of {len(done.inputs)} input"
+             f"{'s' if len(done.inputs) != 1 else ''} ({', '.join(done.inputs)}): `zperf "
+             "pdb add` of one of them again loads its rows of those days only")
+    for name in done.dropped:
+        _say(f"{path}: {name}: " + ("every row of it would go: it would be dropped from the "
+                                    "manifest" if dry_run else
+                                    "every row of it removed: dropped from the manifest"))
+    if done.shifts_changed is not None:
+        before, now = map(_shifts_text, done.shifts_changed)
+        _say(f"warning: {path}: pdb.toml's shifts changed since the summaries were made "
+             f"({before}; now {now}): the days after those removed were made again with "
+             f"the new; the days before keep the old (`zperf pdb summarize {path}`)")
+    if _told_unapplied(pdb) or done.shifts_changed is not None:
+        sys.exit(EXIT_ATTENTION)
 
 
 @pdb_command.command(name="compact")

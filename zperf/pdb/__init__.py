@@ -7,8 +7,9 @@ the inputs loaded; changes made whole or not at all (:mod:`zperf.pdb.store`).
 holds by the one rule of :mod:`zperf.formats.repeats`; summaries per hour, day,
 week and month are kept up to date (:mod:`zperf.pdb.summaries`; the address spaces'
 of SMF 30, :mod:`zperf.pdb.jobs`; CICS tasks kept as summaries only,
-:mod:`zperf.pdb.tasks`); ``prune`` and
-``compact`` keep it small (:mod:`zperf.pdb.upkeep`); ``query`` is SQL over it
+:mod:`zperf.pdb.tasks`); ``remove`` takes systems' days back out
+(:mod:`zperf.pdb.remove`); ``prune`` and ``compact`` keep it small
+(:mod:`zperf.pdb.upkeep`); ``query`` is SQL over it
 (:mod:`zperf.pdb.query`); ``export`` writes OpenMetrics text and OTLP JSON
 (:mod:`zperf.pdb.feeds`).
 

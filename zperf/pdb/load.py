@@ -3,7 +3,10 @@
 Any input zperf reads, any number, in any order, again and again:
 
 * an input whose content (SHA-256) the manifest already lists is not read again:
-  it changes nothing, and is said;
+  it changes nothing, and is said; but one some of whose systems' days were
+  removed since (``zperf pdb remove``: the manifest's ``removed``) is read again
+  for the rows of those days only (:func:`_only`), which the manifest then no
+  longer lists as removed;
 * the others are read (``-j`` files at once, as every command reads them) into
   the tables the PDB keeps (:data:`~zperf.pdb.layout.DETAIL_TABLES`);
 * their class periods and CPU intervals are settled by the one rule of
@@ -133,6 +136,9 @@ class Loaded:
     #: The shifts of ``pdb.toml`` the summaries before were made with and this load's,
     #: when they differ (:meth:`zperf.pdb.config.Shifts.described`).
     shifts_changed: tuple[dict[str, list[Any]], dict[str, list[Any]]] | None = None
+    #: Inputs loaded before some of whose systems' days were removed (``zperf pdb
+    #: remove``), loaded again for those days only: {name: the system days}.
+    restored: dict[str, int] = field(default_factory=dict)
 
     @property
     def attention(self) -> bool:
@@ -249,7 +255,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                 continue
             sha, size = made.result()
             name = input_name(item)
-            if sha in known:
+            if sha in known and not known[sha].get("removed"):
                 entry = known[sha]
                 loaded.unchanged.append((name, f"already loaded (the same content as "
                                                f"{entry['name']}, loaded {entry['loaded_at']})"))
@@ -270,6 +276,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                           on_conflict=on_conflict)
         folded: dict[str, list[pl.DataFrame]] = {}
         loaded.closed_before = kept_from(manifest, config)
+        restored: set[str] = set()
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
             results = _read([item for item, _, _ in batch], how)
@@ -277,6 +284,11 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                 reached("read")
                 name = input_name(item)
                 loaded.tallies += result.tallies
+                again = known.get(made.result()[0])
+                if again is not None:  # (loaded before; some of its days removed since)
+                    result = Part(_only(result.tables, removed_days(again)), result.tallies)
+                    restored.add(again["sha256"])
+                    loaded.restored[name] = sum(map(len, again["removed"].values()))
                 tables, lost, listed = _with_system(result.tables)
                 if lost:
                     loaded.systemless[name] = lost
@@ -290,7 +302,8 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                     listings[name] = listed
                 hours = tasks.folded(result.tables)
                 if not any(frame.height for frame in tables.values()) and not hours:
-                    if not lost and not listed.height and name not in loaded.closed:
+                    if not lost and not listed.height and name not in loaded.closed \
+                            and again is None:
                         loaded.empty.append(name)
                     continue
                 if any(frame.height for frame in tables.values()):
@@ -305,7 +318,10 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                         loaded.tasks[noun] = loaded.tasks.get(noun, 0) + count
                     records[-1]["task_spans"] = spans = tasks.spans(result.tables)
                     loaded.task_overlaps += tasks.overlaps(
-                        spans, name, [*manifest.get("inputs", []), *records[:-1]])
+                        spans, name, [*(e for e in manifest.get("inputs", []) if e is not again),
+                                      *records[:-1]])
+                if again is not None:
+                    records[-1]["_restores"] = again["sha256"]
             if tables_of:
                 kept = _settled(tx, pdb, tables_of, list(loaded.tallies), on_conflict, loaded)
                 del tables_of, result, tables  # (the rows as read: let go once staged)
@@ -313,7 +329,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                     changed.setdefault(system, set()).update(days)
         if listings:
             _settle_listings(tx, pdb, listings, loaded, on_conflict)
-        if not records:
+        if not records and not restored:
             if tx.generation == 1:  # a PDB this load made: committed empty, or it is none
                 tx.commit({**manifest, "changes": [{
                     "generation": 1, "command": "add", "zperf": __version__, "inputs": 0,
@@ -331,33 +347,77 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
         for record in records:
             record.update(loaded_at=now, generation=tx.generation)
         manifest = dict(manifest)
-        manifest["inputs"] = [*manifest.get("inputs", []), *records]
+        manifest["inputs"] = [
+            *({k: v for k, v in e.items() if k != "removed"} if e["sha256"] in restored else e
+              for e in manifest.get("inputs", [])),
+            *(r for r in records if "_restores" not in r)]
         shifts = config.shifts.described()
         if manifest.get("shifts") not in (None, shifts):
             loaded.shifts_changed = (manifest["shifts"], shifts)
         manifest["shifts"] = shifts
         manifest["changes"] = [*manifest.get("changes", []), {
             "generation": tx.generation, "command": "add", "at": now,
-            "zperf": __version__, "inputs": len(records), "rows_added": loaded.added,
+            "zperf": __version__, "inputs": len(records) - len(restored),
+            **({"restored": sorted(loaded.restored)} if restored else {}),
+            "rows_added": loaded.added,
             "days": {system: [d.isoformat() for d in days]
                      for system, days in loaded.days.items()}}]
         tx.commit(manifest)
     return loaded
 
 
-def kept_from(manifest: dict[str, Any], config: Config) -> dt.date | None:
-    """The first day whose intervals the PDB still keeps after its latest prune (None:
-    never pruned): the cutoff the prune recorded, else its ``as_of`` less the intervals'
-    retention (a prune of a PDB written before the cutoffs were recorded)."""
+def kept_from(manifest: dict[str, Any], config: Config,
+              level: str = "detail") -> dt.date | None:
+    """The first day whose intervals (or rows of another ``level``: ``hour``, ``day``...)
+    the PDB still keeps after its latest prune (None: never pruned): the cutoff the prune
+    recorded, else its ``as_of`` less the level's retention (a prune of a PDB written
+    before the cutoffs were recorded)."""
     days = []
     for change in manifest.get("changes", []):
         if change.get("command") != "prune" or "as_of" not in change:
             continue
-        cutoff = change.get("cutoffs", {}).get("detail")
+        cutoff = change.get("cutoffs", {}).get(level)
         days.append(dt.date.fromisoformat(cutoff) if cutoff else
                     dt.date.fromisoformat(change["as_of"])
-                    - dt.timedelta(days=config.keep_days("detail")))
+                    - dt.timedelta(days=config.keep_days(level)))
     return max(days) if days else None
+
+
+def removed_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]]:
+    """The systems' days an input's rows were removed of (``zperf pdb remove``: the
+    manifest's ``removed``, ``{system: [day, ...]}``), which loading it again loads."""
+    return {(system, dt.date.fromisoformat(day))
+            for system, days in (entry.get("removed") or {}).items() for day in days}
+
+
+def input_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]] | None:
+    """The systems' days an input has rows of (the manifest's ``days``; None: an input
+    loaded by a zperf that did not record them)."""
+    if "days" not in entry:
+        return None
+    return {(system, dt.date.fromisoformat(day))
+            for system, days in entry["days"].items() for day in days}
+
+
+def _only(tables: dict[str, pl.DataFrame], days: set[tuple[str, dt.date]],
+          ) -> dict[str, pl.DataFrame]:
+    """An input's tables, but the rows of ``days`` (systems' days) only: what loading an
+    input again loads once some of its days were removed.  A row without a system (a
+    sysplex's listing, compared with its systems' rows when first loaded) is left out."""
+    wanted = pl.DataFrame(sorted(days), schema={"system": pl.String, "_day": pl.Date},
+                          orient="row")
+    time = {**dict.fromkeys(DETAIL_TABLES, "interval_start"),
+            **dict.fromkeys(tasks.HOURS.values(), "period_start")}
+    out = {}
+    for name, frame in tables.items():
+        if name == tasks.SPANS:
+            out[name] = frame.filter(pl.col("system").is_in(wanted["system"].unique().to_list()))
+        elif name in time and frame.height:
+            out[name] = frame.with_columns(pl.col(time[name]).dt.date().alias("_day")).join(
+                wanted, on=["system", "_day"], how="semi").drop("_day")
+        else:
+            out[name] = frame
+    return out
 
 
 #: The summaries whose rows say a system's week or month was summarized (of its RMF
@@ -540,9 +600,16 @@ def _record(name: str, sha: str, size: int, tables: dict[str, pl.DataFrame],
     last = max(s.max() for s in starts)  # type: ignore[type-var]
     systems = sorted({s for frame in tables.values() if frame.height
                       for s in frame["system"].unique().to_list()})
+    # (the systems' days it has rows of: what ``zperf pdb remove`` tells an input by)
+    days: dict[str, list[str]] = {}
+    for system, day in pl.concat([frame.select("system", pl.col("interval_start").dt.date())
+                                  for frame in tables.values() if frame.height]).unique(
+            ).sort("system", "interval_start").iter_rows():
+        days.setdefault(system, []).append(day.isoformat())
     return {
         "name": name, "sha256": sha, "size": size, "kind": tallies[0].read_as if tallies else "",
         "first_interval": str(first), "last_interval": str(last), "systems": systems,
+        "days": days,
         "rows": {t: f.height for t, f in tables.items() if f.height},
         "records": {"read": sum(t.read for t in tallies),
                     "parsed": sum(t.parsed for t in tallies),

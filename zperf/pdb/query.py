@@ -118,14 +118,24 @@ def inputs(pdb: Pdb) -> pl.DataFrame:
               "kind": pl.String, "first_interval": pl.String, "last_interval": pl.String,
               "systems": pl.String, "rows": pl.Int64, "records_read": pl.Int64,
               "records_skipped": pl.Int64, "loaded_at": pl.String, "generation": pl.Int64,
-              "zperf": pl.String}
+              "zperf": pl.String, "removed": pl.String}
     rows = [{"name": e["name"], "sha256": e["sha256"], "size_bytes": e["size"],
              "kind": e.get("kind", ""), "first_interval": e["first_interval"],
              "last_interval": e["last_interval"], "systems": " ".join(e["systems"]),
              "rows": sum(e["rows"].values()), "records_read": e["records"]["read"],
              "records_skipped": e["records"]["skipped"], "loaded_at": e["loaded_at"],
-             "generation": e["generation"], "zperf": e["zperf"]} for e in entries]
+             "generation": e["generation"], "zperf": e["zperf"],
+             "removed": _removed_text(e.get("removed"))} for e in entries]
     return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def _removed_text(removed: dict[str, list[str]] | None) -> str | None:
+    """The systems' days of an input's rows removed since it was loaded (``zperf pdb
+    remove``: ``SYSA 2026-10-02 2026-10-03; SYSB 2026-10-02``), which loading it again
+    loads; None: none."""
+    if not removed:
+        return None
+    return "; ".join(f"{system} {' '.join(days)}" for system, days in sorted(removed.items()))
 
 
 def contents(pdb: Pdb) -> pl.DataFrame:

@@ -1,6 +1,6 @@
 """The PDB on disk: its files, its manifest, and changes that happen whole or not at all.
 
-Every change (a load, a prune, a compaction) is a :class:`Transaction`:
+Every change (a load, a removal, a prune, a compaction) is a :class:`Transaction`:
 
 1. the new Parquet files and the new manifest are written under
    ``_zperf/staging/GENERATION/`` (outside every table's folder, so no reader

@@ -45,6 +45,7 @@ from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
 from zperf.tables.history import (
     ALL_SHIFTS,
+    ENTITIES,
     ENTITY_KEYS,
     JOB_SUMS,
     SUMMARIES,
@@ -367,14 +368,58 @@ def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Co
     for system, days in changed.items():
         for day in days:
             pairs.add((system, day))
-            following = day + dt.timedelta(days=1)
-            if tx.has(Partition("cpu", system, following.isoformat())) \
-                    or tx.has(Partition(jobs.DETAIL, system, following.isoformat())):
-                pairs.add((system, following))
+            if _following(tx, system, day):
+                pairs.add((system, day + dt.timedelta(days=1)))
+    _update_chunked(tx, pairs, config)
+
+
+def _update_chunked(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) -> None:
+    """:func:`_update` of these systems' days, a week of days at a time (memory)."""
     days = sorted({day for _, day in pairs})
     for at in range(0, len(days), CHUNK_DAYS):  # memory: a week of intervals at a time
         chunk = set(days[at:at + CHUNK_DAYS])
         _update(tx, {(s, d) for s, d in pairs if d in chunk}, config)
+
+
+def _following(tx: Transaction, system: str, day: dt.date) -> bool:
+    """Whether the PDB holds intervals of ``system``'s day after ``day`` (the CPU's or the
+    address spaces'), whose summaries reach back into ``day``: its rolling 4-hour
+    averages, and the parts of the records that cross midnight."""
+    following = (day + dt.timedelta(days=1)).isoformat()
+    return tx.has(Partition("cpu", system, following)) \
+        or tx.has(Partition(jobs.DETAIL, system, following))
+
+
+def remove(tx: Transaction, pairs: set[tuple[str, dt.date]],
+           config: Config) -> set[tuple[str, dt.date]]:
+    """Take these systems' days out of every summary, their detail being removed in ``tx``
+    already (:mod:`zperf.pdb.remove`): their hour and day rows go (of every entity, the
+    CICS transactions' and z/OS Connect APIs' too), the weeks and months that held them
+    are made again from the rows left (:func:`_roll_longer`, as a load makes them), and
+    the day after each, whose hours reached back into it, is made again from its
+    intervals, as a load of it without the day before would make it (those days are
+    returned)."""
+    if not pairs:
+        return set()
+    made = pl.DataFrame(sorted(pairs), schema={"system": pl.String, "_day": pl.Date},
+                        orient="row")
+    for entity in ENTITIES:
+        hours = _empty(entity)
+        _merge(tx, summary_name(entity, "hour"), hours, made)
+        _merge(tx, summary_name(entity, "day"), schema_of(summary_name(entity, "day")).empty(),
+               made)
+        _roll_longer(tx, entity, made, hours, config.shifts)
+    following = days_after(tx, pairs)
+    _update_chunked(tx, following, config)
+    return following
+
+
+def days_after(tx: Transaction, pairs: set[tuple[str, dt.date]]) -> set[tuple[str, dt.date]]:
+    """The days after ``pairs`` (not among them) whose summaries reach back into them
+    (:func:`_following`): made again when ``pairs`` are removed."""
+    after = {(system, day + dt.timedelta(days=1)) for system, day in pairs}
+    return {(system, day) for system, day in after - pairs
+            if _following(tx, system, day - dt.timedelta(days=1))}
 
 
 def _update(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) -> None:

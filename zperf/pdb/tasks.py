@@ -255,12 +255,25 @@ def overlaps(mine: Mapping[str, Mapping[str, list[str]]], name: str,
                     continue
                 start = max(first, theirs[key][0])
                 end = min(last, theirs[key][1])
-                if start <= end:
+                if start <= end and not _removed(entry, key, start, end):
                     out.append(f"{name}: {nouns[table]} of {key} ending from {_at(start)} "
                                f"to {_at(end)}, as {entry['name']} has: the PDB keeps none "
                                "to tell the same ones apart, so those both hold are counted "
                                "twice")
     return out
+
+
+def _removed(entry: Mapping[str, Any], key: str, start: str, end: str) -> bool:
+    """Whether every day from ``start`` to ``end`` of the system of ``key`` (``SYSA/CICSA``)
+    was removed of ``entry``'s rows (``zperf pdb remove``: the manifest's ``removed``):
+    its units of those days are no longer in the PDB, so they are not counted twice."""
+    first = dt.date.fromisoformat(start[:10])
+    days = (dt.date.fromisoformat(end[:10]) - first).days + 1
+    for system, removed in (entry.get("removed") or {}).items():
+        if key.startswith(f"{system}/") and {
+                (first + dt.timedelta(days=n)).isoformat() for n in range(days)} <= set(removed):
+            return True
+    return False
 
 
 def _at(text: str) -> str:

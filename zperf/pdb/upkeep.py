@@ -82,7 +82,7 @@ def prune(pdb: Pdb, *, as_of: dt.date | None = None, dry_run: bool = False,
         out.generation = tx.generation
         if out.partitions:
             assert out.as_of is not None
-            tx.commit(_changed(tx.manifest, tx.generation, "prune", {
+            tx.commit(with_change(tx.manifest, tx.generation, "prune", {
                 "as_of": out.as_of.isoformat(),
                 "cutoffs": {level: day.isoformat() for level, day in out.cutoffs.items()},
                 "removed": {t: len(p) for t, p in out.partitions.items()}}))
@@ -135,7 +135,7 @@ def compact(pdb: Pdb, *, dry_run: bool = False, wait: bool = True,
             "files": list(out.files)}
         if out.upgraded_from is not None:
             what["format"] = [out.upgraded_from, FORMAT]
-        tx.commit(_changed(tx.manifest, tx.generation, "compact", what))
+        tx.commit(with_change(tx.manifest, tx.generation, "compact", what))
     return out
 
 
@@ -226,14 +226,16 @@ def summarize(pdb: Pdb, *, since: dt.date | None = None, until: dt.date | None =
         out.days = {system: sorted(days) for system, days in sorted(changed.items())}
         manifest = dict(tx.manifest)
         manifest["shifts"] = config.shifts.described()
-        tx.commit(_changed(manifest, tx.generation, "summarize", {
+        tx.commit(with_change(manifest, tx.generation, "summarize", {
             "days": {system: [d.isoformat() for d in days]
                      for system, days in out.days.items()}}))
     return out
 
 
-def _changed(manifest: dict[str, object], generation: int, command: str,
-             what: dict[str, object]) -> dict[str, object]:
+def with_change(manifest: dict[str, object], generation: int, command: str,
+                what: dict[str, object]) -> dict[str, object]:
+    """``manifest`` with a change recorded in its ``changes``: what every verb but ``add``
+    commits."""
     record = dict(manifest)
     changes = list(record.get("changes", []))  # type: ignore[call-overload]
     changes.append({"generation": generation, "command": command,
@@ -243,4 +245,5 @@ def _changed(manifest: dict[str, object], generation: int, command: str,
     return record
 
 
-__all__ = ["Summarized", "Upkeep", "compact", "newest_day", "prune", "summarize"]
+__all__ = ["Summarized", "Upkeep", "compact", "newest_day", "prune", "summarize",
+           "with_change"]
