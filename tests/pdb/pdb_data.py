@@ -101,6 +101,24 @@ def zcee_requests(n: int, seed: int, day: int = 0) -> list[dict[str, object]]:
     return out
 
 
+def liberty_requests(n: int, seed: int, day: int = 0) -> list[dict[str, object]]:
+    """``n`` Liberty requests (SMF 120.11) over day ``day`` from DAY to three
+    applications (one of them the root URI), a key in the path of one, a query string
+    in another; part of the CPU on zIIPs (80, 70 and 60 %)."""
+    rng = np.random.default_rng(seed)
+    uris = ("/car100/models/{k}", "/quote?symbol=IBM", "/")
+    out: list[dict[str, object]] = []
+    for k in range(n):
+        start = DAY + dt.timedelta(days=day, seconds=int(rng.integers(0, 86_000)))
+        took = float(rng.lognormal(math.log(40), 0.7))
+        cpu = round(float(rng.gamma(3, 0.8)), 3)
+        out.append({"request_id": f"R{k:06d}", "uri": uris[k % 3].format(k=k),
+                    "start": start, "end": start + dt.timedelta(milliseconds=took),
+                    "cpu_ms": cpu, "cpu_on_cp_ms": round(cpu * (0.2 + 0.1 * (k % 3)), 3),
+                    "user_name": "U", "client_ip": "10.1.1.1", "response_bytes": 900})
+    return out
+
+
 @pytest.fixture(scope="session", name="month")
 def month_fixture(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Three days (Thursday to Saturday) of two systems, 20 class records each."""

@@ -21,6 +21,7 @@ from pdb_data import (  # noqa: F401 (fixtures)
     PER_DAY,
     cics_dump,
     files_state,
+    liberty_requests,
     month_fixture,
     same_tables,
     tables_state,
@@ -155,6 +156,32 @@ def test_z_os_connect_requests_of_a_day_removed_and_loaded_again(tmp_path: Path)
     api = [t for t in TABLES if t.startswith("api_")]
     same_tables({t: tables_state(root)[t] for t in api}, {t: tables_state(only)[t] for t in api})
     assert add(Pdb(root), [both], jobs=1).tasks == {"z/OS Connect requests": 600}
+    same_tables(tables_state(root), tables_state(whole))
+
+
+def test_liberty_requests_of_a_day_removed_and_loaded_again(tmp_path: Path) -> None:
+    """The Liberty feed (SMF 120.11) the same way: removed, it is the PDB loaded without
+    the day; loaded again, the PDB of both days, each request once."""
+    from zperf.sim.writers import smf120_11
+
+    def dump(path: Path, *days: int) -> Path:
+        path.write_bytes(b"".join(frame_rdw(smf120_11.build_type120_11(
+            liberty_requests(300, 5 + d, d), smf120_11.Server(), DAY + dt.timedelta(days=d)))
+            for d in days))
+        return path
+
+    both, first = dump(tmp_path / "both.smf", 0, 1), dump(tmp_path / "first.smf", 0)
+    root, only, whole = tmp_path / "pdb", tmp_path / "only", tmp_path / "whole"
+    add(Pdb(root), [both], jobs=1)
+    add(Pdb(whole), [both], jobs=1)
+    add(Pdb(only), [first], jobs=1)
+    done = remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    assert done.rows["liberty_hour"] > 0 and done.rows["liberty_day"] > 0
+    liberty = [t for t in TABLES if t.startswith("liberty_")]
+    assert len(liberty) == 4
+    same_tables({t: tables_state(root)[t] for t in liberty},
+                {t: tables_state(only)[t] for t in liberty})
+    assert add(Pdb(root), [both], jobs=1).tasks == {"Liberty requests": 300}
     same_tables(tables_state(root), tables_state(whole))
 
 

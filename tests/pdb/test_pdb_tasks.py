@@ -25,6 +25,7 @@ from pdb_data import (  # noqa: F401
 )
 from pdb_data import cics_dump as _dump
 from pdb_data import cics_tasks as _tasks
+from pdb_data import liberty_requests as _liberty
 from pdb_data import zcee_requests as _requests
 
 from conftest import run_cli
@@ -300,24 +301,6 @@ def test_weeks_and_months_made_of_the_days_are_those_made_of_the_hours(
     rolled_up_both_ways(loaded, "transaction", level,
                         ["system", "applid", "transaction", "service_class", "report_class",
                          "period_start", "shift"])
-
-
-def _liberty(n: int, seed: int) -> list[dict[str, object]]:
-    """``n`` Liberty requests over 2026-10-01 to three applications (one of them the
-    root URI), a key in the path of one, a query string in another; part of the CPU on
-    zIIPs."""
-    rng = np.random.default_rng(seed)
-    uris = ("/car100/models/{k}", "/quote?symbol=IBM", "/")
-    out: list[dict[str, object]] = []
-    for k in range(n):
-        start = DAY + dt.timedelta(seconds=int(rng.integers(0, 86_000)))
-        took = float(rng.lognormal(math.log(40), 0.7))
-        cpu = round(float(rng.gamma(3, 0.8)), 3)
-        out.append({"request_id": f"R{k:06d}", "uri": uris[k % 3].format(k=k),
-                    "start": start, "end": start + dt.timedelta(milliseconds=took),
-                    "cpu_ms": cpu, "cpu_on_cp_ms": round(cpu * (0.2 + 0.1 * (k % 3)), 3),
-                    "user_name": "U", "client_ip": "10.1.1.1", "response_bytes": 900})
-    return out
 
 
 def test_liberty_requests_are_summarized_per_server_and_application(
