@@ -92,16 +92,9 @@ def full(tmp_path_factory: pytest.TempPathFactory, month: list[Path],
 @pytest.fixture(scope="module")
 def without(tmp_path_factory: pytest.TempPathFactory, month: list[Path],
             inputs: dict[str, Path]) -> Path:
-    """A PDB loaded without SYSA's second day (its RMF, SMF 30 and CICS tasks).
-
-    SYSB's second day is loaded on its own: a load summarizes the days it changes
-    together, and a system's CEC figures (its rolling 4-hour average of the CEC) are
-    made of the PR/SM data of every system of the days summarized with it: SYSA's
-    third day summarized with SYSB's second would reach back into SYSB's records of
-    the CEC where it has none of its own."""
+    """A PDB loaded without SYSA's second day (its RMF, SMF 30 and CICS tasks)."""
     root = tmp_path_factory.mktemp("without") / "pdb"
-    add(Pdb(root), [month[0], month[2], inputs["cics_without"]], jobs=1)
-    add(Pdb(root), [inputs["day2_sysb"]], jobs=1)
+    add(Pdb(root), [month[0], inputs["day2_sysb"], month[2], inputs["cics_without"]], jobs=1)
     return root
 
 
@@ -463,3 +456,19 @@ def test_killed_at_any_step_the_pdb_is_as_it_was_or_the_removal_is_finished(
     removed = {e["name"]: e.get("removed") for e in Pdb(root).manifest()["inputs"]}
     assert removed[str(month[1])] == {"SYSA": ["2026-10-02"]} and removed[str(month[0])] is None
 
+
+
+def test_a_system_s_cec_figures_are_the_same_whatever_order_its_days_came_in(
+        tmp_path: Path, without: Path, month: list[Path], inputs: dict[str, Path]) -> None:
+    """SYSB's second day loaded last (alone) makes SYSA's third day again too: its CEC
+    rolling 4-hour average reaches back into the CEC's records of the day before, which
+    only SYSB holds; loaded in one go, the days were summarized together."""
+    root = tmp_path / "pdb"
+    for dumps in ([month[2]], [month[0], inputs["cics_without"]], [inputs["day2_sysb"]]):
+        add(Pdb(root), dumps, jobs=1)
+    got, want = _unsourced(root), _unsourced(without)
+    first = pl.col("period_start") == dt.datetime(2026, 10, 3)
+    sysa = (pl.col("system") == "SYSA") & first
+    # (the CEC's window is whole at SYSA's first hour only with SYSB's records of the 2nd)
+    assert want["system_hour"].filter(sysa)["cec_r4ha_peak_coverage_pct"].to_list() == [100]
+    same_tables(got, want)

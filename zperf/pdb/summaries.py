@@ -362,15 +362,33 @@ def _ratios(rows: pl.DataFrame, entity: str) -> pl.DataFrame:
 
 def update(tx: Transaction, changed: Mapping[str, Iterable[dt.date]], config: Config) -> None:
     """Make again the summaries of the days a change touched: the days themselves and the
-    day after each (its rolling averages reach back into it), their hours, and the weeks
-    and months that hold them; every system at once."""
+    day after each (its rolling averages reach back into it), of every system that has
+    intervals those days (:func:`_with_cec`), their hours, and the weeks and months that
+    hold them; every system at once."""
     pairs = set()
     for system, days in changed.items():
         for day in days:
             pairs.add((system, day))
             if _following(tx, system, day):
                 pairs.add((system, day + dt.timedelta(days=1)))
-    _update_chunked(tx, pairs, config)
+    _update_chunked(tx, _with_cec(tx, pairs), config)
+
+
+def _with_cec(tx: Transaction, pairs: set[tuple[str, dt.date]]) -> set[tuple[str, dt.date]]:
+    """``pairs`` and the same days of every other system with CPU intervals then.
+
+    A system's CEC and capacity-group figures (``cec_...``, ``group_...``) are made of
+    the PR/SM data of every system of the days summarized and of the 4 hours before
+    (a system without global performance data control records only its own partition;
+    the others' records fill the CEC in).  So that they are the same whatever order
+    the systems' days were loaded in, a change to one system's day makes its
+    neighbours' days again too: a nightly load of every system changes nothing here; a
+    load of one system's day (or its removal) makes the others' days of it again."""
+    systems = {s for entry in tx.manifest.get("inputs", []) for s in entry.get("systems", [])}
+    systems |= {s for s, _ in pairs}
+    days = {d for _, d in pairs}
+    return pairs | {(s, d) for d in days for s in systems
+                    if (s, d) not in pairs and tx.has(Partition("cpu", s, d.isoformat()))}
 
 
 def _update_chunked(tx: Transaction, pairs: set[tuple[str, dt.date]], config: Config) -> None:
@@ -398,7 +416,7 @@ def remove(tx: Transaction, pairs: set[tuple[str, dt.date]],
     are made again from the rows left (:func:`_roll_longer`, as a load makes them), and
     the day after each, whose hours reached back into it, is made again from its
     intervals, as a load of it without the day before would make it (those days are
-    returned)."""
+    returned), with the other systems' same days and days after (:func:`_with_cec`)."""
     if not pairs:
         return set()
     made = pl.DataFrame(sorted(pairs), schema={"system": pl.String, "_day": pl.Date},
@@ -410,7 +428,7 @@ def remove(tx: Transaction, pairs: set[tuple[str, dt.date]],
                made)
         _roll_longer(tx, entity, made, hours, config.shifts)
     following = days_after(tx, pairs)
-    _update_chunked(tx, following, config)
+    _update_chunked(tx, _with_cec(tx, following | pairs) - pairs, config)
     return following
 
 
