@@ -85,6 +85,47 @@ def test_a_csv_table_with_one_key_twice_and_other_values_is_a_conflict(
     assert code == 0 and out == run_cli(capsys, "parse", "--to", "csv", str(once))[1]
 
 
+def test_a_partition_table_given_twice_is_not_counted_twice(
+        capsys: pytest.CaptureFixture[str], month: Path) -> None:
+    cpu, lpar = str(month / "cpu.parquet"), str(month / "cpu_lpar.parquet")
+    args = ("parse", "--table", "capacity", "--to", "csv", cpu)
+    code, twice, err = run_cli(capsys, *args, lpar, lpar)
+    assert code == 0
+    assert twice == run_cli(capsys, *args, lpar)[1]
+    rows = pl.read_parquet(lpar).height
+    assert err.splitlines() == [
+        f"zperf: warning: {lpar}: {rows} partition intervals already read from an earlier "
+        "file (overlapping dumps) dropped: each is counted once"]
+
+
+def test_a_partition_table_written_from_two_copies_holds_each_row_once(
+        capsys: pytest.CaptureFixture[str], month: Path, tmp_path: Path) -> None:
+    lpar = str(month / "cpu_lpar.parquet")
+    both = tmp_path / "both.parquet"
+    code, _, _ = run_cli(capsys, "parse", "--table", "cpu_lpar", "-o", str(both), lpar, lpar)
+    assert code == 0
+    assert pl.read_parquet(both).height == pl.read_parquet(lpar).height
+
+
+def test_a_partition_given_twice_with_other_values_is_a_conflict(
+        capsys: pytest.CaptureFixture[str], month: Path, tmp_path: Path) -> None:
+    lpar = month / "cpu_lpar.parquet"
+    frame = pl.read_parquet(lpar)
+    other = tmp_path / "other.parquet"
+    changed = frame.with_columns(pl.when(pl.int_range(pl.len()) == 0)
+                                 .then(pl.col("effective_dispatch_seconds") + 1)
+                                 .otherwise(pl.col("effective_dispatch_seconds")))
+    render(changed, "parquet", str(other), table="cpu_lpar")
+    code, out, err = run_cli(capsys, "parse", "--table", "capacity", "--to", "csv",
+                             str(month / "cpu.parquet"), str(lpar), str(other))
+    row = frame.row(0, named=True)
+    assert (code, out) == (2, "")
+    assert err.startswith(
+        f"zperf: error: {other}: partition interval {row['system']} "
+        f"{row['interval_start']:%Y-%m-%d %H:%M} partition {row['partition_name']} "
+        f"{row['processor_type']} conflicts with {lpar}: effective_dispatch_seconds ")
+
+
 def test_the_library_settles_a_table_read_back(tmp_path: Path) -> None:
     once, twice = _doubled_csv(tmp_path, "workload")
     original = read([str(once)]).tables["workload"]
