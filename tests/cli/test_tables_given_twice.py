@@ -139,5 +139,5 @@ def test_the_library_settles_a_table_read_back(tmp_path: Path) -> None:
     render(pl.concat([original, original.head(1).with_columns(pl.col("trans_ended") + 1)]),
            "parquet", str(changed), table="workload")
     with pytest.raises(ConflictError, match=rf"record {original.height + 1}: class period "
-                                            r".* conflicts with row 1 of this file"):
+                                            r".* conflicts with record 1 of this file"):
         read([str(changed)])

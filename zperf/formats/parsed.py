@@ -168,7 +168,7 @@ def settled(tables: Mapping[str, pl.DataFrame], tally: Tally, *,
     (:data:`~zperf.formats.repeats.KEYS`): a repeat (the same values) dropped and counted
     in a warning, a conflict (other values) an error naming both rows' places unless
     ``tally.on_conflict`` says which to keep.  ``first_line``: the CSV line of the first
-    row (None: rows are counted from 1, 'row N')."""
+    row (None: rows are counted from 1, as records: "record N")."""
     return {name: _settled(frame, name, tally, first_line) for name, frame in tables.items()}
 
 
@@ -179,7 +179,7 @@ def _settled(frame: pl.DataFrame, name: str, tally: Tally,
 
     def where(row: Mapping[str, Any]) -> tuple[str, dict[str, int | None]]:
         if first_line is None:
-            return f"row {row[_ROW] + 1}", {"record": row[_ROW] + 1}
+            return f"record {row[_ROW] + 1}", {"record": row[_ROW] + 1}
         return f"line {row[_ROW] + first_line}", {"line": row[_ROW] + first_line}
 
     numbered = frame.with_row_index(_ROW)
