@@ -66,3 +66,13 @@ def test_split_of_polars_columns() -> None:
     assert got["non_eligible"].round(2).to_list() == [24.90, 0.42, 5.0]
     assert got["offload"].round(2).to_list()[:2] == [91.79, 0.0]
     assert got["offload"].is_nan()[2]          # nothing eligible: NaN, not an error
+
+
+def test_iipcp_above_cp_is_refused() -> None:
+    """IIPCP is the eligible work that ran on CPs, part of APPL% CP: more of it than CP is
+    an impossible input, not a negative non-eligible share."""
+    with pytest.raises(UsageError, match=r"APPL% IIPCP \(20\) is more than APPL% CP \(10\)"):
+        f.non_ziip_eligible_pct(10.0, 20.0, 5.0)
+    with pytest.raises(UsageError, match="IIPCP"):
+        f.cpu_split(10.0, 20.0, 5.0)
+    assert f.non_ziip_eligible_pct(19.94, 19.94, 0.0) == 0.0
