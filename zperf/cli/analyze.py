@@ -124,7 +124,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       ITR = ETR / (CPU % busy / 100)
       Total general CPU µs/tran = CPs x busy / 100 x 1e6 / ETR
       group CPU µs/tran = group CPU service time x 1e6 / transactions
-    With several systems: ETRs add up, busy is averaged, CPs add up.
+    With several systems: ETRs add up, CPs add up, busy is averaged over the
+    CPs (the plain mean when the systems have as many CPs each).
 
     --per class gives the window per class period (transactions, CPU per
     transaction, IIPCP and achieved zIIP offload, worst Performance Index);
