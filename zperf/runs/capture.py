@@ -106,12 +106,12 @@ def fewer_classes_findings(table: pl.DataFrame) -> list[Finding]:
         pl.col("service_periods").max().over("system").alias("_most"))
     for (system,), part in rows.filter("_fewer").group_by("system", maintain_order=True):
         lengths = dict(zip(part["interval_start"], part["interval_seconds"], strict=True))
-        most = part["_most"].max()
+        most, fewest = part["_most"].max(), part["service_periods"].min()
         out.append(Finding(
             "coverage", "classes_missing",
             f"{system}: the workload activity data (SMF 72.3 or the Workload Activity report) "
             f"hold fewer service class periods at {stretches(list(lengths), lengths)} than in "
-            f"its other intervals ({part['service_periods'].min()} against {most}: a class's "
+            f"its other intervals ({fewest!s} against {most!s}: a class's "
             "record lost?): the capture ratio leaves those intervals out",
             ("capture_ratio",), str(system),
             f"classes missing in {len(lengths)} interval{'' if len(lengths) == 1 else 's'}"))
