@@ -80,3 +80,13 @@ def test_the_ziip_share_is_of_the_cpu_time_not_of_the_eligible() -> None:
         ziip_share_pct(-1.0, 3.0)
     frame = pl.DataFrame({"z": [1.0, 0.0], "c": [4.0, 2.0]})
     assert frame.select(ziip_share_pct(pl.col("z"), pl.col("c")))["z"].to_list() == [25.0, 0.0]
+
+
+def test_iipcp_above_cp_is_refused() -> None:
+    """IIPCP is the eligible work that ran on CPs, part of APPL% CP: more of it than CP is
+    an impossible input, not a negative non-eligible share."""
+    with pytest.raises(UsageError, match=r"APPL% IIPCP \(20\) is more than APPL% CP \(10\)"):
+        f.non_ziip_eligible_pct(10.0, 20.0, 5.0)
+    with pytest.raises(UsageError, match="IIPCP"):
+        f.cpu_split(10.0, 20.0, 5.0)
+    assert f.non_ziip_eligible_pct(19.94, 19.94, 0.0) == 0.0

@@ -103,3 +103,21 @@ def test_combined_needs_one_value_of_each_per_lpar() -> None:
         f.combined([2761.39], [79.40, 77.15], [3])
     with pytest.raises(UsageError, match="no values"):
         f.combined_etr_per_sec([])
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_pooled_busy_is_table_16s_mean_for_equal_cps(version: str) -> None:
+    busies = _per_lpar(version, "cp_busy_pct")
+    assert rounds_to(f.pooled_busy_pct(pl.Series(busies), pl.Series(CPS, dtype=pl.Float64)),
+                     DATA["table20"][version]["cp_busy_pct"])
+
+
+def test_pooled_busy_weighs_each_lpar_by_its_cps() -> None:
+    """A 4-CP LPAR at 50 % and a 2-CP one at 20 % use 2.4 of their 6 CPs: 40 %, where the
+    plain mean says 35 % (and the CPU per transaction reads 12.5 % low)."""
+    busy, cps = pl.Series([50.0, 20.0]), pl.Series([4.0, 2.0])
+    assert f.pooled_busy_pct(busy, cps) == pytest.approx(40.0)
+    assert f.average_busy_pct(busy) == pytest.approx(35.0)
+    frame = pl.DataFrame({"busy": busy, "cps": cps})
+    assert frame.select(f.pooled_busy_pct(pl.col("busy"), pl.col("cps"))).item() == \
+        pytest.approx(40.0)

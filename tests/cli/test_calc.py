@@ -150,6 +150,10 @@ def test_the_codepage_table(capsys: Capture) -> None:
     (["itr", "--etr", "lots", "--busy", "50"], "--etr must be a number (got 'lots')"),
     (["itr", "--etr", "100", "--busy", "50", "--cps", "2.5"], "--cps must be a whole number"),
     (["delta", "--base", "0", "--new", "1"], "the base value is 0: Delta % is undefined"),
+    # IIPCP is part of CP: a negative non-zIIP-eligible share was printed, exit 0
+    (["cpu-split", "--cp", "10", "--iipcp", "20", "--iip", "5"],
+     "APPL% IIPCP (20) is more than APPL% CP (10): IIPCP is the zIIP-eligible part of the "
+     "CP time"),
     (["ms-per-tran", "--appl-cp", "10", "--tps", "5", "--transactions", "9"],
      "--tps or the count with --transactions, not both"),
     (["ms-per-tran", "--cpu-seconds", "1", "--iip-seconds", "2", "--interval", "60", "--tps",

@@ -18,6 +18,7 @@ from zperf.runs.capture import (
     capture_ratios,
     capture_table,
     captured_seconds,
+    fewer_classes_findings,
 )
 
 T0 = dt.datetime(2024, 3, 1, 9, 0)
@@ -44,7 +45,7 @@ def _cpu(rows: list[tuple[str, dt.datetime, float, float]]) -> pl.DataFrame:
 
 WORK = _work([("SYSA", T0, "service", "ONLINE", 80.0), ("SYSA", T0, "service", "BATCH", 70.0),
               ("SYSA", T0, "report", "CICSREG", 60.0),
-              ("SYSA", T1, "service", "ONLINE", 90.0),
+              ("SYSA", T1, "service", "ONLINE", 90.0), ("SYSA", T1, "service", "BATCH", 0.0),
               ("SYSB", T0, "service", "ONLINE", 45.0)])
 CPU = _cpu([("SYSA", T0, 4.0, 50.0), ("SYSA", T1, 4.0, 25.0), ("SYSB", T0, 2.0, 25.0)])
 
@@ -82,7 +83,7 @@ def test_listing_rows_without_a_system_belong_to_the_only_system() -> None:
 
 
 def test_file_by_file_gives_the_same_table() -> None:
-    halves = [captured_seconds(WORK.head(2)), captured_seconds(WORK.tail(3))]
+    halves = [captured_seconds(WORK.head(2)), captured_seconds(WORK.tail(4))]
     assert capture_table(pl.concat(halves), CPU).equals(capture_ratios({"workload": WORK,
                                                                         "cpu": CPU}))
 
@@ -95,3 +96,25 @@ def test_over_the_window_the_ratio_of_the_sums() -> None:
     assert rows["SYSA"]["intervals"] == 2 and rows["SYSA"]["interval_seconds"] == 1800.0
     assert rows["SYSA"]["report_capture_ratio"] == pytest.approx(0.3)  # T1 has no report row
     assert rows["SYSB"]["capture_ratio"] == pytest.approx(0.9)
+
+
+def test_an_interval_missing_a_service_class_is_left_out_and_said() -> None:
+    """A class's record lost in one interval reads as uncaptured time (a capture ratio
+    too low, looking like overhead): that interval is left out of the ratio, and said."""
+    lost = WORK.filter(~((pl.col("interval_start") == T1) & (pl.col("class_name") == "BATCH")))
+    table = capture_ratios({"workload": lost, "cpu": CPU})
+    rows = {(r["system"], r["interval_start"]): r for r in table.iter_rows(named=True)}
+    assert rows[("SYSA", T1)]["service_periods"] == 1
+    assert rows[("SYSA", T1)]["capture_ratio"] is None
+    assert rows[("SYSA", T0)]["capture_ratio"] == pytest.approx(0.75)
+    by_system = {r["system"]: r for r in capture_by_system(table).iter_rows(named=True)}
+    assert by_system["SYSA"]["capture_ratio"] == pytest.approx(0.75)  # T0 alone
+    assert by_system["SYSB"]["capture_ratio"] == pytest.approx(0.9)
+    found = fewer_classes_findings(table)
+    assert [(f.check, f.subject) for f in found] == [("classes_missing", "SYSA")]
+    assert found[0].message == (
+        "SYSA: the workload activity data (SMF 72.3 or the Workload Activity report) hold "
+        "fewer service class periods at 2024-03-01 09:15 to 09:30 than in its other "
+        "intervals (1 against 2: a class's record lost?): the capture ratio leaves those "
+        "intervals out")
+    assert fewer_classes_findings(capture_ratios({"workload": WORK, "cpu": CPU})) == []

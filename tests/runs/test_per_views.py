@@ -53,8 +53,14 @@ def test_per_system_with_known_msu(tmp_path: Path) -> None:
     assert row["r4ha_peak_at"] == START + dt.timedelta(hours=4)
     # No window is whole (hour 3 is missing): the peak is one of 3 of the 4 hours, said.
     assert (row["r4ha_peak_coverage_pct"], row["r4ha_peak_complete"]) == (75.0, False)
-    assert [f.check for f in seen.findings] == ["r4ha_partial"]
+    assert [f.check for f in seen.findings] == ["r4ha_partial", "system_gap"]
     assert "partial: 180 of 240 min measured" in seen.findings[0].message
+    # ... and the missing hour itself: busy and MSU/h are of the 6 hours measured
+    assert seen.findings[1].message == (
+        "SYSA: the CPU activity data (SMF 70.1 or the CPU Activity report) have nothing for "
+        f"{START + dt.timedelta(hours=3):%Y-%m-%d %H:%M} to "
+        f"{START + dt.timedelta(hours=4):%H:%M} (3600 s of the 25200 s the data span): its "
+        "busy, MSU/h and capture ratio are of the time measured")
     assert row["msu_peak_at"] == START + dt.timedelta(hours=2)
     assert row["lac_peak_msu"] == 320 and row["defined_capacity_msu"] == 300
     assert row["lac_peak_at"] == START + dt.timedelta(hours=2)

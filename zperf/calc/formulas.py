@@ -126,6 +126,7 @@ from zperf.calc.sysplex import (
     combined_general_cpu_us_per_tran,
     combined_itr_per_sec,
     combined_service_us_per_tran,
+    pooled_busy_pct,
     sum_of_lpars_us_per_tran,
 )
 
@@ -192,6 +193,7 @@ __all__ = [
     "pi_average_response",
     "pi_percentile",
     "pi_velocity",
+    "pooled_busy_pct",
     "processor_rating",
     "project_ms_per_tran",
     "rolling_average",

@@ -39,7 +39,12 @@ def non_ziip_eligible_pct(cp_pct: Quantity, iipcp_pct: Quantity, iip_pct: Quanti
     """Non-zIIP-eligible %: (CP + IIP) - (IIP + IIPCP), 003's "CP - (IIP + IIPCP)".
 
     003 Figure 4: (31.66 + 75.53) - (75.53 + 6.76) = 24.90; 000 Figure 2: 0.42.
+    IIPCP is part of the CP time (the eligible work that ran on CPs), so scalars with
+    IIPCP above CP raise :class:`UsageError` rather than give a negative share.
     """
+    if is_scalar(cp_pct) and is_scalar(iipcp_pct) and iipcp_pct > cp_pct:
+        raise UsageError(f"APPL% IIPCP ({iipcp_pct:g}) is more than APPL% CP ({cp_pct:g}): "
+                         "IIPCP is the zIIP-eligible part of the CP time")
     return cpu_pct(cp_pct, iip_pct) - ziip_eligible_pct(iip_pct, iipcp_pct)
 
 

@@ -35,6 +35,19 @@ def average_busy_pct(cp_busy_pcts: Quantity) -> Quantity:
     return mean(cp_busy_pcts)
 
 
+def pooled_busy_pct(cp_busy_pcts: Quantity, cps: Quantity) -> Quantity:
+    """CPU % busy of several LPARs' CPs taken together: Σ (CPs x busy) / Σ CPs.
+
+    004 Table 16 averages the LPARs' busy plainly (:func:`average_busy_pct`), which is
+    this when they have the same CPs, as the paper's do.  When they do not, the plain
+    mean weighs a 2-CP LPAR's busy like a 10-CP one's, and the CPs x busy of
+    :func:`combined_general_cpu_us_per_tran` is no longer the CP time used: a run of
+    such LPARs averages this way.  (3 x 79.40 + 3 x 77.15) / 6 = 78.275, as Table 20;
+    (4 x 50 + 2 x 20) / 6 = 40, where the plain mean says 35.
+    """
+    return total(cp_busy_pcts * cps) / total(cps)
+
+
 def average_resp_ms(resp_ms: Quantity) -> Quantity:
     """Average Total IMS Response Time: the plain mean of the LPARs' (004 Table 16).
 

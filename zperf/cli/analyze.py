@@ -124,7 +124,8 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
       ITR = ETR / (CPU % busy / 100)
       Total general CPU µs/tran = CPs x busy / 100 x 1e6 / ETR
       group CPU µs/tran = group CPU service time x 1e6 / transactions
-    With several systems: ETRs add up, busy is averaged, CPs add up.
+    With several systems: ETRs add up, CPs add up, busy is averaged over the
+    CPs (the plain mean when the systems have as many CPs each).
 
     --per class gives the window per class period (transactions, CPU per
     transaction, IIPCP and achieved zIIP offload, worst Performance Index);
@@ -134,7 +135,10 @@ def analyze_command(sources: tuple[str, ...], spec_path: str | None, name: str |
     highest over fully measured 4-hour windows (the 4 hours before --start
     count where the sources hold them); where none is, it is the best-measured
     one, said on stderr with exit status 1: an average of less than 4 hours.
-    Both take the run's sources, --name, --system, --start and --end; an option
+    So is time of the data's span a system's CPU data lack (a lost hour, a
+    day's dump of one system), and an interval whose workload data hold fewer
+    service class periods than the system's others (the capture ratio leaves
+    it out). Both take the run's sources, --name, --system, --start and --end; an option
     they do not use (--transactions, --group, --cps...) is an error.
 
     \b

@@ -85,12 +85,13 @@ def report_command(args: tuple[str, ...], fmt: str | None, output: str, base: Ba
     Exit status 1 when records were skipped, a run has no timed RMF
     interval (empty tables), a reproduced figure differs or an activity
     report's peak 4-hour rolling average rests on a window the data do not
-    wholly measure, its SMF 30 interval records hold less (or more) CPU
-    than the service classes captured, or a trend's history has a gap (a
-    month partly loaded after a complete one and before the last): each is
-    said on standard error and atop the report (a trend's month in
-    progress, and a first month the history starts in, are said and
-    flagged, without exit 1).
+    wholly measure, a system's CPU data lack time of the period, its
+    workload data lack a service class in an interval, its SMF 30 interval
+    records hold less (or more) CPU than the service classes captured, or a
+    trend's history has a gap (a month partly loaded after a complete one and
+    before the last): each is said on standard error and atop the report (a
+    trend's month in progress, and a first month the history starts in, are
+    said and flagged, without exit 1).
 
     \b
     Examples:

@@ -4,17 +4,24 @@ Parsing a month of SMF once and analysing it many times is the usual way of
 working, so every command that reads input also takes the tables ``zperf
 parse`` wrote.  Parquet and Arrow files name their table in their metadata;
 a CSV file is recognised by its header, which is exactly a table's columns.
+
+Such a table may hold a row twice (two CSVs concatenated, a day's overlap written
+out twice): its rows are settled as a dump's are (:func:`settled`), a repeat
+dropped and said, a conflict an error naming both rows, so that a transaction or
+an MSU is not counted twice.
 """
 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from zperf.errors import InputError
 from zperf.formats.kinds import TextKind
+from zperf.formats.repeats import BY_SYSPLEX, KEYS, counted, said_within, settle_frame
 from zperf.formats.tally import OnError, Tally
 from zperf.tables import SCHEMAS
 
@@ -150,6 +157,43 @@ def _counted(file: str, rows: int) -> Tally:
     tally = Tally(file)
     tally.count(parsed=rows)
     return tally
+
+
+_ROW = "_row"  # (zperf's own column: not a value of the row, see repeats.value_columns)
+
+
+def settled(tables: Mapping[str, pl.DataFrame], tally: Tally, *,
+            first_line: int | None) -> dict[str, pl.DataFrame]:
+    """A table zperf wrote (read by this module) with each key once
+    (:data:`~zperf.formats.repeats.KEYS`): a repeat (the same values) dropped and counted
+    in a warning, a conflict (other values) an error naming both rows' places unless
+    ``tally.on_conflict`` says which to keep.  ``first_line``: the CSV line of the first
+    row (None: rows are counted from 1, as records: "record N")."""
+    return {name: _settled(frame, name, tally, first_line) for name, frame in tables.items()}
+
+
+def _settled(frame: pl.DataFrame, name: str, tally: Tally,
+             first_line: int | None) -> pl.DataFrame:
+    if name not in KEYS or frame.height < 2:
+        return frame
+
+    def where(row: Mapping[str, Any]) -> tuple[str, dict[str, int | None]]:
+        if first_line is None:
+            return f"record {row[_ROW] + 1}", {"record": row[_ROW] + 1}
+        return f"line {row[_ROW] + first_line}", {"line": row[_ROW] + first_line}
+
+    numbered = frame.with_row_index(_ROW)
+    # rows named by a sysplex (a Workload Activity report's) are not compared with one
+    # another: two systems' reports hold other numbers under the same names (repeats)
+    named = pl.col("system").is_not_null() if name in BY_SYSPLEX else pl.lit(True)
+    kept, decided = settle_frame(numbered.filter(named), name, tally, where)
+    if not (decided.repeats or decided.conflicts):
+        return frame
+    if decided.repeats:
+        tally.warnings.append(f"{counted(decided.repeats, KEYS[name].what)} given twice in "
+                              "this table (identical copies) dropped: each is counted once")
+    said_within(name, decided.conflicts, tally)
+    return pl.concat([kept, numbered.filter(~named)]).sort(_ROW).drop(_ROW)
 
 
 def _sniff_csv(text: str) -> bool:

@@ -92,6 +92,8 @@ class RowKey:
                                if row.get(column) is not None),
                              _instant(row.get(self.when))])
         parts = [self.what, str(system), _when(row.get("interval_start"))]
+        if "partition_name" in self.columns:
+            parts += [f"partition {row.get('partition_name')}", str(row.get("processor_type"))]
         if "class_name" in self.columns:
             parts += [str(row.get("class_kind")), str(row.get("class_name")),
                       f"period {row.get('period')}"]
@@ -122,6 +124,12 @@ KEYS: dict[str, RowKey] = {
     "workload": RowKey("class period", ("sysplex", "system", "interval_start", "class_kind"),
                        ("class_name", "period")),
     "cpu": RowKey("CPU activity interval", ("system",), ("interval_start",)),
+    # A partition's processors of one type, as one system's PR/SM data give them: its
+    # rows go with their CPU interval (BELONGS), and are keyed too, so that a cpu_lpar
+    # table given without its cpu table (zperf parse --table cpu_lpar -o) is not counted
+    # twice (each partition's MSU/h, R4HA) when given again.
+    "cpu_lpar": RowKey("partition interval", ("system", "interval_start"),
+                       ("partition_number", "partition_name", "processor_type")),
     # an address space is its job name and JES id, its step and its ASID (a job's steps
     # share an ASID; forked z/OS UNIX spaces share a job name)
     "job_intervals": RowKey("address space interval", ("system", "interval_start"),
@@ -172,6 +180,7 @@ BELONGS: dict[str, tuple[str, tuple[str, ...]]] = {
 #: Columns that say where a row came from, not what was measured.
 PROVENANCE = frozenset({"source", "source_format"})
 _PLURAL = {"class period": "class periods", "CPU activity interval": "CPU activity intervals",
+           "partition interval": "partition intervals",
            "address space interval": "address space intervals", "job step": "job steps",
            "CICS task": "CICS tasks", "z/OS Connect request": "z/OS Connect requests",
            "z/OS Connect API requester request": "z/OS Connect API requester requests",

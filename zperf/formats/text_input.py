@@ -36,7 +36,7 @@ import polars as pl
 from zperf.formats.listing import TABS_NOTE
 from zperf.formats.opening import Reopen
 from zperf.formats.options import ReadOptions
-from zperf.formats.parsed import read_parsed_binary
+from zperf.formats.parsed import PARSED_CSV, read_parsed_binary, settled
 from zperf.formats.registry import (
     RMF_REPORTS,
     RMF_TITLE_STARTS,
@@ -65,7 +65,8 @@ def read_text(chosen: str, head: bytes, data: BinaryIO, name: str, how: ReadOpti
     if chosen == "zperf-table":
         got, tally = read_parsed_binary(head + data.read(), name)
         tally.read_as = tally.read_as or chosen
-        yield got, tally
+        tally.on_conflict = how.on_conflict
+        yield settled(got, tally, first_line=None), tally
         return
     chunks = utf8_chunks(data, head, how.encoding, CHUNK_BYTES)
     tabs = Tabs(name) if TEXT_KIND[chosen].listing else None
@@ -145,10 +146,13 @@ def _streamed(chosen: str, chunks: Iterable[bytes], tally: Tally,
 def _read_whole(chosen: str, whole: bytes, name: str, how: ReadOptions,
                 options: Mapping[str, Any]) -> Batches:
     """A text input read whole (UTF-8): one batch per reader (none of which settles a
-    row given twice: ``how.on_conflict`` only goes on the tallies)."""
+    row given twice: ``how.on_conflict`` only goes on the tallies; a table zperf wrote
+    is settled here, as :func:`zperf.formats.parsed.settled` says)."""
     got, tally = TEXT_KIND[chosen].read(whole, name, how.on_error, **options)
     tally.on_conflict = how.on_conflict
     tally.read_as = tally.read_as or chosen
+    if chosen == PARSED_CSV.name:
+        got = settled(got, tally, first_line=2)
     yield got, tally
     if how.kind is None and chosen in RMF_REPORTS:
         for other in companions(whole, chosen):

@@ -141,6 +141,12 @@ class Activity:
         return both["interval_start"].min(), end  # type: ignore[return-value]
 
 
+#: The CPU intervals and the own partitions' PR/SM rows of every file, put together
+#: before the MSU is computed: a table's cpu and cpu_lpar rows may come in two files
+#: (``zperf parse --table cpu -o``, ``--table cpu_lpar -o``), neither of which has an
+#: MSU alone.
+_MSU_CPU, _MSU_LPAR = "_msu_cpu", "_msu_lpar"
+
 #: Marks a row named by its sysplex (a listing names no system) until the files are
 #: merged: then it is the system's when the CPU data has one system only (the rule of
 #: :func:`zperf.runs.capture.capture_table`), else the sysplex's.
@@ -169,8 +175,10 @@ def keep_activity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     out: dict[str, pl.DataFrame] = capacity.reduce_capacity(tables)
     cpu = tables.get("cpu")
     if cpu is not None and cpu.height:
-        out["cpu"] = cpu.select(c for c in (*_CPU_KEEP, "sysplex", "source_format")
-                                if c in cpu.columns)
+        out["cpu"] = cpu  # (every column: the MSU of the merged files is computed from it)
+    lpar = tables.get("cpu_lpar")
+    if lpar is not None and lpar.height:  # the own partition's dispatch time, for the MSU
+        out["cpu_lpar"] = lpar.filter(pl.col("own_partition"))
     work = tables.get("workload")
     if work is not None and work.height:  # classes only: not the listing's summaries
         out["workload"] = work.filter(pl.col("class_kind").is_in(CLASS_KINDS)).select(
@@ -189,6 +197,9 @@ def sum_activity(kept: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     cpu = kept.get("cpu")
     if cpu is not None and cpu.height:
         out["lpar"] = cpu.with_columns(_system(cpu)).select(_CPU_KEEP)
+        out[_MSU_CPU] = cpu
+    if kept.get("cpu_lpar") is not None:
+        out[_MSU_LPAR] = kept["cpu_lpar"]
     records = kept.get("job_intervals")
     if records is not None and records.height:
         intervals = job_cpu.rmf_intervals(kept.get("workload"), cpu)
@@ -276,6 +287,8 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
         for name, frame in sum_activity(result.tables).items():
             parts.setdefault(name, []).append(frame)
     untimed = sum(int(p["rows"].sum()) for p in parts.pop("untimed", []))
+    msu_cpu, msu_lpar = (pl.concat(parts.pop(name), how="diagonal_relaxed")
+                         if name in parts else None for name in (_MSU_CPU, _MSU_LPAR))
     empty = _empty()
     tables = {name: (pl.concat([empty[name], *[p.cast(empty[name].schema)
                                                for p in parts[name]]], how="vertical")
@@ -298,7 +311,9 @@ def read_activity(paths: Sequence[str | Path], *, kind: str | None = None,
         classes=_merged(tables["classes"], ["class_kind", "class_name", "interval_start"],
                         weighted=True),
         class_systems=_merged_totals(tables["class_systems"]),
-        tallies=tallies, untimed=untimed, msu=capacity.with_r4ha(tables["msu"]),
+        tallies=tallies, untimed=untimed,
+        msu=capacity.with_r4ha(tables["msu"] if msu_cpu is None else capacity.msu_rows(
+            msu_cpu, msu_lpar)),
         captured=tables["captured"], pi=tables["pi"], jobs=_merged_jobs(tables["jobs"]))
 
 

@@ -52,12 +52,18 @@ def reduce_capacity(tables: dict[str, pl.DataFrame]) -> dict[str, pl.DataFrame]:
     out: dict[str, pl.DataFrame] = {}
     cpu, work = tables.get("cpu"), tables.get("workload")
     if cpu is not None and cpu.height:
-        out["msu"] = capacity_table(cpu, tables.get("cpu_lpar")).select(list(SCHEMAS["msu"]))
+        out["msu"] = msu_rows(cpu, tables.get("cpu_lpar"))
     if work is not None and work.height:
         out["captured"] = captured_seconds(work.filter(pl.col("interval_start").is_not_null()))
         pi = performance_table(work, tables.get("distribution"))
         out["pi"] = pi.filter(pl.col("perf_index").is_not_null()).select(list(SCHEMAS["pi"]))
     return out
+
+
+def msu_rows(cpu: pl.DataFrame, cpu_lpar: pl.DataFrame | None) -> pl.DataFrame:
+    """The capacity section's MSU rows of cpu and cpu_lpar rows (one file's, or every
+    file's put together)."""
+    return capacity_table(cpu, cpu_lpar).select(list(SCHEMAS["msu"]))
 
 
 def with_r4ha(msu: pl.DataFrame) -> pl.DataFrame:

@@ -495,10 +495,10 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
             pl.len().alias("systems"),
             (pl.lit(spec.cps) if spec.cps is not None else pl.col("cp_online").sum())
             .cast(pl.Float64).alias("cps"),
-            f.average_busy_pct(pl.col("cp_lpar_busy_pct")).alias("cp_busy_pct"),
+            _pooled(pl.col("cp_lpar_busy_pct"), pl.col("cp_online")).alias("cp_busy_pct"),
             (pl.lit(spec.ziips) if spec.ziips is not None else pl.col("ziip_online").sum())
             .cast(pl.Float64).alias("ziips"),
-            f.average_busy_pct(ziip_busy).alias("ziip_busy_pct"))
+            _pooled(ziip_busy, pl.col("ziip_online")).alias("ziip_busy_pct"))
         return frame, "cpu activity (LPAR busy)"
     if spec.cps is None:
         raise UsageError("no CPU activity data (SMF 70.1 or the CPU Activity report): give "
@@ -520,6 +520,17 @@ def _busy(work: pl.DataFrame, cpu: pl.DataFrame | None,
          else pl.lit(None, pl.Float64))
         .alias("ziip_busy_pct"))
     return frame, source
+
+
+def _pooled(busy: pl.Expr, engines: pl.Expr) -> pl.Expr:
+    """The systems' busy over their engines together (:func:`zperf.calc.sysplex.pooled_busy_pct`):
+    the CPs x busy of the run's CPU per transaction is then the CP time the systems used,
+    when they have other engine counts too (004 Table 16's plain mean, the same when they
+    have as many each, is kept then, to the last digit); a system without a busy is left
+    out of both sides."""
+    weights = pl.when(busy.is_not_null()).then(engines.cast(pl.Float64))
+    return (pl.when(weights.drop_nulls().n_unique() <= 1).then(f.average_busy_pct(busy))
+            .otherwise(f.pooled_busy_pct(busy, weights)))
 
 
 def _group(work: pl.DataFrame, classes: tuple[ClassRef, ...], prefix: str,

@@ -41,7 +41,9 @@ from zperf.runs.capture import (
     capture_by_system,
     capture_table,
     captured_seconds,
+    fewer_classes_findings,
 )
+from zperf.runs.coverage import system_gaps
 from zperf.runs.findings import Finding
 from zperf.runs.msu import capacity_table, partial_peak_findings, system_peaks
 from zperf.runs.offload import offload_table
@@ -242,22 +244,37 @@ def per_system(tables: Mapping[str, pl.DataFrame]) -> pl.DataFrame:
     limits = cap.group_by("system", maintain_order=True).agg(
         pl.col("image_capacity_msu").max(), pl.col("defined_capacity_msu").max(),
         pl.col("capped").sum().alias("capped_intervals"))
-    captured = tables.get("captured")
-    capture = capture_by_system(capture_table(
-        captured if captured is not None else pl.DataFrame(schema=CAPTURED_SCHEMA), cpu)
-    ).select("system", "capture_ratio")
+    capture = capture_by_system(_capture(tables, cpu)).select("system", "capture_ratio")
     rows = busy
     for frame in (system_peaks(cap), limits, capture, _offload(tables.get("offload"))):
         rows = rows.join(frame, on="system", how="left", nulls_equal=True)
     return SYSTEM_VIEW.conform(rows).sort("system", nulls_last=True)
 
 
-def view_findings(table: pl.DataFrame, per: str) -> list[Finding]:
+def _capture(tables: Mapping[str, pl.DataFrame], cpu: pl.DataFrame) -> pl.DataFrame:
+    """The capture table of the window's CPU intervals (:mod:`zperf.runs.capture`)."""
+    captured = tables.get("captured")
+    return capture_table(
+        captured if captured is not None else pl.DataFrame(schema=CAPTURED_SCHEMA), cpu)
+
+
+def view_findings(table: pl.DataFrame, per: str,
+                  tables: Mapping[str, pl.DataFrame] | None = None) -> list[Finding]:
     """What a view's figures leave in doubt: per system, a peak R4HA whose 4-hour
-    window the data do not wholly measure."""
+    window the data do not wholly measure, and (given the reduced ``tables``) time of
+    the window a system's CPU data lack and intervals its workload data hold fewer
+    service classes in (:func:`zperf.runs.coverage.system_gaps`,
+    :func:`zperf.runs.capture.fewer_classes_findings`)."""
     if per != "system" or table.height == 0:
         return []
-    return partial_peak_findings(table)
+    found = partial_peak_findings(table)
+    cpu = (tables or {}).get("cpu")
+    if cpu is not None and cpu.height:
+        if _IN_WINDOW in cpu.columns:
+            cpu = cpu.filter(_IN_WINDOW)
+        found += system_gaps(cpu.select("system", "interval_start", "interval_seconds"))
+        found += fewer_classes_findings(_capture(tables or {}, cpu))
+    return found
 
 
 def _offload(offload: pl.DataFrame | None) -> pl.DataFrame:

@@ -23,7 +23,6 @@ too: the window's figures then cover less than the window.
 from __future__ import annotations
 
 import datetime as dt
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -202,6 +201,22 @@ def _gaps(grid: pl.DataFrame, start: dt.datetime | None,
           end: dt.datetime | None) -> list[Finding]:
     """Time inside the window that no source has: between intervals, or before the
     first (after the last) when the run gives a start (an end)."""
+    found = holes(grid, start, end)
+    if not found:
+        return []
+    said = ", ".join(span_text(a, b) for a, b in found)
+    missing = sum((b - a).total_seconds() for a, b in found)
+    return [Finding("coverage", "window_gap",
+                    f"no source has data for {said} ({missing:g} s of the window): the "
+                    "window's figures cover the time around it only",
+                    brief=f"{missing:g} s of the window without data")]
+
+
+def holes(grid: pl.DataFrame, start: dt.datetime | None,
+          end: dt.datetime | None) -> list[tuple[dt.datetime, dt.datetime]]:
+    """The stretches of time ``grid``'s intervals (``interval_start``,
+    ``interval_seconds``) leave out: between intervals (more than half the shortest
+    apart), and before the first (after the last) when ``start`` (``end``) is given."""
     grid = grid.filter(pl.col("interval_start").is_not_null())
     if grid.height == 0:
         return []
@@ -210,20 +225,45 @@ def _gaps(grid: pl.DataFrame, start: dt.datetime | None,
               + dt.timedelta(seconds=r["interval_seconds"] or 0)) for r in rows]
     shortest = min((b - a).total_seconds() for a, b in spans) or 1.0
     slack = dt.timedelta(seconds=shortest / 2)
-    holes = [(a_end, b_start) for (_, a_end), (b_start, _) in itertools.pairwise(spans)
-             if b_start - a_end > slack]
+    last = spans[0][1]
+    found = []
+    for b_start, b_end in spans[1:]:
+        if b_start - last > slack:
+            found.append((last, b_start))
+        last = max(last, b_end)
     if start is not None and spans[0][0] - start > slack:
-        holes.insert(0, (start, spans[0][0]))
-    if end is not None and end - max(b for _, b in spans) > slack:
-        holes.append((max(b for _, b in spans), end))
-    if not holes:
+        found.insert(0, (start, spans[0][0]))
+    if end is not None and end - last > slack:
+        found.append((last, end))
+    return found
+
+
+def system_gaps(cpu: pl.DataFrame) -> list[Finding]:
+    """Per system, the time of the data's span (the first interval's start to the last
+    one's end over every system) its CPU activity data leave out: a lost hour, a
+    day's dump of one system missing.  Its busy, MSU/h and capture ratio are then
+    averages of the time measured, not of the span."""
+    if cpu.height == 0:
         return []
-    said = ", ".join(span_text(a, b) for a, b in holes)
-    missing = sum((b - a).total_seconds() for a, b in holes)
-    return [Finding("coverage", "window_gap",
-                    f"no source has data for {said} ({missing:g} s of the window): the "
-                    "window's figures cover the time around it only",
-                    brief=f"{missing:g} s of the window without data")]
+    ends = cpu.select(pl.col("interval_start")
+                      + pl.duration(seconds=pl.col("interval_seconds").fill_null(0.0)))
+    start, end = cpu["interval_start"].min(), ends.to_series().max()
+    assert isinstance(start, dt.datetime) and isinstance(end, dt.datetime)
+    out = []
+    for (system,), part in cpu.group_by("system", maintain_order=True):
+        found = holes(part.select("interval_start", "interval_seconds"), start, end)
+        if not found:
+            continue
+        missing = sum((b - a).total_seconds() for a, b in found)
+        out.append(Finding(
+            "coverage", "system_gap",
+            f"{system}: the CPU activity data (SMF 70.1 or the CPU Activity report) have "
+            f"nothing for {', '.join(span_text(a, b) for a, b in found)} ({missing:g} s of "
+            f"the {(end - start).total_seconds():g} s the data span): its busy, MSU/h and "
+            "capture ratio are of the time measured",
+            ("cp_busy_pct", "msu_per_hour", "capture_ratio"), str(system),
+            f"{missing:g} s without data"))
+    return out
 
 
 def stretches(starts: Sequence[dt.datetime], lengths: dict[dt.datetime, float]) -> str:

@@ -131,13 +131,14 @@ def analyze_view(run: Run | None = None, per: str = "class", *, kind: str | None
                                   kind=kind, on_error=on_error, encoding=encoding, jobs=jobs,
                                   on_conflict=on_conflict or spec.on_conflict or "error")
     tables = {name: pl.concat(frames, how="diagonal_relaxed") for name, frames in kept.items()}
-    table = view({k: v for k, v in tables.items() if k != SPANS}, per)
+    reduced = {k: v for k, v in tables.items() if k != SPANS}
+    table = view(reduced, per)
     if table.height == 0:
         raise UsageError(nothing_in_window(
             ("workload",) if per == "class" else ("cpu",), spec.start, spec.end, tables,
             spec.systems, "" if per == "class" else "SMF 70.1 or the RMF CPU Activity report"))
     return View("class" if per == "class" else "system", table, tallies,
-                view_findings(table, per))
+                view_findings(table, per, reduced))
 
 
 @overload

@@ -29,6 +29,8 @@ from zperf.report.views.model import Chart, Fact, InputFile, Report, Section
 from zperf.report.views.run import split_plot
 from zperf.runs import activity as act
 from zperf.runs import activity_capacity as cap
+from zperf.runs.capture import capture_table, fewer_classes_findings
+from zperf.runs.coverage import system_gaps
 from zperf.runs.jobs import TOP_SPACES, capture_findings
 from zperf.runs.msu import partial_peak_findings, window_words
 from zperf.runs.plausibility import plausibility
@@ -461,6 +463,8 @@ def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
     start, end = activity.period
     findings = (*partial_peak_findings(
         cap.capacity_by_system(activity.msu, activity.captured, activity.lpar)),
+        *system_gaps(activity.lpar.select("system", "interval_start", "interval_seconds")),
+        *fewer_classes_findings(capture_table(activity.captured, activity.lpar)),
         *plausibility(activity.lpar, activity.captured, None),
         *capture_findings(cap.jobs_capture(activity.jobs, activity.captured)))
     quality = c.quality_section([("", f) for f in findings])
