@@ -121,3 +121,14 @@ def test_pooled_busy_weighs_each_lpar_by_its_cps() -> None:
     frame = pl.DataFrame({"busy": busy, "cps": cps})
     assert frame.select(f.pooled_busy_pct(pl.col("busy"), pl.col("cps"))).item() == \
         pytest.approx(40.0)
+
+
+def test_lpars_with_other_cp_counts_are_combined_over_their_cps() -> None:
+    # 4 CPs at 50 % and 2 at 20 %: 2.4 CPs busy of 6, 40 %, not the plain mean's 35 %
+    got = f.combined([100.0, 50.0], [50.0, 20.0], [4, 2])
+    assert got.cp_busy_pct == pytest.approx(40.0)
+    assert got.itr_per_sec == pytest.approx(150 / 0.40)
+    assert got.general_cpu_us_per_tran == pytest.approx(2.4 * 1e6 / 150)
+    # as many CPs each: Table 16's plain mean, to the last digit
+    same = f.combined([2764.65, 2764.65], [79.40, 77.15], [3, 3])
+    assert same.cp_busy_pct == f.average_busy_pct([79.40, 77.15])

@@ -260,3 +260,19 @@ def test_a_workload_listing_beside_its_dump_counts_once(spark: Any, tmp_path: Pa
         "printed precision apart; sysplex PLEX1's systems there: IMS1); to keep one, give "
         "--on-conflict first or last (or leave one of the files out)")
     assert rows(counted_once(both, "workload", on_conflict="first")).equals(alone)
+
+
+def test_systems_of_other_cp_counts_are_combined_over_their_cps(spark: Any) -> None:
+    """sysplex_intervals takes the busy of all the LPARs' CPs together, as zperf analyze
+    and calc combined do: 4 CPs at 50 % and 2 at 20 % are 40 % busy, not 35; a system
+    without a busy is left out of both sums."""
+    at = dt.datetime(2026, 10, 1, 8)
+    rows = [("PLEX1", at, 100.0, 50.0, 4), ("PLEX1", at, 50.0, 20.0, 2),
+            ("PLEX1", at, 0.0, None, 8)]
+    frame = spark.createDataFrame(rows, "sysplex string, interval_start timestamp, "
+                                        "etr_per_sec double, cp_busy_pct double, cps int")
+    got = _polars(sysplex_intervals(frame)).row(0, named=True)
+    want = f.combined([100.0, 50.0], [50.0, 20.0], [4, 2])
+    assert got["cp_busy_pct"] == pytest.approx(want.cp_busy_pct) == pytest.approx(40.0)
+    assert got["itr_per_sec"] == pytest.approx(want.itr_per_sec)
+    assert got["general_cpu_us_per_tran"] == pytest.approx(want.general_cpu_us_per_tran)

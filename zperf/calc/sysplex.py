@@ -45,6 +45,8 @@ def pooled_busy_pct(cp_busy_pcts: Quantity, cps: Quantity) -> Quantity:
     such LPARs averages this way.  (3 x 79.40 + 3 x 77.15) / 6 = 78.275, as Table 20;
     (4 x 50 + 2 x 20) / 6 = 40, where the plain mean says 35.
     """
+    if isinstance(cp_busy_pcts, list | tuple):  # (numbers, one per LPAR)
+        return total([b * c for b, c in zip(cp_busy_pcts, cps, strict=True)]) / total(cps)
     return total(cp_busy_pcts * cps) / total(cps)
 
 
@@ -103,14 +105,19 @@ class Combined:
 
 
 def combined(etrs_per_sec: list[float], cp_busy_pcts: list[float], cps: list[int]) -> Combined:
-    """All Table 16 metrics from one ETR, one busy and one CP count per LPAR."""
+    """All Table 16 metrics from one ETR, one busy and one CP count per LPAR.
+
+    LPARs with as many CPs each are Table 16's (the plain mean of their busy, to the
+    last digit); LPARs with other CP counts are averaged over their CPs
+    (:func:`pooled_busy_pct`), as ``zperf analyze`` does, so that CPs x busy stays the
+    CP time used: 4 CPs at 50 % and 2 at 20 % are 40 % busy, not 35."""
     if not etrs_per_sec or not len(etrs_per_sec) == len(cp_busy_pcts) == len(cps):
         raise UsageError(f"give one ETR, one busy and one CP count per LPAR (got "
                          f"{len(etrs_per_sec)}, {len(cp_busy_pcts)} and {len(cps)})")
+    busy = (average_busy_pct(cp_busy_pcts) if len(set(cps)) == 1
+            else pooled_busy_pct(cp_busy_pcts, cps))
+    etr = combined_etr_per_sec(etrs_per_sec)
     return Combined(
-        lpars=len(etrs_per_sec),
-        etr_per_sec=combined_etr_per_sec(etrs_per_sec),
-        cp_busy_pct=average_busy_pct(cp_busy_pcts),
-        itr_per_sec=combined_itr_per_sec(etrs_per_sec, cp_busy_pcts),
-        general_cpu_us_per_tran=combined_general_cpu_us_per_tran(cps, cp_busy_pcts,
-                                                                 etrs_per_sec))
+        lpars=len(etrs_per_sec), etr_per_sec=etr, cp_busy_pct=float(busy),
+        itr_per_sec=itr_per_sec(etr, busy),
+        general_cpu_us_per_tran=general_cpu_us_per_tran(total(cps), busy, etr))

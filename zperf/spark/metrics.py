@@ -25,6 +25,7 @@ from pyspark.sql import Column, DataFrame
 from pyspark.sql import functions as sf
 
 from zperf.calc import formulas as f
+from zperf.calc.quantity import total
 from zperf.runs.analysis import CPU_COLUMNS, WORKLOAD_COLUMNS, Analysis, analyze, reduce_tables
 from zperf.runs.spec import RunSpec
 from zperf.spark.repeats import counted_once
@@ -46,6 +47,9 @@ class Over:
 
     def mean(self) -> Column:
         return sf.avg(self.column)
+
+    def __mul__(self, other: Over) -> Over:
+        return Over(self.column * other.column)
 
 
 def _zero(name: str) -> Column:
@@ -106,27 +110,24 @@ def system_intervals(workload: DataFrame, cpu: DataFrame, classes: list[str]) ->
 def sysplex_intervals(systems: DataFrame) -> DataFrame:
     """Paper 004 Table 16 per sysplex and interval: the LPARs of ``system_intervals`` as one.
 
-    Total ETR, plain average busy, combined ITR and general CPU µs/tran over
-    the CPs of all LPARs, each by the function of :mod:`zperf.calc.sysplex`.
+    Total ETR, the busy of all the LPARs' CPs together, combined ITR and general CPU
+    µs/tran over the CPs of all LPARs, each by the function of :mod:`zperf.calc`.  The
+    busy is :func:`zperf.calc.sysplex.pooled_busy_pct` (Table 16's plain mean when the
+    LPARs have as many CPs each, as ``zperf analyze`` takes it; a system without a
+    busy left out of both its sums), so that CPs x busy is the CP time used.
     """
-    etr, busy, cps = Over(sf.col("etr_per_sec")), Over(sf.col("cp_busy_pct")), Over(sf.col("cps"))
+    busy_col = sf.col("cp_busy_pct")
+    etr, busy = Over(sf.col("etr_per_sec")), Over(busy_col)
+    cps = Over(sf.when(busy_col.isNotNull(), sf.col("cps").cast("double")))
+    pooled = nonzero(f.pooled_busy_pct(busy, cps))
+    total_etr = f.combined_etr_per_sec(etr)
     return systems.groupBy("sysplex", "interval_start").agg(
         sf.count(sf.lit(1)).alias("systems"),
-        f.combined_etr_per_sec(etr).alias("etr_per_sec"),
-        f.average_busy_pct(busy).alias("cp_busy_pct"),
-        f.combined_itr_per_sec(etr, _NonzeroOver(busy.column)).alias("itr_per_sec"),
-        f.combined_general_cpu_us_per_tran(cps, busy, _NonzeroOver(etr.column))
-        .alias("general_cpu_us_per_tran"))
-
-
-class _NonzeroOver(Over):
-    """An aggregate used as a divisor: null when it comes to 0."""
-
-    def sum(self) -> Column:
-        return nonzero(sf.sum(self.column))
-
-    def mean(self) -> Column:
-        return nonzero(sf.avg(self.column))
+        total_etr.alias("etr_per_sec"),
+        f.pooled_busy_pct(busy, cps).alias("cp_busy_pct"),
+        f.itr_per_sec(total_etr, pooled).alias("itr_per_sec"),
+        f.general_cpu_us_per_tran(total(cps), f.pooled_busy_pct(busy, cps),
+                                  nonzero(total_etr)).alias("general_cpu_us_per_tran"))
 
 
 def analyze_run(spec: RunSpec, workload: DataFrame, cpu: DataFrame | None = None,

@@ -142,7 +142,10 @@ def split_command(cp: float, iipcp: float, iip: float, fmt: str) -> None:
 @to_option
 def combined_command(etrs: tuple[float, ...], busies: tuple[float, ...], cps: tuple[int, ...],
                      fmt: str) -> None:
-    """Combined metrics of LPARs (004 Table 16): ETRs add up, busy is averaged."""
+    """Combined metrics of LPARs (004 Table 16): ETRs add up, busy is pooled.
+
+    The busy is averaged over the LPARs' CPs, sum(CPs x busy) / sum(CPs), so that CPs x
+    busy is the CP time used; Table 16's plain mean when they have as many CPs each."""
     c = f.combined(list(etrs), list(busies), list(cps))
     emit([Value("etr_per_sec", c.etr_per_sec, "tran/s"),
            Value("cp_busy_pct", c.cp_busy_pct, "%"),
