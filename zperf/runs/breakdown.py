@@ -45,7 +45,7 @@ from zperf.runs.capture import (
 )
 from zperf.runs.coverage import system_gaps
 from zperf.runs.findings import Finding
-from zperf.runs.msu import capacity_table, partial_peak_findings, system_peaks
+from zperf.runs.msu import capacity_table, limit_changes, partial_peak_findings, system_peaks
 from zperf.runs.offload import offload_table
 from zperf.runs.pi import performance_table
 from zperf.runs.spec import RunSpec, as_runspec, source_paths
@@ -264,7 +264,8 @@ def view_findings(table: pl.DataFrame, per: str,
     window the data do not wholly measure, and (given the reduced ``tables``) time of
     the window a system's CPU data lack and intervals its workload data hold fewer
     service classes in (:func:`zperf.runs.coverage.system_gaps`,
-    :func:`zperf.runs.capture.fewer_classes_findings`)."""
+    :func:`zperf.runs.capture.fewer_classes_findings`), and a defined capacity that
+    changed in the window (:func:`zperf.runs.msu.limit_changes`)."""
     if per != "system" or table.height == 0:
         return []
     found = partial_peak_findings(table)
@@ -274,6 +275,7 @@ def view_findings(table: pl.DataFrame, per: str,
             cpu = cpu.filter(_IN_WINDOW)
         found += system_gaps(cpu.select("system", "interval_start", "interval_seconds"))
         found += fewer_classes_findings(_capture(tables or {}, cpu))
+        found += limit_changes(cpu)
     return found
 
 

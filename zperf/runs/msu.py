@@ -278,6 +278,34 @@ def partial_peak_findings(peaks: pl.DataFrame) -> list[Finding]:
     return out
 
 
+def limit_changes(rows: pl.DataFrame) -> list[Finding]:
+    """A finding per system whose defined capacity (MSU DEF) changed in the period: the
+    views show the highest, and a peak R4HA is to be read against the limit in force at
+    its time, which the finding names with when each held.  ``rows``: system,
+    interval_start and defined_capacity_msu (the ``cpu`` table's, or the capacity
+    rows')."""
+    if rows.height == 0 or "defined_capacity_msu" not in rows.columns:
+        return []
+    limit = pl.col("defined_capacity_msu")
+    known = (rows.select("system", "interval_start", limit).filter(limit.is_not_null())
+             .unique().sort("system", "interval_start"))
+    runs = known.filter((limit != limit.shift(1).over("system")) | limit.shift(1).over("system")
+                        .is_null())
+    out = []
+    for (system,), held in runs.group_by("system", maintain_order=True):
+        if held.height < 2:
+            continue
+        said = "; ".join(f"{'none' if v == 0 else f'{v} MSU/h'} from {at:%Y-%m-%d %H:%M}"
+                         for at, v in held.select("interval_start", limit).iter_rows())
+        out.append(Finding(
+            "configuration", "defined_capacity_changed",
+            f"{system}: its defined capacity changed in the period ({said}): the defined "
+            "capacity shown is the highest; read the peak R4HA against the limit in force "
+            "at its time",
+            ("defined_capacity_msu",), str(system), f"{held.height} limits"))
+    return out
+
+
 def window_words(coverage_pct: float | None, complete: bool | None) -> str:
     """A rolling average's window in words, for a report cell or a message: 'full', or
     'partial: 10 of 240 min measured' (to the nearest minute, but a partial window

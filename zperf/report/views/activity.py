@@ -32,7 +32,7 @@ from zperf.runs import activity_capacity as cap
 from zperf.runs.capture import capture_table, fewer_classes_findings
 from zperf.runs.coverage import system_gaps
 from zperf.runs.jobs import TOP_SPACES, capture_findings
-from zperf.runs.msu import partial_peak_findings, window_words
+from zperf.runs.msu import limit_changes, partial_peak_findings, window_words
 from zperf.runs.plausibility import plausibility
 
 #: Classes shown by name in the tables and stacked charts (the rest add up as (other)).
@@ -465,6 +465,7 @@ def activity_report(activity: act.Activity, inputs: tuple[InputFile, ...],
         cap.capacity_by_system(activity.msu, activity.captured, activity.lpar)),
         *system_gaps(activity.lpar.select("system", "interval_start", "interval_seconds")),
         *fewer_classes_findings(capture_table(activity.captured, activity.lpar)),
+        *limit_changes(activity.msu),
         *plausibility(activity.lpar, activity.captured, None),
         *capture_findings(cap.jobs_capture(activity.jobs, activity.captured)))
     quality = c.quality_section([("", f) for f in findings])
