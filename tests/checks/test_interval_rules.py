@@ -158,3 +158,16 @@ def test_window_from_the_run_description_and_min_seconds() -> None:
 def test_window_covered_needs_a_window_or_min_seconds() -> None:
     with pytest.raises(RuleError, match="has no measurement window"):
         check_window(_rule("window_covered"), _run([_rows("SYSA", EVERY)], []))
+
+
+def test_a_missing_value_is_the_headline_when_every_value_there_holds() -> None:
+    """Found by a planner's audit: a capture_ratio rule failing on an interval without a
+    value headlined the worst value there was (0.935, which held), the failure only on
+    the line below."""
+    from zperf.checks.bounds import Bounds
+
+    bounds = Bounds(0.8, None)
+    assert bounds.worst([0.95, None, 0.935, None]) == (1, [1, 3])
+    assert bounds.worst([0.95, None, 0.7]) == (2, [1, 2])  # a value that fails: it
+    assert bounds.worst([0.95, 0.9]) == (1, [])
+    assert bounds.worst([None, None]) == (None, [0, 1])

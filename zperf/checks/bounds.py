@@ -43,12 +43,15 @@ class Bounds:
 
     def worst(self, values: Sequence[float | None]) -> tuple[int | None, list[int]]:
         """The index of the worst value (None when there is no value at all) and the
-        indexes of the values outside the limits (missing ones included)."""
+        indexes of the values outside the limits (missing ones included).  When every
+        value there is holds but some are missing, the first missing one is the worst:
+        the headline names what failed, not a value that passed."""
         failing = [i for i, v in enumerate(values) if not self.holds(v)]
         present = [i for i, v in enumerate(values) if v is not None]
         if not present:
             return None, failing
-        return max(present, key=lambda i: self.excess(values[i])), failing  # type: ignore[arg-type]
+        worst = max(present, key=lambda i: self.excess(values[i]))  # type: ignore[arg-type]
+        return (failing[0] if failing and worst not in failing else worst), failing
 
 
 def when(moment: dt.datetime | None) -> str:
