@@ -472,3 +472,28 @@ def test_a_system_s_cec_figures_are_the_same_whatever_order_its_days_came_in(
     # (the CEC's window is whole at SYSA's first hour only with SYSB's records of the 2nd)
     assert want["system_hour"].filter(sysa)["cec_r4ha_peak_coverage_pct"].to_list() == [100]
     same_tables(got, want)
+
+
+def test_the_first_day_whose_intervals_are_kept_is_refused_once_the_day_before_is_pruned(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The day after a pruned day: its hours' rolling 4-hour averages (every system's,
+    made again for their CEC figures; its own, when loaded again) and its first hour of
+    address spaces reached back into the day before, whose intervals are gone: made
+    again, they would lose their start (a window 25 % covered where it was whole)."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 6))  # the intervals kept from 2026-10-02
+    before = files_state(root)
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--system", "SYSA",
+                           "--since", "2026-10-02", "--until", "2026-10-02")
+    assert code == 2
+    assert err == (f"zperf: error: {root}: cannot remove SYSA 2026-10-02: the summaries of "
+                   "its day (every system's, made again for their CEC figures, and its own "
+                   "when loaded again) reach back into 2026-10-01, whose intervals were "
+                   "pruned: they cannot be made again as they were; remove days from "
+                   "2026-10-03 on, or load the right inputs into a new PDB\n")
+    assert files_state(root) == before
+    # the day after it can: its day before is kept
+    code, _, err = run_cli(capsys, "pdb", "remove", "--dry-run", str(root), "--system",
+                           "SYSA", "--since", "2026-10-03", "--until", "2026-10-03")
+    assert code == 0, err

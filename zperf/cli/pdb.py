@@ -437,10 +437,10 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | Non
     manifest: loading it again (zperf pdb add) loads the rows of those days only,
     so the CICS tasks and z/OS Connect requests of its other days are not
     counted twice; an input every row of which went is dropped from the
-    manifest. A day whose intervals were pruned, or in a week or month whose
-    hours were, cannot be removed exactly: it is refused (exit 2). Nothing of
-    those systems and days in the PDB: said, exit 1. One change, whole or not at
-    all.
+    manifest. A day whose intervals were pruned, or the day after it, or in a
+    week or month whose hours were, cannot be removed exactly: it is refused
+    (exit 2). Nothing of those systems and days in the PDB: said, exit 1. One
+    change, whole or not at all.
 
     \b
     Examples:

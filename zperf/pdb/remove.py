@@ -228,6 +228,13 @@ def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) 
             f"PDB keeps those from {detail} on), and its week, its month and the day after "
             f"it were made of them: they cannot be made again without it; remove days from "
             f"{detail} on, or load the right inputs into a new PDB")
+    if detail is not None and first[1] == detail and _held(pdb, detail - dt.timedelta(days=1)):
+        raise UsageError(
+            f"{pdb.root}: cannot remove {first[0]} {first[1]}: the summaries of its day "
+            f"(every system's, made again for their CEC figures, and its own when loaded "
+            f"again) reach back into {detail - dt.timedelta(days=1)}, whose intervals were "
+            f"pruned: they cannot be made again as they were; remove days from "
+            f"{detail + dt.timedelta(days=1)} on, or load the right inputs into a new PDB")
     for level in ("hour", "day"):
         kept = kept_from(manifest, config, level)
         if kept is None:
@@ -242,6 +249,14 @@ def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) 
                     f"starts {start}, and the PDB pruned the {level} summaries before "
                     f"{kept}: the {period} cannot be made again from the rows left; load "
                     "the right inputs into a new PDB")
+
+
+def _held(pdb: Pdb, day: dt.date) -> bool:
+    """Whether any system's hours or day of ``day`` were summarized (its intervals were
+    loaded, whether or not they are kept)."""
+    at = pl.col("period_start").dt.date() == day
+    return any(pdb.scan(table).filter(at).select(pl.len()).collect().item()
+               for table in ("system_hour", "system_day"))
 
 
 def _check_periods(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[str],
