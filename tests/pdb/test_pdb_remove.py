@@ -497,3 +497,20 @@ def test_the_first_day_whose_intervals_are_kept_is_refused_once_the_day_before_i
     code, _, err = run_cli(capsys, "pdb", "remove", "--dry-run", str(root), "--system",
                            "SYSA", "--since", "2026-10-03", "--until", "2026-10-03")
     assert code == 0, err
+
+
+def test_a_day_removed_then_pruned_is_still_said_removed_when_its_input_is_loaded_again(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """Loaded again, an input gives back its days removed but those whose intervals were
+    pruned meanwhile (a warning, exit 1): the manifest goes on saying those are removed,
+    rather than list the input as loaded whole, and loading it again says so again."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 7))  # the intervals kept from 2026-10-03
+    for _ in range(2):
+        code, _, err = run_cli(capsys, "pdb", "add", str(root), str(month[1]))
+        assert code == 1, err
+        assert "13920 rows of SYSA 2026-10-02 not loaded: the PDB pruned" in err
+        assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]
+    assert Pdb(root).manifest()["changes"][-1]["inputs"] == 0

@@ -6,7 +6,7 @@ Any input zperf reads, any number, in any order, again and again:
   it changes nothing, and is said; but one some of whose systems' days were
   removed since (``zperf pdb remove``: the manifest's ``removed``) is read again
   for the rows of those days only (:func:`_only`), which the manifest then no
-  longer lists as removed;
+  longer lists as removed (but those a prune closed meanwhile: :func:`_closed`);
 * the others are read (``-j`` files at once, as every command reads them) into
   the tables the PDB keeps (:data:`~zperf.pdb.layout.DETAIL_TABLES`);
 * their class periods and CPU intervals are settled by the one rule of
@@ -276,7 +276,9 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                           on_conflict=on_conflict)
         folded: dict[str, list[pl.DataFrame]] = {}
         loaded.closed_before = kept_from(manifest, config)
-        restored: set[str] = set()
+        # (inputs loaded again for their days removed: those days of them still not in
+        # the PDB, which the manifest goes on listing as removed: their intervals pruned)
+        restored: dict[str, set[tuple[str, dt.date]]] = {}
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
             results = _read([item for item, _, _ in batch], how)
@@ -287,7 +289,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                 again = known.get(made.result()[0])
                 if again is not None:  # (loaded before; some of its days removed since)
                     result = Part(_only(result.tables, removed_days(again)), result.tallies)
-                    restored.add(again["sha256"])
+                    restored[again["sha256"]] = set()
                     loaded.restored[name] = sum(map(len, again["removed"].values()))
                 tables, lost, listed = _with_system(result.tables)
                 if lost:
@@ -296,6 +298,8 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                     tables, shut = _closed(tx, tables, loaded.closed_before)
                     if shut:
                         loaded.closed[name] = shut
+                        if again is not None:
+                            restored[again["sha256"]] |= removed_days(again) & set(shut)
                 if ahead := _after_today(tables):
                     loaded.future[name] = ahead
                 if listed.height:
@@ -348,7 +352,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
             record.update(loaded_at=now, generation=tx.generation)
         manifest = dict(manifest)
         manifest["inputs"] = [
-            *({k: v for k, v in e.items() if k != "removed"} if e["sha256"] in restored else e
+            *(_still_removed(e, restored[e["sha256"]]) if e["sha256"] in restored else e
               for e in manifest.get("inputs", [])),
             *(r for r in records if "_restores" not in r)]
         shifts = config.shifts.described()
@@ -357,7 +361,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
         manifest["shifts"] = shifts
         manifest["changes"] = [*manifest.get("changes", []), {
             "generation": tx.generation, "command": "add", "at": now,
-            "zperf": __version__, "inputs": len(records) - len(restored),
+            "zperf": __version__, "inputs": sum("_restores" not in r for r in records),
             **({"restored": sorted(loaded.restored)} if restored else {}),
             "rows_added": loaded.added,
             "days": {system: [d.isoformat() for d in days]
@@ -388,6 +392,16 @@ def removed_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]]:
     manifest's ``removed``, ``{system: [day, ...]}``), which loading it again loads."""
     return {(system, dt.date.fromisoformat(day))
             for system, days in (entry.get("removed") or {}).items() for day in days}
+
+
+def _still_removed(entry: dict[str, Any], days: set[tuple[str, dt.date]]) -> dict[str, Any]:
+    """An input's manifest entry once loaded again for its days removed: ``removed`` lists
+    those of ``days`` only (not loaded again: their intervals were pruned meanwhile)."""
+    out = {k: v for k, v in entry.items() if k != "removed"}
+    if days:
+        out["removed"] = {system: sorted(d.isoformat() for s, d in days if s == system)
+                          for system in sorted({s for s, _ in days})}
+    return out
 
 
 def input_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]] | None:
