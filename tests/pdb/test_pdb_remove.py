@@ -514,3 +514,21 @@ def test_a_day_removed_then_pruned_is_still_said_removed_when_its_input_is_loade
         assert "13920 rows of SYSA 2026-10-02 not loaded: the PDB pruned" in err
         assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]
     assert Pdb(root).manifest()["changes"][-1]["inputs"] == 0
+
+
+def test_the_cics_tasks_of_a_day_removed_then_pruned_are_not_loaded_again_either(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """An input of RMF and CICS tasks loaded again once its day removed was pruned: the
+    day stays removed in every table, its tasks too, however often the input is loaded
+    again (the tasks are sums: loaded each time, they would count again and again)."""
+    root = tmp_path / "pdb"
+    both = _joined([month[1], cics_dump(tmp_path / "c.smf", 1)], tmp_path / "both.smf")
+    add(Pdb(root), [month[0], both, month[2]], jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 7))  # the intervals kept from 2026-10-03
+    sysa = pl.col("system") == "SYSA"
+    for _ in range(2):
+        code, _, err = run_cli(capsys, "pdb", "add", str(root), str(both))
+        assert code == 1, err
+        assert not Pdb(root).scan("transaction_hour").filter(sysa).collect().height
+        assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]

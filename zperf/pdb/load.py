@@ -298,8 +298,11 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                     tables, shut = _closed(tx, tables, loaded.closed_before)
                     if shut:
                         loaded.closed[name] = shut
-                        if again is not None:
-                            restored[again["sha256"]] |= removed_days(again) & set(shut)
+                        if again is not None:  # (those days stay removed: of every table)
+                            still = removed_days(again) & set(shut)
+                            restored[again["sha256"]] |= still
+                            result = Part(_only(result.tables, removed_days(again) - still),
+                                          result.tallies)
                 if ahead := _after_today(tables):
                     loaded.future[name] = ahead
                 if listed.height:
