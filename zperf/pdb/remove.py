@@ -254,9 +254,10 @@ def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) 
 def _held(pdb: Pdb, day: dt.date) -> bool:
     """Whether any system's hours or day of ``day`` were summarized (its intervals were
     loaded, whether or not they are kept)."""
-    at = pl.col("period_start").dt.date() == day
-    return any(pdb.scan(table).filter(at).select(pl.len()).collect().item()
-               for table in ("system_hour", "system_day"))
+    hours = pdb.scan("system_hour").filter(pl.col("date") == day)  # (its partition only)
+    days = pdb.scan("system_day").filter(pl.col("month") == day.strftime("%Y-%m"),
+                                         pl.col("period_start").dt.date() == day)
+    return any(frame.select(pl.len()).collect().item() for frame in (hours, days))
 
 
 def _check_periods(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[str],
