@@ -532,3 +532,32 @@ def test_the_cics_tasks_of_a_day_removed_then_pruned_are_not_loaded_again_either
         assert code == 1, err
         assert not Pdb(root).scan("transaction_hour").filter(sysa).collect().height
         assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]
+
+
+def test_an_input_s_days_are_those_it_still_has_rows_of(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """``--input`` names the days an input has rows of in the PDB: not those removed of
+    it since, which a corrected dump may have given again (its rows stay)."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month[:2], jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    corrected = _of_systems(month[1], tmp_path / "sysa-20261002.dump", {"SYSA"})
+    add(Pdb(root), [corrected], jobs=1)
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", str(month[1]))
+    assert code == 0, err
+    assert err.startswith(f"zperf: {root}: removed 1 system, 2026-10-02: rows 1920 workload, ")
+    assert f"{month[1]}: every row of it removed: dropped from the manifest" in err
+    assert str(corrected) not in err
+    days = Pdb(root).scan("system_day").select("system", "period_start").unique().collect()
+    assert sorted(days.iter_rows()) == [("SYSA", DAY), ("SYSA", DAY + dt.timedelta(days=1)),
+                                        ("SYSB", DAY)]
+    assert [e["name"] for e in Pdb(root).manifest()["inputs"]] == [str(month[0]),
+                                                                   str(corrected)]
+    # (an input listed with every day removed, which remove drops: a manifest edited)
+    manifest = root / "_zperf" / "manifest.json"
+    edited = json.loads(manifest.read_text())
+    edited["inputs"][1]["removed"] = edited["inputs"][1]["days"]
+    manifest.write_text(json.dumps(edited))
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", str(corrected))
+    assert (code, err) == (2, f"zperf: error: {corrected}: every day of it was removed "
+                              "already\n")

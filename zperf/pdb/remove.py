@@ -106,6 +106,10 @@ def asked(manifest: dict[str, Any], *, systems: Sequence[str] = (),
     if days is None:
         raise UsageError(f"{entry['name']}: loaded by an earlier zperf, whose manifest keeps "
                          "no list of its days: name them (--system, --since and --until)")
+    # (not those removed of it since: another input's rows of them may be there now)
+    days -= removed_days(entry)
+    if not days:  # (every day of it removed: dropped from the manifest, so never here)
+        raise UsageError(f"{entry['name']}: every day of it was removed already")
     return Asked(frozenset(systems or {system for system, _ in days}),
                  since or min(day for _, day in days), until or max(day for _, day in days),
                  frozenset(days))
