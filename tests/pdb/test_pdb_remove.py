@@ -561,3 +561,18 @@ def test_an_input_s_days_are_those_it_still_has_rows_of(
     code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", str(corrected))
     assert (code, err) == (2, f"zperf: error: {corrected}: every day of it was removed "
                               "already\n")
+
+
+def test_the_inputs_said_are_those_whose_rows_go(
+        tmp_path: Path, month: list[Path]) -> None:
+    """A day removed twice, a corrected dump of it loaded between: the second removal takes
+    the corrected rows; the first input, none of whose rows are left of the day, is not
+    said to lose them again."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month[:2], jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    corrected = _of_systems(month[1], tmp_path / "sysa-20261002.dump", {"SYSA"})
+    add(Pdb(root), [corrected], jobs=1)
+    done = remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    assert (done.inputs, done.dropped) == ([], [str(corrected)])
+    assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02"]

@@ -301,7 +301,8 @@ def _marked(manifest: dict[str, Any], pairs: set[Day],
     systems = {system for system, _ in pairs}
     for entry in manifest.get("inputs", []):
         has = input_days(entry)
-        hit = _spanned(entry, pairs) if has is None else has & pairs
+        # (not the days removed of it before: it has no rows of them left)
+        hit = (_spanned(entry, pairs) if has is None else has & pairs) - removed_days(entry)
         if not hit or not systems & set(entry.get("systems", [])):
             entries.append(entry)
             continue
