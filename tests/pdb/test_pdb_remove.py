@@ -576,3 +576,29 @@ def test_the_inputs_said_are_those_whose_rows_go(
     done = remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
     assert (done.inputs, done.dropped) == ([], [str(corrected)])
     assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02"]
+
+
+def test_an_input_loaded_again_is_said_to_overlap_on_the_days_it_loads_only(
+        tmp_path: Path, inputs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The CICS dump of three days, SYSA's second day removed and loaded again: the tasks
+    of its third day, which another dump holds too (said when that one was loaded), are
+    not loaded again, so no overlap of them is said; a corrected dump of the second day
+    loaded before it is an overlap, said."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), [inputs["cics"]], jobs=1)
+    third = _of_systems(cics_dump(tmp_path / "t.smf", 2, seed=7), tmp_path / "ta.smf",
+                        {"SYSA"})
+    assert add(Pdb(root), [third], jobs=1).task_overlaps
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(inputs["cics"]))
+    assert code == 0 and "counted twice" not in err, err
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    second = _of_systems(cics_dump(tmp_path / "s.smf", 1, seed=5), tmp_path / "sa.smf",
+                         {"SYSA"})
+    assert not add(Pdb(root), [second], jobs=1).task_overlaps
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(inputs["cics"]))
+    assert code == 1
+    assert err.splitlines()[1] == (
+        f"zperf: warning: {inputs['cics']}: CICS tasks of SYSA/CICSA1 ending from "
+        f"2026-10-02 00:00:44 to 2026-10-02 23:52:49, as {second} has: the PDB keeps none "
+        "to tell the same ones apart, so those both hold are counted twice")

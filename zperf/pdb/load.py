@@ -420,15 +420,24 @@ def _only(tables: dict[str, pl.DataFrame], days: set[tuple[str, dt.date]],
           ) -> dict[str, pl.DataFrame]:
     """An input's tables, but the rows of ``days`` (systems' days) only: what loading an
     input again loads once some of its days were removed.  A row without a system (a
-    sysplex's listing, compared with its systems' rows when first loaded) is left out."""
+    sysplex's listing, compared with its systems' rows when first loaded) is left out; the
+    first and last ends of its units of work are those within the days (what an overlap
+    with another input is told by: :func:`zperf.pdb.tasks.overlaps`)."""
     wanted = pl.DataFrame(sorted(days), schema={"system": pl.String, "_day": pl.Date},
                           orient="row")
     time = {**dict.fromkeys(DETAIL_TABLES, "interval_start"),
             **dict.fromkeys(tasks.HOURS.values(), "period_start")}
     out = {}
     for name, frame in tables.items():
-        if name == tasks.SPANS:
-            out[name] = frame.filter(pl.col("system").is_in(wanted["system"].unique().to_list()))
+        if name == tasks.SPANS:  # (each system's first and last end within those days)
+            bounds = wanted.group_by("system").agg(
+                pl.col("_day").min().cast(pl.Datetime("us")).alias("_from"),
+                pl.col("_day").max().dt.offset_by("1d").cast(pl.Datetime("us")).alias("_to"))
+            out[name] = frame.join(bounds, on="system").with_columns(
+                pl.max_horizontal("first", "_from").cast(frame.schema["first"]).alias("first"),
+                pl.min_horizontal("last", pl.col("_to") - dt.timedelta(microseconds=1)).cast(
+                    frame.schema["last"]).alias("last")).filter(
+                pl.col("first") <= pl.col("last")).select(frame.columns)
         elif name in time and frame.height:
             out[name] = frame.with_columns(pl.col(time[name]).dt.date().alias("_day")).join(
                 wanted, on=["system", "_day"], how="semi").drop("_day")
