@@ -602,3 +602,27 @@ def test_an_input_loaded_again_is_said_to_overlap_on_the_days_it_loads_only(
         f"zperf: warning: {inputs['cics']}: CICS tasks of SYSA/CICSA1 ending from "
         f"2026-10-02 00:00:44 to 2026-10-02 23:52:49, as {second} has: the PDB keeps none "
         "to tell the same ones apart, so those both hold are counted twice")
+
+
+def test_a_day_removed_is_not_loaded_again_once_the_day_before_it_is_pruned(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """SYSA's second day removed, then the first day pruned: the second is the first day
+    whose intervals are kept, and its hours' rolling 4-hour averages (SYSA's, and every
+    system's, made again for their CEC figures) reached back into the first. Loaded
+    again, they would be made without it (a window 25 % covered where it was whole):
+    the day is left out, said, as a pruned day is, and stays removed."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 6))  # the intervals kept from 2026-10-02
+    hours = Pdb(root).scan("system_hour").collect()
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(month[1]))
+    assert code == 1, err
+    assert err.splitlines()[1] == (
+        f"zperf: warning: {month[1]}: 13920 rows of SYSA 2026-10-02 not loaded: the PDB "
+        "pruned the intervals of the days before 2026-10-02 after making their summaries, "
+        "which a part of a day cannot be added to, nor the day 2026-10-02, whose summaries "
+        "reach back into the day before (load the input into a new PDB to see it)")
+    same_tables({"system_hour": Pdb(root).scan("system_hour").collect()},
+                {"system_hour": hours})
+    assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]

@@ -130,6 +130,8 @@ class Loaded:
     #: intervals start at.
     closed: dict[str, dict[tuple[str, dt.date], int]] = field(default_factory=dict)
     closed_before: dt.date | None = None
+    #: Whether that day is closed too: the day before it was summarized (:func:`looks_back`).
+    closed_first: bool = False
     #: Systems whose intervals end after the day of the load (a clock set wrong?), per
     #: input: {system: the last interval}.
     future: dict[str, dict[str, dt.datetime]] = field(default_factory=dict)
@@ -276,6 +278,8 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                           on_conflict=on_conflict)
         folded: dict[str, list[pl.DataFrame]] = {}
         loaded.closed_before = kept_from(manifest, config)
+        loaded.closed_first = loaded.closed_before is not None \
+            and looks_back(tx, loaded.closed_before)
         # (inputs loaded again for their days removed: those days of them still not in
         # the PDB, which the manifest goes on listing as removed: their intervals pruned)
         restored: dict[str, set[tuple[str, dt.date]]] = {}
@@ -295,7 +299,8 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                 if lost:
                     loaded.systemless[name] = lost
                 if loaded.closed_before is not None:
-                    tables, shut = _closed(tx, tables, loaded.closed_before)
+                    first = dt.timedelta(days=1 if loaded.closed_first else 0)
+                    tables, shut = _closed(tx, tables, loaded.closed_before + first)
                     if shut:
                         loaded.closed[name] = shut
                         if again is not None:  # (those days stay removed: of every table)
@@ -390,6 +395,19 @@ def kept_from(manifest: dict[str, Any], config: Config,
     return max(days) if days else None
 
 
+def looks_back(tx: Transaction, day: dt.date) -> bool:
+    """Whether the summaries of ``day`` were made with the intervals of the day before
+    (any system's hours or day of it were summarized): its rolling 4-hour averages, and its
+    every system's CEC figures, reached back into them, and its first hour took the address
+    spaces' records that crossed midnight.  When the day before is pruned, ``day`` cannot
+    be made again as it was: not loaded (:func:`_closed`), nor removed
+    (:mod:`zperf.pdb.remove`)."""
+    before = day - dt.timedelta(days=1)
+    return any(tx.current(Partition(table, "", bucket(before, table))).filter(
+        pl.col("period_start").dt.date() == before).height
+        for table in ("system_hour", "system_day"))
+
+
 def removed_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]]:
     """The systems' days an input's rows were removed of (``zperf pdb remove``: the
     manifest's ``removed``, ``{system: [day, ...]}``), which loading it again loads."""
@@ -461,7 +479,9 @@ def _closed(tx: Transaction, tables: dict[str, pl.DataFrame], before: dt.date,
     from this input's rows alone, a late or partial dump would replace the day's hours,
     and the week's and month's sums, with a part of them (a day loaded whole, once,
     and pruned gives every row again: the same).  A day before ``before`` in a week and
-    month never summarized (history loaded late) is loaded as any."""
+    month never summarized (history loaded late) is loaded as any.  (``before``: the first
+    day whose intervals are kept, or the day after it when the day before it was
+    summarized: :func:`looks_back`.)"""
     old = [frame.filter(pl.col("interval_start") < pl.lit(before)).select(
         "system", pl.col("interval_start").dt.date().alias("_day"))
         for frame in tables.values() if frame.height]

@@ -43,7 +43,7 @@ from zperf.errors import UsageError, did_you_mean
 from zperf.pdb import summaries
 from zperf.pdb.config import Config
 from zperf.pdb.layout import DETAIL_TABLES, SUMMARY_TABLES, Partition, level_of
-from zperf.pdb.load import input_days, kept_from, removed_days
+from zperf.pdb.load import input_days, kept_from, looks_back, removed_days
 from zperf.pdb.query import check_selection
 from zperf.pdb.store import Pdb, Transaction
 from zperf.pdb.upkeep import with_change
@@ -212,7 +212,7 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, chosen: Asked,
                 continue
             pairs.add((system, on))
             out.rows[table] = out.rows.get(table, 0) + rows
-    _check(pdb, manifest, config, pairs)
+    _check(tx or Transaction(pdb, manifest, "remove"), config, pairs)
     _check_periods(pdb, manifest, config, systems, since, until)
     out.days = _by_system(pairs)
     out.weeks = len({d - dt.timedelta(days=d.weekday()) for _, d in pairs})
@@ -220,10 +220,12 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, chosen: Asked,
     return out, pairs, parts
 
 
-def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) -> None:
-    """Refuse a day that cannot be removed exactly (see the module docstring)."""
+def _check(tx: Transaction, config: Config, pairs: set[Day]) -> None:
+    """Refuse a day that cannot be removed exactly (see the module docstring; ``tx``: the
+    PDB as the change reads it, never committed in a dry run)."""
     if not pairs:
         return
+    pdb, manifest = tx.pdb, tx.manifest
     first = min(pairs, key=lambda p: (p[1], p[0]))
     detail = kept_from(manifest, config)
     if detail is not None and first[1] < detail:
@@ -232,7 +234,7 @@ def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) 
             f"PDB keeps those from {detail} on), and its week, its month and the day after "
             f"it were made of them: they cannot be made again without it; remove days from "
             f"{detail} on, or load the right inputs into a new PDB")
-    if detail is not None and first[1] == detail and _held(pdb, detail - dt.timedelta(days=1)):
+    if detail is not None and first[1] == detail and looks_back(tx, detail):
         raise UsageError(
             f"{pdb.root}: cannot remove {first[0]} {first[1]}: the summaries of its day "
             f"(every system's, made again for their CEC figures, and its own when loaded "
@@ -253,15 +255,6 @@ def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) 
                     f"starts {start}, and the PDB pruned the {level} summaries before "
                     f"{kept}: the {period} cannot be made again from the rows left; load "
                     "the right inputs into a new PDB")
-
-
-def _held(pdb: Pdb, day: dt.date) -> bool:
-    """Whether any system's hours or day of ``day`` were summarized (its intervals were
-    loaded, whether or not they are kept)."""
-    hours = pdb.scan("system_hour").filter(pl.col("date") == day)  # (its partition only)
-    days = pdb.scan("system_day").filter(pl.col("month") == day.strftime("%Y-%m"),
-                                         pl.col("period_start").dt.date() == day)
-    return any(frame.select(pl.len()).collect().item() for frame in (hours, days))
 
 
 def _check_periods(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[str],
