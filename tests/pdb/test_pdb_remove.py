@@ -472,3 +472,157 @@ def test_a_system_s_cec_figures_are_the_same_whatever_order_its_days_came_in(
     # (the CEC's window is whole at SYSA's first hour only with SYSB's records of the 2nd)
     assert want["system_hour"].filter(sysa)["cec_r4ha_peak_coverage_pct"].to_list() == [100]
     same_tables(got, want)
+
+
+def test_the_first_day_whose_intervals_are_kept_is_refused_once_the_day_before_is_pruned(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The day after a pruned day: its hours' rolling 4-hour averages (every system's,
+    made again for their CEC figures; its own, when loaded again) and its first hour of
+    address spaces reached back into the day before, whose intervals are gone: made
+    again, they would lose their start (a window 25 % covered where it was whole)."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 6))  # the intervals kept from 2026-10-02
+    before = files_state(root)
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--system", "SYSA",
+                           "--since", "2026-10-02", "--until", "2026-10-02")
+    assert code == 2
+    assert err == (f"zperf: error: {root}: cannot remove SYSA 2026-10-02: the summaries of "
+                   "its day (every system's, made again for their CEC figures, and its own "
+                   "when loaded again) reach back into 2026-10-01, whose intervals were "
+                   "pruned: they cannot be made again as they were; remove days from "
+                   "2026-10-03 on, or load the right inputs into a new PDB\n")
+    assert files_state(root) == before
+    # the day after it can: its day before is kept
+    code, _, err = run_cli(capsys, "pdb", "remove", "--dry-run", str(root), "--system",
+                           "SYSA", "--since", "2026-10-03", "--until", "2026-10-03")
+    assert code == 0, err
+
+
+def test_a_day_removed_then_pruned_is_still_said_removed_when_its_input_is_loaded_again(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """Loaded again, an input gives back its days removed but those whose intervals were
+    pruned meanwhile (a warning, exit 1): the manifest goes on saying those are removed,
+    rather than list the input as loaded whole, and loading it again says so again."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 7))  # the intervals kept from 2026-10-03
+    for _ in range(2):
+        code, _, err = run_cli(capsys, "pdb", "add", str(root), str(month[1]))
+        assert code == 1, err
+        assert "13920 rows of SYSA 2026-10-02 not loaded: the PDB pruned" in err
+        assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]
+    assert Pdb(root).manifest()["changes"][-1]["inputs"] == 0
+
+
+def test_the_cics_tasks_of_a_day_removed_then_pruned_are_not_loaded_again_either(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """An input of RMF and CICS tasks loaded again once its day removed was pruned: the
+    day stays removed in every table, its tasks too, however often the input is loaded
+    again (the tasks are sums: loaded each time, they would count again and again)."""
+    root = tmp_path / "pdb"
+    both = _joined([month[1], cics_dump(tmp_path / "c.smf", 1)], tmp_path / "both.smf")
+    add(Pdb(root), [month[0], both, month[2]], jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 7))  # the intervals kept from 2026-10-03
+    sysa = pl.col("system") == "SYSA"
+    for _ in range(2):
+        code, _, err = run_cli(capsys, "pdb", "add", str(root), str(both))
+        assert code == 1, err
+        assert not Pdb(root).scan("transaction_hour").filter(sysa).collect().height
+        assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]
+
+
+def test_an_input_s_days_are_those_it_still_has_rows_of(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """``--input`` names the days an input has rows of in the PDB: not those removed of
+    it since, which a corrected dump may have given again (its rows stay)."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month[:2], jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    corrected = _of_systems(month[1], tmp_path / "sysa-20261002.dump", {"SYSA"})
+    add(Pdb(root), [corrected], jobs=1)
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", str(month[1]))
+    assert code == 0, err
+    assert err.startswith(f"zperf: {root}: removed 1 system, 2026-10-02: rows 1920 workload, ")
+    assert f"{month[1]}: every row of it removed: dropped from the manifest" in err
+    assert str(corrected) not in err
+    days = Pdb(root).scan("system_day").select("system", "period_start").unique().collect()
+    assert sorted(days.iter_rows()) == [("SYSA", DAY), ("SYSA", DAY + dt.timedelta(days=1)),
+                                        ("SYSB", DAY)]
+    assert [e["name"] for e in Pdb(root).manifest()["inputs"]] == [str(month[0]),
+                                                                   str(corrected)]
+    # (an input listed with every day removed, which remove drops: a manifest edited)
+    manifest = root / "_zperf" / "manifest.json"
+    edited = json.loads(manifest.read_text())
+    edited["inputs"][1]["removed"] = edited["inputs"][1]["days"]
+    manifest.write_text(json.dumps(edited))
+    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", str(corrected))
+    assert (code, err) == (2, f"zperf: error: {corrected}: every day of it was removed "
+                              "already\n")
+
+
+def test_the_inputs_said_are_those_whose_rows_go(
+        tmp_path: Path, month: list[Path]) -> None:
+    """A day removed twice, a corrected dump of it loaded between: the second removal takes
+    the corrected rows; the first input, none of whose rows are left of the day, is not
+    said to lose them again."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month[:2], jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    corrected = _of_systems(month[1], tmp_path / "sysa-20261002.dump", {"SYSA"})
+    add(Pdb(root), [corrected], jobs=1)
+    done = remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    assert (done.inputs, done.dropped) == ([], [str(corrected)])
+    assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02"]
+
+
+def test_an_input_loaded_again_is_said_to_overlap_on_the_days_it_loads_only(
+        tmp_path: Path, inputs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """The CICS dump of three days, SYSA's second day removed and loaded again: the tasks
+    of its third day, which another dump holds too (said when that one was loaded), are
+    not loaded again, so no overlap of them is said; a corrected dump of the second day
+    loaded before it is an overlap, said."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), [inputs["cics"]], jobs=1)
+    third = _of_systems(cics_dump(tmp_path / "t.smf", 2, seed=7), tmp_path / "ta.smf",
+                        {"SYSA"})
+    assert add(Pdb(root), [third], jobs=1).task_overlaps
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(inputs["cics"]))
+    assert code == 0 and "counted twice" not in err, err
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    second = _of_systems(cics_dump(tmp_path / "s.smf", 1, seed=5), tmp_path / "sa.smf",
+                         {"SYSA"})
+    assert not add(Pdb(root), [second], jobs=1).task_overlaps
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(inputs["cics"]))
+    assert code == 1
+    assert err.splitlines()[1] == (
+        f"zperf: warning: {inputs['cics']}: CICS tasks of SYSA/CICSA1 ending from "
+        f"2026-10-02 00:00:44 to 2026-10-02 23:52:49, as {second} has: the PDB keeps none "
+        "to tell the same ones apart, so those both hold are counted twice")
+
+
+def test_a_day_removed_is_not_loaded_again_once_the_day_before_it_is_pruned(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    """SYSA's second day removed, then the first day pruned: the second is the first day
+    whose intervals are kept, and its hours' rolling 4-hour averages (SYSA's, and every
+    system's, made again for their CEC figures) reached back into the first. Loaded
+    again, they would be made without it (a window 25 % covered where it was whole):
+    the day is left out, said, as a pruned day is, and stays removed."""
+    root = tmp_path / "pdb"
+    add(Pdb(root), month, jobs=1)
+    remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
+    prune(Pdb(root), as_of=dt.date(2026, 11, 6))  # the intervals kept from 2026-10-02
+    hours = Pdb(root).scan("system_hour").collect()
+    code, _, err = run_cli(capsys, "pdb", "add", str(root), str(month[1]))
+    assert code == 1, err
+    assert err.splitlines()[1] == (
+        f"zperf: warning: {month[1]}: 13920 rows of SYSA 2026-10-02 not loaded: the PDB "
+        "pruned the intervals of the days before 2026-10-02 after making their summaries, "
+        "which a part of a day cannot be added to, nor the day 2026-10-02, whose summaries "
+        "reach back into the day before (load the input into a new PDB to see it)")
+    same_tables({"system_hour": Pdb(root).scan("system_hour").collect()},
+                {"system_hour": hours})
+    assert inputs_of(Pdb(root))["removed"].to_list() == [None, "SYSA 2026-10-02", None]

@@ -144,8 +144,10 @@ def add_command(path: str, paths: tuple[str, ...], kind: str | None, on_error: O
         left = counted(sum(shut.values()), "row")
         _say(f"warning: {name}: {left} of {_system_days_text(shut)} not loaded: the PDB "
              f"pruned the intervals of the days before {loaded.closed_before} after making "
-             "their summaries, which a part of a day cannot be added to (load the input "
-             "into a new PDB to see it)")
+             "their summaries, which a part of a day cannot be added to"
+             + (f", nor the day {loaded.closed_before}, whose summaries reach back into the "
+                "day before" if any(day == loaded.closed_before for _, day in shut) else "")
+             + " (load the input into a new PDB to see it)")
     if loaded.shifts_changed is not None:
         before, now = map(_shifts_text, loaded.shifts_changed)
         _say(f"warning: {path}: pdb.toml's shifts changed since the summaries were made "
@@ -437,10 +439,10 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | Non
     manifest: loading it again (zperf pdb add) loads the rows of those days only,
     so the CICS tasks and z/OS Connect requests of its other days are not
     counted twice; an input every row of which went is dropped from the
-    manifest. A day whose intervals were pruned, or in a week or month whose
-    hours were, cannot be removed exactly: it is refused (exit 2). Nothing of
-    those systems and days in the PDB: said, exit 1. One change, whole or not at
-    all.
+    manifest. A day whose intervals were pruned, or the day after it, or in a
+    week or month whose hours were, cannot be removed exactly: it is refused
+    (exit 2). Nothing of those systems and days in the PDB: said, exit 1. One
+    change, whole or not at all.
 
     \b
     Examples:

@@ -6,7 +6,7 @@ Any input zperf reads, any number, in any order, again and again:
   it changes nothing, and is said; but one some of whose systems' days were
   removed since (``zperf pdb remove``: the manifest's ``removed``) is read again
   for the rows of those days only (:func:`_only`), which the manifest then no
-  longer lists as removed;
+  longer lists as removed (but those a prune closed meanwhile: :func:`_closed`);
 * the others are read (``-j`` files at once, as every command reads them) into
   the tables the PDB keeps (:data:`~zperf.pdb.layout.DETAIL_TABLES`);
 * their class periods and CPU intervals are settled by the one rule of
@@ -130,6 +130,8 @@ class Loaded:
     #: intervals start at.
     closed: dict[str, dict[tuple[str, dt.date], int]] = field(default_factory=dict)
     closed_before: dt.date | None = None
+    #: Whether that day is closed too: the day before it was summarized (:func:`looks_back`).
+    closed_first: bool = False
     #: Systems whose intervals end after the day of the load (a clock set wrong?), per
     #: input: {system: the last interval}.
     future: dict[str, dict[str, dt.datetime]] = field(default_factory=dict)
@@ -276,7 +278,11 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                           on_conflict=on_conflict)
         folded: dict[str, list[pl.DataFrame]] = {}
         loaded.closed_before = kept_from(manifest, config)
-        restored: set[str] = set()
+        loaded.closed_first = loaded.closed_before is not None \
+            and looks_back(tx, loaded.closed_before)
+        # (inputs loaded again for their days removed: those days of them still not in
+        # the PDB, which the manifest goes on listing as removed: their intervals pruned)
+        restored: dict[str, set[tuple[str, dt.date]]] = {}
         for batch in _batches(fresh, batch_bytes):
             tables_of: dict[str, dict[str, pl.DataFrame]] = {}
             results = _read([item for item, _, _ in batch], how)
@@ -287,15 +293,21 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
                 again = known.get(made.result()[0])
                 if again is not None:  # (loaded before; some of its days removed since)
                     result = Part(_only(result.tables, removed_days(again)), result.tallies)
-                    restored.add(again["sha256"])
+                    restored[again["sha256"]] = set()
                     loaded.restored[name] = sum(map(len, again["removed"].values()))
                 tables, lost, listed = _with_system(result.tables)
                 if lost:
                     loaded.systemless[name] = lost
                 if loaded.closed_before is not None:
-                    tables, shut = _closed(tx, tables, loaded.closed_before)
+                    first = dt.timedelta(days=1 if loaded.closed_first else 0)
+                    tables, shut = _closed(tx, tables, loaded.closed_before + first)
                     if shut:
                         loaded.closed[name] = shut
+                        if again is not None:  # (those days stay removed: of every table)
+                            still = removed_days(again) & set(shut)
+                            restored[again["sha256"]] |= still
+                            result = Part(_only(result.tables, removed_days(again) - still),
+                                          result.tallies)
                 if ahead := _after_today(tables):
                     loaded.future[name] = ahead
                 if listed.height:
@@ -348,7 +360,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
             record.update(loaded_at=now, generation=tx.generation)
         manifest = dict(manifest)
         manifest["inputs"] = [
-            *({k: v for k, v in e.items() if k != "removed"} if e["sha256"] in restored else e
+            *(_still_removed(e, restored[e["sha256"]]) if e["sha256"] in restored else e
               for e in manifest.get("inputs", [])),
             *(r for r in records if "_restores" not in r)]
         shifts = config.shifts.described()
@@ -357,7 +369,7 @@ def _add(pdb: Pdb, items: list[Input], sizes: list[int],
         manifest["shifts"] = shifts
         manifest["changes"] = [*manifest.get("changes", []), {
             "generation": tx.generation, "command": "add", "at": now,
-            "zperf": __version__, "inputs": len(records) - len(restored),
+            "zperf": __version__, "inputs": sum("_restores" not in r for r in records),
             **({"restored": sorted(loaded.restored)} if restored else {}),
             "rows_added": loaded.added,
             "days": {system: [d.isoformat() for d in days]
@@ -383,11 +395,34 @@ def kept_from(manifest: dict[str, Any], config: Config,
     return max(days) if days else None
 
 
+def looks_back(tx: Transaction, day: dt.date) -> bool:
+    """Whether the summaries of ``day`` were made with the intervals of the day before
+    (any system's hours or day of it were summarized): its rolling 4-hour averages, and its
+    every system's CEC figures, reached back into them, and its first hour took the address
+    spaces' records that crossed midnight.  When the day before is pruned, ``day`` cannot
+    be made again as it was: not loaded (:func:`_closed`), nor removed
+    (:mod:`zperf.pdb.remove`)."""
+    before = day - dt.timedelta(days=1)
+    return any(tx.current(Partition(table, "", bucket(before, table))).filter(
+        pl.col("period_start").dt.date() == before).height
+        for table in ("system_hour", "system_day"))
+
+
 def removed_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]]:
     """The systems' days an input's rows were removed of (``zperf pdb remove``: the
     manifest's ``removed``, ``{system: [day, ...]}``), which loading it again loads."""
     return {(system, dt.date.fromisoformat(day))
             for system, days in (entry.get("removed") or {}).items() for day in days}
+
+
+def _still_removed(entry: dict[str, Any], days: set[tuple[str, dt.date]]) -> dict[str, Any]:
+    """An input's manifest entry once loaded again for its days removed: ``removed`` lists
+    those of ``days`` only (not loaded again: their intervals were pruned meanwhile)."""
+    out = {k: v for k, v in entry.items() if k != "removed"}
+    if days:
+        out["removed"] = {system: sorted(d.isoformat() for s, d in days if s == system)
+                          for system in sorted({s for s, _ in days})}
+    return out
 
 
 def input_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]] | None:
@@ -403,15 +438,24 @@ def _only(tables: dict[str, pl.DataFrame], days: set[tuple[str, dt.date]],
           ) -> dict[str, pl.DataFrame]:
     """An input's tables, but the rows of ``days`` (systems' days) only: what loading an
     input again loads once some of its days were removed.  A row without a system (a
-    sysplex's listing, compared with its systems' rows when first loaded) is left out."""
+    sysplex's listing, compared with its systems' rows when first loaded) is left out; the
+    first and last ends of its units of work are those within the days (what an overlap
+    with another input is told by: :func:`zperf.pdb.tasks.overlaps`)."""
     wanted = pl.DataFrame(sorted(days), schema={"system": pl.String, "_day": pl.Date},
                           orient="row")
     time = {**dict.fromkeys(DETAIL_TABLES, "interval_start"),
             **dict.fromkeys(tasks.HOURS.values(), "period_start")}
     out = {}
     for name, frame in tables.items():
-        if name == tasks.SPANS:
-            out[name] = frame.filter(pl.col("system").is_in(wanted["system"].unique().to_list()))
+        if name == tasks.SPANS:  # (each system's first and last end within those days)
+            bounds = wanted.group_by("system").agg(
+                pl.col("_day").min().cast(pl.Datetime("us")).alias("_from"),
+                pl.col("_day").max().dt.offset_by("1d").cast(pl.Datetime("us")).alias("_to"))
+            out[name] = frame.join(bounds, on="system").with_columns(
+                pl.max_horizontal("first", "_from").cast(frame.schema["first"]).alias("first"),
+                pl.min_horizontal("last", pl.col("_to") - dt.timedelta(microseconds=1)).cast(
+                    frame.schema["last"]).alias("last")).filter(
+                pl.col("first") <= pl.col("last")).select(frame.columns)
         elif name in time and frame.height:
             out[name] = frame.with_columns(pl.col(time[name]).dt.date().alias("_day")).join(
                 wanted, on=["system", "_day"], how="semi").drop("_day")
@@ -435,7 +479,9 @@ def _closed(tx: Transaction, tables: dict[str, pl.DataFrame], before: dt.date,
     from this input's rows alone, a late or partial dump would replace the day's hours,
     and the week's and month's sums, with a part of them (a day loaded whole, once,
     and pruned gives every row again: the same).  A day before ``before`` in a week and
-    month never summarized (history loaded late) is loaded as any."""
+    month never summarized (history loaded late) is loaded as any.  (``before``: the first
+    day whose intervals are kept, or the day after it when the day before it was
+    summarized: :func:`looks_back`.)"""
     old = [frame.filter(pl.col("interval_start") < pl.lit(before)).select(
         "system", pl.col("interval_start").dt.date().alias("_day"))
         for frame in tables.values() if frame.height]

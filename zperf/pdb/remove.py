@@ -43,7 +43,7 @@ from zperf.errors import UsageError, did_you_mean
 from zperf.pdb import summaries
 from zperf.pdb.config import Config
 from zperf.pdb.layout import DETAIL_TABLES, SUMMARY_TABLES, Partition, level_of
-from zperf.pdb.load import input_days, kept_from, removed_days
+from zperf.pdb.load import input_days, kept_from, looks_back, removed_days
 from zperf.pdb.query import check_selection
 from zperf.pdb.store import Pdb, Transaction
 from zperf.pdb.upkeep import with_change
@@ -106,6 +106,10 @@ def asked(manifest: dict[str, Any], *, systems: Sequence[str] = (),
     if days is None:
         raise UsageError(f"{entry['name']}: loaded by an earlier zperf, whose manifest keeps "
                          "no list of its days: name them (--system, --since and --until)")
+    # (not those removed of it since: another input's rows of them may be there now)
+    days -= removed_days(entry)
+    if not days:  # (every day of it removed: dropped from the manifest, so never here)
+        raise UsageError(f"{entry['name']}: every day of it was removed already")
     return Asked(frozenset(systems or {system for system, _ in days}),
                  since or min(day for _, day in days), until or max(day for _, day in days),
                  frozenset(days))
@@ -208,7 +212,7 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, chosen: Asked,
                 continue
             pairs.add((system, on))
             out.rows[table] = out.rows.get(table, 0) + rows
-    _check(pdb, manifest, config, pairs)
+    _check(tx or Transaction(pdb, manifest, "remove"), config, pairs)
     _check_periods(pdb, manifest, config, systems, since, until)
     out.days = _by_system(pairs)
     out.weeks = len({d - dt.timedelta(days=d.weekday()) for _, d in pairs})
@@ -216,10 +220,12 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, chosen: Asked,
     return out, pairs, parts
 
 
-def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) -> None:
-    """Refuse a day that cannot be removed exactly (see the module docstring)."""
+def _check(tx: Transaction, config: Config, pairs: set[Day]) -> None:
+    """Refuse a day that cannot be removed exactly (see the module docstring; ``tx``: the
+    PDB as the change reads it, never committed in a dry run)."""
     if not pairs:
         return
+    pdb, manifest = tx.pdb, tx.manifest
     first = min(pairs, key=lambda p: (p[1], p[0]))
     detail = kept_from(manifest, config)
     if detail is not None and first[1] < detail:
@@ -228,6 +234,13 @@ def _check(pdb: Pdb, manifest: dict[str, Any], config: Config, pairs: set[Day]) 
             f"PDB keeps those from {detail} on), and its week, its month and the day after "
             f"it were made of them: they cannot be made again without it; remove days from "
             f"{detail} on, or load the right inputs into a new PDB")
+    if detail is not None and first[1] == detail and looks_back(tx, detail):
+        raise UsageError(
+            f"{pdb.root}: cannot remove {first[0]} {first[1]}: the summaries of its day "
+            f"(every system's, made again for their CEC figures, and its own when loaded "
+            f"again) reach back into {detail - dt.timedelta(days=1)}, whose intervals were "
+            f"pruned: they cannot be made again as they were; remove days from "
+            f"{detail + dt.timedelta(days=1)} on, or load the right inputs into a new PDB")
     for level in ("hour", "day"):
         kept = kept_from(manifest, config, level)
         if kept is None:
@@ -281,7 +294,8 @@ def _marked(manifest: dict[str, Any], pairs: set[Day],
     systems = {system for system, _ in pairs}
     for entry in manifest.get("inputs", []):
         has = input_days(entry)
-        hit = _spanned(entry, pairs) if has is None else has & pairs
+        # (not the days removed of it before: it has no rows of them left)
+        hit = (_spanned(entry, pairs) if has is None else has & pairs) - removed_days(entry)
         if not hit or not systems & set(entry.get("systems", [])):
             entries.append(entry)
             continue
