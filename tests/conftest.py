@@ -134,6 +134,25 @@ def zcee_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def sysplex_day(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One day of the simulated sysplex (zperf simulate sysplex-month --days 1 --systems
+    2 --seed 2: SYSA and SYSB, 2026-10-01), for tests that make untidy variants of its
+    tables (a hole, a repeat, a limit changed): :func:`day_tables` reads them."""
+    from zperf.sim.month import Month, write_month
+
+    folder = tmp_path_factory.mktemp("sysplex-day")
+    write_month(Month(days=1, systems=2, seed=2), folder)
+    return folder
+
+
+def day_tables(folder: Path) -> dict[str, Any]:
+    """The tables of the dumps in ``folder`` (:func:`sysplex_day`'s)."""
+    from zperf.formats import read
+
+    return dict(read(sorted(str(p) for p in folder.glob("*.dump"))).tables)
+
+
+@pytest.fixture(scope="session")
 def sysplex_month(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Five days of the simulated sysplex month (zperf simulate sysplex-month --days 5
     --seed 2): Thursday 2026-10-01 to Monday 2026-10-05, four systems, 15-minute

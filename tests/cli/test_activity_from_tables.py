@@ -13,21 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
-from zperf.formats import read
+from conftest import day_tables, run_cli
 from zperf.report import render
 from zperf.runs.activity import read_activity
 
 
 @pytest.fixture(name="day", scope="module")
-def day_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def day_fixture(tmp_path_factory: pytest.TempPathFactory,
+                sysplex_day: Path) -> Path:
     out = tmp_path_factory.mktemp("activity")
-    from zperf.cli import main
-
-    with pytest.raises(SystemExit):
-        main(["simulate", "sysplex-month", "--days", "1", "--systems", "2", "--seed", "2",
-              "--out", str(out / "sim")])
-    tables = read([str(p) for p in (out / "sim").glob("*.dump")]).tables
+    tables = day_tables(sysplex_day)
     for name in ("cpu", "cpu_lpar", "workload"):
         render(tables[name], "parquet", str(out / f"{name}.parquet"), table=name)
     return out
@@ -41,8 +36,8 @@ def _capacity(text: str) -> str:
 
 
 def test_the_tables_give_the_dumps_msu(capsys: pytest.CaptureFixture[str], day: Path,
-                                       tmp_path: Path) -> None:
-    dumps = [str(p) for p in sorted((day / "sim").glob("*.dump"))]
+                                       sysplex_day: Path, tmp_path: Path) -> None:
+    dumps = [str(p) for p in sorted(sysplex_day.glob("*.dump"))]
     tables = [str(day / f"{name}.parquet") for name in ("cpu", "cpu_lpar", "workload")]
     pages = []
     for inputs in (dumps, tables):

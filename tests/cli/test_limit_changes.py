@@ -14,8 +14,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import run_cli
-from zperf.formats import read
+from conftest import day_tables, run_cli
 from zperf.report import render
 from zperf.runs.msu import limit_changes
 
@@ -26,16 +25,12 @@ WARNING = ("zperf: warning: SYSB: its defined capacity changed in the period (55
 
 
 @pytest.fixture(name="day", scope="module")
-def day_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def day_fixture(tmp_path_factory: pytest.TempPathFactory,
+                sysplex_day: Path) -> Path:
     """A day of two systems as cpu, cpu_lpar and workload tables: SYSB's defined capacity
     558 MSU all day (``steady``), or raised to 700 at 16:00 (``raised``)."""
     out = tmp_path_factory.mktemp("day")
-    from zperf.cli import main
-
-    with pytest.raises(SystemExit):
-        main(["simulate", "sysplex-month", "--days", "1", "--systems", "2", "--seed", "2",
-              "--out", str(out / "sim")])
-    tables = read([str(p) for p in (out / "sim").glob("*.dump")]).tables
+    tables = day_tables(sysplex_day)
     sysb = pl.col("system") == "SYSB"
     for folder, limit in (("steady", pl.lit(558)),
                           ("raised", pl.when(pl.col("interval_start") >= RAISED)

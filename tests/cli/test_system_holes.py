@@ -16,8 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import run_cli
-from zperf.formats import read
+from conftest import day_tables, run_cli
 from zperf.report import render
 
 HOLE = (dt.datetime(2026, 10, 1, 14), dt.datetime(2026, 10, 1, 15))
@@ -25,16 +24,12 @@ LOST = dt.datetime(2026, 10, 1, 10)
 
 
 @pytest.fixture(name="day", scope="module")
-def day_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def day_fixture(tmp_path_factory: pytest.TempPathFactory,
+                sysplex_day: Path) -> Path:
     """A day of two systems, as cpu, cpu_lpar and workload tables: whole, and with
     SYSA's 14:00 hour gone and SYSB's CICSHI lost at 10:00."""
     out = tmp_path_factory.mktemp("day")
-    from zperf.cli import main
-
-    with pytest.raises(SystemExit):
-        main(["simulate", "sysplex-month", "--days", "1", "--systems", "2", "--seed", "2",
-              "--out", str(out / "sim")])
-    tables = read([str(p) for p in (out / "sim").glob("*.dump")]).tables
+    tables = day_tables(sysplex_day)
     for folder in ("whole", "holed"):
         (out / folder).mkdir()
     hour = (pl.col("system") == "SYSA") & pl.col("interval_start").is_between(

@@ -15,7 +15,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from conftest import SAMPLES, run_cli
+from conftest import SAMPLES, day_tables, run_cli
 from zperf.errors import ConflictError
 from zperf.formats import read
 from zperf.report import render
@@ -24,15 +24,11 @@ SMF = str(SAMPLES / "smf" / "paper-figures.smf")
 
 
 @pytest.fixture(name="month", scope="module")
-def month_fixture(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def month_fixture(tmp_path_factory: pytest.TempPathFactory,
+                  sysplex_day: Path) -> Path:
     """One day of the simulated sysplex, as cpu and cpu_lpar Parquet tables."""
     out = tmp_path_factory.mktemp("month")
-    from zperf.cli import main
-
-    with pytest.raises(SystemExit):
-        main(["simulate", "sysplex-month", "--days", "1", "--systems", "2", "--seed", "2",
-              "--out", str(out / "sim")])
-    tables = read(sorted(str(p) for p in (out / "sim").glob("*.dump"))).tables
+    tables = day_tables(sysplex_day)
     for name in ("cpu", "cpu_lpar"):
         render(tables[name], "parquet", str(out / f"{name}.parquet"), table=name)
     return out

@@ -12,6 +12,7 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -127,15 +128,31 @@ def test_a_day_removed_is_the_pdb_loaded_without_it_and_loaded_again_with_it(
         [e["name"] for e in Pdb(full).manifest()["inputs"]]
 
 
-def test_z_os_connect_requests_of_a_day_removed_and_loaded_again(tmp_path: Path) -> None:
-    """A unit-of-work feed alone (SMF 123: no detail at all): the day removed is the PDB
-    loaded without it; the dump of both days loaded again gives the PDB of both."""
+def _zcee_day(day: int) -> list[bytes]:
     from zperf.sim.writers import smf123
 
+    return smf123.build_type123_1(zcee_requests(600, 3 + day, day), smf123.Server(),
+                                  DAY + dt.timedelta(days=day))
+
+
+def _liberty_day(day: int) -> list[bytes]:
+    from zperf.sim.writers import smf120_11
+
+    return smf120_11.build_type120_11(liberty_requests(300, 5 + day, day),
+                                      smf120_11.Server(), DAY + dt.timedelta(days=day))
+
+
+@pytest.mark.parametrize(("entity", "records", "noun", "per_day"), [
+    ("api", _zcee_day, "z/OS Connect requests", 600),
+    ("liberty", _liberty_day, "Liberty requests", 300)])
+def test_units_of_work_of_a_day_removed_and_loaded_again(
+        tmp_path: Path, entity: str, records: Callable[[int], list[bytes]], noun: str,
+        per_day: int) -> None:
+    """A unit-of-work feed alone (SMF 123, SMF 120.11: no detail at all): the day
+    removed is the PDB loaded without it; the dump of both days loaded again gives the
+    PDB of both, each unit once."""
     def dump(path: Path, *days: int) -> Path:
-        path.write_bytes(b"".join(frame_rdw(smf123.build_type123_1(
-            zcee_requests(600, 3 + d, d), smf123.Server(), DAY + dt.timedelta(days=d)))
-            for d in days))
+        path.write_bytes(b"".join(frame_rdw(records(d)) for d in days))
         return path
 
     both, first = dump(tmp_path / "both.smf", 0, 1), dump(tmp_path / "first.smf", 0)
@@ -145,36 +162,13 @@ def test_z_os_connect_requests_of_a_day_removed_and_loaded_again(tmp_path: Path)
     add(Pdb(only), [first], jobs=1)
     (system,) = Pdb(root).manifest()["inputs"][0]["systems"]
     done = remove(Pdb(root), systems=[system], since=DAY2, until=DAY2)
-    assert done.rows["api_day"] > 0 and done.inputs == [str(both)]
-    api = [t for t in TABLES if t.startswith("api_")]
-    same_tables({t: tables_state(root)[t] for t in api}, {t: tables_state(only)[t] for t in api})
-    assert add(Pdb(root), [both], jobs=1).tasks == {"z/OS Connect requests": 600}
-    same_tables(tables_state(root), tables_state(whole))
-
-
-def test_liberty_requests_of_a_day_removed_and_loaded_again(tmp_path: Path) -> None:
-    """The Liberty feed (SMF 120.11) the same way: removed, it is the PDB loaded without
-    the day; loaded again, the PDB of both days, each request once."""
-    from zperf.sim.writers import smf120_11
-
-    def dump(path: Path, *days: int) -> Path:
-        path.write_bytes(b"".join(frame_rdw(smf120_11.build_type120_11(
-            liberty_requests(300, 5 + d, d), smf120_11.Server(), DAY + dt.timedelta(days=d)))
-            for d in days))
-        return path
-
-    both, first = dump(tmp_path / "both.smf", 0, 1), dump(tmp_path / "first.smf", 0)
-    root, only, whole = tmp_path / "pdb", tmp_path / "only", tmp_path / "whole"
-    add(Pdb(root), [both], jobs=1)
-    add(Pdb(whole), [both], jobs=1)
-    add(Pdb(only), [first], jobs=1)
-    done = remove(Pdb(root), systems=["SYSA"], since=DAY2, until=DAY2)
-    assert done.rows["liberty_hour"] > 0 and done.rows["liberty_day"] > 0
-    liberty = [t for t in TABLES if t.startswith("liberty_")]
-    assert len(liberty) == 4
-    same_tables({t: tables_state(root)[t] for t in liberty},
-                {t: tables_state(only)[t] for t in liberty})
-    assert add(Pdb(root), [both], jobs=1).tasks == {"Liberty requests": 300}
+    assert done.rows[f"{entity}_hour"] > 0 and done.rows[f"{entity}_day"] > 0
+    assert done.inputs == [str(both)]
+    kept = [t for t in TABLES if t.startswith(f"{entity}_")]
+    assert len(kept) == 4
+    same_tables({t: tables_state(root)[t] for t in kept},
+                {t: tables_state(only)[t] for t in kept})
+    assert add(Pdb(root), [both], jobs=1).tasks == {noun: per_day}
     same_tables(tables_state(root), tables_state(whole))
 
 
@@ -323,14 +317,26 @@ def test_nothing_to_remove_is_said_and_a_selection_of_nothing_is_refused(
     assert code == 2 and err.startswith(f"zperf: error: {tmp_path}: not a PDB (no _zperf/")
 
 
-def test_a_day_whose_intervals_or_hours_were_pruned_is_refused(
-        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+def _pruned(tmp_path: Path, month: list[Path]) -> Path:
+    """The month loaded, then pruned as of 2026-11-06: the intervals kept from 10-02."""
     root = tmp_path / "pdb"
     add(Pdb(root), month, jobs=1)
-    prune(Pdb(root), as_of=dt.date(2026, 11, 6))  # the intervals kept from 2026-10-02
+    prune(Pdb(root), as_of=dt.date(2026, 11, 6))
+    return root
+
+
+def _remove_sysa(capsys: pytest.CaptureFixture[str], root: Path, since: str,
+                 until: str) -> tuple[int, str, str]:
+    """``zperf pdb remove`` of SYSA's days ``since`` to ``until``."""
+    return run_cli(capsys, "pdb", "remove", str(root), "--system", "SYSA", "--since", since,
+                   "--until", until)
+
+
+def test_a_day_whose_intervals_or_hours_were_pruned_is_refused(
+        tmp_path: Path, month: list[Path], capsys: pytest.CaptureFixture[str]) -> None:
+    root = _pruned(tmp_path, month)
     before = files_state(root)
-    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--system", "SYSA",
-                           "--since", "2026-10-01", "--until", "2026-10-02")
+    code, _, err = _remove_sysa(capsys, root, "2026-10-01", "2026-10-02")
     assert code == 2
     assert err == (f"zperf: error: {root}: cannot remove SYSA 2026-10-01: its intervals were "
                    "pruned (the PDB keeps those from 2026-10-02 on), and its week, its month "
@@ -480,12 +486,9 @@ def test_the_first_day_whose_intervals_are_kept_is_refused_once_the_day_before_i
     made again for their CEC figures; its own, when loaded again) and its first hour of
     address spaces reached back into the day before, whose intervals are gone: made
     again, they would lose their start (a window 25 % covered where it was whole)."""
-    root = tmp_path / "pdb"
-    add(Pdb(root), month, jobs=1)
-    prune(Pdb(root), as_of=dt.date(2026, 11, 6))  # the intervals kept from 2026-10-02
+    root = _pruned(tmp_path, month)
     before = files_state(root)
-    code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--system", "SYSA",
-                           "--since", "2026-10-02", "--until", "2026-10-02")
+    code, _, err = _remove_sysa(capsys, root, "2026-10-02", "2026-10-02")
     assert code == 2
     assert err == (f"zperf: error: {root}: cannot remove SYSA 2026-10-02: the summaries of "
                    "its day (every system's, made again for their CEC figures, and its own "
