@@ -182,7 +182,8 @@ def test_an_input_whose_every_day_is_removed_is_dropped_from_the_manifest(
     assert code == 0 and out == ""
     rows = ", ".join(f"{n} {table}" for table, n in PER_DAY.items())
     assert err.splitlines() == [
-        f"zperf: {root}: removed 2 systems, 2026-10-02: rows {rows}, 48 system_hour, "
+        f"zperf: {root}: removed 2 systems (SYSA, SYSB), 2026-10-02: rows {rows}, "
+        "48 system_hour, "
         "960 class_hour, 288 workload_hour, 2016 job_hour, 6 system_day, 120 class_day, "
         "36 workload_day, 984 job_day; 1 week and 1 month made again from the rows left "
         "(change 2)",
@@ -210,14 +211,15 @@ def test_an_input_s_days_are_removed_by_its_name_or_its_sha_256(
                            "--system", "SYSA", "--since", "2026-10-02", "--until",
                            "2026-10-02")
     assert code == 0, err
-    assert err.startswith(f"zperf: {root}: removed 1 system, 2026-10-02: rows 1920 workload, ")
+    assert err.startswith(f"zperf: {root}: removed 1 system (SYSA), 2026-10-02: rows 1920 "
+                          "workload, ")
     same_tables(_unsourced(root), _unsourced(without))
     assert Pdb(root).manifest()["changes"][-1]["input"] == sha[:8]
     # a day's dump by its name: its days, of both systems
     code, _, err = run_cli(capsys, "pdb", "remove", "--dry-run", str(root), "--input",
                            str(month[2]))
     assert code == 0
-    assert err.startswith(f"zperf: {root}: would remove 2 systems, 2026-10-03: rows ")
+    assert err.startswith(f"zperf: {root}: would remove 2 systems (SYSA, SYSB), 2026-10-03: rows ")
     assert err.endswith(f"zperf: {root}: {month[2]}: every row of it would go: it would be "
                         "dropped from the manifest\n")
     code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", "smf-20261002")
@@ -273,7 +275,7 @@ def test_dry_run_says_what_would_go_and_changes_nothing(
                            "SYSA", "--since", "2026-10-02", "--until", "2026-10-02")
     assert code == 0 and files_state(root) == before
     lines = err.splitlines()
-    assert lines[0].startswith(f"zperf: {root}: would remove 1 system, 2026-10-02: rows "
+    assert lines[0].startswith(f"zperf: {root}: would remove 1 system (SYSA), 2026-10-02: rows "
                                "1920 workload, 8064 distribution, ")
     assert lines[0].endswith("; their weeks and months would be made again from the rows "
                              "left")
@@ -548,7 +550,8 @@ def test_an_input_s_days_are_those_it_still_has_rows_of(
     add(Pdb(root), [corrected], jobs=1)
     code, _, err = run_cli(capsys, "pdb", "remove", str(root), "--input", str(month[1]))
     assert code == 0, err
-    assert err.startswith(f"zperf: {root}: removed 1 system, 2026-10-02: rows 1920 workload, ")
+    assert err.startswith(f"zperf: {root}: removed 1 system (SYSB), 2026-10-02: rows 1920 "
+                          "workload, ")
     assert f"{month[1]}: every row of it removed: dropped from the manifest" in err
     assert str(corrected) not in err
     days = Pdb(root).scan("system_day").select("system", "period_start").unique().collect()

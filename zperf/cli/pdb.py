@@ -175,9 +175,7 @@ def _shifts_text(shifts: dict[str, list[object]]) -> str:
 
 def _system_days_text(shut: dict[tuple[str, dt.date], int], shown: int = 4) -> str:
     """``SYSA 2026-10-02, SYSB 2026-10-02 and 3 more`` (a system's days, a few)."""
-    named = [f"{system} {day}" for system, day in sorted(shut)]
-    more = f" and {len(named) - shown} more" if len(named) > shown else ""
-    return ", ".join(named[:shown]) + more
+    return _names_text([f"{system} {day}" for system, day in sorted(shut)], shown)
 
 
 def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]],
@@ -194,6 +192,12 @@ def _loaded_line(path: str, added: dict[str, int], days: dict[str, list[dt.date]
 
 #: Days of a load named one by one when they are not consecutive (more: their span).
 _NAMED_DAYS = 5
+
+
+def _names_text(names: list[str], shown: int = 4) -> str:
+    """``SYSA, SYSB`` or ``SYSA, SYSB, SYSC, SYSD and 8 more`` (systems, a few named)."""
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def _days_text(days: dict[str, list[dt.date]]) -> str:
@@ -465,7 +469,8 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | Non
         _say(f"{path}: no rows of {of}: nothing removed")
         sys.exit(EXIT_ATTENTION)
     verb = "would remove" if dry_run else "removed"
-    count = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''}"
+    count = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''} " \
+            f"({_names_text(sorted(done.days))})"
     rows = ", ".join(f"{n} {table}" for table, n in done.rows.items())
     periods = f"{done.weeks} week{'s' if done.weeks != 1 else ''} and {done.months} " \
               f"month{'s' if done.months != 1 else ''}"
