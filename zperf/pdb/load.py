@@ -408,11 +408,31 @@ def looks_back(tx: Transaction, day: dt.date) -> bool:
         for table in ("system_hour", "system_day"))
 
 
+def days_by_system(pairs: Iterable[tuple[str, dt.date]]) -> dict[str, list[dt.date]]:
+    """Systems' days as ``{system: [day, ...]}``, both in order."""
+    out: dict[str, list[dt.date]] = {}
+    for system, day in sorted(pairs):
+        out.setdefault(system, []).append(day)
+    return out
+
+
+def day_lists(pairs: Iterable[tuple[str, dt.date]]) -> dict[str, list[str]]:
+    """Systems' days as the manifest keeps them (``days``, ``removed``): ``{system:
+    ["2026-10-02", ...]}``; :func:`_day_pairs` reads them back."""
+    return {system: [d.isoformat() for d in days]
+            for system, days in days_by_system(pairs).items()}
+
+
+def _day_pairs(lists: dict[str, list[str]]) -> set[tuple[str, dt.date]]:
+    """The systems' days of a manifest's ``{system: ["2026-10-02", ...]}`` (:func:`day_lists`)."""
+    return {(system, dt.date.fromisoformat(day)) for system, days in lists.items()
+            for day in days}
+
+
 def removed_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]]:
     """The systems' days an input's rows were removed of (``zperf pdb remove``: the
     manifest's ``removed``, ``{system: [day, ...]}``), which loading it again loads."""
-    return {(system, dt.date.fromisoformat(day))
-            for system, days in (entry.get("removed") or {}).items() for day in days}
+    return _day_pairs(entry.get("removed") or {})
 
 
 def _still_removed(entry: dict[str, Any], days: set[tuple[str, dt.date]]) -> dict[str, Any]:
@@ -420,18 +440,14 @@ def _still_removed(entry: dict[str, Any], days: set[tuple[str, dt.date]]) -> dic
     those of ``days`` only (not loaded again: their intervals were pruned meanwhile)."""
     out = {k: v for k, v in entry.items() if k != "removed"}
     if days:
-        out["removed"] = {system: sorted(d.isoformat() for s, d in days if s == system)
-                          for system in sorted({s for s, _ in days})}
+        out["removed"] = day_lists(days)
     return out
 
 
 def input_days(entry: dict[str, Any]) -> set[tuple[str, dt.date]] | None:
     """The systems' days an input has rows of (the manifest's ``days``; None: an input
     loaded by a zperf that did not record them)."""
-    if "days" not in entry:
-        return None
-    return {(system, dt.date.fromisoformat(day))
-            for system, days in entry["days"].items() for day in days}
+    return _day_pairs(entry["days"]) if "days" in entry else None
 
 
 def _only(tables: dict[str, pl.DataFrame], days: set[tuple[str, dt.date]],
@@ -647,11 +663,9 @@ def _record(name: str, sha: str, size: int, tables: dict[str, pl.DataFrame],
     systems = sorted({s for frame in tables.values() if frame.height
                       for s in frame["system"].unique().to_list()})
     # (the systems' days it has rows of: what ``zperf pdb remove`` tells an input by)
-    days: dict[str, list[str]] = {}
-    for system, day in pl.concat([frame.select("system", pl.col("interval_start").dt.date())
-                                  for frame in tables.values() if frame.height]).unique(
-            ).sort("system", "interval_start").iter_rows():
-        days.setdefault(system, []).append(day.isoformat())
+    days = day_lists(pl.concat([frame.select("system", pl.col("interval_start").dt.date())
+                                for frame in tables.values() if frame.height])
+                     .unique().iter_rows())
     return {
         "name": name, "sha256": sha, "size": size, "kind": tallies[0].read_as if tallies else "",
         "first_interval": str(first), "last_interval": str(last), "systems": systems,

@@ -43,7 +43,14 @@ from zperf.errors import UsageError, did_you_mean
 from zperf.pdb import summaries
 from zperf.pdb.config import Config
 from zperf.pdb.layout import DETAIL_TABLES, SUMMARY_TABLES, Partition, level_of
-from zperf.pdb.load import input_days, kept_from, looks_back, removed_days
+from zperf.pdb.load import (
+    day_lists,
+    days_by_system,
+    input_days,
+    kept_from,
+    looks_back,
+    removed_days,
+)
 from zperf.pdb.query import check_selection
 from zperf.pdb.store import Pdb, Transaction
 from zperf.pdb.upkeep import with_change
@@ -152,7 +159,7 @@ def remove(pdb: Pdb, *, systems: Sequence[str] = (), since: dt.date | None = Non
                 None)
             # (a change that is never made, to look at the PDB as remove would: no file
             # is written but by Transaction.add, nor moved but by commit)
-            out.following = _by_system(summaries.days_after(
+            out.following = days_by_system(summaries.days_after(
                 Transaction(pdb, manifest, "remove"), pairs))
             out.inputs, out.dropped, _ = _marked(manifest, pairs)
             return out
@@ -166,7 +173,7 @@ def remove(pdb: Pdb, *, systems: Sequence[str] = (), since: dt.date | None = Non
         for part in parts:
             tx.remove(part)
         following = summaries.remove(tx, pairs, config)
-        out.following = _by_system(following)
+        out.following = days_by_system(following)
         out.inputs, out.dropped, manifest = _marked(tx.manifest, pairs)
         shifts = config.shifts.described()
         if following:
@@ -177,7 +184,7 @@ def remove(pdb: Pdb, *, systems: Sequence[str] = (), since: dt.date | None = Non
             "systems": sorted(chosen.systems), "since": chosen.since.isoformat(),
             "until": chosen.until.isoformat(),
             **({"input": input_name} if input_name is not None else {}),
-            "days": {system: [d.isoformat() for d in days] for system, days in out.days.items()},
+            "days": day_lists(pairs),
             "rows_removed": out.rows, "inputs_dropped": out.dropped}))
     return out
 
@@ -214,8 +221,8 @@ def _selected(pdb: Pdb, manifest: dict[str, Any], config: Config, chosen: Asked,
             out.rows[table] = out.rows.get(table, 0) + rows
     _check(tx or Transaction(pdb, manifest, "remove"), config, pairs)
     _check_periods(pdb, manifest, config, systems, since, until)
-    out.days = _by_system(pairs)
-    out.weeks = len({d - dt.timedelta(days=d.weekday()) for _, d in pairs})
+    out.days = days_by_system(pairs)
+    out.weeks = len({_monday(d) for _, d in pairs})
     out.months = len({d.replace(day=1) for _, d in pairs})
     return out, pairs, parts
 
@@ -246,7 +253,7 @@ def _check(tx: Transaction, config: Config, pairs: set[Day]) -> None:
         if kept is None:
             continue
         for system, on in sorted(pairs, key=lambda p: (p[1], p[0])):
-            week = on - dt.timedelta(days=on.weekday())
+            week = _monday(on)
             start = min(week, on.replace(day=1))
             if start < kept:
                 period = "week" if week < on.replace(day=1) else "month"
@@ -255,6 +262,11 @@ def _check(tx: Transaction, config: Config, pairs: set[Day]) -> None:
                     f"starts {start}, and the PDB pruned the {level} summaries before "
                     f"{kept}: the {period} cannot be made again from the rows left; load "
                     "the right inputs into a new PDB")
+
+
+def _monday(day: dt.date) -> dt.date:
+    """The first day of ``day``'s week (the summaries' weeks start on Monday)."""
+    return day - dt.timedelta(days=day.weekday())
 
 
 def _check_periods(pdb: Pdb, manifest: dict[str, Any], config: Config, systems: set[str],
@@ -304,8 +316,7 @@ def _marked(manifest: dict[str, Any], pairs: set[Day],
             dropped.append(entry["name"])
             continue
         marked.append(entry["name"])
-        entries.append({**entry, "removed": {system: [d.isoformat() for d in days]
-                                             for system, days in _by_system(gone).items()}})
+        entries.append({**entry, "removed": day_lists(gone)})
     return marked, dropped, {**manifest, "inputs": entries}
 
 
@@ -318,14 +329,6 @@ def _spanned(entry: dict[str, Any], pairs: set[Day]) -> set[Day]:
     last = dt.date.fromisoformat(entry["last_interval"][:10]) + dt.timedelta(days=1)
     return {(system, day) for system, day in pairs
             if system in entry.get("systems", []) and first <= day <= last}
-
-
-def _by_system(pairs: set[Day]) -> dict[str, list[dt.date]]:
-    out: dict[str, list[dt.date]] = {}
-    for system, day in sorted(pairs):
-        out.setdefault(system, []).append(day)
-    return out
-
 
 
 __all__ = ["Asked", "Removed", "asked", "remove"]
