@@ -47,13 +47,12 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from zperf.calc import formulas as f
 from zperf.calc.growth import MIN_POINTS, Growth, fit_growth
 from zperf.errors import UsageError
-from zperf.pdb import histograms
+from zperf.pdb import histograms, tasks
 from zperf.pdb.drivers import peak_drivers
 from zperf.pdb.store import Pdb
-from zperf.tables.history import ALL_SHIFTS, summary_name
+from zperf.tables.history import ALL_SHIFTS, TASK_MAXIMA, TASK_SUMS, summary_name
 
 #: Months a trend shows by default: 13 (this month and the same month last year).
 MONTHS = 13
@@ -214,8 +213,8 @@ def trend(pdb: Pdb, *, months: int = MONTHS, until: dt.date | None = None,
             inside & (pl.col("class_kind") == "service"))
         drivers = peak_drivers(pdb, system_month)
         units = {entity: _units(_month_rows(pdb, summary_name(entity, "month"), systems)
-                                .filter(inside), keys, TOP_UNITS)
-                 for entity, keys in UNITS.items()}
+                                .filter(inside), entity, TOP_UNITS)
+                 for entity in UNITS}
     shown = tuple(add_months(first, n) for n in range(_index(last) - _index(first) + 1))
     coverage = _coverage(days, system_month)
     peaks = _peaks(system_month, coverage)
@@ -485,36 +484,31 @@ def _offload(system_month: pl.DataFrame, coverage: pl.DataFrame) -> pl.DataFrame
             .sort("month", "system"))
 
 
-def _units(rows: pl.DataFrame, keys: tuple[str, ...], top: int) -> pl.DataFrame:
-    """Per month and ``keys`` (every system's, and every other key's, added up), of the
-    ``top`` with the most units over the months: units, errors, CPU per unit, mean and
-    95th-percentile response (:data:`UNIT_SCHEMA`; a figure the summary has no sum of
-    is null)."""
+def _units(rows: pl.DataFrame, entity: str, top: int) -> pl.DataFrame:
+    """Per month and the entity's :data:`UNITS` keys (every system's, and every other
+    key's, added up), of the ``top`` with the most units over the months: units, errors,
+    CPU per unit, mean and 95th-percentile response (:data:`UNIT_SCHEMA`; a figure the
+    summary has no sum of is null).  The month rows' sums, maxima and histograms add up,
+    and the figures are made of them by the summaries' own rule
+    (:data:`zperf.pdb.tasks.RATIOS`)."""
+    keys = list(UNITS[entity])
     schema = {**{key: pl.String() for key in keys}, **UNIT_SCHEMA}
     if rows.height == 0:
         return pl.DataFrame(schema=schema)
-    key = list(keys)
-    chosen = (rows.group_by(key).agg(pl.col("transactions").sum())
-              .sort("transactions", *key, descending=[True, *[False] * len(key)],
+    chosen = (rows.group_by(keys).agg(pl.col("transactions").sum())
+              .sort("transactions", *keys, descending=[True, *[False] * len(keys)],
                     nulls_last=True)
               .head(top).with_row_index("_rank"))
-    n = pl.col("transactions")
-    sums = [c for c in ("errors", "cpu_seconds") if c in rows.columns]
-    out = (rows.join(chosen.select(*key, "_rank"), on=key, nulls_equal=True)
-           .group_by("_rank", *key, "month").agg(
-               n.sum(), *(pl.col(c).sum() for c in sums), pl.col("response_seconds").sum(),
-               pl.col("resp_max_ms").max(), histograms.summed("resp_histogram"))
-           .with_columns(
-               pl.when(n > 0).then(f.service_us_per_tran(pl.col("cpu_seconds"), n))
-               .alias("cpu_us_per_tran") if "cpu_seconds" in sums
-               else pl.lit(None, pl.Float64).alias("cpu_us_per_tran"),
-               pl.lit(None, pl.Int64).alias("errors") if "errors" not in sums
-               else pl.col("errors"),
-               pl.when(n > 0).then(pl.col("response_seconds") * 1000 / n).alias("resp_mean_ms"),
-               histograms.quantile(pl.col("resp_histogram"), 0.95, pl.col("resp_max_ms"))
-               .alias("resp_p95_ms"))
+    have = set(rows.columns)
+    out = (rows.join(chosen.select(*keys, "_rank"), on=keys, nulls_equal=True)
+           .group_by("_rank", *keys, "month").agg(
+               *(pl.col(c).sum() for c in TASK_SUMS if c in have),
+               *(pl.col(c).max() for c in TASK_MAXIMA if c in have),
+               *(histograms.summed(c) for c in histograms.HISTOGRAMS if c in have))
+           .with_columns(tasks.RATIOS[entity]())
            .sort("_rank", "month"))
-    return out.select(list(schema)).cast(schema)  # type: ignore[arg-type]
+    return out.select(c if c in out.columns else pl.lit(None).alias(c)
+                      for c in schema).cast(schema)  # type: ignore[arg-type]
 
 
 # ------------------------------------------------------------------ changes
