@@ -119,15 +119,15 @@ def sysplex_intervals(systems: DataFrame) -> DataFrame:
     busy_col = sf.col("cp_busy_pct")
     etr, busy = Over(sf.col("etr_per_sec")), Over(busy_col)
     cps = Over(sf.when(busy_col.isNotNull(), sf.col("cps").cast("double")))
-    pooled = nonzero(f.pooled_busy_pct(busy, cps))
+    pooled = f.pooled_busy_pct(busy, cps)
     total_etr = f.combined_etr_per_sec(etr)
     return systems.groupBy("sysplex", "interval_start").agg(
         sf.count(sf.lit(1)).alias("systems"),
         total_etr.alias("etr_per_sec"),
-        f.pooled_busy_pct(busy, cps).alias("cp_busy_pct"),
-        f.itr_per_sec(total_etr, pooled).alias("itr_per_sec"),
-        f.general_cpu_us_per_tran(total(cps), f.pooled_busy_pct(busy, cps),
-                                  nonzero(total_etr)).alias("general_cpu_us_per_tran"))
+        pooled.alias("cp_busy_pct"),
+        f.itr_per_sec(total_etr, nonzero(pooled)).alias("itr_per_sec"),
+        f.general_cpu_us_per_tran(total(cps), pooled, nonzero(total_etr))
+        .alias("general_cpu_us_per_tran"))
 
 
 def analyze_run(spec: RunSpec, workload: DataFrame, cpu: DataFrame | None = None,

@@ -25,7 +25,7 @@ import polars as pl
 
 from zperf import __version__
 from zperf.pdb import histograms
-from zperf.pdb.trend import UNIT_SCHEMA, Trend, days_note, month_text
+from zperf.pdb.trend import UNITS, Trend, days_note, month_text
 from zperf.report.charts import Plot
 from zperf.report.text import MISSING, format_cell
 from zperf.report.views import common as c
@@ -258,7 +258,7 @@ def unit_sections(t: Trend) -> list[Section]:
     out = []
     for entity, rows in t.units.items():
         view = _UNIT_VIEWS[entity]
-        names = [c for c in rows.columns if c not in UNIT_SCHEMA]
+        names = list(UNITS[entity])
         table_rows: list[tuple[str, ...]] = []
         marks: list[str] = []
         for group, months in rows.group_by(names, maintain_order=True):
