@@ -422,10 +422,8 @@ def summarize_command(path: str, since: dt.datetime | None, until: dt.datetime |
                    "given.")
 @click.option("--system", "systems", multiple=True, metavar="SYSTEM",
               help="A system whose days go (again for more).")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
-              help="From this day (YYYY-MM-DD).")
-@click.option("--until", type=click.DateTime(["%Y-%m-%d"]), default=None, metavar="DATE",
-              help="To this day, included (YYYY-MM-DD).")
+@_SINCE
+@_UNTIL
 @_PDB
 def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | None,
                    until: dt.datetime | None, input_name: str | None, dry_run: bool,
@@ -454,6 +452,7 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | Non
       zperf pdb remove /data/pdb --system SYSA --since 2026-10-02 --until 2026-10-02
       zperf pdb remove /data/pdb --input /dumps/smf-20261002.dump --dry-run
     """
+    from zperf.formats.repeats import counted
     from zperf.pdb.remove import remove
     from zperf.pdb.store import Pdb
 
@@ -469,11 +468,9 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | Non
         _say(f"{path}: no rows of {of}: nothing removed")
         sys.exit(EXIT_ATTENTION)
     verb = "would remove" if dry_run else "removed"
-    count = f"{len(done.days)} system{'s' if len(done.days) != 1 else ''} " \
-            f"({_names_text(sorted(done.days))})"
+    count = f"{counted(len(done.days), 'system')} ({_names_text(sorted(done.days))})"
     rows = ", ".join(f"{n} {table}" for table, n in done.rows.items())
-    periods = f"{done.weeks} week{'s' if done.weeks != 1 else ''} and {done.months} " \
-              f"month{'s' if done.months != 1 else ''}"
+    periods = f"{counted(done.weeks, 'week')} and {counted(done.months, 'month')}"
     _say(f"{path}: {verb} {count}, {_days_text(done.days)}: rows {rows}; "
          + ("their weeks and months would be made again from the rows left"
             if dry_run else f"{periods} made again from the rows left")
@@ -483,8 +480,8 @@ def remove_command(path: str, systems: tuple[str, ...], since: dt.datetime | Non
              f"after ({_days_text(done.following)}), whose rolling 4-hour averages reached "
              "back into the days removed")
     if done.inputs:
-        _say(f"{path}: {verb} the rows of those days of {len(done.inputs)} input"
-             f"{'s' if len(done.inputs) != 1 else ''} ({', '.join(done.inputs)}): `zperf "
+        _say(f"{path}: {verb} the rows of those days of {counted(len(done.inputs), 'input')} "
+             f"({', '.join(done.inputs)}): `zperf "
              "pdb add` of one of them again loads its rows of those days only")
     for name in done.dropped:
         _say(f"{path}: {name}: " + ("every row of it would go: it would be dropped from the "
