@@ -204,8 +204,7 @@ def _gaps(grid: pl.DataFrame, start: dt.datetime | None,
     found = holes(grid, start, end)
     if not found:
         return []
-    said = ", ".join(span_text(a, b) for a, b in found)
-    missing = sum((b - a).total_seconds() for a, b in found)
+    said, missing = _spans_said(found)
     return [Finding("coverage", "window_gap",
                     f"no source has data for {said} ({missing:g} s of the window): the "
                     "window's figures cover the time around it only",
@@ -254,11 +253,11 @@ def system_gaps(cpu: pl.DataFrame) -> list[Finding]:
         found = holes(part.select("interval_start", "interval_seconds"), start, end)
         if not found:
             continue
-        missing = sum((b - a).total_seconds() for a, b in found)
+        said, missing = _spans_said(found)
         out.append(Finding(
             "coverage", "system_gap",
             f"{system}: the CPU activity data (SMF 70.1 or the CPU Activity report) have "
-            f"nothing for {', '.join(span_text(a, b) for a, b in found)} ({missing:g} s of "
+            f"nothing for {said} ({missing:g} s of "
             f"the {(end - start).total_seconds():g} s the data span): its busy, MSU/h and "
             "capture ratio are of the time measured",
             ("cp_busy_pct", "msu_per_hour", "capture_ratio"), str(system),
@@ -275,7 +274,13 @@ def stretches(starts: Sequence[dt.datetime], lengths: dict[dt.datetime, float]) 
             out[-1] = (out[-1][0], stop)
         else:
             out.append((s, stop))
-    return ", ".join(span_text(a, b) for a, b in out)
+    return _spans_said(out)[0]
+
+
+def _spans_said(spans: Sequence[tuple[dt.datetime, dt.datetime]]) -> tuple[str, float]:
+    """Stretches of time in words ('2019-05-01 10:08 to 10:12, ...') and their seconds."""
+    return (", ".join(span_text(a, b) for a, b in spans),
+            sum((b - a).total_seconds() for a, b in spans))
 
 
 def span_text(first: dt.datetime, last: dt.datetime) -> str:
